@@ -1,0 +1,174 @@
+package grader
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// childDir is where, inside the module, the overlay places the generated
+// child program. Nothing is written there on disk.
+const childDir = "grader/harness/child"
+
+// build compiles one child program grading the given exercises. It returns
+// the binary's path, or, per exercise, the compiler's message for those
+// whose code does not build (the others are built without them).
+func (g *grading) build(ctx context.Context, ids []string) (bin string, broken map[string]string, err error) {
+	broken = map[string]string{}
+	for len(ids) > 0 {
+		out, err := g.goBuild(ctx, ids)
+		if err == nil {
+			return filepath.Join(g.tmp, "child"), broken, nil
+		}
+		if ctx.Err() != nil {
+			return "", nil, ctx.Err()
+		}
+		blame := g.blame(out, ids)
+		if len(blame) == 0 { // not attributable to one exercise: all fail alike
+			for _, id := range ids {
+				broken[id] = out
+			}
+			return "", broken, nil
+		}
+		var rest []string
+		for _, id := range ids {
+			if msg, ok := blame[id]; ok {
+				broken[id] = msg
+			} else {
+				rest = append(rest, id)
+			}
+		}
+		ids = rest
+	}
+	return "", broken, nil
+}
+
+// goBuild runs go build with an overlay that adds the generated child and
+// swaps in replacement sources. It returns the compiler's output.
+func (g *grading) goBuild(ctx context.Context, ids []string) (string, error) {
+	replace := map[string]string{}
+	add := func(name, src string) error {
+		p := filepath.Join(g.tmp, "gen", name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		replace[filepath.Join(g.opts.Root, childDir, name)] = p
+		return os.WriteFile(p, []byte(src), 0o644)
+	}
+	if err := add("main.go", childMain); err != nil {
+		return "", err
+	}
+	for _, id := range ids {
+		src, err := adapterSource(id, g.implPath(id), g.opts.Module+"/solutions/"+id)
+		if err != nil {
+			return "", err
+		}
+		if err := add(id+".go", src); err != nil {
+			return "", err
+		}
+		if dir, ok := g.opts.Replace[id]; ok {
+			if err := overlayPackage(replace, filepath.Join(g.opts.Root, "exercises", id), dir); err != nil {
+				return "", err
+			}
+		}
+	}
+	ov, _ := json.Marshal(map[string]any{"Replace": replace})
+	ovPath := filepath.Join(g.tmp, "overlay.json")
+	if err := os.WriteFile(ovPath, ov, 0o644); err != nil {
+		return "", err
+	}
+	cmd := exec.CommandContext(ctx, "go", "build", "-overlay", ovPath, "-o", filepath.Join(g.tmp, "child"), "./"+childDir)
+	cmd.Dir = g.opts.Root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+// overlayPackage maps the package directory pkgDir to the .go files of
+// srcDir: every non-test file of pkgDir is hidden, every non-test file of
+// srcDir is added under the same name.
+func overlayPackage(replace map[string]string, pkgDir, srcDir string) error {
+	for _, d := range []string{pkgDir, srcDir} {
+		if _, err := os.Stat(d); err != nil {
+			return fmt.Errorf("replacement source: %w", err)
+		}
+	}
+	old, _ := filepath.Glob(filepath.Join(pkgDir, "*.go"))
+	for _, f := range old {
+		if !strings.HasSuffix(f, "_test.go") {
+			replace[f] = ""
+		}
+	}
+	srcs, _ := filepath.Glob(filepath.Join(srcDir, "*.go"))
+	for _, f := range srcs {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return err
+		}
+		replace[filepath.Join(pkgDir, filepath.Base(f))] = abs
+	}
+	return nil
+}
+
+// packageHeader matches go build's "# ratelab/exercises/tokenbucket" lines.
+var packageHeader = regexp.MustCompile(`^# (\S+)`)
+
+// blame splits compiler output by exercise: errors in an exercise's own
+// package, and errors in its generated adapter (its API does not match the
+// contract), belong to it.
+func (g *grading) blame(out string, ids []string) map[string]string {
+	blame := map[string]string{}
+	var cur string
+	for _, line := range strings.Split(out, "\n") {
+		if m := packageHeader.FindStringSubmatch(line); m != nil {
+			cur = ""
+			for _, id := range ids {
+				if m[1] == g.implPath(id) {
+					cur = id
+				}
+			}
+			continue
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		id := cur
+		for _, c := range ids {
+			// go build names the overlay's file: the generated copy in tmp.
+			if strings.Contains(line, filepath.Join(g.tmp, "gen", c+".go")+":") || strings.Contains(line, childDir+"/"+c+".go:") {
+				id = c
+				line = apiMismatch(c, line)
+			}
+		}
+		if id != "" && slices.Contains(ids, id) {
+			blame[id] += line + "\n"
+		}
+	}
+	for id, msg := range blame {
+		blame[id] = strings.TrimRight(msg, "\n")
+	}
+	return blame
+}
+
+// apiMismatch rewords an error in the generated adapter, which the learner
+// never sees, as an API that differs from the contract.
+func apiMismatch(id, line string) string {
+	if i := strings.Index(line, ".go:"); i >= 0 {
+		if j := strings.Index(line[i+4:], ": "); j >= 0 {
+			line = line[i+4+j+2:]
+		}
+	}
+	return fmt.Sprintf("the exported API of %s does not match the course contract (New and the methods must keep their exact signatures): %s", id, line)
+}

@@ -1,0 +1,114 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"ratelab/grader/report"
+)
+
+// Check is one graded check. Run must be deterministic for a given seed.
+type Check struct {
+	ID      string  // "<exercise>/<name>", e.g. "tokenbucket/overflow"
+	Title   string  // what a passing implementation does, e.g. "Survives a day of idle"
+	Kind    string  // report.Property, report.Case or report.Benchmark
+	Pitfall string  // the one mistake it exists to catch (CONTRACT.md pitfall names)
+	Points  float64 // awarded all or nothing
+	Hint    string  // how to think about the fix, shown when it fails
+	Run     func(seed int64) Outcome
+}
+
+// Outcome is what running a check found.
+type Outcome struct {
+	Status         string // report.Passed, report.Failed, report.Error or report.Skipped
+	Message        string
+	Counterexample *report.Counterexample
+	Bench          *BenchFigures
+}
+
+// Pass is the outcome of a check that found nothing wrong.
+func Pass() Outcome { return Outcome{Status: report.Passed} }
+
+// Result turns the outcome of c into the report's form, awarding the points
+// only when it passed.
+func (c Check) Result(o Outcome) report.Check {
+	r := report.Check{
+		ID: c.ID, Title: c.Title, Kind: c.Kind, Pitfall: c.Pitfall,
+		Status: o.Status, MaxScore: c.Points, Message: o.Message,
+		Counterexample: o.Counterexample,
+	}
+	if o.Status == report.Passed {
+		r.Score = c.Points
+	}
+	if o.Status == report.Failed || o.Status == report.Error {
+		r.Hint = c.Hint
+	}
+	if b := o.Bench; b != nil {
+		r.NsPerOp, r.AllocsPerOp, r.BudgetNs = &b.NsPerOp, &b.AllocsPerOp, &b.BudgetNs
+		if b.RefNsPerOp > 0 {
+			r.RefNsPerOp = &b.RefNsPerOp
+		}
+	}
+	return r
+}
+
+// NotImplemented is the phrase a stub's panic carries. A call that panics
+// with it is reported as missing work, not as a crash.
+const NotImplemented = "not implemented"
+
+// Panic is a recovered panic from learner code.
+type Panic struct{ Value any }
+
+func (p *Panic) Error() string { return fmt.Sprint(p.Value) }
+
+// Stub reports whether the panic came from an untouched stub.
+func (p *Panic) Stub() bool {
+	return p != nil && strings.Contains(fmt.Sprint(p.Value), NotImplemented)
+}
+
+// Call runs f and returns its result, or the panic it raised.
+func Call[T any](f func() T) (v T, p *Panic) {
+	defer func() {
+		if r := recover(); r != nil {
+			p = &Panic{Value: r}
+		}
+	}()
+	return f(), nil
+}
+
+// Fail builds a failed outcome for a trace that ended on a mismatch or a
+// panic. why explains, in the learner's terms, what the mismatch means for
+// this check.
+func Fail(t Trace, why string) Outcome {
+	ce := &report.Counterexample{Setup: t.Setup, Steps: t.Steps}
+	last := report.Step{}
+	if n := len(t.Steps); n > 0 {
+		last = t.Steps[n-1]
+	}
+	if t.Panic != nil {
+		msg := fmt.Sprintf("%s panicked: %v.", last.Call, t.Panic.Value)
+		if t.Panic.Stub() {
+			msg = fmt.Sprintf("%s is not implemented yet (it panicked: %v).", callName(last.Call), t.Panic.Value)
+		}
+		if t.Setup != "" && len(t.Steps) == 0 {
+			msg = fmt.Sprintf("%s panicked: %v.", t.Setup, t.Panic.Value)
+			if t.Panic.Stub() {
+				msg = fmt.Sprintf("%s is not implemented yet (it panicked: %v).", callName(t.Setup), t.Panic.Value)
+			}
+		}
+		return Outcome{Status: report.Error, Message: msg, Counterexample: ce}
+	}
+	return Outcome{
+		Status:         report.Failed,
+		Message:        fmt.Sprintf("%s = %s; want %s. %s", last.Call, last.Got, last.Want, why),
+		Counterexample: ce,
+	}
+}
+
+// callName returns "TryAcquire" for "TryAcquire(nowNs=1, n=2)".
+func callName(call string) string {
+	if i := strings.IndexByte(call, '('); i > 0 {
+		return call[:i]
+	}
+	return call
+}

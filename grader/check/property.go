@@ -1,0 +1,142 @@
+package check
+
+import (
+	"math/rand"
+
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/prop"
+)
+
+// Script is one generated input of a property: how to build the limiter,
+// then the calls to make on it.
+type Script[S, O any] struct {
+	Setup S
+	Ops   []O
+}
+
+// Property checks an implementation against a model on generated scripts.
+//
+// gopter drives it: Gen draws scripts from gopter's seeded source, and the
+// shrinker (built here, because gopter's Map and FlatMap would drop it)
+// removes calls and simplifies values until no smaller script still fails.
+// Scripts are replayed from scratch on every attempt, so Replay must build
+// a fresh implementation each time.
+type Property[S, O any] struct {
+	Tests       int // successful scripts required to pass; 0 means 200
+	Gen         func(r *rand.Rand, size int) Script[S, O]
+	ShrinkSetup func(S) []S // simpler setups, most aggressive first; nil: none
+	ShrinkOp    func(O) []O // simpler calls, most aggressive first; nil: none
+	// Valid, if set, reports whether a script belongs to the property's
+	// domain; the shrinker never leaves it.
+	Valid  func(Script[S, O]) bool
+	Replay func(Script[S, O]) Trace
+	// Explain, if set, may replace the check's explanation for a given
+	// failing trace (e.g. when it fails before reaching the trap).
+	Explain func(t Trace, why string) string
+}
+
+// MaxShrinks bounds the shrinking steps of one failure.
+const MaxShrinks = 400
+
+// Run checks the property with the given seed. On failure it returns the
+// trace of the shrunk script; why is passed to Fail for the message.
+func (p Property[S, O]) Run(seed int64, why string) Outcome {
+	tests := p.Tests
+	if tests == 0 {
+		tests = 200
+	}
+	params := gopter.DefaultTestParametersWithSeed(seed)
+	params.MinSuccessfulTests = tests
+	params.MaxShrinkCount = MaxShrinks
+
+	gen := func(gp *gopter.GenParameters) *gopter.GenResult {
+		res := gopter.NewGenResult(p.Gen(gp.Rng, gp.MaxSize), p.shrinker)
+		if p.Valid != nil {
+			res.Sieve = func(v any) bool { return p.Valid(v.(Script[S, O])) }
+		}
+		return res
+	}
+	var failed *Trace
+	property := prop.ForAll(func(s Script[S, O]) bool {
+		t := p.Replay(s)
+		if t.Bad {
+			failed = &t
+		}
+		return !t.Bad
+	}, gopter.Gen(gen))
+	res := property.Check(params)
+	if res.Passed() {
+		return Pass()
+	}
+	// The last failing replay is the shrunk one: gopter keeps the last
+	// failure it saw, so replay it again to be sure of its trace.
+	if len(res.Args) > 0 {
+		if s, ok := res.Args[len(res.Args)-1].Arg.(Script[S, O]); ok {
+			t := p.Replay(s)
+			failed = &t
+		}
+	}
+	if failed == nil || !failed.Bad {
+		return Outcome{Status: "error", Message: "the grader could not reproduce a failure it saw; please report this with the seed"}
+	}
+	if p.Explain != nil {
+		why = p.Explain(*failed, why)
+	}
+	return Fail(*failed, why)
+}
+
+// shrinker lists simpler scripts lazily, most aggressive first: cut
+// everything after the first bad step, drop runs of calls (halves, then
+// quarters, down to single calls), simplify each call, simplify the setup.
+func (p Property[S, O]) shrinker(v any) gopter.Shrink {
+	s := v.(Script[S, O])
+	var queue []Script[S, O]
+	stage := 0
+	chunk := len(s.Ops) / 2
+	opIndex := 0
+	next := func() (any, bool) {
+		for len(queue) == 0 {
+			switch stage {
+			case 0: // cut the tail after the first bad step
+				if t := p.Replay(s); t.Bad && len(t.Steps) < len(s.Ops) {
+					queue = append(queue, Script[S, O]{s.Setup, s.Ops[:len(t.Steps)]})
+				}
+				stage++
+			case 1: // remove chunks of calls
+				if chunk < 1 {
+					stage++
+					continue
+				}
+				for i := 0; i+chunk <= len(s.Ops); i += chunk {
+					ops := append(append([]O(nil), s.Ops[:i]...), s.Ops[i+chunk:]...)
+					queue = append(queue, Script[S, O]{s.Setup, ops})
+				}
+				chunk /= 2
+			case 2: // simplify one call at a time
+				if p.ShrinkOp == nil || opIndex >= len(s.Ops) {
+					stage++
+					continue
+				}
+				for _, o := range p.ShrinkOp(s.Ops[opIndex]) {
+					ops := append([]O(nil), s.Ops...)
+					ops[opIndex] = o
+					queue = append(queue, Script[S, O]{s.Setup, ops})
+				}
+				opIndex++
+			case 3: // simplify the setup
+				if p.ShrinkSetup != nil {
+					for _, st := range p.ShrinkSetup(s.Setup) {
+						queue = append(queue, Script[S, O]{st, s.Ops})
+					}
+				}
+				stage++
+			default:
+				return nil, false
+			}
+		}
+		c := queue[0]
+		queue = queue[1:]
+		return c, true
+	}
+	return next
+}

@@ -1,0 +1,32 @@
+package check
+
+import "ratelab/grader/report"
+
+// Trace is what replaying a script against the implementation and the model
+// produced: the setup, then one step per call up to and including the first
+// call whose result differs from the model's (or that panicked).
+type Trace struct {
+	Setup string
+	Steps []report.Step
+	Bad   bool   // the last step differs from the model, or panicked
+	Panic *Panic // the panic of the last step (or of the setup), if any
+}
+
+// Step records one call. It reports whether the replay should continue: false
+// once got differs from want or the call panicked.
+func (t *Trace) Step(call, got, want string, p *Panic) bool {
+	if p != nil {
+		got = "panic: " + p.Error()
+	}
+	t.Steps = append(t.Steps, report.Step{Call: call, Got: got, Want: want})
+	if p != nil || got != want {
+		t.Bad, t.Panic = true, p
+		return false
+	}
+	return true
+}
+
+// SetupPanic records that the constructor itself panicked.
+func (t *Trace) SetupPanic(p *Panic) {
+	t.Bad, t.Panic = true, p
+}

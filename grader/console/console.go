@@ -1,0 +1,145 @@
+package console
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"ratelab/grader"
+	"ratelab/grader/report"
+)
+
+// Printer writes progress and reports to W.
+type Printer struct {
+	W     io.Writer
+	Color bool
+}
+
+func (p Printer) paint(code, s string) string {
+	if !p.Color {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+func (p Printer) status(s string) string {
+	switch s {
+	case report.Passed:
+		return p.paint("32", "pass")
+	case report.Failed:
+		return p.paint("31", "FAIL")
+	case report.Error:
+		return p.paint("31;1", "ERROR")
+	case report.Timeout:
+		return p.paint("35", "TIMEOUT")
+	case report.NotStarted:
+		return p.paint("33", "not started")
+	}
+	return p.paint("2", s)
+}
+
+// Progress prints one grading event as it happens.
+func (p Printer) Progress(e grader.Event) {
+	switch e.Phase {
+	case "build":
+		fmt.Fprintf(p.W, "%-14s building\n", e.Exercise)
+	case "result":
+		c := e.Result
+		extra := ""
+		if c.NsPerOp != nil {
+			extra = fmt.Sprintf("  %.1f ns/op", *c.NsPerOp)
+		}
+		fmt.Fprintf(p.W, "%-14s %-7s %-32s %s/%s%s\n", e.Exercise, p.status(c.Status), strings.TrimPrefix(c.ID, e.Exercise+"/"), num(c.Score), num(c.MaxScore), extra)
+	case "exercise":
+		s := e.Summary
+		if s.Status == report.NotStarted || s.Status == report.Error {
+			fmt.Fprintf(p.W, "%-14s %s\n", e.Exercise, p.status(s.Status))
+		}
+	}
+}
+
+// Report prints the table of points and the details of every check that
+// did not pass.
+func (p Printer) Report(r *report.Report) {
+	w := p.W
+	fmt.Fprintf(w, "\n%s  (target %s/, seed %d)\n\n", p.paint("1", "ratelab grade"), r.Target, r.Seed)
+	fmt.Fprintf(w, "  %-4s  %-30s  %-12s  %s\n", "week", "exercise", "status", "points")
+	for _, e := range r.Exercises {
+		fmt.Fprintf(w, "  %-4d  %-30s  %-12s  %s/%s\n", e.Week, e.Title+" ("+e.ID+")", p.status(e.Status), num(e.Score), num(e.MaxScore))
+	}
+	fmt.Fprintf(w, "  %-4s  %-30s  %-12s  %s\n", "", "total", "", p.paint("1", num(r.Score)+"/"+num(r.MaxScore)))
+
+	for _, e := range r.Exercises {
+		switch e.Status {
+		case report.NotStarted:
+			fmt.Fprintf(w, "\n%s: %s\n  %s\n", e.ID, p.status(e.Status), e.Message)
+			continue
+		case report.Error:
+			if e.Message != "" {
+				fmt.Fprintf(w, "\n%s: %s\n%s\n", e.ID, p.status(e.Status), indent(e.Message, "  "))
+				continue
+			}
+		}
+		for _, c := range e.Checks {
+			p.check(c, r.Seed)
+		}
+	}
+	p.benchmarks(r)
+}
+
+func (p Printer) check(c report.Check, seed int64) {
+	if c.Status == report.Passed || c.Status == report.Skipped {
+		return
+	}
+	w := p.W
+	fmt.Fprintf(w, "\n%s %s — %s\n", p.status(c.Status), p.paint("1", c.ID), c.Title)
+	fmt.Fprintf(w, "  pitfall: %s   points: %s/%s\n", c.Pitfall, num(c.Score), num(c.MaxScore))
+	if c.Message != "" {
+		fmt.Fprintf(w, "%s\n", indent(c.Message, "  "))
+	}
+	if ce := c.Counterexample; ce != nil {
+		fmt.Fprintf(w, "  replay it (seed %d):\n    %s\n", seed, ce.Setup)
+		width := 0
+		for _, s := range ce.Steps {
+			width = max(width, len(s.Call))
+		}
+		for i, s := range ce.Steps {
+			line := fmt.Sprintf("    %2d. %-*s  got %-8s want %s", i+1, width, s.Call, s.Got, s.Want)
+			if s.Got != s.Want {
+				line = p.paint("31", line+"   <- differs")
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
+	if c.Hint != "" {
+		fmt.Fprintf(w, "  %s %s\n", p.paint("36", "hint:"), c.Hint)
+	}
+}
+
+func (p Printer) benchmarks(r *report.Report) {
+	var lines []string
+	for _, e := range r.Exercises {
+		for _, c := range e.Checks {
+			if c.Kind != report.Benchmark || c.NsPerOp == nil {
+				continue
+			}
+			ref := ""
+			if c.RefNsPerOp != nil {
+				ref = fmt.Sprintf("   reference %.1f ns/op", *c.RefNsPerOp)
+			}
+			lines = append(lines, fmt.Sprintf("  %-26s %7.1f ns/op  %4.1f allocs/op  budget %.0f ns%s  %s", c.ID, *c.NsPerOp, *c.AllocsPerOp, *c.BudgetNs, ref, p.status(c.Status)))
+		}
+	}
+	if len(lines) > 0 {
+		fmt.Fprintf(p.W, "\nbenchmarks (median of 5 runs, this machine):\n%s\n", strings.Join(lines, "\n"))
+	}
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
+}
+
+// num prints points without a needless fraction: 5, 2.5.
+func num(f float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", f), "0"), ".")
+}

@@ -1,0 +1,172 @@
+package grader_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"ratelab/grader"
+	"ratelab/grader/report"
+)
+
+// fixture is a known implementation in testdata/fixtures/<exercise>/<name>
+// and what grading it must find.
+type fixture struct {
+	exercise, name string
+	// fails lists every check (by pitfall-qualified id suffix) that must
+	// lose points; every other check must pass. Empty for a correct one.
+	fails []string
+	bench bool // run the benchmarks too
+}
+
+var fixtures = []fixture{
+	// tokenbucket: one known-buggy implementation per pitfall...
+	{exercise: "tokenbucket", name: "starts-empty", fails: []string{"starts-full", "capacity", "fractional-tokens", "waits-exactly", "partial-take", "backward-time", "overflow", "exactness"}},
+	{exercise: "tokenbucket", name: "no-cap", fails: []string{"capacity", "exactness"}},
+	{exercise: "tokenbucket", name: "truncating-refill", fails: []string{"fractional-tokens", "waits-exactly", "exactness"}},
+	{exercise: "tokenbucket", name: "partial-take", fails: []string{"partial-take", "exactness"}},
+	{exercise: "tokenbucket", name: "wrapping-elapsed", fails: []string{"backward-time"}},
+	{exercise: "tokenbucket", name: "wrapping-product", fails: []string{"overflow"}},
+	{exercise: "tokenbucket", name: "rounds-available", fails: []string{"exactness"}},
+	// ...and correct ones written differently from the reference.
+	{exercise: "tokenbucket", name: "correct-split", bench: true},
+	{exercise: "tokenbucket", name: "correct-timetofull", bench: true},
+}
+
+func root(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func gradeFixture(t *testing.T, exercise, name string, bench bool, timeout time.Duration) *report.Exercise {
+	t.Helper()
+	r, err := grader.Grade(context.Background(), grader.Options{
+		Root:         root(t),
+		Exercises:    []string{exercise},
+		Replace:      map[string]string{exercise: filepath.Join("testdata", "fixtures", exercise, name)},
+		Seed:         grader.DefaultSeed,
+		NoBench:      !bench,
+		CheckTimeout: timeout,
+	})
+	if err != nil {
+		t.Fatalf("Grade: %v", err)
+	}
+	if len(r.Exercises) != 1 {
+		t.Fatalf("report has %d exercises, want 1", len(r.Exercises))
+	}
+	return &r.Exercises[0]
+}
+
+func TestFixtures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("grades every fixture in a child process")
+	}
+	for _, f := range fixtures {
+		t.Run(f.exercise+"/"+f.name, func(t *testing.T) {
+			ex := gradeFixture(t, f.exercise, f.name, f.bench, 20*time.Second)
+			var failed []string
+			for _, c := range ex.Checks {
+				name := strings.TrimPrefix(c.ID, f.exercise+"/")
+				if c.Status == report.Skipped && c.Kind == report.Benchmark && !f.bench {
+					continue
+				}
+				if c.Status != report.Passed {
+					failed = append(failed, name)
+					if c.Counterexample != nil {
+						t.Logf("%s: %s\n  %s\n  %v", c.ID, c.Message, c.Counterexample.Setup, c.Counterexample.Steps)
+					}
+					if c.Status != report.Failed {
+						t.Errorf("%s: status %s, want failed (message %q)", c.ID, c.Status, c.Message)
+					}
+					if c.Message == "" || c.Hint == "" {
+						t.Errorf("%s failed without a message and a hint", c.ID)
+					}
+					if ce := c.Counterexample; ce == nil || len(ce.Steps) == 0 {
+						t.Errorf("%s failed without a counterexample", c.ID)
+					} else {
+						last := ce.Steps[len(ce.Steps)-1]
+						if last.Got == last.Want {
+							t.Errorf("%s: counterexample ends on a step that agrees: %+v", c.ID, last)
+						}
+						if c.Kind == report.Property && len(ce.Steps) > 8 {
+							t.Errorf("%s: counterexample has %d steps, want at most 8 after shrinking:\n%s", c.ID, len(ce.Steps), ce.Setup)
+						}
+					}
+				}
+			}
+			if !slices.Equal(failed, f.fails) {
+				t.Errorf("failed checks = %q; want %q", failed, f.fails)
+				for _, c := range ex.Checks {
+					if c.Status != report.Passed && c.Counterexample != nil {
+						t.Logf("%s: %s\n  %s %v", c.ID, c.Message, c.Counterexample.Setup, c.Counterexample.Steps)
+					}
+				}
+			}
+			wantStatus := report.Failed
+			if len(f.fails) == 0 {
+				wantStatus = report.Passed
+			}
+			if ex.Status != wantStatus {
+				t.Errorf("exercise status %s, want %s", ex.Status, wantStatus)
+			}
+		})
+	}
+}
+
+// TestFixturesCoverEveryPitfall checks that each pitfall of each graded
+// exercise has a known-buggy fixture failing a check named for it, and
+// that each exercise has two correct fixtures.
+func TestFixturesCoverEveryPitfall(t *testing.T) {
+	for _, e := range grader.Gradable() {
+		correct := 0
+		caught := map[string]bool{}
+		for _, f := range fixtures {
+			if f.exercise != e.ID {
+				continue
+			}
+			if len(f.fails) == 0 {
+				correct++
+			}
+			if f.name != "" {
+				// the fixture's name is not its pitfall: look the checks up
+				for _, c := range planOf(t, e.ID) {
+					if slices.Contains(f.fails, strings.TrimPrefix(c.ID, e.ID+"/")) {
+						caught[c.Pitfall] = true
+					}
+				}
+			}
+		}
+		for _, c := range planOf(t, e.ID) {
+			if c.Pitfall == "budget" {
+				continue // proven by TestBudgetFixture
+			}
+			if !caught[c.Pitfall] {
+				t.Errorf("%s: no known-buggy fixture fails a check for pitfall %q", e.ID, c.Pitfall)
+			}
+		}
+		if correct < 2 {
+			t.Errorf("%s: %d correct fixtures written differently from the reference, want at least 2", e.ID, correct)
+		}
+	}
+}
+
+func planOf(t *testing.T, id string) []report.Check {
+	t.Helper()
+	p, err := grader.Plan(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestMain(m *testing.M) {
+	os.Exit(m.Run())
+}

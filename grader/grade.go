@@ -1,0 +1,173 @@
+package grader
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"ratelab/grader/report"
+	"ratelab/lab/course"
+)
+
+// Options says what to grade and how.
+type Options struct {
+	Root   string // the module's directory (holding go.mod)
+	Module string // the module path; "" means "ratelab"
+	// Target is the tree graded: "exercises" (the learner's) or "solutions".
+	Target string
+	// Replace grades an exercise from another directory of .go files (a
+	// fixture, a submission) in place of exercises/<id>. Target must be
+	// "exercises".
+	Replace   map[string]string
+	Exercises []string // ids to grade; nil means every gradable exercise
+	Seed      int64
+	NoBench   bool
+	// CheckTimeout bounds one property or case check; 0 means 20s.
+	CheckTimeout time.Duration
+	// BenchTimeout bounds one benchmark check; 0 means 60s.
+	BenchTimeout time.Duration
+	// Progress, if set, is told what the grader is doing as it goes.
+	Progress func(Event)
+}
+
+// Event reports progress. Exactly one of the phases applies.
+type Event struct {
+	Exercise string
+	Phase    string        // "build", "start" (a check), "result" (a check), "exercise" (its result)
+	Check    string        // the check id, for "start"
+	Result   *report.Check // for "result"
+	Summary  *report.Exercise
+}
+
+// DefaultSeed is the property seed when none is given: fixed, so two runs
+// report the same counterexample.
+const DefaultSeed = 1
+
+type grading struct {
+	opts Options
+	tmp  string
+}
+
+// Grade grades the target tree and returns the report. An error means the
+// grader itself could not run (no Go toolchain, no temp space, bad
+// options); everything that goes wrong with the code under test is in the
+// report.
+func Grade(ctx context.Context, opts Options) (*report.Report, error) {
+	if opts.Module == "" {
+		opts.Module = "ratelab"
+	}
+	if opts.Target == "" {
+		opts.Target = "exercises"
+	}
+	if opts.Target != "exercises" && opts.Target != "solutions" {
+		return nil, fmt.Errorf("target %q: want exercises or solutions", opts.Target)
+	}
+	if len(opts.Replace) > 0 && opts.Target != "exercises" {
+		return nil, fmt.Errorf("replacement sources only apply to the exercises tree")
+	}
+	if opts.CheckTimeout == 0 {
+		opts.CheckTimeout = 20 * time.Second
+	}
+	if opts.BenchTimeout == 0 {
+		opts.BenchTimeout = 60 * time.Second
+	}
+	if opts.Progress == nil {
+		opts.Progress = func(Event) {}
+	}
+	var exs []course.Exercise
+	if len(opts.Exercises) == 0 {
+		exs = Gradable()
+	} else {
+		for _, id := range opts.Exercises {
+			e, ok := course.Lookup(id)
+			if _, graded := adapters[id]; !ok || !graded {
+				return nil, fmt.Errorf("unknown exercise %q (the exercises are %s)", id, gradableList())
+			}
+			exs = append(exs, e)
+		}
+	}
+	tmp, err := os.MkdirTemp("", "ratelab-grade-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	g := &grading{opts: opts, tmp: tmp}
+
+	ids := make([]string, len(exs))
+	for i, e := range exs {
+		ids[i] = e.ID
+		opts.Progress(Event{Exercise: e.ID, Phase: "build"})
+	}
+	bin, broken, err := g.build(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	r := &report.Report{Schema: report.Schema, Target: opts.Target, Seed: opts.Seed}
+	for _, e := range exs {
+		ex := report.Exercise{ID: e.ID, Week: e.Week, Title: e.Title, Checks: []report.Check{}}
+		if msg, ok := broken[e.ID]; ok {
+			ex.Status = report.Error
+			ex.Message = "does not build:\n" + msg
+			ex.Checks = g.plan(e.ID)
+			for i := range ex.Checks {
+				ex.Checks[i].Message = "not run: the code does not build."
+			}
+			finish(&ex)
+		} else {
+			g.runExercise(ctx, bin, &ex)
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		opts.Progress(Event{Exercise: e.ID, Phase: "exercise", Summary: &ex})
+		r.Exercises = append(r.Exercises, ex)
+	}
+	r.Total()
+	return r, nil
+}
+
+// finish sets the exercise's score, maximum and status from its checks.
+func finish(ex *report.Exercise) {
+	ex.Score, ex.MaxScore = 0, 0
+	for _, c := range ex.Checks {
+		ex.Score += c.Score
+		ex.MaxScore += c.MaxScore
+	}
+	switch {
+	case ex.Status != "":
+	case ex.Score == ex.MaxScore:
+		ex.Status = report.Passed
+	default:
+		ex.Status = report.Failed
+	}
+}
+
+func gradableList() string {
+	s := ""
+	for i, e := range Gradable() {
+		if i > 0 {
+			s += ", "
+		}
+		s += e.ID
+	}
+	return s
+}
+
+// ExitCode is labserver grade's exit status for r: 0 full marks, 1 graded
+// without full marks, 2 some exercise could not be graded.
+func ExitCode(r *report.Report) int {
+	for _, e := range r.Exercises {
+		if e.Status == report.Error {
+			return 2
+		}
+	}
+	if r.Score == r.MaxScore {
+		return 0
+	}
+	return 1
+}
+
+func (g *grading) implPath(id string) string {
+	return g.opts.Module + "/" + g.opts.Target + "/" + id
+}

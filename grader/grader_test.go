@@ -1,0 +1,184 @@
+package grader_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"ratelab/grader"
+	"ratelab/grader/report"
+)
+
+func TestSolutionsScoreFullMarks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and benchmarks every reference solution")
+	}
+	r, err := grader.Grade(context.Background(), grader.Options{Root: root(t), Target: "solutions", Seed: grader.DefaultSeed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range r.Exercises {
+		if e.Status != report.Passed || e.Score != e.MaxScore {
+			t.Errorf("%s: %s %v/%v, want passed with full marks (%s)", e.ID, e.Status, e.Score, e.MaxScore, e.Message)
+		}
+		for _, c := range e.Checks {
+			if c.Status != report.Passed {
+				t.Errorf("%s: %s: %s", c.ID, c.Status, c.Message)
+			}
+			if c.Kind == report.Benchmark && (c.NsPerOp == nil || c.RefNsPerOp == nil || *c.BudgetNs != 40) {
+				t.Errorf("%s: benchmark figures missing: %+v", c.ID, c)
+			}
+		}
+	}
+	if len(r.Exercises) != len(grader.Gradable()) {
+		t.Errorf("graded %d exercises, want %d", len(r.Exercises), len(grader.Gradable()))
+	}
+	if r.Score != r.MaxScore || grader.ExitCode(r) != 0 {
+		t.Errorf("score %v/%v exit %d, want full marks and exit 0", r.Score, r.MaxScore, grader.ExitCode(r))
+	}
+}
+
+func TestStubsAreNotStarted(t *testing.T) {
+	r, err := grader.Grade(context.Background(), grader.Options{Root: root(t), Seed: grader.DefaultSeed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range r.Exercises {
+		if e.Status != report.NotStarted || e.Score != 0 || e.MaxScore == 0 {
+			t.Errorf("%s: %s %v/%v, want not_started 0/max", e.ID, e.Status, e.Score, e.MaxScore)
+		}
+	}
+	if grader.ExitCode(r) != 1 {
+		t.Errorf("exit code %d, want 1", grader.ExitCode(r))
+	}
+	// A stub written differently (other file, other messages) is still a stub.
+	if ex := gradeFixture(t, "tokenbucket", "stub", false, 10*time.Second); ex.Status != report.NotStarted {
+		t.Errorf("fixture stub: status %s, want not_started", ex.Status)
+	}
+}
+
+func TestPanicsFailChecksWithTheMessage(t *testing.T) {
+	ex := gradeFixture(t, "tokenbucket", "panics", false, 10*time.Second)
+	if ex.Status != report.Failed {
+		t.Errorf("status %s, want failed", ex.Status)
+	}
+	errors := 0
+	for _, c := range ex.Checks {
+		if c.Status == report.Error {
+			errors++
+			if !strings.Contains(c.Message, "panicked: runtime error: ") {
+				t.Errorf("%s: message %q, want the panic", c.ID, c.Message)
+			}
+			ce := c.Counterexample
+			switch {
+			case ce == nil:
+				t.Errorf("%s: no counterexample", c.ID)
+			case len(ce.Steps) == 0: // New itself panicked
+				if !strings.HasPrefix(c.Message, ce.Setup) {
+					t.Errorf("%s: message %q should start with the panicking New call %q", c.ID, c.Message, ce.Setup)
+				}
+			case !strings.HasPrefix(ce.Steps[len(ce.Steps)-1].Got, "panic: "):
+				t.Errorf("%s: counterexample should end on the panicking call: %+v", c.ID, ce)
+			}
+		}
+	}
+	if errors == 0 {
+		t.Error("no check reported the panic")
+	}
+}
+
+func TestHangIsATimeoutAndGradingGoesOn(t *testing.T) {
+	ex := gradeFixture(t, "tokenbucket", "hangs", false, 2*time.Second)
+	timeouts, passed := 0, 0
+	for _, c := range ex.Checks {
+		switch c.Status {
+		case report.Timeout:
+			timeouts++
+			if !strings.Contains(c.Message, "2s") {
+				t.Errorf("%s: message %q should name the 2s deadline", c.ID, c.Message)
+			}
+		case report.Passed:
+			passed++
+		}
+	}
+	if timeouts == 0 || passed == 0 {
+		t.Errorf("%d timeouts and %d passed checks; want some of each (the checks after a hang still run)", timeouts, passed)
+	}
+}
+
+func TestBuildErrorsNameTheFileAndLine(t *testing.T) {
+	r, err := grader.Grade(context.Background(), grader.Options{
+		Root:      root(t),
+		Exercises: []string{"tokenbucket", "gcra"},
+		Replace:   map[string]string{"tokenbucket": "testdata/fixtures/tokenbucket/nocompile"},
+		Seed:      grader.DefaultSeed,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, other := r.Find("tokenbucket"), r.Find("gcra")
+	if tb.Status != report.Error || !strings.Contains(tb.Message, "tokenbucket.go:7:") {
+		t.Errorf("tokenbucket: %s %q, want error with file:line", tb.Status, tb.Message)
+	}
+	if tb.MaxScore == 0 || len(tb.Checks) == 0 {
+		t.Errorf("a build error still lists the checks and their points: %+v", tb)
+	}
+	if other.Status == report.Error {
+		t.Errorf("gcra is untouched but reported %s: %s", other.Status, other.Message)
+	}
+	if grader.ExitCode(r) != 2 {
+		t.Errorf("exit code %d, want 2 (could not grade)", grader.ExitCode(r))
+	}
+}
+
+func TestWrongAPIIsExplained(t *testing.T) {
+	ex := gradeFixture(t, "tokenbucket", "wrong-api", false, 10*time.Second)
+	if ex.Status != report.Error || !strings.Contains(ex.Message, "does not match the course contract") {
+		t.Errorf("status %s message %q, want an API mismatch error", ex.Status, ex.Message)
+	}
+}
+
+func TestBudgetFixture(t *testing.T) {
+	if testing.Short() {
+		t.Skip("benchmarks")
+	}
+	ex := gradeFixture(t, "tokenbucket", "too-slow", true, 10*time.Second)
+	for _, c := range ex.Checks {
+		want := report.Passed
+		if c.Pitfall == "budget" {
+			want = report.Failed
+			if c.AllocsPerOp == nil || *c.AllocsPerOp == 0 {
+				t.Errorf("%s: allocs/op = %v, want > 0", c.ID, c.AllocsPerOp)
+			}
+		}
+		if c.Status != want {
+			t.Errorf("%s: %s, want %s (%s)", c.ID, c.Status, want, c.Message)
+		}
+	}
+}
+
+func TestSameSeedSameReport(t *testing.T) {
+	grade := func(seed int64) string {
+		r, err := grader.Grade(context.Background(), grader.Options{
+			Root: root(t), Exercises: []string{"tokenbucket"}, Seed: seed, NoBench: true,
+			Replace: map[string]string{"tokenbucket": "testdata/fixtures/tokenbucket/truncating-refill"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(r)
+		return string(b)
+	}
+	if a, b := grade(7), grade(7); a != b {
+		t.Errorf("two runs with seed 7 differ:\n%s\n%s", a, b)
+	}
+}
+
+func TestUnknownExercise(t *testing.T) {
+	_, err := grader.Grade(context.Background(), grader.Options{Root: root(t), Exercises: []string{"leakybucket"}})
+	if err == nil || !strings.Contains(err.Error(), "tokenbucket") {
+		t.Errorf("err = %v, want one that lists the exercises", err)
+	}
+}

@@ -1,0 +1,101 @@
+package report
+
+// Schema is the value of Report.Schema for this version of the format.
+const Schema = "ratelab.grade/v1"
+
+// Exercise statuses.
+const (
+	Passed     = "passed"      // full marks
+	Failed     = "failed"      // graded, not full marks
+	Error      = "error"       // does not build, or could not be run; Message says why
+	NotStarted = "not_started" // still the stub
+)
+
+// Check statuses beyond Passed, Failed and Error.
+const (
+	Timeout = "timeout" // did not return in time; Message gives the deadline
+	Skipped = "skipped" // not run (e.g. --no-bench)
+)
+
+// Check kinds.
+const (
+	Property  = "property"  // generated inputs, shrunk counterexample
+	Case      = "case"      // a fixed scenario
+	Benchmark = "benchmark" // speed and allocations against a budget
+)
+
+// Report is the result of grading one tree (exercises/ or solutions/).
+type Report struct {
+	Schema    string     `json:"schema"`
+	Target    string     `json:"target"`
+	Seed      int64      `json:"seed"`
+	Score     float64    `json:"score"`
+	MaxScore  float64    `json:"max_score"`
+	Exercises []Exercise `json:"exercises"`
+}
+
+// Exercise is the result for one exercise package.
+type Exercise struct {
+	ID       string  `json:"id"`
+	Week     int     `json:"week"`
+	Title    string  `json:"title"`
+	Status   string  `json:"status"`
+	Score    float64 `json:"score"`
+	MaxScore float64 `json:"max_score"`
+	Message  string  `json:"message"`
+	Checks   []Check `json:"checks"`
+}
+
+// Check is the result of one check. A benchmark fills NsPerOp, AllocsPerOp
+// and BudgetNs; other kinds leave them nil. RefNsPerOp is the reference
+// solution's figure from the same run, shown beside the learner's.
+type Check struct {
+	ID             string          `json:"id"`
+	Title          string          `json:"title"`
+	Kind           string          `json:"kind"`
+	Pitfall        string          `json:"pitfall"`
+	Status         string          `json:"status"`
+	Score          float64         `json:"score"`
+	MaxScore       float64         `json:"max_score"`
+	Message        string          `json:"message"`
+	Hint           string          `json:"hint"`
+	Counterexample *Counterexample `json:"counterexample"`
+	NsPerOp        *float64        `json:"ns_per_op"`
+	AllocsPerOp    *float64        `json:"allocs_per_op"`
+	BudgetNs       *float64        `json:"budget_ns"`
+	RefNsPerOp     *float64        `json:"ref_ns_per_op,omitempty"`
+}
+
+// Counterexample is the shortest failing sequence the shrinker found:
+// Setup, then Steps, ending on the step whose Got differs from Want.
+type Counterexample struct {
+	Setup string `json:"setup"`
+	Steps []Step `json:"steps"`
+}
+
+// Step is one call of a counterexample with what it returned and what the
+// model says it should have returned.
+type Step struct {
+	Call string `json:"call"`
+	Got  string `json:"got"`
+	Want string `json:"want"`
+}
+
+// Total sets r.Score and r.MaxScore to the sums over its exercises.
+func (r *Report) Total() {
+	r.Score, r.MaxScore = 0, 0
+	for _, e := range r.Exercises {
+		r.Score += e.Score
+		r.MaxScore += e.MaxScore
+	}
+}
+
+// Find returns the exercise with the given id, or nil.
+func (r *Report) Find(id string) *Exercise {
+	for i := range r.Exercises {
+		if r.Exercises[i].ID == id {
+			return &r.Exercises[i]
+		}
+	}
+	return nil
+}
