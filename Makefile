@@ -31,20 +31,20 @@ generate: ## regenerate the templ components (*_templ.go, committed)
 	$(GO) tool templ generate
 
 check-generated: generate ## fail if the committed *_templ.go differ from what templ generates
-	@git diff --exit-code -- '*_templ.go' || (echo "run 'make generate' and commit the *_templ.go files"; exit 1)
+	@git diff --exit-code -- '*_templ.go' && test -z "$$(git status --porcelain -- '*_templ.go')" \
+		|| (echo "run 'make generate' and commit the *_templ.go files"; exit 1)
 
 wasm: ## build the WebAssembly lab; if exercises/ does not compile, build it with the reference only
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" $(STATIC)/wasm_exec.js
 	@GOOS=js GOARCH=wasm $(GO) build -o $(STATIC)/lab.wasm ./wasm || { \
 		echo "exercises/ does not build: the lab's 'Yours' switch will say so (run make grade to see why)"; \
 		GOOS=js GOARCH=wasm $(GO) build -tags noyours -o $(STATIC)/lab.wasm ./wasm; }
-	gzip -9 -k -f $(STATIC)/lab.wasm
 
 test-wasm: ## run the lab/ and wasm/ tests compiled to WebAssembly under Node
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec "$(GOROOT)/lib/wasm/go_js_wasm_exec" ./lab/... ./wasm/...
 
-test-browser: wasm ## the browser tests alone (headless Chromium; skipped if it is not installed, unless RATELAB_REQUIRE_BROWSER=1)
-	$(GO) test -count=1 -v ./internal/browsertest/
+test-browser: ## the browser tests alone (headless Chromium; skipped if it is not installed, unless RATELAB_REQUIRE_BROWSER=1); screenshots in .ratelab/screenshots
+	RATELAB_SCREENSHOTS=$(CURDIR)/.ratelab/screenshots $(GO) test -count=1 -v ./internal/browsertest/
 
 bench: ## benchmark the reference solutions beside golang.org/x/time/rate (benchstat)
 	@mkdir -p .ratelab

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"ratelab/grader"
+	"ratelab/grader/console"
+)
+
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+func runGrade(args []string) error {
+	fs := flag.NewFlagSet("grade", flag.ContinueOnError)
+	var exercises listFlag
+	fs.Var(&exercises, "exercise", "grade only this exercise (repeatable); default all")
+	solutions := fs.Bool("solutions", false, "grade solutions/ instead of exercises/ (the reference must score full marks)")
+	asJSON := fs.Bool("json", false, "print the report as JSON (schema ratelab.grade/v1) on stdout, nothing else")
+	seed := fs.Int64("seed", grader.DefaultSeed, "the property seed; the same seed gives the same counterexample")
+	noBench := fs.Bool("no-bench", false, "skip benchmark checks (they report skipped)")
+	watch := fs.Bool("watch", false, "grade again whenever a file under the graded tree changes")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: labserver grade [flags]\n\nGrades exercises/ of this working copy and prints a report.\nExit status: 0 full marks, 1 not full marks, 2 could not grade.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return exitError{2}
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (flags start with --)", fs.Arg(0))
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	opts := grader.Options{Root: root, Target: "exercises", Exercises: exercises, Seed: *seed, NoBench: *noBench}
+	if *solutions {
+		opts.Target = "solutions"
+	}
+	progress := console.Printer{W: os.Stderr, Color: isTerminal(os.Stderr)}
+	opts.Progress = progress.Progress
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	once := func() (int, error) {
+		fmt.Fprintf(os.Stderr, "grading %s/ (seed %d)\n", opts.Target, opts.Seed)
+		start := time.Now()
+		r, err := grader.Grade(ctx, opts)
+		if err != nil {
+			return 2, err
+		}
+		saveReport(root, r)
+		if *asJSON {
+			enc := json.NewEncoder(os.Stdout)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(r); err != nil {
+				return 2, err
+			}
+		} else {
+			console.Printer{W: os.Stdout, Color: isTerminal(os.Stdout)}.Report(r)
+		}
+		fmt.Fprintf(os.Stderr, "graded in %.1fs\n", time.Since(start).Seconds())
+		return grader.ExitCode(r), nil
+	}
+	if !*watch {
+		code, err := once()
+		if err != nil {
+			return err
+		}
+		return exitError{code}
+	}
+	dir := filepath.Join(root, opts.Target)
+	for {
+		// Snapshot before grading, so that a save during grading grades again.
+		before := snapshot(dir)
+		if _, err := once(); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			fmt.Fprintln(os.Stderr, "labserver grade:", err)
+		}
+		fmt.Fprintf(os.Stderr, "watching %s/ for changes (Ctrl-C to stop)\n", opts.Target)
+		if !waitForChange(ctx, dir, before) {
+			return nil
+		}
+	}
+}
+
+// waitForChange polls dir until its .go files differ from the snapshot
+// before (one saved, added or removed), and reports whether they did
+// (false: ctx ended first).
+func waitForChange(ctx context.Context, dir, before string) bool {
+	tick := time.NewTicker(300 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-tick.C:
+			if snapshot(dir) != before {
+				return true
+			}
+		}
+	}
+}
+
+// snapshot summarises the names, sizes and modification times of the .go
+// files under dir.
+func snapshot(dir string) string {
+	var b strings.Builder
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			fmt.Fprintf(&b, "%s %d %d\n", p, info.Size(), info.ModTime().UnixNano())
+		}
+		return nil
+	})
+	return b.String()
+}
+
+// moduleRoot finds the ratelab module this command runs in.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && strings.HasPrefix(strings.TrimSpace(string(data)), "module ratelab") {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("not inside the ratelab repository: run this from your clone (where go.mod says module ratelab)")
+		}
+		dir = parent
+	}
+}
+
+func isTerminal(f *os.File) bool {
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// saveReport keeps the latest report where the lab's web pages read it.
+// Failing to save never fails the grading: the report was printed.
+var saveReport = storeReport

@@ -1,0 +1,64 @@
+// Command labserver is ratelab's one binary: it grades exercises, serves the
+// lab in the browser, and (later) runs a class.
+//
+//	labserver grade [flags]   grade exercises/ (see grade --help)
+//	labserver serve [flags]   serve the lab at http://localhost:8080
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+// exitError carries a process exit status through a command's error return.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+type command struct {
+	name, summary string
+	run           func(args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"grade", "grade the exercises (or the solutions) and print a report", runGrade},
+		{"serve", "serve the lab in the browser", runServe},
+	}
+}
+
+func main() {
+	if len(os.Args) < 2 || os.Args[1] == "help" || os.Args[1] == "-h" || os.Args[1] == "--help" {
+		usage()
+		if len(os.Args) < 2 {
+			os.Exit(2)
+		}
+		return
+	}
+	for _, c := range commands() {
+		if c.name == os.Args[1] {
+			err := c.run(os.Args[2:])
+			var ee exitError
+			switch {
+			case errors.As(err, &ee):
+				os.Exit(ee.code)
+			case err != nil:
+				fmt.Fprintln(os.Stderr, "labserver "+c.name+":", err)
+				os.Exit(2)
+			}
+			return
+		}
+	}
+	fmt.Fprintf(os.Stderr, "labserver: unknown command %q\n\n", os.Args[1])
+	usage()
+	os.Exit(2)
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: labserver <command> [flags]\n\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(os.Stderr, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(os.Stderr, "\nRun 'labserver <command> --help' for a command's flags.")
+}

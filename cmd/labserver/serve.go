@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"ratelab/grader/report"
+	"ratelab/internal/server"
+	"ratelab/internal/store"
+	"ratelab/web"
+)
+
+// defaultDBPath is where the lab keeps its database, relative to the
+// repository root (serve: the working directory).
+const defaultDBPath = ".ratelab/lab.db"
+
+// dbDefault is $RATELAB_DB if set, else defaultDBPath.
+func dbDefault() string {
+	if p := os.Getenv("RATELAB_DB"); p != "" {
+		return p
+	}
+	return defaultDBPath
+}
+
+// wallClock is the real clock, read only here in cmd/.
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+
+// storeReport saves a grade report in the lab database under root (or at
+// $RATELAB_DB, as tests do), where
+// the web pages read it. It has saveReport's signature in grade.go: failing
+// to save is reported on stderr and never fails the grading.
+func storeReport(root string, r *report.Report) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := func() error {
+		path := os.Getenv("RATELAB_DB")
+		if path == "" {
+			path = filepath.Join(root, defaultDBPath)
+		}
+		st, err := store.Open(ctx, path, wallClock{})
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		return st.SaveReport(ctx, r)
+	}()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "labserver grade: the report was not saved for the web pages:", err)
+	}
+}
+
+// serveOptions are runServe's flags.
+type serveOptions struct {
+	addr      string
+	db        string
+	staticDir string
+}
+
+func runServe(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var o serveOptions
+	fs.StringVar(&o.addr, "addr", "localhost:8080", "address to listen on")
+	fs.StringVar(&o.db, "db", dbDefault(), "the lab's SQLite database (created, with its folder, if missing); default $RATELAB_DB or "+defaultDBPath)
+	fs.StringVar(&o.staticDir, "static-dir", os.Getenv("RATELAB_STATIC_DIR"),
+		"serve files in this folder under /static/ in preference to the embedded ones (e.g. a lab.wasm built after the server); default $RATELAB_STATIC_DIR")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: labserver serve [flags]\n\nServes the lab (lessons, exercises, your latest grades) in the browser.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return exitError{2}
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (flags start with --)", fs.Arg(0))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, o, os.Stderr, nil)
+}
+
+// serve runs the lab server until ctx ends, then shuts it down gracefully.
+// It reports the listening address on ready, if not nil, once it accepts
+// connections.
+func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.Addr) error {
+	st, err := store.Open(ctx, o.db, wallClock{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	if o.staticDir != "" {
+		if fi, err := os.Stat(o.staticDir); err != nil || !fi.IsDir() {
+			return fmt.Errorf("--static-dir %s is not a folder", o.staticDir)
+		}
+	}
+	h := server.New(server.Config{
+		Reports:  st,
+		Static:   web.Static(o.staticDir),
+		Location: time.Local,
+	})
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	fmt.Fprintf(log, "ratelab: the lab is at http://%s (database %s); Ctrl-C stops it\n", ln.Addr(), o.db)
+	if ready != nil {
+		ready <- ln.Addr()
+	}
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

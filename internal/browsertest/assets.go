@@ -1,0 +1,102 @@
+package browsertest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Assets is a static folder built for a test server (ServerOptions.StaticDir).
+type Assets struct {
+	Dir      string // the folder; empty if nothing was built
+	WasmExec bool   // Dir holds wasm_exec.js, copied from the Go toolchain
+	Wasm     bool   // Dir holds lab.wasm, built from ./wasm
+	// NoYours is set when exercises/ did not build and lab.wasm was built
+	// with -tags noyours (the visualization then shows the reference only).
+	NoYours bool
+	// Err says why something expected is missing: the toolchain could not
+	// be asked, or ./wasm exists and did not build. Nil when ./wasm simply
+	// does not exist yet.
+	Err error
+}
+
+// BuildAssets fills dir the way `make wasm` fills web/static: it copies
+// wasm_exec.js from $(go env GOROOT)/lib/wasm and, if the module has a
+// ./wasm package, builds it with GOOS=js GOARCH=wasm into lab.wasm.
+func BuildAssets(ctx context.Context, dir string) Assets {
+	a := Assets{Dir: dir}
+	root, err := ModuleRoot(ctx)
+	if err != nil {
+		a.Err = err
+		return a
+	}
+	goroot, err := goEnv(ctx, root, "GOROOT")
+	if err != nil {
+		a.Err = err
+		return a
+	}
+	js, err := os.ReadFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"))
+	if err != nil {
+		a.Err = fmt.Errorf("wasm_exec.js: %w", err)
+		return a
+	}
+	if err := os.WriteFile(filepath.Join(dir, "wasm_exec.js"), js, 0o644); err != nil {
+		a.Err = err
+		return a
+	}
+	a.WasmExec = true
+
+	if fi, err := os.Stat(filepath.Join(root, "wasm")); err != nil || !fi.IsDir() {
+		return a
+	}
+	build := func(tags ...string) error {
+		args := append([]string{"build"}, tags...)
+		cmd := exec.CommandContext(ctx, "go", append(args, "-o", filepath.Join(dir, "lab.wasm"), "./wasm")...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("GOOS=js GOARCH=wasm go build %s./wasm: %v\n%s", strings.Join(append(tags, ""), " "), err, out.String())
+		}
+		return nil
+	}
+	// As `make wasm` does: if the learner's exercises do not build, the
+	// visualization still shows the reference.
+	if err := build(); err != nil {
+		if err2 := build("-tags", "noyours"); err2 != nil {
+			a.Err = fmt.Errorf("%v\n%v", err, err2)
+			return a
+		}
+		a.NoYours = true
+	}
+	a.Wasm = true
+	return a
+}
+
+// ModuleRoot returns the folder of the ratelab module's go.mod.
+func ModuleRoot(ctx context.Context) (string, error) {
+	gomod, err := goEnv(ctx, "", "GOMOD")
+	if err != nil {
+		return "", err
+	}
+	if gomod == "" || gomod == os.DevNull {
+		return "", errors.New("not inside the ratelab module")
+	}
+	return filepath.Dir(gomod), nil
+}
+
+func goEnv(ctx context.Context, dir, name string) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", "env", name)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go env %s: %w", name, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}

@@ -1,0 +1,345 @@
+package browsertest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"ratelab/grader/report"
+	"ratelab/internal/server"
+	"ratelab/internal/store"
+	"ratelab/web"
+)
+
+// MissingChromium is the message a browser test skips (or fails) with when
+// no browser is found.
+const MissingChromium = "chromium not found: install it (apt-get install chromium) to run browser tests"
+
+// Chromium returns the path of the browser to drive: $CHROMIUM if set (it
+// must exist), else /usr/bin/chromium, else chromium or chromium-browser on
+// $PATH.
+func Chromium() (string, error) {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("%s ($CHROMIUM=%s: %v)", MissingChromium, p, err)
+		}
+		return p, nil
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium", nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New(MissingChromium)
+}
+
+// RequireChromium returns the browser's path. Without one it skips the
+// test, or fails it when RATELAB_REQUIRE_BROWSER=1.
+func RequireChromium(t testing.TB) string {
+	t.Helper()
+	p, err := Chromium()
+	if err == nil {
+		return p
+	}
+	if os.Getenv("RATELAB_REQUIRE_BROWSER") == "1" {
+		t.Fatalf("%v (RATELAB_REQUIRE_BROWSER=1)", err)
+	}
+	t.Skip(err.Error())
+	return ""
+}
+
+// Server is a lab server running on a loopback port for one test.
+type Server struct {
+	URL    string       // e.g. http://127.0.0.1:41234, no trailing slash
+	Store  *store.Store // the seeded database, still open: tests may save more
+	DBPath string
+}
+
+// ServerOptions configure StartServer. The zero value serves the embedded
+// assets and an empty database.
+type ServerOptions struct {
+	// StaticDir is served under /static/ before the embedded assets, as
+	// `labserver serve --static-dir` does: pass Assets.Dir to serve a
+	// freshly built lab.wasm and wasm_exec.js.
+	StaticDir string
+	// Reports are saved, in order, before the server starts.
+	Reports []*report.Report
+	// SavedAt stamps the saves; zero means 2026-03-02 09:30 UTC.
+	SavedAt time.Time
+}
+
+// fixedClock always says the same time, so pages render the same.
+type fixedClock time.Time
+
+func (c fixedClock) Now() time.Time { return time.Time(c) }
+
+// StartServer starts the lab's real handler (internal/server, as
+// `labserver serve` builds it) on 127.0.0.1 with a temporary database. The
+// test's cleanup stops it.
+func StartServer(t testing.TB, o ServerOptions) *Server {
+	t.Helper()
+	if o.SavedAt.IsZero() {
+		o.SavedAt = time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC)
+	}
+	ctx := context.Background()
+	dbPath := filepath.Join(t.TempDir(), "lab.db")
+	st, err := store.Open(ctx, dbPath, fixedClock(o.SavedAt))
+	if err != nil {
+		t.Fatalf("opening the test database: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	for _, r := range o.Reports {
+		if err := st.SaveReport(ctx, r); err != nil {
+			t.Fatalf("seeding a report: %v", err)
+		}
+	}
+	h := server.New(server.Config{
+		Reports:  st,
+		Static:   web.Static(o.StaticDir),
+		Location: time.UTC,
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listening on loopback: %v", err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+		if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+			t.Errorf("test server: %v", err)
+		}
+	})
+	return &Server{URL: "http://" + ln.Addr().String(), Store: st, DBPath: dbPath}
+}
+
+// BrowserOptions configure NewBrowser. The zero value is a 1280×900 window.
+type BrowserOptions struct {
+	Width, Height int
+	// Timeout bounds the whole test's use of the browser; zero means 90s.
+	Timeout time.Duration
+}
+
+// NewBrowser starts a headless Chromium for one test and returns the
+// context of its tab, for chromedp.Run and chromedp.Do. It skips (or fails,
+// see RequireChromium) without a browser. The test's cleanup closes it.
+func NewBrowser(t testing.TB, o BrowserOptions) context.Context {
+	t.Helper()
+	path := RequireChromium(t)
+	if o.Width == 0 || o.Height == 0 {
+		o.Width, o.Height = 1280, 900
+	}
+	if o.Timeout == 0 {
+		o.Timeout = 90 * time.Second
+	}
+	profile := t.TempDir() // removed after the browser exits: cleanups run last-in first-out
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox, // tests run as root in CI
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(o.Width, o.Height),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	var finished atomic.Bool // chromedp may log from its goroutines after the test
+	logf := func(format string, args ...any) {
+		if !finished.Load() {
+			t.Logf("chromedp: "+format, args...)
+		}
+	}
+	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithErrorf(logf))
+	// Start the browser with no deadline (the first Run binds its life to
+	// the context it gets), then bound the test's actions.
+	if err := chromedp.Do(ctx); err != nil {
+		cancelTab()
+		cancelAlloc()
+		t.Fatalf("starting %s: %v", path, err)
+	}
+	tctx, cancelTimeout := context.WithTimeout(ctx, o.Timeout)
+	t.Cleanup(func() {
+		finished.Store(true)
+		cancelTimeout()
+		cancelTab()
+		cancelAlloc()
+	})
+	return tctx
+}
+
+// Do runs chromedp actions in the tab and fails the test on error.
+func Do(t testing.TB, ctx context.Context, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+}
+
+// Open navigates the tab to the server's path (e.g. "/lessons/week-1") and
+// waits until the element with data-testid waitFor is visible.
+func Open(t testing.TB, ctx context.Context, s *Server, path, waitFor string) {
+	t.Helper()
+	Do(t, ctx, chromedp.Navigate(s.URL+path))
+	WaitTestID(t, ctx, waitFor)
+}
+
+// TestID returns the CSS selector of the element with that data-testid.
+func TestID(id string) chromedp.CSS {
+	return chromedp.CSS(fmt.Sprintf("[data-testid=%q]", id))
+}
+
+// WaitTestID waits until the element with that data-testid is visible.
+func WaitTestID(t testing.TB, ctx context.Context, id string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(TestID(id))); err != nil {
+		t.Fatalf("waiting for [data-testid=%q]: %v", id, err)
+	}
+}
+
+// ClickTestID clicks the element with that data-testid.
+func ClickTestID(t testing.TB, ctx context.Context, id string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(TestID(id))); err != nil {
+		t.Fatalf("clicking [data-testid=%q]: %v", id, err)
+	}
+}
+
+// TextOf returns the visible text of the element with that data-testid,
+// with runs of white space collapsed to one space.
+func TextOf(t testing.TB, ctx context.Context, id string) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Text(TestID(id)))
+	if err != nil {
+		t.Fatalf("reading the text of [data-testid=%q]: %v", id, err)
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Eval evaluates a JavaScript expression in the page and decodes its value.
+func Eval[T any](t testing.TB, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+// Console collects the tab's console errors and uncaught exceptions from
+// now on. Call the returned func to read what was collected so far.
+func Console(ctx context.Context) func() []string {
+	var (
+		mu   sync.Mutex
+		msgs []string
+	)
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.IsException() || m.Type == chromedp.ConsoleError {
+				mu.Lock()
+				msgs = append(msgs, m.String())
+				mu.Unlock()
+			}
+		}
+	}()
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), msgs...)
+	}
+}
+
+var (
+	shotsOnce sync.Once
+	shotsDir  string
+	shotsErr  error
+)
+
+// ScreenshotDir returns where screenshots go: $RATELAB_SCREENSHOTS
+// (created if needed), or one temporary folder per test binary, kept after
+// the run so the pictures can be looked at.
+func ScreenshotDir() (string, error) {
+	shotsOnce.Do(func() {
+		if d := os.Getenv("RATELAB_SCREENSHOTS"); d != "" {
+			shotsDir, shotsErr = d, os.MkdirAll(d, 0o755)
+			return
+		}
+		shotsDir, shotsErr = os.MkdirTemp("", "ratelab-screenshots-")
+	})
+	return shotsDir, shotsErr
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// Screenshot saves a full-page PNG of the tab as <test>-<name>.png in
+// ScreenshotDir, logs its path and returns it.
+func Screenshot(t testing.TB, ctx context.Context, name string) string {
+	t.Helper()
+	dir, err := ScreenshotDir()
+	if err != nil {
+		t.Fatalf("screenshot folder: %v", err)
+	}
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	file := filepath.Join(dir, unsafeName.ReplaceAllString(t.Name()+"-"+name, "_")+".png")
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	t.Logf("screenshot: %s", file)
+	return file
+}
+
+// ScreenshotViewport is Screenshot of the visible viewport only, e.g. a
+// visualization in motion or the first screen of a phone.
+func ScreenshotViewport(t testing.TB, ctx context.Context, name string) string {
+	t.Helper()
+	dir, err := ScreenshotDir()
+	if err != nil {
+		t.Fatalf("screenshot folder: %v", err)
+	}
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	file := filepath.Join(dir, unsafeName.ReplaceAllString(t.Name()+"-"+name, "_")+".png")
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	t.Logf("screenshot: %s", file)
+	return file
+}
+
+// Phone switches the tab to a phone-sized viewport (390×844 CSS pixels,
+// mobile, touch).
+func Phone(t testing.TB, ctx context.Context) {
+	t.Helper()
+	Do(t, ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2)))
+}

@@ -1,0 +1,18 @@
+// Package browsertest drives the real lab server with a real browser:
+// Debian's headless Chromium through github.com/chromedp/chromedp, against
+// the same echo handler `labserver serve` runs, on a loopback listener with
+// a temporary SQLite database seeded with reports.
+//
+// Its exported helpers are for the tests in this package (the page tests
+// and the visualization's viz_test.go): find the browser or skip, start a
+// server, open a browser tab, wait for an element by data-testid, collect
+// console errors, save screenshots, build lab.wasm for the server to serve.
+//
+// Without Chromium the tests skip, saying how to install it, unless
+// RATELAB_REQUIRE_BROWSER=1, when they fail. $CHROMIUM overrides the
+// browser's path; screenshots go to $RATELAB_SCREENSHOTS, or to a temporary
+// folder the tests print.
+//
+// It is not a general browser-automation library, and nothing outside tests
+// imports it.
+package browsertest

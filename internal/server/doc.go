@@ -1,0 +1,10 @@
+// Package server is the lab's web server: echo v4 handlers that gather the
+// course catalogue and the learner's saved grades, render the web/page
+// components, and serve the embedded static assets (gzip-compressed, with
+// application/wasm for the visualization).
+//
+// Handlers are methods on one struct holding the interfaces they need; they
+// return errors to one centralised HTTPErrorHandler that renders the
+// friendly error page. The package reads no clock and opens no database:
+// cmd/labserver wires a store and a static file system into New.
+package server

@@ -1,0 +1,80 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrations lists the schema changes in order. migrations[i] takes a
+// database from user_version i to i+1. Append only: never edit or reorder a
+// migration that has been released.
+var migrations = []string{
+	// 1: grade reports, and each exercise's result within them.
+	`
+CREATE TABLE reports (
+	id          INTEGER PRIMARY KEY,
+	saved_at_ns INTEGER NOT NULL, -- Unix nanoseconds, UTC, when SaveReport ran
+	target      TEXT    NOT NULL, -- "exercises" or "solutions"
+	schema      TEXT    NOT NULL, -- e.g. "ratelab.grade/v1"
+	seed        INTEGER NOT NULL,
+	score       REAL    NOT NULL,
+	max_score   REAL    NOT NULL,
+	body        TEXT    NOT NULL  -- the whole report as JSON
+);
+CREATE INDEX reports_by_target ON reports (target, id);
+
+CREATE TABLE exercise_results (
+	report_id   INTEGER NOT NULL REFERENCES reports (id) ON DELETE CASCADE,
+	exercise_id TEXT    NOT NULL,
+	status      TEXT    NOT NULL,
+	score       REAL    NOT NULL,
+	max_score   REAL    NOT NULL,
+	body        TEXT    NOT NULL, -- the report's Exercise, checks included, as JSON
+	PRIMARY KEY (report_id, exercise_id)
+);
+CREATE INDEX exercise_results_by_exercise ON exercise_results (exercise_id, report_id);
+`,
+}
+
+// migrate brings db up to SchemaVersion, one transaction per migration.
+func migrate(ctx context.Context, db *sql.DB) error {
+	var v int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return fmt.Errorf("reading schema version: %w", err)
+	}
+	if v > len(migrations) {
+		return fmt.Errorf("database schema version %d is newer than this program knows (%d): use a newer ratelab", v, len(migrations))
+	}
+	for ; v < len(migrations); v++ {
+		if err := apply(ctx, db, v+1, migrations[v]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func apply(ctx context.Context, db *sql.DB, version int, ddl string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	// Another process may have migrated between our read and this
+	// (immediate) transaction: check again under the write lock.
+	var cur int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&cur); err != nil {
+		return err
+	}
+	if cur >= version {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, ddl); err != nil {
+		return fmt.Errorf("migration %d: %w", version, err)
+	}
+	// PRAGMA takes no bound parameters; version is an int we control.
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", version)); err != nil {
+		return fmt.Errorf("migration %d: setting user_version: %w", version, err)
+	}
+	return tx.Commit()
+}

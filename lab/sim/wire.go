@@ -1,0 +1,83 @@
+package sim
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// Encode appends b to dst in the form the browser reads, and returns the
+// extended slice: first Len() float64 times in nanoseconds (little-endian,
+// exact below 2^53 ns, about 104 days), then Len() accept bytes. Read it in
+// JavaScript as a Float64Array over the first 8·n bytes and a Uint8Array
+// over the next n.
+func (b Batch) Encode(dst []byte) []byte {
+	for _, t := range b.Times {
+		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(float64(t)))
+	}
+	return append(dst, b.Accept...)
+}
+
+// Layout of an encoded State: a header of StateHeader float64 values, then
+// LaneFields values per lane in Lane order, then one value per bucket of the
+// sliding window (Buckets in the header says how many).
+const (
+	StateNow       = 0 // virtual time, ns
+	StateMessages  = 1 // messages sent
+	StateLostWhole = 2 // lost credit, whole tokens
+	StateLostUnits = 3 // lost credit, billionths of a token beyond the whole
+	StateBound     = 4 // b + r·W
+	StateStopped   = 5 // bit i set when lane i is stopped
+	StateBuckets   = 6 // number of bucket counts at the end
+	StateHeader    = 8
+
+	LaneAccepted = 0
+	LaneRefused  = 1
+	LaneMax      = 2 // MaxInWindow
+	LaneMaxAt    = 3 // MaxAt, ns
+	LaneTokens   = 4 // -1 when the lane holds no tokens
+	LaneCount    = 5 // -1 when the lane shows no count
+	LaneFields   = 6
+)
+
+// Encode appends st to dst as little-endian float64 values in the layout
+// above, and returns the extended slice. Read it in JavaScript as a
+// Float64Array.
+func (st *State) Encode(dst []byte) []byte {
+	put := func(v float64) {
+		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v))
+	}
+	var stopped uint64
+	for i, l := range st.Lanes {
+		if l.Stopped {
+			stopped |= 1 << i
+		}
+	}
+	put(float64(st.NowNs))
+	put(float64(st.Messages))
+	put(float64(st.Lost.Tokens))
+	put(float64(st.Lost.Units))
+	put(float64(st.Bound))
+	put(float64(stopped))
+	put(float64(len(st.Buckets)))
+	put(0)
+	for _, l := range st.Lanes {
+		put(float64(l.Accepted))
+		put(float64(l.Refused))
+		put(float64(l.MaxInWindow))
+		put(float64(l.MaxAt))
+		if l.HasTokens {
+			put(float64(l.Tokens))
+		} else {
+			put(-1)
+		}
+		if l.HasCount {
+			put(float64(l.Count))
+		} else {
+			put(-1)
+		}
+	}
+	for _, c := range st.Buckets {
+		put(float64(c))
+	}
+	return dst
+}

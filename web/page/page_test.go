@@ -1,0 +1,292 @@
+package page
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/a-h/templ"
+
+	"ratelab/grader/report"
+	"ratelab/lab/course"
+)
+
+// render renders c and parses the HTML.
+func render(t *testing.T, c templ.Component) *goquery.Document {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := c.Render(context.Background(), &buf); err != nil {
+		t.Fatalf("Render: %v", err)
+	}
+	doc, err := goquery.NewDocumentFromReader(&buf)
+	if err != nil {
+		t.Fatalf("parsing the rendered HTML: %v", err)
+	}
+	return doc
+}
+
+// byTestID returns the elements with that data-testid.
+func byTestID(doc *goquery.Document, id string) *goquery.Selection {
+	return doc.Find(`[data-testid="` + id + `"]`)
+}
+
+// one returns the one element with that data-testid, failing otherwise.
+func one(t *testing.T, doc *goquery.Document, id string) *goquery.Selection {
+	t.Helper()
+	s := byTestID(doc, id)
+	if s.Length() != 1 {
+		t.Fatalf("%d elements with data-testid=%q, want 1", s.Length(), id)
+	}
+	return s
+}
+
+// text is the element's text with white space collapsed.
+func text(s *goquery.Selection) string { return strings.Join(strings.Fields(s.Text()), " ") }
+
+var saved = time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC)
+
+func ptr(v float64) *float64 { return &v }
+
+func failingTokenBucket() report.Exercise {
+	return report.Exercise{
+		ID: "tokenbucket", Week: 1, Title: "Token bucket", Status: report.Failed, Score: 20, MaxScore: 35,
+		Checks: []report.Check{
+			{ID: "tokenbucket/capacity", Title: "Starts full", Kind: report.Property, Pitfall: "capacity", Status: report.Passed, Score: 5, MaxScore: 5},
+			{
+				ID: "tokenbucket/fractional-tokens", Title: "Keeps fractional tokens", Kind: report.Property,
+				Pitfall: "fractional-tokens", Status: report.Failed, MaxScore: 5,
+				Message: "the fraction was dropped", Hint: "keep units",
+				Counterexample: &report.Counterexample{
+					Setup: "New(capacity=1, ratePerSec=1000, nowNs=0)",
+					Steps: []report.Step{
+						{Call: "TryAcquire(nowNs=0, n=1)", Got: "true", Want: "true"},
+						{Call: "Available(nowNs=1200000)", Got: "0", Want: "1"},
+					},
+				},
+			},
+			{
+				ID: "tokenbucket/budget", Title: "Fast", Kind: report.Benchmark, Pitfall: "budget", Status: report.Failed, MaxScore: 5,
+				NsPerOp: ptr(52.3), AllocsPerOp: ptr(1), BudgetNs: ptr(40), RefNsPerOp: ptr(11.8),
+			},
+		},
+	}
+}
+
+func TestHomePage(t *testing.T) {
+	home := Home{Grades: map[string]Graded{
+		"tokenbucket": {Result: failingTokenBucket(), SavedAt: saved, Seed: 1},
+		"gcra":        {Result: report.Exercise{ID: "gcra", Status: report.Passed, Score: 30, MaxScore: 30}, SavedAt: saved},
+	}}
+	doc := render(t, HomePage(home, Assets{}))
+	for _, w := range course.Weeks() {
+		week := one(t, doc, w.Lesson.Slug)
+		link := week.Find(`[data-testid="lesson-link-` + w.Lesson.Slug + `"]`)
+		if href, _ := link.Attr("href"); href != "/lessons/"+w.Lesson.Slug {
+			t.Errorf("week %d lesson link href = %q", w.Number, href)
+		}
+		for _, e := range w.Exercises {
+			if week.Find(`[data-testid="exercise-`+e.ID+`"]`).Length() != 1 {
+				t.Errorf("week %d does not list exercise %s", w.Number, e.ID)
+			}
+		}
+	}
+	cases := []struct{ id, want string }{
+		{"tokenbucket", "failed · 20 / 35 graded 2 Mar 2026, 09:30 UTC"},
+		{"gcra", "passed · 30 / 30"},
+		{"slidingwindow", "not graded yet — run make grade"},
+	}
+	for _, c := range cases {
+		if got := text(one(t, doc, "grade-"+c.id)); !strings.Contains(got, c.want) {
+			t.Errorf("grade-%s = %q, want it to contain %q", c.id, got, c.want)
+		}
+	}
+	if byTestID(doc, "grade-tokenbucket").Find(".badge--failed").Length() != 1 {
+		t.Error("the failed grade is not styled as failed")
+	}
+	// Landmarks: one main, a labelled navigation, one h1.
+	if doc.Find("main#main").Length() != 1 || doc.Find(`nav[aria-label="Course"]`).Length() != 1 || doc.Find("h1").Length() != 1 {
+		t.Error("home page lacks its landmarks (main#main, nav[aria-label=Course], one h1)")
+	}
+	if doc.Find(`script`).Length() != 0 {
+		t.Error("home page loads scripts; it has no visualization")
+	}
+}
+
+func TestLessonPages(t *testing.T) {
+	presets := map[string]string{"week-1": "naive-refill", "week-2": "edge-attack"}
+	for _, w := range course.Weeks() {
+		t.Run(w.Lesson.Slug, func(t *testing.T) {
+			doc := render(t, LessonPage(w, Assets{}))
+			if got := text(one(t, doc, "lesson-title")); got != w.Lesson.Title {
+				t.Errorf("lesson-title = %q, want %q", got, w.Lesson.Title)
+			}
+			mount := doc.Find(`div[data-viz="limiters"]`)
+			if mount.Length() != 1 {
+				t.Fatalf("%d visualization mount points, want 1", mount.Length())
+			}
+			if p, _ := mount.Attr("data-preset"); p != presets[w.Lesson.Slug] {
+				t.Errorf("mount point preset = %q, want %q", p, presets[w.Lesson.Slug])
+			}
+			if got := text(mount.Find(`[data-testid="viz-missing"]`)); got != "visualization not built: run make run" {
+				t.Errorf("without lab.wasm the mount point says %q", got)
+			}
+			// Every table-of-contents entry points at a heading on the page.
+			doc.Find(`nav.toc a`).Each(func(_ int, a *goquery.Selection) {
+				href, _ := a.Attr("href")
+				if doc.Find(href).Length() != 1 {
+					t.Errorf("contents link %s has no target", href)
+				}
+			})
+			for _, e := range w.Exercises {
+				one(t, doc, "lesson-exercise-"+e.ID)
+			}
+		})
+	}
+}
+
+func TestLessonLoadsVisualizationOnlyWhenBuilt(t *testing.T) {
+	w := course.Weeks()[0]
+	ready := Assets{VizJS: true, VizCSS: true, WasmExec: true, Wasm: true}
+	doc := render(t, LessonPage(w, ready))
+	var srcs []string
+	doc.Find("script[src]").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
+	if strings.Join(srcs, " ") != "/static/wasm_exec.js /static/viz/limiters.js" {
+		t.Errorf("scripts = %q, want wasm_exec.js then viz/limiters.js", srcs)
+	}
+	if doc.Find(`link[href="/static/viz/limiters.css"]`).Length() != 1 {
+		t.Error("the visualization's stylesheet is not linked")
+	}
+	if byTestID(doc, "viz-missing").Length() != 0 {
+		t.Error("says the visualization is not built when it is")
+	}
+	if doc.Find(`[data-viz="limiters"] [data-viz-fallback]`).Length() != 1 {
+		t.Error("no fallback line inside the mount point for the script to replace")
+	}
+
+	noWasm := ready
+	noWasm.Wasm = false
+	doc = render(t, LessonPage(w, noWasm))
+	if doc.Find("script").Length() != 0 || byTestID(doc, "viz-missing").Length() != 1 {
+		t.Error("without lab.wasm the page still loads the visualization, or does not say it is missing")
+	}
+}
+
+func TestExercisePageWithReport(t *testing.T) {
+	ex, _ := course.Lookup("tokenbucket")
+	g := &Graded{Result: failingTokenBucket(), SavedAt: saved, Seed: 7}
+	doc := render(t, ExercisePage(ex, g, Assets{}))
+
+	if got := text(one(t, doc, "exercise-title")); got != "Token bucket" {
+		t.Errorf("exercise-title = %q", got)
+	}
+	if got := one(t, doc, "api").Text(); !strings.Contains(got, "func (b *TokenBucket) TryAcquire(nowNs, n uint64) bool") {
+		t.Errorf("api block lacks TryAcquire's signature:\n%s", got)
+	}
+	if got := text(one(t, doc, "grade-tokenbucket")); got != "failed" {
+		t.Errorf("grade-tokenbucket = %q, want failed", got)
+	}
+	if got := text(one(t, doc, "score")); got != "20 / 35 points" {
+		t.Errorf("score = %q", got)
+	}
+
+	check := one(t, doc, "check-tokenbucket/fractional-tokens")
+	for sel, want := range map[string]string{
+		`[data-testid="points"]`:   "0 / 5 pts",
+		`[data-testid="pitfall"]`:  "pitfall: fractional-tokens",
+		`[data-testid="message"]`:  "the fraction was dropped",
+		`[data-testid="hint"]`:     "Hint: keep units",
+		`[data-testid="cx-setup"]`: "New(capacity=1, ratePerSec=1000, nowNs=0)",
+	} {
+		if got := text(check.Find(sel)); got != want {
+			t.Errorf("fractional-tokens %s = %q, want %q", sel, got, want)
+		}
+	}
+	rows := check.Find(`[data-testid="counterexample"] tbody tr`)
+	if rows.Length() != 2 {
+		t.Fatalf("%d counterexample rows, want 2", rows.Length())
+	}
+	fail := rows.Eq(1)
+	if id, _ := fail.Attr("data-testid"); id != "failing-step" || !fail.HasClass("cx-fail") {
+		t.Errorf("last row data-testid=%q class=%q; want the highlighted failing step", id, fail.AttrOr("class", ""))
+	}
+	if id, _ := rows.Eq(0).Attr("data-testid"); id != "step" {
+		t.Errorf("first row data-testid = %q, want step", id)
+	}
+	cells := fail.Find("td").Map(func(_ int, td *goquery.Selection) string { return text(td) })
+	if got := strings.Join(cells, "|"); got != "2|Available(nowNs=1200000)|0 (differs)|1" {
+		t.Errorf("failing row = %q", got)
+	}
+
+	bench := one(t, doc, "check-tokenbucket/budget")
+	for id, want := range map[string]string{"ns-per-op": "52.3 ns", "budget-ns": "40 ns", "allocs-per-op": "1", "ref-ns-per-op": "11.8 ns"} {
+		got := bench.Find(`[data-testid="` + id + `"]`)
+		if text(got) != want {
+			t.Errorf("budget %s = %q, want %q", id, text(got), want)
+		}
+	}
+	if !bench.Find(`[data-testid="ns-per-op"]`).HasClass("over") || !bench.Find(`[data-testid="allocs-per-op"]`).HasClass("over") {
+		t.Error("over-budget figures are not marked over")
+	}
+
+	// The passed check is there, behind the failing ones.
+	if byTestID(doc, "checks-passed").Find(`[data-testid="check-tokenbucket/capacity"]`).Length() != 1 {
+		t.Error("the passing check is not listed among the passed ones")
+	}
+	if byTestID(doc, "no-report").Length() != 0 {
+		t.Error("says not graded although a report is given")
+	}
+	if !strings.Contains(text(one(t, doc, "how-to-grade")), "go run ./cmd/labserver grade --exercise tokenbucket") {
+		t.Error("how-to-grade lacks the command for this exercise")
+	}
+}
+
+func TestExercisePageWithoutReport(t *testing.T) {
+	for _, ex := range course.Exercises() {
+		doc := render(t, ExercisePage(ex, nil, Assets{}))
+		if !strings.Contains(text(one(t, doc, "no-report")), "make grade") {
+			t.Errorf("%s: the no-report notice does not say how to grade", ex.ID)
+		}
+		if byTestID(doc, "report").Length() != 0 {
+			t.Errorf("%s: shows a report it was not given", ex.ID)
+		}
+		if byTestID(doc, "api").Length() != 1 {
+			t.Errorf("%s: no API block", ex.ID)
+		}
+	}
+}
+
+func TestErrorPage(t *testing.T) {
+	doc := render(t, ErrorPage(404, "Page not found", `There is no lesson called "week-9".`, Assets{}))
+	if got := text(one(t, doc, "error-code")); got != "404" {
+		t.Errorf("error-code = %q", got)
+	}
+	if got := text(one(t, doc, "error-message")); got != `There is no lesson called "week-9".` {
+		t.Errorf("error-message = %q", got)
+	}
+	if href, _ := one(t, doc, "home-link").Attr("href"); href != "/" {
+		t.Errorf("home link href = %q", href)
+	}
+}
+
+func TestFailingStep(t *testing.T) {
+	cases := []struct {
+		steps []report.Step
+		want  int
+	}{
+		{nil, -1},
+		{[]report.Step{{Got: "1", Want: "1"}}, -1},
+		{[]report.Step{{Got: "0", Want: "1"}, {Got: "1", Want: "1"}}, 0},
+		{[]report.Step{{Got: "0", Want: "1"}, {Got: "0", Want: "1"}}, 1},
+	}
+	for _, c := range cases {
+		if got := failingStep(&report.Counterexample{Steps: c.steps}); got != c.want {
+			t.Errorf("failingStep(%v) = %d, want %d", c.steps, got, c.want)
+		}
+	}
+	if got := failingStep(nil); got != -1 {
+		t.Errorf("failingStep(nil) = %d, want -1", got)
+	}
+}
