@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -107,6 +108,12 @@ func (h *handlers) serveStatic(c echo.Context) error {
 		}
 	}
 	hdr.Set("ETag", etag)
+	if hdr.Get(echo.HeaderContentEncoding) != "" && c.Request().Header.Get("Range") == "" {
+		// ServeContent leaves the length out of encoded responses; the
+		// whole gzipped body is sent, so say how long it is (the browser
+		// can then show download progress).
+		hdr.Set(echo.HeaderContentLength, strconv.Itoa(len(body)))
+	}
 	http.ServeContent(c.Response(), c.Request(), name, f.modTime, bytes.NewReader(body))
 	return nil
 }

@@ -31,7 +31,7 @@ func week2(a Assets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = vizMount("edge-attack", "One bursty client against three limiters with the same long-run rate: a fixed window, a bucketed sliding window and a token bucket. In the edge attack the fixed window lets almost 2N through within 100 ms of a boundary while the other two hold.", a).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = vizMount("edge-attack", "One bursty client against three limiters with the same long-run rate: a fixed window, a bucketed sliding window and a token bucket. In the edge attack the fixed window lets 2N through within 100 ms of a boundary while the other two hold.", a).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -564,7 +564,7 @@
       text = "state: one timestamp (the theoretical arrival time)";
     }
     L.stateText.textContent = text;
-    if (i === 1) L.bucketBars.hidden = !!((this.stopped >> i) & 1) || !this.bars.length;
+    L.bucketBars.hidden = i !== 1 || !!((this.stopped >> i) & 1) || !this.bars.length;
     L.meter.hidden = frac < 0;
     if (frac >= 0) L.meterFill.style.width = Math.min(100, frac * 100).toFixed(1) + "%";
   };
@@ -647,7 +647,12 @@
       var xw = Math.round((w * BINS_PER_WINDOW - start) * bw) + 0.5;
       g.moveTo(xw, labels ? 0 : plotTop);
       g.lineTo(xw, stripBottom);
-      if (labels) g.fillText(formatSeconds(w * this.windowNs).replace(/\.?0+ s$/, " s"), xw + 3, 1);
+      if (labels) {
+        var label = formatSeconds(w * this.windowNs).replace(/\.?0+ s$/, " s");
+        var lw = g.measureText(label).width;
+        // Near the right edge, write the label to the left of its line.
+        g.fillText(label, xw + 3 + lw > cw ? xw - 3 - lw : xw + 3, 1);
+      }
     }
     g.stroke();
 
