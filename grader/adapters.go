@@ -5,6 +5,10 @@ import (
 
 	"ratelab/grader/check"
 	"ratelab/grader/report"
+	gcrasuite "ratelab/grader/suite/gcra"
+	govsuite "ratelab/grader/suite/governor"
+	g2suite "ratelab/grader/suite/gradient2"
+	swsuite "ratelab/grader/suite/slidingwindow"
 	tbsuite "ratelab/grader/suite/tokenbucket"
 	"ratelab/lab/course"
 )
@@ -12,7 +16,11 @@ import (
 // plans returns each exercise's suite without an implementation: enough to
 // list its checks and points, even for code that does not build.
 var plans = map[string]func() check.Suite{
-	"tokenbucket": func() check.Suite { return tbsuite.Suite(nil, nil) },
+	"tokenbucket":   func() check.Suite { return tbsuite.Suite(nil, nil) },
+	"gcra":          func() check.Suite { return gcrasuite.Suite(nil, nil) },
+	"slidingwindow": func() check.Suite { return swsuite.Suite(nil, nil) },
+	"governor":      func() check.Suite { return govsuite.Suite(govsuite.Impl{}) },
+	"gradient2":     func() check.Suite { return g2suite.Suite(nil) },
 }
 
 // Plan lists the checks of exercise id, none of them run yet.
@@ -53,6 +61,96 @@ func init() {
 			func(capacity, ratePerSec, nowNs uint64) suite.Bucket { return impl.New(capacity, ratePerSec, nowNs) },
 			func(capacity, ratePerSec, nowNs uint64) suite.Bucket { return ref.New(capacity, ratePerSec, nowNs) },
 		)
+	})
+}
+`,
+	"gcra": `
+import (
+	impl %[1]q
+	ref %[2]q
+	"ratelab/grader/check"
+	suite "ratelab/grader/suite/gcra"
+)
+
+func init() {
+	register(func() check.Suite {
+		return suite.Suite(
+			func(ratePerSec, burst, nowNs uint64) suite.Limiter { return impl.New(ratePerSec, burst, nowNs) },
+			func(ratePerSec, burst, nowNs uint64) suite.Limiter { return ref.New(ratePerSec, burst, nowNs) },
+		)
+	})
+}
+`,
+	"slidingwindow": `
+import (
+	impl %[1]q
+	ref %[2]q
+	"ratelab/grader/check"
+	suite "ratelab/grader/suite/slidingwindow"
+)
+
+func init() {
+	register(func() check.Suite {
+		return suite.Suite(
+			func(limit uint32, windowNs uint64, buckets int) suite.Window { return impl.New(limit, windowNs, buckets) },
+			func(limit uint32, windowNs uint64, buckets int) suite.Window { return ref.New(limit, windowNs, buckets) },
+		)
+	})
+}
+`,
+	"governor": `
+import (
+	impl %[1]q
+	"ratelab/grader/check"
+	suite "ratelab/grader/suite/governor"
+)
+
+// governorConfig and governorDecision convert between the exercise's types
+// and the suite's mirrors, field by field.
+func governorConfig(c suite.Config) impl.Config {
+	return impl.Config{Floor: c.Floor, Ceiling: c.Ceiling, Start: c.Start, Low: c.Low, High: c.High}
+}
+
+func governorDecision(d impl.Decision) suite.Decision {
+	return suite.Decision{Action: suite.Action(d.Action), Offer: d.Offer, LastBad: d.LastBad, Reason: d.Reason}
+}
+
+type governorAdapter struct{ g *impl.Governor }
+
+func (a governorAdapter) Observe(cumFailures, cumResolved uint64) suite.Decision {
+	return governorDecision(a.g.Observe(cumFailures, cumResolved))
+}
+func (a governorAdapter) Offer() float64   { return a.g.Offer() }
+func (a governorAdapter) LastBad() float64 { return a.g.LastBad() }
+
+func init() {
+	register(func() check.Suite {
+		return suite.Suite(suite.Impl{
+			Decide: func(cfg suite.Config, frac, current, lastBad float64) suite.Decision {
+				return governorDecision(impl.Decide(governorConfig(cfg), frac, current, lastBad))
+			},
+			MemoryClearStep: func(streak int, clean bool) (int, bool) { return impl.MemoryClearStep(streak, clean) },
+			New:             func(cfg suite.Config) suite.Governor { return governorAdapter{impl.New(governorConfig(cfg))} },
+		})
+	})
+}
+`,
+	"gradient2": `
+import (
+	impl %[1]q
+	"ratelab/grader/check"
+	suite "ratelab/grader/suite/gradient2"
+)
+
+func init() {
+	register(func() check.Suite {
+		return suite.Suite(func(c suite.Config) suite.Limit {
+			return impl.New(impl.Config{
+				InitialLimit: c.InitialLimit, MinLimit: c.MinLimit, MaxLimit: c.MaxLimit,
+				Smoothing: c.Smoothing, RTTTolerance: c.RTTTolerance, LongWindow: c.LongWindow,
+				QueueSize: c.QueueSize,
+			})
+		})
 	})
 }
 `,

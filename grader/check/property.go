@@ -30,6 +30,10 @@ type Property[S, O any] struct {
 	// domain; the shrinker never leaves it.
 	Valid  func(Script[S, O]) bool
 	Replay func(Script[S, O]) Trace
+	// Merge, if set, folds a call into the one after it (e.g. adding its
+	// wait to the next call's), so that a call whose only effect was to
+	// move time can go; ok is false where they cannot be folded.
+	Merge func(a, b O) (merged O, ok bool)
 	// Explain, if set, may replace the check's explanation for a given
 	// failing trace (e.g. when it fails before reaching the trap).
 	Explain func(t Trace, why string) string
@@ -87,7 +91,8 @@ func (p Property[S, O]) Run(seed int64, why string) Outcome {
 
 // shrinker lists simpler scripts lazily, most aggressive first: cut
 // everything after the first bad step, drop runs of calls (halves, then
-// quarters, down to single calls), simplify each call, simplify the setup.
+// quarters, down to single calls), fold a call into the next, simplify
+// each call, simplify the setup.
 func (p Property[S, O]) shrinker(v any) gopter.Shrink {
 	s := v.(Script[S, O])
 	var queue []Script[S, O]
@@ -112,7 +117,18 @@ func (p Property[S, O]) shrinker(v any) gopter.Shrink {
 					queue = append(queue, Script[S, O]{s.Setup, ops})
 				}
 				chunk /= 2
-			case 2: // simplify one call at a time
+			case 2: // fold a call into the next one
+				if p.Merge != nil {
+					for i := 0; i+1 < len(s.Ops); i++ {
+						if m, ok := p.Merge(s.Ops[i], s.Ops[i+1]); ok {
+							ops := append(append([]O(nil), s.Ops[:i]...), m)
+							ops = append(ops, s.Ops[i+2:]...)
+							queue = append(queue, Script[S, O]{s.Setup, ops})
+						}
+					}
+				}
+				stage++
+			case 3: // simplify one call at a time
 				if p.ShrinkOp == nil || opIndex >= len(s.Ops) {
 					stage++
 					continue
@@ -123,7 +139,7 @@ func (p Property[S, O]) shrinker(v any) gopter.Shrink {
 					queue = append(queue, Script[S, O]{s.Setup, ops})
 				}
 				opIndex++
-			case 3: // simplify the setup
+			case 4: // simplify the setup
 				if p.ShrinkSetup != nil {
 					for _, st := range p.ShrinkSetup(s.Setup) {
 						queue = append(queue, Script[S, O]{st, s.Ops})

@@ -47,3 +47,14 @@ func SmallerWithin(x, lo uint64) []uint64 {
 	}
 	return c
 }
+
+// Vary appends to out one copy of o per value in vs, each with that value
+// set by set: the candidates of shrinking one field of a call.
+func Vary[T any](out []T, o T, vs []uint64, set func(*T, uint64)) []T {
+	for _, v := range vs {
+		c := o
+		set(&c, v)
+		out = append(out, c)
+	}
+	return out
+}

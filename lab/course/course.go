@@ -37,6 +37,14 @@ var exercises = []Exercise{
 		ID: "slidingwindow", Week: 2, Title: "Bucketed sliding window",
 		Summary: "At most N messages in the current bucket and the K-1 before it, in O(1) per call.",
 	},
+	{
+		ID: "governor", Week: 4, Title: "Backpressure governor",
+		Summary: "An offer that slow-starts, backs off in proportion to the failures and remembers where it hit the wall, read from counter deltas.",
+	},
+	{
+		ID: "gradient2", Week: 4, Title: "Gradient concurrency limit",
+		Summary: "A concurrency limit that follows the gradient between a long and a short RTT, after Netflix's Gradient2Limit.",
+	},
 }
 
 var lessons = []Lesson{
@@ -47,6 +55,10 @@ var lessons = []Lesson{
 	{
 		Week: 2, Slug: "week-2", Title: "Windows: fixed, sliding log, bucketed",
 		Summary: "Counting messages in a window, why fixed windows leak 2N at the edge, and what buckets buy.",
+	},
+	{
+		Week: 4, Slug: "week-4", Title: "Adaptive backpressure",
+		Summary: "Finding what a target can take from its failures and its latency: slow start, proportional back-off, congestion memory and the RTT gradient.",
 	},
 }
 

@@ -49,4 +49,7 @@ func ExampleWeeks() {
 	//   GCRA (gcra)
 	// week 2: Windows: fixed, sliding log, bucketed
 	//   Bucketed sliding window (slidingwindow)
+	// week 4: Adaptive backpressure
+	//   Backpressure governor (governor)
+	//   Gradient concurrency limit (gradient2)
 }

@@ -1,6 +1,9 @@
 package tokenbucket
 
-import "math/big"
+import (
+	"math"
+	"math/big"
+)
 
 // unitsPerToken is the contract's fixed-point scale: 1 token = 10^9 units.
 var unitsPerToken = big.NewInt(1_000_000_000)
@@ -45,4 +48,18 @@ func (m *model) tryAcquire(now, n uint64) bool {
 func (m *model) available(now uint64) uint64 {
 	m.advance(now)
 	return new(big.Int).Quo(m.units, unitsPerToken).Uint64() // <= capacity, fits
+}
+
+// roomNs returns the longest wait, in whole ns, after which a refill would
+// not yet reach the capacity (MaxUint64 if that is longer than any wait).
+func (m *model) roomNs() uint64 {
+	if m.rate.Sign() == 0 {
+		return math.MaxUint64
+	}
+	room := new(big.Int).Sub(m.capUnits, m.units)
+	ns := room.Quo(room, m.rate)
+	if !ns.IsUint64() {
+		return math.MaxUint64
+	}
+	return ns.Uint64()
 }

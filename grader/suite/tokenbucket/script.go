@@ -79,6 +79,16 @@ func shrinkSetup(s setup) []setup {
 	return out
 }
 
+// merge drops call a, keeping the time it moved forward: b then waits
+// a.Wait+b.Wait. Steps back are not folded.
+func merge(a, b op) (op, bool) {
+	if a.Back != 0 || b.Back != 0 {
+		return b, false
+	}
+	b.Wait = check.Saturating(a.Wait, b.Wait)
+	return b, true
+}
+
 func shrinkOp(o op) []op {
 	var out []op
 	if o.Available {
@@ -86,21 +96,9 @@ func shrinkOp(o op) []op {
 		c.Available, c.N = false, 1
 		out = append(out, c)
 	}
-	for _, w := range check.Simpler(o.Wait) {
-		c := o
-		c.Wait = w
-		out = append(out, c)
-	}
-	for _, b := range check.Smaller(o.Back) {
-		c := o
-		c.Back = b
-		out = append(out, c)
-	}
-	for _, n := range check.Simpler(o.N) {
-		c := o
-		c.N = n
-		out = append(out, c)
-	}
+	out = check.Vary(out, o, check.Simpler(o.Wait), func(c *op, v uint64) { c.Wait = v })
+	out = check.Vary(out, o, check.Smaller(o.Back), func(c *op, v uint64) { c.Back = v })
+	out = check.Vary(out, o, check.Simpler(o.N), func(c *op, v uint64) { c.N = v })
 	return out
 }
 
@@ -201,6 +199,9 @@ func (d domain) gen(r *rand.Rand, size int) script {
 	run := 0 // consecutive Available calls
 	for range check.Ops(r, size, 1, d.maxOps) {
 		o := op{Wait: d.wait(r, s)}
+		if d.rules.noClamp {
+			o.Wait = min(o.Wait, m.roomNs())
+		}
 		now := check.Saturating(latest, o.Wait)
 		if d.rules.backward && check.Chance(r, d.back) {
 			o.Wait, o.Back = 0, check.Pick(r, 1, interval(s.Rate)/2+1, interval(s.Rate)*check.Between(r, 1, 5), 1<<62)
@@ -229,6 +230,7 @@ func (d domain) property(newImpl New) check.Property[setup, op] {
 		Valid:       func(s script) bool { return d.valid(s) == len(s.Ops) },
 		ShrinkSetup: shrinkSetup,
 		ShrinkOp:    shrinkOp,
+		Merge:       merge,
 		Replay:      func(s script) check.Trace { return replay(newImpl, s) },
 		Explain:     explain,
 	}

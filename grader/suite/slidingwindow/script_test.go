@@ -1,0 +1,114 @@
+package slidingwindow
+
+import (
+	"math/rand"
+	"testing"
+
+	ref "ratelab/solutions/slidingwindow"
+)
+
+var domains = map[string]domain{
+	"rejected-counted": rejectedDomain,
+	"stale-bucket":     staleDomain,
+	"window-edge":      edgeDomain,
+	"backward-time":    backwardDomain,
+	"overflow":         overflowDomain,
+	"exactness":        exactDomain,
+}
+
+func refNew(limit uint32, windowNs uint64, buckets int) Window {
+	return ref.New(limit, windowNs, buckets)
+}
+
+// TestDomainsGenerateValidScripts checks that every domain's generator keeps
+// to its own rules, so gopter never discards a generated script, and that
+// scripts are long enough to reach the traps.
+func TestDomainsGenerateValidScripts(t *testing.T) {
+	for name, d := range domains {
+		t.Run(name, func(t *testing.T) {
+			r := rand.New(rand.NewSource(1))
+			ops := 0
+			for range 300 {
+				s := d.gen(r, 100)
+				if n := d.valid(s); n != len(s.Ops) {
+					t.Fatalf("generated script leaves the domain at call %d: %+v", n, s)
+				}
+				ops += len(s.Ops)
+			}
+			if avg := float64(ops) / 300; avg < float64(d.maxOps)/3 {
+				t.Errorf("scripts average %.1f calls, want at least %d", avg, d.maxOps/3)
+			}
+		})
+	}
+}
+
+// TestModelAgreesWithReference replays generated scripts of every domain on
+// the reference solution: the model and the reference must never differ.
+func TestModelAgreesWithReference(t *testing.T) {
+	for name, d := range domains {
+		t.Run(name, func(t *testing.T) {
+			r := rand.New(rand.NewSource(2))
+			for range 2000 {
+				s := d.gen(r, 100)
+				if tr := replay(refNew, s); tr.Bad {
+					t.Fatalf("reference and model differ:\n%s\n%v", tr.Setup, tr.Steps)
+				}
+			}
+		})
+	}
+}
+
+// TestDomainsReachTheirTraps checks that each domain's scripts do what the
+// domain exists for, often enough.
+func TestDomainsReachTheirTraps(t *testing.T) {
+	traps := map[string]func(m *model, o op, now uint64) bool{
+		"rejected-counted": func(m *model, o op, now uint64) bool { return !o.Count && m.countAt(m.bucketAt(now)) >= m.limit },
+		"stale-bucket": func(m *model, o op, now uint64) bool {
+			cur := m.bucketAt(now)
+			for id, c := range m.accepted {
+				if c > 0 && cur-m.cur >= 2 && m.inWindow(id, m.cur) && !m.inWindow(id, cur) {
+					return true
+				}
+			}
+			return false
+		},
+		"window-edge": func(m *model, o op, now uint64) bool {
+			for id, c := range m.accepted {
+				if cur := m.bucketAt(now); c > 0 && id <= cur && m.edge(cur-id) {
+					return true
+				}
+			}
+			return false
+		},
+		"backward-time": func(m *model, o op, now uint64) bool { return now/m.bucketNs < m.cur },
+		"overflow":      func(m *model, o op, now uint64) bool { return now/m.bucketNs > ^uint64(0)/m.bucketNs-m.k },
+	}
+	for name, trap := range traps {
+		d := domains[name]
+		r := rand.New(rand.NewSource(4))
+		hit := 0
+		for range 200 {
+			s := d.gen(r, 100)
+			m, latest := newModel(s.Setup), uint64(0)
+			found := false
+			for _, o := range s.Ops {
+				if trap(m, o, o.at(latest, m.bucketNs)) {
+					found = true
+				}
+				latest = m.apply(o, latest)
+			}
+			if found {
+				hit++
+			}
+		}
+		if hit < 100 {
+			t.Errorf("%s: %d of 200 scripts reach the trap, want at least half", name, hit)
+		}
+	}
+}
+
+func TestNewArgumentsPassOnReference(t *testing.T) {
+	if o := newArguments(refNew); o.Status != "passed" {
+		t.Errorf("new-arguments on the reference: %s %s", o.Status, o.Message)
+	}
+}

@@ -1,0 +1,78 @@
+package tokenbucket
+
+import (
+	"math/rand"
+	"testing"
+
+	ref "ratelab/solutions/tokenbucket"
+)
+
+var domains = map[string]domain{
+	"capacity":          capacityDomain,
+	"fractional-tokens": fractionalDomain,
+	"partial-take":      partialDomain,
+	"backward-time":     backwardDomain,
+	"overflow":          overflowDomain,
+	"exactness":         exactDomain,
+}
+
+func refNew(capacity, rate, now uint64) Bucket { return ref.New(capacity, rate, now) }
+
+// TestDomainsGenerateValidScripts checks that each generator keeps to its
+// domain's rules (so the shrinker, which keeps to them too, starts from a
+// valid script) and that scripts are long enough to reach the traps.
+func TestDomainsGenerateValidScripts(t *testing.T) {
+	for name, d := range domains {
+		t.Run(name, func(t *testing.T) {
+			r := rand.New(rand.NewSource(1))
+			ops := 0
+			for range 300 {
+				s := d.gen(r, 100)
+				if n := d.valid(s); n != len(s.Ops) {
+					t.Fatalf("generated script leaves the domain at call %d: %+v", n, s)
+				}
+				ops += len(s.Ops)
+			}
+			if avg := float64(ops) / 300; avg < 3 {
+				t.Errorf("scripts average %.1f calls: too short to reach the traps", avg)
+			}
+		})
+	}
+}
+
+// TestModelAgreesWithReference replays generated scripts of every domain on
+// the reference solution: model and reference must never differ.
+func TestModelAgreesWithReference(t *testing.T) {
+	for name, d := range domains {
+		t.Run(name, func(t *testing.T) {
+			r := rand.New(rand.NewSource(2))
+			for range 2000 {
+				if tr := replay(refNew, d.gen(r, 100)); tr.Bad {
+					t.Fatalf("reference and model differ:\n%s\n%v", tr.Setup, tr.Steps)
+				}
+			}
+		})
+	}
+}
+
+// TestFractionalDomainReachesTheTrap checks that the fractional-tokens
+// domain really makes many sub-token steps that add up to whole tokens:
+// without them the check could not fail for a bucket that rounds.
+func TestFractionalDomainReachesTheTrap(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	granted := 0
+	for range 200 {
+		s := fractionalDomain.gen(r, 100)
+		m := newModel(s.Setup.Capacity, s.Setup.Rate, s.Setup.Start)
+		latest := s.Setup.Start
+		for i, o := range s.Ops {
+			latest += o.Wait
+			if m.tryAcquire(latest, o.N) && i > 0 {
+				granted++
+			}
+		}
+	}
+	if granted < 100 {
+		t.Errorf("only %d tokens granted after the drain in 200 scripts: the domain rarely reaches a whole token", granted)
+	}
+}
