@@ -87,6 +87,9 @@ func (g *grading) goBuild(ctx context.Context, ids []string) (string, error) {
 	cmd := exec.CommandContext(ctx, "go", "build", "-overlay", ovPath, "-o", filepath.Join(g.tmp, "child"), "./"+childDir)
 	cmd.Dir = g.opts.Root
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if g.opts.Sandbox != nil {
+		cmd.Env = g.opts.Sandbox.buildEnv()
+	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -51,12 +52,24 @@ func (g *grading) runFrom(ctx context.Context, bin string, ex *report.Exercise, 
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	output := &tail{max: 4096}
 	cmd.Stdout, cmd.Stderr = output, output
+	var key []byte // nil: the protocol is not authenticated
+	started := func() {}
+	if g.opts.Sandbox != nil {
+		if key, started, err = g.opts.Sandbox.confine(cmd, g.tmp); err != nil {
+			pr.Close()
+			pw.Close()
+			ex.Status, ex.Message = report.Error, "could not prepare the sandbox: "+err.Error()
+			return 0, true
+		}
+	}
 	if err := cmd.Start(); err != nil {
+		started()
 		pr.Close()
 		pw.Close()
 		ex.Status, ex.Message = report.Error, "could not start the grading program: "+err.Error()
 		return 0, true
 	}
+	started()
 	pw.Close()
 	kill := func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	defer func() {
@@ -66,13 +79,22 @@ func (g *grading) runFrom(ctx context.Context, bin string, ex *report.Exercise, 
 	}()
 
 	events := make(chan harness.Event)
+	var forged atomic.Bool // a line failed authentication
 	go func() {
 		defer close(events)
 		sc := bufio.NewScanner(pr)
 		sc.Buffer(make([]byte, 1<<16), 16<<20)
-		for sc.Scan() {
+		for seq := uint64(0); sc.Scan(); seq++ {
+			line := sc.Bytes()
+			if key != nil {
+				var err error
+				if line, err = harness.Verify(key, seq, line); err != nil {
+					forged.Store(true)
+					return
+				}
+			}
 			var e harness.Event
-			if json.Unmarshal(sc.Bytes(), &e) != nil {
+			if json.Unmarshal(line, &e) != nil {
 				return // not ours: treat as a crash
 			}
 			events <- e
@@ -89,6 +111,9 @@ func (g *grading) runFrom(ctx context.Context, bin string, ex *report.Exercise, 
 		case <-timer.C:
 			if current < 0 {
 				ex.Status, ex.Message = report.Error, "the grading program did not start in time"
+				if out := output.String(); out != "" {
+					ex.Message += ":\n" + out
+				}
 				return 0, true
 			}
 			c := &ex.Checks[current]
@@ -99,6 +124,14 @@ func (g *grading) runFrom(ctx context.Context, bin string, ex *report.Exercise, 
 			return current + 1, false
 		case e, ok := <-events:
 			switch {
+			case !ok && forged.Load():
+				ex.Status = report.Error
+				ex.Message = "the grading program's results failed authentication: something other than the grader wrote on its result channel, so nothing it reported was trusted."
+				for i := range ex.Checks {
+					ex.Checks[i].Status, ex.Checks[i].Score = report.Error, 0
+					ex.Checks[i].Message = "not trusted: the run's results failed authentication."
+				}
+				return 0, true
 			case !ok: // the child exited or wrote garbage
 				cmd.Wait()
 				if current < 0 {
@@ -156,25 +189,39 @@ func indexOf(cs []report.Check, id string) int {
 	return -1
 }
 
-// tail keeps the last max bytes written to it.
+// tail keeps the first quarter of max bytes written to it (where a fatal
+// error's first line is) and the last three quarters.
 type tail struct {
-	mu  sync.Mutex
-	max int
-	buf bytes.Buffer
+	mu      sync.Mutex
+	max     int
+	head    []byte
+	buf     bytes.Buffer
+	dropped bool
 }
 
 func (t *tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.buf.Write(p)
-	if over := t.buf.Len() - t.max; over > 0 {
-		t.buf.Next(over)
+	n := len(p)
+	if room := t.max/4 - len(t.head); room > 0 {
+		k := min(room, len(p))
+		t.head = append(t.head, p[:k]...)
+		p = p[k:]
 	}
-	return len(p), nil
+	t.buf.Write(p)
+	if over := t.buf.Len() - (t.max - t.max/4); over > 0 {
+		t.buf.Next(over)
+		t.dropped = true
+	}
+	return n, nil
 }
 
 func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return strings.TrimSpace(t.buf.String())
+	sep := ""
+	if t.dropped {
+		sep = "\n…\n"
+	}
+	return strings.TrimSpace(string(t.head) + sep + t.buf.String())
 }

@@ -29,6 +29,9 @@ type Options struct {
 	BenchTimeout time.Duration
 	// Progress, if set, is told what the grader is doing as it goes.
 	Progress func(Event)
+	// Sandbox, if set, confines the build and the child and authenticates
+	// its results (see Sandbox). Nil grades as on a learner's own machine.
+	Sandbox *Sandbox
 }
 
 // Event reports progress. Exactly one of the phases applies.

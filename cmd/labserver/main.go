@@ -3,6 +3,10 @@
 //
 //	labserver grade [flags]   grade exercises/ (see grade --help)
 //	labserver serve [flags]   serve the lab at http://localhost:8080
+//	labserver serve --class   serve a class: submissions graded in a sandbox
+//	labserver roster import   create learners, print their tokens
+//	labserver instructor add  create an instructor
+//	labserver submit [flags]  submit exercises to a class server
 package main
 
 import (
@@ -24,7 +28,10 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"grade", "grade the exercises (or the solutions) and print a report", runGrade},
-		{"serve", "serve the lab in the browser", runServe},
+		{"serve", "serve the lab in the browser (--class: a class server)", runServe},
+		{"roster", "roster import FILE: create the class's learners and print their tokens", runRoster},
+		{"instructor", "instructor add NAME: create an instructor (password on stdin)", runInstructor},
+		{"submit", "upload your exercises to the class server and follow the grading", runSubmit},
 	}
 }
 
@@ -58,7 +65,7 @@ func main() {
 func usage() {
 	fmt.Fprintln(os.Stderr, "usage: labserver <command> [flags]\n\ncommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(os.Stderr, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(os.Stderr, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(os.Stderr, "\nRun 'labserver <command> --help' for a command's flags.")
 }

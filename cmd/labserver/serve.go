@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"ratelab/grader/report"
+	"ratelab/internal/class"
 	"ratelab/internal/server"
 	"ratelab/internal/store"
 	"ratelab/web"
@@ -66,6 +68,7 @@ type serveOptions struct {
 	addr      string
 	db        string
 	staticDir string
+	class     classOptions
 }
 
 func runServe(args []string) error {
@@ -75,6 +78,7 @@ func runServe(args []string) error {
 	fs.StringVar(&o.db, "db", dbDefault(), "the lab's SQLite database (created, with its folder, if missing); default $RATELAB_DB or "+defaultDBPath)
 	fs.StringVar(&o.staticDir, "static-dir", os.Getenv("RATELAB_STATIC_DIR"),
 		"serve files in this folder under /static/ in preference to the embedded ones (e.g. a lab.wasm built after the server); default $RATELAB_STATIC_DIR")
+	o.class.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: labserver serve [flags]\n\nServes the lab (lessons, exercises, your latest grades) in the browser.\n\nflags:")
 		fs.PrintDefaults()
@@ -97,11 +101,20 @@ func runServe(args []string) error {
 // It reports the listening address on ready, if not nil, once it accepts
 // connections.
 func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.Addr) error {
-	st, err := store.Open(ctx, o.db, wallClock{})
+	st, err := store.OpenWith(ctx, o.db, wallClock{}, store.Options{Durable: o.class.enabled})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	var cls *server.Class
+	if o.class.enabled {
+		var stopClass func()
+		cls, stopClass, err = startClass(ctx, st, o.class, log)
+		if err != nil {
+			return err
+		}
+		defer stopClass()
+	}
 
 	if o.staticDir != "" {
 		if fi, err := os.Stat(o.staticDir); err != nil || !fi.IsDir() {
@@ -112,6 +125,7 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 		Reports:  st,
 		Static:   web.Static(o.staticDir),
 		Location: time.Local,
+		Class:    cls,
 	})
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
@@ -121,6 +135,9 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	fmt.Fprintf(log, "ratelab: the lab is at http://%s (database %s); Ctrl-C stops it\n", ln.Addr(), o.db)
+	if cls != nil {
+		fmt.Fprintf(log, "ratelab: class mode: learners sign in at http://%s/class, instructors watch http://%s/class/dashboard\n", ln.Addr(), ln.Addr())
+	}
 	if ready != nil {
 		ready <- ln.Addr()
 	}
@@ -138,4 +155,31 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 		return err
 	}
 	return nil
+}
+
+// startClass starts class mode's queue and workers on st; stop ends them
+// and waits for them.
+func startClass(ctx context.Context, st *store.Store, o classOptions, log io.Writer) (*server.Class, func(), error) {
+	root, err := moduleRoot()
+	if err != nil {
+		return nil, nil, fmt.Errorf("class mode grades against the repository: %w", err)
+	}
+	logger := slog.New(slog.NewTextHandler(log, nil))
+	cl := class.New(class.Config{
+		Store: st, Root: root, Clock: wallClock{},
+		Workers: o.workers, MaxQueue: o.queue,
+		Seed: o.seed, NoBench: o.noBench, CheckTimeout: o.checkTimeout, JobTimeout: o.jobTimeout,
+		SubmitBurst: uint64(o.burst), SubmitEvery: o.every,
+		Log: logger,
+	})
+	cctx, cancel := context.WithCancel(ctx)
+	if err := cl.Start(cctx); err != nil {
+		cancel()
+		return nil, nil, err
+	}
+	stop := func() {
+		cancel() // a job being graded stays running in the store: graded again at the next start
+		cl.Wait()
+	}
+	return &server.Class{Class: cl, Clock: wallClock{}, SecureCookies: o.secureCookies}, stop, nil
 }

@@ -23,17 +23,27 @@ func Main(suites ...func() check.Suite) {
 	from := fs.Int("from", 0, "index of the first check to run")
 	noBench := fs.Bool("no-bench", false, "skip benchmark checks")
 	benchTime := fs.String("benchtime", "100ms", "time per benchmark run")
+	authFD := fs.Int("auth-fd", 0, "read the per-run secret from this file descriptor and sign every protocol line with it")
 	fs.Parse(os.Args[1:])
+	// The secret is read, and its descriptor closed, before any check runs.
+	var key []byte
+	if *authFD > 0 {
+		key = readKey(*authFD)
+	}
 	if err := flag.Set("test.benchtime", *benchTime); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
 	limitResources()
 
-	out := os.NewFile(ProtocolFD, "protocol")
-	if out == nil {
+	f := os.NewFile(ProtocolFD, "protocol")
+	if f == nil {
 		fmt.Fprintln(os.Stderr, "child: no protocol pipe on fd 3; this program is started by labserver grade")
 		os.Exit(2)
+	}
+	var out io.Writer = f
+	if key != nil {
+		out = &signer{w: f, key: key}
 	}
 	for _, mk := range suites {
 		s := mk()
@@ -44,6 +54,24 @@ func Main(suites ...func() check.Suite) {
 	}
 	fmt.Fprintf(os.Stderr, "child: no suite for exercise %q\n", *exercise)
 	os.Exit(2)
+}
+
+// readKey reads the per-run secret from fd and closes it. Without a whole
+// secret the child cannot prove its results, so it stops.
+func readKey(fd int) []byte {
+	f := os.NewFile(uintptr(fd), "auth")
+	if f == nil {
+		fmt.Fprintf(os.Stderr, "child: no secret on fd %d\n", fd)
+		os.Exit(2)
+	}
+	key := make([]byte, KeySize)
+	_, err := io.ReadFull(f, key)
+	f.Close()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "child: reading the secret on fd %d: %v\n", fd, err)
+		os.Exit(2)
+	}
+	return key
 }
 
 // Run writes the plan of s, then either NotStarted or the results of its

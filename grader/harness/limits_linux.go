@@ -6,6 +6,13 @@ import "syscall"
 // without end fails in the child instead of starving the machine.
 const memoryLimit = 8 << 30
 
+// limitResources lowers the limit to memoryLimit, never raises it: a
+// sandboxing grader may have started the child under a tighter one (and a
+// child running as root could otherwise lift it).
 func limitResources() {
-	syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: memoryLimit, Max: memoryLimit})
+	var cur syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &cur); err == nil && cur.Cur <= memoryLimit {
+		return
+	}
+	syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: memoryLimit, Max: min(cur.Max, memoryLimit)})
 }

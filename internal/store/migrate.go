@@ -35,6 +35,58 @@ CREATE TABLE exercise_results (
 );
 CREATE INDEX exercise_results_by_exercise ON exercise_results (exercise_id, report_id);
 `,
+	// 2: class mode: accounts, sessions, submissions and their grading jobs.
+	`
+CREATE TABLE users (
+	id            INTEGER PRIMARY KEY,
+	name          TEXT    NOT NULL UNIQUE,
+	role          TEXT    NOT NULL CHECK (role IN ('learner', 'instructor')),
+	token_hash    BLOB    UNIQUE,   -- learners: SHA-256 of their token
+	password_hash TEXT,             -- instructors: bcrypt
+	created_at_ns INTEGER NOT NULL
+);
+
+CREATE TABLE sessions (
+	id_hash       BLOB    PRIMARY KEY, -- SHA-256 of the cookie's value
+	user_id       INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	expires_at_ns INTEGER NOT NULL
+);
+
+CREATE TABLE submissions (
+	id            INTEGER PRIMARY KEY,
+	user_id       INTEGER NOT NULL REFERENCES users (id),
+	exercise_id   TEXT    NOT NULL,
+	created_at_ns INTEGER NOT NULL
+);
+CREATE INDEX submissions_by_user ON submissions (user_id, exercise_id, id);
+
+CREATE TABLE submission_files (
+	submission_id INTEGER NOT NULL REFERENCES submissions (id) ON DELETE CASCADE,
+	name          TEXT    NOT NULL,
+	content       BLOB    NOT NULL,
+	PRIMARY KEY (submission_id, name)
+);
+
+-- One grading of a submission: the first on submit, more on regrade.
+CREATE TABLE jobs (
+	id             INTEGER PRIMARY KEY,
+	submission_id  INTEGER NOT NULL REFERENCES submissions (id) ON DELETE CASCADE,
+	reason         TEXT    NOT NULL,          -- "submit" or "regrade"
+	state          TEXT    NOT NULL CHECK (state IN ('queued', 'running', 'done')),
+	attempts       INTEGER NOT NULL DEFAULT 0, -- times a worker claimed it
+	queued_at_ns   INTEGER NOT NULL,
+	started_at_ns  INTEGER,
+	finished_at_ns INTEGER,
+	status         TEXT,    -- the exercise's report status once done
+	score          REAL,
+	max_score      REAL,
+	seed           INTEGER,
+	error          TEXT,    -- why it could not be graded, if it could not
+	result         TEXT     -- the report's Exercise as JSON
+);
+CREATE INDEX jobs_by_state ON jobs (state, id);
+CREATE INDEX jobs_by_submission ON jobs (submission_id, id);
+`,
 }
 
 // migrate brings db up to SchemaVersion, one transaction per migration.

@@ -55,6 +55,19 @@ const busyTimeout = 5 * time.Second
 // Open opens (creating it and its folder if needed) the database at path and
 // migrates it to the current schema. clock stamps each save.
 func Open(ctx context.Context, path string, clock Clock) (*Store, error) {
+	return OpenWith(ctx, path, clock, Options{})
+}
+
+// Options tune OpenWith. The zero value is what Open uses.
+type Options struct {
+	// Durable makes every commit survive a power cut, not only a crash of
+	// the process (PRAGMA synchronous = FULL instead of NORMAL). Class mode
+	// sets it: a submission acknowledged is never lost.
+	Durable bool
+}
+
+// OpenWith is Open with options.
+func OpenWith(ctx context.Context, path string, clock Clock, o Options) (*Store, error) {
 	if clock == nil {
 		return nil, errors.New("store: Open needs a Clock")
 	}
@@ -66,7 +79,11 @@ func Open(ctx context.Context, path string, clock Clock) (*Store, error) {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
+	if o.Durable {
+		q.Add("_pragma", "synchronous(FULL)")
+	} else {
+		q.Add("_pragma", "synchronous(NORMAL)")
+	}
 	q.Add("_pragma", "foreign_keys(1)")
 	// Writers take the write lock when they begin, so two writers queue on
 	// the busy timeout instead of deadlocking on a read-to-write upgrade.

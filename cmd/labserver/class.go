@@ -1,0 +1,431 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
+	"golang.org/x/crypto/bcrypt"
+
+	"ratelab/grader"
+	"ratelab/grader/console"
+	"ratelab/grader/report"
+	"ratelab/internal/class"
+	"ratelab/internal/store"
+)
+
+// parseFlags parses args with fs and turns --help and bad flags into the
+// command's return value (done true: return err).
+func parseFlags(fs *flag.FlagSet, args []string) (done bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return true, nil
+		}
+		return true, exitError{2}
+	}
+	return false, nil
+}
+
+func openClassStore(ctx context.Context, path string) (*store.Store, error) {
+	return store.OpenWith(ctx, path, wallClock{}, store.Options{Durable: true})
+}
+
+// newToken returns a fresh learner token: 32 random bytes, URL-safe.
+func newToken() string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return "rl_" + base64.RawURLEncoding.EncodeToString(b)
+}
+
+func tokenHash(t string) []byte {
+	h := sha256.Sum256([]byte(t))
+	return h[:]
+}
+
+// validName reports whether a learner or instructor name is usable: 1 to
+// 64 printable characters, no commas or quotes (it appears in CSV and URLs).
+func validName(n string) bool {
+	if n == "" || len(n) > 64 || strings.ContainsAny(n, ",\"'/\\") {
+		return false
+	}
+	for _, r := range n {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// runRoster is `labserver roster import [--db PATH] [--reissue] roster.csv`.
+func runRoster(args []string) error {
+	if len(args) == 0 || args[0] != "import" {
+		fmt.Fprintln(os.Stderr, "usage: labserver roster import [--db PATH] [--reissue] roster.csv")
+		return exitError{2}
+	}
+	fs := flag.NewFlagSet("roster import", flag.ContinueOnError)
+	db := fs.String("db", dbDefault(), "the class database (created if missing)")
+	reissue := fs.Bool("reissue", false, "give learners already on the roster a new token (the old one stops working)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: labserver roster import [flags] roster.csv\n\nCreates a learner per line of roster.csv (first column: the name; a header line \"name,...\" is skipped)\nand prints each new learner's token, once: hand them out, they are stored only hashed.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if done, err := parseFlags(fs, args[1:]); done {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitError{2}
+	}
+	f, err := os.Open(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1
+	r.TrimLeadingSpace = true
+	rows, err := r.ReadAll()
+	if err != nil {
+		return fmt.Errorf("%s: %w", fs.Arg(0), err)
+	}
+	ctx := context.Background()
+	st, err := openClassStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	out := csv.NewWriter(os.Stdout)
+	out.Write([]string{"name", "token"})
+	created, skipped := 0, 0
+	for i, row := range rows {
+		if len(row) == 0 {
+			continue
+		}
+		name := strings.TrimSpace(row[0])
+		if i == 0 && strings.EqualFold(name, "name") {
+			continue
+		}
+		if name == "" {
+			continue
+		}
+		if !validName(name) {
+			return fmt.Errorf("%s line %d: %q is not a usable name (1 to 64 printable characters, no commas, quotes or slashes)", fs.Arg(0), i+1, name)
+		}
+		tok := newToken()
+		_, err := st.AddLearner(ctx, name, tokenHash(tok))
+		switch {
+		case errors.Is(err, store.ErrExists) && *reissue:
+			if err := st.SetLearnerToken(ctx, name, tokenHash(tok)); err != nil {
+				return fmt.Errorf("%s: %w (is it an instructor's name?)", name, err)
+			}
+		case errors.Is(err, store.ErrExists):
+			skipped++
+			fmt.Fprintf(os.Stderr, "%s: already on the roster, token unchanged (--reissue gives a new one)\n", name)
+			continue
+		case err != nil:
+			return err
+		}
+		created++
+		out.Write([]string{name, tok})
+	}
+	out.Flush()
+	fmt.Fprintf(os.Stderr, "%d learners given a token, %d skipped; the tokens above are shown this once (database %s)\n", created, skipped, *db)
+	return out.Error()
+}
+
+// runInstructor is `labserver instructor add [--db PATH] NAME`; the
+// password is read from standard input (prompted for, unechoed, on a
+// terminal), never from the command line.
+func runInstructor(args []string) error {
+	if len(args) == 0 || args[0] != "add" {
+		fmt.Fprintln(os.Stderr, "usage: labserver instructor add [--db PATH] NAME   (the password is read from stdin)")
+		return exitError{2}
+	}
+	fs := flag.NewFlagSet("instructor add", flag.ContinueOnError)
+	db := fs.String("db", dbDefault(), "the class database (created if missing)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: labserver instructor add [flags] NAME\n\nCreates an instructor (or sets the password of an existing one). The password is read from\nstandard input: typed at a prompt, or piped (one line).\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if done, err := parseFlags(fs, args[1:]); done {
+		return err
+	}
+	if fs.NArg() != 1 || !validName(fs.Arg(0)) {
+		fs.Usage()
+		return exitError{2}
+	}
+	pw, err := readPassword()
+	if err != nil {
+		return err
+	}
+	if len(pw) < 8 {
+		return errors.New("the password must be at least 8 characters")
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(pw), bcrypt.DefaultCost)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	st, err := openClassStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	name := fs.Arg(0)
+	_, err = st.AddInstructor(ctx, name, string(hash))
+	if errors.Is(err, store.ErrExists) {
+		if err := st.SetInstructorPassword(ctx, name, string(hash)); err != nil {
+			return fmt.Errorf("%s: %w (is it a learner's name?)", name, err)
+		}
+		fmt.Fprintf(os.Stderr, "instructor %s: password changed\n", name)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "instructor %s added (database %s)\n", name, *db)
+	return nil
+}
+
+// readPassword reads one line from stdin; on a terminal it prompts and
+// turns echo off while the password is typed.
+func readPassword() (string, error) {
+	if isTerminal(os.Stdin) {
+		fmt.Fprint(os.Stderr, "password: ")
+		if exec.Command("stty", "-F", "/dev/tty", "-echo").Run() == nil {
+			defer func() {
+				exec.Command("stty", "-F", "/dev/tty", "echo").Run()
+				fmt.Fprintln(os.Stderr)
+			}()
+		}
+	}
+	line, err := bufio.NewReader(os.Stdin).ReadString('\n')
+	if err != nil && !(errors.Is(err, io.EOF) && line != "") {
+		return "", fmt.Errorf("reading the password from stdin: %w", err)
+	}
+	return strings.TrimRight(line, "\r\n"), nil
+}
+
+// runSubmit is `labserver submit`: upload exercises/<name> to a class
+// server and follow its grading live.
+func runSubmit(args []string) error {
+	fs := flag.NewFlagSet("submit", flag.ContinueOnError)
+	server := fs.String("server", os.Getenv("RATELAB_SERVER"), "the class server's URL, e.g. http://class.example:8080; default $RATELAB_SERVER")
+	token := fs.String("token", os.Getenv("RATELAB_TOKEN"), "your token from the instructor; default $RATELAB_TOKEN")
+	var exercises listFlag
+	fs.Var(&exercises, "exercise", "submit this exercise (repeatable); default every exercise")
+	dir := fs.String("dir", "", "submit the .go files of this folder instead of exercises/<name> (one --exercise)")
+	noFollow := fs.Bool("no-follow", false, "queue the submission and return without following its grading")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: labserver submit --server URL --token TOKEN [--exercise NAME]\n\nUploads your exercise files (exercises/<name>/*.go, not the tests) to the class server and\nfollows the grading live. Exit status: 0 full marks, 1 graded without full marks, 2 not graded.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if done, err := parseFlags(fs, args); done {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (flags start with --)", fs.Arg(0))
+	}
+	if *server == "" || *token == "" {
+		return errors.New("--server and --token are required (or $RATELAB_SERVER and $RATELAB_TOKEN)")
+	}
+	base, err := url.Parse(strings.TrimRight(*server, "/"))
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") {
+		return fmt.Errorf("--server %q: want an http:// or https:// URL", *server)
+	}
+	if len(exercises) == 0 {
+		for _, e := range grader.Gradable() {
+			exercises = append(exercises, e.ID)
+		}
+	}
+	if *dir != "" && len(exercises) != 1 {
+		return errors.New("--dir needs exactly one --exercise")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	worst := 0
+	for _, ex := range exercises {
+		src := *dir
+		if src == "" {
+			root, err := moduleRoot()
+			if err != nil {
+				return err
+			}
+			src = filepath.Join(root, "exercises", ex)
+		}
+		code, err := submitOne(ctx, base, *token, ex, src, !*noFollow)
+		if err != nil {
+			return err
+		}
+		worst = max(worst, code)
+	}
+	return exitError{worst}
+}
+
+// submitOne uploads one exercise and, if follow, prints its grading; it
+// returns the exit status it deserves.
+func submitOne(ctx context.Context, base *url.URL, token, exercise, dir string, follow bool) (int, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return 2, err
+	}
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	mw.WriteField("exercise", exercise)
+	n := 0
+	sort.Strings(names)
+	for _, p := range names {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return 2, err
+		}
+		w, err := mw.CreateFormFile("files", filepath.Base(p))
+		if err != nil {
+			return 2, err
+		}
+		w.Write(data)
+		n++
+	}
+	mw.Close()
+	if n == 0 {
+		return 2, fmt.Errorf("%s: no .go files to submit", dir)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base.String()+"/class/submissions", &body)
+	if err != nil {
+		return 2, err
+	}
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Accept", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 2, err
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode != http.StatusAccepted {
+		var e struct {
+			Error    string   `json:"error"`
+			Problems []string `json:"problems"`
+		}
+		if json.Unmarshal(raw, &e) != nil || e.Error == "" {
+			e.Error = strings.TrimSpace(string(raw))
+		}
+		fmt.Fprintf(os.Stderr, "%s: not accepted (%s): %s\n", exercise, resp.Status, e.Error)
+		for _, p := range e.Problems {
+			fmt.Fprintf(os.Stderr, "  - %s\n", p)
+		}
+		if ra := resp.Header.Get("Retry-After"); ra != "" {
+			fmt.Fprintf(os.Stderr, "  try again in %ss\n", ra)
+		}
+		return 2, nil
+	}
+	var reply struct {
+		ID   int64  `json:"id"`
+		URL  string `json:"url"`
+		Live string `json:"live"`
+	}
+	if err := json.Unmarshal(raw, &reply); err != nil {
+		return 2, fmt.Errorf("the server's reply: %w", err)
+	}
+	fmt.Fprintf(os.Stderr, "%s: submitted %d files as submission %d: %s%s\n", exercise, n, reply.ID, base, reply.URL)
+	if !follow {
+		return 0, nil
+	}
+	return follow1(ctx, base, token, reply.Live)
+}
+
+// follow1 prints a submission's grading events until it is done.
+func follow1(ctx context.Context, base *url.URL, token, live string) (int, error) {
+	u := *base
+	u.Scheme = map[string]string{"http": "ws", "https": "wss"}[base.Scheme]
+	u.Path = strings.TrimRight(base.Path, "/") + live
+	conn, _, err := websocket.Dial(ctx, u.String(), &websocket.DialOptions{
+		HTTPHeader: http.Header{"Authorization": {"Bearer " + token}},
+	})
+	if err != nil {
+		return 2, fmt.Errorf("following the grading: %w", err)
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(16 << 20)
+	progress := console.Printer{W: os.Stderr, Color: isTerminal(os.Stderr)}
+	state := ""
+	for {
+		var e class.Event
+		if err := wsjson.Read(ctx, conn, &e); err != nil {
+			return 2, fmt.Errorf("the server stopped sending the grading: %w", err)
+		}
+		switch e.Type {
+		case "queued", "running":
+			if e.Type != state {
+				fmt.Fprintln(os.Stderr, map[string]string{"queued": "queued: waiting for a grader", "running": "grading"}[e.Type])
+			}
+			state = e.Type
+		case "build", "start", "result":
+			progress.Progress(grader.Event{Exercise: e.Exercise, Phase: e.Type, Check: e.Check, Result: e.Result})
+		case "resync":
+			return 2, errors.New("fell behind the server's events: see the submission's page")
+		case "done":
+			if e.Summary == nil {
+				fmt.Fprintf(os.Stderr, "not graded: %s\n", e.Message)
+				return 2, nil
+			}
+			r := &report.Report{Schema: report.Schema, Target: "exercises", Seed: e.Seed, Exercises: []report.Exercise{*e.Summary}}
+			r.Total()
+			console.Printer{W: os.Stdout, Color: isTerminal(os.Stdout)}.Report(r)
+			return grader.ExitCode(r), nil
+		}
+	}
+}
+
+// classOptions are serve's class-mode flags.
+type classOptions struct {
+	enabled       bool
+	workers       int
+	queue         int
+	burst         uint
+	every         time.Duration
+	noBench       bool
+	seed          int64
+	checkTimeout  time.Duration
+	jobTimeout    time.Duration
+	secureCookies bool
+}
+
+func (o *classOptions) flags(fs *flag.FlagSet) {
+	fs.BoolVar(&o.enabled, "class", false, "class mode: learners submit (labserver submit), the server grades in a sandbox, instructors watch /class/dashboard")
+	fs.IntVar(&o.workers, "workers", 1, "class mode: gradings at once (1 keeps benchmark figures comparable)")
+	fs.IntVar(&o.queue, "queue", 1000, "class mode: most jobs waiting; submissions beyond are refused (503)")
+	fs.UintVar(&o.burst, "submit-burst", 5, "class mode: submissions a learner may make at once...")
+	fs.DurationVar(&o.every, "submit-every", 30*time.Second, "class mode: ...then one more every this long (429 with Retry-After beyond)")
+	fs.BoolVar(&o.noBench, "no-bench", false, "class mode: skip benchmark checks")
+	fs.Int64Var(&o.seed, "seed", grader.DefaultSeed, "class mode: the property seed")
+	fs.DurationVar(&o.checkTimeout, "check-timeout", 10*time.Second, "class mode: deadline of one property or case check")
+	fs.DurationVar(&o.jobTimeout, "job-timeout", 5*time.Minute, "class mode: deadline of one whole grading")
+	fs.BoolVar(&o.secureCookies, "secure-cookies", false, "class mode: mark the session cookie Secure (serve over HTTPS)")
+}

@@ -1,0 +1,272 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"ratelab/internal/store"
+)
+
+// tokenbucketWith returns the reference token bucket with one method's
+// body replaced, or with extra code appended.
+func tokenbucketWith(t *testing.T, replace, with, extra string) []upload {
+	t.Helper()
+	files := solutionFiles(t, "tokenbucket")
+	for i := range files {
+		if files[i].name != "tokenbucket.go" {
+			continue
+		}
+		if replace != "" {
+			if !strings.Contains(files[i].content, replace) {
+				t.Fatalf("the reference has no %q to replace", replace)
+			}
+			files[i].content = strings.Replace(files[i].content, replace, with, 1)
+		}
+		files[i].content += extra
+	}
+	return files
+}
+
+// TestClassHostileSubmissions sends broken and hostile code: each is
+// refused or graded with a clear message, the server stays up, and another
+// learner's result is untouched.
+func TestClassHostileSubmissions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("grades a dozen hostile submissions")
+	}
+	db, tokens := setupClass(t, "good", "mallory")
+	s := startClassServer(t, db, "--no-bench", "--check-timeout", "2s", "--submit-burst", "100")
+	code, _, body := post(t, s, tokens["good"], "tokenbucket", solutionFiles(t, "tokenbucket")...)
+	if code != http.StatusAccepted {
+		t.Fatalf("good's submission: %d %v", code, body)
+	}
+	goodID := int64(body["id"].(float64))
+	good := awaitGraded(t, s, tokens["good"], goodID, time.Minute)
+	if good.Result == nil || good.Result.Score != 31 {
+		t.Fatalf("good's reference submission: %+v, want 31 points without benchmarks", good)
+	}
+	mal := tokens["mallory"]
+
+	refused := []struct {
+		name  string
+		files []upload
+		code  int
+		want  string
+	}{
+		{"fork attempt", tokenbucketWith(t, "", "", "\nfunc init() { exec.Command(\"/bin/sh\", \"-c\", \":(){ :|:& };:\").Start() }\n"), 422, ""},
+		{"forbidden import", []upload{{"tokenbucket.go", "package tokenbucket\n\nimport \"unsafe\"\n\nvar _ = unsafe.Sizeof(0)\n"}}, 422, `import "unsafe" is not allowed`},
+		{"dot-dot name", []upload{{"../../grader/harness/harness.go", "package harness\n"}}, 422, "may not contain a folder"},
+		{"test file", []upload{{"tokenbucket_test.go", "package tokenbucket\n"}}, 422, "test files are not submitted"},
+		{"linkname", []upload{{"tokenbucket.go", "package tokenbucket\n\nimport _ \"unsafe\"\n\n//go:linkname nanotime runtime.nanotime\nfunc nanotime() int64\n"}}, 422, "//go:linkname is not allowed"},
+	}
+	// The fork attempt imports os/exec, which is refused.
+	for i, f := range refused[0].files {
+		if f.name == "tokenbucket.go" {
+			refused[0].files[i].content = strings.Replace(f.content, "import \"math/bits\"", "import (\n\t\"math/bits\"\n\t\"os/exec\"\n)", 1)
+		}
+	}
+	refused[0].want = `import "os/exec" is not allowed: it starts processes`
+	for _, r := range refused {
+		code, _, body := post(t, s, mal, "tokenbucket", r.files...)
+		msg := fmt.Sprint(body["error"], body["problems"])
+		if code != r.code || !strings.Contains(msg, r.want) {
+			t.Errorf("%s: %d %s; want %d and %q", r.name, code, msg, r.code, r.want)
+		}
+	}
+
+	// A 100 MB upload is refused from its length, before it is read.
+	big := io.LimitReader(zeros{}, 100<<20)
+	req, _ := http.NewRequest(http.MethodPost, s.URL+"/class/submissions", big)
+	req.ContentLength = 100 << 20
+	req.Header.Set("Content-Type", "multipart/form-data; boundary=x")
+	req.Header.Set("Authorization", "Bearer "+mal)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		msg, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || !bytes.Contains(msg, []byte("at most")) {
+			t.Errorf("100 MB upload: %d %s; want 413 saying the limit", resp.StatusCode, msg)
+		}
+	} // else: the server closed the connection on the unread body, as it may.
+	// The same without a length (chunked) stops at the limit too.
+	req, _ = http.NewRequest(http.MethodPost, s.URL+"/class/submissions", io.MultiReader(strings.NewReader("--x\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a.go\"\r\n\r\n"), io.LimitReader(zeros{}, 100<<20)))
+	req.Header.Set("Content-Type", "multipart/form-data; boundary=x")
+	req.Header.Set("Authorization", "Bearer "+mal)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		msg, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge && resp.StatusCode != http.StatusUnprocessableEntity {
+			t.Errorf("100 MB chunked upload: %d %s; want 413 or 422 (file over the limit)", resp.StatusCode, msg)
+		}
+	}
+	// Malformed multipart.
+	code, _, body = do(t, s, mal, "multipart/form-data; boundary=x", strings.NewReader("this is not multipart"))
+	if code != http.StatusBadRequest || !strings.Contains(fmt.Sprint(body["error"]), "multipart") {
+		t.Errorf("malformed multipart: %d %v; want 400 naming multipart", code, body)
+	}
+	code, _, body = do(t, s, mal, "application/json", strings.NewReader("{}"))
+	if code != http.StatusBadRequest {
+		t.Errorf("not multipart at all: %d %v; want 400", code, body)
+	}
+
+	graded := []struct {
+		name  string
+		files []upload
+		check func(st SubmissionState) string // "" if as expected
+	}{
+		{"infinite loop", tokenbucketWith(t, "func (b *TokenBucket) Available(nowNs uint64) uint64 {", "func (b *TokenBucket) Available(nowNs uint64) uint64 {\n\tfor nowNs > 0 {\n\t}\n", ""),
+			func(st SubmissionState) string { return wantCheck(st, "timeout", "did not return within 2s") }},
+		{"memory hog", tokenbucketWith(t, "", "", "\nvar hog [][]byte\n\nfunc init() {\n\tfor {\n\t\tb := make([]byte, 64<<20)\n\t\tfor i := range b {\n\t\t\tb[i] = 1\n\t\t}\n\t\thog = append(hog, b)\n\t}\n}\n"),
+			func(st SubmissionState) string { return wantMessage(st, "error", "out of memory") }},
+		{"fake result", []upload{{"tokenbucket.go", "package tokenbucket\n\nimport \"fmt\"\n\nfunc init() {\n\tfmt.Println(`{\"plan\":[]}`)\n\tfmt.Println(`{\"done\":true}`)\n}\n\ntype TokenBucket struct{}\n\nfunc New(c, r, n uint64) *TokenBucket { fmt.Println(`{\"result\":{\"id\":\"tokenbucket/starts-full\",\"status\":\"passed\",\"score\":2}}`); panic(\"not implemented\") }\nfunc (b *TokenBucket) TryAcquire(n, k uint64) bool { panic(\"not implemented\") }\nfunc (b *TokenBucket) Available(n uint64) uint64  { panic(\"not implemented\") }\n"}},
+			func(st SubmissionState) string {
+				if st.Result == nil || st.Result.Score != 0 {
+					return "printed results must not count"
+				}
+				return ""
+			}},
+		{"build error", []upload{{"tokenbucket.go", "package tokenbucket\n\ntype TokenBucket struct{}\n\nfunc New(c, r, n uint64) *TokenBucket { return 42 }\n"}},
+			func(st SubmissionState) string { return wantMessage(st, "error", "tokenbucket.go:5") }},
+		{"panic", tokenbucketWith(t, "func New(capacity, ratePerSec, nowNs uint64) *TokenBucket {", "func New(capacity, ratePerSec, nowNs uint64) *TokenBucket {\n\tif capacity > 0 {\n\t\tpanic(\"boom\")\n\t}\n", ""),
+			func(st SubmissionState) string { return wantCheck(st, "error", "panicked: boom") }},
+	}
+	ids := make([]int64, len(graded))
+	for i, g := range graded {
+		code, _, body := post(t, s, mal, "tokenbucket", g.files...)
+		if code != http.StatusAccepted {
+			t.Fatalf("%s: %d %v; want it accepted for grading", g.name, code, body)
+		}
+		ids[i] = int64(body["id"].(float64))
+	}
+	for i, g := range graded {
+		st := awaitGraded(t, s, mal, ids[i], 3*time.Minute)
+		if st.State != store.Done || st.Result == nil {
+			t.Errorf("%s: %+v; want graded", g.name, st)
+			continue
+		}
+		if why := g.check(st); why != "" {
+			t.Errorf("%s: %s %v/%v %q: %s", g.name, st.Result.Status, st.Result.Score, st.Result.MaxScore, st.Result.Message, why)
+		}
+	}
+	// Still up, and good's result untouched.
+	if st := getSubmission(t, s, tokens["good"], goodID); st.Result == nil || st.Result.Score != good.Result.Score {
+		t.Errorf("good's submission after the hostile ones: %+v", st)
+	}
+	if s.cmd.ProcessState != nil {
+		t.Errorf("the server exited: %v", s.cmd.ProcessState)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// wantCheck reports "" if some check has the status and a message with want.
+func wantCheck(st SubmissionState, status, want string) string {
+	for _, c := range st.Result.Checks {
+		if c.Status == status && strings.Contains(c.Message, want) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("no check %s with %q", status, want)
+}
+
+// wantMessage reports "" if the exercise has the status and a message (or a
+// check's message) with want.
+func wantMessage(st SubmissionState, status, want string) string {
+	if st.Result.Status != status {
+		return "status " + st.Result.Status + ", want " + status
+	}
+	if strings.Contains(st.Result.Message, want) {
+		return ""
+	}
+	for _, c := range st.Result.Checks {
+		if strings.Contains(c.Message, want) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("no message with %q", want)
+}
+
+// TestClassCrashRecovery kills the server (SIGKILL) while it grades, starts
+// it again on the same database, and the job is graded: nothing is lost.
+func TestClassCrashRecovery(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills and restarts the server")
+	}
+	db, tokens := setupClass(t, "ada")
+	flags := []string{"--no-bench", "--check-timeout", "2s"}
+	s := startClassServer(t, db, flags...)
+	// Slow to grade: every Available hangs until its deadline.
+	slow := tokenbucketWith(t, "func (b *TokenBucket) Available(nowNs uint64) uint64 {", "func (b *TokenBucket) Available(nowNs uint64) uint64 {\n\tfor nowNs > 0 {\n\t}\n", "")
+	code, _, body := post(t, s, tokens["ada"], "tokenbucket", slow...)
+	if code != http.StatusAccepted {
+		t.Fatalf("submit: %d %v", code, body)
+	}
+	id := int64(body["id"].(float64))
+	code, _, body = post(t, s, tokens["ada"], "gcra", solutionFiles(t, "gcra")...)
+	if code != http.StatusAccepted {
+		t.Fatalf("submit gcra: %d %v", code, body)
+	}
+	queuedID := int64(body["id"].(float64))
+	deadline := time.Now().Add(30 * time.Second)
+	for getSubmission(t, s, tokens["ada"], id).State != store.Running {
+		if time.Now().After(deadline) {
+			t.Fatal("the submission never started grading")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond) // well into the grading
+	s.signal(syscall.SIGKILL)
+	<-s.done
+
+	s2 := startClassServer(t, db, flags...)
+	if !strings.Contains(s2.log.String(), "grading again") {
+		t.Errorf("the restarted server did not say it grades the interrupted job again:\n%s", s2.log.String())
+	}
+	st := awaitGraded(t, s2, tokens["ada"], id, 2*time.Minute)
+	if st.Result == nil || wantCheck(st, "timeout", "did not return") != "" {
+		t.Errorf("the interrupted job after restart: %+v; want graded, with its timeouts", st)
+	}
+	if st := awaitGraded(t, s2, tokens["ada"], queuedID, time.Minute); st.Result == nil || st.Result.Score == 0 {
+		t.Errorf("the job queued behind it: %+v; want graded", st)
+	}
+	// Exactly one job each, the interrupted one claimed twice.
+	stc, err := store.Open(context.Background(), db, wallClock{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stc.Close()
+	gs, err := stc.Gradings(context.Background())
+	if err != nil || len(gs) != 2 {
+		t.Fatalf("after the restart: %d gradings (%v), want 2", len(gs), err)
+	}
+	if j, err := stc.Job(context.Background(), gs[0].JobID); err != nil || j.Attempts != 2 {
+		t.Errorf("the interrupted job: %+v, %v; want 2 attempts", j, err)
+	}
+	// No grading child outlived the killed server.
+	if out, _ := os.ReadFile("/proc/loadavg"); len(out) > 0 {
+		matches, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, m := range matches {
+			b, _ := os.ReadFile(m)
+			if bytes.Contains(b, []byte("-auth-fd")) && bytes.Contains(b, []byte("-exercise\x00tokenbucket")) {
+				// Pdeathsig kills it with the server; allow the kernel a moment.
+				time.Sleep(200 * time.Millisecond)
+				if _, err := os.Stat(m); err == nil {
+					t.Errorf("a grading child is still running after its server was killed: %s", m)
+				}
+			}
+		}
+	}
+}

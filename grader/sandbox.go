@@ -1,0 +1,166 @@
+package grader
+
+import (
+	"crypto/rand"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"time"
+
+	"ratelab/grader/harness"
+)
+
+// Sandbox confines the grading child when the code under test is not
+// trusted (class mode grades uploads from a whole class). The zero value is
+// a usable sandbox with the defaults below; Options.Sandbox nil leaves the
+// child as `labserver grade` runs it on a learner's own machine.
+//
+// What it enforces, and how:
+//   - the build: CGO_ENABLED=0, GOPROXY=off, GOTOOLCHAIN=local and
+//     GOFLAGS=-mod=readonly, so a build neither downloads nor edits go.mod;
+//   - limits set before the child's first instruction (learner init
+//     functions run before any code of ours), by starting it through
+//     prlimit(1), or `sh -c 'ulimit ...; exec ...'` where prlimit is
+//     missing (that fallback cannot limit processes, and says so in Log):
+//     CPU time, address space, processes and file size, core dumps off;
+//   - an empty working folder, a minimal environment, its own process group
+//     (killed whole on a timeout, as without a sandbox);
+//   - when the grader runs as root: the child runs as User/Group (the
+//     process limit only binds non-root users) in a new network namespace,
+//     so it has no network at all, not even loopback. Without the
+//     privilege, it runs as the grader's user with the network, and Log
+//     says so once;
+//   - every protocol line is authenticated: the grader hands the child a
+//     fresh 32-byte secret on its own file descriptor, which the harness
+//     reads and closes before any check runs, and signs each line with
+//     HMAC-SHA256 over a sequence number and the line. A line with a wrong
+//     MAC ends the run as an error: a result cannot be forged by writing on
+//     the child's descriptors without the secret.
+//
+// Learner code in the same process as the harness could in principle read
+// the secret before the harness does (package initialisation order puts it
+// first): the class server therefore also refuses uploads that import os,
+// syscall, unsafe, reflect, runtime and friends or use //go: directives,
+// so no submitted code can reach a file descriptor in the first place.
+type Sandbox struct {
+	CPUTime   time.Duration // RLIMIT_CPU for the whole child; 0 means 2 minutes
+	Memory    int64         // RLIMIT_AS in bytes; 0 means 1 GiB
+	Processes int           // RLIMIT_NPROC (threads count); 0 means 64
+	FileSize  int64         // RLIMIT_FSIZE in bytes; 0 means 1 MiB
+	// User and Group the child runs as when the grader is root; 0 means
+	// 65534 (nobody).
+	User, Group int
+	// Log is told, once per Sandbox, which confinements this machine does
+	// not allow. Nil means os.Stderr.
+	Log func(format string, args ...any)
+
+	once    sync.Once
+	prlimit string // path of prlimit(1), or ""
+	asRoot  bool   // the grader is root: drop to User/Group
+	netns   bool   // a new network namespace works here
+}
+
+func (s *Sandbox) defaults() {
+	if s.CPUTime <= 0 {
+		s.CPUTime = 2 * time.Minute
+	}
+	if s.Memory <= 0 {
+		s.Memory = 1 << 30
+	}
+	if s.Processes <= 0 {
+		s.Processes = 64
+	}
+	if s.FileSize <= 0 {
+		s.FileSize = 1 << 20
+	}
+	if s.User <= 0 {
+		s.User = 65534
+	}
+	if s.Group <= 0 {
+		s.Group = 65534
+	}
+	if s.Log == nil {
+		s.Log = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+	}
+}
+
+// probe finds out once what this machine allows.
+func (s *Sandbox) probe() {
+	s.once.Do(func() {
+		s.defaults()
+		s.prlimit, _ = exec.LookPath("prlimit")
+		if s.prlimit == "" {
+			s.Log("sandbox: prlimit not found: limiting the grading child with the shell's ulimit, which cannot limit its processes")
+		}
+		s.asRoot = os.Geteuid() == 0
+		s.netns = newNetNSWorks()
+		switch {
+		case !s.asRoot:
+			s.Log("sandbox: not running as root: the grading child runs as this user, with its network and no process limit")
+		case !s.netns:
+			s.Log("sandbox: this machine refuses a new network namespace: the grading child keeps the network")
+		}
+	})
+}
+
+// buildEnv is the environment of go build for untrusted sources.
+func (s *Sandbox) buildEnv() []string {
+	return append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOTOOLCHAIN=local", "GOFLAGS=-mod=readonly")
+}
+
+// confine rewrites cmd (the child, its fd 3 already in ExtraFiles) to run
+// confined in a fresh empty folder under tmp, and hands it a new secret on
+// fd 4. It returns the secret and a func the caller runs after Start.
+func (s *Sandbox) confine(cmd *exec.Cmd, tmp string) (key []byte, started func(), err error) {
+	s.probe()
+	dir, err := os.MkdirTemp(tmp, "run-")
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.asRoot {
+		// The child's user must reach its binary and own its folder.
+		if err := os.Chmod(tmp, 0o711); err != nil {
+			return nil, nil, err
+		}
+		if err := os.Chown(dir, s.User, s.Group); err != nil {
+			return nil, nil, err
+		}
+	}
+	key = make([]byte, harness.KeySize)
+	rand.Read(key)
+	kr, kw, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	// 32 bytes fit in any pipe buffer: write now, so the child never waits.
+	_, err = kw.Write(key)
+	kw.Close()
+	if err != nil {
+		kr.Close()
+		return nil, nil, err
+	}
+	cmd.ExtraFiles = append(cmd.ExtraFiles, kr) // fd 3 + len - 1
+	fd := 2 + len(cmd.ExtraFiles)
+	args := append([]string{cmd.Path}, cmd.Args[1:]...)
+	args = append(args, "-auth-fd", strconv.Itoa(fd))
+	if s.prlimit != "" {
+		cmd.Path = s.prlimit
+		cmd.Args = append([]string{"prlimit",
+			"--cpu=" + strconv.FormatInt(int64(s.CPUTime/time.Second), 10),
+			"--as=" + strconv.FormatInt(s.Memory, 10),
+			"--nproc=" + strconv.Itoa(s.Processes),
+			"--fsize=" + strconv.FormatInt(s.FileSize, 10),
+			"--core=0", "--"}, args...)
+	} else {
+		script := fmt.Sprintf("ulimit -t %d -v %d -f %d -c 0 && exec \"$0\" \"$@\"",
+			int64(s.CPUTime/time.Second), s.Memory/1024, s.FileSize/512)
+		cmd.Path = "/bin/sh"
+		cmd.Args = append([]string{"sh", "-c", script}, args...)
+	}
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "TMPDIR=" + dir, "GOTRACEBACK=none"}
+	s.isolate(cmd)
+	return key, func() { kr.Close() }, nil
+}

@@ -1,0 +1,162 @@
+package grader_test
+
+import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"ratelab/grader"
+	"ratelab/grader/report"
+)
+
+// sandboxed grades the reference token bucket plus one extra file, extra,
+// in the sandbox, and returns its exercise report.
+func sandboxed(t *testing.T, sb *grader.Sandbox, extra string) *report.Exercise {
+	t.Helper()
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(root(t), "solutions", "tokenbucket", "tokenbucket.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tokenbucket.go"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if extra != "" {
+		if err := os.WriteFile(filepath.Join(dir, "extra.go"), []byte(extra), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sb == nil {
+		sb = &grader.Sandbox{Log: t.Logf}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	r, err := grader.Grade(ctx, grader.Options{
+		Root: root(t), Exercises: []string{"tokenbucket"}, Seed: grader.DefaultSeed, NoBench: true,
+		Replace: map[string]string{"tokenbucket": dir}, CheckTimeout: 5 * time.Second, Sandbox: sb,
+	})
+	if err != nil {
+		t.Fatalf("Grade: %v", err)
+	}
+	return &r.Exercises[0]
+}
+
+func TestSandboxGradesTheReference(t *testing.T) {
+	ex := sandboxed(t, nil, "")
+	for _, c := range ex.Checks {
+		if c.Kind != report.Benchmark && c.Status != report.Passed {
+			t.Errorf("%s: %s (%s), want passed in the sandbox", c.ID, c.Status, c.Message)
+		}
+	}
+}
+
+func TestSandboxRefusesForgedResults(t *testing.T) {
+	// Code that reaches the result channel and writes a perfect score.
+	ex := sandboxed(t, nil, `package tokenbucket
+
+import "os"
+
+func init() {
+	f := os.NewFile(3, "protocol")
+	f.WriteString("{\"plan\":[]}\n{\"done\":true}\n")
+}
+`)
+	if ex.Status != report.Error || ex.Score != 0 || !strings.Contains(ex.Message, "failed authentication") {
+		t.Errorf("forged results: %s %v/%v %q; want error, 0 points, failed authentication", ex.Status, ex.Score, ex.MaxScore, ex.Message)
+	}
+}
+
+func TestSandboxLimitsMemory(t *testing.T) {
+	ex := sandboxed(t, nil, `package tokenbucket
+
+var hog [][]byte
+
+func init() {
+	for i := 0; i < 64; i++ { // 4 GiB, touched, against the 1 GiB default
+		b := make([]byte, 64<<20)
+		for j := range b {
+			b[j] = 1
+		}
+		hog = append(hog, b)
+	}
+}
+`)
+	if ex.Status != report.Error || !strings.Contains(ex.Message, "out of memory") {
+		t.Errorf("memory hog: %s %q; want an error saying out of memory", ex.Status, ex.Message)
+	}
+}
+
+func TestSandboxLimitsProcesses(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the process limit binds only when the grader is root and drops to another user")
+	}
+	ex := sandboxed(t, &grader.Sandbox{Processes: 32, Log: t.Logf}, `package tokenbucket
+
+import (
+	"fmt"
+	"os/exec"
+)
+
+func init() {
+	n := 0
+	for ; n < 200; n++ {
+		if exec.Command("/bin/sleep", "30").Start() != nil {
+			break
+		}
+	}
+	panic(fmt.Sprintf("started %d processes", n))
+}
+`)
+	m := regexp.MustCompile(`started (\d+) processes`).FindStringSubmatch(ex.Message)
+	if m == nil {
+		t.Fatalf("fork attempt: %s %q; want the panic naming how many processes started", ex.Status, ex.Message)
+	}
+	if n, _ := strconv.Atoi(m[1]); n >= 32 {
+		t.Errorf("the child started %d processes under a limit of 32", n)
+	}
+}
+
+func TestSandboxHasNoNetwork(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("a new network namespace needs root")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan struct{}, 1)
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			c.Close()
+			accepted <- struct{}{}
+		}
+	}()
+	ex := sandboxed(t, nil, `package tokenbucket
+
+import "net"
+
+func init() {
+	c, err := net.Dial("tcp", "`+ln.Addr().String()+`")
+	if err != nil {
+		panic("dial: " + err.Error())
+	}
+	c.Close()
+	panic("dial: connected")
+}
+`)
+	select {
+	case <-accepted:
+		t.Errorf("the sandboxed child connected to the grader's loopback (%s)", ex.Message)
+	default:
+	}
+	if !strings.Contains(ex.Message, "dial: ") || strings.Contains(ex.Message, "connected") {
+		t.Errorf("network attempt: %q; want the dial to fail", ex.Message)
+	}
+}

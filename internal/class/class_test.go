@@ -1,0 +1,77 @@
+package class_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"ratelab/internal/class"
+	"ratelab/internal/store"
+)
+
+const okSource = "package tokenbucket\n\nimport \"math/bits\"\n\nvar _ = bits.Mul64\n"
+
+func TestValidate(t *testing.T) {
+	big := "package tokenbucket\n//" + strings.Repeat("x", 70<<10) + "\n"
+	tests := []struct {
+		name     string
+		exercise string
+		files    []store.File
+		want     string // a phrase of the one expected problem; "" means valid
+	}{
+		{"valid", "tokenbucket", []store.File{{Name: "tokenbucket.go", Content: []byte(okSource)}}, ""},
+		{"unknown exercise", "leakybucket", []store.File{{Name: "a.go", Content: []byte("package leakybucket")}}, "no exercise called"},
+		{"no files", "tokenbucket", nil, "no files"},
+		{"dot dot", "tokenbucket", []store.File{{Name: "../x.go", Content: []byte(okSource)}}, "may not contain a folder"},
+		{"slash", "tokenbucket", []store.File{{Name: "a/b.go", Content: []byte(okSource)}}, "may not contain a folder"},
+		{"test file", "tokenbucket", []store.File{{Name: "tokenbucket_test.go", Content: []byte(okSource)}}, "test files are not submitted"},
+		{"not go", "tokenbucket", []store.File{{Name: "notes.txt", Content: []byte("hi")}}, "only .go files"},
+		{"too big", "tokenbucket", []store.File{{Name: "big.go", Content: []byte(big)}}, "over the limit"},
+		{"wrong package", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package main\n")}}, "want package tokenbucket"},
+		{"unsafe", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\nimport \"unsafe\"\nvar _ = unsafe.Sizeof(0)\n")}}, `import "unsafe" is not allowed`},
+		{"os/exec", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\nimport \"os/exec\"\nvar _ = exec.Command\n")}}, "it starts processes"},
+		{"net/http", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\nimport _ \"net/http\"\n")}}, "it reaches the network"},
+		{"cgo", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\nimport \"C\"\n")}}, "cgo is not allowed"},
+		{"linkname", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\n\n//go:linkname now runtime.nanotime\nfunc now() int64\n")}}, "//go:linkname is not allowed"},
+		{"embed", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\n\n//go:embed x\nvar s string\n")}}, "//go:embed is not allowed"},
+		{"syntax", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\nfunc {\n")}}, "does not parse"},
+		{"duplicate", "tokenbucket", []store.File{{Name: "a.go", Content: []byte(okSource)}, {Name: "a.go", Content: []byte(okSource)}}, "uploaded twice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := class.Validate(tt.exercise, tt.files, class.Limits{})
+			switch {
+			case tt.want == "" && len(got) > 0:
+				t.Errorf("Validate = %q; want no problem", got)
+			case tt.want != "" && (len(got) != 1 || !strings.Contains(got[0], tt.want)):
+				t.Errorf("Validate = %q; want one problem containing %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestThrottle(t *testing.T) {
+	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	th := class.NewThrottle(2, 30*time.Second, t0)
+	steps := []struct {
+		at    time.Duration
+		user  int64
+		ok    bool
+		retry time.Duration // when refused
+	}{
+		{0, 1, true, 0},
+		{0, 1, true, 0},
+		{0, 1, false, 30 * time.Second},
+		{0, 2, true, 0}, // another learner has their own budget
+		{10 * time.Second, 1, false, 20 * time.Second},
+		{29 * time.Second, 1, false, time.Second},
+		{30 * time.Second, 1, true, 0}, // waiting exactly long enough for one token gets it
+		{31 * time.Second, 1, false, 29 * time.Second},
+	}
+	for i, s := range steps {
+		ok, retry := th.Allow(s.user, t0.Add(s.at))
+		if ok != s.ok || (!ok && (retry < s.retry-time.Millisecond || retry > s.retry+time.Millisecond)) {
+			t.Errorf("step %d: Allow(user %d, t0+%s) = %v, %s; want %v, %s", i, s.user, s.at, ok, retry, s.ok, s.retry)
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package class
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"ratelab/grader"
+	"ratelab/internal/store"
+)
+
+// Limits bound an upload. The zero value means the defaults below.
+type Limits struct {
+	MaxFiles      int   // files per submission; 0 means 16
+	MaxFileBytes  int64 // bytes per file; 0 means 64 KiB
+	MaxTotalBytes int64 // bytes of all files; 0 means 256 KiB
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxFiles <= 0 {
+		l.MaxFiles = 16
+	}
+	if l.MaxFileBytes <= 0 {
+		l.MaxFileBytes = 64 << 10
+	}
+	if l.MaxTotalBytes <= 0 {
+		l.MaxTotalBytes = 256 << 10
+	}
+	return l
+}
+
+// Allowed lists the only packages a submission may import: enough to write
+// any limiter of the course, and nothing that reaches the operating
+// system, the network, the runtime's internals or memory outside the type
+// system.
+var Allowed = []string{
+	"bytes", "cmp", "container/heap", "container/list", "container/ring", "errors", "fmt",
+	"iter", "maps", "math", "math/big", "math/bits", "slices", "sort", "strconv", "strings",
+	"sync", "sync/atomic", "time", "unicode", "unicode/utf8",
+}
+
+// forbidden explains why the usual suspects are refused.
+var forbidden = map[string]string{
+	"unsafe":  "it reaches memory outside the type system",
+	"os":      "it reaches files, processes and the environment",
+	"os/exec": "it starts processes",
+	"net":     "it reaches the network",
+	"syscall": "it calls the operating system directly",
+	"runtime": "it controls the Go runtime",
+	"reflect": "it reaches unexported state",
+	"C":       "cgo is not allowed",
+}
+
+// fileName is a plain Go file name: no folder, no "..".
+var fileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*\.go$`)
+
+// Validate checks an upload of exercise's files before it is queued and
+// returns every problem as a sentence a learner understands, or nil.
+func Validate(exercise string, files []store.File, lim Limits) []string {
+	lim = lim.withDefaults()
+	var problems []string
+	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	if !Gradable(exercise) {
+		add("there is no exercise called %q to submit (the exercises are %s)", exercise, strings.Join(exerciseIDs(), ", "))
+		return problems
+	}
+	if len(files) == 0 {
+		add("no files: upload the .go files of exercises/%s (not its _test.go files)", exercise)
+		return problems
+	}
+	if len(files) > lim.MaxFiles {
+		add("%d files: a submission holds at most %d", len(files), lim.MaxFiles)
+		return problems
+	}
+	var total int64
+	seen := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		total += int64(len(f.Content))
+		switch {
+		case strings.ContainsAny(f.Name, `/\`) || strings.Contains(f.Name, ".."):
+			add("%q: a file name may not contain a folder, a slash or \"..\": upload the files of exercises/%s themselves", f.Name, exercise)
+			continue
+		case strings.HasSuffix(f.Name, "_test.go"):
+			add("%s: test files are not submitted (the grader brings its own checks)", f.Name)
+			continue
+		case !fileName.MatchString(f.Name):
+			add("%q: only .go files with plain names (letters, digits, _ . -) are accepted", f.Name)
+			continue
+		case seen[f.Name]:
+			add("%s: uploaded twice", f.Name)
+			continue
+		case int64(len(f.Content)) > lim.MaxFileBytes:
+			add("%s: %d bytes, over the limit of %d bytes per file", f.Name, len(f.Content), lim.MaxFileBytes)
+			continue
+		}
+		seen[f.Name] = true
+		problems = append(problems, checkSource(fset, exercise, f)...)
+	}
+	if total > lim.MaxTotalBytes {
+		add("%d bytes in all, over the limit of %d bytes per submission", total, lim.MaxTotalBytes)
+	}
+	return problems
+}
+
+// checkSource parses one file and checks its package clause, its imports
+// and its comments (no //go: directives).
+func checkSource(fset *token.FileSet, exercise string, f store.File) []string {
+	var problems []string
+	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	af, err := parser.ParseFile(fset, f.Name, f.Content, parser.ParseComments)
+	if err != nil {
+		add("%s does not parse: %v", f.Name, err)
+		return problems
+	}
+	if af.Name.Name != exercise {
+		add("%s: package %s, want package %s", f.Name, af.Name.Name, exercise)
+	}
+	for _, imp := range af.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		if slices.Contains(Allowed, path) {
+			continue
+		}
+		why := forbidden[path]
+		if why == "" {
+			for p, w := range forbidden {
+				if strings.HasPrefix(path, p+"/") {
+					why = w
+				}
+			}
+		}
+		if why == "" {
+			why = "a submission may import only " + strings.Join(Allowed, ", ")
+		}
+		add("%s: import %q is not allowed: %s", pos(fset, imp.Pos()), path, why)
+	}
+	for _, cg := range af.Comments {
+		for _, c := range cg.List {
+			if strings.HasPrefix(c.Text, "//go:") || strings.HasPrefix(c.Text, "//line ") || strings.HasPrefix(c.Text, "/*line ") {
+				d, _, _ := strings.Cut(c.Text, " ")
+				add("%s: the directive %s is not allowed in a submission", pos(fset, c.Pos()), d)
+			}
+		}
+	}
+	return problems
+}
+
+func pos(fset *token.FileSet, p token.Pos) string {
+	q := fset.Position(p)
+	return fmt.Sprintf("%s:%d", q.Filename, q.Line)
+}
+
+// Gradable reports whether id is an exercise the grader can grade.
+func Gradable(id string) bool { return slices.Contains(exerciseIDs(), id) }
+
+func exerciseIDs() []string {
+	var ids []string
+	for _, e := range grader.Gradable() {
+		ids = append(ids, e.ID)
+	}
+	return ids
+}

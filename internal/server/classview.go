@@ -1,0 +1,60 @@
+package server
+
+import (
+	"strconv"
+
+	"ratelab/grader"
+	"ratelab/internal/class"
+	"ratelab/internal/store"
+	"ratelab/lab/course"
+	"ratelab/web/page"
+)
+
+// The functions below turn the class's values into the pages' plain ones.
+
+func gradable() []course.Exercise { return grader.Gradable() }
+
+func pageSubmission(s store.Submission) page.ClassSubmission {
+	return page.ClassSubmission{ID: s.ID, Learner: s.Learner, Exercise: s.Exercise, CreatedAt: s.CreatedAt,
+		State: s.Job.State, Error: s.Job.Error, Result: s.Job.Result, Seed: s.Job.Seed}
+}
+
+func pageSubmissions(subs []store.Submission) []page.ClassSubmission {
+	out := make([]page.ClassSubmission, len(subs))
+	for i, s := range subs {
+		out[i] = pageSubmission(s)
+	}
+	return out
+}
+
+func pageFiles(fs []store.File) []page.ClassFile {
+	out := make([]page.ClassFile, len(fs))
+	for i, f := range fs {
+		out[i] = page.ClassFile{Name: f.Name, Content: string(f.Content)}
+	}
+	return out
+}
+
+func pageDashboard(gb *class.Gradebook, who, csrf string, recent []page.ClassSubmission, queued int, regraded string) page.ClassDashboardView {
+	v := page.ClassDashboardView{Instructor: who, CSRF: csrf, Exercises: gb.Exercises, Recent: recent, Queued: queued}
+	if n, err := strconv.Atoi(regraded); err == nil {
+		v.Regraded = strconv.Itoa(n)
+	}
+	for _, l := range gb.Learners {
+		row := page.ClassRow{Learner: l}
+		for _, e := range gb.Exercises {
+			c := gb.Cell(l, e.ID)
+			row.Cells = append(row.Cells, page.ClassCell{Exercise: e.ID, Graded: c.Graded, Best: c.Best, Latest: c.Latest,
+				Max: c.Max, Status: c.LatestStatus, State: c.State, Submission: c.Submission})
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	for _, e := range gb.Exercises {
+		p := page.ClassPitfalls{Exercise: e.ID, Graded: gb.Graded[e.ID]}
+		for _, c := range gb.Pitfalls[e.ID] {
+			p.Counts = append(p.Counts, page.ClassPitfallCount{Pitfall: c.Pitfall, Learners: c.Learners})
+		}
+		v.Pitfalls = append(v.Pitfalls, p)
+	}
+	return v
+}

@@ -1,0 +1,547 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"ratelab/grader/report"
+)
+
+// ErrExists is returned when creating a user whose name is taken.
+var ErrExists = errors.New("store: already exists")
+
+// Roles of a user.
+const (
+	Learner    = "learner"
+	Instructor = "instructor"
+)
+
+// User is a learner or an instructor of a class.
+type User struct {
+	ID        int64
+	Name      string
+	Role      string // Learner or Instructor
+	CreatedAt time.Time
+}
+
+// Job states.
+const (
+	Queued  = "queued"
+	Running = "running"
+	Done    = "done"
+)
+
+// File is one uploaded source file.
+type File struct {
+	Name    string
+	Content []byte
+}
+
+// Submission is one upload of an exercise's files by a learner, with its
+// latest grading job.
+type Submission struct {
+	ID        int64
+	UserID    int64
+	Learner   string
+	Exercise  string
+	CreatedAt time.Time
+	Files     []File // only from Submission (one), not from lists
+	Job       Job    // the latest job
+}
+
+// Job is one grading of a submission.
+type Job struct {
+	ID           int64
+	SubmissionID int64
+	Reason       string // "submit" or "regrade"
+	State        string // Queued, Running or Done
+	Attempts     int
+	QueuedAt     time.Time
+	StartedAt    time.Time // zero until claimed
+	FinishedAt   time.Time // zero until done
+	Seed         int64
+	Error        string           // set when it could not be graded at all
+	Result       *report.Exercise // nil until done (and when Error is set)
+}
+
+func ns(t time.Time) int64 { return t.UTC().UnixNano() }
+
+func fromNs(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return time.Unix(0, v.Int64).UTC()
+}
+
+func isUnique(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
+}
+
+// AddLearner creates a learner whose token hashes to tokenHash, or returns
+// ErrExists if the name is taken.
+func (s *Store) AddLearner(ctx context.Context, name string, tokenHash []byte) (User, error) {
+	return s.addUser(ctx, name, Learner, tokenHash, "")
+}
+
+// AddInstructor creates an instructor with a bcrypt password hash, or
+// returns ErrExists.
+func (s *Store) AddInstructor(ctx context.Context, name, passwordHash string) (User, error) {
+	return s.addUser(ctx, name, Instructor, nil, passwordHash)
+}
+
+func (s *Store) addUser(ctx context.Context, name, role string, tokenHash []byte, pw string) (User, error) {
+	now := s.clock.Now().UTC()
+	var pwv any
+	if pw != "" {
+		pwv = pw
+	}
+	res, err := s.db.ExecContext(ctx,
+		`INSERT INTO users (name, role, token_hash, password_hash, created_at_ns) VALUES (?, ?, ?, ?, ?)`,
+		name, role, tokenHash, pwv, ns(now))
+	if isUnique(err) {
+		return User{}, fmt.Errorf("%w: a user called %q", ErrExists, name)
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("store: %w", err)
+	}
+	id, _ := res.LastInsertId()
+	return User{ID: id, Name: name, Role: role, CreatedAt: now}, nil
+}
+
+// SetLearnerToken replaces a learner's token hash (a token reissued).
+func (s *Store) SetLearnerToken(ctx context.Context, name string, tokenHash []byte) error {
+	return s.updateUser(ctx, `UPDATE users SET token_hash = ? WHERE name = ? AND role = 'learner'`, tokenHash, name)
+}
+
+// SetInstructorPassword replaces an instructor's password hash.
+func (s *Store) SetInstructorPassword(ctx context.Context, name, passwordHash string) error {
+	return s.updateUser(ctx, `UPDATE users SET password_hash = ? WHERE name = ? AND role = 'instructor'`, passwordHash, name)
+}
+
+func (s *Store) updateUser(ctx context.Context, q string, v any, name string) error {
+	res, err := s.db.ExecContext(ctx, q, v, name)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+const userCols = `id, name, role, created_at_ns`
+
+func scanUser(sc scanner) (User, error) {
+	var (
+		u  User
+		at int64
+	)
+	if err := sc.Scan(&u.ID, &u.Name, &u.Role, &at); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return User{}, ErrNotFound
+		}
+		return User{}, fmt.Errorf("store: %w", err)
+	}
+	u.CreatedAt = time.Unix(0, at).UTC()
+	return u, nil
+}
+
+// LearnerByToken returns the learner whose token hashes to tokenHash.
+func (s *Store) LearnerByToken(ctx context.Context, tokenHash []byte) (User, error) {
+	return scanUser(s.db.QueryRowContext(ctx,
+		`SELECT `+userCols+` FROM users WHERE token_hash = ? AND role = 'learner'`, tokenHash))
+}
+
+// Instructor returns an instructor and their bcrypt password hash.
+func (s *Store) Instructor(ctx context.Context, name string) (User, string, error) {
+	var pw sql.NullString
+	var (
+		u  User
+		at int64
+	)
+	err := s.db.QueryRowContext(ctx,
+		`SELECT `+userCols+`, password_hash FROM users WHERE name = ? AND role = 'instructor'`, name).
+		Scan(&u.ID, &u.Name, &u.Role, &at, &pw)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, "", ErrNotFound
+	}
+	if err != nil {
+		return User{}, "", fmt.Errorf("store: %w", err)
+	}
+	u.CreatedAt = time.Unix(0, at).UTC()
+	return u, pw.String, nil
+}
+
+// Users returns every user with the role, by name.
+func (s *Store) Users(ctx context.Context, role string) ([]User, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+userCols+` FROM users WHERE role = ? ORDER BY name`, role)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var out []User
+	for rows.Next() {
+		u, err := scanUser(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+// CreateSession records a login session whose cookie value hashes to idHash.
+func (s *Store) CreateSession(ctx context.Context, idHash []byte, userID int64, expires time.Time) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO sessions (id_hash, user_id, expires_at_ns) VALUES (?, ?, ?)`,
+		idHash, userID, ns(expires))
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
+// SessionUser returns the user of an unexpired session, or ErrNotFound.
+func (s *Store) SessionUser(ctx context.Context, idHash []byte, now time.Time) (User, error) {
+	return scanUser(s.db.QueryRowContext(ctx, `
+SELECT u.id, u.name, u.role, u.created_at_ns FROM sessions s JOIN users u ON u.id = s.user_id
+WHERE s.id_hash = ? AND s.expires_at_ns > ?`, idHash, ns(now)))
+}
+
+// DeleteSession ends a session (logout), and every expired one.
+func (s *Store) DeleteSession(ctx context.Context, idHash []byte, now time.Time) error {
+	_, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE id_hash = ? OR expires_at_ns <= ?`, idHash, ns(now))
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
+// Submit stores a submission, its files and its first job (queued) in one
+// transaction: once it returns, nothing of it can be lost.
+func (s *Store) Submit(ctx context.Context, userID int64, exercise string, files []File) (Submission, error) {
+	now := s.clock.Now().UTC()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Submission{}, fmt.Errorf("store: %w", err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `INSERT INTO submissions (user_id, exercise_id, created_at_ns) VALUES (?, ?, ?)`,
+		userID, exercise, ns(now))
+	if err != nil {
+		return Submission{}, fmt.Errorf("store: saving the submission: %w", err)
+	}
+	id, _ := res.LastInsertId()
+	for _, f := range files {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO submission_files (submission_id, name, content) VALUES (?, ?, ?)`,
+			id, f.Name, f.Content); err != nil {
+			return Submission{}, fmt.Errorf("store: saving %s: %w", f.Name, err)
+		}
+	}
+	res, err = tx.ExecContext(ctx, `INSERT INTO jobs (submission_id, reason, state, queued_at_ns) VALUES (?, 'submit', 'queued', ?)`,
+		id, ns(now))
+	if err != nil {
+		return Submission{}, fmt.Errorf("store: queuing: %w", err)
+	}
+	jid, _ := res.LastInsertId()
+	if err := tx.Commit(); err != nil {
+		return Submission{}, fmt.Errorf("store: %w", err)
+	}
+	return Submission{ID: id, UserID: userID, Exercise: exercise, CreatedAt: now, Files: files,
+		Job: Job{ID: jid, SubmissionID: id, Reason: "submit", State: Queued, QueuedAt: now}}, nil
+}
+
+// CountJobs returns how many jobs are in the state.
+func (s *Store) CountJobs(ctx context.Context, state string) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE state = ?`, state).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return n, nil
+}
+
+// RequeueRunning puts back in the queue every job left running by a server
+// that stopped mid-grading, and returns how many there were.
+func (s *Store) RequeueRunning(ctx context.Context) (int, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE jobs SET state = 'queued', started_at_ns = NULL WHERE state = 'running'`)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
+// ClaimJob takes the oldest queued job, marks it running and counts the
+// attempt. ok is false when the queue is empty. Claiming is atomic: two
+// workers never get the same job.
+func (s *Store) ClaimJob(ctx context.Context) (job Job, ok bool, err error) {
+	now := s.clock.Now().UTC()
+	row := s.db.QueryRowContext(ctx, `
+UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at_ns = ?
+WHERE id = (SELECT id FROM jobs WHERE state = 'queued' ORDER BY id LIMIT 1)
+RETURNING `+jobCols, ns(now))
+	job, err = scanJob(row)
+	if errors.Is(err, ErrNotFound) {
+		return Job{}, false, nil
+	}
+	return job, err == nil, err
+}
+
+// FinishJob records a job's result (or why it could not be graded: errMsg,
+// with r nil) and marks it done.
+func (s *Store) FinishJob(ctx context.Context, jobID int64, r *report.Exercise, seed int64, errMsg string) error {
+	now := s.clock.Now().UTC()
+	var (
+		body          any
+		status        any
+		score, maxSco any
+	)
+	if r != nil {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return fmt.Errorf("store: encoding the result: %w", err)
+		}
+		body, status, score, maxSco = string(b), r.Status, r.Score, r.MaxScore
+	}
+	var errv any
+	if errMsg != "" {
+		errv = errMsg
+	}
+	res, err := s.db.ExecContext(ctx, `
+UPDATE jobs SET state = 'done', finished_at_ns = ?, status = ?, score = ?, max_score = ?, seed = ?, error = ?, result = ?
+WHERE id = ? AND state = 'running'`, ns(now), status, score, maxSco, seed, errv, body, jobID)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("store: job %d is not running", jobID)
+	}
+	return nil
+}
+
+const jobCols = `id, submission_id, reason, state, attempts, queued_at_ns, started_at_ns, finished_at_ns, seed, error, result`
+
+func scanJob(sc scanner) (Job, error) {
+	var (
+		j                 Job
+		queued            int64
+		started, finished sql.NullInt64
+		seed              sql.NullInt64
+		errMsg, result    sql.NullString
+	)
+	if err := sc.Scan(&j.ID, &j.SubmissionID, &j.Reason, &j.State, &j.Attempts, &queued, &started, &finished, &seed, &errMsg, &result); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return Job{}, ErrNotFound
+		}
+		return Job{}, fmt.Errorf("store: %w", err)
+	}
+	j.QueuedAt = time.Unix(0, queued).UTC()
+	j.StartedAt, j.FinishedAt = fromNs(started), fromNs(finished)
+	j.Seed, j.Error = seed.Int64, errMsg.String
+	if result.Valid {
+		j.Result = new(report.Exercise)
+		if err := json.Unmarshal([]byte(result.String), j.Result); err != nil {
+			return Job{}, fmt.Errorf("store: result of job %d: %w", j.ID, err)
+		}
+	}
+	return j, nil
+}
+
+// Job returns one job.
+func (s *Store) Job(ctx context.Context, id int64) (Job, error) {
+	return scanJob(s.db.QueryRowContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE id = ?`, id))
+}
+
+const submissionCols = `s.id, s.user_id, u.name, s.exercise_id, s.created_at_ns`
+
+// latestJob joins a submission with its latest job.
+const latestJob = `JOIN jobs j ON j.id = (SELECT MAX(id) FROM jobs WHERE submission_id = s.id)`
+
+func scanSubmission(rows scanner) (Submission, error) {
+	var (
+		sub Submission
+		at  int64
+		j   Job
+		q   int64
+		st  sql.NullInt64
+		fi  sql.NullInt64
+		sd  sql.NullInt64
+		em  sql.NullString
+		rs  sql.NullString
+	)
+	err := rows.Scan(&sub.ID, &sub.UserID, &sub.Learner, &sub.Exercise, &at,
+		&j.ID, &j.SubmissionID, &j.Reason, &j.State, &j.Attempts, &q, &st, &fi, &sd, &em, &rs)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Submission{}, ErrNotFound
+	}
+	if err != nil {
+		return Submission{}, fmt.Errorf("store: %w", err)
+	}
+	sub.CreatedAt = time.Unix(0, at).UTC()
+	j.QueuedAt, j.StartedAt, j.FinishedAt = time.Unix(0, q).UTC(), fromNs(st), fromNs(fi)
+	j.Seed, j.Error = sd.Int64, em.String
+	if rs.Valid {
+		j.Result = new(report.Exercise)
+		if err := json.Unmarshal([]byte(rs.String), j.Result); err != nil {
+			return Submission{}, fmt.Errorf("store: result of job %d: %w", j.ID, err)
+		}
+	}
+	sub.Job = j
+	return sub, nil
+}
+
+const jobColsJ = `j.id, j.submission_id, j.reason, j.state, j.attempts, j.queued_at_ns, j.started_at_ns, j.finished_at_ns, j.seed, j.error, j.result`
+
+// Submission returns one submission with its files and latest job.
+func (s *Store) Submission(ctx context.Context, id int64) (Submission, error) {
+	sub, err := scanSubmission(s.db.QueryRowContext(ctx, `
+SELECT `+submissionCols+`, `+jobColsJ+` FROM submissions s JOIN users u ON u.id = s.user_id `+latestJob+`
+WHERE s.id = ?`, id))
+	if err != nil {
+		return Submission{}, err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT name, content FROM submission_files WHERE submission_id = ? ORDER BY name`, id)
+	if err != nil {
+		return Submission{}, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var f File
+		if err := rows.Scan(&f.Name, &f.Content); err != nil {
+			return Submission{}, fmt.Errorf("store: %w", err)
+		}
+		sub.Files = append(sub.Files, f)
+	}
+	return sub, rows.Err()
+}
+
+// Submissions returns submissions with their latest job, newest first:
+// a learner's (userID > 0) or everyone's (userID 0), at most limit.
+func (s *Store) Submissions(ctx context.Context, userID int64, limit int) ([]Submission, error) {
+	q := `SELECT ` + submissionCols + `, ` + jobColsJ + ` FROM submissions s JOIN users u ON u.id = s.user_id ` + latestJob
+	args := []any{}
+	if userID > 0 {
+		q += ` WHERE s.user_id = ?`
+		args = append(args, userID)
+	}
+	q += ` ORDER BY s.id DESC LIMIT ?`
+	args = append(args, limit)
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var out []Submission
+	for rows.Next() {
+		sub, err := scanSubmission(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sub)
+	}
+	return out, rows.Err()
+}
+
+// RegradeLatest queues a new job for every learner's latest submission of
+// every exercise, and returns the jobs queued.
+func (s *Store) RegradeLatest(ctx context.Context) ([]Job, error) {
+	now := s.clock.Now().UTC()
+	rows, err := s.db.QueryContext(ctx, `
+INSERT INTO jobs (submission_id, reason, state, queued_at_ns)
+SELECT MAX(id), 'regrade', 'queued', ? FROM submissions GROUP BY user_id, exercise_id
+RETURNING `+jobCols, ns(now))
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var out []Job
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, j)
+	}
+	return out, rows.Err()
+}
+
+// Grading is one finished (or pending) job of the class, without its
+// result body: what a gradebook is computed from.
+type Grading struct {
+	JobID, SubmissionID, UserID int64
+	Learner, Exercise           string
+	State, Status               string
+	Score, MaxScore             float64
+	FinishedAt                  time.Time
+}
+
+// Gradings returns every job of every submission, oldest first.
+func (s *Store) Gradings(ctx context.Context) ([]Grading, error) {
+	rows, err := s.db.QueryContext(ctx, `
+SELECT j.id, s.id, s.user_id, u.name, s.exercise_id, j.state, COALESCE(j.status, ''), COALESCE(j.score, 0), COALESCE(j.max_score, 0), j.finished_at_ns
+FROM jobs j JOIN submissions s ON s.id = j.submission_id JOIN users u ON u.id = s.user_id
+ORDER BY j.id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var out []Grading
+	for rows.Next() {
+		var (
+			g  Grading
+			fi sql.NullInt64
+		)
+		if err := rows.Scan(&g.JobID, &g.SubmissionID, &g.UserID, &g.Learner, &g.Exercise, &g.State, &g.Status, &g.Score, &g.MaxScore, &fi); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		g.FinishedAt = fromNs(fi)
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// Results returns the result bodies of the given jobs (those done with a
+// result), keyed by job id.
+func (s *Store) Results(ctx context.Context, jobIDs []int64) (map[int64]report.Exercise, error) {
+	out := map[int64]report.Exercise{}
+	for len(jobIDs) > 0 {
+		n := min(len(jobIDs), 500)
+		batch := jobIDs[:n]
+		jobIDs = jobIDs[n:]
+		args := make([]any, len(batch))
+		for i, id := range batch {
+			args[i] = id
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT id, result FROM jobs WHERE result IS NOT NULL AND id IN (?`+
+			strings.Repeat(", ?", len(batch)-1)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		for rows.Next() {
+			var (
+				id   int64
+				body string
+				ex   report.Exercise
+			)
+			if err := rows.Scan(&id, &body); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: %w", err)
+			}
+			if err := json.Unmarshal([]byte(body), &ex); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: result of job %d: %w", id, err)
+			}
+			out[id] = ex
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+	}
+	return out, nil
+}

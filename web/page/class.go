@@ -1,0 +1,117 @@
+package page
+
+import (
+	"strconv"
+	"time"
+
+	"ratelab/grader/report"
+	"ratelab/lab/course"
+)
+
+// ClassSubmission is one submission of class mode with its latest grading.
+type ClassSubmission struct {
+	ID        int64
+	Learner   string
+	Exercise  string
+	CreatedAt time.Time
+	State     string // queued, running or done
+	Error     string // why it could not be graded, if so
+	Result    *report.Exercise
+	Seed      int64
+}
+
+// ClassFile is one submitted source file.
+type ClassFile struct {
+	Name    string
+	Content string
+}
+
+// ClassLearnerView is a learner's class page: their submissions and the
+// upload form.
+type ClassLearnerView struct {
+	Name, CSRF                  string
+	Exercises                   []course.Exercise
+	Submissions                 []ClassSubmission // newest first
+	MaxFileBytes, MaxTotalBytes int64
+}
+
+// ClassSubmissionView is one submission's page (the learner's, or the
+// instructor's drill-down).
+type ClassSubmissionView struct {
+	Submission ClassSubmission
+	Files      []ClassFile
+	Instructor bool
+	SavedAt    time.Time // when the grading finished, in the reader's zone
+}
+
+// ClassDashboardView is the instructor's dashboard.
+type ClassDashboardView struct {
+	Instructor, CSRF string
+	Exercises        []course.Exercise
+	Rows             []ClassRow
+	Pitfalls         []ClassPitfalls // one per exercise, in course order
+	Recent           []ClassSubmission
+	Queued           int
+	Regraded         string // "n" after a regrade was queued
+}
+
+// ClassRow is one learner's line of the gradebook.
+type ClassRow struct {
+	Learner string
+	Cells   []ClassCell // one per exercise, in course order
+}
+
+// ClassCell is a learner's standing on one exercise.
+type ClassCell struct {
+	Exercise     string
+	Graded       bool
+	Best, Latest float64
+	Max          float64
+	Status       string // of the latest graded submission
+	State        string // of the latest submission's grading
+	Submission   int64  // the latest submission, 0 if none
+}
+
+// ClassPitfalls counts, for one exercise, the learners whose latest graded
+// result fails each pitfall.
+type ClassPitfalls struct {
+	Exercise string
+	Graded   int
+	Counts   []ClassPitfallCount
+}
+
+// ClassPitfallCount is one pitfall and how many learners hit it.
+type ClassPitfallCount struct {
+	Pitfall  string
+	Learners int
+}
+
+func submissionURL(id int64) string { return "/class/submissions/" + strconv.FormatInt(id, 10) }
+
+// cellText is a gradebook cell as text: "best / latest", or a dash.
+func cellText(c ClassCell) string {
+	if !c.Graded {
+		if c.State == "queued" || c.State == "running" {
+			return "grading…"
+		}
+		return "—"
+	}
+	return num(c.Best) + " / " + num(c.Latest)
+}
+
+// stateLabel says where a submission is.
+func stateLabel(s ClassSubmission) string {
+	switch {
+	case s.State == "queued":
+		return "queued"
+	case s.State == "running":
+		return "grading"
+	case s.Error != "":
+		return "not graded"
+	case s.Result != nil:
+		return statusLabel(s.Result.Status) + " · " + points(s.Result.Score, s.Result.MaxScore)
+	}
+	return s.State
+}
+
+func kib(n int64) string { return strconv.FormatInt(n>>10, 10) + " KiB" }
