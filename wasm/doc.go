@@ -1,5 +1,6 @@
-// Command wasm is the lab's WebAssembly build: it puts the simulation of
-// package ratelab/lab/sim in the browser under the global object ratelab.
+// Command wasm is the lab's WebAssembly build: it puts the simulations of
+// packages ratelab/lab/sim, lab/backpressure and lab/gradient in the
+// browser under the global object ratelab.
 //
 // Build it with
 //
@@ -34,4 +35,35 @@
 //
 // bytes must be large enough: 9·maxMessages for step, and sim.StateHeader +
 // 5·sim.LaneFields + buckets float64s for state.
+//
+// Week 4 adds two runs, each stepped once per animation frame with one call
+// that fills a typed array:
+//
+//	ratelab.governor               {targets: [{id, title}], actions, windowNs, maxSteps, maxBytes, layout}
+//	ratelab.newGovernorSim(config) the governor's drain loop (lab/backpressure), or {error}
+//	ratelab.gradient               {binNs, maxBins, maxBytes, layout}
+//	ratelab.newGradientSim(config) the Gradient2 scenario (lab/gradient), or {error}
+//
+// A governor config is {target, impl, tries, fixed, seed, floor, ceiling,
+// start, low, high}, every field optional (backpressure.DefaultConfig fills
+// the rest); a Gradient2 config is {impl, seed}. A governor run has
+//
+//	step(maxWindows, bytes)         run up to maxWindows windows (at most maxSteps, and
+//	                                as many as bytes holds), write backpressure's
+//	                                EncodeStep to bytes and return how many ran
+//	info()                          {impl, implStatus, stopped, status, target, targetTitle,
+//	                                floor, ceiling, low, high, tries, fixed, offer, lastBad,
+//	                                capacity, windows, changes, ...}
+//	free()
+//
+// and a Gradient2 run has
+//
+//	step(untilNs, maxBins, bytes)   run whole bins up to untilNs, write gradient's
+//	                                EncodeStep to bytes and return how many ran
+//	info()                          {impl, implStatus, stopped, status, workers, serviceNs,
+//	                                throughput, binNs, steps, limit}
+//	free()
+//
+// Learner code that panics stops its run; info().implStatus then says why
+// ("Yours: not implemented yet" for a stub).
 package main

@@ -38,6 +38,11 @@ func api() js.Value {
 		},
 		"maxBatch": sim.MaxBatch,
 		"newSim":   js.FuncOf(newSim),
+
+		"governor":       governorAPI(),
+		"newGovernorSim": js.FuncOf(newGovernorSim),
+		"gradient":       gradientAPI(),
+		"newGradientSim": js.FuncOf(newGradientSim),
 	})
 }
 

@@ -56,31 +56,38 @@ func TestHomeShowsWeeksExercisesAndGrades(t *testing.T) {
 func TestLessonsHaveTheirMountPoints(t *testing.T) {
 	ctx := NewBrowser(t, BrowserOptions{})
 	s := startSeeded(t)
-	presets := map[string]string{"week-1": "naive-refill", "week-2": "edge-attack"}
+	// Each lesson's mount points: the visualization (data-viz) and its preset.
+	mounts := map[string][]struct{ kind, preset string }{
+		"week-1": {{"limiters", "naive-refill"}},
+		"week-2": {{"limiters", "edge-attack"}},
+		"week-4": {{"governor", "healthier"}, {"gradient2", ""}},
+	}
 	for _, w := range course.Weeks() {
 		slug := w.Lesson.Slug
 		Open(t, ctx, s, "/lessons/"+slug, "lesson-title")
 		if got := TextOf(t, ctx, "lesson-title"); got != w.Lesson.Title {
 			t.Errorf("%s: lesson-title = %q, want %q", slug, got, w.Lesson.Title)
 		}
-		preset, ok := presets[slug]
+		ms, ok := mounts[slug]
 		if !ok {
-			t.Errorf("%s: no visualization preset expected; update this test", slug)
+			t.Errorf("%s: no visualization expected; update this test", slug)
 			continue
 		}
-		sel := `[data-viz="limiters"][data-preset="` + preset + `"]`
-		if n := Eval[int](t, ctx, `document.querySelectorAll('`+sel+`').length`); n != 1 {
-			t.Errorf("%s: %d mount points %s, want 1", slug, n, sel)
-		}
-		// Either the visualization's scripts are on the page, or the mount
-		// point says it is not built: never neither, never both.
-		scripts := Eval[bool](t, ctx, `!!document.querySelector('script[src="/static/viz/limiters.js"]')`)
-		missing := Eval[string](t, ctx, `(document.querySelector('[data-testid="viz-missing"]') || {}).textContent || ""`)
-		if scripts == (missing != "") {
-			t.Errorf("%s: viz script loaded = %v, missing notice = %q; want exactly one", slug, scripts, missing)
-		}
-		if missing != "" && !strings.Contains(missing, "visualization not built: run make run") {
-			t.Errorf("%s: missing notice = %q, want it to say how to build it", slug, missing)
+		for _, m := range ms {
+			mount := `[data-viz="` + m.kind + `"][data-preset="` + m.preset + `"]`
+			if n := Eval[int](t, ctx, `document.querySelectorAll('`+mount+`').length`); n != 1 {
+				t.Errorf("%s: %d mount points %s, want 1", slug, n, mount)
+			}
+			// Either the visualization's script is on the page, or the mount
+			// point says it is not built: never neither, never both.
+			scripts := Eval[bool](t, ctx, `!!document.querySelector('script[src="/static/viz/`+m.kind+`.js"]')`)
+			missing := Eval[string](t, ctx, `(document.querySelector('`+mount+` [data-testid="viz-missing"]') || {}).textContent || ""`)
+			if scripts == (missing != "") {
+				t.Errorf("%s: %s script loaded = %v, missing notice = %q; want exactly one", slug, m.kind, scripts, missing)
+			}
+			if missing != "" && !strings.Contains(missing, "visualization not built: run make run") {
+				t.Errorf("%s: missing notice = %q, want it to say how to build it", slug, missing)
+			}
 		}
 		for _, e := range w.Exercises {
 			WaitTestID(t, ctx, "lesson-exercise-"+e.ID)

@@ -46,6 +46,8 @@ type Config struct {
 	Location *time.Location
 	// Log receives server errors; nil means slog.Default().
 	Log *slog.Logger
+	// Class, if set, serves class mode under /class (see Class).
+	Class *Class
 }
 
 // contentSecurityPolicy allows only this origin. 'wasm-unsafe-eval' lets
@@ -94,7 +96,9 @@ func New(cfg Config) *echo.Echo {
 		Level:     5,
 		MinLength: 1024,
 		// Static files are compressed once and cached by serveStatic.
-		Skipper: func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/static/") },
+		Skipper: func(c echo.Context) bool {
+			return strings.HasPrefix(c.Request().URL.Path, "/static/") || isWebsocket(c)
+		},
 	}))
 
 	// HEAD answers like GET without the body (net/http drops it).
@@ -106,6 +110,9 @@ func New(cfg Config) *echo.Echo {
 	e.Match(methods, "/favicon.ico", func(c echo.Context) error {
 		return c.Redirect(http.StatusMovedPermanently, "/static/favicon.svg")
 	})
+	if cfg.Class != nil {
+		h.routeClass(e, *cfg.Class)
+	}
 	return e
 }
 
@@ -176,6 +183,11 @@ func (h *handlers) pageAssets() page.Assets {
 		VizCSS:   h.static.exists("viz/limiters.css"),
 		WasmExec: h.static.exists("wasm_exec.js"),
 		Wasm:     h.static.exists("lab.wasm"),
+
+		GovernorJS:   h.static.exists("viz/governor.js"),
+		GovernorCSS:  h.static.exists("viz/governor.css"),
+		Gradient2JS:  h.static.exists("viz/gradient2.js"),
+		Gradient2CSS: h.static.exists("viz/gradient2.css"),
 	}
 }
 
@@ -199,6 +211,18 @@ func render(c echo.Context, status int, comp templ.Component) error {
 func (h *handlers) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
+	}
+	if handleClassError(err, c) {
+		var he *echo.HTTPError
+		var pe *problemError
+		if !errors.As(err, &he) && !errors.As(err, &pe) {
+			h.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+		}
+		return
+	}
+	var pe *problemError
+	if errors.As(err, &pe) {
+		err = echo.NewHTTPError(pe.code, pe.message+": "+strings.Join(pe.problems, " · "))
 	}
 	code := http.StatusInternalServerError
 	heading := "Something went wrong"

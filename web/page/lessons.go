@@ -28,6 +28,29 @@ var tocs = map[string][]tocEntry{
 		{"policy", "Policy around the algorithm"},
 		{"exercises", "Exercises"},
 	},
+	"week-4": {
+		{"churn", "Overload becomes churn"},
+		{"attempt-plane", "The attempt plane"},
+		{"slow-start", "Slow start"},
+		{"back-off", "Back off by severity"},
+		{"memory", "Congestion memory"},
+		{"windows", "Windows from deltas"},
+		{"honesty", "Measurement honesty"},
+		{"gradient2", "Latency as the signal"},
+		{"long-rtt", "The long RTT"},
+		{"app-limited", "App-limited samples"},
+		{"exercises", "Exercises"},
+	},
+}
+
+// lessonViz returns the visualizations a page shows, by the page's slug:
+// the names of their scripts under /static/viz/. Week 4 has its own two;
+// every other lesson uses the limiters.
+func lessonViz(slug string) []string {
+	if slug == "week-4" {
+		return []string{"governor", "gradient2"}
+	}
+	return []string{"limiters"}
 }
 
 // Code shown in the lessons. Kept here because templ text treats braces as
@@ -48,6 +71,39 @@ func (g *GCRA) tryAcquire(now uint64) bool {
 	g.tat = tat + g.t // one interval later for the next message
 	return true
 }`
+
+	decideSketch = `// One window: frac is failed / resolved attempts in it.
+switch {
+case frac > high: // breach: cut in proportion, remember where it hurt
+	offer, lastBad = max(floor, cur*clamp(1-frac, 0.25, 0.9)), cur
+case frac > low: // dead band: noise, not a signal
+	offer = cur
+case lastBad == 0: // never congested: slow start
+	offer = min(ceiling, 2*cur)
+case cur < 0.75*lastBad: // far below the wall: x1.5, stop short
+	offer = min(1.5*cur, 0.75*lastBad)
+default: // near the wall: creep
+	offer = min(ceiling, cur+max(1, 0.02*lastBad))
+}`
+
+	windowSketch = `// Each tick: the window is what changed since the last one.
+failed, resolved := cumFailed-prevFailed, cumResolved-prevResolved
+prevFailed, prevResolved = cumFailed, cumResolved
+if resolved == 0 {
+	return hold() // no evidence either way
+}
+frac := float64(failed) / float64(resolved)`
+
+	gradientSketch = `// One sample: rtt is the short RTT, inflight its concurrency.
+queue := 4.0             // the allowance for a little queueing
+long := longRTT.Add(rtt) // the slow baseline
+if inflight < limit/2 {
+	return limit // app-limited: no news about capacity
+}
+gradient := max(0.5, min(1, tolerance*long/rtt))
+next := limit*gradient + queue // the gradient pulls, the queue pushes
+limit = limit*(1-smoothing) + next*smoothing
+limit = clamp(limit, minLimit, maxLimit)`
 
 	hierarchySketch = `// All or nothing: look at every level, then take from every level.
 func allow(now uint64, levels []*Bucket) bool {

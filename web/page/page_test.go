@@ -115,23 +115,39 @@ func TestHomePage(t *testing.T) {
 	}
 }
 
+// lessonMounts lists each lesson's visualization mount points: the kind
+// (data-viz) and the preset.
+var lessonMounts = map[string][]struct{ kind, preset string }{
+	"week-1": {{"limiters", "naive-refill"}},
+	"week-2": {{"limiters", "edge-attack"}},
+	"week-4": {{"governor", "healthier"}, {"gradient2", ""}},
+}
+
 func TestLessonPages(t *testing.T) {
-	presets := map[string]string{"week-1": "naive-refill", "week-2": "edge-attack"}
 	for _, w := range course.Weeks() {
 		t.Run(w.Lesson.Slug, func(t *testing.T) {
 			doc := render(t, LessonPage(w, Assets{}))
 			if got := text(one(t, doc, "lesson-title")); got != w.Lesson.Title {
 				t.Errorf("lesson-title = %q, want %q", got, w.Lesson.Title)
 			}
-			mount := doc.Find(`div[data-viz="limiters"]`)
-			if mount.Length() != 1 {
-				t.Fatalf("%d visualization mount points, want 1", mount.Length())
+			mounts, ok := lessonMounts[w.Lesson.Slug]
+			if !ok {
+				t.Fatalf("no visualization expected for %s; update lessonMounts", w.Lesson.Slug)
 			}
-			if p, _ := mount.Attr("data-preset"); p != presets[w.Lesson.Slug] {
-				t.Errorf("mount point preset = %q, want %q", p, presets[w.Lesson.Slug])
+			if n := doc.Find(`div[data-viz]`).Length(); n != len(mounts) {
+				t.Errorf("%d visualization mount points, want %d", n, len(mounts))
 			}
-			if got := text(mount.Find(`[data-testid="viz-missing"]`)); got != "visualization not built: run make run" {
-				t.Errorf("without lab.wasm the mount point says %q", got)
+			for _, m := range mounts {
+				mount := doc.Find(`div[data-viz="` + m.kind + `"]`)
+				if mount.Length() != 1 {
+					t.Fatalf("%d %s mount points, want 1", mount.Length(), m.kind)
+				}
+				if p, _ := mount.Attr("data-preset"); p != m.preset {
+					t.Errorf("%s mount point preset = %q, want %q", m.kind, p, m.preset)
+				}
+				if got := text(mount.Find(`[data-testid="viz-missing"]`)); got != "visualization not built: run make run" {
+					t.Errorf("without lab.wasm the %s mount point says %q", m.kind, got)
+				}
 			}
 			// Every table-of-contents entry points at a heading on the page.
 			doc.Find(`nav.toc a`).Each(func(_ int, a *goquery.Selection) {
@@ -171,6 +187,56 @@ func TestLessonLoadsVisualizationOnlyWhenBuilt(t *testing.T) {
 	doc = render(t, LessonPage(w, noWasm))
 	if doc.Find("script").Length() != 0 || byTestID(doc, "viz-missing").Length() != 1 {
 		t.Error("without lab.wasm the page still loads the visualization, or does not say it is missing")
+	}
+}
+
+// The week 4 lesson loads its own two visualizations, and the limiters'
+// only on the lessons that show them.
+func TestWeek4LoadsItsVisualizations(t *testing.T) {
+	var week4 course.Week
+	for _, w := range course.Weeks() {
+		if w.Lesson.Slug == "week-4" {
+			week4 = w
+		}
+	}
+	if week4.Number != 4 {
+		t.Fatal("the course has no week-4 lesson")
+	}
+	ready := Assets{VizJS: true, VizCSS: true, WasmExec: true, Wasm: true,
+		GovernorJS: true, GovernorCSS: true, Gradient2JS: true, Gradient2CSS: true}
+	doc := render(t, LessonPage(week4, ready))
+	var srcs, hrefs []string
+	doc.Find("script[src]").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
+	doc.Find(`link[href^="/static/viz/"]`).Each(func(_ int, s *goquery.Selection) { hrefs = append(hrefs, s.AttrOr("href", "")) })
+	if got := strings.Join(srcs, " "); got != "/static/wasm_exec.js /static/viz/governor.js /static/viz/gradient2.js" {
+		t.Errorf("scripts = %q, want wasm_exec.js, governor.js and gradient2.js", got)
+	}
+	if got := strings.Join(hrefs, " "); got != "/static/viz/governor.css /static/viz/gradient2.css" {
+		t.Errorf("visualization stylesheets = %q, want governor.css and gradient2.css", got)
+	}
+	for _, id := range []string{"viz-governor", "viz-gradient2"} {
+		if one(t, doc, id).Find(`[data-viz-fallback]`).Length() != 1 || byTestID(doc, "viz-missing").Length() != 0 {
+			t.Errorf("%s: want a loading line for the script to replace, and no missing notice", id)
+		}
+	}
+	// Without the governor's script its mount says so; the other still runs.
+	noGov := ready
+	noGov.GovernorJS = false
+	doc = render(t, LessonPage(week4, noGov))
+	if byTestID(doc, "viz-governor").Find(`[data-testid="viz-missing"]`).Length() != 1 || doc.Find(`script[src="/static/viz/governor.js"]`).Length() != 0 {
+		t.Error("without governor.js the page still loads it, or its mount does not say it is missing")
+	}
+	if doc.Find(`script[src="/static/viz/gradient2.js"]`).Length() != 1 {
+		t.Error("without governor.js the page no longer loads gradient2.js")
+	}
+	// Every contents entry has its section, and the code sketches render.
+	doc.Find(`nav.toc a`).Each(func(_ int, a *goquery.Selection) {
+		if href, _ := a.Attr("href"); doc.Find(href).Length() != 1 {
+			t.Errorf("contents link %s has no target", href)
+		}
+	})
+	if n := doc.Find(`[data-testid="lesson-body"] pre code`).Length(); n != 3 {
+		t.Errorf("%d code sketches in the week 4 lesson, want 3", n)
 	}
 }
 

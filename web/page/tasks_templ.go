@@ -44,6 +44,16 @@ func task(id string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
+		case "governor":
+			templ_7745c5c3_Err = taskGovernor().Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		case "gradient2":
+			templ_7745c5c3_Err = taskGradient2().Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
 		default:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<p>The lesson for this week describes the exercise; the package's doc comment in <code>exercises/")
 			if templ_7745c5c3_Err != nil {
@@ -52,7 +62,7 @@ func task(id string) templ.Component {
 			var templ_7745c5c3_Var2 string
 			templ_7745c5c3_Var2, templ_7745c5c3_Err = templ.JoinStringErrs(id)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/tasks.templ`, Line: 14, Col: 104}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/tasks.templ`, Line: 18, Col: 104}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var2))
 			if templ_7745c5c3_Err != nil {
@@ -135,6 +145,56 @@ func taskSlidingWindow() templ.Component {
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
 		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<p>Write the bucketed sliding window from week 2 in <code>exercises/slidingwindow</code>: at most <em>limit</em> accepted messages in the current bucket and the <em>buckets − 1</em> before it.</p><ul><li>Each bucket is <span class=\"formula\">windowNs / buckets</span> nanoseconds long (integer division).</li><li>The current bucket is <span class=\"formula\">max(nowNs / bucketNs, latest bucket seen)</span>, starting from bucket 0: time never rewinds.</li><li>Rejected messages are not counted.</li><li>Any <code>uint64</code> time is legal, the very last nanosecond too. A “no bucket” marker of <code>MaxUint64</code> collides with a real bucket when a bucket is 1 ns long.</li><li>Memory is O(buckets) and <code>TryAcquire</code> is O(1) amortised whatever <code>buckets</code> is: the benchmark uses at least 1,000 buckets, so summing them on every call cannot pass.</li></ul><p>See <a href=\"/lessons/week-2#bucketed\">the bucketed sliding window</a> in the lesson for its guarantee.</p>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
+func taskGovernor() templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<p>Write the backpressure governor from week 4 in <code>exercises/governor</code>: one offer, moved once per window by the window's attempt-failure fraction.</p><ul><li><code>Decide</code>: above <em>High</em>, back off to <span class=\"formula\">max(Floor, current × clamp(1 − frac, 0.25, 0.9))</span> and remember <em>current</em> as <em>LastBad</em>; between the marks, hold; clean with no memory, double up to the ceiling; clean below 75% of <em>LastBad</em>, ×1.5 but no further than that 75%; otherwise probe by <span class=\"formula\">max(1, 0.02 × LastBad)</span>.</li><li>A clean window never changes <em>LastBad</em>. <code>MemoryClearStreak</code> clean windows in a row at or above it clear it.</li><li><code>Observe</code> takes the window from the <em>deltas</em> of the cumulative counters, never the lifetime ratio. A window with no resolved attempt, or with counters that went backwards (a reset: the new baseline), holds and resets the streak.</li><li>The opening offer is <em>Start</em>, or <em>Floor</em> when it is 0, clamped into <span class=\"formula\">[Floor, Ceiling]</span>. Offers are compared with a relative tolerance of 10⁻⁹.</li></ul><p>The lesson walks through <a href=\"/lessons/week-4#slow-start\">slow start</a>, <a href=\"/lessons/week-4#memory\">congestion memory</a> and <a href=\"/lessons/week-4#windows\">windows from deltas</a>, and lets you run your governor beside the reference.</p>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
+func taskGradient2() templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "<p>Write the Gradient2 concurrency limit from week 4 in <code>exercises/gradient2</code>, after Netflix's <code>Gradient2Limit</code>: one <code>Update</code> per sample.</p><ul><li>The short RTT is the sample. The long RTT is the plain mean of the first 10 samples, then an exponential average with factor <span class=\"formula\">2 / (LongWindow + 1)</span>; when it is more than twice the short RTT, the stored value is multiplied by 0.95 (the current sample still uses the undecayed one).</li><li>A sample with <span class=\"formula\">inflight &lt; limit / 2</span> is app-limited: the limit does not change.</li><li>Otherwise <span class=\"formula\">gradient = max(0.5, min(1, RTTTolerance × long / short))</span>, <span class=\"formula\">n = limit × gradient + queue</span>, smoothed as <span class=\"formula\">limit × (1 − Smoothing) + n × Smoothing</span> and clamped to <span class=\"formula\">[MinLimit, MaxLimit]</span>.</li><li><code>QueueSize</code> is called with <code>int(limit)</code>; nil means a constant 4.</li></ul><p>See <a href=\"/lessons/week-4#gradient2\">latency as the signal</a> and <a href=\"/lessons/week-4#long-rtt\">the long RTT</a> in the lesson.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -17,11 +17,62 @@ type Assets struct {
 	VizCSS   bool // /static/viz/limiters.css
 	WasmExec bool // /static/wasm_exec.js
 	Wasm     bool // /static/lab.wasm
+
+	GovernorJS   bool // /static/viz/governor.js
+	GovernorCSS  bool // /static/viz/governor.css
+	Gradient2JS  bool // /static/viz/gradient2.js
+	Gradient2CSS bool // /static/viz/gradient2.css
 }
 
 // VizReady reports whether a live visualization can run: the script, Go's
 // wasm_exec.js and the compiled lab.wasm are all there.
 func (a Assets) VizReady() bool { return a.VizJS && a.WasmExec && a.Wasm }
+
+// vizFiles reports whether the script and the stylesheet of the
+// visualization called name (limiters, governor or gradient2, the file
+// names under /static/viz/) exist.
+func (a Assets) vizFiles(name string) (js, css bool) {
+	switch name {
+	case "limiters":
+		return a.VizJS, a.VizCSS
+	case "governor":
+		return a.GovernorJS, a.GovernorCSS
+	case "gradient2":
+		return a.Gradient2JS, a.Gradient2CSS
+	}
+	return false, false
+}
+
+// vizReadyFor reports whether the visualization called name can run: its
+// script, Go's wasm_exec.js and the compiled lab.wasm are all there.
+func (a Assets) vizReadyFor(name string) bool {
+	js, _ := a.vizFiles(name)
+	return js && a.WasmExec && a.Wasm
+}
+
+// vizScripts returns the scripts of the visualizations named, as paths
+// under /static/, of those that can run: none without lab.wasm.
+func (a Assets) vizScripts(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if a.vizReadyFor(n) {
+			out = append(out, "/static/viz/"+n+".js")
+		}
+	}
+	return out
+}
+
+// vizStyles returns the stylesheets of the visualizations named that
+// exist, as paths under /static/.
+func (a Assets) vizStyles(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if _, css := a.vizFiles(n); css {
+			out = append(out, "/static/viz/"+n+".css")
+		}
+	}
+	return out
+}
 
 // Graded is one exercise's result from the latest saved report that graded it.
 type Graded struct {

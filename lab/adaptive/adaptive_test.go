@@ -1,0 +1,65 @@
+package adaptive_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"ratelab/lab/adaptive"
+)
+
+type stringer struct{}
+
+func (stringer) String() string { return "a Stringer" }
+
+func TestPanicStatus(t *testing.T) {
+	tests := []struct {
+		v    any
+		want string
+	}{
+		{"governor: New is not implemented yet", adaptive.NotImplemented},
+		{errors.New("TODO: Not Implemented"), adaptive.NotImplemented},
+		{"index out of range [3]", "panicked: index out of range [3]"},
+		{errors.New("boom"), "panicked: boom"},
+		{stringer{}, "panicked: a Stringer"},
+		{42, "panicked: a value that is not a message"},
+	}
+	for _, tt := range tests {
+		if got := adaptive.PanicStatus(tt.v); got != tt.want {
+			t.Errorf("PanicStatus(%#v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
+
+func TestActionString(t *testing.T) {
+	want := []string{"hold", "double", "back off", "recover", "probe"}
+	for a, w := range want {
+		if got := adaptive.Action(a).String(); got != w {
+			t.Errorf("Action(%d).String() = %q, want %q", a, got, w)
+		}
+	}
+	if got := adaptive.Action(9).String(); got != "action 9" {
+		t.Errorf("Action(9).String() = %q, want %q", got, "action 9")
+	}
+}
+
+// The reference governor through the lab's interface: the Decision keeps
+// the exercise's action numbers and its Reason.
+func ExampleReference() {
+	g := adaptive.Reference.NewGovernor(adaptive.GovernorConfig{Floor: 10, Ceiling: 200, Low: 0.01, High: 0.05})
+	fmt.Println("opening offer", g.Offer())
+	d := g.Observe(0, 100)
+	fmt.Printf("%v %.4g %.4g\n", d.Action, d.Offer, d.LastBad)
+	d = g.Observe(31, 200)
+	fmt.Printf("%v %.4g %.4g\n", d.Action, d.Offer, d.LastBad)
+	fmt.Println(d.Reason)
+
+	l := adaptive.Reference.NewLimit(adaptive.DefaultLimitConfig())
+	fmt.Println("limit", l.Limit(), "then", l.Update(100_000_000, 20))
+	// Output:
+	// opening offer 10
+	// double 20 0
+	// back off 13.8 20
+	// frac 0.31 > high 0.05: back off x0.69 to 13.8
+	// limit 20 then 20
+}

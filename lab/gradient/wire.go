@@ -1,0 +1,69 @@
+package gradient
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// Layout of what EncodeStep writes: a header of StepHeader float64 values,
+// then BinFields values per bin.
+const (
+	StepCount    = 0 // bins in this step
+	StepStopped  = 1 // 1 once the run has stopped, else 0
+	StepNow      = 2 // virtual time reached, ns
+	StepLimit    = 3 // the limit now
+	StepShortRTT = 4 // the latest sample's RTT, ns
+	StepLongRTT  = 5 // the long RTT, ns
+	StepInflight = 6 // requests in flight
+	StepHeader   = 7
+
+	BinStart      = 0
+	BinLoad       = 1
+	BinLimit      = 2
+	BinShortRTT   = 3
+	BinLongRTT    = 4
+	BinInflight   = 5
+	BinArrived    = 6
+	BinAdmitted   = 7
+	BinRejected   = 8
+	BinSamples    = 9
+	BinAppLimited = 10
+	BinFields     = 11
+)
+
+// MaxStepBytes returns the most bytes EncodeStep writes for n bins.
+func MaxStepBytes(n int) int { return 8 * (StepHeader + n*BinFields) }
+
+// EncodeStep appends the run's state and the bins, as Step returned them,
+// to dst as little-endian float64 values in the layout above, and returns
+// the extended slice. Read it in JavaScript as a Float64Array.
+func (r *Run) EncodeStep(dst []byte, bins []Bin) []byte {
+	put := func(v float64) {
+		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v))
+	}
+	stopped := 0.0
+	if r.stopped {
+		stopped = 1
+	}
+	put(float64(len(bins)))
+	put(stopped)
+	put(float64(r.now))
+	put(float64(r.current))
+	put(r.short)
+	put(r.long.value)
+	put(float64(len(r.flight)))
+	for _, b := range bins {
+		put(float64(b.StartNs))
+		put(b.Load)
+		put(float64(b.Limit))
+		put(b.ShortRTT)
+		put(b.LongRTT)
+		put(float64(b.Inflight))
+		put(float64(b.Arrived))
+		put(float64(b.Admitted))
+		put(float64(b.Rejected))
+		put(float64(b.Samples))
+		put(float64(b.AppLimited))
+	}
+	return dst
+}
