@@ -149,8 +149,9 @@ func (g *grading) blame(out string, ids []string) map[string]string {
 		}
 		id := cur
 		for _, c := range ids {
-			// go build names the overlay's file: the generated copy in tmp.
-			if strings.Contains(line, filepath.Join(g.tmp, "gen", c+".go")+":") || strings.Contains(line, childDir+"/"+c+".go:") {
+			// go build names the overlay's file, the generated copy in
+			// tmp, by an absolute or a relative path: match its tail.
+			if strings.Contains(line, "gen/"+c+".go:") || strings.Contains(line, childDir+"/"+c+".go:") {
 				id = c
 				line = apiMismatch(c, line)
 			}
