@@ -50,3 +50,9 @@ bench: ## benchmark the reference solutions beside golang.org/x/time/rate (bench
 	@mkdir -p .ratelab
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./solutions/... | tee .ratelab/bench.txt
 	$(GO) tool benchstat -col /impl .ratelab/bench.txt
+	@echo; echo "x/time/rate AllowN vs ratelab TryAcquire (mean ns/op over the runs above; budget 40 ns):"
+	@awk '/^pkg:/ { pkg = $$2; sub(/.*\//, "", pkg) } \
+		/^Benchmark.*impl=/ { name = $$1; sub(/-[0-9]+$$/, "", name); impl = name; sub(/.*impl=/, "", impl); \
+			base = pkg " " name; sub(/\/?impl=[a-z]+/, "", base); sum[base, impl] += $$3; n[base, impl]++; seen[base] = 1 } \
+		END { for (b in seen) if (n[b, "ratelab"] && n[b, "xtimerate"]) { r = sum[b, "ratelab"] / n[b, "ratelab"]; x = sum[b, "xtimerate"] / n[b, "xtimerate"]; \
+			printf "  %-46s ratelab %6.2f ns  x/time/rate %6.2f ns  ratio %5.1fx\n", b, r, x, x / r } }' .ratelab/bench.txt | sort
