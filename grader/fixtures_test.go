@@ -27,6 +27,7 @@ var fixtures = []fixture{
 	// tokenbucket: one known-buggy implementation per pitfall...
 	{exercise: "tokenbucket", name: "starts-empty", fails: []string{"starts-full", "capacity", "fractional-tokens", "waits-exactly", "partial-take", "backward-time", "overflow", "exactness"}},
 	{exercise: "tokenbucket", name: "no-cap", fails: []string{"capacity", "exactness"}},
+	{exercise: "tokenbucket", name: "clock-by-whole-ns", fails: []string{"fractional-tokens", "exactness"}},
 	{exercise: "tokenbucket", name: "truncating-refill", fails: []string{"fractional-tokens", "waits-exactly", "exactness"}},
 	{exercise: "tokenbucket", name: "partial-take", fails: []string{"partial-take", "exactness"}},
 	{exercise: "tokenbucket", name: "wrapping-elapsed", fails: []string{"backward-time"}},
@@ -35,6 +36,7 @@ var fixtures = []fixture{
 	// ...and correct ones written differently from the reference.
 	{exercise: "tokenbucket", name: "correct-split", bench: true},
 	{exercise: "tokenbucket", name: "correct-timetofull", bench: true},
+	{exercise: "tokenbucket", name: "correct-clamp-first", bench: true},
 
 	// gcra: one known-buggy implementation per pitfall (two for
 	// backward-time and overflow)...

@@ -63,3 +63,19 @@ func (m *model) roomNs() uint64 {
 	}
 	return ns.Uint64()
 }
+
+// nsToNextToken returns the shortest wait after which the model holds one
+// more whole token than now (MaxUint64 if it never will): the nanosecond
+// where an off-by-one in time or a unit gained by rounding shows.
+func (m *model) nsToNextToken() uint64 {
+	if m.rate.Sign() == 0 {
+		return math.MaxUint64
+	}
+	missing := new(big.Int).Sub(unitsPerToken, new(big.Int).Rem(m.units, unitsPerToken))
+	ns := new(big.Int).Add(missing, new(big.Int).Sub(m.rate, big.NewInt(1)))
+	ns.Quo(ns, m.rate)
+	if !ns.IsUint64() {
+		return math.MaxUint64
+	}
+	return ns.Uint64()
+}

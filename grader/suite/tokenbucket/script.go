@@ -113,6 +113,7 @@ type domain struct {
 	drain     bool // the first call takes the whole capacity at the start time
 	wait      func(r *rand.Rand, s setup) uint64
 	back      float64 // chance of a step back in time
+	aim       float64 // chance of a wait aimed at the nanosecond the next token arrives, or the one before
 	available float64 // chance of an Available call
 	// n draws TryAcquire's n; avail is what the model holds at that time.
 	n      func(r *rand.Rand, s setup, avail uint64) uint64
@@ -199,6 +200,10 @@ func (d domain) gen(r *rand.Rand, size int) script {
 	run := 0 // consecutive Available calls
 	for range check.Ops(r, size, 1, d.maxOps) {
 		o := op{Wait: d.wait(r, s)}
+		if check.Chance(r, d.aim) {
+			next := m.nsToNextToken()
+			o.Wait = next - check.Pick(r, uint64(0), min(next, 1))
+		}
 		if d.rules.noClamp {
 			o.Wait = min(o.Wait, m.roomNs())
 		}

@@ -50,7 +50,7 @@ func Suite(impl, ref New) check.Suite {
 			},
 			{
 				ID: "tokenbucket/fractional-tokens", Title: "Keeps fractional tokens between calls", Kind: report.Property, Pitfall: "fractional-tokens", Points: 5,
-				Hint: "Keep what each refill earns below a whole token: count in units of 10^-9 token so elapsed×rate is exact, or advance your refill clock only by the time you actually turned into whole tokens.",
+				Hint: "Keep what each refill earns below a whole token: count in units of 10^-9 token, so elapsed×rate is exact. If instead you advance your refill clock only by the time the whole tokens took, that time is a whole number of nanoseconds only when the rate divides 10^9: the leftover must be kept too.",
 				Run:  prop(fractionalDomain, "Every call here came less than one token's worth of time after the one before, so each earned only part of a token. Those parts must add up to whole tokens; rounding each refill down and moving the clock anyway throws them away."),
 			},
 			{
@@ -169,6 +169,7 @@ var fractionalDomain = domain{
 	// No Available calls: how it rounds is exactness's business; here
 	// only the tokens granted count.
 	available: 0,
+	aim:       0.3,
 	n:         func(*rand.Rand, setup, uint64) uint64 { return 1 },
 	rules:     rules{subToken: true, noClamp: true, nIsOne: true},
 	maxOps:    60,
@@ -232,6 +233,7 @@ var exactDomain = domain{
 		i := interval(s.Rate)
 		return check.Pick(r, 0, 1, i/2, i, i+1, check.Between(r, 0, 4*i), check.Between(r, 0, (s.Capacity+2)*i))
 	},
+	aim:       0.3,
 	available: 0.3,
 	n: func(r *rand.Rand, s setup, avail uint64) uint64 {
 		return check.Pick(r, 0, 1, 1, 2, avail, avail+1, s.Capacity, check.Between(r, 0, s.Capacity))
