@@ -169,8 +169,8 @@ func TestLessonLoadsVisualizationOnlyWhenBuilt(t *testing.T) {
 	doc := render(t, LessonPage(w, ready))
 	var srcs []string
 	doc.Find("script[src]").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
-	if strings.Join(srcs, " ") != "/static/wasm_exec.js /static/viz/limiters.js" {
-		t.Errorf("scripts = %q, want wasm_exec.js then viz/limiters.js", srcs)
+	if strings.Join(srcs, " ") != "/static/wasm_exec.js /static/viz/common.js /static/viz/limiters.js" {
+		t.Errorf("scripts = %q, want wasm_exec.js, viz/common.js then viz/limiters.js", srcs)
 	}
 	if doc.Find(`link[href="/static/viz/limiters.css"]`).Length() != 1 {
 		t.Error("the visualization's stylesheet is not linked")
@@ -208,8 +208,8 @@ func TestWeek4LoadsItsVisualizations(t *testing.T) {
 	var srcs, hrefs []string
 	doc.Find("script[src]").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
 	doc.Find(`link[href^="/static/viz/"]`).Each(func(_ int, s *goquery.Selection) { hrefs = append(hrefs, s.AttrOr("href", "")) })
-	if got := strings.Join(srcs, " "); got != "/static/wasm_exec.js /static/viz/governor.js /static/viz/gradient2.js" {
-		t.Errorf("scripts = %q, want wasm_exec.js, governor.js and gradient2.js", got)
+	if got := strings.Join(srcs, " "); got != "/static/wasm_exec.js /static/viz/common.js /static/viz/governor.js /static/viz/gradient2.js" {
+		t.Errorf("scripts = %q, want wasm_exec.js, common.js, governor.js and gradient2.js", got)
 	}
 	if got := strings.Join(hrefs, " "); got != "/static/viz/governor.css /static/viz/gradient2.css" {
 		t.Errorf("visualization stylesheets = %q, want governor.css and gradient2.css", got)

@@ -50,8 +50,14 @@ func (a Assets) vizReadyFor(name string) bool {
 	return js && a.WasmExec && a.Wasm
 }
 
+// vizCommonJS is what every visualization script needs loaded first: the
+// one lab.wasm loader of the page and the helpers they share. It ships
+// with them, under /static/viz/.
+const vizCommonJS = "/static/viz/common.js"
+
 // vizScripts returns the scripts of the visualizations named, as paths
-// under /static/, of those that can run: none without lab.wasm.
+// under /static/, of those that can run, after vizCommonJS: none without
+// lab.wasm.
 func (a Assets) vizScripts(names []string) []string {
 	var out []string
 	for _, n := range names {
@@ -59,7 +65,10 @@ func (a Assets) vizScripts(names []string) []string {
 			out = append(out, "/static/viz/"+n+".js")
 		}
 	}
-	return out
+	if len(out) == 0 {
+		return nil
+	}
+	return append([]string{vizCommonJS}, out...)
 }
 
 // vizStyles returns the stylesheets of the visualizations named that

@@ -1,11 +1,11 @@
 // ratelab: the backpressure governor visualization (week 4).
 //
-// Mounts into every <div data-viz="governor"> on the page. It loads the
-// lab's WebAssembly build (see wasm/doc.go) once per page, shared with the
-// other visualizations, and asks Go for the windows due on each animation
-// frame: one call, one typed array back (lab/backpressure's EncodeStep).
-// Go runs the target, the tries wrapper and the governor; this file only
-// shows what they did.
+// Mounts into every <div data-viz="governor"> on the page. Load common.js
+// first: through it, the lab's WebAssembly build (see wasm/doc.go) is loaded
+// once per page, shared with the other visualizations. This file asks Go for
+// the windows due on each animation frame: one call, one typed array back
+// (lab/backpressure's EncodeStep). Go runs the target, the tries wrapper and
+// the governor; this file only shows what they did.
 //
 // Attributes of the mount element, all optional:
 //   data-preset     the target: "fragile" (default), "robust", "healthier", "degrades"
@@ -32,84 +32,23 @@
   var SPEEDS = ["1", "2", "4", "8", "20", "60"]; // windows per second
   var ACTIONS = ["hold", "double", "back off", "recover", "probe"];
 
+  var V = window.ratelabViz; // common.js
+  var h = V.h, select = V.select;
   var thisScript = document.currentScript;
 
-  // ---- loading, shared by the lab's visualizations on one page ----------------
+  var COLORS = {
+    offer: ["--rgv-offer", "#2d6cb5"],
+    cap: ["--rgv-cap", "#1f8a4c"],
+    capFill: ["--rgv-cap-fill", "rgba(31,138,76,0.12)"],
+    bad: ["--rgv-bad", "#c23b2e"],
+    fail: ["--rgv-fail", "#c23b2e"],
+    ok: ["--rgv-ok", "#1f8a4c"],
+    grid: ["--rgv-grid", "#d6d3c8"],
+    text: ["--rgv-text", "#56606c"],
+    bg: ["--rgv-bg", "#ffffff"],
+  };
 
-  function loadScript(src) {
-    return new Promise(function (resolve, reject) {
-      var s = document.createElement("script");
-      s.src = src;
-      s.onload = resolve;
-      s.onerror = function () { reject(new Error("could not load " + src)); };
-      document.head.appendChild(s);
-    });
-  }
-
-  // window.ratelabLoadWasm(wasmURL, execURL) returns one promise of the
-  // ratelab API per page, whichever script asks first.
-  if (!window.ratelabLoadWasm) {
-    window.ratelabLoadWasm = function (wasmURL, execURL) {
-      if (window.ratelabLoadWasm.loading) return window.ratelabLoadWasm.loading;
-      window.ratelabLoadWasm.loading = (async function () {
-        if (globalThis.ratelab && globalThis.ratelab.newGovernorSim) return globalThis.ratelab;
-        if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
-        if (typeof Go === "undefined") await loadScript(execURL);
-        var go = new Go();
-        var result;
-        try {
-          result = await WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject);
-        } catch (e) {
-          var resp = await fetch(wasmURL);
-          if (!resp.ok) throw new Error("could not load " + wasmURL + " (" + resp.status + ")");
-          result = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
-        }
-        go.run(result.instance); // runs main until it blocks; it sets globalThis.ratelab
-        if (!globalThis.ratelab) throw new Error("lab.wasm did not start");
-        return globalThis.ratelab;
-      })();
-      return window.ratelabLoadWasm.loading;
-    };
-  }
-
-  function ensureCSS(name) {
-    if (!thisScript || !thisScript.src) return;
-    var href = new URL(name, thisScript.src).href;
-    var links = document.querySelectorAll('link[rel="stylesheet"]');
-    for (var i = 0; i < links.length; i++) if (links[i].href === href) return;
-    var l = document.createElement("link");
-    l.rel = "stylesheet";
-    l.href = href;
-    document.head.appendChild(l);
-  }
-
-  // ---- small DOM helpers -------------------------------------------------------
-
-  function h(tag, attrs, children) {
-    var el = document.createElement(tag);
-    if (attrs) {
-      for (var k in attrs) {
-        if (k === "text") el.textContent = attrs[k];
-        else if (k === "class") el.className = attrs[k];
-        else el.setAttribute(k, attrs[k]);
-      }
-    }
-    (children || []).forEach(function (c) {
-      el.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
-    });
-    return el;
-  }
-
-  function select(testid, options, value) {
-    var s = h("select", { "data-testid": testid });
-    options.forEach(function (o) { s.appendChild(h("option", { value: o[0], text: o[1] })); });
-    s.value = value;
-    return s;
-  }
-
-  function field(label, control) {
-    return h("label", { class: "rgv-field" }, [h("span", { class: "rgv-label", text: label }), control]);
-  }
+  function field(label, control) { return V.field("rgv", label, control); }
 
   // num writes an offer or a capacity: at most two decimals, no trailing zeros.
   function num(x) {
@@ -141,6 +80,9 @@
     this.windows = []; // the latest HISTORY windows, oldest first
     this.build();
   }
+
+  Viz.prototype.colorVars = COLORS;
+  Viz.prototype.maxDtMs = MAX_DT_MS;
 
   Viz.prototype.build = function () {
     var self = this, ui = {};
@@ -177,12 +119,7 @@
       ui.readyDot,
     ]);
 
-    function figure(testid, label, note) {
-      var value = h("span", { class: "rgv-fig-value", "data-testid": testid, text: "–" });
-      var noteEl = h("span", { class: "rgv-fig-note", text: note });
-      var box = h("div", { class: "rgv-fig rgv-fig-" + testid }, [h("span", { class: "rgv-fig-label", text: label }), value, noteEl]);
-      return { box: box, value: value, note: noteEl };
-    }
+    function figure(testid, label, note) { return V.figure("rgv", testid, label, note); }
     ui.offer = figure("offer", "Offer", "concurrent attempts, next window");
     ui.capacity = figure("capacity", "Capacity", "what the target serves now");
     ui.lastBad = figure("last-bad", "last_bad", "congestion memory");
@@ -195,9 +132,7 @@
 
     ui.chart = h("canvas", { class: "rgv-chart", role: "img", "aria-label": "Offer per window against the target's capacity" });
     ui.planes = h("canvas", { class: "rgv-planes", role: "img", "aria-label": "Attempt failure and requests ok per window" });
-    function key(sw, text) {
-      return h("span", { class: "rgv-key" }, [h("span", { class: "rgv-swatch rgv-sw-" + sw }), " " + text]);
-    }
+    function key(sw, text) { return V.key("rgv", sw, text); }
     var legend = h("p", { class: "rgv-legend" }, [
       key("offer", "offer"), key("cap", "capacity"), key("bad", "last_bad (dashed: 75% of it)"),
       key("fail", "attempt failure"), key("ok", "requests ok"),
@@ -240,38 +175,10 @@
     this.ui.pause.setAttribute("aria-pressed", p ? "true" : "false");
   };
 
-  Viz.prototype.readColors = function () {
-    var cs = getComputedStyle(this.el);
-    function v(name, def) { var x = cs.getPropertyValue(name).trim(); return x || def; }
-    this.colors = {
-      offer: v("--rgv-offer", "#2d6cb5"),
-      cap: v("--rgv-cap", "#1f8a4c"),
-      capFill: v("--rgv-cap-fill", "rgba(31,138,76,0.12)"),
-      bad: v("--rgv-bad", "#c23b2e"),
-      fail: v("--rgv-fail", "#c23b2e"),
-      ok: v("--rgv-ok", "#1f8a4c"),
-      grid: v("--rgv-grid", "#d6d3c8"),
-      text: v("--rgv-text", "#56606c"),
-      bg: v("--rgv-bg", "#ffffff"),
-    };
-  };
-
-  Viz.prototype.showError = function (msg) {
-    this.ui.error.textContent = msg;
-    this.ui.error.hidden = !msg;
-  };
-
   // restart makes a new run from the settings and clears the charts and the log.
   Viz.prototype.restart = function () {
-    if (!this.api) return;
-    if (this.sim) { this.sim.free(); this.sim = null; }
-    var s = this.api.newGovernorSim(this.cfg);
-    if (s.error) {
-      this.showError("Cannot run these settings: " + s.error);
-      return;
-    }
-    this.showError("");
-    this.sim = s;
+    var s = this.newRun("newGovernorSim", "Cannot run these settings: ");
+    if (!s) return;
     this.windows = [];
     this.due = 0;
     this.ui.log.textContent = "";
@@ -391,19 +298,6 @@
     ui.readyDot.classList.toggle("rgv-paused", this.paused || this.stopped);
   };
 
-  function sizeCanvas(canvas) {
-    var dpr = window.devicePixelRatio || 1;
-    var cw = canvas.clientWidth, ch = canvas.clientHeight;
-    if (!cw || !ch) return null;
-    if (canvas.width !== Math.round(cw * dpr) || canvas.height !== Math.round(ch * dpr)) {
-      canvas.width = Math.round(cw * dpr);
-      canvas.height = Math.round(ch * dpr);
-    }
-    var g = canvas.getContext("2d");
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    return { g: g, w: cw, h: ch };
-  }
-
   // visible returns the windows on the charts and the index of the window
   // in the first slot.
   Viz.prototype.visible = function () {
@@ -412,7 +306,7 @@
   };
 
   Viz.prototype.drawChart = function () {
-    var c = sizeCanvas(this.ui.chart);
+    var c = V.sizeCanvas(this.ui.chart);
     if (!c) return;
     var g = c.g, C = this.colors, info = this.info;
     var left = 34, right = 8, top = 16, bottom = 18;
@@ -437,7 +331,7 @@
     g.lineWidth = 1;
     g.textBaseline = "middle";
     g.textAlign = "right";
-    var stepY = niceStep(ymax / 4);
+    var stepY = V.niceStep(ymax / 4);
     g.beginPath();
     for (var yy = 0; yy <= ymax + 1e-9; yy += stepY) {
       var py = Math.round(y(yy)) + 0.5;
@@ -554,15 +448,11 @@
   };
 
   Viz.prototype.drawStopped = function (g, left, top, pw, ph) {
-    if (!this.stopped) return;
-    g.fillStyle = this.colors.text;
-    g.font = "13px system-ui, sans-serif";
-    g.textBaseline = "middle";
-    g.fillText("stopped: " + this.info.status, left + 10, top + ph / 2);
+    if (this.stopped) V.stoppedNote(g, this.colors.text, this.info.status, left + 10, top + ph / 2);
   };
 
   Viz.prototype.drawPlanes = function () {
-    var c = sizeCanvas(this.ui.planes);
+    var c = V.sizeCanvas(this.ui.planes);
     if (!c) return;
     var g = c.g, C = this.colors;
     var left = 34, right = 8, top = 8, bottom = 6;
@@ -612,40 +502,20 @@
     g.lineWidth = 1;
   };
 
-  function niceStep(x) {
-    var p = Math.pow(10, Math.floor(Math.log10(Math.max(x, 1e-9))));
-    var m = x / p;
-    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
-  }
-
   // ---- the frame loop ----------------------------------------------------------------
 
-  Viz.prototype.frame = function (ts) {
-    if (!this.root.isConnected) { if (this.sim) this.sim.free(); return; }
-    var dt = this.lastFrame ? Math.min(ts - this.lastFrame, MAX_DT_MS) : 1000 / 60;
-    this.lastFrame = ts;
-    if (this.sim) {
-      if (!this.paused && !this.stopped) {
-        this.due += (dt / 1000) * this.speed;
-        var n = Math.floor(this.due);
-        if (n > 0) {
-          this.due -= n;
-          this.advance(n);
-        }
+  // tick runs the windows due in dt real milliseconds and draws (common.js
+  // calls it once a frame).
+  Viz.prototype.tick = function (dt) {
+    if (!this.paused && !this.stopped) {
+      this.due += (dt / 1000) * this.speed;
+      var n = Math.floor(this.due);
+      if (n > 0) {
+        this.due -= n;
+        this.advance(n);
       }
-      this.draw();
-      if (!this.ready) this.markReady();
     }
-    var self = this;
-    requestAnimationFrame(function (t) { self.frame(t); });
-  };
-
-  Viz.prototype.markReady = function () {
-    this.ready = true;
-    this.ui.readyDot.setAttribute("data-testid", "viz-ready");
-    this.root.setAttribute("data-viz-ready", "");
-    var fallbacks = this.root.querySelectorAll("[data-viz-fallback]");
-    for (var i = 0; i < fallbacks.length; i++) fallbacks[i].hidden = true;
+    this.draw();
   };
 
   Viz.prototype.start = function (api) {
@@ -657,43 +527,10 @@
     this.bytes = new Uint8Array(api.governor.maxBytes);
     this.floats = new Float64Array(this.bytes.buffer, 0, Math.floor(api.governor.maxBytes / 8));
     this.decoder = new TextDecoder();
-    this.readColors();
-    this.restart();
-    var self = this;
-    if (window.matchMedia) {
-      var mq = window.matchMedia("(prefers-color-scheme: dark)");
-      if (mq.addEventListener) mq.addEventListener("change", function () { self.readColors(); });
-    }
-    requestAnimationFrame(function (t) { self.frame(t); });
-  };
-
-  Viz.prototype.fail = function (err) {
-    var msg = String(err && err.message ? err.message : err);
-    this.ui.status.textContent = "The visualization could not start.";
-    this.showError(msg);
-    var fallbacks = this.root.querySelectorAll("[data-viz-fallback]");
-    for (var i = 0; i < fallbacks.length; i++) fallbacks[i].textContent = "The live visualization could not start: " + msg;
+    this.begin();
   };
 
   // ---- mounting ----------------------------------------------------------------------
 
-  function mount(root) {
-    if (root.__ratelabGovernor) return root.__ratelabGovernor;
-    var viz = new Viz(root);
-    root.__ratelabGovernor = viz;
-    var wasm = root.getAttribute("data-wasm") || "/static/lab.wasm";
-    var exec = root.getAttribute("data-wasm-exec") || "/static/wasm_exec.js";
-    window.ratelabLoadWasm(wasm, exec).then(function (api) { viz.start(api); }, function (err) { viz.fail(err); });
-    return viz;
-  }
-
-  function mountAll() {
-    ensureCSS("governor.css");
-    var els = document.querySelectorAll('[data-viz="governor"]');
-    for (var i = 0; i < els.length; i++) mount(els[i]);
-  }
-
-  window.ratelabGovernor = { mount: mount, mountAll: mountAll };
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
-  else mountAll();
+  window.ratelabGovernor = V.register("governor", thisScript, Viz);
 })();

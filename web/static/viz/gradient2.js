@@ -1,11 +1,11 @@
 // ratelab: the Gradient2 visualization (week 4).
 //
-// Mounts into every <div data-viz="gradient2"> on the page. It loads the
-// lab's WebAssembly build (see wasm/doc.go) once per page, shared with the
-// other visualizations, and asks Go for the bins of virtual time due on each
-// animation frame: one call, one Float64Array back (lab/gradient's
-// EncodeStep). Go runs the server, the arrivals and the limit; this file only
-// shows them.
+// Mounts into every <div data-viz="gradient2"> on the page. Load common.js
+// first: through it, the lab's WebAssembly build (see wasm/doc.go) is loaded
+// once per page, shared with the other visualizations. This file asks Go for
+// the bins of virtual time due on each animation frame: one call, one
+// Float64Array back (lab/gradient's EncodeStep). Go runs the server, the
+// arrivals and the limit; this file only shows them.
 //
 // Attributes of the mount element, all optional:
 //   data-wasm       URL of lab.wasm (default /static/lab.wasm)
@@ -22,80 +22,22 @@
   var MAX_STEPS_SHOWN = 8; // rows of the per-step table
   var SPEEDS = ["0.5", "1", "2", "5", "10", "20"]; // virtual seconds per second
 
+  var V = window.ratelabViz; // common.js
+  var h = V.h, select = V.select;
   var thisScript = document.currentScript;
 
-  function loadScript(src) {
-    return new Promise(function (resolve, reject) {
-      var s = document.createElement("script");
-      s.src = src;
-      s.onload = resolve;
-      s.onerror = function () { reject(new Error("could not load " + src)); };
-      document.head.appendChild(s);
-    });
-  }
+  var COLORS = {
+    limit: ["--rg2-limit", "#0d5c63"],
+    inflight: ["--rg2-inflight", "rgba(13,92,99,0.18)"],
+    short: ["--rg2-short", "#d0781e"],
+    long: ["--rg2-long", "#1d232b"],
+    grid: ["--rg2-grid", "#e4e1d8"],
+    band: ["--rg2-band", "rgba(194,59,46,0.07)"],
+    text: ["--rg2-text", "#56606c"],
+    bg: ["--rg2-bg", "#ffffff"],
+  };
 
-  // window.ratelabLoadWasm(wasmURL, execURL) returns one promise of the
-  // ratelab API per page, whichever script asks first (see governor.js).
-  if (!window.ratelabLoadWasm) {
-    window.ratelabLoadWasm = function (wasmURL, execURL) {
-      if (window.ratelabLoadWasm.loading) return window.ratelabLoadWasm.loading;
-      window.ratelabLoadWasm.loading = (async function () {
-        if (globalThis.ratelab && globalThis.ratelab.newGradientSim) return globalThis.ratelab;
-        if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
-        if (typeof Go === "undefined") await loadScript(execURL);
-        var go = new Go();
-        var result;
-        try {
-          result = await WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject);
-        } catch (e) {
-          var resp = await fetch(wasmURL);
-          if (!resp.ok) throw new Error("could not load " + wasmURL + " (" + resp.status + ")");
-          result = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
-        }
-        go.run(result.instance);
-        if (!globalThis.ratelab) throw new Error("lab.wasm did not start");
-        return globalThis.ratelab;
-      })();
-      return window.ratelabLoadWasm.loading;
-    };
-  }
-
-  function ensureCSS(name) {
-    if (!thisScript || !thisScript.src) return;
-    var href = new URL(name, thisScript.src).href;
-    var links = document.querySelectorAll('link[rel="stylesheet"]');
-    for (var i = 0; i < links.length; i++) if (links[i].href === href) return;
-    var l = document.createElement("link");
-    l.rel = "stylesheet";
-    l.href = href;
-    document.head.appendChild(l);
-  }
-
-  function h(tag, attrs, children) {
-    var el = document.createElement(tag);
-    if (attrs) {
-      for (var k in attrs) {
-        if (k === "text") el.textContent = attrs[k];
-        else if (k === "class") el.className = attrs[k];
-        else el.setAttribute(k, attrs[k]);
-      }
-    }
-    (children || []).forEach(function (c) {
-      el.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
-    });
-    return el;
-  }
-
-  function select(testid, options, value) {
-    var s = h("select", { "data-testid": testid });
-    options.forEach(function (o) { s.appendChild(h("option", { value: o[0], text: o[1] })); });
-    s.value = value;
-    return s;
-  }
-
-  function field(label, control) {
-    return h("label", { class: "rg2-field" }, [h("span", { class: "rg2-label", text: label }), control]);
-  }
+  function field(label, control) { return V.field("rg2", label, control); }
 
   function ms(ns) {
     if (!(ns > 0)) return "–";
@@ -105,25 +47,6 @@
 
   function loadText(load) {
     return +load.toFixed(2) + "×";
-  }
-
-  function niceStep(x) {
-    var p = Math.pow(10, Math.floor(Math.log10(Math.max(x, 1e-9))));
-    var m = x / p;
-    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
-  }
-
-  function sizeCanvas(canvas) {
-    var dpr = window.devicePixelRatio || 1;
-    var cw = canvas.clientWidth, ch = canvas.clientHeight;
-    if (!cw || !ch) return null;
-    if (canvas.width !== Math.round(cw * dpr) || canvas.height !== Math.round(ch * dpr)) {
-      canvas.width = Math.round(cw * dpr);
-      canvas.height = Math.round(ch * dpr);
-    }
-    var g = canvas.getContext("2d");
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    return { g: g, w: cw, h: ch };
   }
 
   function Viz(root) {
@@ -136,6 +59,9 @@
     this.sim = null;
     this.build();
   }
+
+  Viz.prototype.colorVars = COLORS;
+  Viz.prototype.maxDtMs = MAX_DT_MS;
 
   Viz.prototype.build = function () {
     var self = this, ui = {};
@@ -157,11 +83,7 @@
       ui.status, ui.clock, h("span", {}, ["load ", ui.load, h("span", { class: "rg2-muted", text: " of what the server can do" })]), ui.readyDot,
     ]);
 
-    function figure(testid, label, note) {
-      var value = h("span", { class: "rg2-fig-value", "data-testid": testid, text: "–" });
-      var noteEl = h("span", { class: "rg2-fig-note", text: note });
-      return { box: h("div", { class: "rg2-fig rg2-fig-" + testid }, [h("span", { class: "rg2-fig-label", text: label }), value, noteEl]), value: value, note: noteEl };
-    }
+    function figure(testid, label, note) { return V.figure("rg2", testid, label, note); }
     ui.limit = figure("limit", "Limit", "requests allowed in flight");
     ui.inflight = figure("inflight", "In flight", "now");
     ui.short = figure("rtt-short", "Short RTT", "the latest sample");
@@ -172,9 +94,7 @@
     ui.error = h("p", { class: "rg2-error", role: "alert", "data-testid": "viz-error", hidden: "" });
     ui.limitChart = h("canvas", { class: "rg2-chart", role: "img", "aria-label": "The limit and the requests in flight over time, with the load steps" });
     ui.rttChart = h("canvas", { class: "rg2-rtt", role: "img", "aria-label": "Short and long RTT over time" });
-    function key(sw, text) {
-      return h("span", { class: "rg2-key" }, [h("span", { class: "rg2-swatch rg2-sw-" + sw }), " " + text]);
-    }
+    function key(sw, text) { return V.key("rg2", sw, text); }
     var legend = h("p", { class: "rg2-legend" }, [
       key("limit", "limit"), key("inflight", "in flight"), key("short", "short RTT (mean per 50 ms)"),
       key("long", "long RTT (dashed: × tolerance)"), key("band", "load over capacity"),
@@ -200,36 +120,9 @@
     ui.restart.addEventListener("click", function () { self.restart(); });
   };
 
-  Viz.prototype.readColors = function () {
-    var cs = getComputedStyle(this.el);
-    function v(name, def) { var x = cs.getPropertyValue(name).trim(); return x || def; }
-    this.colors = {
-      limit: v("--rg2-limit", "#0d5c63"),
-      inflight: v("--rg2-inflight", "rgba(13,92,99,0.18)"),
-      short: v("--rg2-short", "#d0781e"),
-      long: v("--rg2-long", "#1d232b"),
-      grid: v("--rg2-grid", "#e4e1d8"),
-      band: v("--rg2-band", "rgba(194,59,46,0.07)"),
-      text: v("--rg2-text", "#56606c"),
-      bg: v("--rg2-bg", "#ffffff"),
-    };
-  };
-
-  Viz.prototype.showError = function (msg) {
-    this.ui.error.textContent = msg;
-    this.ui.error.hidden = !msg;
-  };
-
   Viz.prototype.restart = function () {
-    if (!this.api) return;
-    if (this.sim) { this.sim.free(); this.sim = null; }
-    var s = this.api.newGradientSim(this.cfg);
-    if (s.error) {
-      this.showError("Cannot run: " + s.error);
-      return;
-    }
-    this.showError("");
-    this.sim = s;
+    var s = this.newRun("newGradientSim", "Cannot run: ");
+    if (!s) return;
     this.bins = [];
     this.now = 0;
     this.wanted = 0;
@@ -396,7 +289,7 @@
     g.font = "11px system-ui, sans-serif";
     g.textAlign = "right";
     g.textBaseline = "middle";
-    var step = niceStep(ymax / 4);
+    var step = V.niceStep(ymax / 4);
     g.beginPath();
     for (var v = 0; v <= ymax + 1e-9; v += step) {
       var y = Math.round(bottom - (v / ymax) * (bottom - top)) + 0.5;
@@ -409,7 +302,7 @@
   };
 
   Viz.prototype.drawLimit = function () {
-    var c = sizeCanvas(this.ui.limitChart);
+    var c = V.sizeCanvas(this.ui.limitChart);
     if (!c) return;
     var g = c.g, C = this.colors, left = 36, right = 8, top = 8, bottom = c.h - 16;
     g.fillStyle = C.bg;
@@ -453,15 +346,11 @@
   };
 
   Viz.prototype.drawStopped = function (g, left, top, bottom) {
-    if (!this.stopped) return;
-    g.fillStyle = this.colors.text;
-    g.font = "13px system-ui, sans-serif";
-    g.textBaseline = "middle";
-    g.fillText("stopped: " + this.info.status, left + 10, (top + bottom) / 2);
+    if (this.stopped) V.stoppedNote(g, this.colors.text, this.info.status, left + 10, (top + bottom) / 2);
   };
 
   Viz.prototype.drawRTT = function () {
-    var c = sizeCanvas(this.ui.rttChart);
+    var c = V.sizeCanvas(this.ui.rttChart);
     if (!c) return;
     var g = c.g, C = this.colors, left = 36, right = 8, top = 6, bottom = c.h - 6;
     g.fillStyle = C.bg;
@@ -512,31 +401,17 @@
     g.setLineDash([]);
   };
 
-  Viz.prototype.frame = function (ts) {
-    if (!this.root.isConnected) { if (this.sim) this.sim.free(); return; }
-    var dt = this.lastFrame ? Math.min(ts - this.lastFrame, MAX_DT_MS) : 1000 / 60;
-    this.lastFrame = ts;
-    if (this.sim) {
-      // Go runs whole bins only, so the time asked for is kept here: adding
-      // each frame's share to Go's bin-aligned clock would stall whenever a
-      // frame is shorter than a bin.
-      if (!this.paused && !this.stopped) {
-        this.wanted += dt * this.speed * 1e6;
-        this.advance(this.wanted);
-      }
-      this.draw();
-      if (!this.ready) this.markReady();
+  // tick runs the virtual time due in dt real milliseconds and draws
+  // (common.js calls it once a frame).
+  Viz.prototype.tick = function (dt) {
+    // Go runs whole bins only, so the time asked for is kept here: adding
+    // each frame's share to Go's bin-aligned clock would stall whenever a
+    // frame is shorter than a bin.
+    if (!this.paused && !this.stopped) {
+      this.wanted += dt * this.speed * 1e6;
+      this.advance(this.wanted);
     }
-    var self = this;
-    requestAnimationFrame(function (t) { self.frame(t); });
-  };
-
-  Viz.prototype.markReady = function () {
-    this.ready = true;
-    this.ui.readyDot.setAttribute("data-testid", "viz-ready");
-    this.root.setAttribute("data-viz-ready", "");
-    var fallbacks = this.root.querySelectorAll("[data-viz-fallback]");
-    for (var i = 0; i < fallbacks.length; i++) fallbacks[i].hidden = true;
+    this.draw();
   };
 
   Viz.prototype.start = function (api) {
@@ -547,41 +422,8 @@
     this.api = api;
     this.bytes = new Uint8Array(api.gradient.maxBytes);
     this.floats = new Float64Array(this.bytes.buffer);
-    this.readColors();
-    this.restart();
-    var self = this;
-    if (window.matchMedia) {
-      var mq = window.matchMedia("(prefers-color-scheme: dark)");
-      if (mq.addEventListener) mq.addEventListener("change", function () { self.readColors(); });
-    }
-    requestAnimationFrame(function (t) { self.frame(t); });
+    this.begin();
   };
 
-  Viz.prototype.fail = function (err) {
-    var msg = String(err && err.message ? err.message : err);
-    this.ui.status.textContent = "The visualization could not start.";
-    this.showError(msg);
-    var fallbacks = this.root.querySelectorAll("[data-viz-fallback]");
-    for (var i = 0; i < fallbacks.length; i++) fallbacks[i].textContent = "The live visualization could not start: " + msg;
-  };
-
-  function mount(root) {
-    if (root.__ratelabGradient2) return root.__ratelabGradient2;
-    var viz = new Viz(root);
-    root.__ratelabGradient2 = viz;
-    var wasm = root.getAttribute("data-wasm") || "/static/lab.wasm";
-    var exec = root.getAttribute("data-wasm-exec") || "/static/wasm_exec.js";
-    window.ratelabLoadWasm(wasm, exec).then(function (api) { viz.start(api); }, function (err) { viz.fail(err); });
-    return viz;
-  }
-
-  function mountAll() {
-    ensureCSS("gradient2.css");
-    var els = document.querySelectorAll('[data-viz="gradient2"]');
-    for (var i = 0; i < els.length; i++) mount(els[i]);
-  }
-
-  window.ratelabGradient2 = { mount: mount, mountAll: mountAll };
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
-  else mountAll();
+  window.ratelabGradient2 = V.register("gradient2", thisScript, Viz);
 })();

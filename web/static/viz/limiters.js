@@ -1,10 +1,11 @@
 // ratelab: the limiters visualization.
 //
-// Mounts into every <div data-viz="limiters"> on the page. It loads the
-// lab's WebAssembly build (/static/lab.wasm, or the mount's data-wasm), which
-// defines the global `ratelab` (see wasm/doc.go). Once per animation frame it
-// asks Go to decide a batch of messages (one call, typed arrays back) and
-// draws: Go decides and measures, this file only shows.
+// Mounts into every <div data-viz="limiters"> on the page. Load common.js
+// first: through it, the lab's WebAssembly build (/static/lab.wasm, or the
+// mount's data-wasm) is loaded once per page, shared with the other
+// visualizations; it defines the global `ratelab` (see wasm/doc.go). Once per
+// animation frame this file asks Go to decide a batch of messages (one call,
+// typed arrays back) and draws: Go decides and measures, this file only shows.
 //
 // Attributes of the mount element, all optional:
 //   data-preset     "edge-attack", "naive-refill" or absent
@@ -59,85 +60,25 @@
   // The naive demo's numbers: 1,000 tokens/s, a burst of 10.
   var NAIVE_DEMO = { limit: 1000, windowMs: 1000, burst: 10, refill: "naive" };
 
+  var V = window.ratelabViz; // common.js
+  var h = V.h, select = V.select;
   var thisScript = document.currentScript;
 
-  // ---- loading ---------------------------------------------------------
-
-  var loading = null; // one promise of the ratelab API for the whole page
-
-  function loadScript(src) {
-    return new Promise(function (resolve, reject) {
-      var s = document.createElement("script");
-      s.src = src;
-      s.onload = resolve;
-      s.onerror = function () { reject(new Error("could not load " + src)); };
-      document.head.appendChild(s);
-    });
-  }
-
-  function loadLab(wasmURL, execURL) {
-    if (loading) return loading;
-    loading = (async function () {
-      if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
-      if (typeof Go === "undefined") await loadScript(execURL);
-      var go = new Go();
-      var result;
-      try {
-        result = await WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject);
-      } catch (e) {
-        // Wrong MIME type or an old browser: fetch the bytes instead.
-        var resp = await fetch(wasmURL);
-        if (!resp.ok) throw new Error("could not load " + wasmURL + " (" + resp.status + ")");
-        result = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
-      }
-      go.run(result.instance); // runs main until it blocks; it sets globalThis.ratelab
-      if (!globalThis.ratelab) throw new Error("lab.wasm did not start");
-      return globalThis.ratelab;
-    })();
-    return loading;
-  }
-
-  function ensureCSS() {
-    if (!thisScript || !thisScript.src) return;
-    var href = new URL("limiters.css", thisScript.src).href;
-    var links = document.querySelectorAll('link[rel="stylesheet"]');
-    for (var i = 0; i < links.length; i++) if (links[i].href === href) return;
-    var l = document.createElement("link");
-    l.rel = "stylesheet";
-    l.href = href;
-    document.head.appendChild(l);
-  }
+  var COLORS = {
+    acc: ["--rlv-acc", "#1f8a4c"],
+    ref: ["--rlv-ref", "#c23b2e"],
+    cnt: ["--rlv-cnt", "#2d6cb5"],
+    cntFill: ["--rlv-cnt-fill", "rgba(45,108,181,0.18)"],
+    over: ["--rlv-over", "rgba(194,59,46,0.35)"],
+    grid: ["--rlv-grid", "#c9c6bb"],
+    faint: ["--rlv-faint", "#e7e5dd"],
+    text: ["--rlv-text", "#56606c"],
+    bg: ["--rlv-bg", "#ffffff"],
+  };
 
   // ---- small DOM helpers -------------------------------------------------
 
-  function h(tag, attrs, children) {
-    var el = document.createElement(tag);
-    if (attrs) {
-      for (var k in attrs) {
-        if (k === "text") el.textContent = attrs[k];
-        else if (k === "class") el.className = attrs[k];
-        else el.setAttribute(k, attrs[k]);
-      }
-    }
-    (children || []).forEach(function (c) {
-      el.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
-    });
-    return el;
-  }
-
-  function select(testid, options, value) {
-    var s = h("select", { "data-testid": testid });
-    options.forEach(function (o) {
-      var opt = h("option", { value: o[0], text: o[1] });
-      s.appendChild(opt);
-    });
-    s.value = value;
-    return s;
-  }
-
-  function field(label, control) {
-    return h("label", { class: "rlv-field" }, [h("span", { class: "rlv-label", text: label }), control]);
-  }
+  function field(label, control) { return V.field("rlv", label, control); }
 
   function numberInput(testid, value, min, max, step) {
     return h("input", {
@@ -197,6 +138,9 @@
     this.build();
     this.readColors();
   }
+
+  Viz.prototype.colorVars = COLORS;
+  Viz.prototype.maxDtMs = MAX_DT_MS;
 
   Viz.prototype.build = function () {
     var self = this;
@@ -353,33 +297,10 @@
     for (var i = 0; i < LANES.length; i++) this.ui.lanes[i].el.hidden = !this.show[LANES[i].id];
   };
 
-  Viz.prototype.readColors = function () {
-    var cs = getComputedStyle(this.el);
-    function v(name, def) { var x = cs.getPropertyValue(name).trim(); return x || def; }
-    this.colors = {
-      acc: v("--rlv-acc", "#1f8a4c"),
-      ref: v("--rlv-ref", "#c23b2e"),
-      cnt: v("--rlv-cnt", "#2d6cb5"),
-      cntFill: v("--rlv-cnt-fill", "rgba(45,108,181,0.18)"),
-      over: v("--rlv-over", "rgba(194,59,46,0.35)"),
-      grid: v("--rlv-grid", "#c9c6bb"),
-      faint: v("--rlv-faint", "#e7e5dd"),
-      text: v("--rlv-text", "#56606c"),
-      bg: v("--rlv-bg", "#ffffff"),
-    };
-  };
-
   // restart makes a new simulation from the settings and clears the timeline.
   Viz.prototype.restart = function () {
-    if (!this.api) return;
-    if (this.sim) { this.sim.free(); this.sim = null; }
-    var s = this.api.newSim(this.cfg);
-    if (s.error) {
-      this.showError("Cannot run these settings: " + s.error);
-      return;
-    }
-    this.showError("");
-    this.sim = s;
+    var s = this.newRun("newSim", "Cannot run these settings: ");
+    if (!s) return;
     this.stopped = -1;
     this.slowed = false;
     this.ui.last.textContent = "";
@@ -396,11 +317,6 @@
     this.updateInfo();
     this.readState();
     this.drawAll();
-  };
-
-  Viz.prototype.showError = function (msg) {
-    this.ui.error.textContent = msg;
-    this.ui.error.hidden = !msg;
   };
 
   Viz.prototype.buildBucketBars = function (K) {
@@ -597,16 +513,9 @@
   };
 
   Viz.prototype.drawLane = function (i, nowBin, labels) {
-    var canvas = this.ui.lanes[i].canvas;
-    var dpr = window.devicePixelRatio || 1;
-    var cw = canvas.clientWidth, ch = canvas.clientHeight;
-    if (!cw || !ch) return;
-    if (canvas.width !== Math.round(cw * dpr) || canvas.height !== Math.round(ch * dpr)) {
-      canvas.width = Math.round(cw * dpr);
-      canvas.height = Math.round(ch * dpr);
-    }
-    var g = canvas.getContext("2d");
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    var c = V.sizeCanvas(this.ui.lanes[i].canvas);
+    if (!c) return;
+    var g = c.g, cw = c.w, ch = c.h;
     var C = this.colors;
     g.fillStyle = C.bg;
     g.fillRect(0, 0, cw, ch);
@@ -657,10 +566,7 @@
     g.stroke();
 
     if (stopped) {
-      g.fillStyle = C.text;
-      g.font = "13px system-ui, sans-serif";
-      g.textBaseline = "middle";
-      g.fillText("stopped: " + this.info.lanes[i].status, 8, ch / 2);
+      V.stoppedNote(g, C.text, this.info.lanes[i].status, 8, ch / 2);
       return;
     }
 
@@ -776,65 +682,21 @@
 
   // ---- the frame loop --------------------------------------------------------
 
-  Viz.prototype.frame = function (ts) {
-    if (!this.root.isConnected) { if (this.sim) this.sim.free(); return; }
-    var dt = this.lastFrame ? Math.min(ts - this.lastFrame, MAX_DT_MS) : 1000 / 60;
-    this.lastFrame = ts;
-    if (this.sim) {
-      if (!this.paused) this.advance(MAX_PER_FRAME, this.now + dt * this.speed * 1e6);
-      this.drawAll();
-      if (!this.ready) this.markReady();
-    }
-    var self = this;
-    requestAnimationFrame(function (t) { self.frame(t); });
-  };
-
-  Viz.prototype.markReady = function () {
-    this.ready = true;
-    this.ui.readyDot.setAttribute("data-testid", "viz-ready");
-    this.root.setAttribute("data-viz-ready", "");
-    var fallbacks = this.root.querySelectorAll("[data-viz-fallback]");
-    for (var i = 0; i < fallbacks.length; i++) fallbacks[i].hidden = true;
+  // tick decides the messages due in dt real milliseconds and draws
+  // (common.js calls it once a frame).
+  Viz.prototype.tick = function (dt) {
+    if (!this.paused) this.advance(MAX_PER_FRAME, this.now + dt * this.speed * 1e6);
+    this.drawAll();
   };
 
   Viz.prototype.start = function (api) {
     this.api = api;
-    this.readColors();
-    this.restart();
-    var self = this;
-    if (window.matchMedia) {
-      var mq = window.matchMedia("(prefers-color-scheme: dark)");
-      if (mq.addEventListener) mq.addEventListener("change", function () { self.readColors(); });
-    }
-    requestAnimationFrame(function (t) { self.frame(t); });
-  };
-
-  Viz.prototype.fail = function (err) {
-    this.ui.status.textContent = "The visualization could not start.";
-    this.showError(String(err && err.message ? err.message : err));
-    var fallbacks = this.root.querySelectorAll("[data-viz-fallback]");
-    for (var i = 0; i < fallbacks.length; i++) fallbacks[i].textContent = "The live visualization could not start: " + (err && err.message ? err.message : err);
+    this.begin();
   };
 
   // ---- mounting --------------------------------------------------------------
 
-  function mount(root) {
-    if (root.__ratelabViz) return root.__ratelabViz;
-    var viz = new Viz(root);
-    root.__ratelabViz = viz;
-    var wasm = root.getAttribute("data-wasm") || "/static/lab.wasm";
-    var exec = root.getAttribute("data-wasm-exec") || "/static/wasm_exec.js";
-    loadLab(wasm, exec).then(function (api) { viz.start(api); }, function (err) { viz.fail(err); });
-    return viz;
-  }
-
-  function mountAll() {
-    ensureCSS();
-    var els = document.querySelectorAll('[data-viz="limiters"]');
-    for (var i = 0; i < els.length; i++) mount(els[i]);
-  }
-
-  window.ratelabViz = { mount: mount, mountAll: mountAll };
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
-  else mountAll();
+  // window.ratelabViz.mount and mountAll mount these too, as they did when
+  // this file defined them.
+  window.ratelabLimiters = V.register("limiters", thisScript, Viz);
 })();
