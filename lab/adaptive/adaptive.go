@@ -1,8 +1,8 @@
 package adaptive
 
 import (
+	"ratelab/lab/guard"
 	"strconv"
-	"strings"
 
 	"ratelab/solutions/governor"
 	"ratelab/solutions/gradient2"
@@ -118,26 +118,5 @@ func (r refGovernor) Offer() float64 { return r.g.Offer() }
 
 var _ Limit = (*gradient2.Limit)(nil)
 
-// NotImplemented is the status of code that panicked with a message
-// containing "not implemented": an exercise stub.
-const NotImplemented = "not implemented yet"
-
-// PanicStatus returns the status of code that panicked with v:
-// NotImplemented for a stub, otherwise "panicked: " and the message.
-func PanicStatus(v any) string {
-	var msg string
-	switch v := v.(type) {
-	case string:
-		msg = v
-	case error:
-		msg = v.Error()
-	case interface{ String() string }:
-		msg = v.String()
-	default:
-		msg = "a value that is not a message"
-	}
-	if strings.Contains(strings.ToLower(msg), "not implemented") {
-		return NotImplemented
-	}
-	return "panicked: " + msg
-}
+// NotImplemented is the status of an exercise stub (see package guard).
+const NotImplemented = guard.NotImplemented

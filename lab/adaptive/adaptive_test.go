@@ -1,35 +1,11 @@
 package adaptive_test
 
 import (
-	"errors"
 	"fmt"
 	"testing"
 
 	"ratelab/lab/adaptive"
 )
-
-type stringer struct{}
-
-func (stringer) String() string { return "a Stringer" }
-
-func TestPanicStatus(t *testing.T) {
-	tests := []struct {
-		v    any
-		want string
-	}{
-		{"governor: New is not implemented yet", adaptive.NotImplemented},
-		{errors.New("TODO: Not Implemented"), adaptive.NotImplemented},
-		{"index out of range [3]", "panicked: index out of range [3]"},
-		{errors.New("boom"), "panicked: boom"},
-		{stringer{}, "panicked: a Stringer"},
-		{42, "panicked: a value that is not a message"},
-	}
-	for _, tt := range tests {
-		if got := adaptive.PanicStatus(tt.v); got != tt.want {
-			t.Errorf("PanicStatus(%#v) = %q, want %q", tt.v, got, tt.want)
-		}
-	}
-}
 
 func TestActionString(t *testing.T) {
 	want := []string{"hold", "double", "back off", "recover", "probe"}

@@ -8,6 +8,6 @@
 // exercises: a learner's build error cannot break the lab.
 //
 // Code from an Impl other than Reference may panic; the runs that use it
-// recover, stop, and report why with PanicStatus, which says "not
+// recover, stop, and report why with guard.Status, which says "not
 // implemented yet" for an exercise stub.
 package adaptive

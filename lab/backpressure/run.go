@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"ratelab/lab/guard"
 
 	"ratelab/lab/adaptive"
 	"ratelab/lab/retry"
@@ -149,7 +150,7 @@ func New(cfg Config, impl adaptive.Impl) (*Run, error) {
 func (r *Run) guard(f func()) {
 	defer func() {
 		if v := recover(); v != nil {
-			r.stop(adaptive.PanicStatus(v))
+			r.stop(guard.Status(v))
 		}
 	}()
 	f()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"ratelab/lab/guard"
 
 	"ratelab/lab/adaptive"
 	"ratelab/lab/target"
@@ -147,7 +148,7 @@ func New(cfg Config, impl adaptive.Impl) (*Run, error) {
 func (r *Run) guard(f func()) {
 	defer func() {
 		if v := recover(); v != nil {
-			r.stopped, r.status = true, adaptive.PanicStatus(v)
+			r.stopped, r.status = true, guard.Status(v)
 		}
 	}()
 	f()

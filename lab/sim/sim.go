@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"ratelab/lab/guard"
 	"strings"
 
 	"ratelab/lab/limiters"
@@ -72,9 +73,9 @@ func (l Lane) Name() string { return laneNames[l] }
 // MaxBatch is the most messages one Step decides.
 const MaxBatch = 1 << 16
 
-// NotImplemented is the status of a lane whose code panicked with a message
-// containing "not implemented": the exercise stub.
-const NotImplemented = "not implemented yet"
+// NotImplemented is the status of a lane whose code is the exercise stub
+// (see package guard).
+const NotImplemented = guard.NotImplemented
 
 // lane is one limiter and its measures.
 type lane struct {
@@ -89,26 +90,7 @@ type lane struct {
 // stop stops the lane because of a panic whose value is v.
 func (l *lane) stop(v any) {
 	l.stopped = true
-	l.status = panicStatus(v)
-}
-
-// panicStatus returns the status of a lane whose limiter panicked with v.
-func panicStatus(v any) string {
-	var msg string
-	switch v := v.(type) {
-	case string:
-		msg = v
-	case error:
-		msg = v.Error()
-	case interface{ String() string }:
-		msg = v.String()
-	default:
-		msg = "a value that is not a message"
-	}
-	if strings.Contains(strings.ToLower(msg), "not implemented") {
-		return NotImplemented
-	}
-	return "panicked: " + msg
+	l.status = guard.Status(v)
 }
 
 // Sim runs one stream of messages against every lane in virtual time. It
