@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"ratelab/grader/check"
+	"ratelab/grader/model"
 )
 
 // setup is New's arguments.
@@ -40,13 +41,13 @@ func replay(newImpl New, s script) check.Trace {
 		t.SetupPanic(p)
 		return t
 	}
-	m := newModel(st.Rate, st.Burst, st.Start)
+	m := model.NewBucket(st.Burst, st.Rate, st.Start)
 	latest := st.Start
 	for _, o := range s.Ops {
 		now := o.at(latest)
 		latest = max(latest, now)
 		got, p := check.Call(func() bool { return g.TryAcquire(now) })
-		if !t.Step(fmt.Sprintf("TryAcquire(nowNs=%s)", check.U(now)), check.B(got), check.B(m.tryAcquire(now)), p) {
+		if !t.Step(fmt.Sprintf("TryAcquire(nowNs=%s)", check.U(now)), check.B(got), check.B(m.TryAcquire(now, 1)), p) {
 			return t
 		}
 	}
@@ -101,7 +102,7 @@ type domain struct {
 	setupOK func(s setup) bool // on top of inRange
 	// wait draws how long after the latest time the next call comes; m is
 	// the model just before it.
-	wait func(r *rand.Rand, s setup, m *model) uint64
+	wait func(r *rand.Rand, s setup, m *model.Bucket) uint64
 	// back draws a step back from latest, with probability backChance
 	// (only if rules.backward).
 	back       func(r *rand.Rand, s setup, latest uint64) uint64
@@ -163,7 +164,7 @@ func (d domain) gen(r *rand.Rand, size int) script {
 			break
 		}
 	}
-	m := newModel(s.Rate, s.Burst, s.Start)
+	m := model.NewBucket(s.Burst, s.Rate, s.Start)
 	latest := s.Start
 	var ops []op
 	for range check.Ops(r, size, 1, d.maxOps) {
@@ -182,7 +183,7 @@ func (d domain) gen(r *rand.Rand, size int) script {
 		}
 		now := o.at(latest)
 		latest = max(latest, now)
-		m.tryAcquire(now)
+		m.TryAcquire(now, 1)
 		ops = append(ops, o)
 	}
 	return script{Setup: s, Ops: ops}

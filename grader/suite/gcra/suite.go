@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"ratelab/grader/check"
+	"ratelab/grader/model"
 	"ratelab/grader/report"
 )
 
@@ -165,8 +166,8 @@ func modestStart(r *rand.Rand, rate uint64) uint64 {
 
 // boundaryWait waits until the model's next token, or just before or after
 // it, or a whole number of intervals, or long enough to refill.
-func boundaryWait(r *rand.Rand, s setup, m *model) uint64 {
-	next, t := m.untilToken(), interval(s.Rate)
+func boundaryWait(r *rand.Rand, s setup, m *model.Bucket) uint64 {
+	next, t := m.UntilToken(), interval(s.Rate)
 	return check.Pick(r, 0, 0, next, next, next, max(next, 1)-1, next+1, t, t-1, check.Between(r, 0, 2*t), check.Between(r, 0, (s.Burst+2)*t))
 }
 
@@ -193,11 +194,11 @@ var roundingDomain = domain{
 		return setup{Rate: rate, Burst: check.Pick(r, 1, 1, 2, 3, check.Between(r, 1, 20)), Start: modestStart(r, rate)}
 	},
 	setupOK: func(s setup) bool { return !dividesSecond(s.Rate) },
-	wait: func(r *rand.Rand, s setup, m *model) uint64 {
+	wait: func(r *rand.Rand, s setup, m *model.Bucket) uint64 {
 		// Mostly calls on the very nanosecond a token comes (or one
 		// before it), so that a rounded schedule is caught as soon as
 		// it is off by one nanosecond.
-		next := m.untilToken()
+		next := m.UntilToken()
 		return check.Pick(r, next, next, next, max(next, 1)-1, 0, boundaryWait(r, s, m))
 	},
 	rules:  rules{modest: true},
@@ -245,9 +246,9 @@ var overflowDomain = domain{
 		return setup{Rate: rate, Burst: burst, Start: start}
 	},
 	setupOK: func(s setup) bool { return dividesSecond(s.Rate) },
-	wait: func(r *rand.Rand, s setup, m *model) uint64 {
+	wait: func(r *rand.Rand, s setup, m *model.Bucket) uint64 {
 		const hour, year = 3_600_000_000_000, 365 * 86_400_000_000_000
-		return check.Pick(r, 0, 0, m.untilToken(), max(m.untilToken(), 1)-1, hour, year, 1<<63, math.MaxUint64,
+		return check.Pick(r, 0, 0, m.UntilToken(), max(m.UntilToken(), 1)-1, hour, year, 1<<63, math.MaxUint64,
 			wrapWait(r, s.Rate), wrapWait(r, s.Rate), r.Uint64(), boundaryWait(r, s, m))
 	},
 	maxOps: 12,

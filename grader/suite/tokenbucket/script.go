@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"ratelab/grader/check"
+	"ratelab/grader/model"
 )
 
 // setup is New's arguments.
@@ -24,6 +25,9 @@ type op struct {
 
 type script = check.Script[setup, op]
 
+// unitsPerToken is the contract's fixed-point scale: 1 token = 10^9 units.
+var unitsPerToken = big.NewInt(1_000_000_000)
+
 // replay runs s against a fresh implementation and a fresh model, stopping
 // at the first call where they differ.
 func replay(newImpl New, s script) check.Trace {
@@ -34,7 +38,7 @@ func replay(newImpl New, s script) check.Trace {
 		t.SetupPanic(p)
 		return t
 	}
-	m := newModel(st.Capacity, st.Rate, st.Start)
+	m := model.NewBucket(st.Capacity, st.Rate, st.Start)
 	latest := st.Start
 	for _, o := range s.Ops {
 		now := check.Saturating(latest, o.Wait)
@@ -44,13 +48,13 @@ func replay(newImpl New, s script) check.Trace {
 		latest = max(latest, now)
 		if o.Available {
 			got, p := check.Call(func() uint64 { return b.Available(now) })
-			if !t.Step(fmt.Sprintf("Available(nowNs=%s)", check.U(now)), check.U(got), check.U(m.available(now)), p) {
+			if !t.Step(fmt.Sprintf("Available(nowNs=%s)", check.U(now)), check.U(got), check.U(m.Available(now)), p) {
 				return t
 			}
 			continue
 		}
 		got, p := check.Call(func() bool { return b.TryAcquire(now, o.N) })
-		if !t.Step(fmt.Sprintf("TryAcquire(nowNs=%s, n=%s)", check.U(now), check.U(o.N)), check.B(got), check.B(m.tryAcquire(now, o.N)), p) {
+		if !t.Step(fmt.Sprintf("TryAcquire(nowNs=%s, n=%s)", check.U(now), check.U(o.N)), check.B(got), check.B(m.TryAcquire(now, o.N)), p) {
 			return t
 		}
 	}
@@ -138,7 +142,7 @@ func (d domain) valid(s script) int {
 	if d.setupOK != nil && !d.setupOK(st) {
 		return -1
 	}
-	m := newModel(st.Capacity, st.Rate, st.Start)
+	m := model.NewBucket(st.Capacity, st.Rate, st.Start)
 	latest := st.Start
 	for i, o := range s.Ops {
 		now := check.Saturating(latest, o.Wait)
@@ -160,11 +164,11 @@ func (d domain) valid(s script) int {
 			if d.rules.subToken && earned.Cmp(unitsPerToken) >= 0 {
 				return i
 			}
-			if d.rules.noClamp && new(big.Int).Add(m.units, earned).Cmp(m.capUnits) > 0 {
+			if d.rules.noClamp && earned.Cmp(m.Room()) > 0 {
 				return i
 			}
 		}
-		avail := m.available(now)
+		avail := m.Available(now)
 		latest = max(latest, now)
 		if o.Available {
 			continue
@@ -175,7 +179,7 @@ func (d domain) valid(s script) int {
 		if d.rules.nIsOne && o.N != 1 && !(d.drain && i == 0) {
 			return i
 		}
-		m.tryAcquire(now, o.N)
+		m.TryAcquire(now, o.N)
 	}
 	return len(s.Ops)
 }
@@ -190,36 +194,36 @@ func (d domain) gen(r *rand.Rand, size int) script {
 			break
 		}
 	}
-	m := newModel(s.Capacity, s.Rate, s.Start)
+	m := model.NewBucket(s.Capacity, s.Rate, s.Start)
 	latest := s.Start
 	var ops []op
 	if d.drain {
 		ops = append(ops, op{N: s.Capacity})
-		m.tryAcquire(latest, s.Capacity)
+		m.TryAcquire(latest, s.Capacity)
 	}
 	run := 0 // consecutive Available calls
 	for range check.Ops(r, size, 1, d.maxOps) {
 		o := op{Wait: d.wait(r, s)}
 		if check.Chance(r, d.aim) {
-			next := m.nsToNextToken()
+			next := m.NsToNextToken()
 			o.Wait = next - check.Pick(r, uint64(0), min(next, 1))
 		}
 		if d.rules.noClamp {
-			o.Wait = min(o.Wait, m.roomNs())
+			o.Wait = min(o.Wait, m.RoomNs())
 		}
 		now := check.Saturating(latest, o.Wait)
 		if d.rules.backward && check.Chance(r, d.back) {
 			o.Wait, o.Back = 0, check.Pick(r, 1, interval(s.Rate)/2+1, interval(s.Rate)*check.Between(r, 1, 5), 1<<62)
 			now = latest - min(o.Back, latest)
 		}
-		avail := m.available(now)
+		avail := m.Available(now)
 		latest = max(latest, now)
 		if check.Chance(r, d.available) && run < 2 {
 			o.Available = true
 			run++
 		} else {
 			o.N = d.n(r, s, avail)
-			m.tryAcquire(now, o.N)
+			m.TryAcquire(now, o.N)
 			run = 0
 		}
 		ops = append(ops, o)

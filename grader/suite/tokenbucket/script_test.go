@@ -4,6 +4,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"ratelab/grader/model"
 	ref "ratelab/solutions/tokenbucket"
 )
 
@@ -63,11 +64,11 @@ func TestFractionalDomainReachesTheTrap(t *testing.T) {
 	granted := 0
 	for range 200 {
 		s := fractionalDomain.gen(r, 100)
-		m := newModel(s.Setup.Capacity, s.Setup.Rate, s.Setup.Start)
+		m := model.NewBucket(s.Setup.Capacity, s.Setup.Rate, s.Setup.Start)
 		latest := s.Setup.Start
 		for i, o := range s.Ops {
 			latest += o.Wait
-			if m.tryAcquire(latest, o.N) && i > 0 {
+			if m.TryAcquire(latest, o.N) && i > 0 {
 				granted++
 			}
 		}
