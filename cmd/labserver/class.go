@@ -36,18 +36,6 @@ import (
 	"ratelab/internal/store"
 )
 
-// parseFlags parses args with fs and turns --help and bad flags into the
-// command's return value (done true: return err).
-func parseFlags(fs *flag.FlagSet, args []string) (done bool, err error) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return true, nil
-		}
-		return true, exitError{2}
-	}
-	return false, nil
-}
-
 func openClassStore(ctx context.Context, path string) (*store.Store, error) {
 	return store.OpenWith(ctx, path, wallClock{}, store.Options{Durable: true})
 }

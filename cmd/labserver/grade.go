@@ -36,11 +36,8 @@ func runGrade(args []string) error {
 		fmt.Fprintln(fs.Output(), "usage: labserver grade [flags]\n\nGrades exercises/ of this working copy and prints a report.\nExit status: 0 full marks, 1 not full marks, 2 could not grade.\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return exitError{2}
+	if done, err := parseFlags(fs, args); done {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (flags start with --)", fs.Arg(0))

@@ -11,6 +11,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 )
@@ -68,4 +69,16 @@ func usage() {
 		fmt.Fprintf(os.Stderr, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(os.Stderr, "\nRun 'labserver <command> --help' for a command's flags.")
+}
+
+// parseFlags parses args with fs and turns --help and bad flags into the
+// command's return value (done true: return err).
+func parseFlags(fs *flag.FlagSet, args []string) (done bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return true, nil
+		}
+		return true, exitError{2}
+	}
+	return false, nil
 }
