@@ -110,17 +110,23 @@ func (c config) seed() (uint64, string) {
 	return uint64(s), ""
 }
 
+// adaptiveConfig reads what every adaptive simulation's config has: the
+// implementation and the seed. msg, if not empty, says what is wrong.
+func adaptiveConfig(fn string, args []js.Value) (c config, impl adaptive.Impl, seed uint64, msg string) {
+	if len(args) < 1 || args[0].Type() != js.TypeObject {
+		return c, impl, 0, fn + " needs a config object"
+	}
+	c = config{args[0]}
+	if impl, msg = c.impl(); msg != "" {
+		return c, impl, 0, msg
+	}
+	seed, msg = c.seed()
+	return c, impl, seed, msg
+}
+
 // newGovernorSim is ratelab.newGovernorSim(config).
 func newGovernorSim(_ js.Value, args []js.Value) any {
-	if len(args) < 1 || args[0].Type() != js.TypeObject {
-		return errorValue("newGovernorSim needs a config object")
-	}
-	c := config{args[0]}
-	impl, msg := c.impl()
-	if msg != "" {
-		return errorValue(msg)
-	}
-	seed, msg := c.seed()
+	c, impl, seed, msg := adaptiveConfig("newGovernorSim", args)
 	if msg != "" {
 		return errorValue(msg)
 	}
@@ -212,15 +218,7 @@ func wrapGovernor(r *backpressure.Run) js.Value {
 
 // newGradientSim is ratelab.newGradientSim(config).
 func newGradientSim(_ js.Value, args []js.Value) any {
-	if len(args) < 1 || args[0].Type() != js.TypeObject {
-		return errorValue("newGradientSim needs a config object")
-	}
-	c := config{args[0]}
-	impl, msg := c.impl()
-	if msg != "" {
-		return errorValue(msg)
-	}
-	seed, msg := c.seed()
+	_, impl, seed, msg := adaptiveConfig("newGradientSim", args)
 	if msg != "" {
 		return errorValue(msg)
 	}
