@@ -2,6 +2,7 @@ package check
 
 import (
 	"math/rand"
+	"ratelab/grader/report"
 
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"
@@ -34,9 +35,10 @@ type Property[S, O any] struct {
 	// wait to the next call's), so that a call whose only effect was to
 	// move time can go; ok is false where they cannot be folded.
 	Merge func(a, b O) (merged O, ok bool)
-	// Explain, if set, may replace the check's explanation for a given
-	// failing trace (e.g. when it fails before reaching the trap).
-	Explain func(t Trace, why string) string
+	// Explain, if set, may replace the check's explanation for a failing
+	// script and its trace (e.g. when it fails before reaching the trap);
+	// step i of the trace is call i of the script.
+	Explain func(s Script[S, O], t Trace, why string) string
 }
 
 // MaxShrinks bounds the shrinking steps of one failure.
@@ -60,33 +62,36 @@ func (p Property[S, O]) Run(seed int64, why string) Outcome {
 		}
 		return res
 	}
-	var failed *Trace
+	// The last failing replay is the shrunk one: gopter keeps the last
+	// failure it saw (and returns it as the last argument).
+	var failed *Script[S, O]
 	property := prop.ForAll(func(s Script[S, O]) bool {
-		t := p.Replay(s)
-		if t.Bad {
-			failed = &t
+		bad := p.Replay(s).Bad
+		if bad {
+			failed = &s
 		}
-		return !t.Bad
+		return !bad
 	}, gopter.Gen(gen))
 	res := property.Check(params)
 	if res.Passed() {
 		return Pass()
 	}
-	// The last failing replay is the shrunk one: gopter keeps the last
-	// failure it saw, so replay it again to be sure of its trace.
 	if len(res.Args) > 0 {
 		if s, ok := res.Args[len(res.Args)-1].Arg.(Script[S, O]); ok {
-			t := p.Replay(s)
-			failed = &t
+			failed = &s
 		}
 	}
-	if failed == nil || !failed.Bad {
-		return Outcome{Status: "error", Message: "the grader could not reproduce a failure it saw; please report this with the seed"}
+	var t Trace
+	if failed != nil {
+		t = p.Replay(*failed)
+	}
+	if !t.Bad {
+		return Outcome{Status: report.Error, Message: "the grader could not reproduce a failure it saw; please report this with the seed"}
 	}
 	if p.Explain != nil {
-		why = p.Explain(*failed, why)
+		why = p.Explain(*failed, t, why)
 	}
-	return Fail(*failed, why)
+	return Fail(t, why)
 }
 
 // shrinker lists simpler scripts lazily, most aggressive first: cut

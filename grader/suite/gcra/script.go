@@ -2,9 +2,9 @@ package gcra
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"math/rand"
-	"strings"
 
 	"ratelab/grader/check"
 	"ratelab/grader/model"
@@ -216,14 +216,13 @@ const startsFull = "This is the first call, at the time the GCRA was made: like 
 // limiter was made, whatever the check: only the burst is in question.
 const noTimePassed = "All these calls come at the time the GCRA was made, so no time has passed: it must grant exactly burst of them and refuse the rest. The burst tolerance is (burst−1) intervals: a TAT up to that far ahead of now still conforms."
 
-func explain(t check.Trace, why string) string {
-	start := startOf(t.Setup)
-	if strings.HasPrefix(start, "math.MaxUint64") {
+func explain(s script, t check.Trace, why string) string {
+	if math.MaxUint64-s.Setup.Start < 1_000_000 {
 		return why // next to the end of time, overflow is the likelier story
 	}
-	atStart := "TryAcquire(nowNs=" + start + ")"
-	for _, st := range t.Steps {
-		if st.Call != atStart {
+	latest := s.Setup.Start
+	for _, o := range s.Ops[:len(t.Steps)] {
+		if o.at(latest) != s.Setup.Start {
 			return why
 		}
 	}
@@ -231,10 +230,4 @@ func explain(t check.Trace, why string) string {
 		return startsFull
 	}
 	return noTimePassed
-}
-
-// startOf returns New's nowNs argument from a setup line.
-func startOf(setupLine string) string {
-	_, after, _ := strings.Cut(setupLine, "nowNs=")
-	return strings.TrimSuffix(after, ")")
 }

@@ -5,7 +5,6 @@ import (
 	"math/big"
 	"math/bits"
 	"math/rand"
-	"strings"
 
 	"ratelab/grader/check"
 	"ratelab/grader/model"
@@ -41,10 +40,7 @@ func replay(newImpl New, s script) check.Trace {
 	m := model.NewBucket(st.Capacity, st.Rate, st.Start)
 	latest := st.Start
 	for _, o := range s.Ops {
-		now := check.Saturating(latest, o.Wait)
-		if o.Back > 0 {
-			now = latest - min(o.Back, latest)
-		}
+		now := o.at(latest)
 		latest = max(latest, now)
 		if o.Available {
 			got, p := check.Call(func() uint64 { return b.Available(now) })
@@ -249,15 +245,17 @@ func (d domain) property(newImpl New) check.Property[setup, op] {
 // bucket was made, whatever the check: it did not start full.
 const startsFull = "This is the first call, at the time the bucket was made: a new bucket starts full, with capacity tokens."
 
-func explain(t check.Trace, why string) string {
-	if len(t.Steps) == 1 && strings.Contains(t.Steps[0].Call, "nowNs="+startOf(t.Setup)+")") || len(t.Steps) == 1 && strings.Contains(t.Steps[0].Call, "nowNs="+startOf(t.Setup)+",") {
+func explain(s script, t check.Trace, why string) string {
+	if len(t.Steps) == 1 && s.Ops[0].at(s.Setup.Start) == s.Setup.Start {
 		return startsFull
 	}
 	return why
 }
 
-// startOf returns New's nowNs argument from a setup line.
-func startOf(setupLine string) string {
-	_, after, _ := strings.Cut(setupLine, "nowNs=")
-	return strings.TrimSuffix(after, ")")
+// at returns the time of o when latest is the latest time so far.
+func (o op) at(latest uint64) uint64 {
+	if o.Back > 0 {
+		return latest - min(o.Back, latest)
+	}
+	return check.Saturating(latest, o.Wait)
 }
