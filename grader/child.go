@@ -50,7 +50,7 @@ func (g *grading) runFrom(ctx context.Context, bin string, ex *report.Exercise, 
 	cmd.Dir = g.tmp
 	cmd.ExtraFiles = []*os.File{pw} // fd 3
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	output := &tail{max: 4096}
+	output := &excerpt{max: 4096}
 	cmd.Stdout, cmd.Stderr = output, output
 	var key []byte // nil: the protocol is not authenticated
 	started := func() {}
@@ -189,9 +189,9 @@ func indexOf(cs []report.Check, id string) int {
 	return -1
 }
 
-// tail keeps the first quarter of max bytes written to it (where a fatal
+// excerpt keeps the first quarter of max bytes written to it (where a fatal
 // error's first line is) and the last three quarters.
-type tail struct {
+type excerpt struct {
 	mu      sync.Mutex
 	max     int
 	head    []byte
@@ -199,7 +199,7 @@ type tail struct {
 	dropped bool
 }
 
-func (t *tail) Write(p []byte) (int, error) {
+func (t *excerpt) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	n := len(p)
@@ -216,7 +216,7 @@ func (t *tail) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-func (t *tail) String() string {
+func (t *excerpt) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	sep := ""
