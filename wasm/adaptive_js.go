@@ -22,7 +22,7 @@ func governorAPI() map[string]any {
 		p, _ := target.Named(name)
 		targets[i] = map[string]any{"id": name, "title": p.Title}
 	}
-	actions := make([]any, 5)
+	actions := make([]any, adaptive.Probe+1)
 	for i := range actions {
 		actions[i] = adaptive.Action(i).String()
 	}
@@ -65,28 +65,6 @@ func gradientAPI() map[string]any {
 			"samples": gradient.BinSamples, "appLimited": gradient.BinAppLimited,
 		},
 	}
-}
-
-// config reads typed fields of a JavaScript config object, with defaults.
-type config struct{ v js.Value }
-
-func (c config) num(name string, def float64) float64 {
-	f := c.v.Get(name)
-	if f.Type() != js.TypeNumber || math.IsNaN(f.Float()) {
-		return def
-	}
-	return f.Float()
-}
-
-func (c config) str(name, def string) string {
-	if s := c.v.Get(name); s.Type() == js.TypeString {
-		return s.String()
-	}
-	return def
-}
-
-func (c config) bool(name string) bool {
-	return c.v.Get(name).Type() == js.TypeBoolean && c.v.Get(name).Bool()
 }
 
 // impl returns the adaptive.Impl the config names: "reference" or "yours".
@@ -150,30 +128,6 @@ func newGovernorSim(_ js.Value, args []js.Value) any {
 	return wrapGovernor(r)
 }
 
-// jsObject is a JavaScript object whose methods are Go functions, all
-// released by its free method.
-type jsObject struct {
-	obj   js.Value
-	funcs []js.Func
-}
-
-func newObject() *jsObject {
-	o := &jsObject{obj: js.Global().Get("Object").New()}
-	o.method("free", func([]js.Value) any {
-		for _, f := range o.funcs {
-			f.Release()
-		}
-		return nil
-	})
-	return o
-}
-
-func (o *jsObject) method(name string, f func(args []js.Value) any) {
-	fn := js.FuncOf(func(_ js.Value, args []js.Value) any { return f(args) })
-	o.funcs = append(o.funcs, fn)
-	o.obj.Set(name, fn)
-}
-
 // wrapGovernor returns the JavaScript face of r:
 //
 //	step(maxWindows, bytes)  run up to maxWindows windows (at most 64); write
@@ -188,8 +142,8 @@ func wrapGovernor(r *backpressure.Run) js.Value {
 		if len(args) < 2 {
 			return 0
 		}
-		n := min(max(args[0].Int(), 0), maxStepWindows)
-		for n > 0 && backpressure.MaxStepBytes(n) > args[1].Length() {
+		n, room := min(max(args[0].Int(), 0), maxStepWindows), args[1].Length()
+		for n > 0 && backpressure.MaxStepBytes(n) > room {
 			n--
 		}
 		ws := r.Step(n)
@@ -249,16 +203,7 @@ func wrapGradient(r *gradient.Run) js.Value {
 		if room := (args[2].Length()/8 - gradient.StepHeader) / gradient.BinFields; n > room {
 			n = max(room, 0)
 		}
-		until := args[0].Float()
-		var untilNs uint64
-		switch {
-		case math.IsNaN(until) || until <= 0:
-		case until >= 1<<63:
-			untilNs = math.MaxUint64
-		default:
-			untilNs = uint64(until)
-		}
-		bins := r.Step(untilNs, n)
+		bins := r.Step(untilNs(args[0]), n)
 		buf = r.EncodeStep(buf[:0], bins)
 		js.CopyBytesToJS(args[2], buf)
 		return len(bins)

@@ -69,31 +69,19 @@ func errorValue(msg string) js.Value {
 // parseConfig reads a config object. Missing numbers take the lab's
 // defaults: 100 per 1,000 ms in 10 buckets, burst = limit.
 func parseConfig(v js.Value) (sim.Config, limiters.Impl, string) {
-	num := func(name string, def float64) float64 {
-		f := v.Get(name)
-		if f.Type() != js.TypeNumber || math.IsNaN(f.Float()) {
-			return def
-		}
-		return f.Float()
-	}
-	str := func(name, def string) string {
-		if s := v.Get(name); s.Type() == js.TypeString {
-			return s.String()
-		}
-		return def
-	}
-	limit, windowMs := num("limit", 100), num("windowMs", 1000)
-	buckets, burst, seed := num("buckets", 10), num("burst", 0), num("seed", 1)
+	c := config{v}
+	limit, windowMs := c.num("limit", 100), c.num("windowMs", 1000)
+	buckets, burst, seed := c.num("buckets", 10), c.num("burst", 0), c.num("seed", 1)
 	if limit < 0 || limit > math.MaxUint32 || buckets < 0 || buckets > math.MaxInt32 ||
 		burst < 0 || burst > math.MaxUint32 || windowMs < 0 || windowMs > 1e9 || seed < 0 {
 		return sim.Config{}, limiters.Impl{}, "limit, windowMs, buckets, burst and seed must be numbers in range"
 	}
-	refill, err := sim.ParseRefill(str("refill", "exact"))
+	refill, err := sim.ParseRefill(c.str("refill", "exact"))
 	if err != nil {
 		return sim.Config{}, limiters.Impl{}, err.Error()
 	}
 	var impl limiters.Impl
-	switch name := str("impl", "reference"); name {
+	switch name := c.str("impl", "reference"); name {
 	case "reference":
 		impl = limiters.Reference
 	case "yours":
@@ -107,7 +95,7 @@ func parseConfig(v js.Value) (sim.Config, limiters.Impl, string) {
 		Buckets:  int(buckets),
 		Burst:    uint64(burst),
 		Refill:   refill,
-		Traffic:  str("traffic", traffic.SteadyName),
+		Traffic:  c.str("traffic", traffic.SteadyName),
 		Seed:     uint64(seed),
 	}
 	return cfg, impl, ""
@@ -116,36 +104,20 @@ func parseConfig(v js.Value) (sim.Config, limiters.Impl, string) {
 // wrap returns the JavaScript face of s.
 func wrap(s *sim.Sim) js.Value {
 	var (
-		buf   []byte
-		st    sim.State
-		funcs []js.Func
+		buf []byte
+		st  sim.State
 	)
-	obj := js.Global().Get("Object").New()
-	method := func(name string, f func(args []js.Value) any) {
-		fn := js.FuncOf(func(_ js.Value, args []js.Value) any { return f(args) })
-		funcs = append(funcs, fn)
-		obj.Set(name, fn)
-	}
-	method("step", func(args []js.Value) any {
+	o := newObject()
+	o.method("step", func(args []js.Value) any {
 		if len(args) < 3 {
 			return 0
 		}
-		until := args[1].Float()
-		var untilNs uint64
-		switch {
-		case math.IsNaN(until) || until <= 0:
-			untilNs = 0
-		case until >= 1<<63:
-			untilNs = math.MaxUint64
-		default:
-			untilNs = uint64(until)
-		}
-		b := s.Step(args[0].Int(), untilNs)
+		b := s.Step(args[0].Int(), untilNs(args[1]))
 		buf = b.Encode(buf[:0])
 		js.CopyBytesToJS(args[2], buf)
 		return b.Len()
 	})
-	method("state", func(args []js.Value) any {
+	o.method("state", func(args []js.Value) any {
 		if len(args) < 1 {
 			return 0
 		}
@@ -153,7 +125,7 @@ func wrap(s *sim.Sim) js.Value {
 		buf = st.Encode(buf[:0])
 		return js.CopyBytesToJS(args[0], buf)
 	})
-	method("info", func([]js.Value) any {
+	o.method("info", func([]js.Value) any {
 		s.State(&st)
 		cfg := s.Config()
 		lanes := make([]any, sim.NumLanes)
@@ -177,11 +149,65 @@ func wrap(s *sim.Sim) js.Value {
 			"lanes":      lanes,
 		}
 	})
-	method("free", func([]js.Value) any {
-		for _, f := range funcs {
+	return o.obj
+}
+
+// config reads typed fields of a JavaScript config object, with defaults.
+type config struct{ v js.Value }
+
+func (c config) num(name string, def float64) float64 {
+	f := c.v.Get(name)
+	if f.Type() != js.TypeNumber || math.IsNaN(f.Float()) {
+		return def
+	}
+	return f.Float()
+}
+
+func (c config) str(name, def string) string {
+	if s := c.v.Get(name); s.Type() == js.TypeString {
+		return s.String()
+	}
+	return def
+}
+
+func (c config) bool(name string) bool {
+	b := c.v.Get(name)
+	return b.Type() == js.TypeBoolean && b.Bool()
+}
+
+// untilNs reads a virtual time in nanoseconds: 0 for NaN or less, the
+// largest time from 2^63 on.
+func untilNs(v js.Value) uint64 {
+	until := v.Float()
+	switch {
+	case math.IsNaN(until) || until <= 0:
+		return 0
+	case until >= 1<<63:
+		return math.MaxUint64
+	}
+	return uint64(until)
+}
+
+// jsObject is a JavaScript object whose methods are Go functions, all
+// released by its free method.
+type jsObject struct {
+	obj   js.Value
+	funcs []js.Func
+}
+
+func newObject() *jsObject {
+	o := &jsObject{obj: js.Global().Get("Object").New()}
+	o.method("free", func([]js.Value) any {
+		for _, f := range o.funcs {
 			f.Release()
 		}
 		return nil
 	})
-	return obj
+	return o
+}
+
+func (o *jsObject) method(name string, f func(args []js.Value) any) {
+	fn := js.FuncOf(func(_ js.Value, args []js.Value) any { return f(args) })
+	o.funcs = append(o.funcs, fn)
+	o.obj.Set(name, fn)
 }

@@ -45,7 +45,7 @@ const vizTimeout = 60 * time.Second
 
 // requireWasm fails the test if TestMain could not build lab.wasm. Call it
 // after NewBrowser (which skips without a browser: TestMain builds nothing
-// then).
+// then). The limiter and week 4 tests share it.
 func requireWasm(t *testing.T) {
 	t.Helper()
 	if assets.Err != nil {
@@ -68,9 +68,15 @@ type vizPage struct {
 func openViz(t *testing.T, ctx context.Context, s *Server, slug, preset string) *vizPage {
 	t.Helper()
 	Open(t, ctx, s, "/lessons/"+slug, "viz-"+preset)
-	v := &vizPage{t: t, ctx: ctx, mount: fmt.Sprintf("[data-testid=%q]", "viz-"+preset)}
+	v := newVizPage(t, ctx, "viz-"+preset)
 	v.waitReady()
 	return v
+}
+
+// newVizPage returns the mount with data-testid testid in the page open in
+// ctx.
+func newVizPage(t *testing.T, ctx context.Context, testid string) *vizPage {
+	return &vizPage{t: t, ctx: ctx, mount: fmt.Sprintf("[data-testid=%q]", testid)}
 }
 
 func (v *vizPage) waitReady() {
@@ -218,20 +224,6 @@ func (f figures) lastMessageNs() int64 {
 	sec, _ := strconv.ParseInt(m[1], 10, 64)
 	us, _ := strconv.ParseInt(m[2], 10, 64)
 	return sec*1e9 + us*1e3
-}
-
-var clockRE = regexp.MustCompile(`^t = (\d+\.\d+) s`)
-
-// clockSeconds returns the virtual time the clock shows.
-func (f figures) clockSeconds() float64 {
-	f.t.Helper()
-	s := f.text("clock")
-	m := clockRE.FindStringSubmatch(s)
-	if m == nil {
-		f.t.Fatalf("clock = %q, want \"t = <seconds> s\"", s)
-	}
-	x, _ := strconv.ParseFloat(m[1], 64)
-	return x
 }
 
 var creditRE = regexp.MustCompile(`^\d+(\.\d{1,9})?$`)

@@ -21,66 +21,18 @@ import (
 // moved by running fast and polling until a condition holds, never by
 // sleeping; a window's outcome does not depend on frame timing.
 
-// week4Wait bounds one wait for the page. Generous: the machine may be slow.
-const week4Wait = 60 * time.Second
-
-// needLabWasm fails the test if TestMain could not build lab.wasm. Call it
-// after NewBrowser, which skips without a browser.
-func needLabWasm(t *testing.T) {
-	t.Helper()
-	if assets.Err != nil {
-		t.Fatalf("static assets: %v", assets.Err)
-	}
-	if !assets.Wasm || !assets.WasmExec {
-		t.Fatalf("lab.wasm was not built (Wasm=%v, WasmExec=%v)", assets.Wasm, assets.WasmExec)
-	}
-}
-
-// mountView is one visualization on the week 4 page.
-type mountView struct {
-	t     *testing.T
-	ctx   context.Context
-	mount string // CSS selector of the mount
-}
+// mountView is one visualization on the week 4 page: a vizPage whose
+// figures are read the week 4 way (figsJS), as a plain map.
+type mountView struct{ *vizPage }
 
 // openWeek4 opens the week 4 lesson and waits until the visualization
 // whose mount has data-testid testid has drawn its first frame.
 func openWeek4(t *testing.T, ctx context.Context, s *Server, testid string) *mountView {
 	t.Helper()
 	Open(t, ctx, s, "/lessons/week-4", testid)
-	m := &mountView{t: t, ctx: ctx, mount: fmt.Sprintf("[data-testid=%q]", testid)}
-	m.ready()
+	m := &mountView{newVizPage(t, ctx, testid)}
+	m.waitReady()
 	return m
-}
-
-func (m *mountView) ready() {
-	m.t.Helper()
-	sel := m.mount + ` [data-testid="viz-ready"]`
-	if err := chromedp.Do(m.ctx, chromedp.WaitVisible(chromedp.CSS(sel))); err != nil {
-		m.t.Fatalf("waiting for %s to be ready: %v (the page shows %s)", m.mount, err, m.dump())
-	}
-}
-
-// el is a JavaScript expression for the element with data-testid id in
-// the mount.
-func (m *mountView) el(id string) string {
-	return "document.querySelector(" + strconv.Quote(fmt.Sprintf("%s [data-testid=%q]", m.mount, id)) + ")"
-}
-
-// set changes a control as a person would, firing its change event.
-func (m *mountView) set(id, value string) {
-	m.t.Helper()
-	expr := `(() => {
-		const el = ` + m.el(id) + `;
-		if (!el) return "no such control";
-		el.value = ` + strconv.Quote(value) + `;
-		if (el.value !== ` + strconv.Quote(value) + `) return "value not accepted: " + el.value;
-		el.dispatchEvent(new Event("change", {bubbles: true}));
-		return "";
-	})()`
-	if msg := Eval[string](m.t, m.ctx, expr); msg != "" {
-		m.t.Fatalf("setting %s to %q: %s", id, value, msg)
-	}
 }
 
 // figsJS binds f, every data-testid of the mount with its text (or a
@@ -116,7 +68,7 @@ func (m *mountView) dump() string {
 func (m *mountView) waitFor(what, cond string) map[string]string {
 	m.t.Helper()
 	v, err := chromedp.Run(m.ctx, chromedp.Poll[map[string]string](m.figsExpr(cond),
-		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(week4Wait)))
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(vizTimeout)))
 	if err != nil {
 		m.t.Fatalf("waiting for %s (%s): %v\nthe page shows %s", what, cond, err, m.dump())
 	}
@@ -140,7 +92,7 @@ type movement struct {
 // movements reads the movement log, oldest line first.
 func (m *mountView) movements() []movement {
 	m.t.Helper()
-	rows := Eval[[]map[string]string](m.t, m.ctx, `Array.from(`+m.el("log")+`.querySelectorAll("li")).reverse().map(li => ({
+	rows := Eval[[]map[string]string](m.t, m.ctx, `Array.from(`+m.js("log")+`.querySelectorAll("li")).reverse().map(li => ({
 		window: li.dataset.window, action: li.dataset.action, offer: li.dataset.offer, next: li.dataset.next,
 		lastBad: li.dataset.lastBad, capacity: li.dataset.capacity, frac: li.dataset.frac,
 		shown: li.querySelector(".rgv-line-act").textContent, reason: li.querySelector(".rgv-line-why").textContent,
@@ -182,7 +134,7 @@ func leq(a, b float64) bool { return a <= b+1e-9*math.Abs(b) }
 
 func TestWeek4Governor(t *testing.T) {
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 4 * time.Minute})
-	needLabWasm(t)
+	requireWasm(t)
 	errs := Console(ctx)
 	s := StartServer(t, ServerOptions{StaticDir: assets.Dir})
 	g := openWeek4(t, ctx, s, "viz-governor")
@@ -304,8 +256,8 @@ func TestWeek4Governor(t *testing.T) {
 		if fail < 15 || ok < 95 || f["offer"] != f["ceiling"] {
 			t.Errorf("governor off: offer %s, attempt failure %v%%, ok %v%%; want the ceiling, at least 15%% and 95%%", f["offer"], fail, ok)
 		}
-		green := Eval[bool](t, ctx, g.el("ok-percent")+`.parentElement.classList.contains("rgv-green")`)
-		hot := Eval[bool](t, ctx, g.el("attempt-failure")+`.parentElement.classList.contains("rgv-hot")`)
+		green := Eval[bool](t, ctx, g.js("ok-percent")+`.parentElement.classList.contains("rgv-green")`)
+		hot := Eval[bool](t, ctx, g.js("attempt-failure")+`.parentElement.classList.contains("rgv-hot")`)
 		if !green || !hot {
 			t.Errorf("ok %% shown green = %v, attempt failure shown hot = %v; want both", green, hot)
 		}
@@ -368,7 +320,7 @@ func checkNoMultiplicativeClimb(t *testing.T, log []movement) {
 
 func TestWeek4Gradient2(t *testing.T) {
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
-	needLabWasm(t)
+	requireWasm(t)
 	errs := Console(ctx)
 	s := StartServer(t, ServerOptions{StaticDir: assets.Dir})
 	v := openWeek4(t, ctx, s, "viz-gradient2")
@@ -380,7 +332,7 @@ func TestWeek4Gradient2(t *testing.T) {
 	// server can do.
 	v.set("speed", "20")
 	v.waitFor("four load steps", `n("clock") >= 40.2`)
-	rows := Eval[[]map[string]string](t, ctx, `Array.from(`+v.el("steps")+`.querySelectorAll("tbody tr")).map(tr => ({...tr.dataset}))`)
+	rows := Eval[[]map[string]string](t, ctx, `Array.from(`+v.js("steps")+`.querySelectorAll("tbody tr")).map(tr => ({...tr.dataset}))`)
 	type step struct {
 		load, min, max, rejected float64
 	}
@@ -450,7 +402,7 @@ func (m *mountView) figures() map[string]string {
 // nothing scrolls sideways.
 func TestWeek4Page(t *testing.T) {
 	ctx := NewBrowser(t, BrowserOptions{})
-	needLabWasm(t)
+	requireWasm(t)
 	errs := Console(ctx)
 	s := StartServer(t, ServerOptions{StaticDir: assets.Dir})
 	for _, phone := range []bool{false, true} {
@@ -460,7 +412,7 @@ func TestWeek4Page(t *testing.T) {
 			Phone(t, ctx)
 		}
 		g := openWeek4(t, ctx, s, "viz-governor")
-		(&mountView{t: t, ctx: ctx, mount: `[data-testid="viz-gradient2"]`}).ready()
+		newVizPage(t, ctx, "viz-gradient2").waitReady()
 		g.waitFor("a few windows", `n("window") >= 12`)
 		if w := Eval[int](t, ctx, `document.documentElement.scrollWidth`); w > width {
 			t.Errorf("%s: the page is %dpx wide in a %dpx window: it scrolls sideways", name, w, width)

@@ -1,7 +1,6 @@
 package adaptive
 
 import (
-	"ratelab/lab/guard"
 	"strconv"
 
 	"ratelab/solutions/governor"
@@ -72,7 +71,11 @@ type LimitConfig struct {
 // DefaultLimitConfig returns Netflix's defaults, those of the exercise's
 // DefaultConfig: 20, 20, 200, smoothing 0.2, tolerance 1.5, 600 samples.
 func DefaultLimitConfig() LimitConfig {
-	return LimitConfig{InitialLimit: 20, MinLimit: 20, MaxLimit: 200, Smoothing: 0.2, RTTTolerance: 1.5, LongWindow: 600}
+	d := gradient2.DefaultConfig()
+	return LimitConfig{
+		InitialLimit: d.InitialLimit, MinLimit: d.MinLimit, MaxLimit: d.MaxLimit,
+		Smoothing: d.Smoothing, RTTTolerance: d.RTTTolerance, LongWindow: d.LongWindow,
+	}
 }
 
 // Limit is the Gradient2 exercise's API.
@@ -117,6 +120,3 @@ func (r refGovernor) Observe(cumFailures, cumResolved uint64) Decision {
 func (r refGovernor) Offer() float64 { return r.g.Offer() }
 
 var _ Limit = (*gradient2.Limit)(nil)
-
-// NotImplemented is the status of an exercise stub (see package guard).
-const NotImplemented = guard.NotImplemented

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"ratelab/lab/guard"
 
 	"ratelab/lab/adaptive"
+	"ratelab/lab/guard"
 	"ratelab/lab/retry"
 	"ratelab/lab/target"
 )
@@ -130,10 +130,7 @@ func New(cfg Config, impl adaptive.Impl) (*Run, error) {
 		return r, nil
 	}
 	if impl.NewGovernor == nil {
-		r.stop(impl.Missing)
-		if r.status == "" {
-			r.status = "not available"
-		}
+		r.stop(guard.Missing(impl.Missing))
 		return r, nil
 	}
 	r.guard(func() {
@@ -253,17 +250,13 @@ func (r *Run) one() Window {
 	r.seen = total
 	r.window++
 
-	hold := adaptive.Decision{Action: adaptive.Hold, Offer: r.offer, LastBad: r.lastBad}
-	switch {
-	case r.cfg.Fixed:
-		hold.Reason = fmt.Sprintf("no governor: offer fixed at the ceiling %g", r.cfg.Ceiling)
-		w.Decision = hold
-	default:
-		w.Decision = hold
+	w.Decision = adaptive.Decision{Action: adaptive.Hold, Offer: r.offer, LastBad: r.lastBad}
+	if r.cfg.Fixed {
+		w.Decision.Reason = fmt.Sprintf("no governor: offer fixed at the ceiling %g", r.cfg.Ceiling)
+	} else {
 		r.guard(func() { w.Decision = r.gov.Observe(total.AttemptFailures, total.Attempts) })
-		if r.stopped {
-			hold.Reason = "governor stopped: " + r.status
-			w.Decision = hold
+		if r.stopped { // Observe panicked: w.Decision is still the hold
+			w.Decision.Reason = "governor stopped: " + r.status
 		}
 	}
 	r.offer, r.lastBad = w.Decision.Offer, w.Decision.LastBad

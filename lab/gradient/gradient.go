@@ -4,9 +4,9 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"ratelab/lab/guard"
 
 	"ratelab/lab/adaptive"
+	"ratelab/lab/guard"
 	"ratelab/lab/target"
 )
 
@@ -105,6 +105,7 @@ type Run struct {
 	arrival uint64 // time of the next arrival
 	step    int    // index of the step the next arrival falls in
 	stepEnd uint64 // when that step ends
+	period  uint64 // the schedule's length: the sum of its steps
 	flight  []pending
 	stopped bool
 	status  string
@@ -126,13 +127,13 @@ func New(cfg Config, impl adaptive.Impl) (*Run, error) {
 		long:  longRTT{factor: 2 / float64(max(cfg.Limit.LongWindow, 1)+1)},
 	}
 	r.stepEnd = cfg.Steps[0].DurationNs
+	for _, s := range cfg.Steps {
+		r.period += s.DurationNs
+	}
 	r.arrival = r.nextArrival(0)
 	switch {
 	case impl.NewLimit == nil:
-		r.stopped, r.status = true, impl.Missing
-		if r.status == "" {
-			r.status = "not available"
-		}
+		r.stopped, r.status = true, guard.Missing(impl.Missing)
 	default:
 		r.guard(func() {
 			r.limit = impl.NewLimit(cfg.Limit)
@@ -197,11 +198,7 @@ func (r *Run) ImplStatus() string {
 
 // LoadAt returns the schedule's load at tNs.
 func (r *Run) LoadAt(tNs uint64) float64 {
-	var period uint64
-	for _, s := range r.cfg.Steps {
-		period += s.DurationNs
-	}
-	t := tNs % period
+	t := tNs % r.period
 	for _, s := range r.cfg.Steps {
 		if t < s.DurationNs {
 			return s.Load

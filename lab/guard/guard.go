@@ -1,6 +1,6 @@
 // Package guard names what went wrong when learner code run by the lab
-// panics: a stub says it is not implemented yet, anything else says it
-// panicked and with what. It is shared by every simulation that runs a
+// panics or is missing: a stub says it is not implemented yet, anything
+// else says it panicked and with what, and missing code says why. It is shared by every simulation that runs a
 // "Yours" implementation, so they all say it the same way.
 package guard
 
@@ -28,4 +28,14 @@ func Status(v any) string {
 		return NotImplemented
 	}
 	return "panicked: " + msg
+}
+
+// Missing returns the status of code that is not there at all: why, as an
+// Impl's Missing field gives it ("your code does not build"), or "not
+// available" when why is empty.
+func Missing(why string) string {
+	if why == "" {
+		return "not available"
+	}
+	return why
 }

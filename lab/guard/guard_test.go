@@ -29,3 +29,14 @@ func TestStatus(t *testing.T) {
 		}
 	}
 }
+
+func TestMissing(t *testing.T) {
+	for why, want := range map[string]string{
+		"":                         "not available",
+		"your code does not build": "your code does not build",
+	} {
+		if got := guard.Missing(why); got != want {
+			t.Errorf("Missing(%q) = %q, want %q", why, got, want)
+		}
+	}
+}

@@ -50,9 +50,8 @@ func (c Counters) OK() float64 {
 // Client sends requests through a tries wrapper. The zero value is not
 // usable: use New.
 type Client struct {
-	tries int
 	// waiting[k] is the number of requests whose first k tries failed and
-	// that will try again (1 <= k < tries); waiting[0] is unused.
+	// that will try again (1 <= k < tries); waiting[0] is unused, and len(waiting) is tries.
 	waiting []uint64
 	moved   []uint64 // scratch of Round: failed tries per level
 	rng     *rand.Rand
@@ -66,15 +65,11 @@ func New(tries int, seed uint64) *Client {
 		panic(fmt.Sprintf("retry: New: tries must be at least 1, got %d", tries))
 	}
 	return &Client{
-		tries:   tries,
 		waiting: make([]uint64, tries),
 		moved:   make([]uint64, tries),
 		rng:     rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 	}
 }
-
-// Tries returns the most attempts a request gets.
-func (c *Client) Tries() int { return c.tries }
 
 // Counters returns the cumulative counts so far.
 func (c *Client) Counters() Counters { return c.c }

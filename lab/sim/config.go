@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"math/bits"
+	"slices"
 	"strconv"
 
 	"ratelab/lab/traffic"
@@ -111,10 +112,8 @@ func (c Config) Validate() error {
 	case c.Refill != Exact && c.Refill != Naive:
 		return errors.New("sim: refill must be Exact or Naive")
 	}
-	for _, name := range traffic.Names {
-		if c.Traffic == name {
-			return nil
-		}
+	if slices.Contains(traffic.Names, c.Traffic) {
+		return nil
 	}
 	return errors.New("sim: unknown traffic " + strconv.Quote(c.Traffic))
 }

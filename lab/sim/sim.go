@@ -2,9 +2,9 @@ package sim
 
 import (
 	"errors"
-	"ratelab/lab/guard"
 	"strings"
 
+	"ratelab/lab/guard"
 	"ratelab/lab/limiters"
 	"ratelab/lab/traffic"
 )
@@ -73,10 +73,6 @@ func (l Lane) Name() string { return laneNames[l] }
 // MaxBatch is the most messages one Step decides.
 const MaxBatch = 1 << 16
 
-// NotImplemented is the status of a lane whose code is the exercise stub
-// (see package guard).
-const NotImplemented = guard.NotImplemented
-
 // lane is one limiter and its measures.
 type lane struct {
 	lim      Limiter
@@ -126,10 +122,7 @@ func New(cfg Config, impl limiters.Impl) (*Sim, error) {
 	}
 	s.next = src.Next()
 	rate, burst := cfg.Rate(), cfg.Capacity()
-	missing := impl.Missing
-	if missing == "" {
-		missing = "not available"
-	}
+	missing := guard.Missing(impl.Missing)
 	s.build(Fixed, func() Limiter { return limiters.NewFixedWindow(cfg.Limit, cfg.WindowNs) })
 	s.build(SlidingLog, func() Limiter { return limiters.NewSlidingLog(cfg.Limit, cfg.WindowNs) })
 	if impl.NewWindow == nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"ratelab/lab/guard"
 	"ratelab/lab/limiters"
 	"ratelab/lab/sim"
 )
@@ -217,11 +218,6 @@ type stubBucket struct{}
 func (stubBucket) TryAcquire(uint64, uint64) bool { panic("tokenbucket: not implemented") }
 func (stubBucket) Available(uint64) uint64        { panic("tokenbucket: not implemented") }
 
-type stubWindow struct{}
-
-func (stubWindow) TryAcquire(uint64) bool { panic("TODO: Not Implemented") }
-func (stubWindow) Count(uint64) uint32    { panic("TODO: Not Implemented") }
-
 func TestLearnerPanicsStopOneLane(t *testing.T) {
 	yours := limiters.Impl{
 		Name:      "Yours",
@@ -241,8 +237,8 @@ func TestLearnerPanicsStopOneLane(t *testing.T) {
 		status   string
 		accepted uint64
 	}{
-		{sim.Sliding, sim.NotImplemented, 0},
-		{sim.TokenBucket, sim.NotImplemented, 0},
+		{sim.Sliding, guard.NotImplemented, 0},
+		{sim.TokenBucket, guard.NotImplemented, 0},
 		{sim.GCRA, "panicked: index out of range [3]", 3},
 	}
 	for _, tt := range tests {

@@ -18,7 +18,7 @@ type LaneState struct {
 	HasCount  bool
 
 	Stopped bool
-	Status  string // why the lane stopped, e.g. NotImplemented; empty while it runs
+	Status  string // why the lane stopped, e.g. guard.NotImplemented; empty while it runs
 }
 
 // State is a snapshot of a run, as State fills it.

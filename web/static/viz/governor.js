@@ -30,7 +30,6 @@
     ["degrades", "Degrades (a compaction starts)"],
   ];
   var SPEEDS = ["1", "2", "4", "8", "20", "60"]; // windows per second
-  var ACTIONS = ["hold", "double", "back off", "recover", "probe"];
 
   var V = window.ratelabViz; // common.js
   var h = V.h, select = V.select;
@@ -57,6 +56,26 @@
 
   function pct(x) {
     return (100 * x).toFixed(1) + "%";
+  }
+
+  // okFrac returns a window's request success fraction, 1 when none finished.
+  function okFrac(w) {
+    var done = w.ok + w.failed;
+    return done ? w.ok / done : 1;
+  }
+
+  // stepPath begins a path that holds, over each window of ws, its value
+  // (the field of that name, or what the function value returns) as a level
+  // step, mapped by x (window index) and y (value).
+  function stepPath(g, ws, x, y, value) {
+    var at = typeof value === "function" ? value : function (w) { return w[value]; };
+    g.beginPath();
+    for (var i = 0; i < ws.length; i++) {
+      var py = y(at(ws[i]));
+      if (i === 0) g.moveTo(x(ws[i].index), py);
+      g.lineTo(x(ws[i].index), py);
+      g.lineTo(x(ws[i].index + 1), py);
+    }
   }
 
   // ---- one visualization ---------------------------------------------------------
@@ -243,7 +262,7 @@
 
   // logLine adds one movement to the log, newest first.
   Viz.prototype.logLine = function (w) {
-    var act = ACTIONS[w.action] || "action " + w.action;
+    var act = this.api.governor.actions[w.action] || "action " + w.action;
     var cleared = w.memory > 0 && w.lastBad === 0 && w.action !== 2;
     var li = h("li", {
       class: "rgv-line rgv-act-" + act.replace(" ", "-") + (cleared ? " rgv-cleared" : ""),
@@ -283,14 +302,13 @@
       ui.ok.value.textContent = "–";
     } else {
       var frac = w.attempts ? w.failures / w.attempts : 0;
-      var done = w.ok + w.failed;
-      var okFrac = done ? w.ok / done : 1;
+      var ok = okFrac(w);
       ui.attempt.value.textContent = pct(frac);
-      ui.ok.value.textContent = pct(okFrac);
+      ui.ok.value.textContent = pct(ok);
       ui.attempt.box.classList.toggle("rgv-hot", frac > info.high);
       ui.attempt.box.classList.toggle("rgv-warm", frac > info.low && frac <= info.high);
-      ui.ok.box.classList.toggle("rgv-green", okFrac >= 0.95);
-      ui.ok.box.classList.toggle("rgv-red", okFrac < 0.8);
+      ui.ok.box.classList.toggle("rgv-green", ok >= 0.95);
+      ui.ok.box.classList.toggle("rgv-red", ok < 0.8);
       ui.attempt.note.textContent = "attempt plane: the truth; " + w.retries + " retries";
       ui.decision.textContent = "Window " + w.index + ": " + w.reason;
     }
@@ -381,12 +399,7 @@
     g.closePath();
     g.fillStyle = C.capFill;
     g.fill();
-    g.beginPath();
-    for (i = 0; i < ws.length; i++) {
-      if (i === 0) g.moveTo(x(ws[i].index), y(ws[i].capacity));
-      g.lineTo(x(ws[i].index), y(ws[i].capacity));
-      g.lineTo(x(ws[i].index + 1), y(ws[i].capacity));
-    }
+    stepPath(g, ws, x, y, "capacity");
     g.strokeStyle = C.cap;
     g.lineWidth = 1.5;
     g.stroke();
@@ -415,12 +428,7 @@
     g.setLineDash([]);
 
     // The offer, a step per window.
-    g.beginPath();
-    for (i = 0; i < ws.length; i++) {
-      if (i === 0) g.moveTo(x(ws[i].index), y(ws[i].offer));
-      g.lineTo(x(ws[i].index), y(ws[i].offer));
-      g.lineTo(x(ws[i].index + 1), y(ws[i].offer));
-    }
+    stepPath(g, ws, x, y, "offer");
     g.strokeStyle = C.offer;
     g.lineWidth = 2.5;
     g.stroke();
@@ -487,15 +495,7 @@
         g.fillRect(x(w.index) + 1, y(0) - hgt, Math.max(1, slot - 2), hgt);
       }
     }
-    g.beginPath();
-    for (i = 0; i < ws.length; i++) {
-      w = ws[i];
-      var done = w.ok + w.failed;
-      var ok = done ? w.ok / done : 1;
-      if (i === 0) g.moveTo(x(w.index), y(ok));
-      g.lineTo(x(w.index), y(ok));
-      g.lineTo(x(w.index + 1), y(ok));
-    }
+    stepPath(g, ws, x, y, okFrac);
     g.strokeStyle = C.ok;
     g.lineWidth = 2;
     g.stroke();

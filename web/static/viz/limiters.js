@@ -580,7 +580,7 @@
     var yN = plotBottom - N * scale;
     var promise = i === 2 || i === 4 ? this.info.bound : N;
     var yP = plotBottom - Math.min(promise, top) * scale;
-    var pts = new Float32Array(VB);
+    var pts = this.pts || (this.pts = new Float32Array(VB)); // reused by every lane and frame
     var over = false;
     for (var j = 0; j < VB; j++) {
       var bin = start + j;
@@ -590,25 +590,23 @@
       pts[j] = sum;
       if (sum > promise) over = true;
     }
-    g.beginPath();
-    g.moveTo(0, plotBottom);
-    for (j = 0; j < VB; j++) g.lineTo((j + 1) * bw, plotBottom - Math.min(pts[j], top) * scale);
-    g.lineTo(cw, plotBottom);
-    g.closePath();
-    g.fillStyle = C.cntFill;
-    g.fill();
-    if (over) {
+    // fillCount fills the area under the count.
+    function fillCount(color) {
+      g.beginPath();
+      g.moveTo(0, plotBottom);
+      for (var k = 0; k < VB; k++) g.lineTo((k + 1) * bw, plotBottom - Math.min(pts[k], top) * scale);
+      g.lineTo(cw, plotBottom);
+      g.closePath();
+      g.fillStyle = color;
+      g.fill();
+    }
+    fillCount(C.cntFill);
+    if (over) { // again, clipped to above the promise
       g.save();
       g.beginPath();
       g.rect(0, plotTop - 2, cw, yP - plotTop + 2);
       g.clip();
-      g.beginPath();
-      g.moveTo(0, plotBottom);
-      for (j = 0; j < VB; j++) g.lineTo((j + 1) * bw, plotBottom - Math.min(pts[j], top) * scale);
-      g.lineTo(cw, plotBottom);
-      g.closePath();
-      g.fillStyle = C.over;
-      g.fill();
+      fillCount(C.over);
       g.restore();
     }
     g.beginPath();
