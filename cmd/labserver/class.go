@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/csv"
 	"encoding/json"
@@ -45,11 +44,6 @@ func newToken() string {
 	b := make([]byte, 32)
 	rand.Read(b)
 	return "rl_" + base64.RawURLEncoding.EncodeToString(b)
-}
-
-func tokenHash(t string) []byte {
-	h := sha256.Sum256([]byte(t))
-	return h[:]
 }
 
 // validName reports whether a learner or instructor name is usable: 1 to
@@ -122,10 +116,10 @@ func runRoster(args []string) error {
 			return fmt.Errorf("%s line %d: %q is not a usable name (1 to 64 printable characters, no commas, quotes or slashes)", fs.Arg(0), i+1, name)
 		}
 		tok := newToken()
-		_, err := st.AddLearner(ctx, name, tokenHash(tok))
+		_, err := st.AddLearner(ctx, name, store.Hash(tok))
 		switch {
 		case errors.Is(err, store.ErrExists) && *reissue:
-			if err := st.SetLearnerToken(ctx, name, tokenHash(tok)); err != nil {
+			if err := st.SetLearnerToken(ctx, name, store.Hash(tok)); err != nil {
 				return fmt.Errorf("%s: %w (is it an instructor's name?)", name, err)
 			}
 		case errors.Is(err, store.ErrExists):

@@ -1,5 +1,5 @@
 // Command labserver is ratelab's one binary: it grades exercises, serves the
-// lab in the browser, and (later) runs a class.
+// lab in the browser, and runs a class.
 //
 //	labserver grade [flags]   grade exercises/ (see grade --help)
 //	labserver serve [flags]   serve the lab at http://localhost:8080

@@ -178,5 +178,5 @@ func startClass(ctx context.Context, st *store.Store, o classOptions, log io.Wri
 		cancel() // a job being graded stays running in the store: graded again at the next start
 		cl.Wait()
 	}
-	return &server.Class{Class: cl, Clock: wallClock{}, SecureCookies: o.secureCookies}, stop, nil
+	return &server.Class{Class: cl, SecureCookies: o.secureCookies}, stop, nil
 }

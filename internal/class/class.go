@@ -105,6 +105,10 @@ func New(cfg Config) *Class {
 // Limits returns the upload limits in force.
 func (c *Class) Limits() Limits { return c.cfg.Limits.withDefaults() }
 
+// Now returns the class's time (Config.Clock): sessions and throttles
+// of the class's HTTP views are read on it too.
+func (c *Class) Now() time.Time { return c.cfg.Clock.Now() }
+
 // Store returns the class's store.
 func (c *Class) Store() *store.Store { return c.st }
 
@@ -285,12 +289,7 @@ func (c *Class) finish(ctx context.Context, job store.Job, sub store.Submission,
 		c.cfg.Log.Error("class: recording a result", "job", job.ID, "err", err)
 		return
 	}
-	ev := Event{Type: "done", Submission: sub.ID, Job: job.ID, Learner: sub.Learner, Exercise: sub.Exercise, Summary: ex, Seed: c.cfg.Seed, Message: errMsg}
-	if ex != nil {
-		ev.Status, ev.Score, ev.MaxScore = ex.Status, ex.Score, ex.MaxScore
-	} else {
-		ev.Status = report.Error
-	}
+	ev := doneEvent(sub, job.ID, ex, c.cfg.Seed, errMsg)
 	if gb, err := c.Gradebook(context.WithoutCancel(ctx)); err == nil {
 		cell := gb.Cell(sub.Learner, sub.Exercise)
 		ev.Cell = &cell
@@ -300,4 +299,21 @@ func (c *Class) finish(ctx context.Context, job store.Job, sub store.Submission,
 		}
 	}
 	c.publish(ev)
+}
+
+// DoneEvent is the "done" event of a submission whose latest job is done,
+// read back from the store: what finish published, without the
+// dashboard's cell and pitfall counts.
+func DoneEvent(sub store.Submission) Event {
+	return doneEvent(sub, sub.Job.ID, sub.Job.Result, sub.Job.Seed, sub.Job.Error)
+}
+
+// doneEvent is the "done" event of job: its result ex, or (ex nil) errMsg.
+func doneEvent(sub store.Submission, job int64, ex *report.Exercise, seed int64, errMsg string) Event {
+	ev := Event{Type: "done", Submission: sub.ID, Job: job, Learner: sub.Learner, Exercise: sub.Exercise,
+		Summary: ex, Seed: seed, Message: errMsg, Status: report.Error}
+	if ex != nil {
+		ev.Status, ev.Score, ev.MaxScore = ex.Status, ex.Score, ex.MaxScore
+	}
+	return ev
 }

@@ -11,7 +11,8 @@ import (
 type Event struct {
 	// Type is "queued", "running", "build", "start" (a check), "result" (a
 	// check's result), "done" (stored; Summary or Message) or "resync" (the
-	// subscriber fell behind: reload).
+	// subscriber fell behind: reload); the dashboard's stream opens with
+	// "hello".
 	Type       string        `json:"type"`
 	Submission int64         `json:"submission"`
 	Job        int64         `json:"job"`

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -22,6 +21,8 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/crypto/bcrypt"
 
+	"ratelab/grader"
+	"ratelab/grader/report"
 	"ratelab/internal/class"
 	"ratelab/internal/store"
 	"ratelab/web/page"
@@ -31,7 +32,6 @@ import (
 // single learner's local lab: no /class routes at all.
 type Class struct {
 	Class *class.Class
-	Clock class.Clock
 	// SecureCookies marks the session cookie Secure (serve the class over
 	// HTTPS, or behind a proxy that does).
 	SecureCookies bool
@@ -109,11 +109,6 @@ func bearer(c echo.Context) string {
 	return ""
 }
 
-func hash(s string) []byte {
-	h := sha256.Sum256([]byte(s))
-	return h[:]
-}
-
 // wantsJSON reports whether the client is a program (the submit command)
 // rather than a browser.
 func wantsJSON(c echo.Context) bool {
@@ -148,7 +143,7 @@ func (h *classHandlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ctx := c.Request().Context()
 		if t := bearer(c); t != "" {
-			u, err := h.st.LearnerByToken(ctx, hash(t))
+			u, err := h.st.LearnerByToken(ctx, store.Hash(t))
 			if errors.Is(err, store.ErrNotFound) {
 				return echo.NewHTTPError(http.StatusUnauthorized, "This token is not on the class roster: check it with your instructor.")
 			}
@@ -157,7 +152,7 @@ func (h *classHandlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 			c.Set(userKey, u)
 		} else if ck, err := c.Cookie(sessionCookie); err == nil && ck.Value != "" {
-			u, err := h.st.SessionUser(ctx, hash(ck.Value), h.cfg.Clock.Now())
+			u, err := h.st.SessionUser(ctx, store.Hash(ck.Value), h.cl.Now())
 			switch {
 			case err == nil:
 				c.Set(userKey, u)
@@ -225,7 +220,7 @@ func (h *classHandlers) login(c echo.Context) error {
 		err error
 	)
 	if token := strings.TrimSpace(c.FormValue("token")); token != "" {
-		u, err = h.st.LearnerByToken(ctx, hash(token))
+		u, err = h.st.LearnerByToken(ctx, store.Hash(token))
 	} else {
 		var pw string
 		u, pw, err = h.st.Instructor(ctx, strings.TrimSpace(c.FormValue("name")))
@@ -243,8 +238,8 @@ func (h *classHandlers) login(c echo.Context) error {
 	raw := make([]byte, 32)
 	rand.Read(raw)
 	id := base64.RawURLEncoding.EncodeToString(raw)
-	now := h.cfg.Clock.Now()
-	if err := h.st.CreateSession(ctx, hash(id), u.ID, now.Add(h.cfg.SessionTTL)); err != nil {
+	now := h.cl.Now()
+	if err := h.st.CreateSession(ctx, store.Hash(id), u.ID, now.Add(h.cfg.SessionTTL)); err != nil {
 		return err
 	}
 	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: id, Path: "/class", HttpOnly: true,
@@ -254,7 +249,7 @@ func (h *classHandlers) login(c echo.Context) error {
 
 func (h *classHandlers) logout(c echo.Context) error {
 	if ck, err := c.Cookie(sessionCookie); err == nil {
-		if err := h.st.DeleteSession(c.Request().Context(), hash(ck.Value), h.cfg.Clock.Now()); err != nil {
+		if err := h.st.DeleteSession(c.Request().Context(), store.Hash(ck.Value), h.cl.Now()); err != nil {
 			return err
 		}
 	}
@@ -270,7 +265,7 @@ func (h *classHandlers) learnerHome(c echo.Context) error {
 	}
 	lim := h.cl.Limits()
 	return render(c, http.StatusOK, page.ClassLearner(page.ClassLearnerView{
-		Name: u.Name, CSRF: csrfToken(c), Exercises: gradable(), Submissions: pageSubmissions(subs),
+		Name: u.Name, CSRF: csrfToken(c), Exercises: grader.Gradable(), Submissions: pageSubmissions(subs),
 		MaxFileBytes: lim.MaxFileBytes, MaxTotalBytes: lim.MaxTotalBytes,
 	}, h.pageAssets()))
 }
@@ -285,7 +280,7 @@ type submitReply struct {
 
 func (h *classHandlers) submit(c echo.Context) error {
 	u, _ := currentUser(c)
-	now := h.cfg.Clock.Now()
+	now := h.cl.Now()
 	if ok, retry := h.cl.Throttle.Allow(u.ID, now); !ok {
 		secs := int(math.Ceil(retry.Seconds()))
 		c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
@@ -423,12 +418,12 @@ func (h *classHandlers) ownSubmission(c echo.Context) (store.Submission, error) 
 
 // SubmissionJSON is GET /class/submissions/:id for programs.
 type SubmissionJSON struct {
-	ID       int64       `json:"id"`
-	Learner  string      `json:"learner"`
-	Exercise string      `json:"exercise"`
-	State    string      `json:"state"`
-	Error    string      `json:"error,omitempty"`
-	Result   interface{} `json:"result"`
+	ID       int64            `json:"id"`
+	Learner  string           `json:"learner"`
+	Exercise string           `json:"exercise"`
+	State    string           `json:"state"`
+	Error    string           `json:"error,omitempty"`
+	Result   *report.Exercise `json:"result"`
 }
 
 func (h *classHandlers) submission(c echo.Context) error {
@@ -470,21 +465,12 @@ func (h *classHandlers) submissionLive(c echo.Context) error {
 		return nil
 	}
 	if sub.Job.State == store.Done {
-		h.writeEvent(ctx, conn, doneEvent(sub))
+		h.writeEvent(ctx, conn, class.DoneEvent(sub))
 		conn.Close(websocket.StatusNormalClosure, "graded")
 		return nil
 	}
 	h.writeEvent(ctx, conn, class.Event{Type: sub.Job.State, Submission: sub.ID, Job: sub.Job.ID, Learner: sub.Learner, Exercise: sub.Exercise})
 	return h.stream(ctx, conn, s.C, func(e class.Event) bool { return e.Type == "done" })
-}
-
-func doneEvent(sub store.Submission) class.Event {
-	e := class.Event{Type: "done", Submission: sub.ID, Job: sub.Job.ID, Learner: sub.Learner, Exercise: sub.Exercise,
-		Summary: sub.Job.Result, Seed: sub.Job.Seed, Message: sub.Job.Error, Status: "error"}
-	if r := sub.Job.Result; r != nil {
-		e.Status, e.Score, e.MaxScore = r.Status, r.Score, r.MaxScore
-	}
-	return e
 }
 
 // stream writes the subscription's events until last says an event was the

@@ -3,16 +3,12 @@ package server
 import (
 	"strconv"
 
-	"ratelab/grader"
 	"ratelab/internal/class"
 	"ratelab/internal/store"
-	"ratelab/lab/course"
 	"ratelab/web/page"
 )
 
 // The functions below turn the class's values into the pages' plain ones.
-
-func gradable() []course.Exercise { return grader.Gradable() }
 
 func pageSubmission(s store.Submission) page.ClassSubmission {
 	return page.ClassSubmission{ID: s.ID, Learner: s.Learner, Exercise: s.Exercise, CreatedAt: s.CreatedAt,

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -76,6 +77,13 @@ func fromNs(v sql.NullInt64) time.Time {
 		return time.Time{}
 	}
 	return time.Unix(0, v.Int64).UTC()
+}
+
+// Hash returns the SHA-256 of a secret (a learner's token, a session's
+// cookie value): the form the store keeps and looks secrets up by.
+func Hash(secret string) []byte {
+	h := sha256.Sum256([]byte(secret))
+	return h[:]
 }
 
 func isUnique(err error) bool {
@@ -326,28 +334,44 @@ WHERE id = ? AND state = 'running'`, ns(now), status, score, maxSco, seed, errv,
 
 const jobCols = `id, submission_id, reason, state, attempts, queued_at_ns, started_at_ns, finished_at_ns, seed, error, result`
 
+// jobRow receives a job's columns (jobCols, in order) from a scan; fill
+// then completes the Job from its nullable and encoded ones.
+type jobRow struct {
+	queued                  int64
+	started, finished, seed sql.NullInt64
+	errMsg, result          sql.NullString
+}
+
+func (r *jobRow) dest(j *Job) []any {
+	return []any{&j.ID, &j.SubmissionID, &j.Reason, &j.State, &j.Attempts, &r.queued, &r.started, &r.finished, &r.seed, &r.errMsg, &r.result}
+}
+
+func (r *jobRow) fill(j *Job) error {
+	j.QueuedAt = time.Unix(0, r.queued).UTC()
+	j.StartedAt, j.FinishedAt = fromNs(r.started), fromNs(r.finished)
+	j.Seed, j.Error = r.seed.Int64, r.errMsg.String
+	if r.result.Valid {
+		j.Result = new(report.Exercise)
+		if err := json.Unmarshal([]byte(r.result.String), j.Result); err != nil {
+			return fmt.Errorf("store: result of job %d: %w", j.ID, err)
+		}
+	}
+	return nil
+}
+
 func scanJob(sc scanner) (Job, error) {
 	var (
-		j                 Job
-		queued            int64
-		started, finished sql.NullInt64
-		seed              sql.NullInt64
-		errMsg, result    sql.NullString
+		j Job
+		r jobRow
 	)
-	if err := sc.Scan(&j.ID, &j.SubmissionID, &j.Reason, &j.State, &j.Attempts, &queued, &started, &finished, &seed, &errMsg, &result); err != nil {
+	if err := sc.Scan(r.dest(&j)...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return Job{}, ErrNotFound
 		}
 		return Job{}, fmt.Errorf("store: %w", err)
 	}
-	j.QueuedAt = time.Unix(0, queued).UTC()
-	j.StartedAt, j.FinishedAt = fromNs(started), fromNs(finished)
-	j.Seed, j.Error = seed.Int64, errMsg.String
-	if result.Valid {
-		j.Result = new(report.Exercise)
-		if err := json.Unmarshal([]byte(result.String), j.Result); err != nil {
-			return Job{}, fmt.Errorf("store: result of job %d: %w", j.ID, err)
-		}
+	if err := r.fill(&j); err != nil {
+		return Job{}, err
 	}
 	return j, nil
 }
@@ -362,20 +386,13 @@ const submissionCols = `s.id, s.user_id, u.name, s.exercise_id, s.created_at_ns`
 // latestJob joins a submission with its latest job.
 const latestJob = `JOIN jobs j ON j.id = (SELECT MAX(id) FROM jobs WHERE submission_id = s.id)`
 
-func scanSubmission(rows scanner) (Submission, error) {
+func scanSubmission(sc scanner) (Submission, error) {
 	var (
 		sub Submission
 		at  int64
-		j   Job
-		q   int64
-		st  sql.NullInt64
-		fi  sql.NullInt64
-		sd  sql.NullInt64
-		em  sql.NullString
-		rs  sql.NullString
+		r   jobRow
 	)
-	err := rows.Scan(&sub.ID, &sub.UserID, &sub.Learner, &sub.Exercise, &at,
-		&j.ID, &j.SubmissionID, &j.Reason, &j.State, &j.Attempts, &q, &st, &fi, &sd, &em, &rs)
+	err := sc.Scan(append([]any{&sub.ID, &sub.UserID, &sub.Learner, &sub.Exercise, &at}, r.dest(&sub.Job)...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Submission{}, ErrNotFound
 	}
@@ -383,19 +400,14 @@ func scanSubmission(rows scanner) (Submission, error) {
 		return Submission{}, fmt.Errorf("store: %w", err)
 	}
 	sub.CreatedAt = time.Unix(0, at).UTC()
-	j.QueuedAt, j.StartedAt, j.FinishedAt = time.Unix(0, q).UTC(), fromNs(st), fromNs(fi)
-	j.Seed, j.Error = sd.Int64, em.String
-	if rs.Valid {
-		j.Result = new(report.Exercise)
-		if err := json.Unmarshal([]byte(rs.String), j.Result); err != nil {
-			return Submission{}, fmt.Errorf("store: result of job %d: %w", j.ID, err)
-		}
+	if err := r.fill(&sub.Job); err != nil {
+		return Submission{}, err
 	}
-	sub.Job = j
 	return sub, nil
 }
 
-const jobColsJ = `j.id, j.submission_id, j.reason, j.state, j.attempts, j.queued_at_ns, j.started_at_ns, j.finished_at_ns, j.seed, j.error, j.result`
+// jobColsJ is jobCols of the table aliased j.
+var jobColsJ = "j." + strings.ReplaceAll(jobCols, ", ", ", j.")
 
 // Submission returns one submission with its files and latest job.
 func (s *Store) Submission(ctx context.Context, id int64) (Submission, error) {
