@@ -241,7 +241,7 @@ func (c *Class) grade(ctx context.Context, job store.Job) {
 	}
 	gctx, cancel := context.WithTimeout(ctx, c.cfg.JobTimeout)
 	defer cancel()
-	start := time.Now()
+	start := c.Now()
 	r, err := grader.Grade(gctx, grader.Options{
 		Root:         c.cfg.Root,
 		Exercises:    []string{sub.Exercise},
@@ -279,7 +279,7 @@ func (c *Class) grade(ctx context.Context, job store.Job) {
 		return
 	}
 	log.Info("class: graded", "learner", sub.Learner, "exercise", sub.Exercise, "status", ex.Status,
-		"score", ex.Score, "max", ex.MaxScore, "took", time.Since(start).Round(time.Millisecond))
+		"score", ex.Score, "max", ex.MaxScore, "took", c.Now().Sub(start).Round(time.Millisecond))
 	c.finish(ctx, job, sub, ex, "")
 }
 
