@@ -1,5 +1,7 @@
 package course
 
+import "slices"
+
 // Exercise is one graded package: it exists as a stub in exercises/<ID>
 // and as the reference in solutions/<ID>.
 type Exercise struct {
@@ -9,12 +11,36 @@ type Exercise struct {
 	Summary string // one sentence: what the learner builds
 }
 
-// Lesson is the reading for one week.
+// Lesson is the reading for one week, declared once: its table of contents
+// and the live visualizations its page mounts are here, and the web pages,
+// the assets they load and their tests all follow from them. The prose
+// itself is web/page's (a templ component per lesson, by Slug).
 type Lesson struct {
-	Week    int
-	Slug    string // URL path element, e.g. "week-1"
-	Title   string
-	Summary string
+	Week     int
+	Slug     string // URL path element, e.g. "week-1"
+	Title    string
+	Summary  string
+	Contents []Section // the page's sections, in page order
+	Mounts   []Mount   // the page's live visualizations, in page order
+}
+
+// Section is one entry of a lesson's table of contents.
+type Section struct {
+	ID    string // the id of the section's h2 on the lesson's page
+	Title string
+}
+
+// Mount is one live visualization on a lesson's page.
+type Mount struct {
+	// ID names the mount within its lesson: the prose places it by this
+	// name, and the page marks it data-testid="viz-<ID>".
+	ID string
+	// Viz is the visualization: the name of its script and stylesheet
+	// under web/static/viz/ and the data-viz its script looks for.
+	Viz string
+	// Preset is the scenario it opens with; "" means the visualization's
+	// own default.
+	Preset string
 }
 
 // Week groups a lesson with the exercises it introduces.
@@ -51,14 +77,53 @@ var lessons = []Lesson{
 	{
 		Week: 1, Slug: "week-1", Title: "Token buckets and GCRA",
 		Summary: "Burst and rate, the four traps of refilling, and the same limiter kept as one timestamp.",
+		Contents: []Section{
+			{"why", "Why throttle"},
+			{"bucket", "The token bucket"},
+			{"units", "Exact units"},
+			{"traps", "Four traps"},
+			{"now", "Where now comes from"},
+			{"gcra", "GCRA"},
+			{"rounding", "The rounding catch"},
+			{"exercises", "Exercises"},
+		},
+		Mounts: []Mount{{ID: "naive-refill", Viz: "limiters", Preset: "naive-refill"}},
 	},
 	{
 		Week: 2, Slug: "week-2", Title: "Windows: fixed, sliding log, bucketed",
 		Summary: "Counting messages in a window, why fixed windows leak 2N at the edge, and what buckets buy.",
+		Contents: []Section{
+			{"any-second", "“In any one second”"},
+			{"fixed", "Fixed window"},
+			{"log", "Sliding log"},
+			{"bucketed", "Bucketed sliding window"},
+			{"interpolated", "The interpolated estimate"},
+			{"hierarchy", "Limits that nest"},
+			{"policy", "Policy around the algorithm"},
+			{"exercises", "Exercises"},
+		},
+		Mounts: []Mount{{ID: "edge-attack", Viz: "limiters", Preset: "edge-attack"}},
 	},
 	{
 		Week: 4, Slug: "week-4", Title: "Adaptive backpressure",
 		Summary: "Finding what a target can take from its failures and its latency: slow start, proportional back-off, congestion memory and the RTT gradient.",
+		Contents: []Section{
+			{"churn", "Overload becomes churn"},
+			{"attempt-plane", "The attempt plane"},
+			{"slow-start", "Slow start"},
+			{"back-off", "Back off by severity"},
+			{"memory", "Congestion memory"},
+			{"windows", "Windows from deltas"},
+			{"honesty", "Measurement honesty"},
+			{"gradient2", "Latency as the signal"},
+			{"long-rtt", "The long RTT"},
+			{"app-limited", "App-limited samples"},
+			{"exercises", "Exercises"},
+		},
+		Mounts: []Mount{
+			{ID: "governor", Viz: "governor", Preset: "healthier"},
+			{ID: "gradient2", Viz: "gradient2"},
+		},
 	},
 }
 
@@ -78,10 +143,11 @@ func Lookup(id string) (Exercise, bool) {
 }
 
 // Weeks returns the course week by week, each with its lesson and exercises.
+// The slices are copies.
 func Weeks() []Week {
 	var weeks []Week
 	for _, l := range lessons {
-		w := Week{Number: l.Week, Lesson: l}
+		w := Week{Number: l.Week, Lesson: l.clone()}
 		for _, e := range exercises {
 			if e.Week == l.Week {
 				w.Exercises = append(w.Exercises, e)
@@ -96,8 +162,27 @@ func Weeks() []Week {
 func LessonBySlug(slug string) (Lesson, bool) {
 	for _, l := range lessons {
 		if l.Slug == slug {
-			return l, true
+			return l.clone(), true
 		}
 	}
 	return Lesson{}, false
+}
+
+// LessonOf returns the lesson of the week that introduces e and reports
+// whether there is one.
+func LessonOf(e Exercise) (Lesson, bool) {
+	for _, l := range lessons {
+		if l.Week == e.Week {
+			return l.clone(), true
+		}
+	}
+	return Lesson{}, false
+}
+
+// clone returns l with its own copies of its slices, so that no caller can
+// change the catalogue.
+func (l Lesson) clone() Lesson {
+	l.Contents = slices.Clone(l.Contents)
+	l.Mounts = slices.Clone(l.Mounts)
+	return l
 }

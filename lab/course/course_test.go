@@ -36,6 +36,46 @@ func TestLookup(t *testing.T) {
 	}
 }
 
+func TestLessonOf(t *testing.T) {
+	for _, e := range course.Exercises() {
+		l, ok := course.LessonOf(e)
+		if !ok || l.Week != e.Week {
+			t.Errorf("LessonOf(%s) = week %d, %v; want week %d, true", e.ID, l.Week, ok, e.Week)
+		}
+	}
+	if l, ok := course.LessonOf(course.Exercise{ID: "nope", Week: 99}); ok {
+		t.Errorf("LessonOf(week 99) = %q, true; want false", l.Slug)
+	}
+}
+
+// What Weeks and LessonBySlug return is the caller's: changing it leaves
+// the catalogue as declared.
+func TestLessonsAreCopies(t *testing.T) {
+	w := course.Weeks()[0]
+	if len(w.Lesson.Mounts) == 0 || len(w.Lesson.Contents) == 0 {
+		t.Fatalf("week %d declares no mount or no contents", w.Number)
+	}
+	w.Lesson.Mounts[0].Viz = "changed"
+	w.Lesson.Contents[0].ID = "changed"
+	for _, l := range []course.Lesson{course.Weeks()[0].Lesson, must(course.LessonBySlug(w.Lesson.Slug))} {
+		if l.Mounts[0].Viz == "changed" || l.Contents[0].ID == "changed" {
+			t.Errorf("changing a returned lesson changed the catalogue: %+v", l)
+		}
+	}
+	l := must(course.LessonBySlug(w.Lesson.Slug))
+	l.Mounts[0].Viz = "changed"
+	if course.Weeks()[0].Lesson.Mounts[0].Viz == "changed" {
+		t.Error("changing the lesson LessonBySlug returned changed the catalogue")
+	}
+}
+
+func must(l course.Lesson, ok bool) course.Lesson {
+	if !ok {
+		panic("no such lesson")
+	}
+	return l
+}
+
 func ExampleWeeks() {
 	for _, w := range course.Weeks() {
 		fmt.Printf("week %d: %s\n", w.Number, w.Lesson.Title)
