@@ -356,23 +356,23 @@ func follow1(ctx context.Context, base *url.URL, token, live string) (int, error
 	defer conn.CloseNow()
 	conn.SetReadLimit(16 << 20)
 	progress := console.Printer{W: os.Stderr, Color: isTerminal(os.Stderr)}
-	state := ""
+	var state class.EventType
 	for {
 		var e class.Event
 		if err := wsjson.Read(ctx, conn, &e); err != nil {
 			return 2, fmt.Errorf("the server stopped sending the grading: %w", err)
 		}
 		switch e.Type {
-		case "queued", "running":
+		case class.EventQueued, class.EventRunning:
 			if e.Type != state {
-				fmt.Fprintln(os.Stderr, map[string]string{"queued": "queued: waiting for a grader", "running": "grading"}[e.Type])
+				fmt.Fprintln(os.Stderr, map[class.EventType]string{class.EventQueued: "queued: waiting for a grader", class.EventRunning: "grading"}[e.Type])
 			}
 			state = e.Type
-		case "build", "start", "result":
-			progress.Progress(grader.Event{Exercise: e.Exercise, Phase: e.Type, Check: e.Check, Result: e.Result})
-		case "resync":
+		case class.EventBuild, class.EventStart, class.EventResult:
+			progress.Progress(grader.Event{Exercise: e.Exercise, Phase: string(e.Type), Check: e.Check, Result: e.Result})
+		case class.EventResync:
 			return 2, errors.New("fell behind the server's events: see the submission's page")
-		case "done":
+		case class.EventDone:
 			if e.Summary == nil {
 				fmt.Fprintf(os.Stderr, "not graded: %s\n", e.Message)
 				return 2, nil
@@ -408,6 +408,6 @@ func (o *classOptions) flags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.noBench, "no-bench", false, "class mode: skip benchmark checks")
 	fs.Int64Var(&o.seed, "seed", grader.DefaultSeed, "class mode: the property seed")
 	fs.DurationVar(&o.checkTimeout, "check-timeout", 10*time.Second, "class mode: deadline of one property or case check")
-	fs.DurationVar(&o.jobTimeout, "job-timeout", 5*time.Minute, "class mode: deadline of one whole grading")
+	fs.DurationVar(&o.jobTimeout, "job-timeout", class.DefaultJobTimeout, "class mode: deadline of one whole grading")
 	fs.BoolVar(&o.secureCookies, "secure-cookies", false, "class mode: mark the session cookie Secure (serve over HTTPS)")
 }

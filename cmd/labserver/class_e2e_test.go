@@ -48,7 +48,7 @@ func TestClassEndToEnd(t *testing.T) {
 		if err := wsjson.Read(ctx, dash, &done); err != nil {
 			t.Fatalf("dashboard websocket after %v: %v", seen, err)
 		}
-		seen = append(seen, done.Type)
+		seen = append(seen, string(done.Type))
 	}
 	if strings.Join(seen, ",") != "queued,running,done" || done.Learner != "ada" || done.Cell == nil || !done.Cell.Graded || done.Cell.Best < 31 {
 		t.Errorf("dashboard events %v, done %+v; want queued,running,done for ada with a graded cell", seen, done)

@@ -34,7 +34,7 @@ type Config struct {
 	Seed                       int64
 	NoBench                    bool
 	CheckTimeout, BenchTimeout time.Duration
-	// JobTimeout bounds one whole grading; 0 means 10 minutes.
+	// JobTimeout bounds one whole grading; 0 means DefaultJobTimeout.
 	JobTimeout time.Duration
 	// Sandbox confines the grading; nil means a default grader.Sandbox.
 	Sandbox *grader.Sandbox
@@ -45,6 +45,10 @@ type Config struct {
 	Limits      Limits
 	Log         *slog.Logger
 }
+
+// DefaultJobTimeout is Config.JobTimeout's default, and the serve
+// command's --job-timeout.
+const DefaultJobTimeout = 5 * time.Minute
 
 // maxAttempts is how many times a job is claimed before it is given up:
 // a job that keeps killing the server is not retried for ever.
@@ -78,7 +82,7 @@ func New(cfg Config) *Class {
 		cfg.Seed = grader.DefaultSeed
 	}
 	if cfg.JobTimeout <= 0 {
-		cfg.JobTimeout = 10 * time.Minute
+		cfg.JobTimeout = DefaultJobTimeout
 	}
 	if cfg.SubmitBurst == 0 {
 		cfg.SubmitBurst = 5
@@ -157,7 +161,7 @@ func (c *Class) Submit(ctx context.Context, user store.User, exercise string, fi
 		return store.Submission{}, err
 	}
 	sub.Learner = user.Name
-	c.publish(Event{Type: "queued", Submission: sub.ID, Job: sub.Job.ID, Learner: user.Name, Exercise: exercise})
+	c.publish(Event{Type: EventQueued, Submission: sub.ID, Job: sub.Job.ID, Learner: user.Name, Exercise: exercise})
 	c.poke()
 	return sub, nil
 }
@@ -223,7 +227,7 @@ func (c *Class) grade(ctx context.Context, job store.Job) {
 		c.mu.Unlock()
 	}()
 	ev := base
-	ev.Type = "running"
+	ev.Type = EventRunning
 	c.publish(ev)
 
 	dir, err := os.MkdirTemp("", "ratelab-submission-")
@@ -253,11 +257,12 @@ func (c *Class) grade(ctx context.Context, job store.Job) {
 		Sandbox:      c.cfg.Sandbox,
 		Progress: func(e grader.Event) {
 			ev := base
-			ev.Type, ev.Check, ev.Result = e.Phase, e.Check, e.Result
-			if e.Phase == "exercise" {
-				return // "done" carries the summary, once stored
+			ev.Type, ev.Check, ev.Result = EventType(e.Phase), e.Check, e.Result
+			switch ev.Type {
+			case EventBuild, EventStart, EventResult:
+				c.publish(ev)
 			}
-			c.publish(ev)
+			// Not the exercise's summary: EventDone carries it, once stored.
 		},
 	})
 	switch {
@@ -301,16 +306,16 @@ func (c *Class) finish(ctx context.Context, job store.Job, sub store.Submission,
 	c.publish(ev)
 }
 
-// DoneEvent is the "done" event of a submission whose latest job is done,
+// DoneEvent is the EventDone of a submission whose latest job is done,
 // read back from the store: what finish published, without the
 // dashboard's cell and pitfall counts.
 func DoneEvent(sub store.Submission) Event {
 	return doneEvent(sub, sub.Job.ID, sub.Job.Result, sub.Job.Seed, sub.Job.Error)
 }
 
-// doneEvent is the "done" event of job: its result ex, or (ex nil) errMsg.
+// doneEvent is the EventDone of job: its result ex, or (ex nil) errMsg.
 func doneEvent(sub store.Submission, job int64, ex *report.Exercise, seed int64, errMsg string) Event {
-	ev := Event{Type: "done", Submission: sub.ID, Job: job, Learner: sub.Learner, Exercise: sub.Exercise,
+	ev := Event{Type: EventDone, Submission: sub.ID, Job: job, Learner: sub.Learner, Exercise: sub.Exercise,
 		Summary: ex, Seed: seed, Message: errMsg, Status: report.Error}
 	if ex != nil {
 		ev.Status, ev.Score, ev.MaxScore = ex.Status, ex.Score, ex.MaxScore

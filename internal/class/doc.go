@@ -6,7 +6,8 @@
 // course's own token bucket (Throttle), the durable queue and its worker
 // (Class: jobs live in the SQLite store, so a job that was running when the
 // server died is graded again at start-up), the live events of a grading
-// (Subscribe), and the gradebook (best and latest score per learner and
+// (Subscribe; Event, whose EventType values web/static/class.js lists too),
+// and the gradebook (best and latest score per learner and
 // exercise, and how many learners hit each pitfall).
 //
 // It is not the grader (package grader grades; Class calls it with the

@@ -6,14 +6,38 @@ import (
 	"ratelab/grader/report"
 )
 
+// EventType is what an Event tells, its "type" in JSON. The browser's
+// live views (web/static/class.js) keep a table of these values, which
+// TestClassJSEventTypes checks against the constants below.
+type EventType string
+
+// Event types, in the order a grading sends them. EventBuild, EventStart
+// and EventResult are the grader's progress phases of the same names
+// (grader.Event.Phase), passed on as they come.
+const (
+	// EventHello opens the dashboard's stream.
+	EventHello EventType = "hello"
+	// EventQueued: the submission's job is waiting for a worker.
+	EventQueued EventType = "queued"
+	// EventRunning: a worker took the job.
+	EventRunning EventType = "running"
+	// EventBuild: the learner's code is being built.
+	EventBuild EventType = "build"
+	// EventStart: a check started (Check names it).
+	EventStart EventType = "start"
+	// EventResult: a check's result (Result).
+	EventResult EventType = "result"
+	// EventDone: the grading is stored (Summary, or Message if it could not
+	// grade); the last event of a submission.
+	EventDone EventType = "done"
+	// EventResync: the subscriber fell behind and was dropped: reload.
+	EventResync EventType = "resync"
+)
+
 // Event is one step of a grading, as the live views receive it (JSON over a
 // websocket).
 type Event struct {
-	// Type is "queued", "running", "build", "start" (a check), "result" (a
-	// check's result), "done" (stored; Summary or Message) or "resync" (the
-	// subscriber fell behind: reload); the dashboard's stream opens with
-	// "hello".
-	Type       string        `json:"type"`
+	Type       EventType     `json:"type"`
 	Submission int64         `json:"submission"`
 	Job        int64         `json:"job"`
 	Learner    string        `json:"learner"`
@@ -80,7 +104,7 @@ func (c *Class) Subscribe(submission int64) *Subscription {
 func (c *Class) publish(e Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if p, ok := c.progress[e.Submission]; ok && e.Type != "done" && len(p) < subscriberBuffer/2 {
+	if p, ok := c.progress[e.Submission]; ok && e.Type != EventDone && len(p) < subscriberBuffer/2 {
 		c.progress[e.Submission] = append(p, e)
 	}
 	for s := range c.subs {

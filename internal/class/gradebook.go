@@ -16,14 +16,14 @@ import (
 
 // Cell is one learner's standing on one exercise.
 type Cell struct {
-	Graded       bool    `json:"graded"`        // some grading of theirs finished with a result
-	Best         float64 `json:"best"`          // best score over every grading
-	Latest       float64 `json:"latest"`        // score of the latest graded submission
-	Max          float64 `json:"max"`           // the exercise's maximum
-	LatestStatus string  `json:"latest_status"` // report status of that grading
-	LatestJob    int64   `json:"latest_job"`
-	Submission   int64   `json:"submission"` // the latest submission (graded or not)
-	State        string  `json:"state"`      // its latest job: queued, running or done
+	Graded       bool           `json:"graded"`        // some grading of theirs finished with a result
+	Best         float64        `json:"best"`          // best score over every grading
+	Latest       float64        `json:"latest"`        // score of the latest graded submission
+	Max          float64        `json:"max"`           // the exercise's maximum
+	LatestStatus string         `json:"latest_status"` // report status of that grading
+	LatestJob    int64          `json:"latest_job"`
+	Submission   int64          `json:"submission"` // the latest submission (graded or not)
+	State        store.JobState `json:"state"`      // its latest job's state
 }
 
 // PitfallCount is how many learners' latest graded result fails a check

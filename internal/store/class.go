@@ -10,31 +10,47 @@ import (
 	"strings"
 	"time"
 
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
 	"ratelab/grader/report"
 )
 
 // ErrExists is returned when creating a user whose name is taken.
 var ErrExists = errors.New("store: already exists")
 
+// Role is what a user of a class may do: submit (Learner) or watch the
+// whole class (Instructor). Its values are the users.role column's.
+type Role string
+
 // Roles of a user.
 const (
-	Learner    = "learner"
-	Instructor = "instructor"
+	Learner    Role = "learner"
+	Instructor Role = "instructor"
 )
 
 // User is a learner or an instructor of a class.
 type User struct {
 	ID        int64
 	Name      string
-	Role      string // Learner or Instructor
+	Role      Role
 	CreatedAt time.Time
 }
 
+// JobState is where a grading job is: Queued, then Running, then Done.
+// Its values are the jobs.state column's.
+//
+// It is an alias of string, not a type of its own, for now: the web pages
+// (web/page) take the state as a plain string and their conversion
+// (internal/server/classview.go) assigns it without a conversion. Once that
+// converts with string(...), this becomes `type JobState string`.
+type JobState = string
+
 // Job states.
 const (
-	Queued  = "queued"
-	Running = "running"
-	Done    = "done"
+	Queued  JobState = "queued"
+	Running JobState = "running"
+	Done    JobState = "done"
 )
 
 // File is one uploaded source file.
@@ -60,7 +76,7 @@ type Job struct {
 	ID           int64
 	SubmissionID int64
 	Reason       string // "submit" or "regrade"
-	State        string // Queued, Running or Done
+	State        JobState
 	Attempts     int
 	QueuedAt     time.Time
 	StartedAt    time.Time // zero until claimed
@@ -86,8 +102,15 @@ func Hash(secret string) []byte {
 	return h[:]
 }
 
+// isUnique reports whether err is SQLite's refusal of a duplicate in a
+// UNIQUE column or a primary key (the driver reports extended result
+// codes).
 func isUnique(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	return se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
 }
 
 // AddLearner creates a learner whose token hashes to tokenHash, or returns
@@ -102,7 +125,7 @@ func (s *Store) AddInstructor(ctx context.Context, name, passwordHash string) (U
 	return s.addUser(ctx, name, Instructor, nil, passwordHash)
 }
 
-func (s *Store) addUser(ctx context.Context, name, role string, tokenHash []byte, pw string) (User, error) {
+func (s *Store) addUser(ctx context.Context, name string, role Role, tokenHash []byte, pw string) (User, error) {
 	now := s.clock.Now().UTC()
 	var pwv any
 	if pw != "" {
@@ -110,7 +133,7 @@ func (s *Store) addUser(ctx context.Context, name, role string, tokenHash []byte
 	}
 	res, err := s.db.ExecContext(ctx,
 		`INSERT INTO users (name, role, token_hash, password_hash, created_at_ns) VALUES (?, ?, ?, ?, ?)`,
-		name, role, tokenHash, pwv, ns(now))
+		name, string(role), tokenHash, pwv, ns(now))
 	if isUnique(err) {
 		return User{}, fmt.Errorf("%w: a user called %q", ErrExists, name)
 	}
@@ -186,8 +209,8 @@ func (s *Store) Instructor(ctx context.Context, name string) (User, string, erro
 }
 
 // Users returns every user with the role, by name.
-func (s *Store) Users(ctx context.Context, role string) ([]User, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+userCols+` FROM users WHERE role = ? ORDER BY name`, role)
+func (s *Store) Users(ctx context.Context, role Role) ([]User, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+userCols+` FROM users WHERE role = ? ORDER BY name`, string(role))
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -264,7 +287,7 @@ func (s *Store) Submit(ctx context.Context, userID int64, exercise string, files
 }
 
 // CountJobs returns how many jobs are in the state.
-func (s *Store) CountJobs(ctx context.Context, state string) (int, error) {
+func (s *Store) CountJobs(ctx context.Context, state JobState) (int, error) {
 	var n int
 	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE state = ?`, state).Scan(&n)
 	if err != nil {
@@ -314,7 +337,7 @@ func (s *Store) FinishJob(ctx context.Context, jobID int64, r *report.Exercise, 
 		if err != nil {
 			return fmt.Errorf("store: encoding the result: %w", err)
 		}
-		body, status, score, maxSco = string(b), r.Status, r.Score, r.MaxScore
+		body, status, score, maxSco = string(b), string(r.Status), r.Score, r.MaxScore
 	}
 	var errv any
 	if errMsg != "" {
@@ -487,7 +510,8 @@ RETURNING `+jobCols, ns(now))
 type Grading struct {
 	JobID, SubmissionID, UserID int64
 	Learner, Exercise           string
-	State, Status               string
+	State                       JobState
+	Status                      string // the exercise's report status, "" until done with a result
 	Score, MaxScore             float64
 	FinishedAt                  time.Time
 }

@@ -1,18 +1,35 @@
-// Package store keeps the lab's local state in one embedded SQLite file
-// (modernc.org/sqlite: pure Go, no cgo): for now, every grade report the
-// learner's `labserver grade` runs produced, so the web pages can show the
-// latest result per exercise.
+// Package store keeps the lab's state in one embedded SQLite file
+// (modernc.org/sqlite: pure Go, no cgo). It holds two things:
+//
+//   - grade reports: every report a learner's `labserver grade` produced
+//     (SaveReport), so the local lab's pages show the latest result per
+//     exercise (LatestResults, LatestResult);
+//   - class mode (class.go): the accounts (learners, who sign in with a
+//     token, and instructors, with a password; Role), login sessions, the
+//     learners' submissions with their files, and the grading jobs of each
+//     submission (JobState). The jobs table is class mode's queue: a job is
+//     claimed atomically (ClaimJob), and one left running by a server that
+//     died is queued again at start-up (RequeueRunning).
+//
+// Secrets are never stored: a learner's token and a session's cookie value
+// are kept and looked up by their SHA-256 (Hash); an instructor's password
+// by its bcrypt hash, made by the caller.
 //
 // The schema is versioned with SQLite's PRAGMA user_version: migration i
 // (counting from 1) moves a database from version i-1 to version i inside
-// one transaction. Later issues (submissions, learners, instructors) add
-// migrations at the end of the list; a migration already released is never
-// edited. A database written by a newer binary (a higher user_version than
-// this one knows) is refused rather than guessed at.
+// one transaction; new tables come as migrations at the end of the list,
+// and a migration already released is never edited. A database written by
+// a newer binary (a higher user_version than this one knows) is refused
+// rather than guessed at.
 //
-// The database runs in WAL mode with a busy timeout, so the server can read
-// while a grade command writes. A Store is safe for concurrent use.
+// The database runs in WAL mode with a busy timeout, so the server reads
+// while a grade command or a grading worker writes; writers take the lock
+// when they begin. Options.Durable (class mode) makes every commit survive
+// a power cut: a submission acknowledged is never lost. A Store is safe for
+// concurrent use. Times come from the Clock handed to Open; the store
+// reads no clock of its own.
 //
-// It is not a cache of the grader's work and not the source of truth for a
-// course: it holds what this machine's learner saw, nothing more.
+// It is not the grader's cache and holds no policy: what may be uploaded,
+// how often, and who may see what are decided by internal/class and
+// internal/server.
 package store

@@ -1,9 +1,24 @@
 // Class mode's live views: a submission's grading as it happens, and the
 // instructor's dashboard updating as results land. Both read JSON events
-// from a websocket (internal/server/class.go); without this script the
+// from a websocket (internal/server/class_live.go); without this script the
 // pages still work, reloaded by hand.
 (function () {
   "use strict";
+
+  // EVENT is every event "type" the server sends: the EventType constants
+  // of internal/class/events.go, where each is described. Match events
+  // against this table only; TestClassJSEventTypes (internal/class) fails
+  // when it and the Go constants differ.
+  var EVENT = {
+    HELLO: "hello",     // the dashboard's stream opens
+    QUEUED: "queued",   // waiting for a worker
+    RUNNING: "running", // a worker took the job
+    BUILD: "build",     // building the learner's code
+    START: "start",     // a check started: e.check
+    RESULT: "result",   // a check's result: e.result
+    DONE: "done",       // graded and stored: e.summary, or e.message
+    RESYNC: "resync"    // this view fell behind: reload
+  };
 
   function socket(path) {
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
@@ -24,21 +39,21 @@
       var e = JSON.parse(m.data);
       var li;
       switch (e.type) {
-        case "queued": status.textContent = "Queued: waiting for a grader…"; break;
-        case "running": status.textContent = "Grading…"; break;
-        case "build": status.textContent = "Building your code…"; break;
-        case "start": status.textContent = "Running " + e.check + "…"; break;
-        case "result":
+        case EVENT.QUEUED: status.textContent = "Queued: waiting for a grader…"; break;
+        case EVENT.RUNNING: status.textContent = "Grading…"; break;
+        case EVENT.BUILD: status.textContent = "Building your code…"; break;
+        case EVENT.START: status.textContent = "Running " + e.check + "…"; break;
+        case EVENT.RESULT:
           li = document.createElement("li");
           li.setAttribute("data-status", e.result.status);
           li.textContent = e.result.id + ": " + e.result.status + " (" + num(e.result.score) + " / " + num(e.result.max_score) + ")";
           log.appendChild(li);
           break;
-        case "done":
+        case EVENT.DONE:
           status.textContent = "Graded: " + (e.status || "") + " " + num(e.score) + " / " + num(e.max_score) + ". Loading the report…";
           setTimeout(function () { location.reload(); }, 300);
           break;
-        case "resync": location.reload(); break;
+        case EVENT.RESYNC: location.reload(); break;
       }
     };
     ws.onclose = function (ev) {
@@ -71,16 +86,16 @@
     dws.onclose = function () { state.textContent = "live updates stopped: reload the page"; state.removeAttribute("data-live"); };
     dws.onmessage = function (m) {
       var e = JSON.parse(m.data);
-      if (e.type === "resync") { location.reload(); return; }
+      if (e.type === EVENT.RESYNC) { location.reload(); return; }
       if (!e.learner) { return; }
       var td = cell(e.learner, e.exercise);
       if (!td) { return; }
-      if (e.type === "queued" || e.type === "running") {
+      if (e.type === EVENT.QUEUED || e.type === EVENT.RUNNING) {
         td.setAttribute("data-state", e.type);
         if (td.getAttribute("data-status") === "") { setText(td, "grading…", e.submission); }
         return;
       }
-      if (e.type !== "done" || !e.cell) { return; }
+      if (e.type !== EVENT.DONE || !e.cell) { return; }
       var c = e.cell;
       td.setAttribute("data-state", c.state);
       td.setAttribute("data-status", c.latest_status || "");

@@ -1,0 +1,126 @@
+package server
+
+import (
+	"context"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
+	"github.com/labstack/echo/v4"
+
+	"ratelab/internal/class"
+	"ratelab/internal/store"
+)
+
+// The live websockets: a submission's grading as it happens, and the
+// dashboard's stream of every submission's state. Each message is one
+// class.Event in JSON; web/static/class.js and the submit command read
+// them. Once a websocket is accepted the response is no longer HTTP: a
+// fault is logged and the connection closed with a status, not returned.
+
+// submissionLive streams a submission's grading: what happened so far,
+// then each event, until it is done.
+func (h *classHandlers) submissionLive(c echo.Context) error {
+	sub, err := h.ownSubmission(c)
+	if err != nil {
+		return err
+	}
+	s := h.live.Subscribe(sub.ID)
+	defer s.Close()
+	conn, err := websocket.Accept(c.Response(), c.Request(), nil)
+	if err != nil {
+		return nil // Accept answered the request
+	}
+	defer conn.CloseNow()
+	ctx := conn.CloseRead(c.Request().Context())
+	// Read the state after subscribing: a grading that ends in between is
+	// then either read here as done or received below.
+	id := sub.ID
+	sub, err = h.submissions.Submission(ctx, id)
+	if err != nil {
+		h.log.Error("reading a submission for its live view", "submission", id, "err", err)
+		conn.Close(websocket.StatusInternalError, "reading the submission")
+		return nil
+	}
+	if sub.Job.State == store.Done {
+		h.writeEvent(ctx, conn, class.DoneEvent(sub))
+		conn.Close(websocket.StatusNormalClosure, "graded")
+		return nil
+	}
+	h.writeEvent(ctx, conn, class.Event{Type: stateEvent(sub.Job.State), Submission: sub.ID, Job: sub.Job.ID, Learner: sub.Learner, Exercise: sub.Exercise})
+	return h.stream(ctx, conn, s.C, func(e class.Event) bool { return e.Type == class.EventDone })
+}
+
+// stateEvent is the event that says a job is in state: EventQueued or
+// EventRunning (a job done is told by class.DoneEvent).
+func stateEvent(state store.JobState) class.EventType {
+	if state == store.Running {
+		return class.EventRunning
+	}
+	return class.EventQueued
+}
+
+// stream writes the subscription's events until last says an event was the
+// last, the client goes away, or the subscriber falls behind (resync).
+func (h *classHandlers) stream(ctx context.Context, conn *websocket.Conn, events <-chan class.Event, last func(class.Event) bool) error {
+	ping := time.NewTicker(25 * time.Second)
+	defer ping.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-ping.C:
+			if err := conn.Ping(ctx); err != nil {
+				return nil
+			}
+		case e, ok := <-events:
+			if !ok {
+				h.writeEvent(ctx, conn, class.Event{Type: class.EventResync})
+				conn.Close(websocket.StatusTryAgainLater, "fell behind: reload")
+				return nil
+			}
+			if err := h.writeEvent(ctx, conn, e); err != nil {
+				return nil
+			}
+			if last(e) {
+				conn.Close(websocket.StatusNormalClosure, "graded")
+				return nil
+			}
+		}
+	}
+}
+
+func (h *classHandlers) writeEvent(ctx context.Context, conn *websocket.Conn, e class.Event) error {
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return wsjson.Write(wctx, conn, e)
+}
+
+// dashboardLive streams every submission's queued, running and done events
+// (not each check's: the dashboard shows scores, not progress).
+func (h *classHandlers) dashboardLive(c echo.Context) error {
+	s := h.live.Subscribe(0)
+	defer s.Close()
+	conn, err := websocket.Accept(c.Response(), c.Request(), nil)
+	if err != nil {
+		return nil
+	}
+	defer conn.CloseNow()
+	ctx := conn.CloseRead(c.Request().Context())
+	h.writeEvent(ctx, conn, class.Event{Type: class.EventHello})
+	filtered := make(chan class.Event)
+	go func() {
+		defer close(filtered)
+		for e := range s.C {
+			switch e.Type {
+			case class.EventQueued, class.EventRunning, class.EventDone:
+				select {
+				case filtered <- e:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return h.stream(ctx, conn, filtered, func(class.Event) bool { return false })
+}

@@ -1,0 +1,128 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"ratelab/grader"
+	"ratelab/grader/report"
+	"ratelab/internal/store"
+	"ratelab/web/page"
+)
+
+// The class's pages (a learner's home, a submission, the instructor's
+// dashboard), their JSON for programs, the CSV gradebook and regrading.
+
+// index sends each user to their page: the login, a learner's home or the
+// dashboard.
+func (h *classHandlers) index(c echo.Context) error {
+	u, ok := currentUser(c)
+	switch {
+	case !ok:
+		return c.Redirect(http.StatusSeeOther, "/class/login")
+	case u.Role == store.Instructor:
+		return c.Redirect(http.StatusSeeOther, "/class/dashboard")
+	}
+	return c.Redirect(http.StatusSeeOther, "/class/me")
+}
+
+func (h *classHandlers) learnerHome(c echo.Context) error {
+	u, _ := currentUser(c)
+	subs, err := h.submissions.Submissions(c.Request().Context(), u.ID, 100)
+	if err != nil {
+		return err
+	}
+	lim := h.grading.Limits()
+	return render(c, http.StatusOK, page.ClassLearner(page.ClassLearnerView{
+		Name: u.Name, CSRF: csrfToken(c), Exercises: grader.Gradable(), Submissions: pageSubmissions(subs),
+		MaxFileBytes: lim.MaxFileBytes, MaxTotalBytes: lim.MaxTotalBytes,
+	}, h.pageAssets()))
+}
+
+// ownSubmission loads submission :id if the user may see it: its learner,
+// or an instructor. Others get 404, as if it did not exist.
+func (h *classHandlers) ownSubmission(c echo.Context) (store.Submission, error) {
+	u, _ := currentUser(c)
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return store.Submission{}, notFound("There is no submission %q.", c.Param("id"))
+	}
+	sub, err := h.submissions.Submission(c.Request().Context(), id)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && u.Role != store.Instructor && sub.UserID != u.ID) {
+		return store.Submission{}, notFound("There is no submission %d of yours.", id)
+	}
+	return sub, err
+}
+
+// SubmissionJSON is GET /class/submissions/:id for programs.
+type SubmissionJSON struct {
+	ID       int64            `json:"id"`
+	Learner  string           `json:"learner"`
+	Exercise string           `json:"exercise"`
+	State    store.JobState   `json:"state"`
+	Error    string           `json:"error,omitempty"`
+	Result   *report.Exercise `json:"result"`
+}
+
+func (h *classHandlers) submission(c echo.Context) error {
+	sub, err := h.ownSubmission(c)
+	if err != nil {
+		return err
+	}
+	if wantsJSON(c) {
+		return c.JSON(http.StatusOK, SubmissionJSON{ID: sub.ID, Learner: sub.Learner, Exercise: sub.Exercise,
+			State: sub.Job.State, Error: sub.Job.Error, Result: sub.Job.Result})
+	}
+	u, _ := currentUser(c)
+	return render(c, http.StatusOK, page.ClassSubmissionPage(page.ClassSubmissionView{
+		Submission: pageSubmission(sub), Files: pageFiles(sub.Files), Instructor: u.Role == store.Instructor,
+		SavedAt: sub.Job.FinishedAt.In(h.loc),
+	}, h.pageAssets()))
+}
+
+func (h *classHandlers) dashboard(c echo.Context) error {
+	ctx := c.Request().Context()
+	gb, err := h.grading.Gradebook(ctx)
+	if err != nil {
+		return err
+	}
+	recent, err := h.submissions.Submissions(ctx, 0, 20)
+	if err != nil {
+		return err
+	}
+	queued, err := h.submissions.CountJobs(ctx, store.Queued)
+	if err != nil {
+		return err
+	}
+	u, _ := currentUser(c)
+	return render(c, http.StatusOK, page.ClassDashboard(pageDashboard(gb, u.Name, csrfToken(c), pageSubmissions(recent), queued, c.QueryParam("regraded")), h.pageAssets()))
+}
+
+// gradebookCSV is the gradebook as a CSV attachment (class.Gradebook.WriteCSV).
+func (h *classHandlers) gradebookCSV(c echo.Context) error {
+	gb, err := h.grading.Gradebook(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := gb.WriteCSV(&b); err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="gradebook.csv"`)
+	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", b.Bytes())
+}
+
+func (h *classHandlers) regrade(c echo.Context) error {
+	n, err := h.grading.Regrade(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	if wantsJSON(c) {
+		return c.JSON(http.StatusAccepted, map[string]int{"queued": n})
+	}
+	return c.Redirect(http.StatusSeeOther, "/class/dashboard?regraded="+strconv.Itoa(n))
+}
