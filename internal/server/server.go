@@ -176,19 +176,11 @@ func (h *handlers) graded(r store.Result) page.Graded {
 }
 
 // pageAssets tells the pages which optional assets exist right now (lab.wasm
-// may be built while the server runs, into the static override folder).
+// may be built while the server runs, into the static override folder):
+// the ones page.OptionalAssets names, which follow from the lessons' declared
+// visualization mounts.
 func (h *handlers) pageAssets() page.Assets {
-	return page.Assets{
-		VizJS:    h.static.exists("viz/limiters.js"),
-		VizCSS:   h.static.exists("viz/limiters.css"),
-		WasmExec: h.static.exists("wasm_exec.js"),
-		Wasm:     h.static.exists("lab.wasm"),
-
-		GovernorJS:   h.static.exists("viz/governor.js"),
-		GovernorCSS:  h.static.exists("viz/governor.css"),
-		Gradient2JS:  h.static.exists("viz/gradient2.js"),
-		Gradient2CSS: h.static.exists("viz/gradient2.css"),
-	}
+	return page.FindAssets(h.static.exists)
 }
 
 // notFound is a 404 whose message the error page shows.

@@ -3,6 +3,7 @@ package server_test
 import (
 	"io/fs"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -10,19 +11,55 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"ratelab/internal/server"
+	"ratelab/lab/course"
 	"ratelab/web"
+	"ratelab/web/page"
 )
 
-// The week 4 lesson links its own two visualizations once their files and
-// lab.wasm exist, and the embedded assets include them.
-func TestWeek4Visualizations(t *testing.T) {
+// Every lesson loads the visualizations it declares, and only those, once
+// their files and lab.wasm exist; the embedded assets hold every declared
+// visualization's files.
+func TestLessonsLoadTheirDeclaredVisualizations(t *testing.T) {
 	embedded := web.Static("")
-	for _, name := range []string{"viz/governor.js", "viz/governor.css", "viz/gradient2.js", "viz/gradient2.css"} {
+	fsys := fstest.MapFS{}
+	for _, name := range page.OptionalAssets() {
+		fsys[name] = &fstest.MapFile{Data: []byte("// " + name)}
+		if name == "lab.wasm" || name == "wasm_exec.js" {
+			continue // built by make wasm, not committed
+		}
 		if b, err := fs.ReadFile(embedded, name); err != nil || len(b) == 0 {
 			t.Errorf("embedded %s: %d bytes, %v", name, len(b), err)
 		}
 	}
+	h := server.New(server.Config{Static: fsys})
+	for _, w := range course.Weeks() {
+		d := doc(t, get(t, h, "/lessons/"+w.Lesson.Slug))
+		scripts := []string{"/static/wasm_exec.js", "/static/viz/common.js"}
+		var styles []string
+		for _, m := range w.Lesson.Mounts {
+			js, css := "/static/viz/"+m.Viz+".js", "/static/viz/"+m.Viz+".css"
+			if !slices.Contains(scripts, js) {
+				scripts, styles = append(scripts, js), append(styles, css)
+			}
+			if d.Find(`[data-testid="viz-`+m.ID+`"][data-viz="`+m.Viz+`"]`).Length() != 1 {
+				t.Errorf("%s: no %s mount %s", w.Lesson.Slug, m.Viz, m.ID)
+			}
+		}
+		var srcs, hrefs []string
+		d.Find("script[src]").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
+		d.Find(`link[href^="/static/viz/"]`).Each(func(_ int, s *goquery.Selection) { hrefs = append(hrefs, s.AttrOr("href", "")) })
+		if !slices.Equal(srcs, scripts) || !slices.Equal(hrefs, styles) {
+			t.Errorf("%s loads scripts %q and styles %q; want %q and %q", w.Lesson.Slug, srcs, hrefs, scripts, styles)
+		}
+		if d.Find(`[data-testid="viz-missing"]`).Length() != 0 {
+			t.Errorf("%s says a visualization is missing although all are there", w.Lesson.Slug)
+		}
+	}
+}
 
+// The week 4 lesson links its own two visualizations once their files and
+// lab.wasm exist.
+func TestWeek4Visualizations(t *testing.T) {
 	fsys := fstest.MapFS{
 		"lab.wasm":          {Data: []byte("\x00asm\x01\x00\x00\x00")},
 		"wasm_exec.js":      {Data: []byte("// go")},

@@ -175,7 +175,7 @@ func ClassLogin(csrf, problem string, a Assets) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(title("Sign in", "Class"), "class", a, false).Render(templ.WithChildren(ctx, templ_7745c5c3_Var6), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = layout(title("Sign in", "Class"), "class", a, nil).Render(templ.WithChildren(ctx, templ_7745c5c3_Var6), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -315,7 +315,7 @@ func ClassLearner(v ClassLearnerView, a Assets) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(title("Your submissions", "Class"), "class", a, false).Render(templ.WithChildren(ctx, templ_7745c5c3_Var11), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = layout(title("Your submissions", "Class"), "class", a, nil).Render(templ.WithChildren(ctx, templ_7745c5c3_Var11), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -734,7 +734,7 @@ func ClassSubmissionPage(v ClassSubmissionView, a Assets) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(title("Submission "+strconv.FormatInt(v.Submission.ID, 10), "Class"), "class", a, false).Render(templ.WithChildren(ctx, templ_7745c5c3_Var28), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = layout(title("Submission "+strconv.FormatInt(v.Submission.ID, 10), "Class"), "class", a, nil).Render(templ.WithChildren(ctx, templ_7745c5c3_Var28), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1118,7 +1118,7 @@ func ClassDashboard(v ClassDashboardView, a Assets) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(title("Dashboard", "Class"), "class", a, false).Render(templ.WithChildren(ctx, templ_7745c5c3_Var41), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = layout(title("Dashboard", "Class"), "class", a, nil).Render(templ.WithChildren(ctx, templ_7745c5c3_Var41), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -87,7 +87,7 @@ func ErrorPage(code int, heading, message string, a Assets) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(title(heading), "", a, false).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = layout(title(heading), "", a, nil).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

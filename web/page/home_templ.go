@@ -70,7 +70,7 @@ func HomePage(h Home, a Assets) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(title("Course"), "home", a, false).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = layout(title("Course"), "home", a, nil).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -1,56 +1,79 @@
 package page
 
-// tocEntry is one line of a lesson's table of contents.
-type tocEntry struct {
-	ID, Title string
+import (
+	"github.com/a-h/templ"
+
+	"ratelab/lab/course"
+)
+
+// lessonPage is the web side of one lesson of the course catalogue
+// (lab/course declares its title, table of contents and visualization
+// mounts): the templ component of its prose, and the task of each exercise
+// it introduces. Both live in the lesson's own templ file, weekN.templ.
+type lessonPage struct {
+	// prose is the lesson's body; it places the lesson's declared mounts
+	// with vizMount.
+	prose func(l course.Lesson, a Assets) templ.Component
+	// tasks holds, by exercise ID, what each exercise of the week asks for,
+	// in the learner's terms; the exact contract is the one the grader
+	// checks, and the API is the stub's own (see exerciseAPI).
+	tasks map[string]func() templ.Component
 }
 
-// tocs lists each lesson's sections, by slug, in page order. The IDs are
-// the h2 ids in the lesson's templ file.
-var tocs = map[string][]tocEntry{
-	"week-1": {
-		{"why", "Why throttle"},
-		{"bucket", "The token bucket"},
-		{"units", "Exact units"},
-		{"traps", "Four traps"},
-		{"now", "Where now comes from"},
-		{"gcra", "GCRA"},
-		{"rounding", "The rounding catch"},
-		{"exercises", "Exercises"},
-	},
-	"week-2": {
-		{"any-second", "“In any one second”"},
-		{"fixed", "Fixed window"},
-		{"log", "Sliding log"},
-		{"bucketed", "Bucketed sliding window"},
-		{"interpolated", "The interpolated estimate"},
-		{"hierarchy", "Limits that nest"},
-		{"policy", "Policy around the algorithm"},
-		{"exercises", "Exercises"},
-	},
-	"week-4": {
-		{"churn", "Overload becomes churn"},
-		{"attempt-plane", "The attempt plane"},
-		{"slow-start", "Slow start"},
-		{"back-off", "Back off by severity"},
-		{"memory", "Congestion memory"},
-		{"windows", "Windows from deltas"},
-		{"honesty", "Measurement honesty"},
-		{"gradient2", "Latency as the signal"},
-		{"long-rtt", "The long RTT"},
-		{"app-limited", "App-limited samples"},
-		{"exercises", "Exercises"},
-	},
+// lessonPages is the web side of every lesson, by slug.
+var lessonPages = map[string]lessonPage{
+	"week-1": {prose: week1, tasks: map[string]func() templ.Component{
+		"tokenbucket": taskTokenBucket,
+		"gcra":        taskGCRA,
+	}},
+	"week-2": {prose: week2, tasks: map[string]func() templ.Component{
+		"slidingwindow": taskSlidingWindow,
+	}},
+	"week-4": {prose: week4, tasks: map[string]func() templ.Component{
+		"governor":  taskGovernor,
+		"gradient2": taskGradient2,
+	}},
 }
 
-// lessonViz returns the visualizations a page shows, by the page's slug:
-// the names of their scripts under /static/viz/. Week 4 has its own two;
-// every other lesson uses the limiters.
-func lessonViz(slug string) []string {
-	if slug == "week-4" {
-		return []string{"governor", "gradient2"}
+// lessonProse returns the lesson's prose, or nil if there is none.
+func lessonProse(l course.Lesson, a Assets) templ.Component {
+	if p := lessonPages[l.Slug].prose; p != nil {
+		return p(l, a)
 	}
-	return []string{"limiters"}
+	return nil
+}
+
+// taskOf returns what exercise e asks for, from the lesson that introduces
+// it, or nil if that lesson has no text for it.
+func taskOf(e course.Exercise) templ.Component {
+	l, ok := course.LessonOf(e)
+	if !ok {
+		return nil
+	}
+	if t := lessonPages[l.Slug].tasks[e.ID]; t != nil {
+		return t()
+	}
+	return nil
+}
+
+// lessonHref is the address of the lesson that introduces e, or "/" if
+// there is none.
+func lessonHref(e course.Exercise) templ.SafeURL {
+	if l, ok := course.LessonOf(e); ok {
+		return templ.SafeURL("/lessons/" + l.Slug)
+	}
+	return "/"
+}
+
+// mountByID returns the lesson's mount called id and reports whether it
+// declares one.
+func mountByID(l course.Lesson, id string) (course.Mount, bool) {
+	for _, m := range l.Mounts {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	return course.Mount{}, false
 }
 
 // Code shown in the lessons. Kept here because templ text treats braces as

@@ -3,6 +3,7 @@ package page
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -115,14 +116,8 @@ func TestHomePage(t *testing.T) {
 	}
 }
 
-// lessonMounts lists each lesson's visualization mount points: the kind
-// (data-viz) and the preset.
-var lessonMounts = map[string][]struct{ kind, preset string }{
-	"week-1": {{"limiters", "naive-refill"}},
-	"week-2": {{"limiters", "edge-attack"}},
-	"week-4": {{"governor", "healthier"}, {"gradient2", ""}},
-}
-
+// The lesson pages show what the course declares: the visualizations it
+// mounts, where its table of contents points, the exercises it introduces.
 func TestLessonPages(t *testing.T) {
 	for _, w := range course.Weeks() {
 		t.Run(w.Lesson.Slug, func(t *testing.T) {
@@ -130,43 +125,73 @@ func TestLessonPages(t *testing.T) {
 			if got := text(one(t, doc, "lesson-title")); got != w.Lesson.Title {
 				t.Errorf("lesson-title = %q, want %q", got, w.Lesson.Title)
 			}
-			mounts, ok := lessonMounts[w.Lesson.Slug]
-			if !ok {
-				t.Fatalf("no visualization expected for %s; update lessonMounts", w.Lesson.Slug)
+			if n := doc.Find(`div[data-viz]`).Length(); n != len(w.Lesson.Mounts) {
+				t.Errorf("%d visualization mount points, want the %d declared", n, len(w.Lesson.Mounts))
 			}
-			if n := doc.Find(`div[data-viz]`).Length(); n != len(mounts) {
-				t.Errorf("%d visualization mount points, want %d", n, len(mounts))
-			}
-			for _, m := range mounts {
-				mount := doc.Find(`div[data-viz="` + m.kind + `"]`)
-				if mount.Length() != 1 {
-					t.Fatalf("%d %s mount points, want 1", mount.Length(), m.kind)
+			for _, m := range w.Lesson.Mounts {
+				mount := one(t, doc, "viz-"+m.ID)
+				if v, _ := mount.Attr("data-viz"); v != m.Viz {
+					t.Errorf("mount %s: data-viz = %q, want %q", m.ID, v, m.Viz)
 				}
-				if p, _ := mount.Attr("data-preset"); p != m.preset {
-					t.Errorf("%s mount point preset = %q, want %q", m.kind, p, m.preset)
+				if p, ok := mount.Attr("data-preset"); p != m.Preset || !ok {
+					t.Errorf("mount %s: data-preset = %q, want %q", m.ID, p, m.Preset)
 				}
 				if got := text(mount.Find(`[data-testid="viz-missing"]`)); got != "visualization not built: run make run" {
-					t.Errorf("without lab.wasm the %s mount point says %q", m.kind, got)
+					t.Errorf("without lab.wasm mount %s says %q", m.ID, got)
 				}
 			}
-			// Every table-of-contents entry points at a heading on the page.
+			// The table of contents is the declared one, each entry points
+			// at a heading on the page, and every section is in it.
+			var toc []string
 			doc.Find(`nav.toc a`).Each(func(_ int, a *goquery.Selection) {
 				href, _ := a.Attr("href")
+				toc = append(toc, strings.TrimPrefix(href, "#")+" "+text(a))
 				if doc.Find(href).Length() != 1 {
 					t.Errorf("contents link %s has no target", href)
 				}
 			})
+			var declared []string
+			for _, s := range w.Lesson.Contents {
+				declared = append(declared, s.ID+" "+s.Title)
+			}
+			if !slices.Equal(toc, declared) {
+				t.Errorf("contents = %q, want the declared %q", toc, declared)
+			}
+			doc.Find(`[data-testid="lesson-body"] h2[id]`).Each(func(_ int, h *goquery.Selection) {
+				if id := h.AttrOr("id", ""); !slices.ContainsFunc(w.Lesson.Contents, func(s course.Section) bool { return s.ID == id }) {
+					t.Errorf("section %q (%s) is not in the lesson's contents", id, text(h))
+				}
+			})
 			for _, e := range w.Exercises {
-				one(t, doc, "lesson-exercise-"+e.ID)
+				link := one(t, doc, "lesson-exercise-"+e.ID).Find("a")
+				if href, _ := link.Attr("href"); href != "/exercises/"+e.ID {
+					t.Errorf("exercise %s linked as %q", e.ID, href)
+				}
 			}
 		})
 	}
 }
 
+// Prose that places a mount its lesson does not declare does not render:
+// the page's assets follow from the declaration only.
+func TestUndeclaredMountFailsToRender(t *testing.T) {
+	w := course.Weeks()[0]
+	w.Lesson.Mounts = nil
+	var buf bytes.Buffer
+	err := LessonPage(w, Assets{}).Render(context.Background(), &buf)
+	if err == nil || !strings.Contains(err.Error(), "declares no visualization mount") {
+		t.Errorf("rendering %s without its mounts: err = %v, want one naming the undeclared mount", w.Lesson.Slug, err)
+	}
+}
+
+// assetsWithout is every optional asset but the ones named.
+func assetsWithout(missing ...string) Assets {
+	return FindAssets(func(name string) bool { return !slices.Contains(missing, name) })
+}
+
 func TestLessonLoadsVisualizationOnlyWhenBuilt(t *testing.T) {
 	w := course.Weeks()[0]
-	ready := Assets{VizJS: true, VizCSS: true, WasmExec: true, Wasm: true}
-	doc := render(t, LessonPage(w, ready))
+	doc := render(t, LessonPage(w, assetsWithout()))
 	var srcs []string
 	doc.Find("script[src]").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
 	if strings.Join(srcs, " ") != "/static/wasm_exec.js /static/viz/common.js /static/viz/limiters.js" {
@@ -182,9 +207,7 @@ func TestLessonLoadsVisualizationOnlyWhenBuilt(t *testing.T) {
 		t.Error("no fallback line inside the mount point for the script to replace")
 	}
 
-	noWasm := ready
-	noWasm.Wasm = false
-	doc = render(t, LessonPage(w, noWasm))
+	doc = render(t, LessonPage(w, assetsWithout("lab.wasm")))
 	if doc.Find("script").Length() != 0 || byTestID(doc, "viz-missing").Length() != 1 {
 		t.Error("without lab.wasm the page still loads the visualization, or does not say it is missing")
 	}
@@ -202,9 +225,7 @@ func TestWeek4LoadsItsVisualizations(t *testing.T) {
 	if week4.Number != 4 {
 		t.Fatal("the course has no week-4 lesson")
 	}
-	ready := Assets{VizJS: true, VizCSS: true, WasmExec: true, Wasm: true,
-		GovernorJS: true, GovernorCSS: true, Gradient2JS: true, Gradient2CSS: true}
-	doc := render(t, LessonPage(week4, ready))
+	doc := render(t, LessonPage(week4, assetsWithout()))
 	var srcs, hrefs []string
 	doc.Find("script[src]").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
 	doc.Find(`link[href^="/static/viz/"]`).Each(func(_ int, s *goquery.Selection) { hrefs = append(hrefs, s.AttrOr("href", "")) })
@@ -220,9 +241,7 @@ func TestWeek4LoadsItsVisualizations(t *testing.T) {
 		}
 	}
 	// Without the governor's script its mount says so; the other still runs.
-	noGov := ready
-	noGov.GovernorJS = false
-	doc = render(t, LessonPage(week4, noGov))
+	doc = render(t, LessonPage(week4, assetsWithout("viz/governor.js")))
 	if byTestID(doc, "viz-governor").Find(`[data-testid="viz-missing"]`).Length() != 1 || doc.Find(`script[src="/static/viz/governor.js"]`).Length() != 0 {
 		t.Error("without governor.js the page still loads it, or its mount does not say it is missing")
 	}

@@ -2,82 +2,109 @@ package page
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"ratelab/grader/report"
+	"ratelab/lab/course"
 )
 
 // Assets says which optional static files the server can serve, so a page
-// links only what exists and says plainly when the visualization is not
-// built. The zero value means none of them.
+// links only what exists and says plainly when a visualization is not
+// built. The zero value means none of them; FindAssets fills it.
 type Assets struct {
-	VizJS    bool // /static/viz/limiters.js
-	VizCSS   bool // /static/viz/limiters.css
-	WasmExec bool // /static/wasm_exec.js
-	Wasm     bool // /static/lab.wasm
-
-	GovernorJS   bool // /static/viz/governor.js
-	GovernorCSS  bool // /static/viz/governor.css
-	Gradient2JS  bool // /static/viz/gradient2.js
-	Gradient2CSS bool // /static/viz/gradient2.css
+	files map[string]bool // names under /static/ that exist
 }
 
-// VizReady reports whether a live visualization can run: the script, Go's
-// wasm_exec.js and the compiled lab.wasm are all there.
-func (a Assets) VizReady() bool { return a.VizJS && a.WasmExec && a.Wasm }
+// Static files whose presence changes the pages, as names under /static/.
+const (
+	wasmExecJS  = "wasm_exec.js" // Go's loader, copied by `make wasm`
+	labWasm     = "lab.wasm"     // the lab compiled by `make wasm`
+	vizCommonJS = "viz/common.js"
+)
 
-// vizFiles reports whether the script and the stylesheet of the
-// visualization called name (limiters, governor or gradient2, the file
-// names under /static/viz/) exist.
-func (a Assets) vizFiles(name string) (js, css bool) {
-	switch name {
-	case "limiters":
-		return a.VizJS, a.VizCSS
-	case "governor":
-		return a.GovernorJS, a.GovernorCSS
-	case "gradient2":
-		return a.Gradient2JS, a.Gradient2CSS
+// vizJS and vizCSS name the script and the stylesheet of the visualization
+// viz (a course.Mount's Viz) under /static/: web/static/viz/<viz>.js and
+// web/static/viz/<viz>.css. Nothing else names them.
+func vizJS(viz string) string  { return "viz/" + viz + ".js" }
+func vizCSS(viz string) string { return "viz/" + viz + ".css" }
+
+// OptionalAssets returns the static files, as names under /static/, whose
+// presence changes the pages: Go's wasm_exec.js, lab.wasm, and the script
+// and the stylesheet of every visualization a lesson of the course mounts.
+func OptionalAssets() []string {
+	names := []string{wasmExecJS, labWasm}
+	for _, viz := range vizNames(allMounts()) {
+		names = append(names, vizJS(viz), vizCSS(viz))
 	}
-	return false, false
+	return names
 }
 
-// vizReadyFor reports whether the visualization called name can run: its
-// script, Go's wasm_exec.js and the compiled lab.wasm are all there.
-func (a Assets) vizReadyFor(name string) bool {
-	js, _ := a.vizFiles(name)
-	return js && a.WasmExec && a.Wasm
+// FindAssets returns the Assets made of the files among OptionalAssets for
+// which exists reports true.
+func FindAssets(exists func(name string) bool) Assets {
+	a := Assets{files: map[string]bool{}}
+	for _, name := range OptionalAssets() {
+		if exists(name) {
+			a.files[name] = true
+		}
+	}
+	return a
 }
 
-// vizCommonJS is what every visualization script needs loaded first: the
-// one lab.wasm loader of the page and the helpers they share. It ships
-// with them, under /static/viz/.
-const vizCommonJS = "/static/viz/common.js"
+// allMounts returns the mounts of every lesson of the course.
+func allMounts() []course.Mount {
+	var ms []course.Mount
+	for _, w := range course.Weeks() {
+		ms = append(ms, w.Lesson.Mounts...)
+	}
+	return ms
+}
 
-// vizScripts returns the scripts of the visualizations named, as paths
-// under /static/, of those that can run, after vizCommonJS: none without
-// lab.wasm.
-func (a Assets) vizScripts(names []string) []string {
+// vizNames returns the visualizations the mounts show, each once, in order.
+func vizNames(mounts []course.Mount) []string {
+	var names []string
+	for _, m := range mounts {
+		if !slices.Contains(names, m.Viz) {
+			names = append(names, m.Viz)
+		}
+	}
+	return names
+}
+
+// vizReadyFor reports whether the visualization viz can run: its script,
+// Go's wasm_exec.js and the compiled lab.wasm are all there.
+func (a Assets) vizReadyFor(viz string) bool {
+	return a.files[vizJS(viz)] && a.files[wasmExecJS] && a.files[labWasm]
+}
+
+// vizScripts returns the scripts, as paths, that a page with these mounts
+// loads after Go's wasm_exec.js: none when no visualization can run (no
+// lab.wasm, say); otherwise viz/common.js (the one lab.wasm loader of the
+// page and the helpers the visualizations share; it ships with them), then
+// the script of each visualization that can run.
+func (a Assets) vizScripts(mounts []course.Mount) []string {
 	var out []string
-	for _, n := range names {
-		if a.vizReadyFor(n) {
-			out = append(out, "/static/viz/"+n+".js")
+	for _, viz := range vizNames(mounts) {
+		if a.vizReadyFor(viz) {
+			out = append(out, "/static/"+vizJS(viz))
 		}
 	}
 	if len(out) == 0 {
 		return nil
 	}
-	return append([]string{vizCommonJS}, out...)
+	return append([]string{"/static/" + vizCommonJS}, out...)
 }
 
-// vizStyles returns the stylesheets of the visualizations named that
-// exist, as paths under /static/.
-func (a Assets) vizStyles(names []string) []string {
+// vizStyles returns the stylesheets, as paths, of the visualizations the
+// mounts show that exist.
+func (a Assets) vizStyles(mounts []course.Mount) []string {
 	var out []string
-	for _, n := range names {
-		if _, css := a.vizFiles(n); css {
-			out = append(out, "/static/viz/"+n+".css")
+	for _, viz := range vizNames(mounts) {
+		if a.files[vizCSS(viz)] {
+			out = append(out, "/static/"+vizCSS(viz))
 		}
 	}
 	return out

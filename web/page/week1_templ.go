@@ -9,8 +9,10 @@ package page
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
+import "ratelab/lab/course"
+
 // week1 is the body of the week 1 lesson: token buckets and GCRA.
-func week1(a Assets) templ.Component {
+func week1(l course.Lesson, a Assets) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -31,7 +33,7 @@ func week1(a Assets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = vizMount("naive-refill", "A steady client calling every 100 µs against a token bucket that refills the naive way (each fraction of a token rounded away) and, beside it, the GCRA, which decides exactly like an exact bucket with the same rate and burst. Watch the naive bucket starve a client well within its rate, and the lost credit pile up.", a).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = vizMount(l, "naive-refill", "A steady client calling every 100 µs against a token bucket that refills the naive way (each fraction of a token rounded away) and, beside it, the GCRA, which decides exactly like an exact bucket with the same rate and burst. Watch the naive bucket starve a client well within its rate, and the lost credit pile up.", a).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -42,7 +44,7 @@ func week1(a Assets) templ.Component {
 		var templ_7745c5c3_Var2 string
 		templ_7745c5c3_Var2, templ_7745c5c3_Err = templ.JoinStringErrs(naiveRefill)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week1.templ`, Line: 70, Col: 27}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week1.templ`, Line: 72, Col: 27}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var2))
 		if templ_7745c5c3_Err != nil {
@@ -55,13 +57,65 @@ func week1(a Assets) templ.Component {
 		var templ_7745c5c3_Var3 string
 		templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(gcraSketch)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week1.templ`, Line: 131, Col: 24}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week1.templ`, Line: 133, Col: 24}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "</code></pre><p>Why it matches the bucket: when the TAT is ahead of <code>now</code>, the bucket is short of full by exactly (TAT − now) / T tokens; when it is behind, the bucket is full, which is what <code>max(tat, now)</code> says. A message needs a whole token, so the shortfall may be at most <em>b</em> − 1, that is TAT − now ≤ τ. Taking the token adds one to the shortfall, which is adding T to the TAT.</p><p>The appeal is one word of state, no refill step, no multiplication on the hot path, and long idle periods handled for free by that <code>max</code>. It needs the same guard as the bucket against time going backwards: compare against the latest time seen, not against whatever <code>now</code> arrived.</p><h3 id=\"rounding\">The rounding catch</h3><p>T = 10⁹ / <em>r</em> nanoseconds is a whole number only when <em>r</em> divides 10⁹. At 3 per second, T is 333,333,333⅓ ns. Round it down and the disagreement shows up at once: with a burst of 1, take a token at time 0, then ask again at 333,333,333 ns. The bucket has refilled 333,333,333 × 3 = 999,999,999 units, one short of a token, and says no; the rounded GCRA sees its TAT reached and says yes.</p><div class=\"note\"><p>The cure is to keep time in finer units. Measure it in units of 1/<em>r</em> ns, multiplying each time by <em>r</em>: then T is exactly 10⁹ units and τ is (<em>b</em> − 1) × 10⁹, the token bucket's own arithmetic, at the price of a product that needs care (or 128 bits) to stay exact. The exercise gives that exactness its own points, pitfall <code>rounding</code>.</p></div>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
+// taskTokenBucket is what the tokenbucket exercise asks for.
+func taskTokenBucket() templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<p>Write the token bucket from week 1 in <code>exercises/tokenbucket</code>: a bucket of <em>capacity</em> tokens that starts full and refills at <em>ratePerSec</em> tokens per second.</p><ul><li>Count in units of 10<sup>-9</sup> token. A call later than the latest time seen adds <span class=\"formula\">(nowNs − latest) × ratePerSec</span> units, capped at <span class=\"formula\">capacity × 10⁹</span>.</li><li>A call at or before the latest time seen adds nothing and rewinds nothing.</li><li><code>TryAcquire(now, n)</code> succeeds only if all <code>n</code> tokens are there, and then takes them; otherwise it takes none. <code>n = 0</code> always succeeds.</li><li><code>Available</code> reports whole tokens, rounded down, and takes none.</li><li>Every <code>uint64</code> value of every argument is legal: no panic, no overflow, no wrap-around.</li><li>The benchmark check wants each call under 40 ns with no allocation.</li></ul><p>Read the four traps in <a href=\"/lessons/week-1#traps\">the lesson</a> before you start: each has a check of its own.</p>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
+// taskGCRA is what the gcra exercise asks for.
+func taskGCRA() templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<p>Write GCRA in <code>exercises/gcra</code>: the same limiter as the token bucket, kept as a theoretical arrival time instead of a token count.</p><ul><li>Its decisions must equal, call for call, those of <code>tokenbucket.New(burst, ratePerSec, nowNs)</code> asked for one token at a time, whatever order the times come in.</li><li>A time earlier than one already seen counts as the latest time seen: a step back never refuses what the bucket would grant.</li><li>Keeping the emission interval in whole nanoseconds only works when <code>ratePerSec</code> divides 10⁹. Matching at every rate is worth its own points (pitfall <code>rounding</code>).</li><li>Invalid arguments to <code>New</code> panic with a message naming the argument.</li></ul><p>The lesson's <a href=\"/lessons/week-1#gcra\">GCRA section</a> explains the equivalence and the rounding catch.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

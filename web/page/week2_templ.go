@@ -9,8 +9,10 @@ package page
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
+import "ratelab/lab/course"
+
 // week2 is the body of the week 2 lesson: counting in windows.
-func week2(a Assets) templ.Component {
+func week2(l course.Lesson, a Assets) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -31,7 +33,7 @@ func week2(a Assets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = vizMount("edge-attack", "One bursty client against three limiters with the same long-run rate: a fixed window, a bucketed sliding window and a token bucket. In the edge attack the fixed window lets 2N through within 100 ms of a boundary while the other two hold.", a).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = vizMount(l, "edge-attack", "One bursty client against three limiters with the same long-run rate: a fixed window, a bucketed sliding window and a token bucket. In the edge attack the fixed window lets 2N through within 100 ms of a boundary while the other two hold.", a).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -42,13 +44,39 @@ func week2(a Assets) templ.Component {
 		var templ_7745c5c3_Var2 string
 		templ_7745c5c3_Var2, templ_7745c5c3_Err = templ.JoinStringErrs(hierarchySketch)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week2.templ`, Line: 90, Col: 29}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week2.templ`, Line: 92, Col: 29}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var2))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "</code></pre><p>It is the partial-take trap from week 1, one level up. Note that it needs a way to look without taking (<code>Available</code> on a bucket, <code>Count</code> on a window), and that the look and the take must not be separated by another caller: one goroutine per session, or a lock around both.</p><h2 id=\"policy\">Policy around the algorithm</h2><p>The algorithm is the easy part. The decisions around it are what make a throttle help or hurt:</p><ul><li><strong>What counts.</strong> New orders and modifications, certainly; heartbeats, usually not. Cancels are the hard case: throttling them can trap a client in risk it is trying to shed, in exactly the fast market that caused the burst. Common answers are a separate, larger cancel budget, or exempting cancels altogether.</li><li><strong>Where it runs.</strong> After framing and session checks, before the message joins the engine's queue. A reject then costs the gateway a little and the engine nothing.</li><li><strong>What the client sees.</strong> A reject with an explicit “throttled” reason and, ideally, when the budget refills. Under a sustained flood the rejects become load themselves: escalate, first throttling the rejects, then disconnecting.</li><li><strong>Fair service.</strong> Even when every session is within its limits, together they can exceed what the engine can do right now. Per-session queues served in turn keep one heavy sender from filling a shared queue, but they also change who is sequenced first, which is a market-structure decision: write it down.</li></ul>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
+// taskSlidingWindow is what the slidingwindow exercise asks for.
+func taskSlidingWindow() templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<p>Write the bucketed sliding window from week 2 in <code>exercises/slidingwindow</code>: at most <em>limit</em> accepted messages in the current bucket and the <em>buckets − 1</em> before it.</p><ul><li>Each bucket is <span class=\"formula\">windowNs / buckets</span> nanoseconds long (integer division).</li><li>The current bucket is <span class=\"formula\">max(nowNs / bucketNs, latest bucket seen)</span>, starting from bucket 0: time never rewinds.</li><li>Rejected messages are not counted.</li><li>Any <code>uint64</code> time is legal, the very last nanosecond too. A “no bucket” marker of <code>MaxUint64</code> collides with a real bucket when a bucket is 1 ns long.</li><li>Memory is O(buckets) and <code>TryAcquire</code> is O(1) amortised whatever <code>buckets</code> is: the benchmark uses at least 1,000 buckets, so summing them on every call cannot pass.</li></ul><p>See <a href=\"/lessons/week-2#bucketed\">the bucketed sliding window</a> in the lesson for its guarantee.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
