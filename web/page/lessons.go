@@ -9,7 +9,8 @@ import (
 // lessonPage is the web side of one lesson of the course catalogue
 // (lab/course declares its title, table of contents and visualization
 // mounts): the templ component of its prose, and the task of each exercise
-// it introduces. Both live in the lesson's own templ file, weekN.templ.
+// it introduces. Both live in the lesson's own templ file, weekN.templ,
+// with its weekNPage.
 type lessonPage struct {
 	// prose is the lesson's body; it places the lesson's declared mounts
 	// with vizMount.
@@ -20,19 +21,12 @@ type lessonPage struct {
 	tasks map[string]func() templ.Component
 }
 
-// lessonPages is the web side of every lesson, by slug.
+// lessonPages is the web side of every lesson, by slug. Each entry is
+// declared in the lesson's own templ file.
 var lessonPages = map[string]lessonPage{
-	"week-1": {prose: week1, tasks: map[string]func() templ.Component{
-		"tokenbucket": taskTokenBucket,
-		"gcra":        taskGCRA,
-	}},
-	"week-2": {prose: week2, tasks: map[string]func() templ.Component{
-		"slidingwindow": taskSlidingWindow,
-	}},
-	"week-4": {prose: week4, tasks: map[string]func() templ.Component{
-		"governor":  taskGovernor,
-		"gradient2": taskGradient2,
-	}},
+	"week-1": week1Page,
+	"week-2": week2Page,
+	"week-4": week4Page,
 }
 
 // lessonProse returns the lesson's prose, or nil if there is none.

@@ -11,6 +11,16 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import "ratelab/lab/course"
 
+// week1Page is the web side of the week 1 lesson: its prose, and the task of
+// each exercise it introduces.
+var week1Page = lessonPage{
+	prose: week1,
+	tasks: map[string]func() templ.Component{
+		"tokenbucket": taskTokenBucket,
+		"gcra":        taskGCRA,
+	},
+}
+
 // week1 is the body of the week 1 lesson: token buckets and GCRA.
 func week1(l course.Lesson, a Assets) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
@@ -44,7 +54,7 @@ func week1(l course.Lesson, a Assets) templ.Component {
 		var templ_7745c5c3_Var2 string
 		templ_7745c5c3_Var2, templ_7745c5c3_Err = templ.JoinStringErrs(naiveRefill)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week1.templ`, Line: 72, Col: 27}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week1.templ`, Line: 82, Col: 27}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var2))
 		if templ_7745c5c3_Err != nil {
@@ -57,7 +67,7 @@ func week1(l course.Lesson, a Assets) templ.Component {
 		var templ_7745c5c3_Var3 string
 		templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(gcraSketch)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week1.templ`, Line: 133, Col: 24}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week1.templ`, Line: 143, Col: 24}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 		if templ_7745c5c3_Err != nil {

@@ -11,6 +11,15 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import "ratelab/lab/course"
 
+// week2Page is the web side of the week 2 lesson: its prose, and the task of
+// each exercise it introduces.
+var week2Page = lessonPage{
+	prose: week2,
+	tasks: map[string]func() templ.Component{
+		"slidingwindow": taskSlidingWindow,
+	},
+}
+
 // week2 is the body of the week 2 lesson: counting in windows.
 func week2(l course.Lesson, a Assets) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
@@ -44,7 +53,7 @@ func week2(l course.Lesson, a Assets) templ.Component {
 		var templ_7745c5c3_Var2 string
 		templ_7745c5c3_Var2, templ_7745c5c3_Err = templ.JoinStringErrs(hierarchySketch)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week2.templ`, Line: 92, Col: 29}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week2.templ`, Line: 101, Col: 29}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var2))
 		if templ_7745c5c3_Err != nil {
