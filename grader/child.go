@@ -5,188 +5,318 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"syscall"
 	"time"
 
-	"ratelab/grader/harness"
-	"ratelab/grader/report"
+	"ratelab/grader/check"
+	"ratelab/grader/wire"
 )
 
-// runExercise runs the child for ex until every check has a result,
-// restarting it after a check that hung or crashed it.
-func (g *grading) runExercise(ctx context.Context, bin string, ex *report.Exercise) {
-	ex.Checks = g.plan(ex.ID)
-	from := 0
-	for from < len(ex.Checks) {
-		next, stop := g.runFrom(ctx, bin, ex, from)
-		if stop || ctx.Err() != nil {
-			break
-		}
-		from = next
-	}
-	finish(ex)
+// child is the grading child process of one exercise, as the checks in the
+// grader's process see it: a check.Remote. It is started at the first call
+// and again at the first call after it was lost.
+//
+// Every wait on it has a deadline (the running check's), every read from it
+// is bounded (wire.MaxLine a line), and when it is lost (a deadline passed,
+// it crashed, it broke the protocol, the grading was cancelled) its whole
+// process group is killed, its pipes closed and its exit waited for once,
+// before anything else happens, so a stuck pipe can never hold the grader.
+type child struct {
+	ctx      context.Context
+	bin      string
+	exercise string
+	dir      string   // its working folder
+	sandbox  *Sandbox // nil on a learner's own machine
+	deadline time.Time
+	limit    time.Duration // what deadline was set from, for messages
+
+	cmd    *exec.Cmd
+	in     *os.File      // its standard input, our end
+	out    *os.File      // its standard output, our end
+	lines  chan []byte   // lines read from out, closed when reading stops
+	quit   chan struct{} // closed to stop the reader
+	reader sync.WaitGroup
+	err    error         // why reading stopped; set before lines is closed
+	exited chan struct{} // closed once the process has exited and been waited for
+	output *excerpt
+	lost   *lostError
 }
 
-// runFrom runs the child from check index from. It returns the index to
-// restart at, or stop when nothing more can or need be run.
-func (g *grading) runFrom(ctx context.Context, bin string, ex *report.Exercise, from int) (next int, stop bool) {
-	pr, pw, err := os.Pipe()
+// lostError says why the child was lost during a check.
+type lostError struct {
+	kind   lostKind
+	detail string
+}
+
+type lostKind int
+
+const (
+	lostTimeout  lostKind = iota // the check's deadline passed
+	lostCrash                    // the process exited, or its stream ended
+	lostProtocol                 // it answered something that is not an answer
+	lostStart                    // it could not be started
+	lostCanceled                 // the grading was cancelled
+)
+
+func (l *lostError) Error() string { return l.detail }
+
+func newChild(ctx context.Context, bin, exercise, dir string, sb *Sandbox) *child {
+	return &child{ctx: ctx, bin: bin, exercise: exercise, dir: dir, sandbox: sb}
+}
+
+// arm sets the deadline of the check about to run.
+func (c *child) arm(limit time.Duration) {
+	c.limit = limit
+	c.deadline = time.Now().Add(limit)
+}
+
+// takeLost returns why the child was lost during the last check, if it was,
+// and forgets it: the next call starts a new child.
+func (c *child) takeLost() *lostError {
+	l := c.lost
+	c.lost = nil
+	return l
+}
+
+// start starts the process and waits for its hello.
+func (c *child) start() error {
+	inR, inW, err := os.Pipe()
 	if err != nil {
-		ex.Status, ex.Message = report.Error, "could not start the grading program: "+err.Error()
-		return 0, true
+		return err
 	}
-	args := []string{"-exercise", ex.ID, "-seed", strconv.FormatInt(g.opts.Seed, 10), "-from", strconv.Itoa(from)}
-	if g.opts.NoBench {
-		args = append(args, "-no-bench")
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return err
 	}
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = g.tmp
-	cmd.ExtraFiles = []*os.File{pw} // fd 3
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	output := &excerpt{max: 4096}
-	cmd.Stdout, cmd.Stderr = output, output
-	var key []byte // nil: the protocol is not authenticated
-	started := func() {}
-	if g.opts.Sandbox != nil {
-		if key, started, err = g.opts.Sandbox.confine(cmd, g.tmp); err != nil {
-			pr.Close()
-			pw.Close()
-			ex.Status, ex.Message = report.Error, "could not prepare the sandbox: "+err.Error()
-			return 0, true
+	cmd := exec.Command(c.bin, "-exercise", c.exercise)
+	cmd.Dir = c.dir
+	cmd.Stdin, cmd.Stdout = inR, outW
+	c.output = &excerpt{max: 4096}
+	cmd.Stderr = c.output
+	// GOMAXPROCS=1: the loops run on one thread, so a benchmark's CPU
+	// time does not depend on how many cores are idle.
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
+	cmd.WaitDelay = time.Second // a grandchild holding stderr cannot hold Wait
+	ownGroup(cmd)
+	if c.sandbox != nil {
+		if err := c.sandbox.confine(cmd, c.dir); err != nil {
+			inR.Close()
+			inW.Close()
+			outR.Close()
+			outW.Close()
+			return fmt.Errorf("could not prepare the sandbox: %w", err)
 		}
 	}
-	if err := cmd.Start(); err != nil {
-		started()
-		pr.Close()
-		pw.Close()
-		ex.Status, ex.Message = report.Error, "could not start the grading program: "+err.Error()
-		return 0, true
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return err
 	}
-	started()
-	pw.Close()
-	kill := func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	defer func() {
-		kill()
-		cmd.Wait()
-		pr.Close()
-	}()
-
-	events := make(chan harness.Event)
-	var forged atomic.Bool // a line failed authentication
+	c.cmd, c.in, c.out = cmd, inW, outR
+	c.lines, c.quit, c.err = make(chan []byte, 1), make(chan struct{}), nil
+	c.exited = make(chan struct{})
+	c.reader.Add(1)
+	go c.read()
 	go func() {
-		defer close(events)
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 1<<16), 16<<20)
-		for seq := uint64(0); sc.Scan(); seq++ {
-			line := sc.Bytes()
-			if key != nil {
-				var err error
-				if line, err = harness.Verify(key, seq, line); err != nil {
-					forged.Store(true)
-					return
-				}
-			}
-			var e harness.Event
-			if json.Unmarshal(line, &e) != nil {
-				return // not ours: treat as a crash
-			}
-			events <- e
-		}
+		cmd.Wait() // the only Wait: it reaps the process and ends the stderr copy
+		close(c.exited)
 	}()
+	return nil
+}
 
-	current := -1 // index of the check running
-	timer := time.NewTimer(g.opts.CheckTimeout)
-	defer timer.Stop()
-	for {
+// read passes the child's lines on, after its hello, until the stream ends,
+// a line is too long, or stop asks it to quit.
+func (c *child) read() {
+	defer c.reader.Done()
+	defer close(c.lines)
+	r := bufio.NewReaderSize(c.out, 64<<10)
+	hello := false
+	for skipped := 0; ; {
+		line, err := readLine(r)
+		if err != nil {
+			c.err = err
+			return
+		}
+		if !hello {
+			// Learner init functions run before the harness and may print.
+			hello = string(line) == wire.Hello
+			if skipped += len(line); skipped > wire.MaxLine {
+				c.err = errors.New("no hello from the grading program")
+				return
+			}
+			continue
+		}
 		select {
-		case <-ctx.Done():
-			return 0, true
-		case <-timer.C:
-			if current < 0 {
-				ex.Status, ex.Message = report.Error, "the grading program did not start in time"
-				if out := output.String(); out != "" {
-					ex.Message += ":\n" + out
-				}
-				return 0, true
-			}
-			c := &ex.Checks[current]
-			limit := g.deadline(c.Kind)
-			c.Status, c.Score = report.Timeout, 0
-			c.Message = fmt.Sprintf("did not return within %s: an endless loop, or work that grows with the arguments (one step per token, per nanosecond or per bucket).", limit)
-			g.opts.Progress(Event{Exercise: ex.ID, Phase: "result", Result: c})
-			return current + 1, false
-		case e, ok := <-events:
-			switch {
-			case !ok && forged.Load():
-				ex.Status = report.Error
-				ex.Message = "the grading program's results failed authentication: something other than the grader wrote on its result channel, so nothing it reported was trusted."
-				for i := range ex.Checks {
-					ex.Checks[i].Status, ex.Checks[i].Score = report.Error, 0
-					ex.Checks[i].Message = "not trusted: the run's results failed authentication."
-				}
-				return 0, true
-			case !ok: // the child exited or wrote garbage
-				cmd.Wait()
-				if current < 0 {
-					ex.Status = report.Error
-					ex.Message = "the grading program stopped before running any check:\n" + output.String()
-					return 0, true
-				}
-				c := &ex.Checks[current]
-				c.Status, c.Score = report.Error, 0
-				c.Message = "the program crashed while running this check (a panic in another goroutine, a stack overflow, os.Exit or running out of memory):\n" + output.String()
-				g.opts.Progress(Event{Exercise: ex.ID, Phase: "result", Result: c})
-				return current + 1, false
-			case e.NotStarted:
-				ex.Status = report.NotStarted
-				ex.Message = "still the stub: implement it, then run make grade again."
-				for i := range ex.Checks {
-					ex.Checks[i].Message = "not run: the exercise is not started."
-				}
-				return 0, true
-			case e.Start != "":
-				current = indexOf(ex.Checks, e.Start)
-				if current < 0 {
-					ex.Status, ex.Message = report.Error, "the grading program ran an unknown check "+e.Start
-					return 0, true
-				}
-				g.opts.Progress(Event{Exercise: ex.ID, Phase: "start", Check: e.Start})
-				timer.Reset(g.deadline(ex.Checks[current].Kind))
-			case e.Result != nil:
-				if current < 0 || e.Result.ID != ex.Checks[current].ID {
-					ex.Status, ex.Message = report.Error, "the grading program sent a result out of order"
-					return 0, true
-				}
-				ex.Checks[current] = *e.Result
-				g.opts.Progress(Event{Exercise: ex.ID, Phase: "result", Result: e.Result})
-			case e.Done:
-				return 0, true
-			}
+		case c.lines <- line:
+		case <-c.quit:
+			return
 		}
 	}
 }
 
-func (g *grading) deadline(kind string) time.Duration {
-	if kind == report.Benchmark {
-		return g.opts.BenchTimeout
-	}
-	return g.opts.CheckTimeout
-}
-
-func indexOf(cs []report.Check, id string) int {
-	for i, c := range cs {
-		if c.ID == id {
-			return i
+// readLine reads one line of at most wire.MaxLine bytes; a longer one is an
+// error, read no further.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, isPrefix, err := r.ReadLine()
+		if err != nil {
+			return nil, err
+		}
+		line = append(line, chunk...)
+		if len(line) > wire.MaxLine {
+			return nil, fmt.Errorf("the grading program wrote a line of more than %d bytes on its answer stream", wire.MaxLine)
+		}
+		if !isPrefix {
+			return line, nil
 		}
 	}
-	return -1
+}
+
+// stop kills the child's process group, closes its pipes, ends the reader
+// and waits for the process, once.
+func (c *child) stop() {
+	if c.cmd == nil {
+		return
+	}
+	killGroup(c.cmd)
+	close(c.quit)
+	c.in.Close()
+	c.out.Close()
+	c.reader.Wait()
+	<-c.exited
+	c.cmd = nil
+}
+
+// fail loses the child for the rest of the check and unwinds the call.
+func (c *child) fail(kind lostKind, detail string) {
+	c.lost = &lostError{kind: kind, detail: detail}
+	c.stop()
+	panic(c.lost)
+}
+
+// crashed loses the child after its stream ended or went wrong, with what
+// it wrote on standard error.
+func (c *child) crashed() {
+	c.stop()
+	msg := c.output.String()
+	if c.err != nil && !errors.Is(c.err, io.EOF) && !errors.Is(c.err, os.ErrClosed) {
+		msg = c.err.Error() + "\n" + msg
+	}
+	c.fail(lostCrash, strings.TrimSpace(msg))
+}
+
+// roundTrip sends req and returns the answer, within the check's deadline.
+func (c *child) roundTrip(req wire.Request) wire.Response {
+	if c.lost != nil {
+		panic(c.lost)
+	}
+	if c.cmd == nil {
+		if err := c.start(); err != nil {
+			c.fail(lostStart, err.Error())
+		}
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		c.fail(lostProtocol, "the grader could not encode a call: "+err.Error())
+	}
+	c.in.SetWriteDeadline(c.deadline) // not every platform's pipes have deadlines: the reader's timer below still holds
+	if _, err := c.in.Write(append(b, '\n')); err != nil {
+		if time.Now().After(c.deadline) {
+			c.fail(lostTimeout, "")
+		}
+		c.crashed()
+	}
+	timer := time.NewTimer(time.Until(c.deadline))
+	defer timer.Stop()
+	select {
+	case line, ok := <-c.lines:
+		return c.answer(line, ok)
+	case <-c.exited:
+		// It exited (os.Exit, a fatal error), perhaps with a grandchild
+		// still holding its output open: its last answer, if any, is in
+		// the pipe already.
+		select {
+		case line, ok := <-c.lines:
+			return c.answer(line, ok)
+		case <-time.After(100 * time.Millisecond):
+			c.crashed()
+		}
+	case <-timer.C:
+		c.fail(lostTimeout, "")
+	case <-c.ctx.Done():
+		c.fail(lostCanceled, c.ctx.Err().Error())
+	}
+	panic("unreachable")
+}
+
+// answer decodes one line from the child as its answer.
+func (c *child) answer(line []byte, ok bool) wire.Response {
+	if !ok {
+		c.crashed()
+	}
+	var resp wire.Response
+	if err := json.Unmarshal(line, &resp); err != nil {
+		c.fail(lostProtocol, fmt.Sprintf("the grading program answered something that is not an answer (%v): %.200q", err, line))
+	}
+	if resp.Err != "" {
+		c.fail(lostProtocol, "the grading program could not make the call: "+resp.Err)
+	}
+	return resp
+}
+
+// Call implements check.Remote.
+func (c *child) Call(obj wire.Obj, fn string, args []any, out ...any) {
+	raw, err := wire.Args(args)
+	if err != nil {
+		c.fail(lostProtocol, "the grader could not encode a call: "+err.Error())
+	}
+	resp := c.roundTrip(wire.Request{Obj: obj, Fn: fn, Args: raw})
+	if resp.Panic != nil {
+		panic(*resp.Panic)
+	}
+	if err := wire.Results(resp.Ret, out); err != nil {
+		c.fail(lostProtocol, fmt.Sprintf("the grading program answered %s with %v", fn, err))
+	}
+}
+
+// Bench implements check.Remote: the child runs the loop, the grader times
+// it from outside, as the CPU time the kernel counted for the child's
+// threads where the OS tells (see cpuTime), else by the child's own clock.
+func (c *child) Bench(loop string, n int) check.BenchRun {
+	c.roundTrip(wire.Request{GC: true}) // also starts the child if need be
+	pid := c.cmd.Process.Pid
+	before, measured := cpuTime(pid)
+	resp := c.roundTrip(wire.Request{Bench: loop, N: strconv.Itoa(n)})
+	after, _ := cpuTime(pid)
+	if resp.Panic != nil {
+		return check.BenchRun{Panic: &check.Panic{Value: *resp.Panic}}
+	}
+	digest, err1 := strconv.ParseUint(resp.Digest, 10, 64)
+	allocs, err2 := strconv.ParseUint(resp.Allocs, 10, 64)
+	wall, err3 := strconv.ParseInt(resp.WallNs, 10, 64)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		c.fail(lostProtocol, "the grading program's benchmark answer is not one: "+err.Error())
+	}
+	run := check.BenchRun{Digest: digest, Allocs: allocs}
+	if measured {
+		run.Time, run.Clock = after-before, "CPU time the kernel counted for the grading program, one thread (GOMAXPROCS=1)"
+	} else {
+		run.Time, run.Clock = time.Duration(wall), "the grading program's own clock (this OS does not give the grader its CPU time)"
+	}
+	return run
 }
 
 // excerpt keeps the first quarter of max bytes written to it (where a fatal

@@ -1,9 +1,159 @@
 package grader
 
 import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
+
+	"ratelab/grader/wire"
 )
+
+// TestMain lets the test binary stand in for a misbehaving grading child:
+// with RATELAB_FAKE_CHILD set, it is that child instead of running tests.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("RATELAB_FAKE_CHILD"); mode != "" {
+		fakeChild(mode)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// fakeChild says hello, reads one request, then misbehaves as mode says.
+func fakeChild(mode string) {
+	fmt.Println(wire.Hello)
+	if mode == "deaf" { // never reads its input
+		time.Sleep(time.Hour)
+	}
+	in := bufio.NewReader(os.Stdin)
+	in.ReadString('\n')
+	switch mode {
+	case "long-line": // 100 MiB on one line
+		chunk := strings.Repeat("x", 1<<20)
+		for range 100 {
+			os.Stdout.WriteString(chunk)
+		}
+		os.Stdout.WriteString("\n")
+		time.Sleep(time.Hour)
+	case "fork-and-exit": // leaves a grandchild holding its output open
+		cmd := exec.Command("sleep", "60")
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		cmd.Start()
+		os.Exit(1)
+	case "hang":
+		time.Sleep(time.Hour)
+	case "answer":
+		fmt.Println(`{"ret":[true]}`)
+		in.ReadString('\n')
+	}
+}
+
+// fake returns a child that runs the test binary in mode.
+func fake(t *testing.T, ctx context.Context, mode string) *child {
+	t.Helper()
+	t.Setenv("RATELAB_FAKE_CHILD", mode)
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newChild(ctx, bin, "tokenbucket", t.TempDir(), nil)
+}
+
+// call makes one call and returns why the child was lost, if it was.
+func call(c *child) (lost *lostError) {
+	defer func() {
+		if r := recover(); r != nil {
+			l, ok := r.(*lostError)
+			if !ok {
+				panic(r)
+			}
+			lost = l
+		}
+	}()
+	var got bool
+	c.Call(0, "TryAcquire", []any{uint64(1), uint64(1)}, &got)
+	return nil
+}
+
+func TestMisbehavingChildrenAreLostQuickly(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake children use sleep and process groups")
+	}
+	for _, tc := range []struct {
+		mode string
+		want lostKind
+	}{
+		{"long-line", lostCrash},
+		{"deaf", lostTimeout},
+		{"fork-and-exit", lostCrash},
+		{"hang", lostTimeout},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			c := fake(t, context.Background(), tc.mode)
+			c.arm(2 * time.Second)
+			start := time.Now()
+			l := call(c)
+			if l == nil || l.kind != tc.want {
+				t.Fatalf("lost = %+v, want kind %d", l, tc.want)
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %s to give up on the child", d)
+			}
+			if tc.mode == "long-line" && !strings.Contains(l.detail, "more than") {
+				t.Errorf("detail %q, want it to say the line was too long", l.detail)
+			}
+			c.stop()
+			if c.takeLost() == nil {
+				t.Error("takeLost = nil after a loss")
+			}
+			noLeak(t, before)
+		})
+	}
+}
+
+func TestCancelledGradingStopsTheChild(t *testing.T) {
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	c := fake(t, ctx, "hang")
+	c.arm(time.Minute)
+	cancel() // the call sees the cancellation, not an answer: none comes
+	if l := call(c); l == nil || l.kind != lostCanceled {
+		t.Fatalf("lost = %+v, want cancelled", l)
+	}
+	c.stop()
+	noLeak(t, before)
+}
+
+func TestAnsweringChildStopsCleanly(t *testing.T) {
+	before := runtime.NumGoroutine()
+	c := fake(t, context.Background(), "answer")
+	c.arm(10 * time.Second)
+	if l := call(c); l != nil {
+		t.Fatalf("lost: %+v", l)
+	}
+	c.stop()
+	noLeak(t, before)
+}
+
+// noLeak fails if goroutines started since before are still running once
+// the child was stopped (a reader, a waiter, a copier left behind).
+func noLeak(t *testing.T, before int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		runtime.Gosched()
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		buf := make([]byte, 1<<16)
+		t.Errorf("%d goroutines left running after the child stopped (%d before):\n%s", n-before, before, buf[:runtime.Stack(buf, true)])
+	}
+}
 
 func TestExcerptKeepsTheStartAndTheEnd(t *testing.T) {
 	e := &excerpt{max: 40} // 10 bytes of head, 30 of tail

@@ -2,7 +2,6 @@ package grader_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -227,13 +226,6 @@ func planOf(t *testing.T, id string) []report.Check {
 	return p
 }
 
-func TestMain(m *testing.M) {
-	os.Exit(m.Run())
-}
-
-// TestWeek4StubFixturesAreNotStarted grades the week-4 stubs written
-// differently from exercises/ (New that works, other panic messages): they
-// are still not started.
 // TestStubFixturesAreNotStarted grades, for every exercise, a stub written
 // differently from exercises/ (other files, other messages, sometimes a New
 // that works): it must still be recognised as not started.

@@ -29,8 +29,8 @@ type Options struct {
 	BenchTimeout time.Duration
 	// Progress, if set, is told what the grader is doing as it goes.
 	Progress func(Event)
-	// Sandbox, if set, confines the build and the child and authenticates
-	// its results (see Sandbox). Nil grades as on a learner's own machine.
+	// Sandbox, if set, confines the build and the child (see Sandbox). Nil
+	// grades as on a learner's own machine.
 	Sandbox *Sandbox
 }
 
@@ -84,7 +84,7 @@ func Grade(ctx context.Context, opts Options) (*report.Report, error) {
 	} else {
 		for _, id := range opts.Exercises {
 			e, ok := course.Lookup(id)
-			if _, graded := adapters[id]; !ok || !graded {
+			if _, graded := registry[id]; !ok || !graded {
 				return nil, fmt.Errorf("unknown exercise %q (the exercises are %s)", id, gradableList())
 			}
 			exs = append(exs, e)
@@ -112,7 +112,7 @@ func Grade(ctx context.Context, opts Options) (*report.Report, error) {
 		if msg, ok := broken[e.ID]; ok {
 			ex.Status = report.Error
 			ex.Message = "does not build:\n" + msg
-			ex.Checks = g.plan(e.ID)
+			ex.Checks, _ = Plan(e.ID)
 			for i := range ex.Checks {
 				ex.Checks[i].Message = "not run: the code does not build."
 			}
@@ -144,17 +144,6 @@ func finish(ex *report.Exercise) {
 	default:
 		ex.Status = report.Failed
 	}
-}
-
-func gradableList() string {
-	s := ""
-	for i, e := range Gradable() {
-		if i > 0 {
-			s += ", "
-		}
-		s += e.ID
-	}
-	return s
 }
 
 // ExitCode is labserver grade's exit status for r: 0 full marks, 1 graded

@@ -2,81 +2,150 @@ package check
 
 import (
 	"fmt"
-	"slices"
-	"testing"
+	"math/rand"
+	"time"
 
 	"ratelab/grader/report"
 )
 
 // BenchFigures are the measured figures of a benchmark check.
 type BenchFigures struct {
-	NsPerOp     float64 // median over the runs
+	NsPerOp     float64 // the fastest run
 	AllocsPerOp float64 // the worst run
 	BudgetNs    float64
 	RefNsPerOp  float64 // the reference solution, measured in the same runs
 }
 
-// Bench measures an implementation against a time budget, beside the
-// reference. Both loops must run b.N calls on state built before the loop,
-// with every input precomputed, so that they measure the limiter alone.
+// Bench measures an implementation's loop against a time budget, beside
+// the reference's loop, both run by the Remote: loops "learner" and
+// "reference". Each loop makes one call per iteration on state built
+// before it, with every input precomputed, so that it measures the limiter
+// alone, and returns a digest of its decisions.
+//
+// Expected returns the digest the reference's decisions give for n
+// iterations, computed in the grader's own process: a loop whose digest
+// differs does not do the work it is timed on (a limiter that does not
+// limit), and earns nothing, however fast.
+//
+// The figure kept is the minimum over Runs alternating runs of each, the
+// estimator "Robust benchmarking in noisy environments" (Chen and Revels,
+// 2016) recommends: noise from other processes only ever adds time.
 type Bench struct {
-	BudgetNs  float64
-	Runs      int // alternating runs of each; the median is kept
-	Learner   func(b *testing.B)
-	Reference func(b *testing.B)
+	BudgetNs float64
+	Runs     int // alternating runs of each; 0 means 5
+	Remote   Remote
+	Expected func(n int) uint64
+	// Target is the time one run should take; 0 means 50 ms.
+	Target time.Duration
 }
 
-// Run measures both and passes if the learner's median is within the budget
-// with no allocations. A panic in the learner's loop is an error outcome.
+// maxIterations bounds one run's iterations, so that calibration ends.
+const maxIterations = 200_000_000
+
+// Run measures both loops and passes if the learner's fastest run is within
+// the budget with no allocations and the right decisions.
 func (bn Bench) Run() Outcome {
+	target := bn.Target
+	if target == 0 {
+		target = 50 * time.Millisecond
+	}
+	// Calibrate: grow n until one run of the learner's loop takes about
+	// target.
+	n := 1000
+	var run BenchRun
+	for {
+		run = bn.Remote.Bench("learner", n)
+		if run.Panic != nil {
+			return benchPanic(run.Panic)
+		}
+		if run.Time >= target/2 || n >= maxIterations {
+			break
+		}
+		grow := 10.0
+		if run.Time > 0 {
+			grow = min(10, max(2, float64(target)/float64(run.Time)))
+		}
+		n = min(maxIterations, int(float64(n)*grow))
+	}
+	if want := bn.Expected(n); run.Digest != want {
+		return Outcome{Status: report.Failed, Message: fmt.Sprintf(
+			"its decisions on the benchmark's traffic (%d calls) differ from the reference's, so its time says nothing about the work a limiter must do: a limiter that does not limit earns nothing here. Fix the checks above first.", n)}
+	}
 	runs := max(bn.Runs, 1)
-	var mine, ref []float64
-	var allocs float64
+	if bn.Runs == 0 {
+		runs = 5
+	}
+	f := &BenchFigures{BudgetNs: bn.BudgetNs, NsPerOp: perOp(run.Time, n), AllocsPerOp: float64(run.Allocs / uint64(n))}
+	clock := run.Clock
 	for range runs {
-		r, p := Call(func() testing.BenchmarkResult { return testing.Benchmark(bn.Learner) })
-		if p != nil {
-			msg := fmt.Sprintf("the benchmark loop panicked: %v.", p.Value)
-			if p.Stub() {
-				msg = fmt.Sprintf("it is not implemented yet (the benchmark loop panicked: %v).", p.Value)
-			}
-			return Outcome{Status: report.Error, Message: msg}
+		mine := bn.Remote.Bench("learner", n)
+		if mine.Panic != nil {
+			return benchPanic(mine.Panic)
 		}
-		if r.N == 0 {
-			return Outcome{Status: report.Error, Message: "the benchmark did not run (did the code under test call runtime.Goexit or fail?)."}
-		}
-		mine = append(mine, float64(r.T.Nanoseconds())/float64(r.N))
-		allocs = max(allocs, float64(r.AllocsPerOp())) // whole allocations per op, as go test -benchmem counts them
-		if bn.Reference != nil {
-			rr := testing.Benchmark(bn.Reference)
-			if rr.N > 0 {
-				ref = append(ref, float64(rr.T.Nanoseconds())/float64(rr.N))
+		f.NsPerOp = min(f.NsPerOp, perOp(mine.Time, n))
+		f.AllocsPerOp = max(f.AllocsPerOp, float64(mine.Allocs/uint64(n))) // whole allocations per op, as go test -benchmem counts them
+		if ref := bn.Remote.Bench("reference", n); ref.Panic == nil {
+			if f.RefNsPerOp == 0 {
+				f.RefNsPerOp = perOp(ref.Time, n)
 			}
+			f.RefNsPerOp = min(f.RefNsPerOp, perOp(ref.Time, n))
 		}
 	}
-	f := &BenchFigures{NsPerOp: median(mine), AllocsPerOp: allocs, BudgetNs: bn.BudgetNs, RefNsPerOp: median(ref)}
-	o := Outcome{Status: report.Passed, Bench: f}
+	how := fmt.Sprintf("Fastest of %d runs of %d calls, %s.", runs+1, n, clock)
+	o := Outcome{Status: report.Passed, Bench: f, Message: how}
 	switch {
 	case f.AllocsPerOp > 0 && f.NsPerOp > f.BudgetNs:
 		o.Status = report.Failed
-		o.Message = fmt.Sprintf("%.1f ns and %.2f allocations per call; the budget is %.0f ns and no allocations (the reference takes %.1f ns).", f.NsPerOp, f.AllocsPerOp, f.BudgetNs, f.RefNsPerOp)
+		o.Message = fmt.Sprintf("%.1f ns and %.0f allocations per call; the budget is %.0f ns and no allocations (the reference takes %.1f ns). %s", f.NsPerOp, f.AllocsPerOp, f.BudgetNs, f.RefNsPerOp, how)
 	case f.AllocsPerOp > 0:
 		o.Status = report.Failed
-		o.Message = fmt.Sprintf("%.2f allocations per call; a limiter on the hot path must not allocate (%.1f ns per call is within the %.0f ns budget).", f.AllocsPerOp, f.NsPerOp, f.BudgetNs)
+		o.Message = fmt.Sprintf("%.0f allocations per call; a limiter on the hot path must not allocate (%.1f ns per call is within the %.0f ns budget). %s", f.AllocsPerOp, f.NsPerOp, f.BudgetNs, how)
 	case f.NsPerOp > f.BudgetNs:
 		o.Status = report.Failed
-		o.Message = fmt.Sprintf("%.1f ns per call, over the %.0f ns budget (the reference takes %.1f ns on this machine, in the same run).", f.NsPerOp, f.BudgetNs, f.RefNsPerOp)
+		o.Message = fmt.Sprintf("%.1f ns per call, over the %.0f ns budget (the reference takes %.1f ns on this machine, in the same run). %s", f.NsPerOp, f.BudgetNs, f.RefNsPerOp, how)
 	}
 	return o
 }
 
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
+func perOp(d time.Duration, n int) float64 { return float64(d.Nanoseconds()) / float64(n) }
+
+func benchPanic(p *Panic) Outcome {
+	msg := fmt.Sprintf("the benchmark loop panicked: %v.", p.Value)
+	if p.Stub() {
+		msg = fmt.Sprintf("it is not implemented yet (the benchmark loop panicked: %v).", p.Value)
 	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
+	return Outcome{Status: report.Error, Message: msg}
+}
+
+// Digest folds one decision into a benchmark loop's running digest
+// (FNV-1a over the decisions' bits).
+func Digest(d uint64, decision uint64) uint64 {
+	return (d ^ decision) * 1099511628211
+}
+
+// DigestStart is the digest of no decisions.
+const DigestStart uint64 = 14695981039346656037
+
+// Bit is a decision as a digest's input.
+func Bit(b bool) uint64 {
+	if b {
+		return 1
 	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	return 0
+}
+
+// LimiterBudgetNs is the time budget of one limiter call (TryAcquire) in
+// the week 1 and 2 exercises.
+const LimiterBudgetNs = 40
+
+// Steps draws a benchmark's traffic before its loop: n gaps between calls
+// (n a power of two, so the loop indexes with a mask), each uniform in
+// [0, maxGap] ns, from a fixed seed so that every run sees the same calls.
+func Steps(n int, maxGap int) []uint64 {
+	r := rand.New(rand.NewSource(1))
+	steps := make([]uint64, n)
+	for i := range steps {
+		steps[i] = uint64(r.Intn(maxGap + 1))
+	}
+	return steps
 }

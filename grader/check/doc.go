@@ -4,8 +4,9 @@
 // case, or a benchmark against a budget.
 //
 // It knows nothing about any particular exercise; the suites in
-// grader/suite/... use it. Everything here runs inside the grading child
-// process, next to the learner's code, so it must survive whatever that code
-// does: every call into it goes through Call, which turns a panic into a
+// grader/suite/... use it. Checks run in the grader's own process: the
+// learner's code answers calls through a Remote (another process, see
+// package wire), and every answer is judged here. A panic in the learner's
+// code reaches a check as a panic of Remote.Call, which Call turns into a
 // value.
 package check

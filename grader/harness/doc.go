@@ -1,10 +1,12 @@
 // Package harness is the main loop of the grading child process: the
-// program the grader builds from the learner's code and the suites, runs
-// under a deadline, and reads results from.
+// program the grader builds from the learner's code and a generated adapter
+// per exercise, and talks to through package wire.
 //
-// The child writes one JSON event per line to file descriptor 3, never to
-// standard output, so nothing the learner's code prints can pass for a
-// result. It runs the checks of one exercise in order, starting from a
-// given index, so that the grader can restart it after a check that hung
-// or crashed the process.
+// The child decides nothing. It reads one request at a time on standard
+// input (a call, as data), makes that call on the learner's code, and writes
+// the raw results, or the panic's message, on standard output. Before
+// serving, it points os.Stdout at standard error, so what the learner's code
+// prints is kept as output, never read as an answer. Benchmarks run the
+// loop the grader names for as many iterations as it asks and answer with a
+// digest of the loop's decisions; the grader times them from outside.
 package harness

@@ -3,8 +3,6 @@ package gcra
 import (
 	"math/rand"
 	"testing"
-
-	ref "ratelab/solutions/gcra"
 )
 
 var domains = map[string]domain{
@@ -13,8 +11,6 @@ var domains = map[string]domain{
 	"backward-time": backwardDomain,
 	"overflow":      overflowDomain,
 }
-
-func refNew(rate, burst, now uint64) Limiter { return ref.New(rate, burst, now) }
 
 // TestDomainsGenerateValidScripts checks that every domain's generator keeps
 // to its own rules, so gopter never discards a generated script, and that

@@ -54,8 +54,10 @@ type Impl struct {
 	New             func(cfg Config) Governor
 }
 
-// Suite returns the checks of impl. The zero Impl is enough to list them.
-func Suite(impl Impl) check.Suite {
+// Suite returns the checks of the implementation r serves; a nil r only
+// lists them.
+func Suite(r check.Remote) check.Suite {
+	impl := Remote(r)
 	prop := func(d domain, why string) func(int64) check.Outcome {
 		return func(seed int64) check.Outcome { return d.property(impl).Run(seed, why) }
 	}

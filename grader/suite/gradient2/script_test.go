@@ -4,6 +4,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"ratelab/grader/harness"
 	"ratelab/grader/report"
 	ref "ratelab/solutions/gradient2"
 )
@@ -86,7 +87,7 @@ func reference(c Config) Limit {
 }
 
 func TestReferencePassesEveryCheck(t *testing.T) {
-	s := Suite(reference)
+	s := Suite(harness.Local(API(reference)))
 	if s.NotStarted() {
 		t.Fatal("the reference reads as not started")
 	}

@@ -27,8 +27,10 @@ type Limit interface {
 // (converted field by field) and return the interface.
 type New func(cfg Config) Limit
 
-// Suite returns the checks of impl. A nil impl is enough to list them.
-func Suite(impl New) check.Suite {
+// Suite returns the checks of the implementation r serves; a nil r only
+// lists them.
+func Suite(r check.Remote) check.Suite {
+	impl := Remote(r)
 	prop := func(d domain, why string) func(int64) check.Outcome {
 		return func(seed int64) check.Outcome { return d.property(impl).Run(seed, why) }
 	}

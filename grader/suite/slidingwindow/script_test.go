@@ -3,8 +3,6 @@ package slidingwindow
 import (
 	"math/rand"
 	"testing"
-
-	ref "ratelab/solutions/slidingwindow"
 )
 
 var domains = map[string]domain{
@@ -14,10 +12,6 @@ var domains = map[string]domain{
 	"backward-time":    backwardDomain,
 	"overflow":         overflowDomain,
 	"exactness":        exactDomain,
-}
-
-func refNew(limit uint32, windowNs uint64, buckets int) Window {
-	return ref.New(limit, windowNs, buckets)
 }
 
 // TestDomainsGenerateValidScripts checks that every domain's generator keeps

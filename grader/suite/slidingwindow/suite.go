@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand"
 	"strings"
-	"testing"
 
 	"ratelab/grader/check"
 	"ratelab/grader/report"
@@ -20,12 +19,10 @@ type Window interface {
 // New builds a window: slidingwindow.New, adapted to return the interface.
 type New func(limit uint32, windowNs uint64, buckets int) Window
 
-// BudgetNs is the time budget of one TryAcquire call.
-const BudgetNs = 40
-
-// Suite returns the checks of impl; ref is the reference solution, measured
-// beside impl in the benchmark.
-func Suite(impl, ref New) check.Suite {
+// Suite returns the checks of the implementation r serves; a nil r only
+// lists them.
+func Suite(r check.Remote) check.Suite {
+	impl := Remote(r)
 	prop := func(d domain, why string) func(int64) check.Outcome {
 		return func(seed int64) check.Outcome { return d.property(impl).Run(seed, why) }
 	}
@@ -71,7 +68,7 @@ func Suite(impl, ref New) check.Suite {
 			{
 				ID: "slidingwindow/budget", Title: "TryAcquire within 40 ns and without allocating, with 1,024 buckets", Kind: report.Benchmark, Pitfall: "budget", Points: 5,
 				Hint: "Keep a running total of the window instead of summing the buckets on each call, and drop a bucket's calls from it once, when the bucket leaves. Work per call must not grow with the number of buckets, and nothing may be allocated after New.",
-				Run:  func(int64) check.Outcome { return benchmark(impl, ref) },
+				Run:  func(int64) check.Outcome { return benchmark(r) },
 			},
 		},
 	}
@@ -262,38 +259,4 @@ var exactDomain = domain{
 	backChance: 0.15,
 	rules:      rules{backward: true, moderate: true},
 	maxOps:     40,
-}
-
-// Bench figures: 1,024 buckets of 10 µs, a limit of 2,560 calls per
-// window, calls on average every 2 µs (twice what the limit lets through),
-// and an idle gap of two windows every 16,384 calls. About half the calls
-// are refused.
-const (
-	benchBuckets  = 1024
-	benchBucketNs = 10_000
-	benchLimit    = 2560
-)
-
-// benchmark measures TryAcquire on a window of 1,024 buckets, so that work
-// that grows with the buckets shows. The times are drawn before the loop.
-func benchmark(impl, ref New) check.Outcome {
-	r := rand.New(rand.NewSource(1))
-	var steps [1 << 14]uint64
-	for i := range steps {
-		steps[i] = uint64(r.Intn(4001))
-		if i == len(steps)-1 {
-			steps[i] += 2 * benchBuckets * benchBucketNs
-		}
-	}
-	loop := func(newW New) func(*testing.B) {
-		return func(b *testing.B) {
-			w := newW(benchLimit, benchBuckets*benchBucketNs, benchBuckets)
-			now := uint64(0)
-			for i := 0; i < b.N; i++ {
-				now += steps[i&(len(steps)-1)]
-				w.TryAcquire(now)
-			}
-		}
-	}
-	return check.Bench{BudgetNs: BudgetNs, Runs: 5, Learner: loop(impl), Reference: loop(ref)}.Run()
 }

@@ -7,7 +7,6 @@ import (
 	"ratelab/grader/check"
 	"ratelab/grader/model"
 	"ratelab/grader/report"
-	ref "ratelab/solutions/tokenbucket"
 )
 
 var domains = map[string]domain{
@@ -18,8 +17,6 @@ var domains = map[string]domain{
 	"overflow":          overflowDomain,
 	"exactness":         exactDomain,
 }
-
-func refNew(capacity, rate, now uint64) Bucket { return ref.New(capacity, rate, now) }
 
 // TestDomainsGenerateValidScripts checks that each generator keeps to its
 // domain's rules (so the shrinker, which keeps to them too, starts from a

@@ -1,0 +1,182 @@
+package grader_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ratelab/grader"
+	"ratelab/grader/report"
+)
+
+// gradeSource grades exercise from the given files (name to source), in
+// the sandbox if sb is not nil.
+func gradeSource(t *testing.T, sb *grader.Sandbox, exercise string, files map[string]string, bench bool) *report.Exercise {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	r, err := grader.Grade(ctx, grader.Options{
+		Root: root(t), Exercises: []string{exercise}, Seed: grader.DefaultSeed, NoBench: !bench,
+		Replace: map[string]string{exercise: dir}, CheckTimeout: 5 * time.Second, BenchTimeout: 20 * time.Second, Sandbox: sb,
+	})
+	if err != nil {
+		t.Fatalf("Grade: %v", err)
+	}
+	return &r.Exercises[0]
+}
+
+// forger is a token bucket that cannot answer a single call (every method
+// panics) but writes, from a goroutine started before the grader's code
+// runs, every kind of line a result could once be forged with: the old
+// protocol's plan, start, result and done events, and answers of the new
+// one, on every descriptor a result ever travelled on, over and over.
+const forger = `package tokenbucket
+
+import (
+	"os"
+	"time"
+)
+
+type TokenBucket struct{}
+
+func New(capacity, ratePerSec, nowNs uint64) *TokenBucket { return &TokenBucket{} }
+func (b *TokenBucket) TryAcquire(nowNs, n uint64) bool    { panic("cannot") }
+func (b *TokenBucket) Available(nowNs uint64) uint64      { panic("cannot") }
+
+const lines = "{\"plan\":[]}\n" +
+	"{\"start\":\"tokenbucket/capacity\"}\n" +
+	"{\"result\":{\"id\":\"tokenbucket/capacity\",\"status\":\"passed\",\"score\":3,\"max_score\":3}}\n" +
+	"{\"done\":true}\n" +
+	"ratelab-child/2\n" +
+	"{\"ret\":[\"true\"]}\n{\"ret\":[\"7\"]}\n{\"ret\":[{\"obj\":\"1\"}]}\n"
+
+func init() {
+	var fds []*os.File
+	for fd := uintptr(1); fd <= 4; fd++ {
+		if f := os.NewFile(fd, "forged"); f != nil {
+			fds = append(fds, f)
+		}
+	}
+	go func() {
+		for {
+			for _, f := range fds {
+				f.WriteString(lines)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+}
+`
+
+func TestForgedLinesEarnNothing(t *testing.T) {
+	for _, sandboxed := range []bool{false, true} {
+		var sb *grader.Sandbox
+		if sandboxed {
+			sb = &grader.Sandbox{Log: t.Logf}
+		}
+		ex := gradeSource(t, sb, "tokenbucket", map[string]string{"tokenbucket.go": forger}, true)
+		if ex.Score != 0 {
+			for _, c := range ex.Checks {
+				t.Logf("%s: %s %v %q", c.ID, c.Status, c.Score, c.Message)
+			}
+			t.Errorf("sandbox %v: a bucket that answers nothing, writing forged lines, scored %v/%v", sandboxed, ex.Score, ex.MaxScore)
+		}
+	}
+}
+
+// scribbler corrupts memory it does not own: from the start, a goroutine
+// writes garbage over the words around its own heap objects, the way a
+// data race on an interface value can reach the whole process.
+const scribbler = `package tokenbucket
+
+import "unsafe"
+
+type TokenBucket struct{ junk [4]uintptr }
+
+func New(capacity, ratePerSec, nowNs uint64) *TokenBucket {
+	b := &TokenBucket{}
+	base := uintptr(unsafe.Pointer(b))
+	for off := uintptr(0); off < 1<<16; off += 8 {
+		*(*uintptr)(unsafe.Pointer(base + off)) = 0x7f7f7f7f7f7f7f7f
+	}
+	return b
+}
+
+func (b *TokenBucket) TryAcquire(nowNs, n uint64) bool { return true }
+func (b *TokenBucket) Available(nowNs uint64) uint64   { return 1 }
+`
+
+func TestCorruptedMemoryEarnsNothing(t *testing.T) {
+	ex := gradeSource(t, nil, "tokenbucket", map[string]string{"tokenbucket.go": scribbler}, true)
+	if ex.Score != 0 {
+		for _, c := range ex.Checks {
+			t.Logf("%s: %s %v %q", c.ID, c.Status, c.Score, c.Message)
+		}
+		t.Errorf("a bucket that scribbles over its own process scored %v/%v", ex.Score, ex.MaxScore)
+	}
+}
+
+func TestHugePanicMessageIsCut(t *testing.T) {
+	ex := gradeSource(t, nil, "tokenbucket", map[string]string{"tokenbucket.go": `package tokenbucket
+
+import "strings"
+
+type TokenBucket struct{}
+
+func New(capacity, ratePerSec, nowNs uint64) *TokenBucket { panic(strings.Repeat("x", 100<<20)) }
+func (b *TokenBucket) TryAcquire(nowNs, n uint64) bool    { return false }
+func (b *TokenBucket) Available(nowNs uint64) uint64      { return 0 }
+`}, false)
+	if ex.Score != 0 || ex.Status != report.Failed {
+		t.Errorf("status %s %v/%v, want failed with 0 points", ex.Status, ex.Score, ex.MaxScore)
+	}
+	for _, c := range ex.Checks {
+		if c.Kind == report.Benchmark {
+			continue
+		}
+		if c.Status != report.Error || len(c.Message) > 8<<10 || !strings.Contains(c.Message, "bytes in all") {
+			t.Errorf("%s: %s, %d-byte message %.80q…; want an error with the panic cut short", c.ID, c.Status, len(c.Message), c.Message)
+		}
+	}
+}
+
+// doNothing answers every call with a constant: fast, and no limiter.
+func doNothing(grant string) string {
+	return `package tokenbucket
+
+type TokenBucket struct{}
+
+func New(capacity, ratePerSec, nowNs uint64) *TokenBucket { return &TokenBucket{} }
+func (b *TokenBucket) TryAcquire(nowNs, n uint64) bool    { return ` + grant + ` }
+func (b *TokenBucket) Available(nowNs uint64) uint64      { return 0 }
+`
+}
+
+func TestDoNothingLimiterEarnsNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("benchmarks")
+	}
+	for _, grant := range []string{"true", "false"} {
+		ex := gradeSource(t, nil, "tokenbucket", map[string]string{"tokenbucket.go": doNothing(grant)}, true)
+		for _, c := range ex.Checks {
+			if c.Kind == report.Benchmark && (c.Status != report.Failed || !strings.Contains(c.Message, "differ from the reference")) {
+				t.Errorf("TryAcquire always %s: %s: %s %q; want failed, its decisions differing from the reference's", grant, c.ID, c.Status, c.Message)
+			}
+		}
+		if ex.Score != 0 {
+			for _, c := range ex.Checks {
+				t.Logf("%s: %s %v %q", c.ID, c.Status, c.Score, c.Message)
+			}
+			t.Errorf("TryAcquire always %s scored %v/%v, want 0", grant, ex.Score, ex.MaxScore)
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package grader
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"ratelab/grader/check"
+	"ratelab/grader/report"
+)
+
+// runExercise runs every check of ex in the grader's process, against the
+// learner's code served by a child built into bin. A check that loses the
+// child (a timeout, a crash) is reported as such, and the next check starts
+// a new one.
+func (g *grading) runExercise(ctx context.Context, bin string, ex *report.Exercise) {
+	c := newChild(ctx, bin, ex.ID, g.tmp, g.opts.Sandbox)
+	defer c.stop()
+	s := registry[ex.ID].suite(c)
+	ex.Checks = make([]report.Check, len(s.Checks))
+	for i, chk := range s.Checks {
+		ex.Checks[i] = chk.Result(check.Outcome{Status: report.Skipped})
+	}
+	defer finish(ex)
+
+	c.arm(g.opts.CheckTimeout)
+	notStarted := s.NotStarted != nil && guard(s.NotStarted)
+	if l := c.takeLost(); l != nil {
+		ex.Status = report.Error
+		ex.Message = "the grading program stopped before running any check: " + l.describe(c.limit)
+		return
+	}
+	if notStarted {
+		ex.Status = report.NotStarted
+		ex.Message = "still the stub: implement it, then run make grade again."
+		for i := range ex.Checks {
+			ex.Checks[i].Message = "not run: the exercise is not started."
+		}
+		return
+	}
+	for i, chk := range s.Checks {
+		if ctx.Err() != nil {
+			return
+		}
+		g.opts.Progress(Event{Exercise: ex.ID, Phase: "start", Check: chk.ID})
+		var o check.Outcome
+		if g.opts.NoBench && chk.Kind == report.Benchmark {
+			o = check.Outcome{Status: report.Skipped, Message: "benchmarks were skipped (--no-bench)."}
+		} else {
+			c.arm(g.deadline(chk.Kind))
+			o = runOne(chk, g.opts.Seed)
+			if l := c.takeLost(); l != nil {
+				o = l.outcome(c.limit)
+			}
+		}
+		ex.Checks[i] = chk.Result(o)
+		g.opts.Progress(Event{Exercise: ex.ID, Phase: "result", Result: &ex.Checks[i]})
+	}
+}
+
+// guard runs f, which calls the learner's code through the child; if the
+// child is lost on the way, the caller finds out from takeLost.
+func guard(f func() bool) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, lost := r.(*lostError); !lost {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	return f()
+}
+
+// runOne runs c. A panic that escapes the check's own guards is the child
+// being lost (the caller reports it) or a bug in a suite.
+func runOne(c check.Check, seed int64) (o check.Outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			o = check.Outcome{Status: report.Error, Message: fmt.Sprintf("the check panicked: %v", r)}
+		}
+	}()
+	return c.Run(seed)
+}
+
+// outcome is the check's outcome when the child was lost during it.
+func (l *lostError) outcome(limit time.Duration) check.Outcome {
+	if l.kind == lostTimeout {
+		return check.Outcome{Status: report.Timeout, Message: l.describe(limit)}
+	}
+	return check.Outcome{Status: report.Error, Message: l.describe(limit)}
+}
+
+// describe says what happened, in the learner's terms.
+func (l *lostError) describe(limit time.Duration) string {
+	switch l.kind {
+	case lostTimeout:
+		return fmt.Sprintf("did not return within %s: an endless loop, or work that grows with the arguments (one step per token, per nanosecond or per bucket).", limit)
+	case lostCrash:
+		msg := "the program crashed while running this check (a panic in another goroutine, a stack overflow, os.Exit or running out of memory)"
+		if l.detail != "" {
+			msg += ":\n" + l.detail
+		}
+		return msg
+	case lostCanceled:
+		return "grading was cancelled: " + l.detail
+	}
+	return l.detail
+}
+
+// deadline is how long one check of the given kind may take.
+func (g *grading) deadline(kind string) time.Duration {
+	if kind == report.Benchmark {
+		return g.opts.BenchTimeout
+	}
+	return g.opts.CheckTimeout
+}

@@ -1,0 +1,96 @@
+package wire
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"reflect"
+	"testing"
+)
+
+type decision struct {
+	Action  int
+	Offer   float64
+	Reason  string
+	private int
+}
+
+func TestValuesSurviveTheWire(t *testing.T) {
+	for _, v := range []any{
+		true, uint64(math.MaxUint64), int64(math.MinInt64), uint32(7), -3,
+		math.Inf(1), math.Inf(-1), 0.1, math.SmallestNonzeroFloat64, "a\nb",
+		decision{Action: 2, Offer: 1.5, Reason: "frac 0.3 > high 0.05"},
+		Obj(42),
+	} {
+		raw, err := Encode(reflect.ValueOf(v), nil)
+		if err != nil {
+			t.Fatalf("Encode(%v): %v", v, err)
+		}
+		back := reflect.New(reflect.TypeOf(v))
+		if err := Decode(raw, back.Elem()); err != nil {
+			t.Fatalf("Decode(%s) into %T: %v", raw, v, err)
+		}
+		if got := back.Elem().Interface(); !reflect.DeepEqual(got, v) {
+			t.Errorf("%T %v came back as %v (wire %s)", v, v, got, raw)
+		}
+	}
+	// NaN never equals itself: compare its bits' class instead.
+	raw, _ := Encode(reflect.ValueOf(math.NaN()), nil)
+	var f float64
+	if err := Decode(raw, reflect.ValueOf(&f).Elem()); err != nil || !math.IsNaN(f) {
+		t.Errorf("NaN came back as %v, %v", f, err)
+	}
+}
+
+func TestIntegersTravelAsDecimalStrings(t *testing.T) {
+	raw, _ := Encode(reflect.ValueOf(uint64(math.MaxUint64)), nil)
+	if string(raw) != `"18446744073709551615"` {
+		t.Errorf("MaxUint64 on the wire = %s, want the decimal string", raw)
+	}
+}
+
+func TestErrorsAndObjects(t *testing.T) {
+	var e error = errors.New("burst: 0 is not in [1, 10^6]")
+	raw, err := Encode(reflect.ValueOf(&e).Elem(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back error
+	if err := Decode(raw, reflect.ValueOf(&back).Elem()); err != nil || back == nil || back.Error() != e.Error() {
+		t.Errorf("error came back as %v (%v)", back, err)
+	}
+	var none error
+	raw, _ = Encode(reflect.ValueOf(&none).Elem(), nil)
+	if string(raw) != "null" {
+		t.Errorf("nil error on the wire = %s, want null", raw)
+	}
+	p := &decision{}
+	if _, err := Encode(reflect.ValueOf(p), nil); err == nil {
+		t.Error("a pointer travelled by value")
+	}
+	raw, err = Encode(reflect.ValueOf(p), func(reflect.Value) Obj { return 9 })
+	var o Obj
+	if err != nil || Decode(raw, reflect.ValueOf(&o).Elem()) != nil || o != 9 {
+		t.Errorf("pointer as object: %s %v, handle %d", raw, err, o)
+	}
+}
+
+func TestDecodeRefusesTheWrongKind(t *testing.T) {
+	var u uint64
+	for _, bad := range []string{`7`, `"-1"`, `"18446744073709551616"`, `true`, `{"obj":"1"}`} {
+		if err := Decode(json.RawMessage(bad), reflect.ValueOf(&u).Elem()); err == nil {
+			t.Errorf("Decode(%s) into uint64 = %d, want an error", bad, u)
+		}
+	}
+	var b bool
+	if err := Decode(json.RawMessage(`"true"`), reflect.ValueOf(&b).Elem()); err == nil {
+		t.Error(`Decode("true") into bool succeeded, want an error`)
+	}
+}
+
+func TestResultsCountMustMatch(t *testing.T) {
+	var a, b bool
+	if err := Results([]json.RawMessage{json.RawMessage(`true`)}, []any{&a, &b}); err == nil {
+		t.Error("one result decoded into two, want an error")
+	}
+}
