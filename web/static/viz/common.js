@@ -1,294 +1,437 @@
+// @ts-check
 // ratelab: what the lab's visualizations share (limiters.js, governor.js,
-// gradient2.js).
+// gradient2.js), as a native ES module they import.
 //
-// Load it before them: it defines window.ratelabViz, the one loader of the
-// lab's WebAssembly build for the whole page (see wasm/doc.go), the small DOM
-// and canvas helpers, the methods every visualization has alike, and the
-// mounting of each kind into its <div data-viz="kind"> elements.
+// It holds the one loader of the lab's WebAssembly build for the whole page
+// (see wasm/doc.go), the small DOM and canvas helpers, the base class Viz
+// with what every visualization does alike, and register, which mounts each
+// kind into its <div data-viz="kind"> elements.
 //
-// Plain script, no modules, no build step.
-(function () {
-  "use strict";
+// No build step: the browser loads these files as they are. They are
+// type-checked by tsc from JSDoc (make lint-js); the types of the global
+// `ratelab` are in lab.d.ts, those of wasm_exec.js's `Go` in wasm_exec.d.ts.
 
-  if (window.ratelabViz) return;
+// ---- loading, once per page --------------------------------------------------
 
-  // ---- loading, once per page --------------------------------------------------
+/** @type {Promise<lab.API> | null} */
+let loading = null; // one promise of the ratelab API for the whole page
 
-  var loading = null; // one promise of the ratelab API for the whole page
+/**
+ * loadScript loads a classic script and resolves once it has run.
+ * @param {string} src
+ * @returns {Promise<void>}
+ */
+function loadScript(src) {
+  return new Promise((resolve, reject) => {
+    const s = document.createElement("script");
+    s.src = src;
+    s.onload = () => resolve();
+    s.onerror = () => reject(new Error("could not load " + src));
+    document.head.appendChild(s);
+  });
+}
 
-  function loadScript(src) {
-    return new Promise(function (resolve, reject) {
-      var s = document.createElement("script");
-      s.src = src;
-      s.onload = resolve;
-      s.onerror = function () { reject(new Error("could not load " + src)); };
-      document.head.appendChild(s);
-    });
-  }
-
-  // loadWasm returns the promise of the ratelab API, whichever visualization
-  // asks first: lab.wasm is fetched and started once, from the URLs of that
-  // first call.
-  function loadWasm(wasmURL, execURL) {
-    if (loading) return loading;
-    loading = (async function () {
-      if (globalThis.ratelab) return globalThis.ratelab;
-      if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
-      if (typeof Go === "undefined") await loadScript(execURL);
-      var go = new Go();
-      var result;
-      try {
-        result = await WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject);
-      } catch (e) {
-        // Wrong MIME type or an old browser: fetch the bytes instead.
-        var resp = await fetch(wasmURL);
-        if (!resp.ok) throw new Error("could not load " + wasmURL + " (" + resp.status + ")");
-        result = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
-      }
-      go.run(result.instance); // runs main until it blocks; it sets globalThis.ratelab
-      if (!globalThis.ratelab) throw new Error("lab.wasm did not start");
-      return globalThis.ratelab;
-    })();
-    return loading;
-  }
-
-  // ensureCSS links the stylesheet name, resolved next to script (a
-  // visualization's own <script>), unless the page already links it.
-  function ensureCSS(script, name) {
-    if (!script || !script.src) return;
-    var href = new URL(name, script.src).href;
-    var links = document.querySelectorAll('link[rel="stylesheet"]');
-    for (var i = 0; i < links.length; i++) if (links[i].href === href) return;
-    var l = document.createElement("link");
-    l.rel = "stylesheet";
-    l.href = href;
-    document.head.appendChild(l);
-  }
-
-  // ---- small DOM helpers ---------------------------------------------------------
-
-  // h makes an element: attrs "text" and "class" set its text and class
-  // name, the others are attributes; children are nodes or strings.
-  function h(tag, attrs, children) {
-    var el = document.createElement(tag);
-    if (attrs) {
-      for (var k in attrs) {
-        if (k === "text") el.textContent = attrs[k];
-        else if (k === "class") el.className = attrs[k];
-        else el.setAttribute(k, attrs[k]);
-      }
+/**
+ * loadWasm returns the promise of the ratelab API, whichever visualization
+ * asks first: lab.wasm is fetched and started once, from the URLs of that
+ * first call.
+ * @param {string} wasmURL
+ * @param {string} execURL wasm_exec.js, loaded only if `Go` is not defined
+ * @returns {Promise<lab.API>}
+ */
+export function loadWasm(wasmURL, execURL) {
+  if (loading) return loading;
+  loading = (async () => {
+    if (globalThis.ratelab) return globalThis.ratelab;
+    if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
+    if (typeof Go === "undefined") await loadScript(execURL);
+    const go = new Go();
+    let result;
+    try {
+      result = await WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject);
+    } catch (e) {
+      // Wrong MIME type or an old browser: fetch the bytes instead.
+      const resp = await fetch(wasmURL);
+      if (!resp.ok) throw new Error("could not load " + wasmURL + " (" + resp.status + ")");
+      result = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
     }
-    (children || []).forEach(function (c) {
-      el.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
-    });
-    return el;
+    go.run(result.instance); // runs main until it blocks; it sets globalThis.ratelab
+    if (!globalThis.ratelab) throw new Error("lab.wasm did not start");
+    return globalThis.ratelab;
+  })();
+  return loading;
+}
+
+/**
+ * ensureCSS links the stylesheet at href (absolute), unless the page
+ * already links it.
+ * @param {string} href
+ */
+export function ensureCSS(href) {
+  const links = document.querySelectorAll('link[rel="stylesheet"]');
+  for (const l of links) if (/** @type {HTMLLinkElement} */ (l).href === href) return;
+  const l = document.createElement("link");
+  l.rel = "stylesheet";
+  l.href = href;
+  document.head.appendChild(l);
+}
+
+// ---- small DOM helpers ---------------------------------------------------------
+
+/**
+ * h makes an element: attrs "text" and "class" set its text and class
+ * name, the others are attributes; children are nodes or strings.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, string> | null} [attrs]
+ * @param {(Node | string)[]} [children]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
+export function h(tag, attrs, children) {
+  const el = document.createElement(tag);
+  if (attrs) {
+    for (const k in attrs) {
+      if (k === "text") el.textContent = attrs[k];
+      else if (k === "class") el.className = attrs[k];
+      else el.setAttribute(k, attrs[k]);
+    }
+  }
+  for (const c of children || []) el.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+  return el;
+}
+
+/**
+ * select makes a <select> of options, [value, label] pairs, set to value.
+ * @param {string} testid
+ * @param {[string, string][]} options
+ * @param {string} value
+ * @returns {HTMLSelectElement}
+ */
+export function select(testid, options, value) {
+  const s = h("select", { "data-testid": testid });
+  setOptions(s, options, value);
+  return s;
+}
+
+/**
+ * setOptions replaces the options of s with options, [value, label] pairs,
+ * and sets it to value.
+ * @param {HTMLSelectElement} s
+ * @param {[string, string][]} options
+ * @param {string} value
+ */
+export function setOptions(s, options, value) {
+  s.textContent = "";
+  for (const [v, label] of options) s.appendChild(h("option", { value: v, text: label }));
+  s.value = value;
+}
+
+/**
+ * field labels a control; prefix is the visualization's class prefix
+ * (rlv, rgv, rg2).
+ * @param {string} prefix
+ * @param {string} label
+ * @param {HTMLElement} control
+ */
+export function field(prefix, label, control) {
+  return h("label", { class: prefix + "-field" }, [h("span", { class: prefix + "-label", text: label }), control]);
+}
+
+/**
+ * @typedef {object} Figure one of the headline figures
+ * @property {HTMLDivElement} box
+ * @property {HTMLSpanElement} value
+ * @property {HTMLSpanElement} note
+ */
+
+/**
+ * figure makes one of the headline figures: a label, a value (data-testid
+ * testid) and a note under it.
+ * @param {string} prefix
+ * @param {string} testid
+ * @param {string} label
+ * @param {string} note
+ * @returns {Figure}
+ */
+export function figure(prefix, testid, label, note) {
+  const value = h("span", { class: prefix + "-fig-value", "data-testid": testid, text: "–" });
+  const noteEl = h("span", { class: prefix + "-fig-note", text: note });
+  const box = h("div", { class: prefix + "-fig " + prefix + "-fig-" + testid }, [h("span", { class: prefix + "-fig-label", text: label }), value, noteEl]);
+  return { box, value, note: noteEl };
+}
+
+/**
+ * key makes one entry of a chart's legend: a swatch and its text.
+ * @param {string} prefix
+ * @param {string} swatch
+ * @param {string} text
+ */
+export function key(prefix, swatch, text) {
+  return h("span", { class: prefix + "-key" }, [h("span", { class: prefix + "-swatch " + prefix + "-sw-" + swatch }), " " + text]);
+}
+
+/** @typedef {Record<string, [string, string]>} ColorVars colour name: [custom property, fallback] */
+/** @typedef {Record<string, string>} Colors colour name: CSS colour */
+
+/**
+ * readColors returns, for each name of defaults, the custom property's
+ * value on el, or the fallback.
+ * @param {Element} el
+ * @param {ColorVars} defaults
+ * @returns {Colors}
+ */
+export function readColors(el, defaults) {
+  const cs = getComputedStyle(el);
+  /** @type {Colors} */
+  const out = {};
+  for (const name in defaults) {
+    const x = cs.getPropertyValue(defaults[name][0]).trim();
+    out[name] = x || defaults[name][1];
+  }
+  return out;
+}
+
+// ---- canvas helpers --------------------------------------------------------------
+
+/**
+ * sizeCanvas matches the canvas's pixels to its CSS size and the device
+ * pixel ratio, and returns its context in CSS pixels with the size, or
+ * null while the canvas is not laid out.
+ * @param {HTMLCanvasElement} canvas
+ * @returns {{g: CanvasRenderingContext2D, w: number, h: number} | null}
+ */
+export function sizeCanvas(canvas) {
+  const dpr = window.devicePixelRatio || 1;
+  const cw = canvas.clientWidth, ch = canvas.clientHeight;
+  if (!cw || !ch) return null;
+  if (canvas.width !== Math.round(cw * dpr) || canvas.height !== Math.round(ch * dpr)) {
+    canvas.width = Math.round(cw * dpr);
+    canvas.height = Math.round(ch * dpr);
+  }
+  const g = canvas.getContext("2d");
+  if (!g) return null;
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  return { g, w: cw, h: ch };
+}
+
+/**
+ * niceStep rounds a grid step up to 1, 2, 2.5 or 5 times a power of ten.
+ * @param {number} x
+ */
+export function niceStep(x) {
+  const p = Math.pow(10, Math.floor(Math.log10(Math.max(x, 1e-9))));
+  const m = x / p;
+  return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
+}
+
+/**
+ * stoppedNote writes why a run stopped across a chart, from (x, y).
+ * @param {CanvasRenderingContext2D} g
+ * @param {string} color
+ * @param {string} status
+ * @param {number} x
+ * @param {number} y
+ */
+export function stoppedNote(g, color, status, x, y) {
+  g.fillStyle = color;
+  g.font = "13px system-ui, sans-serif";
+  g.textBaseline = "middle";
+  g.fillText("stopped: " + status, x, y);
+}
+
+// ---- what every visualization does alike ---------------------------------------------
+
+/**
+ * Viz is what every visualization does alike. A visualization extends it:
+ * its constructor builds into root what it shows, with the status line's
+ * status and readyDot and the error line made here, and sets el (what it
+ * built); its start(api) runs once lab.wasm has started, then calls begin.
+ * It overrides restart, which makes a new run (with newRun), and tick(dt),
+ * which advances the run by dt real milliseconds and draws.
+ * @template {{free(): void}} S the run, as lab.wasm returns it
+ */
+export class Viz {
+  /**
+   * @param {HTMLElement} root the mount element
+   * @param {string} prefix the visualization's class prefix (rlv, rgv, rg2)
+   * @param {ColorVars} colorVars the colours, for readColors
+   * @param {number} maxDtMs the most real time one frame advances
+   */
+  constructor(root, prefix, colorVars, maxDtMs) {
+    this.root = root;
+    this.colorVars = colorVars;
+    this.maxDtMs = maxDtMs;
+    /** The implementation and its status, or why the visualization could not start. */
+    this.status = h("span", { class: prefix + "-impl", "data-testid": "impl-status", text: "Loading…" });
+    /** Why the settings make no run, hidden when they do. */
+    this.error = h("p", { class: prefix + "-error", role: "alert", "data-testid": "viz-error", hidden: "" });
+    /** "live", "paused" or "stopped"; data-testid viz-ready once a frame is drawn. */
+    this.readyDot = h("span", { class: prefix + "-ready", text: "live" });
+    /** What the visualization built in root (its constructor sets it). */
+    this.el = h("div");
+    /** @type {Colors} */
+    this.colors = {};
+    /** @type {lab.API | null} */
+    this.api = null;
+    /** @type {S | null} */
+    this.sim = null;
+    this.lastFrame = 0;
+    this.ready = false;
   }
 
-  // select makes a <select> of options, [value, label] pairs, set to value.
-  function select(testid, options, value) {
-    var s = h("select", { "data-testid": testid });
-    options.forEach(function (o) { s.appendChild(h("option", { value: o[0], text: o[1] })); });
-    s.value = value;
+  readColors() {
+    this.colors = readColors(this.el, this.colorVars);
+  }
+
+  /**
+   * newRun frees the run there is and returns a new one, made by make; or,
+   * if the settings do not make one, null after showing why, after prefix.
+   * @param {() => S | lab.Failure} make
+   * @param {string} prefix
+   * @returns {S | null}
+   */
+  newRun(make, prefix) {
+    if (!this.api) return null;
+    if (this.sim) { this.sim.free(); this.sim = null; }
+    const s = make();
+    if ("error" in s) {
+      this.showError(prefix + s.error);
+      return null;
+    }
+    this.showError("");
+    this.sim = s;
     return s;
   }
 
-  // field labels a control; prefix is the visualization's class prefix
-  // (rlv, rgv, rg2).
-  function field(prefix, label, control) {
-    return h("label", { class: prefix + "-field" }, [h("span", { class: prefix + "-label", text: label }), control]);
+  /** @param {string} msg */
+  showError(msg) {
+    this.error.textContent = msg;
+    this.error.hidden = !msg;
   }
 
-  // figure makes one of the headline figures: a label, a value (data-testid
-  // testid) and a note under it.
-  function figure(prefix, testid, label, note) {
-    var value = h("span", { class: prefix + "-fig-value", "data-testid": testid, text: "–" });
-    var noteEl = h("span", { class: prefix + "-fig-note", text: note });
-    var box = h("div", { class: prefix + "-fig " + prefix + "-fig-" + testid }, [h("span", { class: prefix + "-fig-label", text: label }), value, noteEl]);
-    return { box: box, value: value, note: noteEl };
+  /** restart makes a new run from the settings. */
+  restart() {}
+
+  /**
+   * tick advances the run by dt real milliseconds and draws.
+   * @param {number} dt
+   */
+  tick(dt) {}
+
+  /**
+   * start runs once lab.wasm has started.
+   * @param {lab.API} api
+   */
+  start(api) {
+    this.api = api;
+    this.begin();
   }
 
-  // key makes one entry of a chart's legend: a swatch and its text.
-  function key(prefix, swatch, text) {
-    return h("span", { class: prefix + "-key" }, [h("span", { class: prefix + "-swatch " + prefix + "-sw-" + swatch }), " " + text]);
-  }
-
-  // readColors returns, for each name of defaults ({name: [property,
-  // fallback]}), the custom property's value on el, or the fallback.
-  function readColors(el, defaults) {
-    var cs = getComputedStyle(el), out = {};
-    for (var name in defaults) {
-      var x = cs.getPropertyValue(defaults[name][0]).trim();
-      out[name] = x || defaults[name][1];
+  /**
+   * begin runs once the API is there: the colours, the first run, the
+   * frame loop; the colours again when the colour scheme changes.
+   */
+  begin() {
+    this.readColors();
+    this.restart();
+    if (window.matchMedia) {
+      const mq = window.matchMedia("(prefers-color-scheme: dark)");
+      if (mq.addEventListener) mq.addEventListener("change", () => this.readColors());
     }
-    return out;
+    requestAnimationFrame((t) => this.frame(t));
   }
 
-  // ---- canvas helpers --------------------------------------------------------------
-
-  // sizeCanvas matches the canvas's pixels to its CSS size and the device
-  // pixel ratio, and returns its context in CSS pixels with the size, or
-  // null while the canvas is not laid out.
-  function sizeCanvas(canvas) {
-    var dpr = window.devicePixelRatio || 1;
-    var cw = canvas.clientWidth, ch = canvas.clientHeight;
-    if (!cw || !ch) return null;
-    if (canvas.width !== Math.round(cw * dpr) || canvas.height !== Math.round(ch * dpr)) {
-      canvas.width = Math.round(cw * dpr);
-      canvas.height = Math.round(ch * dpr);
+  /** @param {number} ts */
+  frame(ts) {
+    if (!this.root.isConnected) { if (this.sim) this.sim.free(); return; }
+    const dt = this.lastFrame ? Math.min(ts - this.lastFrame, this.maxDtMs) : 1000 / 60;
+    this.lastFrame = ts;
+    if (this.sim) {
+      this.tick(dt);
+      if (!this.ready) this.markReady();
     }
-    var g = canvas.getContext("2d");
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    return { g: g, w: cw, h: ch };
+    requestAnimationFrame((t) => this.frame(t));
   }
 
-  // niceStep rounds a grid step up to 1, 2, 2.5 or 5 times a power of ten.
-  function niceStep(x) {
-    var p = Math.pow(10, Math.floor(Math.log10(Math.max(x, 1e-9))));
-    var m = x / p;
-    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
+  markReady() {
+    this.ready = true;
+    this.readyDot.setAttribute("data-testid", "viz-ready");
+    this.root.setAttribute("data-viz-ready", "");
+    for (const f of this.fallbacks()) f.hidden = true;
   }
 
-  // stoppedNote writes why a run stopped across a chart, from (x, y).
-  function stoppedNote(g, color, status, x, y) {
-    g.fillStyle = color;
-    g.font = "13px system-ui, sans-serif";
-    g.textBaseline = "middle";
-    g.fillText("stopped: " + status, x, y);
+  /** @param {unknown} err */
+  fail(err) {
+    const msg = String(err instanceof Error ? err.message : err);
+    this.status.textContent = "The visualization could not start.";
+    this.showError(msg);
+    for (const f of this.fallbacks()) f.textContent = "The live visualization could not start: " + msg;
   }
 
-  // ---- what every visualization does alike ---------------------------------------------
+  /** fallbacks returns the mount's fallback lines, which say what is happening until it runs. */
+  fallbacks() {
+    return /** @type {NodeListOf<HTMLElement>} */ (this.root.querySelectorAll("[data-viz-fallback]"));
+  }
+}
 
-  // base holds the methods every visualization has alike; register gives
-  // them to its Viz unless it has its own. They expect this.root (the mount
-  // element), this.el (what the visualization built in it), this.ui.status,
-  // this.ui.error and this.ui.readyDot; on the prototype, colorVars (the
-  // colours for readColors) and maxDtMs (the most real time one frame
-  // advances); and the visualization's own restart and tick(dt), which
-  // advances the run by dt real milliseconds and draws.
-  var base = {
-    readColors: function () {
-      this.colors = readColors(this.el, this.colorVars);
-    },
+// ---- mounting ----------------------------------------------------------------------
 
-    // newRun frees the run there is and returns a new one, made by the API's
-    // function ctor from this.cfg; or, if the settings do not make one, null
-    // after showing why, after prefix.
-    newRun: function (ctor, prefix) {
-      if (!this.api) return null;
-      if (this.sim) { this.sim.free(); this.sim = null; }
-      var s = this.api[ctor](this.cfg);
-      if (s.error) {
-        this.showError(prefix + s.error);
-        return null;
-      }
-      this.showError("");
-      this.sim = s;
-      return s;
-    },
+/** @typedef {Viz<{free(): void}>} AnyViz */
+/** @typedef {new (root: HTMLElement) => AnyViz} VizClass */
+/** @typedef {{mount(root: HTMLElement): AnyViz, mountAll(): void}} Kind */
 
-    showError: function (msg) {
-      this.ui.error.textContent = msg;
-      this.ui.error.hidden = !msg;
-    },
+/** @type {Map<string, Kind>} kind: its mount functions */
+const kinds = new Map();
 
-    // begin runs once the API is there: the colours, the first run, the
-    // frame loop; the colours again when the colour scheme changes.
-    begin: function () {
-      this.readColors();
-      this.restart();
-      var self = this;
-      if (window.matchMedia) {
-        var mq = window.matchMedia("(prefers-color-scheme: dark)");
-        if (mq.addEventListener) mq.addEventListener("change", function () { self.readColors(); });
-      }
-      requestAnimationFrame(function (t) { self.frame(t); });
-    },
+/** @type {WeakMap<Element, AnyViz>} the visualization mounted into each element */
+const mounted = new WeakMap();
 
-    frame: function (ts) {
-      if (!this.root.isConnected) { if (this.sim) this.sim.free(); return; }
-      var dt = this.lastFrame ? Math.min(ts - this.lastFrame, this.maxDtMs) : 1000 / 60;
-      this.lastFrame = ts;
-      if (this.sim) {
-        this.tick(dt);
-        if (!this.ready) this.markReady();
-      }
-      var self = this;
-      requestAnimationFrame(function (t) { self.frame(t); });
-    },
-
-    markReady: function () {
-      this.ready = true;
-      this.ui.readyDot.setAttribute("data-testid", "viz-ready");
-      this.root.setAttribute("data-viz-ready", "");
-      var fallbacks = this.root.querySelectorAll("[data-viz-fallback]");
-      for (var i = 0; i < fallbacks.length; i++) fallbacks[i].hidden = true;
-    },
-
-    fail: function (err) {
-      var msg = String(err && err.message ? err.message : err);
-      this.ui.status.textContent = "The visualization could not start.";
-      this.showError(msg);
-      var fallbacks = this.root.querySelectorAll("[data-viz-fallback]");
-      for (var i = 0; i < fallbacks.length; i++) fallbacks[i].textContent = "The live visualization could not start: " + msg;
-    },
-  };
-
-  // ---- mounting ----------------------------------------------------------------------
-
-  var kinds = {}; // kind: its mount function
-
-  // register makes the visualization kind mount into every
-  // <div data-viz="kind"> once the document is parsed, linking kind.css next
-  // to script (its own <script>). new Viz(root) builds one into root; its
-  // start(api) runs once lab.wasm has started, its fail(err) if it could not.
-  // It returns that kind's {mount, mountAll}.
-  function register(kind, script, Viz) {
-    for (var m in base) if (!Viz.prototype[m]) Viz.prototype[m] = base[m];
-
-    function mount(root) {
-      if (root.__ratelabViz) return root.__ratelabViz;
-      var viz = new Viz(root);
-      root.__ratelabViz = viz;
-      var wasm = root.getAttribute("data-wasm") || "/static/lab.wasm";
-      var exec = root.getAttribute("data-wasm-exec") || "/static/wasm_exec.js";
-      loadWasm(wasm, exec).then(function (api) { viz.start(api); }, function (err) { viz.fail(err); });
-      return viz;
-    }
-
-    function mountAll() {
-      ensureCSS(script, kind + ".css");
-      var els = document.querySelectorAll('[data-viz="' + kind + '"]');
-      for (var i = 0; i < els.length; i++) mount(els[i]);
-    }
-
-    kinds[kind] = { mount: mount, mountAll: mountAll };
-    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
-    else mountAll();
-    return kinds[kind];
+/**
+ * register makes the visualization kind mount into every
+ * <div data-viz="kind"> once the document is parsed, linking kind.css from
+ * this folder. new VizClass(root) builds one into root; its start(api) runs
+ * once lab.wasm has started, its fail(err) if it could not. It returns that
+ * kind's {mount, mountAll}.
+ * @param {string} kind
+ * @param {VizClass} VizClass
+ * @returns {Kind}
+ */
+export function register(kind, VizClass) {
+  /** @param {HTMLElement} root */
+  function mount(root) {
+    const had = mounted.get(root);
+    if (had) return had;
+    const viz = new VizClass(root);
+    mounted.set(root, viz);
+    const wasm = root.getAttribute("data-wasm") || "/static/lab.wasm";
+    const exec = root.getAttribute("data-wasm-exec") || "/static/wasm_exec.js";
+    loadWasm(wasm, exec).then((api) => viz.start(api), (err) => viz.fail(err));
+    return viz;
   }
 
-  window.ratelabViz = {
-    loadWasm: loadWasm,
-    ensureCSS: ensureCSS,
-    h: h,
-    select: select,
-    field: field,
-    figure: figure,
-    key: key,
-    readColors: readColors,
-    sizeCanvas: sizeCanvas,
-    niceStep: niceStep,
-    stoppedNote: stoppedNote,
-    register: register,
+  function mountAll() {
+    ensureCSS(new URL(kind + ".css", import.meta.url).href);
+    for (const el of document.querySelectorAll('[data-viz="' + kind + '"]')) mount(/** @type {HTMLElement} */ (el));
+  }
 
-    // mount mounts root by its data-viz, once that kind's script has run.
-    mount: function (root) {
-      var k = kinds[root.getAttribute("data-viz")];
-      return k ? k.mount(root) : null;
-    },
-    // mountAll mounts every visualization of a kind whose script has run.
-    mountAll: function () {
-      for (var k in kinds) kinds[k].mountAll();
-    },
-  };
-})();
+  const k = { mount, mountAll };
+  kinds.set(kind, k);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
+  else mountAll();
+  return k;
+}
+
+/**
+ * mount mounts root by its data-viz, once that kind's module has run.
+ * @param {HTMLElement} root
+ * @returns {AnyViz | null}
+ */
+export function mount(root) {
+  const k = kinds.get(root.getAttribute("data-viz") || "");
+  return k ? k.mount(root) : null;
+}
+
+/** mountAll mounts every visualization of a kind whose module has run. */
+export function mountAll() {
+  for (const k of kinds.values()) k.mountAll();
+}

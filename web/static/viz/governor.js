@@ -1,122 +1,174 @@
+// @ts-check
 // ratelab: the backpressure governor visualization (week 4).
 //
-// Mounts into every <div data-viz="governor"> on the page. Load common.js
-// first: through it, the lab's WebAssembly build (see wasm/doc.go) is loaded
-// once per page, shared with the other visualizations. This file asks Go for
-// the windows due on each animation frame: one call, one typed array back
+// Mounts into every <div data-viz="governor"> on the page. Through
+// common.js, the lab's WebAssembly build (see wasm/doc.go) is loaded once
+// per page, shared with the other visualizations; its ratelab.governor says
+// which targets there are and names the actions. This file asks Go for the
+// windows due on each animation frame: one call, one typed array back
 // (lab/backpressure's EncodeStep). Go runs the target, the tries wrapper and
 // the governor; this file only shows what they did.
 //
 // Attributes of the mount element, all optional:
 //   data-preset     the target: "fragile" (default), "robust", "healthier", "degrades"
+//                   (an id of ratelab.governor.targets)
 //   data-wasm       URL of lab.wasm (default /static/lab.wasm)
 //   data-wasm-exec  URL of wasm_exec.js, loaded only if `Go` is not defined
 //                   (default /static/wasm_exec.js)
 //   data-seed       seed of the target's noise (default 1)
 //
-// Plain script, no modules, no build step, no network beyond the two files.
-(function () {
-  "use strict";
+// A native ES module, no build step, no network beyond the two files.
 
-  var VISIBLE = 60; // windows on the charts
-  var HISTORY = 240; // windows kept for the charts
-  var MAX_LOG = 400; // movement lines kept in the log
-  var MAX_DT_MS = 250; // a frame never advances more than this much real time
+import { Viz, field as vizField, figure as vizFigure, h, key as vizKey, niceStep, register, select, setOptions, sizeCanvas, stoppedNote } from "./common.js";
 
-  var TARGETS = [
-    ["fragile", "Fragile"],
-    ["robust", "Robust"],
-    ["healthier", "Gets healthier (caches warm up)"],
-    ["degrades", "Degrades (a compaction starts)"],
-  ];
-  var SPEEDS = ["1", "2", "4", "8", "20", "60"]; // windows per second
+const VISIBLE = 60; // windows on the charts
+const HISTORY = 240; // windows kept for the charts
+const MAX_LOG = 400; // movement lines kept in the log
+const MAX_DT_MS = 250; // a frame never advances more than this much real time
+const SPEEDS = ["1", "2", "4", "8", "20", "60"]; // windows per second
 
-  var V = window.ratelabViz; // common.js
-  var h = V.h, select = V.select;
-  var thisScript = document.currentScript;
+// The actions the charts and the log single out, by their words in
+// ratelab.governor.actions (adaptive.Action's String).
+const HOLD = "hold";
+const BACK_OFF = "back off";
 
-  var COLORS = {
-    offer: ["--rgv-offer", "#2d6cb5"],
-    cap: ["--rgv-cap", "#1f8a4c"],
-    capFill: ["--rgv-cap-fill", "rgba(31,138,76,0.12)"],
-    bad: ["--rgv-bad", "#c23b2e"],
-    fail: ["--rgv-fail", "#c23b2e"],
-    ok: ["--rgv-ok", "#1f8a4c"],
-    grid: ["--rgv-grid", "#d6d3c8"],
-    text: ["--rgv-text", "#56606c"],
-    bg: ["--rgv-bg", "#ffffff"],
-  };
+/** @type {import("./common.js").ColorVars} */
+const COLORS = {
+  offer: ["--rgv-offer", "#2d6cb5"],
+  cap: ["--rgv-cap", "#1f8a4c"],
+  capFill: ["--rgv-cap-fill", "rgba(31,138,76,0.12)"],
+  bad: ["--rgv-bad", "#c23b2e"],
+  fail: ["--rgv-fail", "#c23b2e"],
+  ok: ["--rgv-ok", "#1f8a4c"],
+  grid: ["--rgv-grid", "#d6d3c8"],
+  text: ["--rgv-text", "#56606c"],
+  bg: ["--rgv-bg", "#ffffff"],
+};
 
-  function field(label, control) { return V.field("rgv", label, control); }
+/**
+ * @param {string} label
+ * @param {HTMLElement} control
+ */
+function field(label, control) { return vizField("rgv", label, control); }
 
-  // num writes an offer or a capacity: at most two decimals, no trailing zeros.
-  function num(x) {
-    return String(Math.round(x * 100) / 100);
+/**
+ * num writes an offer or a capacity: at most two decimals, no trailing zeros.
+ * @param {number} x
+ */
+function num(x) {
+  return String(Math.round(x * 100) / 100);
+}
+
+/** @param {number} x */
+function pct(x) {
+  return (100 * x).toFixed(1) + "%";
+}
+
+/**
+ * @typedef {object} Window one window the governor ran
+ * @property {number} index
+ * @property {number} offer
+ * @property {number} slots
+ * @property {number} capacity
+ * @property {number} attempts
+ * @property {number} failures
+ * @property {number} retries
+ * @property {number} ok
+ * @property {number} failed
+ * @property {string} action its words, such as "back off"
+ * @property {number} next
+ * @property {number} lastBad
+ * @property {string} reason
+ * @property {number} memory the congestion memory during the window
+ */
+
+/**
+ * okFrac returns a window's request success fraction, 1 when none finished.
+ * @param {Window} w
+ */
+function okFrac(w) {
+  const done = w.ok + w.failed;
+  return done ? w.ok / done : 1;
+}
+
+/**
+ * stepPath begins a path that holds, over each window of ws, its value
+ * (what value returns) as a level step, mapped by x (window index) and y
+ * (value).
+ * @param {CanvasRenderingContext2D} g
+ * @param {Window[]} ws
+ * @param {(index: number) => number} x
+ * @param {(v: number) => number} y
+ * @param {(w: Window) => number} value
+ */
+function stepPath(g, ws, x, y, value) {
+  g.beginPath();
+  for (let i = 0; i < ws.length; i++) {
+    const py = y(value(ws[i]));
+    if (i === 0) g.moveTo(x(ws[i].index), py);
+    g.lineTo(x(ws[i].index), py);
+    g.lineTo(x(ws[i].index + 1), py);
   }
+}
 
-  function pct(x) {
-    return (100 * x).toFixed(1) + "%";
-  }
+// ---- one visualization ---------------------------------------------------------
 
-  // okFrac returns a window's request success fraction, 1 when none finished.
-  function okFrac(w) {
-    var done = w.ok + w.failed;
-    return done ? w.ok / done : 1;
-  }
-
-  // stepPath begins a path that holds, over each window of ws, its value
-  // (the field of that name, or what the function value returns) as a level
-  // step, mapped by x (window index) and y (value).
-  function stepPath(g, ws, x, y, value) {
-    var at = typeof value === "function" ? value : function (w) { return w[value]; };
-    g.beginPath();
-    for (var i = 0; i < ws.length; i++) {
-      var py = y(at(ws[i]));
-      if (i === 0) g.moveTo(x(ws[i].index), py);
-      g.lineTo(x(ws[i].index), py);
-      g.lineTo(x(ws[i].index + 1), py);
-    }
-  }
-
-  // ---- one visualization ---------------------------------------------------------
-
-  function Viz(root) {
-    this.root = root;
-    var preset = root.getAttribute("data-preset") || "fragile";
-    if (!TARGETS.some(function (t) { return t[0] === preset; })) preset = "fragile";
+/** @extends {Viz<lab.GovernorSim>} */
+class GovernorViz extends Viz {
+  /** @param {HTMLElement} root */
+  constructor(root) {
+    super(root, "rgv", COLORS, MAX_DT_MS);
+    /** @type {lab.GovernorConfig} */
     this.cfg = {
-      target: preset, impl: "reference", fixed: false, tries: 3,
+      target: root.getAttribute("data-preset") || "", impl: "reference", fixed: false, tries: 3,
       seed: Number(root.getAttribute("data-seed") || 1),
     };
     this.speed = 4;
     this.paused = false;
     this.due = 0;
-    this.lastFrame = 0;
-    this.ready = false;
-    this.sim = null;
+    /** @type {lab.GovernorInfo | null} */
     this.info = null;
     this.stopped = false;
-    this.windows = []; // the latest HISTORY windows, oldest first
-    this.build();
+    this.offer = 0;
+    this.lastBad = 0;
+    this.capacity = 0;
+    /** @type {Window[]} the latest HISTORY windows, oldest first */
+    this.windows = [];
+    /** @type {Window | null} */
+    this.lastWindow = null;
+    this.logCount = 0;
+    this.bytes = new Uint8Array(0);
+    this.floats = new Float64Array(0);
+    this.decoder = new TextDecoder();
+    this.ui = this.build();
   }
 
-  Viz.prototype.colorVars = COLORS;
-  Viz.prototype.maxDtMs = MAX_DT_MS;
+  build() {
+    const ui = {
+      preset: select("preset", [], ""), // its options come with lab.wasm
+      impl: select("impl", [["reference", "Reference"], ["yours", "Yours"]], "reference"),
+      mode: select("mode", [["governed", "On"], ["fixed", "Off: offer the ceiling"]], "governed"),
+      tries: h("input", { type: "number", "data-testid": "tries", value: "3", min: "1", max: "10", step: "1", inputmode: "numeric" }),
+      speed: select("speed", SPEEDS.map((s) => /** @type {[string, string]} */ ([s, s + " windows/s"])), String(this.speed)),
+      pause: h("button", { type: "button", "data-testid": "pause", "aria-pressed": "false", text: "Pause" }),
+      step: h("button", { type: "button", "data-testid": "step", text: "Step", title: "Run one window" }),
+      restart: h("button", { type: "button", "data-testid": "restart", text: "Restart" }),
+      window: h("strong", { "data-testid": "window", text: "0" }),
+      floor: h("span", { "data-testid": "floor", text: "–" }),
+      ceiling: h("span", { "data-testid": "ceiling", text: "–" }),
+      band: h("span", { "data-testid": "band", text: "" }),
+      offer: figure("offer", "Offer", "concurrent attempts, next window"),
+      capacity: figure("capacity", "Capacity", "what the target serves now"),
+      lastBad: figure("last-bad", "last_bad", "congestion memory"),
+      attempt: figure("attempt-failure", "Attempt failure", "attempt plane: the truth"),
+      ok: figure("ok-percent", "Requests ok", "request plane: the dashboard"),
+      decision: h("p", { class: "rgv-decision", "data-testid": "decision" }),
+      chart: h("canvas", { class: "rgv-chart", role: "img", "aria-label": "Offer per window against the target's capacity" }),
+      planes: h("canvas", { class: "rgv-planes", role: "img", "aria-label": "Attempt failure and requests ok per window" }),
+      log: h("ol", { class: "rgv-log", "data-testid": "log", "aria-label": "Movement log, newest first", reversed: "" }),
+    };
 
-  Viz.prototype.build = function () {
-    var self = this, ui = {};
-    this.ui = ui;
-
-    ui.preset = select("preset", TARGETS, this.cfg.target);
-    ui.impl = select("impl", [["reference", "Reference"], ["yours", "Yours"]], "reference");
-    ui.mode = select("mode", [["governed", "On"], ["fixed", "Off: offer the ceiling"]], "governed");
-    ui.tries = h("input", { type: "number", "data-testid": "tries", value: "3", min: "1", max: "10", step: "1", inputmode: "numeric" });
-    ui.speed = select("speed", SPEEDS.map(function (s) { return [s, s + " windows/s"]; }), String(this.speed));
-    ui.pause = h("button", { type: "button", "data-testid": "pause", "aria-pressed": "false", text: "Pause" });
-    ui.step = h("button", { type: "button", "data-testid": "step", text: "Step", title: "Run one window" });
-    ui.restart = h("button", { type: "button", "data-testid": "restart", text: "Restart" });
-
-    var controls = h("form", { class: "rgv-controls", "aria-label": "Governor settings" }, [
+    const controls = h("form", { class: "rgv-controls", "aria-label": "Governor settings" }, [
       field("Target", ui.preset),
       field("Governor", ui.mode),
       field("Code", ui.impl),
@@ -124,79 +176,60 @@
       field("Speed", ui.speed),
       h("div", { class: "rgv-buttons" }, [ui.pause, ui.step, ui.restart]),
     ]);
-    controls.addEventListener("submit", function (e) { e.preventDefault(); });
+    controls.addEventListener("submit", (e) => e.preventDefault());
 
-    ui.status = h("span", { class: "rgv-impl", "data-testid": "impl-status", text: "Loading…" });
-    ui.window = h("strong", { "data-testid": "window", text: "0" });
-    ui.readyDot = h("span", { class: "rgv-ready", text: "live" });
-    ui.floor = h("span", { "data-testid": "floor", text: "–" });
-    ui.ceiling = h("span", { "data-testid": "ceiling", text: "–" });
-    ui.band = h("span", { "data-testid": "band", text: "" });
-    var statusLine = h("div", { class: "rgv-statusline" }, [
-      ui.status, h("span", { class: "rgv-muted" }, ["window ", ui.window]),
+    const statusLine = h("div", { class: "rgv-statusline" }, [
+      this.status, h("span", { class: "rgv-muted" }, ["window ", ui.window]),
       h("span", { class: "rgv-muted" }, ["floor ", ui.floor, " · ceiling ", ui.ceiling, " · ", ui.band]),
-      ui.readyDot,
+      this.readyDot,
     ]);
-
-    function figure(testid, label, note) { return V.figure("rgv", testid, label, note); }
-    ui.offer = figure("offer", "Offer", "concurrent attempts, next window");
-    ui.capacity = figure("capacity", "Capacity", "what the target serves now");
-    ui.lastBad = figure("last-bad", "last_bad", "congestion memory");
-    ui.attempt = figure("attempt-failure", "Attempt failure", "attempt plane: the truth");
-    ui.ok = figure("ok-percent", "Requests ok", "request plane: the dashboard");
-    var figs = h("div", { class: "rgv-figs" }, [ui.offer.box, ui.capacity.box, ui.lastBad.box, ui.attempt.box, ui.ok.box]);
-
-    ui.decision = h("p", { class: "rgv-decision", "data-testid": "decision" });
-    ui.error = h("p", { class: "rgv-error", role: "alert", "data-testid": "viz-error", hidden: "" });
-
-    ui.chart = h("canvas", { class: "rgv-chart", role: "img", "aria-label": "Offer per window against the target's capacity" });
-    ui.planes = h("canvas", { class: "rgv-planes", role: "img", "aria-label": "Attempt failure and requests ok per window" });
-    function key(sw, text) { return V.key("rgv", sw, text); }
-    var legend = h("p", { class: "rgv-legend" }, [
+    const figs = h("div", { class: "rgv-figs" }, [ui.offer.box, ui.capacity.box, ui.lastBad.box, ui.attempt.box, ui.ok.box]);
+    const legend = h("p", { class: "rgv-legend" }, [
       key("offer", "offer"), key("cap", "capacity"), key("bad", "last_bad (dashed: 75% of it)"),
       key("fail", "attempt failure"), key("ok", "requests ok"),
     ]);
-
-    ui.log = h("ol", { class: "rgv-log", "data-testid": "log", "aria-label": "Movement log, newest first", reversed: "" });
-    var logBox = h("details", { class: "rgv-logbox", open: "" }, [
+    const logBox = h("details", { class: "rgv-logbox", open: "" }, [
       h("summary", {}, ["Movement log ", h("span", { class: "rgv-muted", text: "(one line per window that moved the offer or the memory, newest first)" })]),
       ui.log,
     ]);
 
-    this.el = h("div", { class: "rgv" }, [controls, statusLine, figs, ui.decision, ui.error, ui.chart, ui.planes, legend, logBox]);
+    this.el = h("div", { class: "rgv" }, [controls, statusLine, figs, ui.decision, this.error, ui.chart, ui.planes, legend, logBox]);
     this.root.appendChild(this.el);
 
-    ui.preset.addEventListener("change", function () { self.readControls(); self.restart(); });
-    ui.impl.addEventListener("change", function () { self.readControls(); self.restart(); });
-    ui.mode.addEventListener("change", function () { self.readControls(); self.restart(); });
-    ui.tries.addEventListener("change", function () { self.readControls(); self.restart(); });
-    ui.speed.addEventListener("change", function () { self.speed = Number(ui.speed.value) || 4; });
-    ui.pause.addEventListener("click", function () { self.setPaused(!self.paused); });
-    ui.step.addEventListener("click", function () {
-      self.setPaused(true);
-      if (self.sim) { self.advance(1); self.draw(); }
+    for (const el of [ui.preset, ui.impl, ui.mode, ui.tries]) {
+      el.addEventListener("change", () => { this.readControls(); this.restart(); });
+    }
+    ui.speed.addEventListener("change", () => { this.speed = Number(ui.speed.value) || 4; });
+    ui.pause.addEventListener("click", () => this.setPaused(!this.paused));
+    ui.step.addEventListener("click", () => {
+      this.setPaused(true);
+      if (this.sim) { this.advance(1); this.draw(); }
     });
-    ui.restart.addEventListener("click", function () { self.restart(); });
-  };
+    ui.restart.addEventListener("click", () => this.restart());
+    return ui;
+  }
 
-  Viz.prototype.readControls = function () {
-    var ui = this.ui;
+  readControls() {
+    const ui = this.ui;
     this.cfg.target = ui.preset.value;
     this.cfg.impl = ui.impl.value;
     this.cfg.fixed = ui.mode.value === "fixed";
     this.cfg.tries = Number(ui.tries.value);
-  };
+  }
 
-  Viz.prototype.setPaused = function (p) {
+  /** @param {boolean} p */
+  setPaused(p) {
     this.paused = p;
     this.due = 0;
     this.ui.pause.textContent = p ? "Play" : "Pause";
     this.ui.pause.setAttribute("aria-pressed", p ? "true" : "false");
-  };
+  }
 
-  // restart makes a new run from the settings and clears the charts and the log.
-  Viz.prototype.restart = function () {
-    var s = this.newRun("newGovernorSim", "Cannot run these settings: ");
+  /** restart makes a new run from the settings and clears the charts and the log. */
+  restart() {
+    const api = this.api, make = api && api.newGovernorSim;
+    if (!make) return;
+    const s = this.newRun(() => make(this.cfg), "Cannot run these settings: ");
     if (!s) return;
     this.windows = [];
     this.due = 0;
@@ -206,65 +239,76 @@
     this.lastWindow = null;
     this.updateInfo(s.info());
     this.draw();
-  };
+  }
 
-  // updateInfo refreshes what changes only at a restart or when the run stops.
-  Viz.prototype.updateInfo = function (info) {
+  /**
+   * updateInfo refreshes what changes only at a restart or when the run stops.
+   * @param {lab.GovernorInfo} info
+   */
+  updateInfo(info) {
     this.info = info;
     this.stopped = info.stopped;
     this.offer = info.offer;
     this.lastBad = info.lastBad;
     this.capacity = info.capacity;
-    var st = this.ui.status;
-    var status = info.implStatus;
+    let status = info.implStatus;
     if (info.stopped && info.status === "not implemented yet") {
       status = info.impl + ": not implemented yet. Write exercises/governor, then run make wasm.";
     }
-    st.textContent = status;
-    st.classList.toggle("rgv-bad", info.stopped);
+    this.status.textContent = status;
+    this.status.classList.toggle("rgv-bad", info.stopped);
     this.ui.floor.textContent = num(info.floor);
     this.ui.ceiling.textContent = num(info.ceiling);
     this.ui.band.textContent = "clean ≤ " + pct(info.low) + ", breach > " + pct(info.high);
-  };
+  }
 
-  // advance runs up to n windows in one call to Go and takes in what they did.
-  Viz.prototype.advance = function (n) {
-    var G = this.api.governor, L = G.layout;
+  /**
+   * advance runs up to n windows in one call to Go and takes in what they did.
+   * @param {number} n
+   */
+  advance(n) {
+    const G = this.api && this.api.governor;
+    if (!G || !this.sim) return 0;
+    const L = G.layout;
     n = Math.min(n, G.maxSteps);
     if (n <= 0 || this.stopped) return 0;
-    var got = this.sim.step(n, this.bytes);
-    var f = this.floats;
-    var wasStopped = this.stopped;
+    const got = this.sim.step(n, this.bytes);
+    const f = this.floats;
+    const wasStopped = this.stopped;
     this.offer = f[L.offer];
     this.lastBad = f[L.lastBad];
     this.capacity = f[L.capacity];
-    var textAt = 8 * (L.header + got * L.fields);
-    for (var i = 0; i < got; i++) {
-      var o = L.header + i * L.fields;
-      var rb = f[o + L.reasonBytes];
-      var w = {
+    let textAt = 8 * (L.header + got * L.fields);
+    for (let i = 0; i < got; i++) {
+      const o = L.header + i * L.fields;
+      const rb = f[o + L.reasonBytes], action = f[o + L.action];
+      /** @type {Window} */
+      const w = {
         index: f[o + L.index], offer: f[o + L.windowOffer], slots: f[o + L.slots],
         capacity: f[o + L.windowCapacity], attempts: f[o + L.attempts], failures: f[o + L.failures],
         retries: f[o + L.retries], ok: f[o + L.ok], failed: f[o + L.failed],
-        action: f[o + L.action], next: f[o + L.next], lastBad: f[o + L.windowLastBad],
+        action: G.actions[action] || "action " + action, next: f[o + L.next], lastBad: f[o + L.windowLastBad],
         reason: this.decoder.decode(this.bytes.subarray(textAt, textAt + rb)),
+        memory: this.lastWindow ? this.lastWindow.lastBad : 0, // the memory during the window
       };
-      w.memory = this.lastWindow ? this.lastWindow.lastBad : 0; // the memory during the window
       textAt += rb;
       this.windows.push(w);
-      if (w.action !== 0) this.logLine(w);
+      if (w.action !== HOLD) this.logLine(w);
       this.lastWindow = w;
     }
     if (this.windows.length > HISTORY) this.windows.splice(0, this.windows.length - HISTORY);
     if (f[L.stopped] && !wasStopped) this.updateInfo(this.sim.info());
     return got;
-  };
+  }
 
-  // logLine adds one movement to the log, newest first.
-  Viz.prototype.logLine = function (w) {
-    var act = this.api.governor.actions[w.action] || "action " + w.action;
-    var cleared = w.memory > 0 && w.lastBad === 0 && w.action !== 2;
-    var li = h("li", {
+  /**
+   * logLine adds one movement to the log, newest first.
+   * @param {Window} w
+   */
+  logLine(w) {
+    const act = w.action;
+    const cleared = w.memory > 0 && w.lastBad === 0 && act !== BACK_OFF;
+    const li = h("li", {
       class: "rgv-line rgv-act-" + act.replace(" ", "-") + (cleared ? " rgv-cleared" : ""),
       "data-window": String(w.index), "data-action": act, "data-offer": String(w.offer),
       "data-next": String(w.next), "data-last-bad": String(w.lastBad), "data-capacity": String(w.capacity),
@@ -274,23 +318,25 @@
       h("span", { class: "rgv-line-act", text: cleared ? "memory cleared" : act }),
       h("span", { class: "rgv-line-why", text: w.reason }),
     ]);
-    this.ui.log.insertBefore(li, this.ui.log.firstChild);
+    const log = this.ui.log;
+    log.insertBefore(li, log.firstChild);
     this.logCount++;
-    if (this.logCount > MAX_LOG) { this.ui.log.removeChild(this.ui.log.lastChild); this.logCount--; }
-  };
+    if (this.logCount > MAX_LOG && log.lastChild) { log.removeChild(log.lastChild); this.logCount--; }
+  }
 
   // ---- figures and charts -----------------------------------------------------------
 
-  Viz.prototype.draw = function () {
+  draw() {
     if (!this.info) return;
-    this.updateFigures();
-    this.drawChart();
+    this.updateFigures(this.info);
+    this.drawChart(this.info);
     this.drawPlanes();
-  };
+  }
 
-  Viz.prototype.updateFigures = function () {
-    var ui = this.ui, info = this.info, w = this.lastWindow;
-    ui.window.textContent = String(this.windows.length ? w.index + 1 : 0);
+  /** @param {lab.GovernorInfo} info */
+  updateFigures(info) {
+    const ui = this.ui, w = this.lastWindow;
+    ui.window.textContent = String(w ? w.index + 1 : 0);
     ui.offer.value.textContent = num(this.offer);
     ui.capacity.value.textContent = num(this.capacity);
     ui.lastBad.value.textContent = this.lastBad > 0 ? num(this.lastBad) : "none";
@@ -301,8 +347,8 @@
       ui.attempt.value.textContent = "–";
       ui.ok.value.textContent = "–";
     } else {
-      var frac = w.attempts ? w.failures / w.attempts : 0;
-      var ok = okFrac(w);
+      const frac = w.attempts ? w.failures / w.attempts : 0;
+      const ok = okFrac(w);
       ui.attempt.value.textContent = pct(frac);
       ui.ok.value.textContent = pct(ok);
       ui.attempt.box.classList.toggle("rgv-hot", frac > info.high);
@@ -312,35 +358,40 @@
       ui.attempt.note.textContent = "attempt plane: the truth; " + w.retries + " retries";
       ui.decision.textContent = "Window " + w.index + ": " + w.reason;
     }
-    ui.readyDot.textContent = this.stopped ? "stopped" : this.paused ? "paused" : "live";
-    ui.readyDot.classList.toggle("rgv-paused", this.paused || this.stopped);
-  };
+    this.readyDot.textContent = this.stopped ? "stopped" : this.paused ? "paused" : "live";
+    this.readyDot.classList.toggle("rgv-paused", this.paused || this.stopped);
+  }
 
-  // visible returns the windows on the charts and the index of the window
-  // in the first slot.
-  Viz.prototype.visible = function () {
-    var ws = this.windows.slice(-VISIBLE);
-    return { ws: ws, first: Math.max(0, (ws.length ? ws[ws.length - 1].index + 1 : 0) - VISIBLE) };
-  };
+  /**
+   * visible returns the windows on the charts and the index of the window
+   * in the first slot.
+   */
+  visible() {
+    const ws = this.windows.slice(-VISIBLE);
+    return { ws, first: Math.max(0, (ws.length ? ws[ws.length - 1].index + 1 : 0) - VISIBLE) };
+  }
 
-  Viz.prototype.drawChart = function () {
-    var c = V.sizeCanvas(this.ui.chart);
+  /** @param {lab.GovernorInfo} info */
+  drawChart(info) {
+    const c = sizeCanvas(this.ui.chart);
     if (!c) return;
-    var g = c.g, C = this.colors, info = this.info;
-    var left = 34, right = 8, top = 16, bottom = 18;
-    var pw = c.w - left - right, ph = c.h - top - bottom;
+    const g = c.g, C = this.colors;
+    const left = 34, right = 8, top = 16, bottom = 18;
+    const pw = c.w - left - right, ph = c.h - top - bottom;
     g.fillStyle = C.bg;
     g.fillRect(0, 0, c.w, c.h);
-    var v = this.visible(), ws = v.ws;
+    const v = this.visible(), ws = v.ws;
     // The scale follows what is on the chart, so a target far below the
     // ceiling is not squashed flat; the ceiling shows when it is in range.
-    var ymax = Math.max(this.capacity, this.offer, 2 * info.floor);
-    for (var i = 0; i < ws.length; i++) ymax = Math.max(ymax, ws[i].capacity, ws[i].offer, ws[i].memory);
+    let ymax = Math.max(this.capacity, this.offer, 2 * info.floor);
+    for (const w of ws) ymax = Math.max(ymax, w.capacity, w.offer, w.memory);
     ymax *= 1.15;
     if (info.ceiling <= ymax * 1.25) ymax = Math.max(ymax, info.ceiling * 1.1);
-    var slot = pw / VISIBLE;
-    function x(index) { return left + (index - v.first) * slot; }
-    function y(val) { return top + ph - (Math.min(val, ymax) / ymax) * ph; }
+    const slot = pw / VISIBLE;
+    /** @param {number} index */
+    const x = (index) => left + (index - v.first) * slot;
+    /** @param {number} val */
+    const y = (val) => top + ph - (Math.min(val, ymax) / ymax) * ph;
 
     // Grid and axis labels.
     g.font = "11px system-ui, sans-serif";
@@ -349,10 +400,10 @@
     g.lineWidth = 1;
     g.textBaseline = "middle";
     g.textAlign = "right";
-    var stepY = V.niceStep(ymax / 4);
+    const stepY = niceStep(ymax / 4);
     g.beginPath();
-    for (var yy = 0; yy <= ymax + 1e-9; yy += stepY) {
-      var py = Math.round(y(yy)) + 0.5;
+    for (let yy = 0; yy <= ymax + 1e-9; yy += stepY) {
+      const py = Math.round(y(yy)) + 0.5;
       g.moveTo(left, py);
       g.lineTo(c.w - right, py);
       g.fillText(String(yy), left - 4, py);
@@ -360,7 +411,7 @@
     g.stroke();
     g.textAlign = "center";
     g.textBaseline = "top";
-    for (var k = Math.ceil(v.first / 10) * 10; k < v.first + VISIBLE; k += 10) {
+    for (let k = Math.ceil(v.first / 10) * 10; k < v.first + VISIBLE; k += 10) {
       g.fillText(String(k), x(k), top + ph + 4);
     }
     g.textAlign = "left";
@@ -384,22 +435,22 @@
     }
 
     if (!ws.length) {
-      this.drawStopped(g, left, top, pw, ph);
+      this.drawStopped(g, info, left, top, ph);
       return;
     }
 
     // Capacity: the area the target can take.
     g.beginPath();
     g.moveTo(x(ws[0].index), y(0));
-    for (i = 0; i < ws.length; i++) {
-      g.lineTo(x(ws[i].index), y(ws[i].capacity));
-      g.lineTo(x(ws[i].index + 1), y(ws[i].capacity));
+    for (const w of ws) {
+      g.lineTo(x(w.index), y(w.capacity));
+      g.lineTo(x(w.index + 1), y(w.capacity));
     }
     g.lineTo(x(ws[ws.length - 1].index + 1), y(0));
     g.closePath();
     g.fillStyle = C.capFill;
     g.fill();
-    stepPath(g, ws, x, y, "capacity");
+    stepPath(g, ws, x, y, (w) => w.capacity);
     g.strokeStyle = C.cap;
     g.lineWidth = 1.5;
     g.stroke();
@@ -407,20 +458,20 @@
     // last_bad during each window, and 75% of it.
     g.lineWidth = 2;
     g.strokeStyle = C.bad;
-    for (i = 0; i < ws.length; i++) {
-      var m = ws[i].memory;
+    for (const w of ws) {
+      const m = w.memory;
       if (!(m > 0)) continue;
       g.setLineDash([2, 3]);
       g.beginPath();
-      g.moveTo(x(ws[i].index), y(m));
-      g.lineTo(x(ws[i].index + 1), y(m));
+      g.moveTo(x(w.index), y(m));
+      g.lineTo(x(w.index + 1), y(m));
       g.stroke();
       g.setLineDash([6, 4]);
       g.globalAlpha = 0.45;
       g.lineWidth = 1;
       g.beginPath();
-      g.moveTo(x(ws[i].index), y(0.75 * m));
-      g.lineTo(x(ws[i].index + 1), y(0.75 * m));
+      g.moveTo(x(w.index), y(0.75 * m));
+      g.lineTo(x(w.index + 1), y(0.75 * m));
       g.stroke();
       g.globalAlpha = 1;
       g.lineWidth = 2;
@@ -428,16 +479,16 @@
     g.setLineDash([]);
 
     // The offer, a step per window.
-    stepPath(g, ws, x, y, "offer");
+    stepPath(g, ws, x, y, (w) => w.offer);
     g.strokeStyle = C.offer;
     g.lineWidth = 2.5;
     g.stroke();
     g.lineWidth = 1;
 
     // Markers: a back-off, and a memory that cleared.
-    for (i = 0; i < ws.length; i++) {
-      var w = ws[i], cx = x(w.index + 0.5), cy = y(w.offer);
-      if (w.action === 2) {
+    for (const w of ws) {
+      const cx = x(w.index + 0.5), cy = y(w.offer);
+      if (w.action === BACK_OFF) {
         g.fillStyle = C.bad;
         g.beginPath();
         g.moveTo(cx - 5, cy - 11);
@@ -452,46 +503,55 @@
         g.fill();
       }
     }
-    if (this.stopped) this.drawStopped(g, left, top, pw, ph);
-  };
+    this.drawStopped(g, info, left, top, ph);
+  }
 
-  Viz.prototype.drawStopped = function (g, left, top, pw, ph) {
-    if (this.stopped) V.stoppedNote(g, this.colors.text, this.info.status, left + 10, top + ph / 2);
-  };
+  /**
+   * drawStopped writes why the run stopped across the chart, if it did.
+   * @param {CanvasRenderingContext2D} g
+   * @param {lab.GovernorInfo} info
+   * @param {number} left
+   * @param {number} top
+   * @param {number} ph
+   */
+  drawStopped(g, info, left, top, ph) {
+    if (this.stopped) stoppedNote(g, this.colors.text, info.status, left + 10, top + ph / 2);
+  }
 
-  Viz.prototype.drawPlanes = function () {
-    var c = V.sizeCanvas(this.ui.planes);
+  drawPlanes() {
+    const c = sizeCanvas(this.ui.planes);
     if (!c) return;
-    var g = c.g, C = this.colors;
-    var left = 34, right = 8, top = 8, bottom = 6;
-    var pw = c.w - left - right, ph = c.h - top - bottom;
+    const g = c.g, C = this.colors;
+    const left = 34, right = 8, top = 8, bottom = 6;
+    const pw = c.w - left - right, ph = c.h - top - bottom;
     g.fillStyle = C.bg;
     g.fillRect(0, 0, c.w, c.h);
-    var v = this.visible(), ws = v.ws;
-    var slot = pw / VISIBLE;
-    function x(index) { return left + (index - v.first) * slot; }
-    function y(f) { return top + ph - f * ph; }
+    const v = this.visible(), ws = v.ws;
+    const slot = pw / VISIBLE;
+    /** @param {number} index */
+    const x = (index) => left + (index - v.first) * slot;
+    /** @param {number} f */
+    const y = (f) => top + ph - f * ph;
     g.font = "11px system-ui, sans-serif";
     g.fillStyle = C.text;
     g.strokeStyle = C.grid;
     g.textAlign = "right";
     g.textBaseline = "middle";
     g.beginPath();
-    [0, 0.5, 1].forEach(function (f) {
-      var py = Math.round(y(f)) + 0.5;
+    for (const f of [0, 0.5, 1]) {
+      const py = Math.round(y(f)) + 0.5;
       g.moveTo(left, py);
       g.lineTo(c.w - right, py);
       g.fillText(100 * f + "%", left - 4, py);
-    });
+    }
     g.stroke();
     g.textAlign = "left";
     if (!ws.length) return;
     g.fillStyle = C.fail;
-    for (var i = 0; i < ws.length; i++) {
-      var w = ws[i];
-      var frac = w.attempts ? w.failures / w.attempts : 0;
+    for (const w of ws) {
+      const frac = w.attempts ? w.failures / w.attempts : 0;
       if (frac > 0) {
-        var hgt = Math.max(1.5, frac * ph);
+        const hgt = Math.max(1.5, frac * ph);
         g.fillRect(x(w.index) + 1, y(0) - hgt, Math.max(1, slot - 2), hgt);
       }
     }
@@ -500,37 +560,60 @@
     g.lineWidth = 2;
     g.stroke();
     g.lineWidth = 1;
-  };
+  }
 
   // ---- the frame loop ----------------------------------------------------------------
 
-  // tick runs the windows due in dt real milliseconds and draws (common.js
-  // calls it once a frame).
-  Viz.prototype.tick = function (dt) {
+  /**
+   * tick runs the windows due in dt real milliseconds and draws (Viz
+   * calls it once a frame).
+   * @param {number} dt
+   */
+  tick(dt) {
     if (!this.paused && !this.stopped) {
       this.due += (dt / 1000) * this.speed;
-      var n = Math.floor(this.due);
+      const n = Math.floor(this.due);
       if (n > 0) {
         this.due -= n;
         this.advance(n);
       }
     }
     this.draw();
-  };
+  }
 
-  Viz.prototype.start = function (api) {
-    if (!api.newGovernorSim) {
+  /** @param {lab.API} api */
+  start(api) {
+    const G = api.governor;
+    if (!G || !api.newGovernorSim) {
       this.fail(new Error("this lab.wasm predates week 4: run make wasm"));
       return;
     }
     this.api = api;
-    this.bytes = new Uint8Array(api.governor.maxBytes);
-    this.floats = new Float64Array(this.bytes.buffer, 0, Math.floor(api.governor.maxBytes / 8));
-    this.decoder = new TextDecoder();
+    // The targets are lab.wasm's; a preset it does not know starts on its first.
+    const targets = G.targets;
+    if (!targets.some((t) => t.id === this.cfg.target)) this.cfg.target = targets.length ? targets[0].id : "";
+    setOptions(this.ui.preset, targets.map((t) => /** @type {[string, string]} */ ([t.id, t.title])), this.cfg.target);
+    this.bytes = new Uint8Array(G.maxBytes);
+    this.floats = new Float64Array(this.bytes.buffer, 0, Math.floor(G.maxBytes / 8));
     this.begin();
-  };
+  }
+}
 
-  // ---- mounting ----------------------------------------------------------------------
+/**
+ * @param {string} testid
+ * @param {string} label
+ * @param {string} note
+ */
+function figure(testid, label, note) { return vizFigure("rgv", testid, label, note); }
 
-  window.ratelabGovernor = V.register("governor", thisScript, Viz);
-})();
+/**
+ * @param {string} sw
+ * @param {string} text
+ */
+function key(sw, text) { return vizKey("rgv", sw, text); }
+
+// ---- mounting ----------------------------------------------------------------------
+
+/** governor mounts the governor visualization: its mount(root) and mountAll(). */
+export const governor = register("governor", GovernorViz);
+export { GovernorViz };
