@@ -7,7 +7,7 @@ STATIC := web/static
 GRADE_FLAGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run serve grade test lint generate check-generated wasm test-wasm test-browser bench
+.PHONY: help run serve grade test test-race lint lint-js generate check-generated wasm test-wasm test-browser bench cross
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -15,17 +15,39 @@ help: ## list the targets
 run: generate wasm ## build the lab (templ output, WebAssembly) and serve it at http://localhost:8080
 	$(GO) run ./cmd/labserver serve
 
+serve: ## serve the lab as it is built (no templ or WebAssembly rebuild); SERVE_FLAGS="--addr :9090" and so on
+	$(GO) run ./cmd/labserver serve $(SERVE_FLAGS)
+
 grade: ## grade your exercises/ (GRADE_FLAGS="--exercise tokenbucket --watch" and so on)
 	$(GO) run ./cmd/labserver grade $(GRADE_FLAGS)
 
-test: lint check-generated wasm ## everything: vet, gofmt, generated code, unit, grader, WebAssembly and browser tests
+test: lint lint-js check-generated wasm test-wasm ## everything: vet, gofmt, JavaScript types, generated code, unit, grader, WebAssembly and browser tests
 	$(GO) test -count=1 ./...
-	$(MAKE) test-wasm
+
+test-race: ## the short tests under the race detector
+	CGO_ENABLED=1 $(GO) test -race -short -count=1 ./...
+
+cross: ## build and vet everything for Windows and macOS, where learners grade too
+	GOOS=windows GOARCH=amd64 $(GO) build ./...
+	GOOS=windows GOARCH=amd64 $(GO) vet ./...
+	GOOS=darwin GOARCH=arm64 $(GO) build ./...
+	GOOS=darwin GOARCH=arm64 $(GO) vet ./...
 
 lint: ## go vet, and gofmt must have nothing to say
 	$(GO) vet ./...
 	@out="$$(gofmt -l $$(git ls-files '*.go'; git ls-files --others --exclude-standard '*.go'))"; \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+lint-js: ## type-check the visualizations' JavaScript (tsc --noEmit, pinned in package.json; skipped without node and npm, except in CI)
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+		[ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error; \
+		echo 'npx tsc --noEmit -p tsconfig.json'; \
+		npx --no-install tsc --noEmit -p tsconfig.json; \
+	elif [ "$${CI:-}" = true ]; then \
+		echo "node or npm not found: CI must type-check the JavaScript (apt-get install nodejs npm)"; exit 1; \
+	else \
+		echo "node or npm not found: skipping the JavaScript type check (apt-get install nodejs npm to run it)"; \
+	fi
 
 generate: ## regenerate the templ components (*_templ.go, committed)
 	$(GO) tool templ generate

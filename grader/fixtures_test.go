@@ -2,6 +2,8 @@ package grader_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/report"
+	"ratelab/lab/course"
 )
 
 // fixture is a known implementation in testdata/fixtures/<exercise>/<name>
@@ -32,6 +35,8 @@ var fixtures = []fixture{
 	{exercise: "tokenbucket", name: "wrapping-elapsed", fails: []string{"backward-time"}},
 	{exercise: "tokenbucket", name: "wrapping-product", fails: []string{"overflow"}},
 	{exercise: "tokenbucket", name: "rounds-available", fails: []string{"exactness"}},
+	// ...one correct but too slow...
+	{exercise: "tokenbucket", name: "too-slow", fails: []string{"budget"}, bench: true},
 	// ...and correct ones written differently from the reference.
 	{exercise: "tokenbucket", name: "correct-split", bench: true},
 	{exercise: "tokenbucket", name: "correct-timetofull", bench: true},
@@ -180,41 +185,95 @@ func TestFixtures(t *testing.T) {
 	}
 }
 
-// TestFixturesCoverEveryPitfall checks that each pitfall of each graded
-// exercise has a known-buggy fixture failing a check named for it, and
-// that each exercise has two correct fixtures.
-func TestFixturesCoverEveryPitfall(t *testing.T) {
+// TestEveryExerciseIsComplete walks the registry: every gradable exercise
+// has a stub, a solution, a suite, a known-buggy fixture failing a check of
+// each of its pitfalls, two correct fixtures and a lesson that links it.
+func TestEveryExerciseIsComplete(t *testing.T) {
 	for _, e := range grader.Gradable() {
-		correct := 0
-		caught := map[string]bool{}
-		for _, f := range fixtures {
-			if f.exercise != e.ID {
-				continue
-			}
-			if len(f.fails) == 0 {
-				correct++
-			}
-			if f.name != "" {
-				// the fixture's name is not its pitfall: look the checks up
-				for _, c := range planOf(t, e.ID) {
-					if slices.Contains(f.fails, strings.TrimPrefix(c.ID, e.ID+"/")) {
-						caught[c.Pitfall] = true
-					}
-				}
-			}
+		plan, err := grader.Plan(e.ID)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, c := range planOf(t, e.ID) {
-			if c.Pitfall == "budget" {
-				continue // proven by TestBudgetFixture
-			}
-			if !caught[c.Pitfall] {
-				t.Errorf("%s: no known-buggy fixture fails a check for pitfall %q", e.ID, c.Pitfall)
-			}
-		}
-		if correct < 2 {
-			t.Errorf("%s: %d correct fixtures written differently from the reference, want at least 2", e.ID, correct)
+		_, linked := course.LessonOf(e)
+		for _, p := range problems(root(t), e.ID, plan, fixtures, linked) {
+			t.Errorf("%s: %s", e.ID, p)
 		}
 	}
+	for _, e := range course.Exercises() {
+		if _, err := grader.Plan(e.ID); err != nil {
+			t.Errorf("%s is in the course but the grader has no suite for it: %v", e.ID, err)
+		}
+	}
+}
+
+// TestAnIncompleteExerciseIsCaught shows problems finding what a new
+// exercise left out: here nothing exists on disk, one of its two pitfalls
+// has no fixture, there is one correct fixture and no lesson.
+func TestAnIncompleteExerciseIsCaught(t *testing.T) {
+	plan := []report.Check{
+		{ID: "leakybucket/drains", Pitfall: "drain"},
+		{ID: "leakybucket/overflow", Pitfall: "overflow"},
+	}
+	fake := []fixture{
+		{exercise: "leakybucket", name: "never-drains", fails: []string{"drains"}},
+		{exercise: "leakybucket", name: "correct-queue"},
+	}
+	got := strings.Join(problems(root(t), "leakybucket", plan, fake, false), "\n")
+	for _, want := range []string{"exercises/leakybucket", "solutions/leakybucket", `pitfall "overflow"`, "1 correct", "no lesson", "testdata/fixtures/leakybucket/never-drains"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("problems of an incomplete exercise:\n%s\nwant one mentioning %q", got, want)
+		}
+	}
+	if strings.Contains(got, `pitfall "drain"`) {
+		t.Errorf("problems blame pitfall drain, which never-drains fails:\n%s", got)
+	}
+}
+
+// problems lists what exercise id lacks: its stub and solution packages,
+// its fixtures' folders, a fixture failing a check of each pitfall in plan,
+// two correct fixtures, a lesson (linked).
+func problems(root, id string, plan []report.Check, fixtures []fixture, linked bool) []string {
+	var out []string
+	for _, dir := range []string{"exercises/" + id, "solutions/" + id} {
+		if gos, _ := filepath.Glob(filepath.Join(root, dir, "*.go")); len(gos) == 0 {
+			out = append(out, "no Go package in "+dir)
+		}
+	}
+	if len(plan) == 0 {
+		out = append(out, "no checks: the grader has no suite for it")
+	}
+	caught := map[string]bool{}
+	correct := 0
+	for _, f := range fixtures {
+		if f.exercise != id {
+			continue
+		}
+		dir := filepath.Join("testdata", "fixtures", id, f.name)
+		if _, err := os.Stat(filepath.Join(root, "grader", dir)); err != nil {
+			out = append(out, "fixture folder missing: "+dir)
+		}
+		if len(f.fails) == 0 {
+			correct++
+		}
+		for _, c := range plan {
+			if slices.Contains(f.fails, strings.TrimPrefix(c.ID, id+"/")) {
+				caught[c.Pitfall] = true
+			}
+		}
+	}
+	for _, c := range plan {
+		if !caught[c.Pitfall] {
+			out = append(out, fmt.Sprintf("no known-buggy fixture fails a check for pitfall %q", c.Pitfall))
+			caught[c.Pitfall] = true
+		}
+	}
+	if correct < 2 {
+		out = append(out, fmt.Sprintf("%d correct fixtures written differently from the reference, want at least 2", correct))
+	}
+	if !linked {
+		out = append(out, "no lesson links it (lab/course)")
+	}
+	return out
 }
 
 func planOf(t *testing.T, id string) []report.Check {

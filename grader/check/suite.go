@@ -1,5 +1,11 @@
 package check
 
+import (
+	"strings"
+
+	"ratelab/grader/report"
+)
+
 // Suite is every check of one exercise.
 type Suite struct {
 	Exercise string
@@ -7,4 +13,19 @@ type Suite struct {
 	// constructor, or every method, panics with the NotImplemented phrase.
 	NotStarted func() bool
 	Checks     []Check
+}
+
+// MissingDomains returns the names (the part of the id after the slash) of
+// s's property checks that have no entry in domains: a suite's tests keep
+// such a table of its generators, and a check left out of it would go
+// untested.
+func MissingDomains[D any](s Suite, domains map[string]D) []string {
+	var out []string
+	for _, c := range s.Checks {
+		name := c.ID[strings.IndexByte(c.ID, '/')+1:]
+		if _, ok := domains[name]; c.Kind == report.Property && !ok {
+			out = append(out, name)
+		}
+	}
+	return out
 }

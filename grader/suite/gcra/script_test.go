@@ -2,6 +2,7 @@ package gcra
 
 import (
 	"math/rand"
+	"ratelab/grader/check"
 	"testing"
 )
 
@@ -65,5 +66,11 @@ func TestWrapWaitWrapsToSmall(t *testing.T) {
 func TestNewArgumentsPassOnReference(t *testing.T) {
 	if o := newArguments(refNew); o.Status != "passed" {
 		t.Errorf("new-arguments on the reference: %s %s", o.Status, o.Message)
+	}
+}
+
+func TestEveryPropertyHasADomain(t *testing.T) {
+	if m := check.MissingDomains(Suite(nil), domains); len(m) > 0 {
+		t.Errorf("property checks without a generator in domains: %v", m)
 	}
 }

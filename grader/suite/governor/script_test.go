@@ -2,6 +2,7 @@ package governor
 
 import (
 	"math/rand"
+	"ratelab/grader/check"
 	"testing"
 
 	"ratelab/grader/harness"
@@ -127,5 +128,11 @@ func TestDecideMatchesTheContractsExamples(t *testing.T) {
 		if got := decide(cfg, tt.frac, tt.current, tt.lastBad); !got.same(tt.want) {
 			t.Errorf("decide(cfg, %v, %v, %v) = %v; want %v", tt.frac, tt.current, tt.lastBad, got, tt.want)
 		}
+	}
+}
+
+func TestEveryPropertyHasADomain(t *testing.T) {
+	if m := check.MissingDomains(Suite(nil), domains); len(m) > 0 {
+		t.Errorf("property checks without a generator in domains: %v", m)
 	}
 }

@@ -2,6 +2,7 @@ package gradient2
 
 import (
 	"math/rand"
+	"ratelab/grader/check"
 	"testing"
 
 	"ratelab/grader/harness"
@@ -122,5 +123,11 @@ func TestModelWarmupAndDecay(t *testing.T) {
 	smp := m.update(50, 0) // 0.5*200 + 0.5*50 = 125 > 2*50
 	if smp.long != 125 || !smp.decays || m.long != 125*0.95 || !smp.appLimited {
 		t.Errorf("decaying sample: used %v (want 125), stored %v (want 118.75), decays %t, app-limited %t", smp.long, m.long, smp.decays, smp.appLimited)
+	}
+}
+
+func TestEveryPropertyHasADomain(t *testing.T) {
+	if m := check.MissingDomains(Suite(nil), domains); len(m) > 0 {
+		t.Errorf("property checks without a generator in domains: %v", m)
 	}
 }

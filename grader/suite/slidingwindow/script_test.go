@@ -2,6 +2,7 @@ package slidingwindow
 
 import (
 	"math/rand"
+	"ratelab/grader/check"
 	"testing"
 )
 
@@ -104,5 +105,11 @@ func TestDomainsReachTheirTraps(t *testing.T) {
 func TestNewArgumentsPassOnReference(t *testing.T) {
 	if o := newArguments(refNew); o.Status != "passed" {
 		t.Errorf("new-arguments on the reference: %s %s", o.Status, o.Message)
+	}
+}
+
+func TestEveryPropertyHasADomain(t *testing.T) {
+	if m := check.MissingDomains(Suite(nil), domains); len(m) > 0 {
+		t.Errorf("property checks without a generator in domains: %v", m)
 	}
 }

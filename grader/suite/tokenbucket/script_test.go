@@ -92,3 +92,9 @@ func TestExplainBlamesTheStartOnlyForTheFirstCallAtTheStart(t *testing.T) {
 		t.Errorf("first call after the start: explain = %q, want the check's own", got)
 	}
 }
+
+func TestEveryPropertyHasADomain(t *testing.T) {
+	if m := check.MissingDomains(Suite(nil), domains); len(m) > 0 {
+		t.Errorf("property checks without a generator in domains: %v", m)
+	}
+}
