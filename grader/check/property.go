@@ -35,10 +35,34 @@ type Property[S, O any] struct {
 	// wait to the next call's), so that a call whose only effect was to
 	// move time can go; ok is false where they cannot be folded.
 	Merge func(a, b O) (merged O, ok bool)
+	// Trap, if set, reports whether a failing trace shows the check's own
+	// trap (a step back in time before the differing call, a refused call
+	// before it, ...); step i of the trace is call i of the script. A
+	// failure without it is another check's to report: the property does
+	// not count it, so neither generation nor shrinking ever ends on it,
+	// and the counterexample always contains the mistake the check names.
+	Trap func(s Script[S, O], t Trace) bool
 	// Explain, if set, may replace the check's explanation for a failing
-	// script and its trace (e.g. when it fails before reaching the trap);
-	// step i of the trace is call i of the script.
+	// script and its trace (e.g. to describe the numbers of the script
+	// shown); step i of the trace is call i of the script.
 	Explain func(s Script[S, O], t Trace, why string) string
+}
+
+// failure is what kind of failure a trace ends on. Shrinking keeps it: a
+// smaller script that fails another way (a panic instead of a wrong
+// answer, in another method) is not the same failure, and would be blamed
+// on a mistake the learner's code may not make.
+type failure struct {
+	panicked bool
+	call     string // the method of the last step, or "" for the setup
+}
+
+func failureOf(t Trace) failure {
+	f := failure{panicked: t.Panic != nil}
+	if n := len(t.Steps); n > 0 {
+		f.call = callName(t.Steps[n-1].Call)
+	}
+	return f
 }
 
 // MaxShrinks bounds the shrinking steps of one failure.
@@ -65,12 +89,17 @@ func (p Property[S, O]) Run(seed int64, why string) Outcome {
 	// The last failing replay is the shrunk one: gopter keeps the last
 	// failure it saw (and returns it as the last argument).
 	var failed *Script[S, O]
+	var first *failure // the kind of the first failure found
 	property := prop.ForAll(func(s Script[S, O]) bool {
-		bad := p.Replay(s).Bad
-		if bad {
-			failed = &s
+		if !p.fails(s, first) {
+			return true
 		}
-		return !bad
+		if first == nil {
+			f := failureOf(p.Replay(s))
+			first = &f
+		}
+		failed = &s
+		return false
 	}, gopter.Gen(gen))
 	res := property.Check(params)
 	if res.Passed() {
@@ -82,7 +111,7 @@ func (p Property[S, O]) Run(seed int64, why string) Outcome {
 		}
 	}
 	var t Trace
-	if failed != nil {
+	if failed != nil && p.fails(*failed, first) {
 		t = p.Replay(*failed)
 	}
 	if !t.Bad {
@@ -92,6 +121,22 @@ func (p Property[S, O]) Run(seed int64, why string) Outcome {
 		why = p.Explain(*failed, t, why)
 	}
 	return Fail(t, why)
+}
+
+// fails reports whether s fails this check: a mismatch or a panic that
+// shows the check's trap, of the same kind as the first failure found (if
+// one was).
+func (p Property[S, O]) fails(s Script[S, O], first *failure) bool {
+	t := p.Replay(s)
+	switch {
+	case !t.Bad:
+		return false
+	case p.Trap != nil && !p.Trap(s, t):
+		return false
+	case first != nil && failureOf(t) != *first:
+		return false
+	}
+	return true
 }
 
 // shrinker lists simpler scripts lazily, most aggressive first: cut
