@@ -34,10 +34,21 @@ type Options struct {
 	Sandbox *Sandbox
 }
 
+// Phase is what a progress Event reports.
+type Phase string
+
+// The phases of grading, in the order they come for one exercise.
+const (
+	PhaseBuild    Phase = "build"    // its code is being built
+	PhaseStart    Phase = "start"    // a check starts (Check)
+	PhaseResult   Phase = "result"   // a check's result (Result)
+	PhaseExercise Phase = "exercise" // the exercise's result (Summary)
+)
+
 // Event reports progress. Exactly one of the phases applies.
 type Event struct {
 	Exercise string
-	Phase    string        // "build", "start" (a check), "result" (a check), "exercise" (its result)
+	Phase    Phase
 	Check    string        // the check id, for "start"
 	Result   *report.Check // for "result"
 	Summary  *report.Exercise
@@ -100,7 +111,7 @@ func Grade(ctx context.Context, opts Options) (*report.Report, error) {
 	ids := make([]string, len(exs))
 	for i, e := range exs {
 		ids[i] = e.ID
-		opts.Progress(Event{Exercise: e.ID, Phase: "build"})
+		opts.Progress(Event{Exercise: e.ID, Phase: PhaseBuild})
 	}
 	bin, broken, err := g.build(ctx, ids)
 	if err != nil {
@@ -123,7 +134,7 @@ func Grade(ctx context.Context, opts Options) (*report.Report, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		opts.Progress(Event{Exercise: e.ID, Phase: "exercise", Summary: &ex})
+		opts.Progress(Event{Exercise: e.ID, Phase: PhaseExercise, Summary: &ex})
 		r.Exercises = append(r.Exercises, ex)
 	}
 	r.Total()

@@ -42,7 +42,7 @@ func (g *grading) runExercise(ctx context.Context, bin string, ex *report.Exerci
 		if ctx.Err() != nil {
 			return
 		}
-		g.opts.Progress(Event{Exercise: ex.ID, Phase: "start", Check: chk.ID})
+		g.opts.Progress(Event{Exercise: ex.ID, Phase: PhaseStart, Check: chk.ID})
 		var o check.Outcome
 		if g.opts.NoBench && chk.Kind == report.Benchmark {
 			o = check.Outcome{Status: report.Skipped, Message: "benchmarks were skipped (--no-bench)."}
@@ -54,7 +54,7 @@ func (g *grading) runExercise(ctx context.Context, bin string, ex *report.Exerci
 			}
 		}
 		ex.Checks[i] = chk.Result(o)
-		g.opts.Progress(Event{Exercise: ex.ID, Phase: "result", Result: &ex.Checks[i]})
+		g.opts.Progress(Event{Exercise: ex.ID, Phase: PhaseResult, Result: &ex.Checks[i]})
 	}
 }
 
@@ -109,7 +109,7 @@ func (l *lostError) describe(limit time.Duration) string {
 }
 
 // deadline is how long one check of the given kind may take.
-func (g *grading) deadline(kind string) time.Duration {
+func (g *grading) deadline(kind report.Kind) time.Duration {
 	if kind == report.Benchmark {
 		return g.opts.BenchTimeout
 	}

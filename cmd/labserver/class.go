@@ -369,7 +369,7 @@ func follow1(ctx context.Context, base *url.URL, token, live string) (int, error
 			}
 			state = e.Type
 		case class.EventBuild, class.EventStart, class.EventResult:
-			progress.Progress(grader.Event{Exercise: e.Exercise, Phase: string(e.Type), Check: e.Check, Result: e.Result})
+			progress.Progress(grader.Event{Exercise: e.Exercise, Phase: grader.Phase(e.Type), Check: e.Check, Result: e.Result})
 		case class.EventResync:
 			return 2, errors.New("fell behind the server's events: see the submission's page")
 		case class.EventDone:

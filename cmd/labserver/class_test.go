@@ -218,11 +218,11 @@ func awaitGraded(t *testing.T, s *classServer, token string, id int64, within ti
 
 // SubmissionState is GET /class/submissions/:id in JSON.
 type SubmissionState struct {
-	ID       int64  `json:"id"`
-	Learner  string `json:"learner"`
-	Exercise string `json:"exercise"`
-	State    string `json:"state"`
-	Error    string `json:"error"`
+	ID       int64          `json:"id"`
+	Learner  string         `json:"learner"`
+	Exercise string         `json:"exercise"`
+	State    store.JobState `json:"state"`
+	Error    string         `json:"error"`
 	Result   *struct {
 		Status   string  `json:"status"`
 		Score    float64 `json:"score"`
@@ -246,7 +246,7 @@ func getSubmission(t *testing.T, s *classServer, token string, id int64) Submiss
 	defer resp.Body.Close()
 	var st SubmissionState
 	if resp.StatusCode != http.StatusOK {
-		return SubmissionState{State: resp.Status}
+		return SubmissionState{State: store.JobState(resp.Status)}
 	}
 	json.NewDecoder(resp.Body).Decode(&st)
 	return st

@@ -9,9 +9,9 @@ import (
 
 // Check is one graded check. Run must be deterministic for a given seed.
 type Check struct {
-	ID      string  // "<exercise>/<name>", e.g. "tokenbucket/overflow"
-	Title   string  // what a passing implementation does, e.g. "Survives a day of idle"
-	Kind    string  // report.Property, report.Case or report.Benchmark
+	ID      string // "<exercise>/<name>", e.g. "tokenbucket/overflow"
+	Title   string // what a passing implementation does, e.g. "Survives a day of idle"
+	Kind    report.Kind
 	Pitfall string  // the one mistake it exists to catch (CONTRACT.md pitfall names)
 	Points  float64 // awarded all or nothing
 	Hint    string  // how to think about the fix, shown when it fails
@@ -20,7 +20,7 @@ type Check struct {
 
 // Outcome is what running a check found.
 type Outcome struct {
-	Status         string // report.Passed, report.Failed, report.Error or report.Skipped
+	Status         report.Status // Passed, Failed, Error or Skipped
 	Message        string
 	Counterexample *report.Counterexample
 	Bench          *BenchFigures

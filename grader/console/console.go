@@ -22,7 +22,7 @@ func (p Printer) paint(code, s string) string {
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
-func (p Printer) status(s string) string {
+func (p Printer) status(s report.Status) string {
 	switch s {
 	case report.Passed:
 		return p.paint("32", "pass")
@@ -35,7 +35,7 @@ func (p Printer) status(s string) string {
 	case report.NotStarted:
 		return p.paint("33", "not started")
 	}
-	return p.paint("2", s)
+	return p.paint("2", string(s))
 }
 
 // Progress prints one grading event as it happens.

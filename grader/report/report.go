@@ -3,25 +3,31 @@ package report
 // Schema is the value of Report.Schema for this version of the format.
 const Schema = "ratelab.grade/v1"
 
+// Status is the outcome of an exercise or of a check.
+type Status string
+
 // Exercise statuses.
 const (
-	Passed     = "passed"      // full marks
-	Failed     = "failed"      // graded, not full marks
-	Error      = "error"       // does not build, or could not be run; Message says why
-	NotStarted = "not_started" // still the stub
+	Passed     Status = "passed"      // full marks
+	Failed     Status = "failed"      // graded, not full marks
+	Error      Status = "error"       // does not build, or could not be run; Message says why
+	NotStarted Status = "not_started" // still the stub
 )
 
 // Check statuses beyond Passed, Failed and Error.
 const (
-	Timeout = "timeout" // did not return in time; Message gives the deadline
-	Skipped = "skipped" // not run (e.g. --no-bench)
+	Timeout Status = "timeout" // did not return in time; Message gives the deadline
+	Skipped Status = "skipped" // not run (e.g. --no-bench)
 )
+
+// Kind is how a check tests: generated, fixed or timed.
+type Kind string
 
 // Check kinds.
 const (
-	Property  = "property"  // generated inputs, shrunk counterexample
-	Case      = "case"      // a fixed scenario
-	Benchmark = "benchmark" // speed and allocations against a budget
+	Property  Kind = "property"  // generated inputs, shrunk counterexample
+	Case      Kind = "case"      // a fixed scenario
+	Benchmark Kind = "benchmark" // speed and allocations against a budget
 )
 
 // Report is the result of grading one tree (exercises/ or solutions/).
@@ -39,7 +45,7 @@ type Exercise struct {
 	ID       string  `json:"id"`
 	Week     int     `json:"week"`
 	Title    string  `json:"title"`
-	Status   string  `json:"status"`
+	Status   Status  `json:"status"`
 	Score    float64 `json:"score"`
 	MaxScore float64 `json:"max_score"`
 	Message  string  `json:"message"`
@@ -52,9 +58,9 @@ type Exercise struct {
 type Check struct {
 	ID             string          `json:"id"`
 	Title          string          `json:"title"`
-	Kind           string          `json:"kind"`
+	Kind           Kind            `json:"kind"`
 	Pitfall        string          `json:"pitfall"`
-	Status         string          `json:"status"`
+	Status         Status          `json:"status"`
 	Score          float64         `json:"score"`
 	MaxScore       float64         `json:"max_score"`
 	Message        string          `json:"message"`

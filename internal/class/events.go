@@ -48,7 +48,7 @@ type Event struct {
 	// says why), and the dashboard's updated cell and pitfall counts.
 	Summary  *report.Exercise `json:"summary,omitempty"`
 	Seed     int64            `json:"seed,omitempty"`
-	Status   string           `json:"status,omitempty"`
+	Status   report.Status    `json:"status,omitempty"`
 	Score    float64          `json:"score"`
 	MaxScore float64          `json:"max_score"`
 	Message  string           `json:"message,omitempty"`

@@ -20,7 +20,7 @@ type Cell struct {
 	Best         float64        `json:"best"`          // best score over every grading
 	Latest       float64        `json:"latest"`        // score of the latest graded submission
 	Max          float64        `json:"max"`           // the exercise's maximum
-	LatestStatus string         `json:"latest_status"` // report status of that grading
+	LatestStatus report.Status  `json:"latest_status"` // report status of that grading
 	LatestJob    int64          `json:"latest_job"`
 	Submission   int64          `json:"submission"` // the latest submission (graded or not)
 	State        store.JobState `json:"state"`      // its latest job's state

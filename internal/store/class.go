@@ -39,12 +39,7 @@ type User struct {
 
 // JobState is where a grading job is: Queued, then Running, then Done.
 // Its values are the jobs.state column's.
-//
-// It is an alias of string, not a type of its own, for now: the web pages
-// (web/page) take the state as a plain string and their conversion
-// (internal/server/classview.go) assigns it without a conversion. Once that
-// converts with string(...), this becomes `type JobState string`.
-type JobState = string
+type JobState string
 
 // Job states.
 const (
@@ -511,7 +506,7 @@ type Grading struct {
 	JobID, SubmissionID, UserID int64
 	Learner, Exercise           string
 	State                       JobState
-	Status                      string // the exercise's report status, "" until done with a result
+	Status                      report.Status // the exercise's report status, "" until done with a result
 	Score, MaxScore             float64
 	FinishedAt                  time.Time
 }

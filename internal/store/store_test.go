@@ -39,7 +39,7 @@ func open(t *testing.T, path string) *store.Store {
 	return s
 }
 
-func ex(id, status string, score, max float64) report.Exercise {
+func ex(id string, status report.Status, score, max float64) report.Exercise {
 	return report.Exercise{ID: id, Week: 1, Title: id, Status: status, Score: score, MaxScore: max}
 }
 
@@ -117,7 +117,7 @@ func TestLatestResultsPerExercise(t *testing.T) {
 		t.Fatalf("LatestResults: %v", err)
 	}
 	want := map[string]struct {
-		status string
+		status report.Status
 		score  float64
 		saved  time.Time
 	}{

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"ratelab/grader/report"
+	"ratelab/internal/store"
 	"ratelab/lab/course"
 )
 
@@ -14,7 +15,7 @@ type ClassSubmission struct {
 	Learner   string
 	Exercise  string
 	CreatedAt time.Time
-	State     string // queued, running or done
+	State     store.JobState
 	Error     string // why it could not be graded, if so
 	Result    *report.Exercise
 	Seed      int64
@@ -67,9 +68,9 @@ type ClassCell struct {
 	Graded       bool
 	Best, Latest float64
 	Max          float64
-	Status       string // of the latest graded submission
-	State        string // of the latest submission's grading
-	Submission   int64  // the latest submission, 0 if none
+	Status       report.Status  // of the latest graded submission
+	State        store.JobState // of the latest submission's grading
+	Submission   int64          // the latest submission, 0 if none
 }
 
 // ClassPitfalls counts, for one exercise, the learners whose latest graded
@@ -91,7 +92,7 @@ func submissionURL(id int64) string { return "/class/submissions/" + strconv.For
 // cellText is a gradebook cell as text: "best / latest", or a dash.
 func cellText(c ClassCell) string {
 	if !c.Graded {
-		if c.State == "queued" || c.State == "running" {
+		if c.State == store.Queued || c.State == store.Running {
 			return "grading…"
 		}
 		return "—"
@@ -102,16 +103,16 @@ func cellText(c ClassCell) string {
 // stateLabel says where a submission is.
 func stateLabel(s ClassSubmission) string {
 	switch {
-	case s.State == "queued":
+	case s.State == store.Queued:
 		return "queued"
-	case s.State == "running":
+	case s.State == store.Running:
 		return "grading"
 	case s.Error != "":
 		return "not graded"
 	case s.Result != nil:
 		return statusLabel(s.Result.Status) + " · " + points(s.Result.Score, s.Result.MaxScore)
 	}
-	return s.State
+	return string(s.State)
 }
 
 func kib(n int64) string { return strconv.FormatInt(n>>10, 10) + " KiB" }

@@ -124,7 +124,7 @@ type Home struct {
 }
 
 // statusLabel is how a status reads on the page.
-func statusLabel(status string) string {
+func statusLabel(status report.Status) string {
 	switch status {
 	case report.Passed:
 		return "passed"
@@ -141,14 +141,14 @@ func statusLabel(status string) string {
 	case "":
 		return "unknown"
 	}
-	return status
+	return string(status)
 }
 
 // badgeClass is the CSS modifier for a status; unknown statuses look neutral.
-func badgeClass(status string) string {
+func badgeClass(status report.Status) string {
 	switch status {
 	case report.Passed, report.Failed, report.Error, report.NotStarted, report.Timeout, report.Skipped:
-		return "badge badge--" + status
+		return "badge badge--" + string(status)
 	}
 	return "badge"
 }
