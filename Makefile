@@ -49,12 +49,13 @@ lint-js: ## type-check the visualizations' JavaScript (tsc --noEmit, pinned in p
 		echo "node or npm not found: skipping the JavaScript type check (apt-get install nodejs npm to run it)"; \
 	fi
 
-generate: ## regenerate the templ components (*_templ.go, committed)
+generate: ## regenerate the templ components (*_templ.go) and the exercise pages' API blocks (web/page/api_gen.go), all committed
 	$(GO) tool templ generate
+	$(GO) generate ./web/page
 
-check-generated: generate ## fail if the committed *_templ.go differ from what templ generates
-	@git diff --exit-code -- '*_templ.go' && test -z "$$(git status --porcelain -- '*_templ.go')" \
-		|| (echo "run 'make generate' and commit the *_templ.go files"; exit 1)
+check-generated: generate ## fail if the committed generated files differ from what make generate writes
+	@git diff --exit-code -- '*_templ.go' web/page/api_gen.go && test -z "$$(git status --porcelain -- '*_templ.go' web/page/api_gen.go)" \
+		|| (echo "run 'make generate' and commit the generated files"; exit 1)
 
 wasm: ## build the WebAssembly lab; if exercises/ does not compile, build it with the reference only
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" $(STATIC)/wasm_exec.js

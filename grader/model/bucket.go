@@ -11,7 +11,7 @@ import (
 // unitsPerToken is the contract's fixed-point scale: 1 token = 10^9 units.
 var unitsPerToken = big.NewInt(1_000_000_000)
 
-// Bucket is the contract's token bucket (CONTRACT.md §1, tokenbucket): it
+// Bucket is the contract's token bucket (the doc of exercises/tokenbucket): it
 // holds Units, at most capacity×10^9, refilled by (now−latest)×rate units
 // when a call comes later than any time seen. The GCRA suite uses it too,
 // since a GCRA must decide as Bucket(burst, rate) taking one token.
