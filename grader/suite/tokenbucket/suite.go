@@ -1,9 +1,6 @@
 package tokenbucket
 
 import (
-	"math"
-	"math/rand"
-
 	"ratelab/grader/check"
 	"ratelab/grader/report"
 )
@@ -21,9 +18,7 @@ type New func(capacity, ratePerSec, nowNs uint64) Bucket
 // lists them.
 func Suite(r check.Remote) check.Suite {
 	impl := Remote(r)
-	prop := func(d domain, why string) func(int64) check.Outcome {
-		return func(seed int64) check.Outcome { return d.property(impl).Run(seed, why) }
-	}
+	prop := func(d domain, why string) func(int64) check.Outcome { return d.property(impl).Runs(why) }
 	fixed := func(s script, why string) func(int64) check.Outcome {
 		return func(int64) check.Outcome {
 			return check.Case(s, func(s script) check.Trace { return replay(impl, s) }, why)
@@ -101,139 +96,4 @@ func everyHundredMicros() script {
 		ops = append(ops, op{Wait: 100_000, N: 1})
 	}
 	return script{Setup: setup{Capacity: 1, Rate: 1000}, Ops: ops}
-}
-
-func anyRate(r *rand.Rand) uint64 {
-	switch r.Intn(3) {
-	case 0:
-		return check.Pick(r, check.DividesSecond...)
-	case 1:
-		return check.Pick(r, check.NotDividingSecond...)
-	}
-	return check.Between(r, 1, 2_000_000)
-}
-
-func moderateStart(r *rand.Rand) uint64 { return check.Pick(r, 0, check.Between(r, 0, 1e12)) }
-
-// divisorRate draws a setup whose rate divides a second, so whole-token
-// waits exist, with a capacity in [1, maxCap].
-func divisorRate(maxCap uint64) func(r *rand.Rand) setup {
-	return func(r *rand.Rand) setup {
-		return setup{Capacity: check.Between(r, 1, maxCap), Rate: check.Pick(r, check.DividesSecond...), Start: moderateStart(r)}
-	}
-}
-
-func divisorRateOK(maxCap uint64) func(setup) bool {
-	return func(s setup) bool {
-		return s.Capacity >= 1 && s.Capacity <= maxCap && 1_000_000_000%max(s.Rate, 1) == 0 && s.Rate > 0 && s.Rate <= 1_000_000
-	}
-}
-
-// tokens waits a whole number of token intervals, from none to k.
-func tokens(k uint64) func(r *rand.Rand, s setup) uint64 {
-	return func(r *rand.Rand, s setup) uint64 { return check.Between(r, 0, k) * interval(s.Rate) }
-}
-
-func upTo(r *rand.Rand, _ setup, avail uint64) uint64 { return check.Between(r, 0, avail) }
-
-var capacityDomain = domain{
-	setup:   divisorRate(40),
-	setupOK: divisorRateOK(40),
-	wait: func(r *rand.Rand, s setup) uint64 {
-		k := check.Pick(r, 0, 1, 2, 3, check.Between(r, s.Capacity, 3*s.Capacity+1))
-		return k * interval(s.Rate)
-	},
-	available: 0.4,
-	n:         upTo,
-	rules:     rules{wholeRefills: true, nAtMostAvail: true},
-	maxOps:    30,
-}
-
-var fractionalDomain = domain{
-	setup: func(r *rand.Rand) setup {
-		return setup{
-			Capacity: check.Between(r, 8, 64),
-			Rate:     check.Pick(r, 1000, 3, 7, 999_983, 1_000_000, check.Between(r, 1, 1_000_000)),
-			Start:    moderateStart(r),
-		}
-	},
-	setupOK: func(s setup) bool { return s.Capacity >= 8 && s.Rate >= 1 && s.Rate <= 1_000_000 },
-	drain:   true,
-	wait: func(r *rand.Rand, s setup) uint64 {
-		i := interval(s.Rate) // >= 1000 ns at these rates
-		return check.Pick(r, i/10, i/3, i/2, check.Between(r, 1, i-1))
-	},
-	// No Available calls: how it rounds is exactness's business; here
-	// only the tokens granted count.
-	available: 0,
-	aim:       0.3,
-	n:         func(*rand.Rand, setup, uint64) uint64 { return 1 },
-	rules:     rules{subToken: true, noClamp: true, nIsOne: true},
-	maxOps:    60,
-}
-
-var partialDomain = domain{
-	setup:     divisorRate(20),
-	setupOK:   divisorRateOK(20),
-	drain:     true,
-	wait:      tokens(3),
-	available: 0.25,
-	n:         func(r *rand.Rand, s setup, avail uint64) uint64 { return check.Between(r, 1, max(avail+3, 1)) },
-	rules:     rules{wholeRefills: true, noClamp: true},
-	maxOps:    30,
-}
-
-var backwardDomain = domain{
-	setup:     divisorRate(20),
-	setupOK:   divisorRateOK(20),
-	drain:     true,
-	wait:      tokens(2),
-	back:      0.3,
-	available: 0.35,
-	n:         upTo,
-	rules:     rules{backward: true, wholeRefills: true, noClamp: true, nAtMostAvail: true},
-	maxOps:    30,
-}
-
-// hugeRates are multiples of 10^9 tokens per second, so that every refill
-// is a whole number of tokens: only overflow can go wrong.
-var hugeRates = []uint64{1_000_000_000, 2_000_000_000, 1e12, 1e15, 1e18, 18e18, math.MaxUint64 - math.MaxUint64%1_000_000_000}
-
-var overflowDomain = domain{
-	setup: func(r *rand.Rand) setup {
-		return setup{
-			Rate:     check.Pick(r, hugeRates...),
-			Capacity: check.Pick(r, 1, 10, 1_000_000, 1<<34, 1e12, 1<<62, math.MaxUint64/1_000_000_000+1, math.MaxUint64, r.Uint64()),
-			Start:    check.Pick(r, 0, 1, math.MaxUint64/2, math.MaxUint64-check.Between(r, 0, 1e9), math.MaxUint64),
-		}
-	},
-	drain: true,
-	wait: func(r *rand.Rand, s setup) uint64 {
-		const hour, day = 3_600_000_000_000, 86_400_000_000_000
-		return check.Pick(r, 0, 1, 1000, hour, day, 365*day, math.MaxUint64/3, math.MaxUint64, r.Uint64())
-	},
-	available: 0.35,
-	n: func(r *rand.Rand, s setup, avail uint64) uint64 {
-		return check.Pick(r, 0, 1, avail, avail/2, min(avail, math.MaxUint64/1_000_000_000+1), min(avail, 1<<54))
-	},
-	// Big enough capacities pass 2^64 units without clamping, so
-	// products that wrap are caught without blaming a missing cap.
-	rules:  rules{wholeRefills: true, noClamp: true, nAtMostAvail: true},
-	maxOps: 12,
-}
-
-var exactDomain = domain{
-	setup: func(r *rand.Rand) setup {
-		return setup{Capacity: check.Pick(r, 1, 2, 3, check.Between(r, 1, 1000)), Rate: anyRate(r), Start: moderateStart(r)}
-	},
-	wait: func(r *rand.Rand, s setup) uint64 {
-		i := interval(s.Rate)
-		return check.Pick(r, 0, 1, i/2, i, i+1, check.Between(r, 0, 4*i), check.Between(r, 0, (s.Capacity+2)*i))
-	},
-	aim:       0.3,
-	available: 0.3,
-	n: func(r *rand.Rand, s setup, avail uint64) uint64 {
-		return check.Pick(r, 0, 1, 1, 2, avail, avail+1, s.Capacity, check.Between(r, 0, s.Capacity))
-	},
-	maxOps: 40,
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"ratelab/grader/check"
+	"ratelab/grader/check/checktest"
 	"ratelab/grader/model"
 	"ratelab/grader/report"
 )
@@ -22,37 +23,13 @@ var domains = map[string]domain{
 // domain's rules (so the shrinker, which keeps to them too, starts from a
 // valid script) and that scripts are long enough to reach the traps.
 func TestDomainsGenerateValidScripts(t *testing.T) {
-	for name, d := range domains {
-		t.Run(name, func(t *testing.T) {
-			r := rand.New(rand.NewSource(1))
-			ops := 0
-			for range 300 {
-				s := d.gen(r, 100)
-				if n := d.valid(s); n != len(s.Ops) {
-					t.Fatalf("generated script leaves the domain at call %d: %+v", n, s)
-				}
-				ops += len(s.Ops)
-			}
-			if avg := float64(ops) / 300; avg < 3 {
-				t.Errorf("scripts average %.1f calls: too short to reach the traps", avg)
-			}
-		})
-	}
+	checktest.Domains[setup, op](t, domains, func(domain) float64 { return 3 }, nil)
 }
 
 // TestModelAgreesWithReference replays generated scripts of every domain on
 // the reference solution: model and reference must never differ.
 func TestModelAgreesWithReference(t *testing.T) {
-	for name, d := range domains {
-		t.Run(name, func(t *testing.T) {
-			r := rand.New(rand.NewSource(2))
-			for range 2000 {
-				if tr := replay(refNew, d.gen(r, 100)); tr.Bad {
-					t.Fatalf("reference and model differ:\n%s\n%v", tr.Setup, tr.Steps)
-				}
-			}
-		})
-	}
+	checktest.ModelAgrees(t, domains, func(s script) check.Trace { return replay(refNew, s) })
 }
 
 // TestFractionalDomainReachesTheTrap checks that the fractional-tokens
@@ -62,7 +39,7 @@ func TestFractionalDomainReachesTheTrap(t *testing.T) {
 	r := rand.New(rand.NewSource(4))
 	granted := 0
 	for range 200 {
-		s := fractionalDomain.gen(r, 100)
+		s := fractionalDomain.Gen(r, 100)
 		m := model.NewBucket(s.Setup.Capacity, s.Setup.Rate, s.Setup.Start)
 		latest := s.Setup.Start
 		for i, o := range s.Ops {
@@ -94,7 +71,5 @@ func TestExplainBlamesTheStartOnlyForTheFirstCallAtTheStart(t *testing.T) {
 }
 
 func TestEveryPropertyHasADomain(t *testing.T) {
-	if m := check.MissingDomains(Suite(nil), domains); len(m) > 0 {
-		t.Errorf("property checks without a generator in domains: %v", m)
-	}
+	checktest.EveryPropertyHasADomain(t, Suite(nil), domains)
 }

@@ -1,0 +1,100 @@
+// Package checktest holds the tests every suite in grader/suite/... runs
+// on its own domains and checks: that the generators keep to their
+// domains' rules, that the model agrees with the reference, that the
+// reference passes every check, that no property goes without a domain.
+package checktest
+
+import (
+	"math/rand"
+	"testing"
+
+	"ratelab/grader/check"
+	"ratelab/grader/report"
+)
+
+// Domains draws 300 scripts (seed 1, size 100) from each domain, in a
+// subtest named after it, and fails if one leaves its domain (the shrinker
+// keeps to the rules the generator must keep to, so gopter would discard
+// it) or if they average fewer than minOps(d) calls (too short to reach
+// the traps). Then each, if not nil, looks at the domain's scripts.
+func Domains[S, O any, D check.Domain[S, O]](t *testing.T, domains map[string]D, minOps func(D) float64, each func(t *testing.T, name string, scripts []check.Script[S, O])) {
+	t.Helper()
+	for name, d := range domains {
+		t.Run(name, func(t *testing.T) {
+			r := rand.New(rand.NewSource(1))
+			scripts := make([]check.Script[S, O], 300)
+			ops := 0
+			for i := range scripts {
+				s := d.Gen(r, 100)
+				if n := d.Valid(s); n != len(s.Ops) {
+					t.Fatalf("generated script leaves the domain at call %d: %+v", n, s)
+				}
+				scripts[i] = s
+				ops += len(s.Ops)
+			}
+			if avg, want := float64(ops)/float64(len(scripts)), minOps(d); avg < want {
+				t.Errorf("scripts average %.1f calls, want at least %.1f", avg, want)
+			}
+			if each != nil {
+				each(t, name, scripts)
+			}
+		})
+	}
+}
+
+// ModelAgrees replays 2000 scripts (seed 2, size 100) of every domain on
+// the reference solution with replay: the model and the reference must
+// never differ.
+func ModelAgrees[S, O any, D check.Domain[S, O]](t *testing.T, domains map[string]D, replay func(check.Script[S, O]) check.Trace) {
+	t.Helper()
+	for name, d := range domains {
+		t.Run(name, func(t *testing.T) {
+			r := rand.New(rand.NewSource(2))
+			for range 2000 {
+				if tr := replay(d.Gen(r, 100)); tr.Bad {
+					t.Fatalf("reference and model differ:\n%s\n%v", tr.Setup, tr.Steps)
+				}
+			}
+		})
+	}
+}
+
+// EveryPropertyHasADomain fails if a property check of s has no entry in
+// domains, the suite's table of its generators: it would go untested.
+func EveryPropertyHasADomain[D any](t *testing.T, s check.Suite, domains map[string]D) {
+	t.Helper()
+	if m := check.MissingDomains(s, domains); len(m) > 0 {
+		t.Errorf("property checks without a generator in domains: %v", m)
+	}
+}
+
+// ReferencePasses runs every check of s, the suite over the reference
+// solution, with seeds 1 to seeds: each must pass, s must not read as
+// not started, and the checks' points must add up to points.
+func ReferencePasses(t *testing.T, s check.Suite, seeds int64, points float64) {
+	t.Helper()
+	if s.NotStarted() {
+		t.Fatal("the reference reads as not started")
+	}
+	total := 0.0
+	for _, c := range s.Checks {
+		total += c.Points
+		for seed := int64(1); seed <= seeds; seed++ {
+			if o := c.Run(seed); o.Status != report.Passed {
+				t.Errorf("%s, seed %d: %s: %s %+v", c.ID, seed, o.Status, o.Message, o.Counterexample)
+			}
+		}
+	}
+	if total != points {
+		t.Errorf("the checks' points add up to %v, want %v", total, points)
+	}
+}
+
+// Passes fails t unless o, the outcome of the check named name on the
+// reference, passed.
+func Passes(t *testing.T, name string, o check.Outcome) {
+	t.Helper()
+	if o.Status != report.Passed {
+		t.Errorf("%s on the reference: %s %s", name, o.Status, o.Message)
+	}
+}

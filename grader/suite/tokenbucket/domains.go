@@ -1,0 +1,279 @@
+package tokenbucket
+
+import (
+	"math"
+	"math/big"
+	"math/bits"
+	"math/rand"
+
+	"ratelab/grader/check"
+	"ratelab/grader/model"
+)
+
+// domain says which corner of the input space a generator explores. The
+// rules hold for every script it generates and every script its shrinker
+// tries, so that a failure found in one corner stays in it: a shrunk
+// counterexample of the fractional-tokens check still only makes sub-token
+// steps, and is never blamed on a different mistake.
+type domain struct {
+	setup     func(r *rand.Rand) setup
+	setupOK   func(s setup) bool
+	drain     bool // the first call takes the whole capacity at the start time
+	wait      func(r *rand.Rand, s setup) uint64
+	back      float64 // chance of a step back in time
+	aim       float64 // chance of a wait aimed at the nanosecond the next token arrives, or the one before
+	available float64 // chance of an Available call
+	// n draws TryAcquire's n; avail is what the model holds at that time.
+	n      func(r *rand.Rand, s setup, avail uint64) uint64
+	rules  rules
+	maxOps int
+}
+
+// rules restrict the calls of a domain; see Valid.
+type rules struct {
+	backward     bool // steps back in time allowed
+	wholeRefills bool // every refill adds a whole number of tokens
+	subToken     bool // every refill adds less than one token
+	noClamp      bool // no refill reaches past the capacity
+	nAtMostAvail bool // TryAcquire never asks for more than is there
+	nIsOne       bool // TryAcquire (after the drain) asks for 1
+}
+
+// Valid returns how many leading calls of s keep to d's rules (all of them
+// if s is valid), replaying s on the model.
+func (d domain) Valid(s script) int {
+	st := s.Setup
+	if d.setupOK != nil && !d.setupOK(st) {
+		return -1
+	}
+	m := model.NewBucket(st.Capacity, st.Rate, st.Start)
+	latest := st.Start
+	for i, o := range s.Ops {
+		now := check.Saturating(latest, o.Wait)
+		if o.Back > 0 {
+			if !d.rules.backward {
+				return i
+			}
+			now = latest - min(o.Back, latest)
+		}
+		if d.drain && i == 0 && (o.Available || o.N != st.Capacity || now != st.Start) {
+			return i
+		}
+		if now > latest {
+			hi, lo := bits.Mul64(now-latest, st.Rate)
+			earned := new(big.Int).Or(new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64), new(big.Int).SetUint64(lo))
+			if d.rules.wholeRefills && new(big.Int).Rem(earned, unitsPerToken).Sign() != 0 {
+				return i
+			}
+			if d.rules.subToken && earned.Cmp(unitsPerToken) >= 0 {
+				return i
+			}
+			if d.rules.noClamp && earned.Cmp(m.Room()) > 0 {
+				return i
+			}
+		}
+		avail := m.Available(now)
+		latest = max(latest, now)
+		if o.Available {
+			continue
+		}
+		if d.rules.nAtMostAvail && o.N > avail {
+			return i
+		}
+		if d.rules.nIsOne && o.N != 1 && !(d.drain && i == 0) {
+			return i
+		}
+		m.TryAcquire(now, o.N)
+	}
+	return len(s.Ops)
+}
+
+// Gen draws a script, choosing each call with the model's state in view,
+// and keeps its longest valid prefix.
+func (d domain) Gen(r *rand.Rand, size int) script {
+	var s setup
+	for {
+		s = d.setup(r)
+		if d.setupOK == nil || d.setupOK(s) {
+			break
+		}
+	}
+	m := model.NewBucket(s.Capacity, s.Rate, s.Start)
+	latest := s.Start
+	var ops []op
+	if d.drain {
+		ops = append(ops, op{N: s.Capacity})
+		m.TryAcquire(latest, s.Capacity)
+	}
+	run := 0 // consecutive Available calls
+	for range check.Ops(r, size, 1, d.maxOps) {
+		o := op{Wait: d.wait(r, s)}
+		if check.Chance(r, d.aim) {
+			next := m.NsToNextToken()
+			o.Wait = next - check.Pick(r, uint64(0), min(next, 1))
+		}
+		if d.rules.noClamp {
+			o.Wait = min(o.Wait, m.RoomNs())
+		}
+		now := check.Saturating(latest, o.Wait)
+		if d.rules.backward && check.Chance(r, d.back) {
+			o.Wait, o.Back = 0, check.Pick(r, 1, interval(s.Rate)/2+1, interval(s.Rate)*check.Between(r, 1, 5), 1<<62)
+			now = latest - min(o.Back, latest)
+		}
+		avail := m.Available(now)
+		latest = max(latest, now)
+		if check.Chance(r, d.available) && run < 2 {
+			o.Available = true
+			run++
+		} else {
+			o.N = d.n(r, s, avail)
+			m.TryAcquire(now, o.N)
+			run = 0
+		}
+		ops = append(ops, o)
+	}
+	sc := script{Setup: s, Ops: ops}
+	sc.Ops = sc.Ops[:max(0, d.Valid(sc))]
+	return sc
+}
+
+func (d domain) property(newImpl New) check.Property[setup, op] {
+	p := check.Over(d, shrinkSetup, shrinkOp, func(s script) check.Trace { return replay(newImpl, s) })
+	p.Merge, p.Explain = merge, explain
+	return p
+}
+
+func anyRate(r *rand.Rand) uint64 {
+	switch r.Intn(3) {
+	case 0:
+		return check.Pick(r, check.DividesSecond...)
+	case 1:
+		return check.Pick(r, check.NotDividingSecond...)
+	}
+	return check.Between(r, 1, 2_000_000)
+}
+
+func moderateStart(r *rand.Rand) uint64 { return check.Pick(r, 0, check.Between(r, 0, 1e12)) }
+
+// divisorRate draws a setup whose rate divides a second, so whole-token
+// waits exist, with a capacity in [1, maxCap].
+func divisorRate(maxCap uint64) func(r *rand.Rand) setup {
+	return func(r *rand.Rand) setup {
+		return setup{Capacity: check.Between(r, 1, maxCap), Rate: check.Pick(r, check.DividesSecond...), Start: moderateStart(r)}
+	}
+}
+
+func divisorRateOK(maxCap uint64) func(setup) bool {
+	return func(s setup) bool {
+		return s.Capacity >= 1 && s.Capacity <= maxCap && 1_000_000_000%max(s.Rate, 1) == 0 && s.Rate > 0 && s.Rate <= 1_000_000
+	}
+}
+
+// tokens waits a whole number of token intervals, from none to k.
+func tokens(k uint64) func(r *rand.Rand, s setup) uint64 {
+	return func(r *rand.Rand, s setup) uint64 { return check.Between(r, 0, k) * interval(s.Rate) }
+}
+
+func upTo(r *rand.Rand, _ setup, avail uint64) uint64 { return check.Between(r, 0, avail) }
+
+var capacityDomain = domain{
+	setup:   divisorRate(40),
+	setupOK: divisorRateOK(40),
+	wait: func(r *rand.Rand, s setup) uint64 {
+		k := check.Pick(r, 0, 1, 2, 3, check.Between(r, s.Capacity, 3*s.Capacity+1))
+		return k * interval(s.Rate)
+	},
+	available: 0.4,
+	n:         upTo,
+	rules:     rules{wholeRefills: true, nAtMostAvail: true},
+	maxOps:    30,
+}
+
+var fractionalDomain = domain{
+	setup: func(r *rand.Rand) setup {
+		return setup{
+			Capacity: check.Between(r, 8, 64),
+			Rate:     check.Pick(r, 1000, 3, 7, 999_983, 1_000_000, check.Between(r, 1, 1_000_000)),
+			Start:    moderateStart(r),
+		}
+	},
+	setupOK: func(s setup) bool { return s.Capacity >= 8 && s.Rate >= 1 && s.Rate <= 1_000_000 },
+	drain:   true,
+	wait: func(r *rand.Rand, s setup) uint64 {
+		i := interval(s.Rate) // >= 1000 ns at these rates
+		return check.Pick(r, i/10, i/3, i/2, check.Between(r, 1, i-1))
+	},
+	// No Available calls: how it rounds is exactness's business; here
+	// only the tokens granted count.
+	available: 0,
+	aim:       0.3,
+	n:         func(*rand.Rand, setup, uint64) uint64 { return 1 },
+	rules:     rules{subToken: true, noClamp: true, nIsOne: true},
+	maxOps:    60,
+}
+
+var partialDomain = domain{
+	setup:     divisorRate(20),
+	setupOK:   divisorRateOK(20),
+	drain:     true,
+	wait:      tokens(3),
+	available: 0.25,
+	n:         func(r *rand.Rand, s setup, avail uint64) uint64 { return check.Between(r, 1, max(avail+3, 1)) },
+	rules:     rules{wholeRefills: true, noClamp: true},
+	maxOps:    30,
+}
+
+var backwardDomain = domain{
+	setup:     divisorRate(20),
+	setupOK:   divisorRateOK(20),
+	drain:     true,
+	wait:      tokens(2),
+	back:      0.3,
+	available: 0.35,
+	n:         upTo,
+	rules:     rules{backward: true, wholeRefills: true, noClamp: true, nAtMostAvail: true},
+	maxOps:    30,
+}
+
+// hugeRates are multiples of 10^9 tokens per second, so that every refill
+// is a whole number of tokens: only overflow can go wrong.
+var hugeRates = []uint64{1_000_000_000, 2_000_000_000, 1e12, 1e15, 1e18, 18e18, math.MaxUint64 - math.MaxUint64%1_000_000_000}
+
+var overflowDomain = domain{
+	setup: func(r *rand.Rand) setup {
+		return setup{
+			Rate:     check.Pick(r, hugeRates...),
+			Capacity: check.Pick(r, 1, 10, 1_000_000, 1<<34, 1e12, 1<<62, math.MaxUint64/1_000_000_000+1, math.MaxUint64, r.Uint64()),
+			Start:    check.Pick(r, 0, 1, math.MaxUint64/2, math.MaxUint64-check.Between(r, 0, 1e9), math.MaxUint64),
+		}
+	},
+	drain: true,
+	wait: func(r *rand.Rand, s setup) uint64 {
+		const hour, day = 3_600_000_000_000, 86_400_000_000_000
+		return check.Pick(r, 0, 1, 1000, hour, day, 365*day, math.MaxUint64/3, math.MaxUint64, r.Uint64())
+	},
+	available: 0.35,
+	n: func(r *rand.Rand, s setup, avail uint64) uint64 {
+		return check.Pick(r, 0, 1, avail, avail/2, min(avail, math.MaxUint64/1_000_000_000+1), min(avail, 1<<54))
+	},
+	// Big enough capacities pass 2^64 units without clamping, so
+	// products that wrap are caught without blaming a missing cap.
+	rules:  rules{wholeRefills: true, noClamp: true, nAtMostAvail: true},
+	maxOps: 12,
+}
+
+var exactDomain = domain{
+	setup: func(r *rand.Rand) setup {
+		return setup{Capacity: check.Pick(r, 1, 2, 3, check.Between(r, 1, 1000)), Rate: anyRate(r), Start: moderateStart(r)}
+	},
+	wait: func(r *rand.Rand, s setup) uint64 {
+		i := interval(s.Rate)
+		return check.Pick(r, 0, 1, i/2, i, i+1, check.Between(r, 0, 4*i), check.Between(r, 0, (s.Capacity+2)*i))
+	},
+	aim:       0.3,
+	available: 0.3,
+	n: func(r *rand.Rand, s setup, avail uint64) uint64 {
+		return check.Pick(r, 0, 1, 1, 2, avail, avail+1, s.Capacity, check.Between(r, 0, s.Capacity))
+	},
+	maxOps: 40,
+}
