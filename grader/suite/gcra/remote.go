@@ -3,40 +3,25 @@ package gcra
 import (
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
-	"ratelab/grader/wire"
 	ref "ratelab/solutions/gcra"
 )
 
 // API is what the grading child serves for impl, with the reference ref
 // beside it in the benchmark.
-func API(impl, ref New) harness.API {
-	return harness.API{
-		Funcs: map[string]any{"New": impl},
-		Bench: map[string]func(int) uint64{
-			"learner":   func(n int) uint64 { return loop(impl, n) },
-			"reference": func(n int) uint64 { return loop(ref, n) },
-		},
-	}
-}
+func API(impl, ref New) harness.API { return harness.Limiter(impl, ref, loop) }
 
 // Remote returns New for the implementation r serves: every call it makes
 // is a call in r's process.
 func Remote(r check.Remote) New {
 	return func(ratePerSec, burst, nowNs uint64) Limiter {
-		var o wire.Obj
-		r.Call(0, "New", []any{ratePerSec, burst, nowNs}, &o)
-		return remoteLimiter{r, o}
+		return remoteLimiter{check.NewObject(r, "New", ratePerSec, burst, nowNs)}
 	}
 }
 
-type remoteLimiter struct {
-	r check.Remote
-	o wire.Obj
-}
+type remoteLimiter struct{ check.Object }
 
-func (x remoteLimiter) TryAcquire(nowNs uint64) (got bool) {
-	x.r.Call(x.o, "TryAcquire", []any{nowNs}, &got)
-	return got
+func (x remoteLimiter) TryAcquire(nowNs uint64) bool {
+	return check.Get[bool](x.Object, "TryAcquire", nowNs)
 }
 
 // refNew is the reference solution: the benchmark's decisions must be its.
@@ -44,24 +29,14 @@ func refNew(rate, burst, now uint64) Limiter { return ref.New(rate, burst, now) 
 
 // benchmark times the learner's loop beside the reference's, in r's
 // process.
-func benchmark(r check.Remote) check.Outcome {
-	return check.Bench{
-		BudgetNs: check.LimiterBudgetNs, Remote: r,
-		Expected: func(n int) uint64 { return loop(refNew, n) },
-	}.Run()
-}
+func benchmark(r check.Remote) check.Outcome { return check.LimiterBench[New](r, refNew, loop) }
 
 // loop is the benchmark: TryAcquire at 1,000,000 calls/s with a burst of
 // 100, called on average twice as often as the rate allows, so about half
 // the calls are refused.
 func loop(newG New, n int) uint64 {
 	g := newG(1_000_000, 100, 0)
-	now, d := uint64(0), check.DigestStart
-	for i := range n {
-		now += benchSteps[i&(len(benchSteps)-1)]
-		d = check.Digest(d, check.Bit(g.TryAcquire(now)))
-	}
-	return d
+	return check.Loop(n, benchSteps, func(now uint64) bool { return g.TryAcquire(now) })
 }
 
 var benchSteps = check.Steps(4096, 1000)

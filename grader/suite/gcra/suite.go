@@ -1,14 +1,9 @@
 package gcra
 
 import (
-	"fmt"
 	"math"
-	"math/bits"
-	"math/rand"
-	"strings"
 
 	"ratelab/grader/check"
-	"ratelab/grader/model"
 	"ratelab/grader/report"
 )
 
@@ -24,9 +19,7 @@ type New func(ratePerSec, burst, nowNs uint64) Limiter
 // lists them.
 func Suite(r check.Remote) check.Suite {
 	impl := Remote(r)
-	prop := func(d domain, why string) func(int64) check.Outcome {
-		return func(seed int64) check.Outcome { return d.property(impl).Run(seed, why) }
-	}
+	prop := func(d domain, why string) func(int64) check.Outcome { return d.property(impl).Runs(why) }
 	return check.Suite{
 		Exercise:   "gcra",
 		NotStarted: func() bool { return notStarted(impl) },
@@ -75,178 +68,27 @@ func notStarted(impl New) bool {
 	return p.Stub()
 }
 
-// argCase is one call of New in the new-arguments check: bad names the
-// argument out of range, "" if both are in range.
-type argCase struct {
-	rate, burst, now uint64
-	bad              string
-}
-
-var argCases = []argCase{
-	{rate: 1, burst: 1, now: 0},
-	{rate: second, burst: 1_000_000, now: math.MaxUint64},
-	{rate: 0, burst: 10, now: 0, bad: "ratePerSec"},
-	{rate: second + 1, burst: 10, now: 0, bad: "ratePerSec"},
-	{rate: math.MaxUint64, burst: 10, now: 0, bad: "ratePerSec"},
-	{rate: 10, burst: 0, now: 0, bad: "burst"},
-	{rate: 10, burst: 1_000_001, now: 0, bad: "burst"},
-	{rate: 10, burst: math.MaxUint64, now: 0, bad: "burst"},
-}
-
-// names reports whether a panic message names the argument: "rate" is
-// enough for ratePerSec.
-func names(msg, arg string) bool {
-	msg = strings.ToLower(msg)
-	if arg == "ratePerSec" {
-		return strings.Contains(msg, "rate")
-	}
-	return strings.Contains(msg, strings.ToLower(arg))
-}
-
-// newArguments calls New with arguments at both ends of the range and just
+// argCases call New with arguments at both ends of the range and just
 // outside it.
+var argCases = []check.ArgCase[setup]{
+	{Args: setup{Rate: 1, Burst: 1, Start: 0}},
+	{Args: setup{Rate: second, Burst: 1_000_000, Start: math.MaxUint64}},
+	{Args: setup{Rate: 0, Burst: 10, Start: 0}, Bad: "ratePerSec"},
+	{Args: setup{Rate: second + 1, Burst: 10, Start: 0}, Bad: "ratePerSec"},
+	{Args: setup{Rate: math.MaxUint64, Burst: 10, Start: 0}, Bad: "ratePerSec"},
+	{Args: setup{Rate: 10, Burst: 0, Start: 0}, Bad: "burst"},
+	{Args: setup{Rate: 10, Burst: 1_000_001, Start: 0}, Bad: "burst"},
+	{Args: setup{Rate: 10, Burst: math.MaxUint64, Start: 0}, Bad: "burst"},
+}
+
+// newArguments is the new-arguments check: "rate" is enough to name
+// ratePerSec.
 func newArguments(impl New) check.Outcome {
-	t := check.Trace{Setup: "// each step is a call of New on its own"}
-	for _, c := range argCases {
-		call := fmt.Sprintf("New(ratePerSec=%s, burst=%s, nowNs=%s)", check.U(c.rate), check.U(c.burst), check.U(c.now))
-		_, p := check.Call(func() Limiter { return impl(c.rate, c.burst, c.now) })
-		want, got := "no panic", "no panic"
-		if c.bad != "" {
-			want = "a panic naming " + c.bad
-		}
-		if p != nil {
-			got = "panic: " + p.Error()
-			if c.bad != "" && names(p.Error(), c.bad) {
-				got = want
-			}
-		}
-		if !t.Step(call, got, want, nil) {
-			return check.Fail(t, "New accepts 1 ≤ ratePerSec ≤ 10^9 and 1 ≤ burst ≤ 10^6 and any nowNs. Outside that range it must panic with a message naming the argument at fault (a division by zero or an index out of range does not say which one); inside it, it must not panic.")
-		}
-	}
-	return check.Pass()
-}
-
-// divisor draws a random rate that divides 10^9: 2^a × 5^b.
-func divisor(r *rand.Rand) uint64 {
-	x := uint64(1)
-	for range r.Intn(10) {
-		x *= 2
-	}
-	for range r.Intn(10) {
-		x *= 5
-	}
-	return x
-}
-
-// nonDivisor draws a rate in range that does not divide 10^9.
-func nonDivisor(r *rand.Rand) uint64 {
-	if check.Chance(r, 0.5) {
-		return check.Pick(r, check.NotDividingSecond...)
-	}
-	for {
-		x := check.Pick(r, check.Between(r, 2, 100), check.Between(r, 2, 100_000), check.Between(r, 2, second))
-		if !dividesSecond(x) {
-			return x
-		}
-	}
-}
-
-func smallBurst(r *rand.Rand) uint64 {
-	return check.Pick(r, 1, 1, 2, 3, check.Between(r, 1, 10), check.Between(r, 1, 1000))
-}
-
-// modestStart draws a start time small enough for rules.modest.
-func modestStart(r *rand.Rand, rate uint64) uint64 {
-	return check.Pick(r, 0, 1, check.Between(r, 0, min(1e12, (1<<61)/rate)))
-}
-
-// boundaryWait waits until the model's next token, or just before or after
-// it, or a whole number of intervals, or long enough to refill.
-func boundaryWait(r *rand.Rand, s setup, m *model.Bucket) uint64 {
-	next, t := m.UntilToken(), interval(s.Rate)
-	return check.Pick(r, 0, 0, next, next, next, max(next, 1)-1, next+1, t, t-1, check.Between(r, 0, 2*t), check.Between(r, 0, (s.Burst+2)*t))
-}
-
-// backStep steps back a little, a few intervals, or to the very start.
-func backStep(r *rand.Rand, s setup, latest uint64) uint64 {
-	t := interval(s.Rate)
-	return check.Pick(r, 1, 1, t/2+1, t, t*check.Between(r, 1, 5), latest-s.Start, latest)
-}
-
-var exactDomain = domain{
-	setup: func(r *rand.Rand) setup {
-		rate := check.Pick(r, divisor(r), check.Pick(r, check.DividesSecond...), second)
-		return setup{Rate: rate, Burst: smallBurst(r), Start: modestStart(r, rate)}
-	},
-	setupOK: func(s setup) bool { return dividesSecond(s.Rate) },
-	wait:    boundaryWait,
-	rules:   rules{modest: true},
-	maxOps:  40,
-}
-
-var roundingDomain = domain{
-	setup: func(r *rand.Rand) setup {
-		rate := nonDivisor(r)
-		return setup{Rate: rate, Burst: check.Pick(r, 1, 1, 2, 3, check.Between(r, 1, 20)), Start: modestStart(r, rate)}
-	},
-	setupOK: func(s setup) bool { return !dividesSecond(s.Rate) },
-	wait: func(r *rand.Rand, s setup, m *model.Bucket) uint64 {
-		// Mostly calls on the very nanosecond a token comes (or one
-		// before it), so that a rounded schedule is caught as soon as
-		// it is off by one nanosecond.
-		next := m.UntilToken()
-		return check.Pick(r, next, next, next, max(next, 1)-1, 0, boundaryWait(r, s, m))
-	},
-	rules:  rules{modest: true},
-	maxOps: 60,
-}
-
-var backwardDomain = domain{
-	setup: func(r *rand.Rand) setup {
-		rate := check.Pick(r, divisor(r), check.Pick(r, check.DividesSecond...))
-		return setup{Rate: rate, Burst: check.Pick(r, 1, 2, 3, check.Between(r, 1, 10)), Start: check.Pick(r, 1, 1000, modestStart(r, rate))}
-	},
-	setupOK:    func(s setup) bool { return dividesSecond(s.Rate) },
-	wait:       boundaryWait,
-	back:       backStep,
-	backChance: 0.3,
-	rules:      rules{backward: true, modest: true},
-	maxOps:     30,
-}
-
-// wrapWait returns an idle time whose product with rate wraps around 2^64
-// to exactly k×2^tz(rate), a small number: a GCRA that multiplies the idle
-// time by the rate in 64 bits sees next to no time pass.
-func wrapWait(r *rand.Rand, rate uint64) uint64 {
-	tz := bits.TrailingZeros64(rate)
-	odd := rate >> tz
-	inv := odd // Newton's iteration for the inverse of odd mod 2^64
-	for range 6 {
-		inv *= 2 - odd*inv
-	}
-	k := check.Pick(r, 0, 1, check.Between(r, 0, 1000))
-	w := k * inv // w*rate = k*2^tz mod 2^64
-	if tz > 0 {
-		w += check.Between(r, 1, 1<<tz-1) << (64 - tz)
-	}
-	return w
-}
-
-var overflowDomain = domain{
-	setup: func(r *rand.Rand) setup {
-		rate := check.Pick(r, 1, 2, 512, 1000, 1_000_000, 500_000_000, second, divisor(r))
-		burst := check.Pick(r, 1, 2, 1_000_000, 999_999, check.Between(r, 1, 1_000_000))
-		full := burst * interval(rate)
-		start := check.Pick(r, 0, 1, math.MaxUint64, math.MaxUint64-check.Between(r, 0, 3*interval(rate)),
-			math.MaxUint64-full, math.MaxUint64-full+check.Between(r, 0, interval(rate)), 1<<63, wrapWait(r, rate), r.Uint64())
-		return setup{Rate: rate, Burst: burst, Start: start}
-	},
-	setupOK: func(s setup) bool { return dividesSecond(s.Rate) },
-	wait: func(r *rand.Rand, s setup, m *model.Bucket) uint64 {
-		const hour, year = 3_600_000_000_000, 365 * 86_400_000_000_000
-		return check.Pick(r, 0, 0, m.UntilToken(), max(m.UntilToken(), 1)-1, hour, year, 1<<63, math.MaxUint64,
-			wrapWait(r, s.Rate), wrapWait(r, s.Rate), r.Uint64(), boundaryWait(r, s, m))
-	},
-	maxOps: 12,
+	return check.NewArgs[setup]{
+		Cases: argCases,
+		Call:  newCall,
+		Make:  func(s setup) { impl(s.Rate, s.Burst, s.Start) },
+		Names: map[string][]string{"ratePerSec": {"rate"}, "burst": {"burst"}},
+		Why:   "New accepts 1 ≤ ratePerSec ≤ 10^9 and 1 ≤ burst ≤ 10^6 and any nowNs. Outside that range it must panic with a message naming the argument at fault (a division by zero or an index out of range does not say which one); inside it, it must not panic.",
+	}.Run()
 }

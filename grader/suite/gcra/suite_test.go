@@ -2,8 +2,10 @@ package gcra
 
 import (
 	"math/rand"
-	"ratelab/grader/check"
 	"testing"
+
+	"ratelab/grader/check"
+	"ratelab/grader/check/checktest"
 )
 
 var domains = map[string]domain{
@@ -17,38 +19,13 @@ var domains = map[string]domain{
 // to its own rules, so gopter never discards a generated script, and that
 // scripts are long enough to reach the traps.
 func TestDomainsGenerateValidScripts(t *testing.T) {
-	for name, d := range domains {
-		t.Run(name, func(t *testing.T) {
-			r := rand.New(rand.NewSource(1))
-			ops := 0
-			for range 300 {
-				s := d.gen(r, 100)
-				if n := d.valid(s); n != len(s.Ops) {
-					t.Fatalf("generated script leaves the domain at call %d: %+v", n, s)
-				}
-				ops += len(s.Ops)
-			}
-			if avg := float64(ops) / 300; avg < float64(d.maxOps)/3 {
-				t.Errorf("scripts average %.1f calls, want at least %d", avg, d.maxOps/3)
-			}
-		})
-	}
+	checktest.Domains[setup, op](t, domains, func(d domain) float64 { return float64(d.maxOps) / 3 }, nil)
 }
 
 // TestModelAgreesWithReference replays generated scripts of every domain on
 // the reference solution: the model and the reference must never differ.
 func TestModelAgreesWithReference(t *testing.T) {
-	for name, d := range domains {
-		t.Run(name, func(t *testing.T) {
-			r := rand.New(rand.NewSource(2))
-			for range 2000 {
-				s := d.gen(r, 100)
-				if tr := replay(refNew, s); tr.Bad {
-					t.Fatalf("reference and model differ:\n%s\n%v", tr.Setup, tr.Steps)
-				}
-			}
-		})
-	}
+	checktest.ModelAgrees(t, domains, func(s script) check.Trace { return replay(refNew, s) })
 }
 
 func TestWrapWaitWrapsToSmall(t *testing.T) {
@@ -64,13 +41,9 @@ func TestWrapWaitWrapsToSmall(t *testing.T) {
 }
 
 func TestNewArgumentsPassOnReference(t *testing.T) {
-	if o := newArguments(refNew); o.Status != "passed" {
-		t.Errorf("new-arguments on the reference: %s %s", o.Status, o.Message)
-	}
+	checktest.Passes(t, "new-arguments", newArguments(refNew))
 }
 
 func TestEveryPropertyHasADomain(t *testing.T) {
-	if m := check.MissingDomains(Suite(nil), domains); len(m) > 0 {
-		t.Errorf("property checks without a generator in domains: %v", m)
-	}
+	checktest.EveryPropertyHasADomain(t, Suite(nil), domains)
 }

@@ -1,0 +1,38 @@
+package gcra
+
+import (
+	"ratelab/grader/check"
+)
+
+func shrinkSetup(s setup) []setup {
+	var out []setup
+	for _, b := range check.Smaller(s.Burst) {
+		out = append(out, setup{s.Rate, b, s.Start})
+	}
+	for _, r := range check.Smaller(s.Rate) {
+		out = append(out, setup{r, s.Burst, s.Start})
+	}
+	for _, t := range check.Simpler(s.Start) {
+		out = append(out, setup{s.Rate, s.Burst, t})
+	}
+	return out
+}
+
+func shrinkOp(o op) []op {
+	var out []op
+	for _, w := range check.Simpler(o.Wait) {
+		out = append(out, op{Wait: w, Back: o.Back})
+	}
+	for _, b := range check.Smaller(o.Back) {
+		out = append(out, op{Wait: o.Wait, Back: b})
+	}
+	return out
+}
+
+// merge drops call a, keeping the time it moved forward: b then waits
+// a.Wait+b.Wait. Steps back are not folded.
+func merge(a, b op) (op, bool) {
+	w, ok := check.FoldWait(a.Wait, a.Back, b.Wait, b.Back)
+	b.Wait = w
+	return b, ok
+}
