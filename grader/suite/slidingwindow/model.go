@@ -54,3 +54,14 @@ func (m *model) tryAcquire(now uint64) bool {
 	m.accepted[m.cur]++
 	return true
 }
+
+// apply makes the call o on the model and returns the new latest time.
+func (m *model) apply(o op, latest uint64) uint64 {
+	now := o.at(latest, m.bucketNs)
+	if o.Count {
+		m.count(now)
+	} else {
+		m.tryAcquire(now)
+	}
+	return max(latest, now)
+}

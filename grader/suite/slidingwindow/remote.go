@@ -3,45 +3,29 @@ package slidingwindow
 import (
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
-	"ratelab/grader/wire"
 	ref "ratelab/solutions/slidingwindow"
 )
 
 // API is what the grading child serves for impl, with the reference ref
 // beside it in the benchmark.
-func API(impl, ref New) harness.API {
-	return harness.API{
-		Funcs: map[string]any{"New": impl},
-		Bench: map[string]func(int) uint64{
-			"learner":   func(n int) uint64 { return loop(impl, n) },
-			"reference": func(n int) uint64 { return loop(ref, n) },
-		},
-	}
-}
+func API(impl, ref New) harness.API { return harness.Limiter(impl, ref, loop) }
 
 // Remote returns New for the implementation r serves: every call it makes
 // is a call in r's process.
 func Remote(r check.Remote) New {
 	return func(limit uint32, windowNs uint64, buckets int) Window {
-		var o wire.Obj
-		r.Call(0, "New", []any{limit, windowNs, buckets}, &o)
-		return remoteWindow{r, o}
+		return remoteWindow{check.NewObject(r, "New", limit, windowNs, buckets)}
 	}
 }
 
-type remoteWindow struct {
-	r check.Remote
-	o wire.Obj
+type remoteWindow struct{ check.Object }
+
+func (x remoteWindow) Count(nowNs uint64) uint32 {
+	return check.Get[uint32](x.Object, "Count", nowNs)
 }
 
-func (x remoteWindow) Count(nowNs uint64) (got uint32) {
-	x.r.Call(x.o, "Count", []any{nowNs}, &got)
-	return got
-}
-
-func (x remoteWindow) TryAcquire(nowNs uint64) (got bool) {
-	x.r.Call(x.o, "TryAcquire", []any{nowNs}, &got)
-	return got
+func (x remoteWindow) TryAcquire(nowNs uint64) bool {
+	return check.Get[bool](x.Object, "TryAcquire", nowNs)
 }
 
 // refNew is the reference solution: the benchmark's decisions must be its.
@@ -51,12 +35,7 @@ func refNew(limit uint32, windowNs uint64, buckets int) Window {
 
 // benchmark times the learner's loop beside the reference's, in r's
 // process.
-func benchmark(r check.Remote) check.Outcome {
-	return check.Bench{
-		BudgetNs: check.LimiterBudgetNs, Remote: r,
-		Expected: func(n int) uint64 { return loop(refNew, n) },
-	}.Run()
-}
+func benchmark(r check.Remote) check.Outcome { return check.LimiterBench[New](r, refNew, loop) }
 
 // Bench figures: 1,024 buckets of 10 µs, a limit of 2,560 calls per
 // window, calls on average every 2 µs (twice what the limit lets through),
@@ -72,12 +51,7 @@ const (
 // work that grows with the buckets shows.
 func loop(newW New, n int) uint64 {
 	w := newW(benchLimit, benchBuckets*benchBucketNs, benchBuckets)
-	now, d := uint64(0), check.DigestStart
-	for i := range n {
-		now += benchSteps[i&(len(benchSteps)-1)]
-		d = check.Digest(d, check.Bit(w.TryAcquire(now)))
-	}
-	return d
+	return check.Loop(n, benchSteps, func(now uint64) bool { return w.TryAcquire(now) })
 }
 
 var benchSteps = func() []uint64 {

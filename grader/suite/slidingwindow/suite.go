@@ -1,10 +1,7 @@
 package slidingwindow
 
 import (
-	"fmt"
 	"math"
-	"math/rand"
-	"strings"
 
 	"ratelab/grader/check"
 	"ratelab/grader/report"
@@ -23,9 +20,7 @@ type New func(limit uint32, windowNs uint64, buckets int) Window
 // lists them.
 func Suite(r check.Remote) check.Suite {
 	impl := Remote(r)
-	prop := func(d domain, why string) func(int64) check.Outcome {
-		return func(seed int64) check.Outcome { return d.property(impl).Run(seed, why) }
-	}
+	prop := func(d domain, why string) func(int64) check.Outcome { return d.property(impl).Runs(why) }
 	return check.Suite{
 		Exercise:   "slidingwindow",
 		NotStarted: func() bool { return notStarted(impl) },
@@ -85,178 +80,26 @@ func notStarted(impl New) bool {
 	return p1.Stub() && p2.Stub()
 }
 
-// argCase is one call of New in the new-arguments check: bad names the
-// argument at fault, "" if the arguments are valid.
-type argCase struct {
-	limit    uint32
-	windowNs uint64
-	buckets  int
-	bad      string
+// argCases call New with valid arguments at the ends of their range and
+// with invalid ones.
+var argCases = []check.ArgCase[setup]{
+	{Args: setup{Limit: 1, WindowNs: 1, Buckets: 1}},
+	{Args: setup{Limit: 0, WindowNs: math.MaxUint64, Buckets: 1}},
+	{Args: setup{Limit: 5, WindowNs: 1000, Buckets: 1000}},
+	{Args: setup{Limit: 1, WindowNs: 10, Buckets: 0}, Bad: "buckets"},
+	{Args: setup{Limit: 1, WindowNs: 10, Buckets: -1}, Bad: "buckets"},
+	{Args: setup{Limit: 1, WindowNs: 0, Buckets: 1}, Bad: "windowNs"},
+	{Args: setup{Limit: 1, WindowNs: 3, Buckets: 4}, Bad: "windowNs"},
 }
 
-var argCases = []argCase{
-	{limit: 1, windowNs: 1, buckets: 1},
-	{limit: 0, windowNs: math.MaxUint64, buckets: 1},
-	{limit: 5, windowNs: 1000, buckets: 1000},
-	{limit: 1, windowNs: 10, buckets: 0, bad: "buckets"},
-	{limit: 1, windowNs: 10, buckets: -1, bad: "buckets"},
-	{limit: 1, windowNs: 0, buckets: 1, bad: "windowNs"},
-	{limit: 1, windowNs: 3, buckets: 4, bad: "windowNs"},
-}
-
-// names reports whether a panic message names the argument at fault. When
-// windowNs < buckets, either name will do: the two disagree.
-func names(msg, arg string) bool {
-	msg = strings.ToLower(msg)
-	if arg == "windowNs" {
-		return strings.Contains(msg, "window") || strings.Contains(msg, "bucket")
-	}
-	return strings.Contains(msg, "bucket")
-}
-
-// newArguments calls New with valid arguments at the ends of their range
-// and with invalid ones.
+// newArguments is the new-arguments check. When windowNs < buckets,
+// either name will do: the two disagree.
 func newArguments(impl New) check.Outcome {
-	t := check.Trace{Setup: "// each step is a call of New on its own"}
-	for _, c := range argCases {
-		call := fmt.Sprintf("New(limit=%s, windowNs=%s, buckets=%d)", limitString(c.limit), check.U(c.windowNs), c.buckets)
-		_, p := check.Call(func() Window { return impl(c.limit, c.windowNs, c.buckets) })
-		want, got := "no panic", "no panic"
-		if c.bad != "" {
-			want = "a panic naming " + c.bad
-		}
-		if p != nil {
-			got = "panic: " + p.Error()
-			if c.bad != "" && names(p.Error(), c.bad) {
-				got = want
-			}
-		}
-		if !t.Step(call, got, want, nil) {
-			return check.Fail(t, "New needs buckets ≥ 1 and windowNs ≥ buckets (so that a bucket lasts at least 1 ns); any limit is valid, 0 included. Invalid arguments must panic with a message naming the argument at fault (a division by zero or a failed allocation does not say which); valid ones must not panic.")
-		}
-	}
-	return check.Pass()
-}
-
-// smallBuckets draws a small number of buckets, where every edge is a few
-// calls away.
-func smallBuckets(r *rand.Rand) int { return check.Pick(r, 1, 2, 2, 3, 4, int(check.Between(r, 1, 8))) }
-
-// bucketLen draws a bucket length: often 1 ns, so times are bucket ids.
-func bucketLen(r *rand.Rand) uint64 {
-	return check.Pick(r, 1, 1, 2, 3, 10, 1000, check.Between(r, 1, 1000), check.Between(r, 1, 1e9))
-}
-
-// window returns windowNs for k buckets of b ns, often with a remainder
-// that k does not divide.
-func window(r *rand.Rand, k int, b uint64) uint64 {
-	return uint64(k)*b + check.Pick(r, 0, check.Between(r, 0, uint64(k-1)), uint64(k-1))
-}
-
-// backBuckets steps back to an earlier nanosecond of the bucket, to the
-// last nanosecond of an earlier bucket, or to 0.
-func backBuckets(r *rand.Rand, s setup, latest uint64) uint64 {
-	b := s.bucketNs()
-	into := latest % b
-	return check.Pick(r, 1, max(into, 1), into+1, into+1+b*check.Between(r, 0, uint64(s.Buckets)), latest)
-}
-
-var rejectedDomain = domain{
-	setup: func(r *rand.Rand) setup {
-		k, b := smallBuckets(r), bucketLen(r)
-		return setup{Limit: uint32(check.Pick(r, 0, 1, 2, 3, check.Between(r, 1, 8))), WindowNs: window(r, k, b), Buckets: k}
-	},
-	count: 0.3,
-	jump: func(r *rand.Rand, s setup, _ *model) uint64 {
-		k := uint64(s.Buckets)
-		return check.Pick(r, 0, 0, 0, 1, 1, 2, k+1, check.Between(r, 0, 2*k))
-	},
-	rules:  rules{moderate: true, noEdge: true, noDropInJump: true},
-	maxOps: 40,
-}
-
-var staleDomain = domain{
-	setup: func(r *rand.Rand) setup {
-		k := check.Pick(r, 2, 3, 4, int(check.Between(r, 2, 10)), int(check.Between(r, 10, 100)), 1000)
-		b := bucketLen(r)
-		return setup{Limit: uint32(check.Pick(r, check.Between(r, 2, 30), 1000, 1<<20)), WindowNs: window(r, k, b), Buckets: k}
-	},
-	count: 0.4,
-	jump: func(r *rand.Rand, s setup, _ *model) uint64 {
-		k := uint64(s.Buckets)
-		return check.Pick(r, 0, 0, 1, 1, 2, k+1, k+2, 2*k, 2*k+1, 3*k+check.Between(r, 0, k-1), check.Between(r, 2, 3*k), check.Between(r, k, 1000*k))
-	},
-	rules:  rules{moderate: true, noRejects: true, noEdge: true},
-	maxOps: 30,
-}
-
-var edgeDomain = domain{
-	setup: func(r *rand.Rand) setup {
-		k := smallBuckets(r)
-		b := check.Pick(r, 1, 2, 3, 7, check.Between(r, 1, 1000))
-		return setup{Limit: uint32(check.Pick(r, check.Between(r, 3, 50), 1000, 1<<20)), WindowNs: window(r, k, b), Buckets: k}
-	},
-	count: 0.5,
-	jump: func(r *rand.Rand, s setup, _ *model) uint64 {
-		k := uint64(s.Buckets)
-		return check.Pick(r, 0, 1, 1, 1, k-1, k, k+1)
-	},
-	rules:  rules{moderate: true, noRejects: true, noDropInJump: true},
-	maxOps: 40,
-}
-
-var backwardDomain = domain{
-	setup: func(r *rand.Rand) setup {
-		k, b := smallBuckets(r), bucketLen(r)
-		return setup{Limit: uint32(check.Pick(r, check.Between(r, 3, 30), 1000)), WindowNs: window(r, k, b), Buckets: k}
-	},
-	count: 0.4,
-	jump: func(r *rand.Rand, s setup, _ *model) uint64 {
-		return check.Pick(r, 0, 0, 1, 1, 2, check.Between(r, 0, uint64(s.Buckets)))
-	},
-	back:       backBuckets,
-	backChance: 0.3,
-	rules:      rules{backward: true, moderate: true, noRejects: true, noEdge: true, noDropInJump: true},
-	maxOps:     30,
-}
-
-var overflowDomain = domain{
-	setup: func(r *rand.Rand) setup {
-		k := check.Pick(r, 2, 3, int(check.Between(r, 2, 8)), 64, 1000)
-		var w uint64
-		switch r.Intn(4) {
-		case 0, 1: // bucketNs = 1 (or 1 plus a remainder): ids reach MaxUint64
-			w = uint64(k) + check.Pick(r, 0, uint64(k-1))
-		case 2: // a few buckets spanning all of time
-			w = check.Pick(r, math.MaxUint64, math.MaxUint64-1, 1<<63, uint64(k)*(math.MaxUint64/uint64(k)))
-		default:
-			w = window(r, k, check.Pick(r, 2, 3, check.Between(r, 1, 1000)))
-		}
-		return setup{Limit: uint32(check.Pick(r, 1, 2, 3, 10, math.MaxUint32, math.MaxUint32-1)), WindowNs: w, Buckets: k}
-	},
-	count: 0.5,
-	jump: func(r *rand.Rand, s setup, m *model) uint64 {
-		last := math.MaxUint64 / m.bucketNs // the bucket of the last nanosecond
-		toEnd := last - min(m.cur, last)
-		return check.Pick(r, 0, 0, 1, toEnd, toEnd, toEnd-min(toEnd, check.Between(r, 1, m.k+1)), toEnd-min(toEnd, m.k), math.MaxUint64, check.Between(r, 0, toEnd))
-	},
-	rules:  rules{noRejects: true, noEdge: true, noDropInJump: true},
-	maxOps: 16,
-}
-
-var exactDomain = domain{
-	setup: func(r *rand.Rand) setup {
-		k := check.Pick(r, 1, 2, 3, int(check.Between(r, 1, 10)), int(check.Between(r, 1, 100)))
-		b := check.Pick(r, 1, 2, check.Between(r, 1, 100), check.Between(r, 1, 1e6))
-		return setup{Limit: uint32(check.Pick(r, 0, 1, 2, 3, check.Between(r, 1, 10), 100, math.MaxUint32)), WindowNs: window(r, k, b), Buckets: k}
-	},
-	count: 0.35,
-	jump: func(r *rand.Rand, s setup, _ *model) uint64 {
-		k := uint64(s.Buckets)
-		return check.Pick(r, 0, 0, 0, 1, 1, 2, k-1, k, k+1, check.Between(r, 0, 3*k))
-	},
-	back:       backBuckets,
-	backChance: 0.15,
-	rules:      rules{backward: true, moderate: true},
-	maxOps:     40,
+	return check.NewArgs[setup]{
+		Cases: argCases,
+		Call:  newCall,
+		Make:  func(s setup) { impl(s.Limit, s.WindowNs, s.Buckets) },
+		Names: map[string][]string{"windowNs": {"window", "bucket"}, "buckets": {"bucket"}},
+		Why:   "New needs buckets ≥ 1 and windowNs ≥ buckets (so that a bucket lasts at least 1 ns); any limit is valid, 0 included. Invalid arguments must panic with a message naming the argument at fault (a division by zero or a failed allocation does not say which); valid ones must not panic.",
+	}.Run()
 }

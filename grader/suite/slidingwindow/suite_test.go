@@ -2,8 +2,10 @@ package slidingwindow
 
 import (
 	"math/rand"
-	"ratelab/grader/check"
 	"testing"
+
+	"ratelab/grader/check"
+	"ratelab/grader/check/checktest"
 )
 
 var domains = map[string]domain{
@@ -19,38 +21,13 @@ var domains = map[string]domain{
 // to its own rules, so gopter never discards a generated script, and that
 // scripts are long enough to reach the traps.
 func TestDomainsGenerateValidScripts(t *testing.T) {
-	for name, d := range domains {
-		t.Run(name, func(t *testing.T) {
-			r := rand.New(rand.NewSource(1))
-			ops := 0
-			for range 300 {
-				s := d.gen(r, 100)
-				if n := d.valid(s); n != len(s.Ops) {
-					t.Fatalf("generated script leaves the domain at call %d: %+v", n, s)
-				}
-				ops += len(s.Ops)
-			}
-			if avg := float64(ops) / 300; avg < float64(d.maxOps)/3 {
-				t.Errorf("scripts average %.1f calls, want at least %d", avg, d.maxOps/3)
-			}
-		})
-	}
+	checktest.Domains[setup, op](t, domains, func(d domain) float64 { return float64(d.maxOps) / 3 }, nil)
 }
 
 // TestModelAgreesWithReference replays generated scripts of every domain on
 // the reference solution: the model and the reference must never differ.
 func TestModelAgreesWithReference(t *testing.T) {
-	for name, d := range domains {
-		t.Run(name, func(t *testing.T) {
-			r := rand.New(rand.NewSource(2))
-			for range 2000 {
-				s := d.gen(r, 100)
-				if tr := replay(refNew, s); tr.Bad {
-					t.Fatalf("reference and model differ:\n%s\n%v", tr.Setup, tr.Steps)
-				}
-			}
-		})
-	}
+	checktest.ModelAgrees(t, domains, func(s script) check.Trace { return replay(refNew, s) })
 }
 
 // TestDomainsReachTheirTraps checks that each domain's scripts do what the
@@ -83,7 +60,7 @@ func TestDomainsReachTheirTraps(t *testing.T) {
 		r := rand.New(rand.NewSource(4))
 		hit := 0
 		for range 200 {
-			s := d.gen(r, 100)
+			s := d.Gen(r, 100)
 			m, latest := newModel(s.Setup), uint64(0)
 			found := false
 			for _, o := range s.Ops {
@@ -103,13 +80,9 @@ func TestDomainsReachTheirTraps(t *testing.T) {
 }
 
 func TestNewArgumentsPassOnReference(t *testing.T) {
-	if o := newArguments(refNew); o.Status != "passed" {
-		t.Errorf("new-arguments on the reference: %s %s", o.Status, o.Message)
-	}
+	checktest.Passes(t, "new-arguments", newArguments(refNew))
 }
 
 func TestEveryPropertyHasADomain(t *testing.T) {
-	if m := check.MissingDomains(Suite(nil), domains); len(m) > 0 {
-		t.Errorf("property checks without a generator in domains: %v", m)
-	}
+	checktest.EveryPropertyHasADomain(t, Suite(nil), domains)
 }
