@@ -55,3 +55,14 @@ func Rounded(x float64) []float64 {
 	}
 	return out
 }
+
+// VaryFloats is Vary for a float field: it appends to out one copy of o
+// per value in vs, each with that value set by set.
+func VaryFloats[T any](out []T, o T, vs []float64, set func(*T, float64)) []T {
+	for _, v := range vs {
+		c := o
+		set(&c, v)
+		out = append(out, c)
+	}
+	return out
+}

@@ -1,23 +1,19 @@
 package governor
 
-import "math"
+import (
+	"math"
+
+	"ratelab/grader/check"
+)
 
 // The model: the contract's governor restated for clarity, independent of
 // any implementation. Comparisons are exact, as the contract writes them;
-// the replay compares results with relative tolerance tol.
+// the replay compares results with relative tolerance check.Tol.
 
-// tol is the relative tolerance of every comparison of offers.
-const tol = 1e-9
-
-// near reports whether a and b agree within tol.
-func near(a, b float64) bool {
-	return a == b || math.Abs(a-b) <= tol*max(math.Abs(a), math.Abs(b))
-}
-
-// edgy reports whether a and b are different but within tol: a comparison
+// edgy reports whether a and b are different but within check.Tol: a comparison
 // between them could go either way in a correct implementation that
 // rounds differently.
-func edgy(a, b float64) bool { return a != b && near(a, b) }
+func edgy(a, b float64) bool { return a != b && check.Near(a, b) }
 
 // decision is the graded part of a Decision (Reason is not graded).
 type decision struct {
@@ -45,7 +41,7 @@ func decide(cfg Config, frac, current, lastBad float64) decision {
 }
 
 // edgyDecide reports whether decide's outcome for these arguments hangs on
-// a comparison within tol.
+// a comparison within check.Tol.
 func edgyDecide(cfg Config, frac, current, lastBad float64) bool {
 	if frac > cfg.High || frac > cfg.Low || lastBad == 0 {
 		return false // frac is exact; only offers are rounded
@@ -92,7 +88,7 @@ type tick struct {
 	before          decision
 	after           decision
 	evidence, clear bool
-	edgy            bool // the outcome hangs on a comparison within tol
+	edgy            bool // the outcome hangs on a comparison within check.Tol
 }
 
 // model is the contract's Governor.

@@ -3,7 +3,6 @@ package governor
 import (
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
-	"ratelab/grader/wire"
 )
 
 // API is what the grading child serves for impl.
@@ -18,39 +17,24 @@ func API(impl Impl) harness.API {
 // Remote returns the Impl r serves: every call it makes is a call in r's
 // process.
 func Remote(r check.Remote) Impl {
+	pkg := check.Object{Remote: r}
 	return Impl{
-		Decide: func(cfg Config, frac, current, lastBad float64) (d Decision) {
-			r.Call(0, "Decide", []any{cfg, frac, current, lastBad}, &d)
-			return d
+		Decide: func(cfg Config, frac, current, lastBad float64) Decision {
+			return check.Get[Decision](pkg, "Decide", cfg, frac, current, lastBad)
 		},
 		MemoryClearStep: func(streak int, clean bool) (next int, clears bool) {
 			r.Call(0, "MemoryClearStep", []any{streak, clean}, &next, &clears)
 			return next, clears
 		},
-		New: func(cfg Config) Governor {
-			var o wire.Obj
-			r.Call(0, "New", []any{cfg}, &o)
-			return remoteGovernor{r, o}
-		},
+		New: func(cfg Config) Governor { return remoteGovernor{check.NewObject(r, "New", cfg)} },
 	}
 }
 
-type remoteGovernor struct {
-	r check.Remote
-	o wire.Obj
+type remoteGovernor struct{ check.Object }
+
+func (x remoteGovernor) Observe(cumFailures, cumResolved uint64) Decision {
+	return check.Get[Decision](x.Object, "Observe", cumFailures, cumResolved)
 }
 
-func (x remoteGovernor) Observe(cumFailures, cumResolved uint64) (d Decision) {
-	x.r.Call(x.o, "Observe", []any{cumFailures, cumResolved}, &d)
-	return d
-}
-
-func (x remoteGovernor) Offer() (got float64) {
-	x.r.Call(x.o, "Offer", nil, &got)
-	return got
-}
-
-func (x remoteGovernor) LastBad() (got float64) {
-	x.r.Call(x.o, "LastBad", nil, &got)
-	return got
-}
+func (x remoteGovernor) Offer() float64   { return check.Get[float64](x.Object, "Offer") }
+func (x remoteGovernor) LastBad() float64 { return check.Get[float64](x.Object, "LastBad") }

@@ -1,12 +1,10 @@
 package governor
 
 import (
-	"math/rand"
-	"ratelab/grader/check"
 	"testing"
 
+	"ratelab/grader/check/checktest"
 	"ratelab/grader/harness"
-	"ratelab/grader/report"
 	ref "ratelab/solutions/governor"
 )
 
@@ -26,47 +24,36 @@ var domains = map[string]domain{
 // to its own rules, so gopter never discards a generated script, and that
 // the scripts reach what their check is about.
 func TestDomainsGenerateValidScripts(t *testing.T) {
-	for name, d := range domains {
-		t.Run(name, func(t *testing.T) {
-			r := rand.New(rand.NewSource(1))
-			ops, clears, resets := 0, 0, 0
-			for range 300 {
-				s := d.gen(r, 100)
-				if n := d.valid(s); n != len(s.Ops) {
-					t.Fatalf("generated script leaves the domain at op %d: %+v", n, s)
+	checktest.Domains(t, domains, func(d domain) float64 { return float64(d.maxOps) / 3 }, func(t *testing.T, name string, scripts []script) {
+		clears, resets := 0, 0
+		for _, s := range scripts {
+			m := newModel(s.Setup)
+			var cumF, cumR uint64
+			for _, o := range s.Ops {
+				switch o.Kind {
+				case opWindow:
+					cumF, cumR = cumF+o.F, cumR+o.R
+				case opReset:
+					cumF, cumR = o.F, o.R
+				default:
+					continue
 				}
-				ops += len(s.Ops)
-				m := newModel(s.Setup)
-				var cumF, cumR uint64
-				for _, o := range s.Ops {
-					switch o.Kind {
-					case opWindow:
-						cumF, cumR = cumF+o.F, cumR+o.R
-					case opReset:
-						cumF, cumR = o.F, o.R
-					default:
-						continue
-					}
-					tk := m.observe(cumF, cumR)
-					if tk.clear {
-						clears++
-					}
-					if tk.kind == reset {
-						resets++
-					}
+				tk := m.observe(cumF, cumR)
+				if tk.clear {
+					clears++
+				}
+				if tk.kind == reset {
+					resets++
 				}
 			}
-			if avg := float64(ops) / 300; avg < float64(d.maxOps)/3 {
-				t.Errorf("scripts average %.1f ops, want at least %d", avg, d.maxOps/3)
-			}
-			if name == "memory-clear" && clears < 50 {
-				t.Errorf("300 scripts clear the memory %d times, want at least 50", clears)
-			}
-			if name == "windowing" && resets < 50 {
-				t.Errorf("300 scripts reset the counters %d times, want at least 50", resets)
-			}
-		})
-	}
+		}
+		if name == "memory-clear" && clears < 50 {
+			t.Errorf("300 scripts clear the memory %d times, want at least 50", clears)
+		}
+		if name == "windowing" && resets < 50 {
+			t.Errorf("300 scripts reset the counters %d times, want at least 50", resets)
+		}
+	})
 }
 
 type refGovernor struct{ g *ref.Governor }
@@ -92,22 +79,7 @@ var reference = Impl{
 }
 
 func TestReferencePassesEveryCheck(t *testing.T) {
-	s := Suite(harness.Local(API(reference)))
-	if s.NotStarted() {
-		t.Fatal("the reference reads as not started")
-	}
-	total := 0.0
-	for _, c := range s.Checks {
-		total += c.Points
-		for seed := int64(1); seed <= 5; seed++ {
-			if o := c.Run(seed); o.Status != report.Passed {
-				t.Errorf("%s, seed %d: %s: %s %+v", c.ID, seed, o.Status, o.Message, o.Counterexample)
-			}
-		}
-	}
-	if total != 30 {
-		t.Errorf("the checks' points add up to %v, want 30", total)
-	}
+	checktest.ReferencePasses(t, Suite(harness.Local(API(reference))), 5, 30)
 }
 
 func TestDecideMatchesTheContractsExamples(t *testing.T) {
@@ -132,7 +104,5 @@ func TestDecideMatchesTheContractsExamples(t *testing.T) {
 }
 
 func TestEveryPropertyHasADomain(t *testing.T) {
-	if m := check.MissingDomains(Suite(nil), domains); len(m) > 0 {
-		t.Errorf("property checks without a generator in domains: %v", m)
-	}
+	checktest.EveryPropertyHasADomain(t, Suite(nil), domains)
 }
