@@ -1,20 +1,17 @@
 package gradient2
 
-import "math"
+import (
+	"math"
+
+	"ratelab/grader/check"
+)
 
 // The model: the contract's Gradient2 limit, one sample at a time, with
 // every intermediate value kept for the domains' rules. Written for
 // clarity; it shares no code with any implementation.
 
-// tol is the relative tolerance of the comparison with the model.
-const tol = 1e-9
-
 // warmup is the number of samples the long RTT plainly averages.
 const warmup = 10
-
-func near(a, b float64) bool {
-	return a == b || math.Abs(a-b) <= tol*max(math.Abs(a), math.Abs(b))
-}
 
 type model struct {
 	cfg Config
@@ -86,14 +83,14 @@ func (m *model) update(rttNs uint64, inflight int) sample {
 // that a correct implementation rounding differently could decide the
 // other way. byLimit says whether QueueSize depends on its argument.
 func (s sample) edgy(byLimit bool, inflight int) bool {
-	if math.Abs(s.long/s.short-2) <= 2*tol {
+	if math.Abs(s.long/s.short-2) <= 2*check.Tol {
 		return true
 	}
-	if d := math.Abs(float64(inflight) - s.estBefore/2); d <= tol*s.estBefore && !(s.exactBefore && d == 0) {
+	if d := math.Abs(float64(inflight) - s.estBefore/2); d <= check.Tol*s.estBefore && !(s.exactBefore && d == 0) {
 		return true
 	}
 	if byLimit && !s.exactBefore {
-		if r := math.Round(s.estBefore); r != 0 && near(r, s.estBefore) {
+		if r := math.Round(s.estBefore); r != 0 && check.Near(r, s.estBefore) {
 			return true
 		}
 	}
@@ -101,7 +98,7 @@ func (s sample) edgy(byLimit bool, inflight int) bool {
 }
 
 // accepts reports whether an implementation's int(limit) agrees with the
-// model's est within tol.
+// model's est within check.Tol.
 func accepts(got int, est float64) bool {
-	return got == int(est) || got == int(est*(1-tol)) || got == int(est*(1+tol))
+	return got == int(est) || got == int(est*(1-check.Tol)) || got == int(est*(1+check.Tol))
 }

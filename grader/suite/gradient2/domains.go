@@ -1,0 +1,389 @@
+package gradient2
+
+import (
+	"math"
+	"math/rand"
+
+	"ratelab/grader/check"
+)
+
+// rules restrict the samples of a domain; see Valid.
+type rules struct {
+	noAppLimited bool // no sample is app-limited
+	decayIsApp   bool // a sample decays if and only if it is app-limited (the decay shows in the samples after it, not in its own gradient)
+	noDecay      bool // no sample decays
+	inRange      bool // every sample that moves the limit has a gradient in [0.5, 1]: the clamp changes nothing
+	noUpperMid   bool // every sample that moves the limit has raw gradient >= 1 or <= 0.5 (the clamp's corners)
+	noRTTRise    bool // raw gradient <= 1 for samples that move the limit (no upper clamp)
+	noLimitClamp bool // the limit never needs the [MinLimit, MaxLimit] clamp
+	constantRTT  bool // every sample has the first sample's RTT
+}
+
+func (r rules) ok(s sample) bool {
+	moves := !s.appLimited
+	switch {
+	case r.noAppLimited && s.appLimited,
+		r.noDecay && s.decays,
+		r.decayIsApp && s.decays != s.appLimited,
+		r.inRange && moves && (s.raw < 0.5 || s.raw > 1),
+		r.noUpperMid && moves && s.raw > 0.5 && s.raw < 1,
+		r.noRTTRise && moves && s.raw > 1,
+		r.noLimitClamp && moves && s.est != s.smoothed:
+		return false
+	}
+	return true
+}
+
+// domain says which corner of the input space a check explores. Its rules
+// hold for every script it generates and every script its shrinker tries.
+type domain struct {
+	setup   func(r *rand.Rand) setup
+	setupOK func(s setup) bool
+	// rtt and inflight draw the next sample given the model's state
+	// (m.long is the long RTT before this sample; m.seen how many
+	// samples it has).
+	rtt      func(r *rand.Rand, m *model) uint64
+	inflight func(r *rand.Rand, m *model, rtt uint64) int
+	repeat   float64 // chance that an op repeats its sample
+	// fill starts every script with the warm-up done: one RTT at least
+	// 10 times, so that every way of warming up (a mean, an average
+	// started at the first sample) gives the same long RTT, and a
+	// warm-up mistake does not show outside the warmup check.
+	fill   bool
+	limit  float64 // chance of a Limit() call
+	rules  rules
+	maxOps int
+}
+
+// Valid returns how many leading ops of s keep to d's rules, replaying s
+// on the model; -1 if the setup does not.
+func (d domain) Valid(s script) int {
+	if !setupOK(s.Setup) || d.setupOK != nil && !d.setupOK(s.Setup) {
+		return -1
+	}
+	cfg := s.Setup.config()
+	byLimit := s.Setup.Queue.byLimit()
+	m := newModel(cfg)
+	var first uint64
+	if d.fill && (len(s.Ops) == 0 || s.Ops[0].Limit || s.Ops[0].Times < warmup) {
+		return 0
+	}
+	for i, o := range s.Ops {
+		if o.Limit {
+			continue
+		}
+		if o.RTT == 0 || o.Times < 1 || o.Times > 20 {
+			return i
+		}
+		if first == 0 {
+			first = o.RTT
+		}
+		if d.rules.constantRTT && o.RTT != first {
+			return i
+		}
+		for range o.Times {
+			smp := m.update(o.RTT, o.Inflight)
+			if smp.edgy(byLimit, o.Inflight) || !d.rules.ok(smp) {
+				return i
+			}
+		}
+	}
+	return len(s.Ops)
+}
+
+// Gen draws a script, choosing each sample with the model's state in view,
+// trying a few candidates for one that keeps to the rules, and keeps the
+// longest valid prefix.
+func (d domain) Gen(r *rand.Rand, size int) script {
+	var st setup
+	for {
+		st = d.setup(r)
+		if setupOK(st) && (d.setupOK == nil || d.setupOK(st)) {
+			break
+		}
+	}
+	cfg := st.config()
+	byLimit := st.Queue.byLimit()
+	m := newModel(cfg)
+	var ops []op
+	var first uint64
+	if d.fill {
+		o := op{RTT: base(r), Times: int(check.Between(r, warmup, warmup+2))}
+		tries := []int{busy(r, m, o.RTT), idle(r, m)}
+		if check.Chance(r, 0.5) {
+			tries[0], tries[1] = tries[1], tries[0]
+		}
+		for _, in := range tries {
+			o.Inflight = in
+			try := *m
+			good := true
+			for range o.Times {
+				if smp := try.update(o.RTT, o.Inflight); smp.edgy(byLimit, o.Inflight) || !d.rules.ok(smp) {
+					good = false
+					break
+				}
+			}
+			if good {
+				*m = try
+				ops, first = append(ops, o), o.RTT
+				break
+			}
+		}
+	}
+	for range check.Ops(r, size, 1, d.maxOps) {
+		if check.Chance(r, d.limit) {
+			ops = append(ops, op{Limit: true})
+			continue
+		}
+		found := false
+		for range 12 {
+			o := op{RTT: max(1, d.rtt(r, m)), Times: 1}
+			if d.rules.constantRTT && first != 0 {
+				o.RTT = first
+			}
+			if check.Chance(r, d.repeat) {
+				o.Times = int(check.Between(r, 2, 10))
+			}
+			o.Inflight = d.inflight(r, m, o.RTT)
+			try := *m
+			good := true
+			for range o.Times {
+				smp := try.update(o.RTT, o.Inflight)
+				if smp.edgy(byLimit, o.Inflight) || !d.rules.ok(smp) {
+					good = false
+					break
+				}
+			}
+			if !good {
+				continue
+			}
+			*m = try
+			if first == 0 {
+				first = o.RTT
+			}
+			ops = append(ops, o)
+			found = true
+			break
+		}
+		if !found {
+			break
+		}
+	}
+	s := script{Setup: st, Ops: ops}
+	s.Ops = s.Ops[:max(0, d.Valid(s))]
+	return s
+}
+
+func (d domain) property(newImpl New) check.Property[setup, op] {
+	return check.Over(d, shrinkSetup, shrinkOp, func(s script) check.Trace { return replay(newImpl, s) })
+}
+
+// Drawing setups and samples.
+
+func initial(r *rand.Rand) float64 {
+	return check.Pick(r, 20.0, 100, 250, 1000, 3333.5, 20_000, float64(check.Between(r, 10, 5000)))
+}
+
+func window(r *rand.Rand) int {
+	return check.Pick(r, 1, 2, 3, 5, 10, 50, 600, int(check.Between(r, 1, 1000)))
+}
+
+// roomy draws a setup whose limit has room to move both ways.
+func roomy(r *rand.Rand) setup {
+	in := initial(r)
+	return setup{
+		Initial: in, Min: in * check.Pick(r, 0.0, 0, 0.01, 0.1), Max: in * check.Pick(r, 100.0, 1000),
+		Smoothing: 1, Tol: 1, Window: window(r),
+		Queue: check.Pick(r, queueNil, queueZero, queueEight),
+	}
+}
+
+func base(r *rand.Rand) uint64 {
+	return check.Pick(r, 1000, 50_000, 1_000_000, 12_345_678, check.Between(r, 100, 100_000_000))
+}
+
+// times scales the long RTT (before this sample) by k, or draws a first
+// RTT.
+func times(r *rand.Rand, m *model, ks ...float64) uint64 {
+	if m.seen == 0 {
+		return base(r)
+	}
+	return uint64(math.Round(m.long * check.Pick(r, ks...)))
+}
+
+// rising draws an RTT slower than the long one, by more than the
+// tolerance: the gradient is below 1 but, often, above 0.5.
+func rising(r *rand.Rand, m *model) uint64 {
+	t := m.cfg.RTTTolerance
+	return times(r, m, t, t*1.1, t*1.3, t*1.6, t*2, t*3)
+}
+
+// busy draws an inflight that is clearly not app-limited.
+func busy(r *rand.Rand, m *model, _ uint64) int {
+	e := m.est
+	return check.Pick(r, int(math.Ceil(e)), int(math.Ceil(e))+int(check.Between(r, 0, 100)), int(math.Ceil(e/2))+1, 1_000_000)
+}
+
+// idle draws an inflight that is clearly app-limited, if there is one.
+func idle(r *rand.Rand, m *model) int {
+	half := m.est / 2
+	if half <= 1 {
+		return 0
+	}
+	return check.Pick(r, 0, int(math.Ceil(half))-1, int(check.Between(r, 0, uint64(half/2))))
+}
+
+// boundary returns inflight == limit/2 exactly when that is an integer the
+// implementation must hold exactly too; otherwise a busy inflight.
+func boundary(r *rand.Rand, m *model) int {
+	if h := m.est / 2; m.exact && h == math.Trunc(h) && h < 1e9 {
+		return int(h)
+	}
+	return busy(r, m, 0)
+}
+
+var warmupDomain = domain{
+	setup:   roomy,
+	setupOK: func(s setup) bool { return s.Tol == 1 && s.Smoothing == 1 },
+	rtt: func(r *rand.Rand, m *model) uint64 {
+		return times(r, m, 1, 1.02, 1.1, 1.3, 1.6, 1.9)
+	},
+	inflight: busy,
+	repeat:   0.3,
+	rules:    rules{noAppLimited: true, noDecay: true, inRange: true, noLimitClamp: true},
+	maxOps:   14,
+}
+
+// decayDomain makes the decaying samples app-limited, and only those, so
+// that the decay shows in the gradient of the samples after it (a decaying
+// sample's own gradient is clamped to 1 anyway). The tolerance is 1, so
+// that the warm-up fill can move the limit.
+var decayDomain = domain{
+	setup: func(r *rand.Rand) setup {
+		s := roomy(r)
+		s.Window = check.Pick(r, 2, 3, 5, 10, 50, 600)
+		return s
+	},
+	setupOK: func(s setup) bool { return s.Smoothing == 1 && s.Tol == 1 },
+	rtt: func(r *rand.Rand, m *model) uint64 {
+		if check.Chance(r, 0.35) {
+			return times(r, m, 1/2.5, 1.0/3, 0.2, 0.1)
+		}
+		return rising(r, m)
+	},
+	inflight: func(r *rand.Rand, m *model, rtt uint64) int {
+		if m.seen > 0 && float64(rtt) < m.long/2 {
+			return idle(r, m)
+		}
+		return busy(r, m, rtt)
+	},
+	fill:   true,
+	repeat: 0.3,
+	rules:  rules{decayIsApp: true, inRange: true, noLimitClamp: true},
+	maxOps: 12,
+}
+
+var appDomain = domain{
+	setup: func(r *rand.Rand) setup {
+		s := roomy(r)
+		s.Tol = check.Pick(r, 1.0, 1.5)
+		return s
+	},
+	setupOK: func(s setup) bool { return s.Smoothing == 1 },
+	rtt: func(r *rand.Rand, m *model) uint64 {
+		if check.Chance(r, 0.5) {
+			return times(r, m, 0.6, 0.8, 1.5, 3, 10)
+		}
+		return rising(r, m)
+	},
+	inflight: func(r *rand.Rand, m *model, rtt uint64) int {
+		switch r.Intn(4) {
+		case 0, 1:
+			return idle(r, m)
+		case 2:
+			return boundary(r, m)
+		}
+		return busy(r, m, rtt)
+	},
+	fill:   true,
+	repeat: 0.2,
+	rules:  rules{noDecay: true, inRange: true, noLimitClamp: true},
+	maxOps: 16,
+}
+
+var clampDomain = domain{
+	setup: func(r *rand.Rand) setup {
+		s := roomy(r)
+		s.Tol = check.Pick(r, 1.0, 1.2, 1.5, 2, 3)
+		s.Min = 0
+		return s
+	},
+	setupOK: func(s setup) bool { return s.Smoothing == 1 },
+	rtt: func(r *rand.Rand, m *model) uint64 {
+		return times(r, m, 3, 5, 10, 30, 100, 1000, 0.55, 0.7, 0.9, 1, 1.05, 1.2)
+	},
+	inflight: busy,
+	fill:     true,
+	repeat:   0.2,
+	rules:    rules{noAppLimited: true, noDecay: true, noUpperMid: true, noLimitClamp: true},
+	maxOps:   12,
+}
+
+var smoothingDomain = domain{
+	setup: func(r *rand.Rand) setup {
+		s := roomy(r)
+		s.Smoothing = check.Pick(r, 0.0, 0.1, 0.2, 0.25, 0.5, 0.75, 0.9, r.Float64())
+		s.Queue = check.Pick(r, queueNil, queueZero, queueEight, queueSqrt, queueTenth)
+		return s
+	},
+	setupOK:  func(s setup) bool { return s.Tol == 1 },
+	rtt:      func(r *rand.Rand, m *model) uint64 { return times(r, m, 1) },
+	inflight: busy,
+	repeat:   0.4,
+	rules:    rules{noAppLimited: true, constantRTT: true, noLimitClamp: true},
+	maxOps:   10,
+}
+
+var floorDomain = domain{
+	setup: func(r *rand.Rand) setup {
+		s := roomy(r)
+		s.Min = s.Initial * check.Pick(r, 0.5, 0.8, 0.9, 1.0)
+		s.Max = s.Initial*check.Pick(r, 1, 1.05, 1.2, 1.5) + check.Pick(r, 0.0, 4)
+		return s
+	},
+	setupOK:  func(s setup) bool { return s.Tol == 1 && s.Smoothing == 1 },
+	rtt:      func(r *rand.Rand, m *model) uint64 { return times(r, m, 1, 1, 1.2, 1.5, 1.9) },
+	inflight: busy,
+	fill:     true,
+	repeat:   0.3,
+	rules:    rules{noAppLimited: true, noDecay: true, inRange: true},
+	maxOps:   12,
+}
+
+var exactDomain = domain{
+	setup: func(r *rand.Rand) setup {
+		in := initial(r)
+		return setup{
+			Initial: in, Min: in * check.Pick(r, 0.0, 0.1, 0.5, 1), Max: in * check.Pick(r, 1.0, 1.5, 10, 1000),
+			Smoothing: check.Pick(r, 0.2, 0.2, 0.5, 1, 0, r.Float64()),
+			Tol:       check.Pick(r, 1.0, 1.5, 1.5, 2, 1+r.Float64()),
+			Window:    window(r),
+			Queue:     check.Pick(r, queueNil, queueNil, queueZero, queueEight, queueSqrt, queueTenth),
+		}
+	},
+	rtt: func(r *rand.Rand, m *model) uint64 {
+		return times(r, m, 0.3, 0.5, 0.8, 1, 1, 1.2, 1.5, 2, 4, 10, 0.5+r.Float64())
+	},
+	inflight: func(r *rand.Rand, m *model, rtt uint64) int {
+		switch r.Intn(3) {
+		case 0:
+			return idle(r, m)
+		case 1:
+			return boundary(r, m)
+		}
+		return busy(r, m, rtt)
+	},
+	repeat: 0.3,
+	limit:  0.1,
+	maxOps: 30,
+}
