@@ -1,6 +1,9 @@
 package check
 
-import "math/rand"
+import (
+	"iter"
+	"math/rand"
+)
 
 // Domain is the corner of the input space one property explores. Its rules
 // hold for every script it generates and every script the shrinker tries,
@@ -62,4 +65,25 @@ func FoldWait(aWait, aBack, bWait, bBack uint64) (wait uint64, ok bool) {
 		return bWait, false
 	}
 	return Saturating(aWait, bWait), true
+}
+
+// Timed is a call whose time is given from the latest time of its script
+// so far (see TimeAt).
+type Timed interface {
+	At(latest uint64) uint64
+}
+
+// Times yields each call of ops with its time, from a latest time that
+// starts at start and never moves back.
+func Times[O Timed](start uint64, ops []O) iter.Seq2[O, uint64] {
+	return func(yield func(O, uint64) bool) {
+		latest := start
+		for _, o := range ops {
+			now := o.At(latest)
+			latest = max(latest, now)
+			if !yield(o, now) {
+				return
+			}
+		}
+	}
 }

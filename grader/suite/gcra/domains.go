@@ -56,7 +56,7 @@ func (d domain) Valid(s script) int {
 		if !d.stepOK(st, latest, o) {
 			return i
 		}
-		latest = max(latest, o.at(latest))
+		latest = max(latest, o.At(latest))
 	}
 	return len(s.Ops)
 }
@@ -67,7 +67,7 @@ func (d domain) stepOK(s setup, latest uint64, o op) bool {
 	if o.Back > 0 && !d.rules.backward {
 		return false
 	}
-	return !d.rules.modest || modestTime(s, o.at(latest))
+	return !d.rules.modest || modestTime(s, o.At(latest))
 }
 
 // Gen draws a script, choosing each call with the model's state in view
@@ -98,7 +98,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		if !d.stepOK(s, latest, o) {
 			continue
 		}
-		now := o.at(latest)
+		now := o.At(latest)
 		latest = max(latest, now)
 		m.TryAcquire(now, 1)
 		ops = append(ops, o)

@@ -21,8 +21,8 @@ type op struct {
 
 type script = check.Script[setup, op]
 
-// at returns the time of o when latest is the latest time so far.
-func (o op) at(latest uint64) uint64 { return check.TimeAt(latest, o.Wait, o.Back) }
+// At returns the time of o when latest is the latest time so far.
+func (o op) At(latest uint64) uint64 { return check.TimeAt(latest, o.Wait, o.Back) }
 
 // newCall is the call of New with s's arguments, as the learner reads it.
 func newCall(s setup) string {
@@ -38,10 +38,7 @@ func replay(newImpl New, s script) check.Trace {
 		return t
 	}
 	m := model.NewBucket(st.Burst, st.Rate, st.Start)
-	latest := st.Start
-	for _, o := range s.Ops {
-		now := o.at(latest)
-		latest = max(latest, now)
+	for _, now := range check.Times(st.Start, s.Ops) {
 		got, p := check.Call(func() bool { return g.TryAcquire(now) })
 		if !t.Step(fmt.Sprintf("TryAcquire(nowNs=%s)", check.U(now)), check.B(got), check.B(m.TryAcquire(now, 1)), p) {
 			return t
@@ -78,7 +75,7 @@ func explain(s script, t check.Trace, why string) string {
 	}
 	latest := s.Setup.Start
 	for _, o := range s.Ops[:len(t.Steps)] {
-		if o.at(latest) != s.Setup.Start {
+		if o.At(latest) != s.Setup.Start {
 			return why
 		}
 	}

@@ -22,8 +22,8 @@ type op struct {
 
 type script = check.Script[setup, op]
 
-// at returns the time of o when latest is the latest time so far.
-func (o op) at(latest uint64) uint64 { return check.TimeAt(latest, o.Wait, o.Back) }
+// At returns the time of o when latest is the latest time so far.
+func (o op) At(latest uint64) uint64 { return check.TimeAt(latest, o.Wait, o.Back) }
 
 // unitsPerToken is the contract's fixed-point scale: 1 token = 10^9 units.
 var unitsPerToken = big.NewInt(1_000_000_000)
@@ -38,10 +38,7 @@ func replay(newImpl New, s script) check.Trace {
 		return t
 	}
 	m := model.NewBucket(st.Capacity, st.Rate, st.Start)
-	latest := st.Start
-	for _, o := range s.Ops {
-		now := o.at(latest)
-		latest = max(latest, now)
+	for o, now := range check.Times(st.Start, s.Ops) {
 		if o.Available {
 			got, p := check.Call(func() uint64 { return b.Available(now) })
 			if !t.Step(fmt.Sprintf("Available(nowNs=%s)", check.U(now)), check.U(got), check.U(m.Available(now)), p) {
@@ -70,7 +67,7 @@ func interval(rate uint64) uint64 {
 const startsFull = "This is the first call, at the time the bucket was made: a new bucket starts full, with capacity tokens."
 
 func explain(s script, t check.Trace, why string) string {
-	if len(t.Steps) == 1 && s.Ops[0].at(s.Setup.Start) == s.Setup.Start {
+	if len(t.Steps) == 1 && s.Ops[0].At(s.Setup.Start) == s.Setup.Start {
 		return startsFull
 	}
 	return why
