@@ -74,13 +74,9 @@ func (d domain) stepOK(s setup, latest uint64, o op) bool {
 // (so that calls land on the nanosecond a token comes, and just before),
 // and keeps only calls that follow d's rules.
 func (d domain) Gen(r *rand.Rand, size int) script {
-	var s setup
-	for {
-		s = d.setup(r)
-		if inRange(s) && (d.setupOK == nil || d.setupOK(s)) && (!d.rules.modest || modestTime(s, s.Start)) {
-			break
-		}
-	}
+	s := check.DrawUntil(r, d.setup, func(s setup) bool {
+		return inRange(s) && (d.setupOK == nil || d.setupOK(s)) && (!d.rules.modest || modestTime(s, s.Start))
+	})
 	m := model.NewBucket(s.Burst, s.Rate, s.Start)
 	latest := s.Start
 	var ops []op

@@ -68,13 +68,7 @@ func configOK(c Config) bool {
 }
 
 func (d domain) Gen(r *rand.Rand, size int) script {
-	var c Config
-	for {
-		c = d.setup(r)
-		if configOK(c) && (d.setupOK == nil || d.setupOK(c)) {
-			break
-		}
-	}
+	c := check.DrawUntil(r, d.setup, func(c Config) bool { return configOK(c) && (d.setupOK == nil || d.setupOK(c)) })
 	m := newModel(c)
 	var cumF, cumR uint64
 	var ops []op

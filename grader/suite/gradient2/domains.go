@@ -95,13 +95,7 @@ func (d domain) Valid(s script) int {
 // trying a few candidates for one that keeps to the rules, and keeps the
 // longest valid prefix.
 func (d domain) Gen(r *rand.Rand, size int) script {
-	var st setup
-	for {
-		st = d.setup(r)
-		if setupOK(st) && (d.setupOK == nil || d.setupOK(st)) {
-			break
-		}
-	}
+	st := check.DrawUntil(r, d.setup, func(st setup) bool { return setupOK(st) && (d.setupOK == nil || d.setupOK(st)) })
 	cfg := st.config()
 	byLimit := st.Queue.byLimit()
 	m := newModel(cfg)

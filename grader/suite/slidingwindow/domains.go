@@ -116,13 +116,7 @@ func offset(r *rand.Rand, bucketNs uint64) uint64 {
 // calls that follow d's rules. In a domain without refusals, a TryAcquire
 // the model would refuse becomes a Count.
 func (d domain) Gen(r *rand.Rand, size int) script {
-	var s setup
-	for {
-		s = d.setup(r)
-		if d.setupValid(s) {
-			break
-		}
-	}
+	s := check.DrawUntil(r, d.setup, d.setupValid)
 	m := newModel(s)
 	latest := uint64(0)
 	var ops []op

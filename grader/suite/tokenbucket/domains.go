@@ -91,13 +91,7 @@ func (d domain) Valid(s script) int {
 // Gen draws a script, choosing each call with the model's state in view,
 // and keeps its longest valid prefix.
 func (d domain) Gen(r *rand.Rand, size int) script {
-	var s setup
-	for {
-		s = d.setup(r)
-		if d.setupOK == nil || d.setupOK(s) {
-			break
-		}
-	}
+	s := check.DrawUntil(r, d.setup, func(s setup) bool { return d.setupOK == nil || d.setupOK(s) })
 	m := model.NewBucket(s.Capacity, s.Rate, s.Start)
 	latest := s.Start
 	var ops []op
