@@ -24,8 +24,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// fakeChild says hello, reads one request, then misbehaves as mode says.
+// fakeChild says hello, reads one request, then misbehaves as mode says;
+// or, in mode spin, only keeps a core busy.
 func fakeChild(mode string) {
+	if mode == "spin" {
+		for {
+		}
+	}
 	fmt.Println(wire.Hello)
 	if mode == "deaf" { // never reads its input
 		time.Sleep(time.Hour)

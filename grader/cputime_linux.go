@@ -11,8 +11,21 @@ import (
 // cpuTime returns the CPU time the kernel has counted for every thread of
 // process pid, to the nanosecond (the first field of each thread's
 // /proc/<pid>/task/<tid>/schedstat), and whether it could read it.
+//
+// The kernel brings a thread's count up to date when the thread stops
+// running, and otherwise only at its scheduler ticks: read while a thread
+// runs, the count can be a whole tick (4 ms and more) behind. So cpuTime
+// first waits, a little, for every thread to be off the CPU (the child,
+// having answered, is blocked reading its next request).
 func cpuTime(pid int) (time.Duration, bool) {
-	tasks, err := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/schedstat")
+	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
+	for range 200 {
+		if !running(dir) {
+			break
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	tasks, err := filepath.Glob(dir + "*/schedstat")
 	if err != nil || len(tasks) == 0 {
 		return 0, false
 	}
@@ -33,4 +46,22 @@ func cpuTime(pid int) (time.Duration, bool) {
 		sum += time.Duration(ns)
 	}
 	return sum, true
+}
+
+// running reports whether a thread under dir (a /proc/<pid>/task/) is
+// running or runnable: state R in its stat file.
+func running(dir string) bool {
+	stats, _ := filepath.Glob(dir + "*/stat")
+	for _, s := range stats {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			continue
+		}
+		// The state follows the command name, which is in parentheses
+		// and may itself contain spaces or parentheses.
+		if i := strings.LastIndexByte(string(b), ')'); i >= 0 && i+2 < len(b) && b[i+2] == 'R' {
+			return true
+		}
+	}
+	return false
 }
