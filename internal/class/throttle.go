@@ -9,32 +9,52 @@ import (
 	"ratelab/solutions/tokenbucket"
 )
 
-// Throttle limits each learner's submissions with the course's own token
-// bucket (solutions/tokenbucket): Burst submissions at once, then one more
-// every Every. It is safe for concurrent use.
+// Throttle limits each learner's submissions (keyed by user id) with the
+// course's own token bucket: see KeyedThrottle.
+type Throttle = KeyedThrottle[int64]
+
+// KeyedThrottle limits what each key (a learner, an account name, a client
+// address) may do with the course's own token bucket
+// (solutions/tokenbucket): Burst at once, then one more every Every. It is
+// safe for concurrent use.
 //
 // The bucket counts whole tokens per second; a budget of one token every
 // Every (say 30s) is a rate below one per second, so the bucket runs on a
 // scaled clock where one "second" lasts Every: its nowNs is the real time
 // since the throttle started times 10^9/Every.
-type Throttle struct {
+//
+// Keys may come from strangers (names typed at the sign-in form, client
+// addresses): a bucket that has refilled to full is forgotten (a new one
+// would be the same), so the map holds only keys with recent use.
+type KeyedThrottle[K comparable] struct {
 	Burst uint64
 	Every time.Duration
 
 	mu      sync.Mutex
 	start   time.Time
-	buckets map[int64]*tokenbucket.TokenBucket
+	buckets map[K]*tokenbucket.TokenBucket
+	swept   uint64 // the scaled time of the last sweep of full buckets
 }
+
+// sweepAbove is how many buckets a throttle holds before Allow forgets the
+// full ones (at most once per Every).
+const sweepAbove = 1024
 
 // NewThrottle returns a throttle allowing burst submissions at once and one
 // more every every, started at now.
 func NewThrottle(burst uint64, every time.Duration, now time.Time) *Throttle {
-	return &Throttle{Burst: max(burst, 1), Every: max(every, time.Millisecond), start: now, buckets: map[int64]*tokenbucket.TokenBucket{}}
+	return NewKeyedThrottle[int64](burst, every, now)
+}
+
+// NewKeyedThrottle returns a throttle allowing each key burst actions at
+// once and one more every every, started at now.
+func NewKeyedThrottle[K comparable](burst uint64, every time.Duration, now time.Time) *KeyedThrottle[K] {
+	return &KeyedThrottle[K]{Burst: max(burst, 1), Every: max(every, time.Millisecond), start: now, buckets: map[K]*tokenbucket.TokenBucket{}}
 }
 
 // scaled is the bucket's clock at now: nanoseconds of "seconds" that last
 // Every each.
-func (t *Throttle) scaled(now time.Time) uint64 {
+func (t *KeyedThrottle[K]) scaled(now time.Time) uint64 {
 	d := now.Sub(t.start)
 	if d <= 0 {
 		return 0
@@ -47,16 +67,17 @@ func (t *Throttle) scaled(now time.Time) uint64 {
 	return q
 }
 
-// Allow takes a token for user at now. When it refuses, retry is how long
+// Allow takes a token for key at now. When it refuses, retry is how long
 // until the next token (at least 1ms).
-func (t *Throttle) Allow(user int64, now time.Time) (ok bool, retry time.Duration) {
+func (t *KeyedThrottle[K]) Allow(key K, now time.Time) (ok bool, retry time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	v := t.scaled(now)
-	b, found := t.buckets[user]
+	t.sweep(v)
+	b, found := t.buckets[key]
 	if !found {
 		b = tokenbucket.New(t.Burst, 1, v)
-		t.buckets[user] = b
+		t.buckets[key] = b
 	}
 	if b.TryAcquire(v, 1) {
 		return true, 0
@@ -75,4 +96,25 @@ func (t *Throttle) Allow(user int64, now time.Time) (ok bool, retry time.Duratio
 	}
 	wait := time.Duration(float64(lo-v) / 1e9 * float64(t.Every))
 	return false, max(wait, time.Millisecond)
+}
+
+// sweep forgets the buckets that are full at scaled time v, when there are
+// many and the last sweep is at least one Every old. t.mu is held.
+func (t *KeyedThrottle[K]) sweep(v uint64) {
+	if len(t.buckets) <= sweepAbove || v-t.swept < 1e9 {
+		return
+	}
+	t.swept = v
+	for k, b := range t.buckets {
+		if b.Available(v) >= t.Burst {
+			delete(t.buckets, k)
+		}
+	}
+}
+
+// Len returns how many keys the throttle remembers.
+func (t *KeyedThrottle[K]) Len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.buckets)
 }
