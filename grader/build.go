@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // childDir is where, inside the module, the overlay places the generated
@@ -33,7 +34,7 @@ func (g *grading) build(ctx context.Context, ids []string) (bin string, broken m
 		blame := g.blame(out, ids)
 		if len(blame) == 0 { // not attributable to one exercise: all fail alike
 			for _, id := range ids {
-				broken[id] = out
+				broken[id] = firstLines(out, maxBuildLines)
 			}
 			return "", broken, nil
 		}
@@ -86,9 +87,22 @@ func (g *grading) goBuild(ctx context.Context, ids []string) (string, error) {
 	}
 	cmd := exec.CommandContext(ctx, "go", "build", "-overlay", ovPath, "-o", filepath.Join(g.tmp, "child"), "./"+childDir)
 	cmd.Dir = g.opts.Root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	work := filepath.Join(g.tmp, "build") // go build's own work folder: removed with g.tmp, whatever happens
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return "", err
+	}
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTMPDIR="+work)
+	// The compiler runs in go build's process group: a cancelled or
+	// timed-out grading kills them all, not the go command alone.
+	ownGroup(cmd)
+	cmd.Cancel = func() error { killGroup(cmd); return nil }
+	cmd.WaitDelay = time.Second
 	if g.opts.Sandbox != nil {
-		cmd.Env = g.opts.Sandbox.buildEnv()
+		done, err := g.opts.Sandbox.confineBuild(cmd, g.tmp)
+		if err != nil {
+			return "", fmt.Errorf("could not prepare the build's sandbox: %w", err)
+		}
+		defer done()
 	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -161,7 +175,7 @@ func (g *grading) blame(out string, ids []string) map[string]string {
 		}
 	}
 	for id, msg := range blame {
-		blame[id] = strings.TrimRight(msg, "\n")
+		blame[id] = firstLines(strings.TrimRight(msg, "\n"), maxBuildLines)
 	}
 	return blame
 }
@@ -175,4 +189,17 @@ func apiMismatch(id, line string) string {
 		}
 	}
 	return fmt.Sprintf("the exported API of %s does not match the course contract (New and the methods must keep their exact signatures): %s", id, line)
+}
+
+// maxBuildLines bounds the compiler's message kept per exercise: the first
+// errors are the ones to fix, and a crashing compiler prints thousands.
+const maxBuildLines = 40
+
+// firstLines keeps the first n lines of s, saying how many it dropped.
+func firstLines(s string, n int) string {
+	lines := strings.SplitAfter(s, "\n")
+	if len(lines) <= n {
+		return s
+	}
+	return strings.Join(lines[:n], "") + fmt.Sprintf("… (%d more lines)", len(lines)-n)
 }

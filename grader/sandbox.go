@@ -15,8 +15,12 @@ import (
 // child as `labserver grade` runs it on a learner's own machine.
 //
 // What it enforces, and how:
-//   - the build: CGO_ENABLED=0, GOPROXY=off, GOTOOLCHAIN=local and
-//     GOFLAGS=-mod=readonly, so a build neither downloads nor edits go.mod;
+//   - the build (see BuildLimits): CGO_ENABLED=0, GOPROXY=off,
+//     GOTOOLCHAIN=local and GOFLAGS=-mod=readonly, so a build neither
+//     downloads nor edits go.mod; a minimal environment, limits on CPU
+//     time, memory and file size, a build cache of its own kept under a size
+//     cap, its work folder inside the grading's, its process group killed
+//     whole on a timeout;
 //   - limits set before the child's first instruction (learner init
 //     functions run before any code of ours), by starting it through
 //     prlimit(1), or `sh -c 'ulimit ...; exec ...'` where prlimit is
@@ -44,6 +48,8 @@ type Sandbox struct {
 	// Log is told, once per Sandbox, which confinements this machine does
 	// not allow. Nil means os.Stderr.
 	Log func(format string, args ...any)
+	// Build limits the build of untrusted sources (see BuildLimits).
+	Build BuildLimits
 
 	once    sync.Once
 	prlimit string // path of prlimit(1), or ""
@@ -73,6 +79,7 @@ func (s *Sandbox) defaults() {
 	if s.Log == nil {
 		s.Log = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
 	}
+	s.Build.defaults()
 }
 
 // probe finds out once what this machine allows.
@@ -91,12 +98,8 @@ func (s *Sandbox) probe() {
 		case !s.netns:
 			s.Log("sandbox: this machine refuses a new network namespace: the grading child keeps the network")
 		}
+		s.probeBuild()
 	})
-}
-
-// buildEnv is the environment of go build for untrusted sources.
-func (s *Sandbox) buildEnv() []string {
-	return append(os.Environ(), "CGO_ENABLED=0", "GOPROXY=off", "GOTOOLCHAIN=local", "GOFLAGS=-mod=readonly")
 }
 
 // confine rewrites cmd (the child, its pipes set) to run confined in a

@@ -1,6 +1,7 @@
 package grader
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -20,6 +21,20 @@ func (s *Sandbox) isolate(cmd *exec.Cmd) {
 	// If the grader dies (a crash, SIGKILL), so does the child: it must not
 	// spin on for the rest of its CPU limit with nobody reading it.
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+}
+
+// runAs runs cmd as user uid, group gid.
+func runAs(cmd *exec.Cmd, uid, gid int) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+}
+
+// ownedBy reports whether fi's owner is uid.
+func ownedBy(fi os.FileInfo, uid int) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == uid
 }
 
 // newNetNSWorks reports whether a child can be started in a new network
