@@ -37,15 +37,18 @@ type User struct {
 	CreatedAt time.Time
 }
 
-// JobState is where a grading job is: Queued, then Running, then Done.
-// Its values are the jobs.state column's.
+// JobState is where a grading job is: Queued, then Running, then Done;
+// or Superseded, from Queued, when a newer submission of the same exercise
+// by the same learner replaced it before it was graded. Its values are the
+// jobs.state column's.
 type JobState string
 
 // Job states.
 const (
-	Queued  JobState = "queued"
-	Running JobState = "running"
-	Done    JobState = "done"
+	Queued     JobState = "queued"
+	Running    JobState = "running"
+	Done       JobState = "done"
+	Superseded JobState = "superseded"
 )
 
 // File is one uploaded source file.
@@ -64,6 +67,17 @@ type Submission struct {
 	CreatedAt time.Time
 	Files     []File // only from Submission (one), not from lists
 	Job       Job    // the latest job
+	// Fingerprint hashes the code's syntax tree, comments and names
+	// ignored (see class.Fingerprint); "" for submissions stored before it.
+	Fingerprint string
+	// MatchesSolution: the fingerprint is the reference solution's.
+	MatchesSolution bool
+	// SameAs names the other learners who submitted code of the same
+	// fingerprint for the exercise, by name. The instructor judges.
+	SameAs []string
+	// Superseded lists, from Submit only, the older submissions whose
+	// queued job this one superseded.
+	Superseded []int64
 }
 
 // Job is one grading of a submission.
@@ -78,7 +92,9 @@ type Job struct {
 	FinishedAt   time.Time // zero until done
 	Seed         int64
 	Error        string           // set when it could not be graded at all
-	Result       *report.Exercise // nil until done (and when Error is set)
+	Result       *report.Exercise // nil until done (and when Error is set); bounded (see Bound)
+	Retries      int              // gradings that failed for the server's reasons and were retried
+	ServerFault  bool             // Error is the server's problem, not the learner's
 }
 
 func ns(t time.Time) int64 { return t.UTC().UnixNano() }
@@ -248,16 +264,40 @@ func (s *Store) DeleteSession(ctx context.Context, idHash []byte, now time.Time)
 }
 
 // Submit stores a submission, its files and its first job (queued) in one
-// transaction: once it returns, nothing of it can be lost.
+// transaction: once it returns, nothing of it can be lost. It is SubmitUpload
+// without a fingerprint.
 func (s *Store) Submit(ctx context.Context, userID int64, exercise string, files []File) (Submission, error) {
+	return s.SubmitUpload(ctx, Upload{UserID: userID, Exercise: exercise, Files: files})
+}
+
+// Upload is what SubmitUpload stores.
+type Upload struct {
+	UserID          int64
+	Exercise        string
+	Files           []File
+	Fingerprint     string // "" if none
+	MatchesSolution bool
+}
+
+// SubmitUpload stores a submission, its files and its first job (queued)
+// in one transaction: once it returns, nothing of it can be lost. The
+// learner's jobs still queued for older submissions of the exercise are
+// superseded in the same transaction (Submission.Superseded lists them):
+// only the newest is graded.
+func (s *Store) SubmitUpload(ctx context.Context, up Upload) (Submission, error) {
+	userID, exercise, files := up.UserID, up.Exercise, up.Files
+	var fp any
+	if up.Fingerprint != "" {
+		fp = up.Fingerprint
+	}
 	now := s.clock.Now().UTC()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return Submission{}, fmt.Errorf("store: %w", err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `INSERT INTO submissions (user_id, exercise_id, created_at_ns) VALUES (?, ?, ?)`,
-		userID, exercise, ns(now))
+	res, err := tx.ExecContext(ctx, `INSERT INTO submissions (user_id, exercise_id, created_at_ns, fingerprint, matches_solution) VALUES (?, ?, ?, ?, ?)`,
+		userID, exercise, ns(now), fp, up.MatchesSolution)
 	if err != nil {
 		return Submission{}, fmt.Errorf("store: saving the submission: %w", err)
 	}
@@ -274,10 +314,15 @@ func (s *Store) Submit(ctx context.Context, userID int64, exercise string, files
 		return Submission{}, fmt.Errorf("store: queuing: %w", err)
 	}
 	jid, _ := res.LastInsertId()
+	superseded, err := supersede(ctx, tx, userID, exercise, id, now)
+	if err != nil {
+		return Submission{}, err
+	}
 	if err := tx.Commit(); err != nil {
 		return Submission{}, fmt.Errorf("store: %w", err)
 	}
 	return Submission{ID: id, UserID: userID, Exercise: exercise, CreatedAt: now, Files: files,
+		Fingerprint: up.Fingerprint, MatchesSolution: up.MatchesSolution, Superseded: superseded,
 		Job: Job{ID: jid, SubmissionID: id, Reason: "submit", State: Queued, QueuedAt: now}}, nil
 }
 
@@ -291,66 +336,7 @@ func (s *Store) CountJobs(ctx context.Context, state JobState) (int, error) {
 	return n, nil
 }
 
-// RequeueRunning puts back in the queue every job left running by a server
-// that stopped mid-grading, and returns how many there were.
-func (s *Store) RequeueRunning(ctx context.Context) (int, error) {
-	res, err := s.db.ExecContext(ctx, `UPDATE jobs SET state = 'queued', started_at_ns = NULL WHERE state = 'running'`)
-	if err != nil {
-		return 0, fmt.Errorf("store: %w", err)
-	}
-	n, _ := res.RowsAffected()
-	return int(n), nil
-}
-
-// ClaimJob takes the oldest queued job, marks it running and counts the
-// attempt. ok is false when the queue is empty. Claiming is atomic: two
-// workers never get the same job.
-func (s *Store) ClaimJob(ctx context.Context) (job Job, ok bool, err error) {
-	now := s.clock.Now().UTC()
-	row := s.db.QueryRowContext(ctx, `
-UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at_ns = ?
-WHERE id = (SELECT id FROM jobs WHERE state = 'queued' ORDER BY id LIMIT 1)
-RETURNING `+jobCols, ns(now))
-	job, err = scanJob(row)
-	if errors.Is(err, ErrNotFound) {
-		return Job{}, false, nil
-	}
-	return job, err == nil, err
-}
-
-// FinishJob records a job's result (or why it could not be graded: errMsg,
-// with r nil) and marks it done.
-func (s *Store) FinishJob(ctx context.Context, jobID int64, r *report.Exercise, seed int64, errMsg string) error {
-	now := s.clock.Now().UTC()
-	var (
-		body          any
-		status        any
-		score, maxSco any
-	)
-	if r != nil {
-		b, err := json.Marshal(r)
-		if err != nil {
-			return fmt.Errorf("store: encoding the result: %w", err)
-		}
-		body, status, score, maxSco = string(b), string(r.Status), r.Score, r.MaxScore
-	}
-	var errv any
-	if errMsg != "" {
-		errv = errMsg
-	}
-	res, err := s.db.ExecContext(ctx, `
-UPDATE jobs SET state = 'done', finished_at_ns = ?, status = ?, score = ?, max_score = ?, seed = ?, error = ?, result = ?
-WHERE id = ? AND state = 'running'`, ns(now), status, score, maxSco, seed, errv, body, jobID)
-	if err != nil {
-		return fmt.Errorf("store: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		return fmt.Errorf("store: job %d is not running", jobID)
-	}
-	return nil
-}
-
-const jobCols = `id, submission_id, reason, state, attempts, queued_at_ns, started_at_ns, finished_at_ns, seed, error, result`
+const jobCols = `id, submission_id, reason, state, attempts, queued_at_ns, started_at_ns, finished_at_ns, seed, error, result, retries, server_fault`
 
 // jobRow receives a job's columns (jobCols, in order) from a scan; fill
 // then completes the Job from its nullable and encoded ones.
@@ -361,7 +347,7 @@ type jobRow struct {
 }
 
 func (r *jobRow) dest(j *Job) []any {
-	return []any{&j.ID, &j.SubmissionID, &j.Reason, &j.State, &j.Attempts, &r.queued, &r.started, &r.finished, &r.seed, &r.errMsg, &r.result}
+	return []any{&j.ID, &j.SubmissionID, &j.Reason, &j.State, &j.Attempts, &r.queued, &r.started, &r.finished, &r.seed, &r.errMsg, &r.result, &j.Retries, &j.ServerFault}
 }
 
 func (r *jobRow) fill(j *Job) error {
@@ -399,18 +385,24 @@ func (s *Store) Job(ctx context.Context, id int64) (Job, error) {
 	return scanJob(s.db.QueryRowContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE id = ?`, id))
 }
 
-const submissionCols = `s.id, s.user_id, u.name, s.exercise_id, s.created_at_ns`
+// submissionCols are a submission's columns (s, its learner u), its
+// fingerprint, and the other learners who submitted the same (their names
+// joined by the unit separator, in no order).
+const submissionCols = `s.id, s.user_id, u.name, s.exercise_id, s.created_at_ns, COALESCE(s.fingerprint, ''), s.matches_solution,
+	(SELECT group_concat(u2.name, char(31)) FROM submissions s2 JOIN users u2 ON u2.id = s2.user_id
+	 WHERE s.fingerprint IS NOT NULL AND s2.exercise_id = s.exercise_id AND s2.fingerprint = s.fingerprint AND s2.user_id != s.user_id)`
 
 // latestJob joins a submission with its latest job.
 const latestJob = `JOIN jobs j ON j.id = (SELECT MAX(id) FROM jobs WHERE submission_id = s.id)`
 
 func scanSubmission(sc scanner) (Submission, error) {
 	var (
-		sub Submission
-		at  int64
-		r   jobRow
+		sub  Submission
+		at   int64
+		r    jobRow
+		same sql.NullString
 	)
-	err := sc.Scan(append([]any{&sub.ID, &sub.UserID, &sub.Learner, &sub.Exercise, &at}, r.dest(&sub.Job)...)...)
+	err := sc.Scan(append([]any{&sub.ID, &sub.UserID, &sub.Learner, &sub.Exercise, &at, &sub.Fingerprint, &sub.MatchesSolution, &same}, r.dest(&sub.Job)...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Submission{}, ErrNotFound
 	}
@@ -418,6 +410,7 @@ func scanSubmission(sc scanner) (Submission, error) {
 		return Submission{}, fmt.Errorf("store: %w", err)
 	}
 	sub.CreatedAt = time.Unix(0, at).UTC()
+	sub.SameAs = sameAs(same.String)
 	if err := r.fill(&sub.Job); err != nil {
 		return Submission{}, err
 	}

@@ -87,6 +87,51 @@ CREATE TABLE jobs (
 CREATE INDEX jobs_by_state ON jobs (state, id);
 CREATE INDEX jobs_by_submission ON jobs (submission_id, id);
 `,
+	// 3: a fair queue. Jobs may be superseded (a newer submission of the
+	// same exercise by the same learner replaced them while they waited),
+	// wait before a retry, and say whether their error is the server's;
+	// each learner's turn in the queue; each submission's code fingerprint.
+	`
+CREATE TABLE jobs_v3 (
+	id             INTEGER PRIMARY KEY,
+	submission_id  INTEGER NOT NULL REFERENCES submissions (id) ON DELETE CASCADE,
+	reason         TEXT    NOT NULL,          -- "submit" or "regrade"
+	state          TEXT    NOT NULL CHECK (state IN ('queued', 'running', 'done', 'superseded')),
+	attempts       INTEGER NOT NULL DEFAULT 0, -- times a worker claimed it, less the server's retries
+	queued_at_ns   INTEGER NOT NULL,
+	started_at_ns  INTEGER,
+	finished_at_ns INTEGER,
+	status         TEXT,    -- the exercise's report status once done
+	score          REAL,
+	max_score      REAL,
+	seed           INTEGER,
+	error          TEXT,    -- why it could not be graded, if it could not
+	result         TEXT,    -- the report's Exercise as JSON, bounded (see Bound)
+	not_before_ns  INTEGER NOT NULL DEFAULT 0, -- a retried job is not claimed before
+	retries        INTEGER NOT NULL DEFAULT 0, -- gradings that failed for the server's reasons
+	server_fault   INTEGER NOT NULL DEFAULT 0  -- 1: error is the server's problem, not the learner's
+);
+INSERT INTO jobs_v3 (id, submission_id, reason, state, attempts, queued_at_ns, started_at_ns, finished_at_ns,
+	status, score, max_score, seed, error, result)
+SELECT id, submission_id, reason, state, attempts, queued_at_ns, started_at_ns, finished_at_ns,
+	status, score, max_score, seed, error, result FROM jobs;
+DROP TABLE jobs;
+ALTER TABLE jobs_v3 RENAME TO jobs;
+CREATE INDEX jobs_by_state ON jobs (state, id);
+CREATE INDEX jobs_by_submission ON jobs (submission_id, id);
+
+-- Each learner's place in the round robin: the claim counter when a job of
+-- theirs was last claimed, and whether their last grading timed out.
+CREATE TABLE queue_turns (
+	user_id    INTEGER PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+	last_claim INTEGER NOT NULL DEFAULT 0,
+	timed_out  INTEGER NOT NULL DEFAULT 0
+);
+
+ALTER TABLE submissions ADD COLUMN fingerprint TEXT; -- hash of the normalised syntax tree
+ALTER TABLE submissions ADD COLUMN matches_solution INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX submissions_by_fingerprint ON submissions (exercise_id, fingerprint);
+`,
 }
 
 // migrate brings db up to SchemaVersion, one transaction per migration.

@@ -1,0 +1,239 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"ratelab/grader/report"
+)
+
+// The grading queue is the jobs table; this file is how it is served.
+//
+// Fairness: ClaimJob serves learners in turn, round robin over the
+// learners with a job waiting (queue_turns keeps when each was last
+// served), oldest job first within a learner. New submissions come before
+// regrades, and a learner whose last grading timed out comes after every
+// learner whose did not: a submission that spins costs its learner, not the
+// class. Deficit round robin would weigh each turn by the time it took;
+// plain round robin per job, with the time-out penalty, is enough when one
+// grading is bounded by the job timeout.
+
+// ErrNotRunning is returned by FinishJob, Finish and RetryJob when the job
+// is not running (it was finished already, or never claimed).
+var ErrNotRunning = errors.New("store: the job is not running")
+
+// RequeueRunning puts back in the queue every job left running by a server
+// that stopped mid-grading, and returns how many there were.
+func (s *Store) RequeueRunning(ctx context.Context) (int, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE jobs SET state = 'queued', started_at_ns = NULL WHERE state = 'running'`)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
+// nextJob picks the job to grade next among those queued and due at ?1
+// (see the fairness note above).
+const nextJob = `
+SELECT j.id FROM jobs j
+JOIN submissions s ON s.id = j.submission_id
+LEFT JOIN queue_turns t ON t.user_id = s.user_id
+WHERE j.state = 'queued' AND j.not_before_ns <= ?1
+ORDER BY j.reason = 'regrade', COALESCE(t.timed_out, 0), COALESCE(t.last_claim, 0), j.id
+LIMIT 1`
+
+// ClaimJob takes the next job in fair order (see the package's queue
+// notes), marks it running, counts the attempt and moves its learner to the
+// back of the round. ok is false when no job is due. Claiming is atomic:
+// two workers never get the same job.
+func (s *Store) ClaimJob(ctx context.Context) (job Job, ok bool, err error) {
+	now := ns(s.clock.Now())
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Job{}, false, fmt.Errorf("store: %w", err)
+	}
+	defer tx.Rollback()
+	job, err = scanJob(tx.QueryRowContext(ctx, `
+UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at_ns = ?1
+WHERE id = (`+nextJob+`)
+RETURNING `+jobCols, now))
+	if errors.Is(err, ErrNotFound) {
+		return Job{}, false, nil
+	}
+	if err != nil {
+		return Job{}, false, err
+	}
+	if _, err := tx.ExecContext(ctx, `
+INSERT INTO queue_turns (user_id, last_claim)
+SELECT s.user_id, (SELECT COALESCE(MAX(last_claim), 0) + 1 FROM queue_turns) FROM submissions s WHERE s.id = ?
+ON CONFLICT (user_id) DO UPDATE SET last_claim = excluded.last_claim`, job.SubmissionID); err != nil {
+		return Job{}, false, fmt.Errorf("store: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return Job{}, false, fmt.Errorf("store: %w", err)
+	}
+	return job, true, nil
+}
+
+// Outcome is how a grading ended, as Finish records it.
+type Outcome struct {
+	Result *report.Exercise // nil when it could not be graded (Error says why)
+	Seed   int64
+	Error  string
+	// TimedOut: the grading, or a check of it, ran out of time. The
+	// learner's next job waits behind other learners' (see ClaimJob).
+	TimedOut bool
+	// ServerFault: Error is the server's problem, not the learner's.
+	ServerFault bool
+}
+
+// FinishJob records a job's result (or why it could not be graded: errMsg,
+// with r nil) and marks it done. It is Finish with TimedOut read from r.
+func (s *Store) FinishJob(ctx context.Context, jobID int64, r *report.Exercise, seed int64, errMsg string) error {
+	return s.Finish(ctx, jobID, Outcome{Result: r, Seed: seed, Error: errMsg, TimedOut: TimedOut(r)})
+}
+
+// TimedOut reports whether some check of r ran out of time.
+func TimedOut(r *report.Exercise) bool {
+	if r == nil {
+		return false
+	}
+	for _, c := range r.Checks {
+		if c.Status == report.Timeout {
+			return true
+		}
+	}
+	return false
+}
+
+// Finish records a running job's outcome and marks it done. The result is
+// stored bounded (Bound). ErrNotRunning if the job is not running.
+func (s *Store) Finish(ctx context.Context, jobID int64, o Outcome) error {
+	now := s.clock.Now().UTC()
+	var (
+		body          any
+		status        any
+		score, maxSco any
+	)
+	if o.Result != nil {
+		b, err := json.Marshal(Bound(*o.Result))
+		if err != nil {
+			return fmt.Errorf("store: encoding the result: %w", err)
+		}
+		body, status, score, maxSco = string(b), string(o.Result.Status), o.Result.Score, o.Result.MaxScore
+	}
+	var errv any
+	if o.Error != "" {
+		errv = cut(o.Error, MaxText)
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `
+UPDATE jobs SET state = 'done', finished_at_ns = ?, status = ?, score = ?, max_score = ?, seed = ?, error = ?, result = ?, server_fault = ?
+WHERE id = ? AND state = 'running'`, ns(now), status, score, maxSco, o.Seed, errv, body, o.ServerFault, jobID)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("%w: job %d", ErrNotRunning, jobID)
+	}
+	if !o.ServerFault { // the server's failures say nothing of the learner's code
+		if _, err := tx.ExecContext(ctx, `
+INSERT INTO queue_turns (user_id, timed_out)
+SELECT s.user_id, ? FROM jobs j JOIN submissions s ON s.id = j.submission_id WHERE j.id = ?
+ON CONFLICT (user_id) DO UPDATE SET timed_out = excluded.timed_out`, o.TimedOut, jobID); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
+// RetryJob puts a running job back in the queue, not to be claimed before
+// notBefore, after a grading that failed for the server's reasons: it
+// counts a retry, not an attempt (Job.Attempts counts the server's
+// interruptions).
+func (s *Store) RetryJob(ctx context.Context, jobID int64, notBefore time.Time) error {
+	res, err := s.db.ExecContext(ctx, `
+UPDATE jobs SET state = 'queued', started_at_ns = NULL, retries = retries + 1, attempts = MAX(attempts - 1, 0), not_before_ns = ?
+WHERE id = ? AND state = 'running'`, ns(notBefore), jobID)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("%w: job %d", ErrNotRunning, jobID)
+	}
+	return nil
+}
+
+// supersede marks superseded the learner's jobs still queued for older
+// submissions of the exercise than newest, and returns those submissions.
+func supersede(ctx context.Context, tx *sql.Tx, userID int64, exercise string, newest int64, now time.Time) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, `
+UPDATE jobs SET state = 'superseded', finished_at_ns = ?, error = ?
+WHERE state = 'queued' AND submission_id IN (
+	SELECT id FROM submissions WHERE user_id = ? AND exercise_id = ? AND id < ?)
+RETURNING submission_id`, ns(now), fmt.Sprintf("not graded: submission %d, a newer one of the same exercise, replaced it while it waited", newest),
+		userID, exercise, newest)
+	if err != nil {
+		return nil, fmt.Errorf("store: superseding: %w", err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		out = append(out, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// sameAs splits submissionCols' list of other learners' names.
+func sameAs(joined string) []string {
+	if joined == "" {
+		return nil
+	}
+	names := strings.Split(joined, "\x1f")
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// Path returns the database's file, "" for an in-memory one.
+func (s *Store) Path(ctx context.Context) (string, error) {
+	rows, err := s.db.QueryContext(ctx, `PRAGMA database_list`)
+	if err != nil {
+		return "", fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			seq        int
+			name, file string
+		)
+		if err := rows.Scan(&seq, &name, &file); err != nil {
+			return "", fmt.Errorf("store: %w", err)
+		}
+		if name == "main" {
+			return file, nil
+		}
+	}
+	return "", rows.Err()
+}
