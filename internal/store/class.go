@@ -155,25 +155,16 @@ func (s *Store) addUser(ctx context.Context, name string, role Role, tokenHash [
 	return User{ID: id, Name: name, Role: role, CreatedAt: now}, nil
 }
 
-// SetLearnerToken replaces a learner's token hash (a token reissued).
+// SetLearnerToken replaces a learner's token hash (a token reissued) and
+// ends their sessions: the old token signs in nowhere any more.
 func (s *Store) SetLearnerToken(ctx context.Context, name string, tokenHash []byte) error {
-	return s.updateUser(ctx, `UPDATE users SET token_hash = ? WHERE name = ? AND role = 'learner'`, tokenHash, name)
+	return s.replaceSecret(ctx, `UPDATE users SET token_hash = ? WHERE name = ? AND role = 'learner'`, tokenHash, name)
 }
 
-// SetInstructorPassword replaces an instructor's password hash.
+// SetInstructorPassword replaces an instructor's password hash and ends
+// their sessions.
 func (s *Store) SetInstructorPassword(ctx context.Context, name, passwordHash string) error {
-	return s.updateUser(ctx, `UPDATE users SET password_hash = ? WHERE name = ? AND role = 'instructor'`, passwordHash, name)
-}
-
-func (s *Store) updateUser(ctx context.Context, q string, v any, name string) error {
-	res, err := s.db.ExecContext(ctx, q, v, name)
-	if err != nil {
-		return fmt.Errorf("store: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return s.replaceSecret(ctx, `UPDATE users SET password_hash = ? WHERE name = ? AND role = 'instructor'`, passwordHash, name)
 }
 
 const userCols = `id, name, role, created_at_ns`

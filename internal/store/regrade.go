@@ -1,0 +1,44 @@
+package store
+
+import (
+	"context"
+	"fmt"
+)
+
+// RegradeLatestWithin queues a regrade of every learner's latest
+// submission of every exercise, except those with a job already waiting
+// (a duplicate would grade the same code twice), while fewer than
+// maxQueued jobs wait: oldest submissions first, up to the room left. It
+// returns the jobs queued and how many latest submissions were left out
+// for lack of room. Counting and queuing are one statement, so two regrades
+// at once cannot both fill the same room.
+func (s *Store) RegradeLatestWithin(ctx context.Context, maxQueued int) (queued []Job, left int, err error) {
+	now := ns(s.clock.Now())
+	const waiting = `
+SELECT l.id FROM (SELECT MAX(id) AS id FROM submissions GROUP BY user_id, exercise_id) l
+WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.submission_id = l.id AND j.state = 'queued')`
+	var due int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (`+waiting+`)`).Scan(&due); err != nil {
+		return nil, 0, fmt.Errorf("store: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, `
+INSERT INTO jobs (submission_id, reason, state, queued_at_ns)
+SELECT id, 'regrade', 'queued', ?1 FROM (`+waiting+`) ORDER BY id
+LIMIT max(0, ?2 - (SELECT COUNT(*) FROM jobs WHERE state = 'queued'))
+RETURNING `+jobCols, now, maxQueued)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		queued = append(queued, j)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("store: %w", err)
+	}
+	return queued, max(due-len(queued), 0), nil
+}
