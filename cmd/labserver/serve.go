@@ -68,6 +68,7 @@ type serveOptions struct {
 	addr      string
 	db        string
 	staticDir string
+	maxConns  int
 	class     classOptions
 }
 
@@ -78,6 +79,7 @@ func runServe(args []string) error {
 	fs.StringVar(&o.db, "db", dbDefault(), "the lab's SQLite database (created, with its folder, if missing); default $RATELAB_DB or "+defaultDBPath)
 	fs.StringVar(&o.staticDir, "static-dir", os.Getenv("RATELAB_STATIC_DIR"),
 		"serve files in this folder under /static/ in preference to the embedded ones (e.g. a lab.wasm built after the server); default $RATELAB_STATIC_DIR")
+	fs.IntVar(&o.maxConns, "max-conns", 512, "most connections open at once, websockets included; beyond, new ones wait until one closes")
 	o.class.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: labserver serve [flags]\n\nServes the lab (lessons, exercises, your latest grades) in the browser.\n\nflags:")
@@ -128,7 +130,9 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	limits := server.Limits{MaxConns: o.maxConns}
+	ln = server.Listener(ln, limits)
+	srv := server.HTTPServer(h, limits)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	fmt.Fprintf(log, "ratelab: the lab is at http://%s (database %s); Ctrl-C stops it\n", ln.Addr(), o.db)

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"golang.org/x/crypto/bcrypt"
 
 	"ratelab/internal/class"
 	"ratelab/internal/store"
@@ -31,6 +33,19 @@ type Class struct {
 	SecureCookies bool
 	// SessionTTL is how long a login lasts; 0 means 12 hours.
 	SessionTTL time.Duration
+	// SignIn sets the sign-in budgets (per account name, per client
+	// address) and how many password checks run at once; zero fields take
+	// class.SignInConfig's defaults.
+	SignIn class.SignInConfig
+	// SignInWait is how long a sign-in waits for a free password check
+	// before it is refused (503); 0 means 10s.
+	SignInWait time.Duration
+	// ComparePassword compares a bcrypt hash with a password; nil means
+	// bcrypt.CompareHashAndPassword. Tests count its calls.
+	ComparePassword func(hash, password []byte) error
+	// MaxLivePerUser bounds the live websockets one user holds open at
+	// once; 0 means 8. Beyond, 429.
+	MaxLivePerUser int
 }
 
 // accounts signs class users in: learners by token, instructors by name and
@@ -100,10 +115,16 @@ type classHandlers struct {
 	grading     grading
 	live        live
 	throttle    *class.Throttle // each learner's submission budget
-	clock       class.Clock     // the class's time: sessions, throttle
+	signIn      *class.SignIn   // sign-in budgets and password checks at once
+	clock       class.Clock     // the class's time: sessions, throttles
 
-	secureCookies bool
-	sessionTTL    time.Duration
+	secureCookies   bool
+	sessionTTL      time.Duration
+	signInWait      time.Duration
+	comparePassword func(hash, password []byte) error
+	dummyOnce       sync.Once
+	dummy           string // dummyHash's
+	liveSockets     *perUser
 }
 
 // problemError is a refusal that lists what was wrong, one sentence each.
@@ -121,14 +142,28 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	if cfg.SessionTTL == 0 {
 		cfg.SessionTTL = 12 * time.Hour
 	}
+	if cfg.SignInWait <= 0 {
+		cfg.SignInWait = 10 * time.Second
+	}
+	if cfg.ComparePassword == nil {
+		cfg.ComparePassword = bcrypt.CompareHashAndPassword
+	}
+	if cfg.MaxLivePerUser <= 0 {
+		cfg.MaxLivePerUser = 8
+	}
 	st := cfg.Class.Store()
 	ch := &classHandlers{
 		handlers: h,
 		accounts: st, submissions: st,
 		grading: cfg.Class, live: cfg.Class, throttle: cfg.Class.Throttle, clock: cfg.Class,
+		signIn:        class.NewSignIn(cfg.SignIn, cfg.Class.Now()),
 		secureCookies: cfg.SecureCookies, sessionTTL: cfg.SessionTTL,
+		signInWait: cfg.SignInWait, comparePassword: cfg.ComparePassword,
+		liveSockets: newPerUser(cfg.MaxLivePerUser),
 	}
-	g := e.Group("/class", ch.limitBody, ch.authenticate, ch.csrf())
+	// Before the CSRF check (which parses the form, an upload's included),
+	// a POST other than signing in or out needs a user.
+	g := e.Group("/class", ch.limitBody, ch.authenticate, ch.signedInToPost, ch.csrf())
 	get := []string{http.MethodGet, http.MethodHead}
 	g.Match(get, "", ch.index)
 	g.Match(get, "/login", ch.loginPage)

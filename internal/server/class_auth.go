@@ -1,10 +1,16 @@
 package server
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"fmt"
+	"math"
+	"net"
 	"net/http"
+	"net/netip"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +18,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/crypto/bcrypt"
 
+	"ratelab/internal/class"
 	"ratelab/internal/store"
 	"ratelab/web/page"
 )
@@ -79,6 +86,24 @@ func (h *classHandlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// signedInToPost refuses a POST from nobody, except signing in and out,
+// before anything reads its body: a stranger's upload is not parsed.
+func (h *classHandlers) signedInToPost(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		switch p := c.Request().URL.Path; {
+		case c.Request().Method != http.MethodPost, p == "/class/login", p == "/class/logout":
+		default:
+			if _, ok := currentUser(c); !ok {
+				// Closing after the answer spares net/http reading the
+				// body it would otherwise drain for keep-alive.
+				c.Response().Header().Set(echo.HeaderConnection, "close")
+				return echo.NewHTTPError(http.StatusUnauthorized, "Sign in first: this page belongs to the class.")
+			}
+		}
+		return next(c)
+	}
+}
+
 func currentUser(c echo.Context) (store.User, bool) {
 	u, ok := c.Get(userKey).(store.User)
 	return u, ok
@@ -109,19 +134,48 @@ func (h *classHandlers) loginPage(c echo.Context) error {
 }
 
 // login signs in a learner (field "token") or an instructor ("name" and
-// "password") and sets the session cookie.
+// "password") and sets the session cookie. Every attempt spends the client
+// address's sign-in budget, and an instructor's the name's too (429 with
+// Retry-After beyond); the password is compared (bcrypt) whether or not
+// the name exists, against a dummy hash if not, so the answer's time does
+// not tell names apart; and at most a few comparisons run at once.
 func (h *classHandlers) login(c echo.Context) error {
 	ctx := c.Request().Context()
+	token := strings.TrimSpace(c.FormValue("token"))
+	name := ""
+	if token == "" {
+		name = strings.TrimSpace(c.FormValue("name"))
+	}
+	now := h.clock.Now()
+	if ok, retry, budget := h.signIn.Allow(name, clientAddress(c.Request()), now); !ok {
+		return tooManySignIns(c, budget, retry, now)
+	}
 	var (
 		u   store.User
 		err error
 	)
-	if token := strings.TrimSpace(c.FormValue("token")); token != "" {
+	if token != "" {
 		u, err = h.accounts.LearnerByToken(ctx, store.Hash(token))
 	} else {
 		var pw string
-		u, pw, err = h.accounts.Instructor(ctx, strings.TrimSpace(c.FormValue("name")))
-		if err == nil && bcrypt.CompareHashAndPassword([]byte(pw), []byte(c.FormValue("password"))) != nil {
+		u, pw, err = h.accounts.Instructor(ctx, name)
+		known := err == nil && pw != ""
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if !known {
+			pw = h.dummyHash()
+		}
+		var match bool
+		wait, cancel := context.WithTimeout(ctx, h.signInWait)
+		defer cancel()
+		if werr := h.signIn.Check(wait, func() {
+			match = h.comparePassword([]byte(pw), []byte(c.FormValue("password"))) == nil
+		}); werr != nil {
+			c.Response().Header().Set("Retry-After", "5")
+			return echo.NewHTTPError(http.StatusServiceUnavailable, "Too many people are signing in at this moment: try again in a few seconds.")
+		}
+		if !known || !match {
 			err = store.ErrNotFound
 		}
 	}
@@ -141,6 +195,55 @@ func (h *classHandlers) login(c echo.Context) error {
 	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: id, Path: "/class", HttpOnly: true,
 		Secure: h.secureCookies, SameSite: http.SameSiteLaxMode, MaxAge: int(h.sessionTTL / time.Second)})
 	return c.Redirect(http.StatusSeeOther, "/class")
+}
+
+// tooManySignIns is the 429 of a sign-in over its budget.
+func tooManySignIns(c echo.Context, budget class.Budget, retry time.Duration, now time.Time) error {
+	secs := int(math.Ceil(retry.Seconds()))
+	c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
+	whose := "from your network"
+	if budget == class.AccountBudget {
+		whose = "for this name"
+	}
+	return echo.NewHTTPError(http.StatusTooManyRequests, fmt.Sprintf(
+		"Too many sign-in attempts %s: try again in %ds, at %s.", whose, secs,
+		now.Add(time.Duration(secs)*time.Second).UTC().Format("15:04:05 MST")))
+}
+
+// clientAddress is the key of a client's sign-in budget: the address the
+// connection comes from (never a header, which the client writes), an
+// IPv6 one cut to its /64 (one host may hold a whole /64).
+func clientAddress(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	ip = ip.Unmap()
+	if ip.Is6() {
+		p, _ := ip.Prefix(64)
+		return p.String()
+	}
+	return ip.String()
+}
+
+// dummyHash is the bcrypt hash a password is compared with when the name
+// is nobody's: made once, at the cost instructor add uses, of a password
+// nobody knows.
+func (h *classHandlers) dummyHash() string {
+	h.dummyOnce.Do(func() {
+		pw := make([]byte, 18)
+		rand.Read(pw)
+		b, err := bcrypt.GenerateFromPassword([]byte(base64.RawURLEncoding.EncodeToString(pw)), bcrypt.DefaultCost)
+		if err != nil {
+			panic("bcrypt of 24 bytes: " + err.Error()) // only for passwords over 72 bytes
+		}
+		h.dummy = string(b)
+	})
+	return h.dummy
 }
 
 func (h *classHandlers) logout(c echo.Context) error {

@@ -2,6 +2,9 @@ package server
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"sync"
 	"time"
 
 	"github.com/coder/websocket"
@@ -18,6 +21,48 @@ import (
 // them. Once a websocket is accepted the response is no longer HTTP: a
 // fault is logged and the connection closed with a status, not returned.
 
+// perUser counts each user's live websockets, up to max at once. It is
+// safe for concurrent use.
+type perUser struct {
+	max int
+	mu  sync.Mutex
+	n   map[int64]int
+}
+
+func newPerUser(max int) *perUser { return &perUser{max: max, n: map[int64]int{}} }
+
+// take counts one more websocket of user and reports whether it is within
+// the cap; when it is, release must be called once it closes.
+func (p *perUser) take(user int64) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.n[user] >= p.max {
+		return false
+	}
+	p.n[user]++
+	return true
+}
+
+func (p *perUser) release(user int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.n[user]--; p.n[user] <= 0 {
+		delete(p.n, user)
+	}
+}
+
+// liveSlot takes one of the user's live websockets, or refuses with 429
+// before the upgrade. The caller defers the returned release.
+func (h *classHandlers) liveSlot(c echo.Context) (release func(), err error) {
+	u, _ := currentUser(c)
+	if !h.liveSockets.take(u.ID) {
+		c.Response().Header().Set("Retry-After", "10")
+		return nil, echo.NewHTTPError(http.StatusTooManyRequests, fmt.Sprintf(
+			"You have %d live views open already, the most one person may: close one (another tab?) and reload.", h.liveSockets.max))
+	}
+	return func() { h.liveSockets.release(u.ID) }, nil
+}
+
 // submissionLive streams a submission's grading: what happened so far,
 // then each event, until it is done.
 func (h *classHandlers) submissionLive(c echo.Context) error {
@@ -25,6 +70,11 @@ func (h *classHandlers) submissionLive(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	release, err := h.liveSlot(c)
+	if err != nil {
+		return err
+	}
+	defer release()
 	s := h.live.Subscribe(sub.ID)
 	defer s.Close()
 	conn, err := websocket.Accept(c.Response(), c.Request(), nil)
@@ -99,6 +149,11 @@ func (h *classHandlers) writeEvent(ctx context.Context, conn *websocket.Conn, e 
 // dashboardLive streams every submission's queued, running and done events
 // (not each check's: the dashboard shows scores, not progress).
 func (h *classHandlers) dashboardLive(c echo.Context) error {
+	release, err := h.liveSlot(c)
+	if err != nil {
+		return err
+	}
+	defer release()
 	s := h.live.Subscribe(0)
 	defer s.Close()
 	conn, err := websocket.Accept(c.Response(), c.Request(), nil)

@@ -61,6 +61,21 @@ func newClass(t *testing.T) *classFixture { return newClassBurst(t, 50) }
 
 func newClassBurst(t *testing.T, burst uint64) *classFixture {
 	t.Helper()
+	return newClassWith(t, fixtureOptions{burst: burst})
+}
+
+// fixtureOptions change a test class from newClass's.
+type fixtureOptions struct {
+	burst  uint64         // each learner's submissions at once; 0 means 50
+	class  server.Class   // its sign-in and live settings (Class itself is set by newClassWith)
+	limits *server.Limits // if set, the HTTP server's limits (server.HTTPServer, server.Listener)
+}
+
+func newClassWith(t *testing.T, o fixtureOptions) *classFixture {
+	t.Helper()
+	if o.burst == 0 {
+		o.burst = 50
+	}
 	ctx := t.Context()
 	clock := fixedClock{classNow}
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "class.db"), clock)
@@ -80,13 +95,20 @@ func newClassBurst(t *testing.T, burst uint64) *classFixture {
 	if _, err := st.AddInstructor(ctx, "prof", string(hash)); err != nil {
 		t.Fatal(err)
 	}
-	cl := class.New(class.Config{Store: st, Root: "../..", Clock: clock, SubmitBurst: burst, SubmitEvery: 30 * time.Second,
+	cl := class.New(class.Config{Store: st, Root: "../..", Clock: clock, SubmitBurst: o.burst, SubmitEvery: 30 * time.Second,
 		Log: slog.New(slog.DiscardHandler)})
-	srv := httptest.NewServer(server.New(server.Config{
+	o.class.Class = cl
+	h := server.New(server.Config{
 		Static: web.Static(""),
 		Log:    slog.New(slog.DiscardHandler),
-		Class:  &server.Class{Class: cl},
-	}))
+		Class:  &o.class,
+	})
+	srv := httptest.NewUnstartedServer(h)
+	if o.limits != nil {
+		srv.Config = server.HTTPServer(h, *o.limits)
+		srv.Listener = server.Listener(srv.Listener, *o.limits)
+	}
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return &classFixture{url: srv.URL, st: st}
 }
@@ -540,9 +562,11 @@ func (f *classFixture) finish(t *testing.T, score float64) {
 
 func TestClassGradebookCSV(t *testing.T) {
 	f := newClass(t)
-	f.submit(t, adaToken)
+	// Each graded before the next is sent: a newer submission replaces
+	// one still waiting.
 	f.submit(t, adaToken)
 	f.finish(t, 30) // ada's first
+	f.submit(t, adaToken)
 	f.finish(t, 20) // ada's latest: lower
 	r := f.instructor(t).get("/class/gradebook.csv")
 	if r.code != http.StatusOK || r.header.Get("Content-Type") != "text/csv; charset=utf-8" ||

@@ -234,14 +234,16 @@ func (h *handlers) handleError(err error, c echo.Context) {
 		case code == http.StatusMethodNotAllowed:
 			heading = "Not allowed"
 			message = "The lab's pages only answer GET and HEAD requests."
-		case code < 500:
+		case code < 500, code == http.StatusServiceUnavailable && msg != "":
+			// A 503 with a message is the server saying it is busy (a
+			// full queue, sign-ins waiting), not a fault.
 			heading = http.StatusText(code)
 			if msg != "" {
 				message = msg
 			}
 		}
 	}
-	if code >= 500 {
+	if code >= 500 && !(code == http.StatusServiceUnavailable && errors.As(err, &he)) {
 		h.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	}
 	if c.Request().Method == http.MethodHead {

@@ -1,0 +1,190 @@
+package server_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"ratelab/internal/class"
+	"ratelab/internal/server"
+)
+
+func TestSignInThrottledPerAccount(t *testing.T) {
+	f := newClassWith(t, fixtureOptions{class: server.Class{SignIn: class.SignInConfig{AccountBurst: 2, AccountEvery: time.Minute}}})
+	wrong := url.Values{"name": {"prof"}, "password": {"not the password"}}
+	for i := range 2 {
+		if r := f.browser(t).signIn(wrong); r.code != http.StatusUnauthorized {
+			t.Fatalf("wrong password %d = %d; want 401", i+1, r.code)
+		}
+	}
+	// The third attempt on prof is refused before the password is looked
+	// at, the right one too, and says when to come back.
+	for _, pw := range []string{"not the password", profPassword} {
+		r := f.browser(t).signIn(url.Values{"name": {"prof"}, "password": {pw}})
+		if r.code != http.StatusTooManyRequests || r.header.Get("Retry-After") != "60" ||
+			!strings.Contains(r.body, "Too many sign-in attempts for this name: try again in 60s, at 09:01:00 UTC") {
+			t.Errorf("a third sign-in as prof = %d, Retry-After %q; want 429, 60, saying when:\n%s", r.code, r.header.Get("Retry-After"), r.body)
+		}
+	}
+	// Any case or spacing of the name is the same account.
+	if r := f.browser(t).signIn(url.Values{"name": {" PROF"}, "password": {"x"}}); r.code != http.StatusTooManyRequests {
+		t.Errorf("sign-in as %q after prof's budget is spent = %d; want 429", " PROF", r.code)
+	}
+	// Another account, and learners, are not held back by prof's.
+	if r := f.browser(t).signIn(url.Values{"token": {adaToken}}); r.code != http.StatusSeeOther {
+		t.Errorf("ada signing in = %d; want 303", r.code)
+	}
+}
+
+func TestSignInThrottledPerAddress(t *testing.T) {
+	f := newClassWith(t, fixtureOptions{class: server.Class{SignIn: class.SignInConfig{AddressBurst: 3, AddressEvery: 10 * time.Second}}})
+	for i, form := range []url.Values{{"token": {"rl_guess1"}}, {"token": {"rl_guess2"}}, {"name": {"x"}, "password": {"y"}}} {
+		if r := f.browser(t).signIn(form); r.code != http.StatusUnauthorized {
+			t.Fatalf("attempt %d = %d; want 401", i+1, r.code)
+		}
+	}
+	r := f.browser(t).signIn(url.Values{"token": {adaToken}})
+	if r.code != http.StatusTooManyRequests || r.header.Get("Retry-After") != "10" || !strings.Contains(r.body, "Too many sign-in attempts from your network") {
+		t.Errorf("a fourth sign-in from one address = %d, Retry-After %q; want 429, 10:\n%s", r.code, r.header.Get("Retry-After"), r.body)
+	}
+	// Programs get the refusal in JSON.
+	b := f.browser(t)
+	form := url.Values{"token": {adaToken}, "_csrf": {b.csrf()}}
+	req, _ := http.NewRequest(http.MethodPost, f.url+"/class/login", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	if r := b.do(req); r.code != http.StatusTooManyRequests || !strings.Contains(r.body, `"error":"Too many sign-in attempts`) {
+		t.Errorf("the same as a program = %d %s; want 429 in JSON", r.code, r.body)
+	}
+}
+
+// countingComparer records the hashes passwords were compared with.
+type countingComparer struct {
+	mu     sync.Mutex
+	hashes []string
+}
+
+func (c *countingComparer) compare(hash, password []byte) error {
+	c.mu.Lock()
+	c.hashes = append(c.hashes, string(hash))
+	c.mu.Unlock()
+	return bcrypt.CompareHashAndPassword(hash, password)
+}
+
+func TestSignInComparesForUnknownNames(t *testing.T) {
+	var cmp countingComparer
+	f := newClassWith(t, fixtureOptions{class: server.Class{ComparePassword: cmp.compare}})
+	names := []string{"prof", "nobody", "ada"} // an instructor, no one, a learner
+	for _, name := range names {
+		if r := f.browser(t).signIn(url.Values{"name": {name}, "password": {"wrong password"}}); r.code != http.StatusUnauthorized {
+			t.Fatalf("%s with a wrong password = %d; want 401", name, r.code)
+		}
+	}
+	if len(cmp.hashes) != len(names) {
+		t.Fatalf("passwords compared %d times for %q; want once each, whether or not the name is an instructor's", len(cmp.hashes), names)
+	}
+	dummy := cmp.hashes[1]
+	if cost, err := bcrypt.Cost([]byte(dummy)); err != nil || cost != bcrypt.DefaultCost {
+		t.Errorf("an unknown name's password was compared with %q (cost %d, %v); want a bcrypt hash of cost %d", dummy, cost, err, bcrypt.DefaultCost)
+	}
+	if dummy == cmp.hashes[0] || cmp.hashes[2] != dummy {
+		t.Errorf("hashes compared: %q; want prof's, then the same dummy for nobody and for ada", cmp.hashes)
+	}
+}
+
+func TestSignInChecksAtOnce(t *testing.T) {
+	var running, most, entered atomic.Int32
+	release := make(chan struct{})
+	blocking := func(hash, password []byte) error {
+		entered.Add(1)
+		n := running.Add(1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		<-release
+		running.Add(-1)
+		return bcrypt.ErrMismatchedHashAndPassword
+	}
+	f := newClassWith(t, fixtureOptions{class: server.Class{ComparePassword: blocking, SignIn: class.SignInConfig{MaxChecks: 2}}})
+	const n = 3
+	forms := make([]*browser, n)
+	tokens := make([]string, n)
+	for i := range forms {
+		forms[i] = f.browser(t)
+		tokens[i] = forms[i].csrf()
+	}
+	codes := make(chan int, n)
+	for i := range n {
+		go func() {
+			form := url.Values{"name": {"prof"}, "password": {"x"}, "_csrf": {tokens[i]}}
+			req, _ := http.NewRequest(http.MethodPost, f.url+"/class/login", strings.NewReader(form.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			res, err := forms[i].c.Do(req)
+			if err != nil {
+				codes <- 0
+				return
+			}
+			res.Body.Close()
+			codes <- res.StatusCode
+		}()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for entered.Load() < 2 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	// Two checks hold both places: a page is still served meanwhile, and
+	// the third sign-in waits.
+	if r := f.browser(t).get("/"); r.code != http.StatusOK {
+		t.Errorf("GET / while sign-ins are checked = %d; want 200", r.code)
+	}
+	if e := entered.Load(); e != 2 {
+		t.Errorf("%d password checks started with 2 places; want 2", e)
+	}
+	close(release)
+	for range n {
+		if code := <-codes; code != http.StatusUnauthorized {
+			t.Errorf("a sign-in = %d; want 401", code)
+		}
+	}
+	if m := most.Load(); m != 2 {
+		t.Errorf("at most %d password checks ran at once; want 2", m)
+	}
+}
+
+func TestSignInWaitIsBounded(t *testing.T) {
+	release := make(chan struct{})
+	var entered atomic.Int32
+	blocking := func(hash, password []byte) error {
+		entered.Add(1)
+		<-release
+		return bcrypt.ErrMismatchedHashAndPassword
+	}
+	f := newClassWith(t, fixtureOptions{class: server.Class{ComparePassword: blocking, SignInWait: 50 * time.Millisecond,
+		SignIn: class.SignInConfig{MaxChecks: 1}}})
+	first := f.browser(t)
+	tok := first.csrf()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		form := url.Values{"name": {"prof"}, "password": {"x"}, "_csrf": {tok}}
+		res, err := first.c.PostForm(f.url+"/class/login", form)
+		if err == nil {
+			res.Body.Close()
+		}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for entered.Load() < 1 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	r := f.browser(t).signIn(url.Values{"name": {"prof"}, "password": {"y"}})
+	if r.code != http.StatusServiceUnavailable || r.header.Get("Retry-After") == "" || !strings.Contains(r.body, "Too many people are signing in") {
+		t.Errorf("a sign-in while the only check is busy = %d, Retry-After %q; want 503 with Retry-After:\n%s", r.code, r.header.Get("Retry-After"), r.body)
+	}
+	close(release)
+	<-done
+}
