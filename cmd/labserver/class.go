@@ -60,17 +60,24 @@ func validName(n string) bool {
 	return true
 }
 
-// runRoster is `labserver roster import [--db PATH] [--reissue] roster.csv`.
+// rosterUsage is runRoster's usage line.
+const rosterUsage = "usage: labserver roster import [--db PATH] [--reissue] roster.csv\n       labserver roster remove [--db PATH] NAME"
+
+// runRoster is `labserver roster import [--db PATH] [--reissue] roster.csv`
+// and `labserver roster remove [--db PATH] NAME`.
 func runRoster(args []string) error {
+	if len(args) > 0 && args[0] == "remove" {
+		return runRosterRemove(args[1:])
+	}
 	if len(args) == 0 || args[0] != "import" {
-		fmt.Fprintln(os.Stderr, "usage: labserver roster import [--db PATH] [--reissue] roster.csv")
+		fmt.Fprintln(os.Stderr, rosterUsage)
 		return exitError{2}
 	}
 	fs := flag.NewFlagSet("roster import", flag.ContinueOnError)
 	db := fs.String("db", dbDefault(), "the class database (created if missing)")
-	reissue := fs.Bool("reissue", false, "give learners already on the roster a new token (the old one stops working)")
+	reissue := fs.Bool("reissue", false, "give learners already on the roster a new token (the old one, and every session signed in with it, stop working)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: labserver roster import [flags] roster.csv\n\nCreates a learner per line of roster.csv (first column: the name; a header line \"name,...\" is skipped)\nand prints each new learner's token, once: hand them out, they are stored only hashed.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "usage: labserver roster import [flags] roster.csv\n\nCreates a learner per line of roster.csv (first column: the name; a header line \"name,...\" is skipped)\nand prints each new learner's token, once: hand them out, they are stored only hashed.\nEvery name is checked before anyone is created; if the import stops later, the tokens\ncreated until then are still printed, and the line it stopped at is named.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if done, err := parseFlags(fs, args[1:]); done {
@@ -92,6 +99,30 @@ func runRoster(args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(0), err)
 	}
+	// Every line is checked before anyone is created.
+	type entry struct {
+		line int
+		name string
+	}
+	var entries []entry
+	seen := map[string]int{}
+	for i, row := range rows {
+		if len(row) == 0 {
+			continue
+		}
+		name := strings.TrimSpace(row[0])
+		if (i == 0 && strings.EqualFold(name, "name")) || name == "" {
+			continue
+		}
+		if !validName(name) {
+			return fmt.Errorf("%s line %d: %q is not a usable name (1 to 64 printable characters, no commas, quotes or slashes); nobody was created", fs.Arg(0), i+1, name)
+		}
+		if prev, ok := seen[name]; ok {
+			return fmt.Errorf("%s line %d: %q is on line %d already; nobody was created", fs.Arg(0), i+1, name, prev)
+		}
+		seen[name] = i + 1
+		entries = append(entries, entry{i + 1, name})
+	}
 	ctx := context.Background()
 	st, err := openClassStore(ctx, *db)
 	if err != nil {
@@ -101,40 +132,75 @@ func runRoster(args []string) error {
 	out := csv.NewWriter(os.Stdout)
 	out.Write([]string{"name", "token"})
 	created, skipped := 0, 0
-	for i, row := range rows {
-		if len(row) == 0 {
-			continue
-		}
-		name := strings.TrimSpace(row[0])
-		if i == 0 && strings.EqualFold(name, "name") {
-			continue
-		}
-		if name == "" {
-			continue
-		}
-		if !validName(name) {
-			return fmt.Errorf("%s line %d: %q is not a usable name (1 to 64 printable characters, no commas, quotes or slashes)", fs.Arg(0), i+1, name)
+	// Whatever stops the import, the tokens created so far are printed:
+	// they are stored only hashed and would be lost.
+	defer func() {
+		out.Flush()
+		fmt.Fprintf(os.Stderr, "%d learners given a token, %d skipped; the tokens above are shown this once (database %s)\n", created, skipped, *db)
+	}()
+	for _, e := range entries {
+		stopped := func(err error) error {
+			return fmt.Errorf("%s line %d: %s: %w; stopped there: the lines before it were imported", fs.Arg(0), e.line, e.name, err)
 		}
 		tok := newToken()
-		_, err := st.AddLearner(ctx, name, store.Hash(tok))
+		_, err := st.AddLearner(ctx, e.name, store.Hash(tok))
 		switch {
 		case errors.Is(err, store.ErrExists) && *reissue:
-			if err := st.SetLearnerToken(ctx, name, store.Hash(tok)); err != nil {
-				return fmt.Errorf("%s: %w (is it an instructor's name?)", name, err)
+			if err := st.SetLearnerToken(ctx, e.name, store.Hash(tok)); errors.Is(err, store.ErrNotFound) {
+				return stopped(errors.New("the name is an instructor's"))
+			} else if err != nil {
+				return stopped(err)
 			}
 		case errors.Is(err, store.ErrExists):
 			skipped++
-			fmt.Fprintf(os.Stderr, "%s: already on the roster, token unchanged (--reissue gives a new one)\n", name)
+			fmt.Fprintf(os.Stderr, "%s: already on the roster, token unchanged (--reissue gives a new one)\n", e.name)
 			continue
 		case err != nil:
-			return err
+			return stopped(err)
 		}
 		created++
-		out.Write([]string{name, tok})
+		out.Write([]string{e.name, tok})
+		out.Flush() // each token is out before the next learner is created
 	}
 	out.Flush()
-	fmt.Fprintf(os.Stderr, "%d learners given a token, %d skipped; the tokens above are shown this once (database %s)\n", created, skipped, *db)
 	return out.Error()
+}
+
+// runRosterRemove is `labserver roster remove [--db PATH] NAME`.
+func runRosterRemove(args []string) error {
+	fs := flag.NewFlagSet("roster remove", flag.ContinueOnError)
+	db := fs.String("db", dbDefault(), "the class database")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: labserver roster remove [flags] NAME\n\nTakes a learner off the roster: their token stops working and their sessions end at once\n(on a running server too). Their submissions and gradings are kept for the gradebook, under\n\"NAME (removed DATE #ID)\"; the name is free for a new learner.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if done, err := parseFlags(fs, args); done {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitError{2}
+	}
+	ctx := context.Background()
+	st, err := openClassStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	name := fs.Arg(0)
+	r, err := st.RemoveLearner(ctx, name)
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("%s: no learner of that name (database %s)", name, *db)
+	}
+	if err != nil {
+		return err
+	}
+	if r.Submissions == 0 {
+		fmt.Fprintf(os.Stderr, "%s removed: token and sessions ended; no submissions to keep\n", name)
+		return nil
+	}
+	fmt.Fprintf(os.Stderr, "%s removed: token and sessions ended; their %d submissions are kept in the gradebook as %q\n", name, r.Submissions, r.KeptAs)
+	return nil
 }
 
 // runInstructor is `labserver instructor add [--db PATH] NAME`; the

@@ -5,6 +5,7 @@
 //	labserver serve [flags]   serve the lab at http://localhost:8080
 //	labserver serve --class   serve a class: submissions graded in a sandbox
 //	labserver roster import   create learners, print their tokens
+//	labserver roster remove   take a learner off the roster
 //	labserver instructor add  create an instructor
 //	labserver submit [flags]  submit exercises to a class server
 package main
@@ -30,7 +31,7 @@ func commands() []command {
 	return []command{
 		{"grade", "grade the exercises (or the solutions) and print a report", runGrade},
 		{"serve", "serve the lab in the browser (--class: a class server)", runServe},
-		{"roster", "roster import FILE: create the class's learners and print their tokens", runRoster},
+		{"roster", "roster import FILE: create learners, print their tokens; roster remove NAME: take one off", runRoster},
 		{"instructor", "instructor add NAME: create an instructor (password on stdin)", runInstructor},
 		{"submit", "upload your exercises to the class server and follow the grading", runSubmit},
 	}
