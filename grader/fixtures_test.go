@@ -37,6 +37,10 @@ var fixtures = []fixture{
 	{exercise: "tokenbucket", name: "rounds-available", fails: []string{"exactness"}},
 	// ...one correct but too slow...
 	{exercise: "tokenbucket", name: "too-slow", fails: []string{"budget"}, bench: true},
+	// ...one that panics on values no check draws, beside a real mismatch
+	// (Available rounded up, which also wraps near MaxUint64): the mismatch
+	// is what fails, never the panic...
+	{exercise: "tokenbucket", name: "zero-panics", fails: []string{"overflow", "exactness"}},
 	// ...and correct ones written differently from the reference.
 	{exercise: "tokenbucket", name: "correct-split", bench: true},
 	{exercise: "tokenbucket", name: "correct-timetofull", bench: true},
@@ -69,6 +73,9 @@ var fixtures = []fixture{
 	{exercise: "slidingwindow", name: "no-validation", fails: []string{"new-arguments"}},
 	// ...one correct but too slow...
 	{exercise: "slidingwindow", name: "sums-every-bucket", fails: []string{"budget"}, bench: true},
+	// ...another algorithm (the two-window estimate) that clamps time and
+	// never counts a refusal: blamed only for what it counts...
+	{exercise: "slidingwindow", name: "interpolating", fails: []string{"stale-bucket", "window-edge", "exactness"}},
 	// ...and correct ones written differently from the reference.
 	{exercise: "slidingwindow", name: "correct-ring", bench: true},
 	{exercise: "slidingwindow", name: "correct-ids", bench: true},
@@ -96,6 +103,10 @@ var fixtures = []fixture{
 	{exercise: "gradient2", name: "no-smoothing", fails: []string{"smoothing", "exactness"}},
 	{exercise: "gradient2", name: "no-limit-clamp", fails: []string{"floor-ceiling", "exactness"}},
 	{exercise: "gradient2", name: "rounds-limit", fails: []string{"exactness"}},
+	// ...one deviation each, which no other check may blame: a floor of 4
+	// where MinLimit is 0, and RTTTolerance ignored...
+	{exercise: "gradient2", name: "min-limit-four", fails: []string{"floor-ceiling"}},
+	{exercise: "gradient2", name: "ignores-tolerance", fails: []string{"gradient-clamp", "exactness"}},
 	// ...and correct ones written differently from the reference.
 	{exercise: "gradient2", name: "correct-ring"},
 	{exercise: "gradient2", name: "correct-deferred"},

@@ -182,11 +182,18 @@ func window(r *rand.Rand) int {
 	return check.Pick(r, 1, 2, 3, 5, 10, 50, 600, int(check.Between(r, 1, 1000)))
 }
 
+// floorless is what every domain but the floor check's and exactness's
+// keeps to: a MinLimit of at least 1 and an opening limit of at least 10, as
+// drawn, and the limit never clamped (rules.noLimitClamp). A floor of an
+// implementation's own (say, 4 where MinLimit is 0) then never shows
+// outside the floor check, which is the one about floors.
+func floorless(s setup) bool { return s.Min >= 1 && s.Initial >= 10 }
+
 // roomy draws a setup whose limit has room to move both ways.
 func roomy(r *rand.Rand) setup {
 	in := initial(r)
 	return setup{
-		Initial: in, Min: in * check.Pick(r, 0.0, 0, 0.01, 0.1), Max: in * check.Pick(r, 100.0, 1000),
+		Initial: in, Min: in * check.Pick(r, 0.1, 0.2), Max: in * check.Pick(r, 100.0, 1000),
 		Smoothing: 1, Tol: 1, Window: window(r),
 		Queue: check.Pick(r, queueNil, queueZero, queueEight),
 	}
@@ -238,7 +245,7 @@ func boundary(r *rand.Rand, m *model) int {
 
 var warmupDomain = domain{
 	setup:   roomy,
-	setupOK: func(s setup) bool { return s.Tol == 1 && s.Smoothing == 1 },
+	setupOK: func(s setup) bool { return floorless(s) && s.Tol == 1 && s.Smoothing == 1 },
 	rtt: func(r *rand.Rand, m *model) uint64 {
 		return times(r, m, 1, 1.02, 1.1, 1.3, 1.6, 1.9)
 	},
@@ -258,7 +265,7 @@ var decayDomain = domain{
 		s.Window = check.Pick(r, 2, 3, 5, 10, 50, 600)
 		return s
 	},
-	setupOK: func(s setup) bool { return s.Smoothing == 1 && s.Tol == 1 },
+	setupOK: func(s setup) bool { return floorless(s) && s.Smoothing == 1 && s.Tol == 1 },
 	rtt: func(r *rand.Rand, m *model) uint64 {
 		if check.Chance(r, 0.35) {
 			return times(r, m, 1/2.5, 1.0/3, 0.2, 0.1)
@@ -277,13 +284,11 @@ var decayDomain = domain{
 	maxOps: 12,
 }
 
+// appDomain keeps RTTTolerance at 1: how the gradient uses it is the
+// gradient check's business.
 var appDomain = domain{
-	setup: func(r *rand.Rand) setup {
-		s := roomy(r)
-		s.Tol = check.Pick(r, 1.0, 1.5)
-		return s
-	},
-	setupOK: func(s setup) bool { return s.Smoothing == 1 },
+	setup:   roomy,
+	setupOK: func(s setup) bool { return floorless(s) && s.Smoothing == 1 && s.Tol == 1 },
 	rtt: func(r *rand.Rand, m *model) uint64 {
 		if check.Chance(r, 0.5) {
 			return times(r, m, 0.6, 0.8, 1.5, 3, 10)
@@ -309,10 +314,10 @@ var clampDomain = domain{
 	setup: func(r *rand.Rand) setup {
 		s := roomy(r)
 		s.Tol = check.Pick(r, 1.0, 1.2, 1.5, 2, 3)
-		s.Min = 0
+		s.Min = 1
 		return s
 	},
-	setupOK: func(s setup) bool { return s.Smoothing == 1 },
+	setupOK: func(s setup) bool { return floorless(s) && s.Smoothing == 1 },
 	rtt: func(r *rand.Rand, m *model) uint64 {
 		return times(r, m, 3, 5, 10, 30, 100, 1000, 0.55, 0.7, 0.9, 1, 1.05, 1.2)
 	},
@@ -330,7 +335,7 @@ var smoothingDomain = domain{
 		s.Queue = check.Pick(r, queueNil, queueZero, queueEight, queueSqrt, queueTenth)
 		return s
 	},
-	setupOK:  func(s setup) bool { return s.Tol == 1 },
+	setupOK:  func(s setup) bool { return floorless(s) && s.Tol == 1 },
 	rtt:      func(r *rand.Rand, m *model) uint64 { return times(r, m, 1) },
 	inflight: busy,
 	repeat:   0.4,
@@ -338,15 +343,24 @@ var smoothingDomain = domain{
 	maxOps:   10,
 }
 
+// floorDomain drives the limit into its clamp: a floor near the opening
+// limit, a ceiling just above it, or (MinLimit 0) a limit that halves to
+// nothing without a queue allowance, where a floor of the implementation's
+// own shows.
 var floorDomain = domain{
 	setup: func(r *rand.Rand) setup {
 		s := roomy(r)
 		s.Min = s.Initial * check.Pick(r, 0.5, 0.8, 0.9, 1.0)
 		s.Max = s.Initial*check.Pick(r, 1, 1.05, 1.2, 1.5) + check.Pick(r, 0.0, 4)
+		if check.Chance(r, 0.3) {
+			s.Min, s.Queue = 0, queueZero
+			s.Initial = float64(check.Between(r, 10, 40))
+			s.Max = s.Initial * 100
+		}
 		return s
 	},
-	setupOK:  func(s setup) bool { return s.Tol == 1 && s.Smoothing == 1 },
-	rtt:      func(r *rand.Rand, m *model) uint64 { return times(r, m, 1, 1, 1.2, 1.5, 1.9) },
+	setupOK:  func(s setup) bool { return s.Initial >= 10 && s.Tol == 1 && s.Smoothing == 1 },
+	rtt:      func(r *rand.Rand, m *model) uint64 { return times(r, m, 1, 1, 1.2, 1.5, 1.9, 2, 2, 4) },
 	inflight: busy,
 	fill:     true,
 	repeat:   0.3,
@@ -355,6 +369,8 @@ var floorDomain = domain{
 }
 
 var exactDomain = domain{
+	// The opening limit stays as drawn (at least 10) when shrinking.
+	setupOK: func(s setup) bool { return s.Initial >= 10 },
 	setup: func(r *rand.Rand) setup {
 		in := initial(r)
 		return setup{

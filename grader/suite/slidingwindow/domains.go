@@ -26,6 +26,11 @@ type domain struct {
 	backChance float64
 	rules      rules
 	maxOps     int
+	// trap, if set, reports whether a failing script shows the check's own
+	// mistake (see trap.go); replay replays a script on the implementation.
+	trap func(s script, t check.Trace, replay func(script) check.Trace) bool
+	// explain, if set, says what a failing script shows in its own numbers.
+	explain func(s script, t check.Trace, why string) string
 }
 
 // rules restrict the calls of a domain; see stepOK.
@@ -145,7 +150,13 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 }
 
 func (d domain) property(newImpl New) check.Property[setup, op] {
-	return check.Over(d, shrinkSetup, shrinkOp, func(s script) check.Trace { return replay(newImpl, s) })
+	run := func(s script) check.Trace { return replay(newImpl, s) }
+	p := check.Over(d, shrinkSetup, shrinkOp, run)
+	if d.trap != nil {
+		p.Trap = func(s script, t check.Trace) bool { return d.trap(s, t, run) }
+	}
+	p.Explain = d.explain
+	return p
 }
 
 // smallBuckets draws a small number of buckets, where every edge is a few
@@ -172,6 +183,7 @@ func backBuckets(r *rand.Rand, s setup, latest uint64) uint64 {
 }
 
 var rejectedDomain = domain{
+	trap: rejectedTrap, explain: explainRejected,
 	setup: func(r *rand.Rand) setup {
 		k, b := smallBuckets(r), bucketLen(r)
 		return setup{Limit: uint32(check.Pick(r, 0, 1, 2, 3, check.Between(r, 1, 8))), WindowNs: window(r, k, b), Buckets: k}
@@ -186,6 +198,7 @@ var rejectedDomain = domain{
 }
 
 var staleDomain = domain{
+	trap: staleTrap, explain: explainStale,
 	setup: func(r *rand.Rand) setup {
 		k := check.Pick(r, 2, 3, 4, int(check.Between(r, 2, 10)), int(check.Between(r, 10, 100)), 1000)
 		b := bucketLen(r)
@@ -201,6 +214,7 @@ var staleDomain = domain{
 }
 
 var edgeDomain = domain{
+	trap: edgeTrap, explain: explainEdge,
 	setup: func(r *rand.Rand) setup {
 		k := smallBuckets(r)
 		b := check.Pick(r, 1, 2, 3, 7, check.Between(r, 1, 1000))
@@ -216,6 +230,7 @@ var edgeDomain = domain{
 }
 
 var backwardDomain = domain{
+	trap: backwardTrap, explain: explainBackward,
 	setup: func(r *rand.Rand) setup {
 		k, b := smallBuckets(r), bucketLen(r)
 		return setup{Limit: uint32(check.Pick(r, check.Between(r, 3, 30), 1000)), WindowNs: window(r, k, b), Buckets: k}
@@ -231,6 +246,7 @@ var backwardDomain = domain{
 }
 
 var overflowDomain = domain{
+	trap: overflowTrap, explain: explainOverflow,
 	setup: func(r *rand.Rand) setup {
 		k := check.Pick(r, 2, 3, int(check.Between(r, 2, 8)), 64, 1000)
 		var w uint64

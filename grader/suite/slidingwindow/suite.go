@@ -28,12 +28,12 @@ func Suite(r check.Remote) check.Suite {
 			{
 				ID: "slidingwindow/rejected-counted", Title: "Counts accepted calls only", Kind: report.Property, Pitfall: "rejected-counted", Points: 6,
 				Hint: "Decide first, count second: compare Count(now) with limit, and only when it is below, add one to the current bucket. A refused call changes nothing.",
-				Run:  prop(rejectedDomain, "Some calls here were refused because the window was full. A refused call must not count: counting it makes Count too high, and a client that keeps retrying would then stay locked out after its old calls have left the window."),
+				Run:  prop(rejectedDomain, "A refused call must not count: counting it makes Count too high, and a client that keeps retrying would then stay locked out after its old calls have left the window."),
 			},
 			{
 				ID: "slidingwindow/stale-bucket", Title: "Forgets buckets that leave the window, even after a long jump", Kind: report.Property, Pitfall: "stale-bucket", Points: 6,
 				Hint: "When the current bucket moves from c to c2, every bucket up to c2−buckets leaves the window: one on a single step, up to all of them after a long idle. Clear every slot you move past (never more than buckets of them), or store each slot's bucket id and ignore slots whose id is no longer in the window.",
-				Run:  prop(staleDomain, "The current bucket jumped ahead by more than one bucket in this sequence, so buckets holding accepted calls left the window at once. Their calls must no longer count: a ring slot that was skipped over, or is reused by a new bucket, still holds an old bucket's count unless it is cleared or recognised as old."),
+				Run:  prop(staleDomain, "When the current bucket moves on, by one bucket or by many at once, the buckets it leaves behind stop counting: a ring slot that was skipped over, or is reused by a new bucket, still holds an old bucket's count unless it is cleared or recognised as old."),
 			},
 			{
 				ID: "slidingwindow/window-edge", Title: "Counts exactly the current bucket and the buckets−1 before it", Kind: report.Property, Pitfall: "window-edge", Points: 6,
@@ -43,12 +43,12 @@ func Suite(r check.Remote) check.Suite {
 			{
 				ID: "slidingwindow/backward-time", Title: "Ignores a clock that steps back", Kind: report.Property, Pitfall: "backward-time", Points: 5,
 				Hint: "Keep the latest bucket seen and use max(nowNs/bucketNs, latest) as the current bucket everywhere: an earlier time neither reopens an old bucket nor hides newer ones.",
-				Run:  prop(backwardDomain, "The clock stepped back in this sequence. The current bucket is the larger of nowNs/bucketNs and the latest bucket seen: a call at an earlier time counts, and is counted, in the latest bucket, as if no time had passed."),
+				Run:  prop(backwardDomain, "The current bucket is the larger of nowNs/bucketNs and the latest bucket seen: a call at an earlier time counts, and is counted, in the latest bucket, as if no time had passed."),
 			},
 			{
 				ID: "slidingwindow/overflow", Title: "Stays exact next to MaxUint64", Kind: report.Property, Pitfall: "overflow", Points: 5,
 				Hint: "Every bucket id from 0 to MaxUint64 can be real (with bucketNs = 1, the last nanosecond is bucket MaxUint64), so mark empty slots another way than with a special id. Compare cur−id ≥ buckets rather than id+buckets ≤ cur, and saturate end-of-bucket times such as (id+1)×bucketNs.",
-				Run:  prop(overflowDomain, "The values here are at the edges: times and bucket ids next to MaxUint64, windows as long as MaxUint64, a limit of MaxUint32. A marker value for an empty slot, id+buckets or (id+1)×bucketNs can wrap around or collide with a real bucket, and the window then miscounts."),
+				Run:  prop(overflowDomain, "Times and bucket ids next to MaxUint64, windows as long as MaxUint64 and a limit of MaxUint32 are all legal: a marker value for an empty slot, id+buckets or (id+1)×bucketNs can wrap around or collide with a real bucket, and the window then miscounts."),
 			},
 			{
 				ID: "slidingwindow/exactness", Title: "Agrees with the exact model on every call", Kind: report.Property, Pitfall: "exactness", Points: 5,
