@@ -68,7 +68,7 @@ func newClassBurst(t *testing.T, burst uint64) *classFixture {
 type fixtureOptions struct {
 	burst  uint64         // each learner's submissions at once; 0 means 50
 	class  server.Class   // its sign-in and live settings (Class itself is set by newClassWith)
-	limits *server.Limits // if set, the HTTP server's limits (server.HTTPServer, server.Listener)
+	limits *server.Limits // the HTTP server's limits (server.HTTPServer, server.Listener); nil means the defaults
 }
 
 func newClassWith(t *testing.T, o fixtureOptions) *classFixture {
@@ -103,11 +103,13 @@ func newClassWith(t *testing.T, o fixtureOptions) *classFixture {
 		Log:    slog.New(slog.DiscardHandler),
 		Class:  &o.class,
 	})
-	srv := httptest.NewUnstartedServer(h)
-	if o.limits != nil {
-		srv.Config = server.HTTPServer(h, *o.limits)
-		srv.Listener = server.Listener(srv.Listener, *o.limits)
+	// Served as labserver serves it: with the server's limits.
+	if o.limits == nil {
+		o.limits = &server.Limits{}
 	}
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config = server.HTTPServer(h, *o.limits)
+	srv.Listener = server.Listener(srv.Listener, *o.limits)
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return &classFixture{url: srv.URL, st: st}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -160,5 +161,25 @@ func TestLiveViewsPerUser(t *testing.T) {
 			t.Fatalf("a live view after closing one: %v; want it accepted", err)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestLiveViewOutlivesRequestTimeouts(t *testing.T) {
+	f := newClassWith(t, fixtureOptions{limits: &server.Limits{ReadTimeout: 100 * time.Millisecond, WriteTimeout: 100 * time.Millisecond}})
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	prof := f.instructor(t)
+	u, _ := url.Parse(f.url + "/class")
+	var cookies []string
+	for _, c := range prof.c.Jar.Cookies(u) {
+		cookies = append(cookies, c.Name+"="+c.Value)
+	}
+	dash := f.dial(t, ctx, "/class/dashboard/live", http.Header{"Cookie": {strings.Join(cookies, "; ")}})
+	read(t, ctx, dash) // hello
+	// Past both timeouts, the websocket still carries events both ways.
+	time.Sleep(300 * time.Millisecond)
+	id := f.submit(t, adaToken)
+	if e := read(t, ctx, dash); e.Submission != id {
+		t.Errorf("dashboard after the request timeouts passed: %+v; want ada's submission %d", e, id)
 	}
 }
