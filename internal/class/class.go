@@ -44,7 +44,24 @@ type Config struct {
 	SubmitEvery time.Duration
 	Limits      Limits
 	Log         *slog.Logger
+	// TempDir is the class's own folder of temporary files: each grading
+	// works in a folder of it named "job-<id>-…", removed when the grading
+	// ends, and Start removes what a previous run left there (killed
+	// mid-grading). "" means "<database file>.grading" beside the
+	// database, or a folder of the system's for an in-memory one.
+	TempDir string
+	// Retries is how many times a grading that failed for the server's
+	// reasons (no descriptors, a sandbox that could not start, a toolchain
+	// that could not run) is retried before it is reported as the
+	// server's problem; 0 means 3. RetryDelay is the wait before the first
+	// retry, doubled each time; 0 means 30s.
+	Retries    int
+	RetryDelay time.Duration
 }
+
+// tempPrefix begins the name of every folder a grading works in, under
+// Config.TempDir: Start removes only those.
+const tempPrefix = "job-"
 
 // DefaultJobTimeout is Config.JobTimeout's default, and the serve
 // command's --job-timeout.
@@ -68,6 +85,11 @@ type Class struct {
 	mu       sync.Mutex
 	subs     map[*Subscription]struct{}
 	progress map[int64][]Event // per running submission: its events so far
+
+	gradeFn    func(context.Context, grader.Options) (*report.Report, error) // grader.Grade; tests swap it
+	storeRetry time.Duration                                                 // first wait before writing to a busy store again
+	solutions  fingerprints
+	book       book
 }
 
 // New returns a class; call Start to grade.
@@ -93,6 +115,12 @@ func New(cfg Config) *Class {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
+	if cfg.Retries <= 0 {
+		cfg.Retries = 3
+	}
+	if cfg.RetryDelay <= 0 {
+		cfg.RetryDelay = 30 * time.Second
+	}
 	if cfg.Sandbox == nil {
 		log := cfg.Log
 		cfg.Sandbox = &grader.Sandbox{Log: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }}
@@ -103,6 +131,8 @@ func New(cfg Config) *Class {
 		wake:     make(chan struct{}, 1),
 		subs:     map[*Subscription]struct{}{},
 		progress: map[int64][]Event{},
+		gradeFn:  grader.Grade, storeRetry: 50 * time.Millisecond,
+		solutions: fingerprints{root: cfg.Root},
 	}
 }
 
@@ -119,6 +149,9 @@ func (c *Class) Store() *store.Store { return c.st }
 // Start puts back in the queue what a previous run left running, and starts
 // the workers. They stop when ctx ends; Wait waits for them.
 func (c *Class) Start(ctx context.Context) error {
+	if err := c.sweep(ctx); err != nil {
+		return err
+	}
 	n, err := c.st.RequeueRunning(ctx)
 	if err != nil {
 		return err
@@ -156,11 +189,20 @@ func (c *Class) Submit(ctx context.Context, user store.User, exercise string, fi
 	if n >= c.cfg.MaxQueue {
 		return store.Submission{}, ErrQueueFull
 	}
-	sub, err := c.st.Submit(ctx, user.ID, exercise, files)
+	fp := Fingerprint(files)
+	sub, err := c.st.SubmitUpload(ctx, store.Upload{UserID: user.ID, Exercise: exercise, Files: files,
+		Fingerprint: fp, MatchesSolution: fp != "" && fp == c.solutions.of(exercise)})
 	if err != nil {
 		return store.Submission{}, err
 	}
 	sub.Learner = user.Name
+	for _, id := range sub.Superseded {
+		old := store.Submission{ID: id, Learner: user.Name, Exercise: exercise}
+		ev := doneEvent(old, 0, nil, 0, fmt.Sprintf("not graded: submission %d, a newer one of the same exercise, replaced it while it waited", sub.ID))
+		ev.Status = ""
+		c.publish(ev)
+	}
+	c.book.submitted(sub)
 	c.publish(Event{Type: EventQueued, Submission: sub.ID, Job: sub.Job.ID, Learner: user.Name, Exercise: exercise})
 	c.poke()
 	return sub, nil
@@ -173,6 +215,7 @@ func (c *Class) Regrade(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	c.book.invalidate() // many cells change state: read again on the next view
 	for range jobs {
 		c.poke()
 	}
@@ -210,11 +253,11 @@ func (c *Class) grade(ctx context.Context, job store.Job) {
 	sub, err := c.st.Submission(ctx, job.SubmissionID)
 	if err != nil {
 		log.Error("class: reading a submission", "err", err)
-		c.finish(ctx, job, store.Submission{ID: job.SubmissionID}, nil, "the submission could not be read: "+err.Error())
+		c.serverFailed(ctx, job, store.Submission{ID: job.SubmissionID}, "the submission could not be read: "+err.Error())
 		return
 	}
 	if job.Attempts > maxAttempts {
-		c.finish(ctx, job, sub, nil, fmt.Sprintf("not graded: grading it was interrupted %d times (the server stopped each time)", job.Attempts-1))
+		c.finish(ctx, job, sub, store.Outcome{Error: fmt.Sprintf("not graded: grading it was interrupted %d times (the server stopped each time)", job.Attempts-1), ServerFault: true})
 		return
 	}
 	base := Event{Submission: sub.ID, Job: job.ID, Learner: sub.Learner, Exercise: sub.Exercise}
@@ -226,27 +269,38 @@ func (c *Class) grade(ctx context.Context, job store.Job) {
 		delete(c.progress, sub.ID)
 		c.mu.Unlock()
 	}()
+	c.book.running(sub)
 	ev := base
 	ev.Type = EventRunning
 	c.publish(ev)
 
-	dir, err := os.MkdirTemp("", "ratelab-submission-")
+	work, err := c.tempDir(job.ID)
 	if err != nil {
-		c.finish(ctx, job, sub, nil, "no temporary space to grade in: "+err.Error())
+		c.serverFailed(ctx, job, sub, "no temporary space to grade in: "+err.Error())
 		return
 	}
-	defer os.RemoveAll(dir)
+	cleanup := func() {
+		if err := os.RemoveAll(work); err != nil {
+			log.Warn("class: removing a grading's folder (the next start removes it)", "err", err)
+		}
+	}
+	defer cleanup()
+	dir := filepath.Join(work, sub.Exercise)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		c.serverFailed(ctx, job, sub, "no temporary space to grade in: "+err.Error())
+		return
+	}
 	for _, f := range sub.Files {
 		// Names were validated on upload; Base is a second fence.
 		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f.Name)), f.Content, 0o644); err != nil {
-			c.finish(ctx, job, sub, nil, "could not write the files to grade: "+err.Error())
+			c.serverFailed(ctx, job, sub, "could not write the files to grade: "+err.Error())
 			return
 		}
 	}
 	gctx, cancel := context.WithTimeout(ctx, c.cfg.JobTimeout)
 	defer cancel()
 	start := c.Now()
-	r, err := grader.Grade(gctx, grader.Options{
+	r, err := c.gradeFn(gctx, grader.Options{
 		Root:         c.cfg.Root,
 		Exercises:    []string{sub.Exercise},
 		Replace:      map[string]string{sub.Exercise: dir},
@@ -265,6 +319,7 @@ func (c *Class) grade(ctx context.Context, job store.Job) {
 			// Not the exercise's summary: EventDone carries it, once stored.
 		},
 	})
+	cleanup() // before the outcome is told: the folder is gone once it is
 	switch {
 	case err != nil && ctx.Err() != nil:
 		// The server is stopping: the job stays running in the store and
@@ -272,30 +327,83 @@ func (c *Class) grade(ctx context.Context, job store.Job) {
 		log.Info("class: grading interrupted by shutdown; it is graded again at the next start")
 		return
 	case err != nil && gctx.Err() != nil:
-		c.finish(ctx, job, sub, nil, fmt.Sprintf("grading took longer than %s and was stopped", c.cfg.JobTimeout))
+		c.finish(ctx, job, sub, store.Outcome{Error: fmt.Sprintf("grading took longer than %s and was stopped", c.cfg.JobTimeout), TimedOut: true})
 		return
 	case err != nil:
-		c.finish(ctx, job, sub, nil, "could not grade: "+err.Error())
+		// Grade's error is the grader's own problem, never the learner's.
+		c.serverFailed(ctx, job, sub, "the grader could not run: "+err.Error())
 		return
 	}
 	ex := r.Find(sub.Exercise)
 	if ex == nil {
-		c.finish(ctx, job, sub, nil, "the grader returned no result for "+sub.Exercise)
+		c.serverFailed(ctx, job, sub, "the grader returned no result for "+sub.Exercise)
+		return
+	}
+	learnerPaths(ex, dir)
+	if why, ok := serverFault(ex); ok {
+		c.serverFailed(ctx, job, sub, why)
 		return
 	}
 	log.Info("class: graded", "learner", sub.Learner, "exercise", sub.Exercise, "status", ex.Status,
 		"score", ex.Score, "max", ex.MaxScore, "took", c.Now().Sub(start).Round(time.Millisecond))
-	c.finish(ctx, job, sub, ex, "")
+	c.finish(ctx, job, sub, store.Outcome{Result: ex, TimedOut: store.TimedOut(ex)})
+}
+
+// serverFailed handles a grading that failed for the server's reasons: the
+// job is queued again after a wait (doubling each time), and after
+// Config.Retries such failures it is finished as the server's problem.
+// Nothing of it is the learner's result.
+func (c *Class) serverFailed(ctx context.Context, job store.Job, sub store.Submission, why string) {
+	log := c.cfg.Log.With("job", job.ID, "submission", job.SubmissionID)
+	if job.Retries >= c.cfg.Retries {
+		log.Error("class: the server could not grade a submission; giving up", "retries", job.Retries, "why", why)
+		c.finish(ctx, job, sub, store.Outcome{ServerFault: true, Error: "not graded: the server could not grade it (" + why +
+			"). This is the server's problem, not your code's: your instructor has been told; it is graded again on the next regrade."})
+		return
+	}
+	wait := c.cfg.RetryDelay << job.Retries
+	log.Warn("class: the server could not grade a submission; it is retried", "in", wait, "why", why)
+	err := c.retryStore(ctx, func(ctx context.Context) error { return c.st.RetryJob(ctx, job.ID, c.Now().Add(wait)) })
+	if err != nil {
+		log.Error("class: queuing a grading again", "err", err)
+		return
+	}
+	ev := Event{Type: EventQueued, Submission: sub.ID, Job: job.ID, Learner: sub.Learner, Exercise: sub.Exercise}
+	c.book.queued(sub)
+	c.publish(ev)
+}
+
+// retryStore runs a write to the store until it succeeds, waiting longer
+// each time (a busy database, one locked past its busy timeout, is retried
+// and never loses a result). It gives up on store.ErrNotRunning, and once
+// ctx has ended after a last try.
+func (c *Class) retryStore(ctx context.Context, write func(context.Context) error) error {
+	wctx := context.WithoutCancel(ctx)
+	wait := c.storeRetry
+	for {
+		err := write(wctx)
+		if err == nil || errors.Is(err, store.ErrNotRunning) || ctx.Err() != nil {
+			return err
+		}
+		c.cfg.Log.Warn("class: the database refused a write; trying again", "in", wait, "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 30*time.Second)
+	}
 }
 
 // finish records a job's outcome and tells the subscribers.
-func (c *Class) finish(ctx context.Context, job store.Job, sub store.Submission, ex *report.Exercise, errMsg string) {
-	if err := c.st.FinishJob(context.WithoutCancel(ctx), job.ID, ex, c.cfg.Seed, errMsg); err != nil {
+func (c *Class) finish(ctx context.Context, job store.Job, sub store.Submission, o store.Outcome) {
+	o.Seed = c.cfg.Seed
+	if err := c.retryStore(ctx, func(ctx context.Context) error { return c.st.Finish(ctx, job.ID, o) }); err != nil {
+		// Still running in the store: graded again at the next start.
 		c.cfg.Log.Error("class: recording a result", "job", job.ID, "err", err)
 		return
 	}
-	ev := doneEvent(sub, job.ID, ex, c.cfg.Seed, errMsg)
-	if gb, err := c.Gradebook(context.WithoutCancel(ctx)); err == nil {
+	ev := doneEvent(sub, job.ID, o.Result, c.cfg.Seed, o.Error)
+	if gb, err := c.finished(ctx, sub, job.ID, o.Result); err == nil {
 		cell := gb.Cell(sub.Learner, sub.Exercise)
 		ev.Cell = &cell
 		ev.Pitfalls, ev.Graded = gb.Pitfalls[sub.Exercise], gb.Graded[sub.Exercise]

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/csv"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"ratelab/grader"
 	"ratelab/grader/report"
@@ -47,15 +50,177 @@ func (g *Gradebook) Cell(learner, exercise string) Cell {
 	return g.Cells[learner][exercise]
 }
 
-// Gradebook computes the gradebook from the store.
+// book is the class's gradebook, kept up to date as gradings finish: a
+// finished grading updates one cell and one exercise's pitfall counts,
+// instead of reading every latest result again. It is built from the store
+// on first use, and again after a regrade (invalidate).
+type book struct {
+	mu     sync.Mutex
+	gb     *Gradebook                     // nil: build on next use
+	latest map[cellKey]int64              // the latest graded submission of each cell
+	hits   map[string]map[string][]string // exercise → learner → pitfalls their latest graded result fails
+}
+
+type cellKey struct{ learner, exercise string }
+
+func (b *book) invalidate() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.gb = nil
+}
+
+// update changes sub's cell, if the book is built and sub is its learner's
+// latest submission of the exercise.
+func (b *book) update(sub store.Submission, f func(*Cell)) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.gb == nil || b.gb.Cells[sub.Learner] == nil {
+		return
+	}
+	cell := b.gb.Cells[sub.Learner][sub.Exercise]
+	if sub.ID >= cell.Submission {
+		cell.Submission = sub.ID
+		f(&cell)
+		b.gb.Cells[sub.Learner][sub.Exercise] = cell
+	}
+}
+
+func (b *book) submitted(sub store.Submission) {
+	b.update(sub, func(c *Cell) { c.State = store.Queued })
+}
+func (b *book) queued(sub store.Submission) { b.update(sub, func(c *Cell) { c.State = store.Queued }) }
+func (b *book) running(sub store.Submission) {
+	b.update(sub, func(c *Cell) { c.State = store.Running })
+}
+
+// Gradebook returns the gradebook: a copy of the class's, which is kept up
+// to date as gradings finish (only the roster is read again, for learners
+// added since).
 func (c *Class) Gradebook(ctx context.Context) (*Gradebook, error) {
 	learners, err := c.st.Users(ctx, store.Learner)
 	if err != nil {
 		return nil, err
 	}
+	c.book.mu.Lock()
+	defer c.book.mu.Unlock()
+	if err := c.buildBook(ctx); err != nil {
+		return nil, err
+	}
+	gb := c.book.gb
+	for _, u := range learners {
+		if gb.Cells[u.Name] == nil {
+			gb.Cells[u.Name] = map[string]Cell{}
+			gb.Learners = append(gb.Learners, u.Name)
+			sort.Strings(gb.Learners)
+		}
+	}
+	return gb.clone(), nil
+}
+
+// finished updates the gradebook with a grading of sub stored just now (ex
+// nil if it could not be graded) and returns a copy of it.
+func (c *Class) finished(ctx context.Context, sub store.Submission, job int64, ex *report.Exercise) (*Gradebook, error) {
+	b := &c.book
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.gb == nil { // built from the store, which holds this grading already
+		if err := c.buildBook(ctx); err != nil {
+			return nil, err
+		}
+		return b.gb.clone(), nil
+	}
+	row := b.gb.Cells[sub.Learner]
+	if row == nil {
+		return b.gb.clone(), nil
+	}
+	cell := row[sub.Exercise]
+	if sub.ID >= cell.Submission {
+		cell.Submission, cell.State = sub.ID, store.Done
+	}
+	if ex != nil {
+		if !cell.Graded || ex.Score > cell.Best {
+			cell.Best = ex.Score
+		}
+		cell.Graded = true
+		k := cellKey{sub.Learner, sub.Exercise}
+		if prev, seen := b.latest[k]; !seen || sub.ID >= prev {
+			b.latest[k] = sub.ID
+			cell.Latest, cell.Max, cell.LatestStatus, cell.LatestJob = ex.Score, ex.MaxScore, ex.Status, job
+			b.hit(sub.Learner, sub.Exercise, *ex)
+			b.count(sub.Exercise)
+		}
+	}
+	row[sub.Exercise] = cell
+	return b.gb.clone(), nil
+}
+
+// hit records the pitfalls a learner's latest graded result fails.
+func (b *book) hit(learner, exercise string, ex report.Exercise) {
+	var ps []string
+	for _, ch := range ex.Checks {
+		if ch.Pitfall == "" || slices.Contains(ps, ch.Pitfall) {
+			continue
+		}
+		if ch.Status == report.Failed || ch.Status == report.Error || ch.Status == report.Timeout {
+			ps = append(ps, ch.Pitfall)
+		}
+	}
+	if b.hits[exercise] == nil {
+		b.hits[exercise] = map[string][]string{}
+	}
+	b.hits[exercise][learner] = ps
+}
+
+// count computes one exercise's pitfall counts and graded learners from hits.
+func (b *book) count(exercise string) {
+	n := map[string]int{}
+	for _, ps := range b.hits[exercise] {
+		for _, p := range ps {
+			n[p]++
+		}
+	}
+	b.gb.Graded[exercise] = len(b.hits[exercise])
+	var pcs []PitfallCount
+	for p, k := range n {
+		pcs = append(pcs, PitfallCount{Pitfall: p, Learners: k})
+	}
+	sort.Slice(pcs, func(i, j int) bool {
+		if pcs[i].Learners != pcs[j].Learners {
+			return pcs[i].Learners > pcs[j].Learners
+		}
+		return pcs[i].Pitfall < pcs[j].Pitfall
+	})
+	if pcs == nil {
+		delete(b.gb.Pitfalls, exercise)
+	} else {
+		b.gb.Pitfalls[exercise] = pcs // a new slice: copies handed out keep theirs
+	}
+}
+
+// clone returns a copy that the book's later updates do not change.
+func (g *Gradebook) clone() *Gradebook {
+	out := &Gradebook{Exercises: g.Exercises, Learners: slices.Clone(g.Learners),
+		Cells: make(map[string]map[string]Cell, len(g.Cells)), Graded: maps.Clone(g.Graded), Pitfalls: maps.Clone(g.Pitfalls)}
+	for l, row := range g.Cells {
+		out.Cells[l] = maps.Clone(row)
+	}
+	return out
+}
+
+// buildBook computes the gradebook from the store if it is not built; the
+// caller holds c.book.mu.
+func (c *Class) buildBook(ctx context.Context) error {
+	b := &c.book
+	if b.gb != nil {
+		return nil
+	}
+	learners, err := c.st.Users(ctx, store.Learner)
+	if err != nil {
+		return err
+	}
 	gradings, err := c.st.Gradings(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	gb := &Gradebook{Exercises: grader.Gradable(), Cells: map[string]map[string]Cell{},
 		Graded: map[string]int{}, Pitfalls: map[string][]PitfallCount{}}
@@ -63,8 +228,7 @@ func (c *Class) Gradebook(ctx context.Context) (*Gradebook, error) {
 		gb.Learners = append(gb.Learners, u.Name)
 		gb.Cells[u.Name] = map[string]Cell{}
 	}
-	type key struct{ learner, exercise string }
-	latestGraded := map[key]store.Grading{}
+	latestGraded := map[cellKey]store.Grading{}
 	for _, g := range gradings { // oldest job first
 		row := gb.Cells[g.Learner]
 		if row == nil {
@@ -75,7 +239,7 @@ func (c *Class) Gradebook(ctx context.Context) (*Gradebook, error) {
 			cell.Submission, cell.State = g.SubmissionID, g.State
 		}
 		if g.State == store.Done && g.Status != "" {
-			k := key{g.Learner, g.Exercise}
+			k := cellKey{g.Learner, g.Exercise}
 			if !cell.Graded || g.Score > cell.Best {
 				cell.Best = g.Score
 			}
@@ -94,43 +258,17 @@ func (c *Class) Gradebook(ctx context.Context) (*Gradebook, error) {
 	}
 	results, err := c.st.Results(ctx, ids)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	hits := map[string]map[string]int{} // exercise → pitfall → learners
+	b.gb, b.latest, b.hits = gb, map[cellKey]int64{}, map[string]map[string][]string{}
 	for k, g := range latestGraded {
-		gb.Graded[k.exercise]++
-		ex, ok := results[g.JobID]
-		if !ok {
-			continue
-		}
-		seen := map[string]bool{}
-		for _, ch := range ex.Checks {
-			if ch.Pitfall == "" || seen[ch.Pitfall] {
-				continue
-			}
-			if ch.Status == report.Failed || ch.Status == report.Error || ch.Status == report.Timeout {
-				seen[ch.Pitfall] = true
-				if hits[k.exercise] == nil {
-					hits[k.exercise] = map[string]int{}
-				}
-				hits[k.exercise][ch.Pitfall]++
-			}
-		}
+		b.latest[k] = g.SubmissionID
+		b.hit(k.learner, k.exercise, results[g.JobID])
 	}
-	for ex, m := range hits {
-		var pcs []PitfallCount
-		for p, n := range m {
-			pcs = append(pcs, PitfallCount{Pitfall: p, Learners: n})
-		}
-		sort.Slice(pcs, func(i, j int) bool {
-			if pcs[i].Learners != pcs[j].Learners {
-				return pcs[i].Learners > pcs[j].Learners
-			}
-			return pcs[i].Pitfall < pcs[j].Pitfall
-		})
-		gb.Pitfalls[ex] = pcs
+	for ex := range b.hits {
+		b.count(ex)
 	}
-	return gb, nil
+	return nil
 }
 
 // WriteCSV writes the gradebook as CSV: one row per learner, the best and
