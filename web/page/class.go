@@ -2,6 +2,7 @@ package page
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"ratelab/grader/report"
@@ -19,6 +20,28 @@ type ClassSubmission struct {
 	Error     string // why it could not be graded, if so
 	Result    *report.Exercise
 	Seed      int64
+	// ServerFault: Error is the server's problem, not the learner's.
+	ServerFault bool
+	// MatchesSolution and SameAs flag a possible copy for the instructor
+	// to judge: the code's syntax tree (comments and names ignored) is the
+	// reference solution's, or other learners' (SameAs names them).
+	MatchesSolution bool
+	SameAs          []string
+}
+
+// copyNote says why a submission is flagged as a possible copy, "" if not.
+func copyNote(s ClassSubmission) string {
+	var parts []string
+	if s.MatchesSolution {
+		parts = append(parts, "the reference solution")
+	}
+	if len(s.SameAs) > 0 {
+		parts = append(parts, "the submission of "+strings.Join(s.SameAs, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Same code as " + strings.Join(parts, " and as ") + " (comments and names aside): for the instructor to judge."
 }
 
 // ClassFile is one submitted source file.
@@ -107,6 +130,10 @@ func stateLabel(s ClassSubmission) string {
 		return "queued"
 	case s.State == store.Running:
 		return "grading"
+	case s.State == store.Superseded:
+		return "superseded by a newer submission"
+	case s.Error != "" && s.ServerFault:
+		return "not graded (server problem)"
 	case s.Error != "":
 		return "not graded"
 	case s.Result != nil:
