@@ -171,6 +171,14 @@ func (g *grading) blame(out string, ids []string) map[string]string {
 			}
 		}
 		if id != "" && slices.Contains(ids, id) {
+			// A replacement's files are named as the learner knows them
+			// (tokenbucket.go:3:12), not by the server's temporary folder.
+			if dir, ok := g.opts.Replace[id]; ok {
+				line = strings.ReplaceAll(line, filepath.Clean(dir)+string(filepath.Separator), "")
+				if abs, err := filepath.Abs(dir); err == nil {
+					line = strings.ReplaceAll(line, abs+string(filepath.Separator), "")
+				}
+			}
 			blame[id] += line + "\n"
 		}
 	}
