@@ -14,7 +14,9 @@
 // decimal so that nothing is lost above 2^53, floats in Go's shortest
 // round-trip form so that NaN and the infinities survive too. Structs
 // travel as objects of their exported fields, matched by name, so the
-// suite's mirror types and the exercise's own types meet on the wire.
+// suite's mirror types and the exercise's own types meet on the wire. Maps
+// with string keys travel as arrays of [key, value] pairs in sorted key
+// order, so that the same map is always the same line; a nil map is null.
 // Pointers (and interfaces holding them) are objects that stay in the
 // child: they travel as a handle (Obj), and methods are called on it.
 package wire
@@ -25,7 +27,9 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // Hello is the first line the child writes on its protocol stream, after
@@ -125,6 +129,8 @@ func encode(v reflect.Value, objects func(reflect.Value) Obj) (any, error) {
 			m[f.Name] = x
 		}
 		return m, nil
+	case reflect.Map:
+		return encodeMap(v, objects)
 	case reflect.Pointer, reflect.Interface:
 		if objects == nil {
 			return nil, fmt.Errorf("a %s cannot travel by value", v.Type())
@@ -135,6 +141,58 @@ func encode(v reflect.Value, objects func(reflect.Value) Obj) (any, error) {
 		return objJSON{strconv.FormatUint(uint64(objects(v)), 10)}, nil
 	}
 	return nil, fmt.Errorf("a %s cannot travel on the wire", v.Type())
+}
+
+// encodeMap encodes a map with string keys as [key, value] pairs sorted
+// by key.
+func encodeMap(v reflect.Value, objects func(reflect.Value) Obj) (any, error) {
+	if v.Type().Key().Kind() != reflect.String {
+		return nil, fmt.Errorf("a %s cannot travel on the wire (only maps with string keys can)", v.Type())
+	}
+	if v.IsNil() {
+		return nil, nil
+	}
+	keys := v.MapKeys()
+	slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+	pairs := make([][2]any, 0, len(keys))
+	for _, k := range keys {
+		x, err := encode(v.MapIndex(k), objects)
+		if err != nil {
+			return nil, fmt.Errorf("key %q: %w", k.String(), err)
+		}
+		pairs = append(pairs, [2]any{k.String(), x})
+	}
+	return pairs, nil
+}
+
+// decodeMap sets the map v from its wire form (see encodeMap).
+func decodeMap(data json.RawMessage, v reflect.Value) error {
+	t := v.Type()
+	if t.Key().Kind() != reflect.String {
+		return fmt.Errorf("a %s cannot travel on the wire (only maps with string keys can)", t)
+	}
+	if string(data) == "null" {
+		v.Set(reflect.Zero(t))
+		return nil
+	}
+	var pairs [][2]json.RawMessage
+	if err := json.Unmarshal(data, &pairs); err != nil {
+		return fmt.Errorf("want [key, value] pairs for %s, got %.40s", t, data)
+	}
+	m := reflect.MakeMapWithSize(t, len(pairs))
+	for _, p := range pairs {
+		k := reflect.New(t.Key()).Elem()
+		if err := Decode(p[0], k); err != nil {
+			return fmt.Errorf("map key: %w", err)
+		}
+		x := reflect.New(t.Elem()).Elem()
+		if err := Decode(p[1], x); err != nil {
+			return fmt.Errorf("key %q: %w", k.String(), err)
+		}
+		m.SetMapIndex(k, x)
+	}
+	v.Set(m)
+	return nil
 }
 
 // safeError is err.Error(), or a note if that panicked.
@@ -200,6 +258,8 @@ func Decode(data json.RawMessage, v reflect.Value) error {
 			}
 		}
 		return nil
+	case reflect.Map:
+		return decodeMap(data, v)
 	}
 	var s string
 	if err := json.Unmarshal(data, &s); err != nil {

@@ -94,3 +94,58 @@ func TestResultsCountMustMatch(t *testing.T) {
 		t.Error("one result decoded into two, want an error")
 	}
 }
+
+type class struct {
+	Orders, Cancels struct{ Capacity, RatePerSec uint64 }
+}
+
+type config struct {
+	Classes        map[string]class
+	SilenceAfterNs uint64
+}
+
+func TestMapsWithStringKeysSurviveTheWire(t *testing.T) {
+	cfg := config{Classes: map[string]class{"regular": {}, "market-maker": {}, "": {}}, SilenceAfterNs: 5}
+	mm := cfg.Classes["market-maker"]
+	mm.Orders.Capacity, mm.Cancels.RatePerSec = math.MaxUint64, 7
+	cfg.Classes["market-maker"] = mm
+	for _, v := range []any{cfg, config{}, config{Classes: map[string]class{}}, map[string]int{"b": 2, "a": 1}} {
+		raw, err := Encode(reflect.ValueOf(v), nil)
+		if err != nil {
+			t.Fatalf("Encode(%v): %v", v, err)
+		}
+		back := reflect.New(reflect.TypeOf(v))
+		if err := Decode(raw, back.Elem()); err != nil {
+			t.Fatalf("Decode(%s) into %T: %v", raw, v, err)
+		}
+		if got := back.Elem().Interface(); !reflect.DeepEqual(got, v) {
+			t.Errorf("%T %v came back as %v (wire %s)", v, v, got, raw)
+		}
+	}
+}
+
+func TestMapsTravelInSortedKeyOrder(t *testing.T) {
+	m := map[string]uint8{}
+	for _, k := range []string{"z", "a", "m", "b", "y"} {
+		m[k] = 1
+	}
+	for range 10 { // map iteration order varies from run to run
+		raw, err := Encode(reflect.ValueOf(m), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := `[["a","1"],["b","1"],["m","1"],["y","1"],["z","1"]]`; string(raw) != want {
+			t.Fatalf("map on the wire = %s, want %s", raw, want)
+		}
+	}
+}
+
+func TestOnlyStringKeysTravel(t *testing.T) {
+	if _, err := Encode(reflect.ValueOf(map[int]string{1: "a"}), nil); err == nil {
+		t.Error("a map with int keys travelled")
+	}
+	var m map[int]string
+	if err := Decode(json.RawMessage(`[["1","a"]]`), reflect.ValueOf(&m).Elem()); err == nil {
+		t.Error("a map with int keys was decoded")
+	}
+}
