@@ -64,6 +64,18 @@ var exercises = []Exercise{
 		Summary: "At most N messages in the current bucket and the K-1 before it, in O(1) per call.",
 	},
 	{
+		ID: "hierarchy", Week: 3, Title: "Nested limits",
+		Summary: "A tree of token buckets, session within account within firm, where a message takes a token at every level or at none.",
+	},
+	{
+		ID: "fairqueue", Week: 3, Title: "Deficit round robin",
+		Summary: "Per-session queues served in turn by deficit round robin, so that commands of different costs share a busy engine fairly.",
+	},
+	{
+		ID: "gateway", Week: 3, Title: "The gateway's policy",
+		Summary: "The policy around the throttle: orders and cancels on budgets of their own, rejects that say when to retry, silence then disconnect under a flood, limits per session class reloaded live.",
+	},
+	{
 		ID: "governor", Week: 4, Title: "Backpressure governor",
 		Summary: "An offer that slow-starts, backs off in proportion to the failures and remembers where it hit the wall, read from counter deltas.",
 	},
@@ -103,6 +115,26 @@ var lessons = []Lesson{
 			{"exercises", "Exercises"},
 		},
 		Mounts: []Mount{{ID: "edge-attack", Viz: "limiters", Preset: "edge-attack"}},
+	},
+	{
+		Week: 3, Slug: "week-3", Title: "Nested limits, fair queuing and policy",
+		Summary: "Limits that nest from session to firm, sharing a busy engine fairly between sessions, and the decisions around the algorithm that make a throttle help or hurt.",
+		Contents: []Section{
+			{"nest", "Limits that nest"},
+			{"all-or-nothing", "All or nothing"},
+			{"unexplained", "The unexplained throttle"},
+			{"contention", "Contention at the engine"},
+			{"round-robin", "Round robin"},
+			{"drr", "Deficit round robin"},
+			{"fair", "What “fair” means"},
+			{"rulebook", "Arrival order or fair queuing"},
+			{"policy", "The policy around it"},
+			{"what-counts", "What counts"},
+			{"where", "Where the throttle runs"},
+			{"client", "What the client sees"},
+			{"config", "Configuration by session class"},
+			{"exercises", "Exercises"},
+		},
 	},
 	{
 		Week: 4, Slug: "week-4", Title: "Adaptive backpressure",

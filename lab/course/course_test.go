@@ -89,6 +89,10 @@ func ExampleWeeks() {
 	//   GCRA (gcra)
 	// week 2: Windows: fixed, sliding log, bucketed
 	//   Bucketed sliding window (slidingwindow)
+	// week 3: Nested limits, fair queuing and policy
+	//   Nested limits (hierarchy)
+	//   Deficit round robin (fairqueue)
+	//   The gateway's policy (gateway)
 	// week 4: Adaptive backpressure
 	//   Backpressure governor (governor)
 	//   Gradient concurrency limit (gradient2)

@@ -26,6 +26,7 @@ type lessonPage struct {
 var lessonPages = map[string]lessonPage{
 	"week-1": week1Page,
 	"week-2": week2Page,
+	"week-3": week3Page,
 	"week-4": week4Page,
 }
 

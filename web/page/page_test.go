@@ -337,6 +337,13 @@ func TestExercisePageWithoutReport(t *testing.T) {
 		if byTestID(doc, "report").Length() != 0 {
 			t.Errorf("%s: shows a report it was not given", ex.ID)
 		}
+		if _, generated := exerciseAPI[ex.ID]; !generated {
+			// Declared before its stub exists: api_gen.go says so, and
+			// TestExerciseAPI fails once the stub is there and not
+			// generated.
+			t.Logf("%s: no stub yet, so no API block", ex.ID)
+			continue
+		}
 		if byTestID(doc, "api").Length() != 1 {
 			t.Errorf("%s: no API block", ex.ID)
 		}
