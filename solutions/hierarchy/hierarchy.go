@@ -1,0 +1,140 @@
+package hierarchy
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+)
+
+// Root is the parent of a top-level node (a firm, say).
+const Root = -1
+
+// MaxDepth is the most nodes on a path from a top-level node down, the node
+// itself included: a top-level node is at depth 1.
+const MaxDepth = 8
+
+// unitsPerToken is the number of units in one token: a refill of
+// elapsedNs×ratePerSec units is then exact.
+const unitsPerToken = 1_000_000_000
+
+// node is one bucket of the tree. Its content, like its cap, is a 128-bit
+// number of units (capacity×10^9 passes 2^64 once capacity exceeds about
+// 1.8×10^10). Each node refills lazily: last is the tree time up to which
+// it has been refilled. Refilling in several steps gives what one step
+// gives, because min(cap, min(cap, u+a×r)+b×r) = min(cap, u+(a+b)×r).
+type node struct {
+	rate         uint64 // tokens per second, which is units per nanosecond
+	capHi, capLo uint64 // capacity×10^9 units
+	hi, lo       uint64 // units held, at most the cap
+	last         uint64 // the tree time this node was last refilled to
+	parent       int32  // Root for a top-level node
+	depth        int32  // 1 for a top-level node
+}
+
+// Tree is a tree of token buckets with one clock. The zero value is not
+// usable: make one with New. A Tree is not safe for concurrent use.
+type Tree struct {
+	nodes    []node
+	latestNs uint64 // the latest time seen; never moves back
+}
+
+// New returns an empty tree whose latest time seen is nowNs.
+func New(nowNs uint64) *Tree { return &Tree{latestNs: nowNs} }
+
+// ErrUnknownParent and ErrTooDeep are the errors Add wraps.
+var (
+	ErrUnknownParent = errors.New("unknown parent")
+	ErrTooDeep       = errors.New("too deep")
+)
+
+// Add adds a full node of capacity tokens refilled at ratePerSec tokens per
+// second under parent (Root for a top-level node), as of the tree's latest
+// time seen, and returns its id: 0, 1, 2, ... in the order of the Adds that
+// succeed. A parent that is neither Root nor an id Add returned, or a node
+// that would be deeper than MaxDepth, is an error: Add then returns -1 and
+// changes nothing.
+func (t *Tree) Add(parent int, capacity, ratePerSec uint64) (int, error) {
+	depth := int32(1)
+	if parent != Root {
+		if parent < 0 || parent >= len(t.nodes) {
+			return -1, fmt.Errorf("hierarchy: parent %d: %w (ids so far: 0 to %d)", parent, ErrUnknownParent, len(t.nodes)-1)
+		}
+		depth = t.nodes[parent].depth + 1
+		if depth > MaxDepth {
+			return -1, fmt.Errorf("hierarchy: parent %d is at depth %d: a child would be %w (MaxDepth is %d)", parent, depth-1, ErrTooDeep, MaxDepth)
+		}
+	}
+	capHi, capLo := bits.Mul64(capacity, unitsPerToken)
+	t.nodes = append(t.nodes, node{
+		rate: ratePerSec, capHi: capHi, capLo: capLo, hi: capHi, lo: capLo,
+		last: t.latestNs, parent: int32(parent), depth: depth,
+	})
+	return len(t.nodes) - 1, nil
+}
+
+// advance makes nowNs the latest time seen if it is later, and returns the
+// tree's time. An earlier nowNs counts as the latest: it rewinds nothing.
+func (t *Tree) advance(nowNs uint64) uint64 {
+	t.latestNs = max(t.latestNs, nowNs)
+	return t.latestNs
+}
+
+// refill brings n up to the tree time now and returns its units.
+func (n *node) refill(now uint64) (hi, lo uint64) {
+	pHi, pLo := bits.Mul64(now-n.last, n.rate)
+	n.last = now
+	lo, carry := bits.Add64(n.lo, pLo, 0)
+	hi, carry = bits.Add64(n.hi, pHi, carry)
+	_, borrow := bits.Sub64(n.capLo, lo, 0)
+	_, borrow = bits.Sub64(n.capHi, hi, borrow)
+	if carry|borrow != 0 {
+		hi, lo = n.capHi, n.capLo
+	}
+	n.hi, n.lo = hi, lo
+	return hi, lo
+}
+
+// TryAcquire takes n tokens from node and from every ancestor of it if all
+// of them hold n tokens, and reports whether it did; otherwise it takes
+// nothing anywhere. n == 0 succeeds. An id Add never returned gets false.
+// Whatever it returns, a later nowNs advances the tree's clock.
+func (t *Tree) TryAcquire(node int, nowNs, n uint64) bool {
+	now := t.advance(nowNs)
+	if uint(node) >= uint(len(t.nodes)) {
+		return false
+	}
+	nHi, nLo := bits.Mul64(n, unitsPerToken)
+	// First every level is refilled and checked; only then is any charged.
+	for i := int32(node); i != Root; i = t.nodes[i].parent {
+		hi, lo := t.nodes[i].refill(now)
+		_, borrow := bits.Sub64(lo, nLo, 0)
+		if _, borrow = bits.Sub64(hi, nHi, borrow); borrow != 0 {
+			return false
+		}
+	}
+	for i := int32(node); i != Root; i = t.nodes[i].parent {
+		x := &t.nodes[i]
+		var borrow uint64
+		x.lo, borrow = bits.Sub64(x.lo, nLo, 0)
+		x.hi, _ = bits.Sub64(x.hi, nHi, borrow)
+	}
+	return true
+}
+
+// Available returns the whole tokens node could take now: the least over
+// its path of each level's units divided by 10^9, rounded down. It takes
+// none. An id Add never returned gets 0.
+func (t *Tree) Available(node int, nowNs uint64) uint64 {
+	now := t.advance(nowNs)
+	if uint(node) >= uint(len(t.nodes)) {
+		return 0
+	}
+	least := ^uint64(0)
+	for i := int32(node); i != Root; i = t.nodes[i].parent {
+		hi, lo := t.nodes[i].refill(now)
+		// units <= capacity×10^9, so the quotient fits 64 bits.
+		q, _ := bits.Div64(hi, lo, unitsPerToken)
+		least = min(least, q)
+	}
+	return least
+}
