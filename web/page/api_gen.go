@@ -64,9 +64,128 @@ func (w *SlidingWindow) Count(nowNs uint64) uint32
 // TryAcquire reports whether Count(nowNs) < limit, and if so counts the call
 // in the current bucket. A refused call is not counted.
 func (w *SlidingWindow) TryAcquire(nowNs uint64) bool`,
-	// hierarchy: no stub in exercises/hierarchy yet, so no API block; run go generate ./web/page once it exists.
-	// fairqueue: no stub in exercises/fairqueue yet, so no API block; run go generate ./web/page once it exists.
-	// gateway: no stub in exercises/gateway yet, so no API block; run go generate ./web/page once it exists.
+	"hierarchy": `package hierarchy
+
+// Root is the parent of a top-level node (a firm, say).
+const Root = -1
+
+// MaxDepth is the most nodes on a path from a top-level node down, the node
+// itself included: a top-level node is at depth 1.
+const MaxDepth = 8
+
+// Tree is your tree of token buckets. Its fields are yours to choose.
+type Tree struct {
+	// contains filtered or unexported fields
+}
+
+// New returns an empty tree whose latest time seen is nowNs.
+func New(nowNs uint64) *Tree
+
+// Add adds a full node of capacity tokens refilled at ratePerSec tokens
+// per second under parent (Root for a top-level node) and returns its id,
+// or -1 and an error naming the problem.
+func (t *Tree) Add(parent int, capacity, ratePerSec uint64) (int, error)
+
+// TryAcquire takes n tokens from node and every ancestor if all of them
+// hold n tokens, and reports whether it did; otherwise it takes nothing.
+func (t *Tree) TryAcquire(node int, nowNs, n uint64) bool
+
+// Available returns the least, over node's path, of the whole tokens each
+// level holds at nowNs. It takes none.
+func (t *Tree) Available(node int, nowNs uint64) uint64`,
+	"fairqueue": `package fairqueue
+
+// Queue is your deficit round robin queue. Its fields are yours to choose.
+type Queue struct {
+	// contains filtered or unexported fields
+}
+
+// New returns an empty queue whose sessions earn quantum cost units per
+// turn.
+func New(quantum uint64) *Queue
+
+// Push appends a command of the given cost to session's FIFO.
+func (q *Queue) Push(session uint32, cost uint64)
+
+// Pop removes and returns the next command to serve, or (0, 0, false) when
+// nothing is waiting.
+func (q *Queue) Pop() (session uint32, cost uint64, ok bool)
+
+// Len returns the number of commands waiting.
+func (q *Queue) Len() int`,
+	"gateway": `package gateway
+
+// Kind is the kind of a message a session sends.
+type Kind uint8
+
+// The kinds of message. A Kind above Heartbeat is not legal input.
+const (
+	NewOrder  Kind = iota // takes one token from Orders
+	Modify                // takes one token from Orders
+	Cancel                // takes one token from Cancels, if it is limited
+	Heartbeat             // always accepted on an open session; touches nothing
+)
+
+// Budget is a week-1 token bucket: Capacity tokens of burst, refilled at
+// RatePerSec tokens per second. A Capacity of 0 means unlimited.
+type Budget struct{ Capacity, RatePerSec uint64 }
+
+// Class is the budgets of a class of sessions.
+type Class struct {
+	Orders  Budget // new orders and modifies share it; must be limited
+	Cancels Budget // cancels' own budget: unlimited, or at least Orders' capacity and rate
+}
+
+// Config is a gateway's configuration.
+type Config struct {
+	Classes           map[string]Class // e.g. "market-maker", "regular"
+	SilenceAfterNs    uint64           // a flood this old is answered Silent instead of Reject; 0: never
+	DisconnectAfterNs uint64           // a flood this old is answered Disconnect; 0: never
+}
+
+// Validate returns nil if c is valid, or an error naming every problem by
+// its class (for a class's problem) and its field.
+func (c Config) Validate() error
+
+// Outcome is what the gateway does with a message.
+type Outcome uint8
+
+// The outcomes, from the mildest.
+const (
+	Accept Outcome = iota
+	Reject
+	Silent
+	Disconnect
+)
+
+// Verdict is the gateway's answer to one message.
+type Verdict struct {
+	Outcome      Outcome
+	Budget       string // "orders" or "cancels": the budget that refused (Reject, Silent); "" otherwise
+	RetryAfterNs uint64 // Reject, Silent: ns from now until that budget holds one token; else 0
+}
+
+// Gateway is your gateway. Its fields are yours to choose: what must it
+// remember of each session, and of sessions that are closed?
+type Gateway struct {
+	// contains filtered or unexported fields
+}
+
+// New validates cfg and returns a gateway whose clock is at nowNs, or
+// Validate's error.
+func New(cfg Config, nowNs uint64) (*Gateway, error)
+
+// Open opens session in class: buckets full at its first Open, the
+// buckets it had when it is reopened. An unknown class, or a session
+// already open, is an error.
+func (g *Gateway) Open(session uint64, class string, nowNs uint64) error
+
+// Admit decides one message of session.
+func (g *Gateway) Admit(session uint64, kind Kind, nowNs uint64) Verdict
+
+// Reload switches the gateway to cfg at nowNs, or returns an error and
+// changes nothing.
+func (g *Gateway) Reload(cfg Config, nowNs uint64) error`,
 	"governor": `package governor
 
 // MemoryClearStreak is the number of consecutive clean windows at or above

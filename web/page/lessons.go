@@ -135,4 +135,23 @@ func allow(now uint64, levels []*Bucket) bool {
 	}
 	return true
 }`
+
+	treeSketch = `// Charging as you go: the bug. A refusal at the account or the firm
+// comes after the session, and maybe the account, have already paid.
+for id := node; id != Root; id = parent[id] {
+	if !bucket[id].TryAcquire(now, n) {
+		return false // the levels below keep what they were charged
+	}
+}
+
+// Two walks up the same path: look at every level, then charge every level.
+for id := node; id != Root; id = parent[id] {
+	if bucket[id].Available(now) < n {
+		return false // nothing taken anywhere
+	}
+}
+for id := node; id != Root; id = parent[id] {
+	bucket[id].TryAcquire(now, n) // cannot fail: checked above, one caller
+}
+return true`
 )
