@@ -24,6 +24,21 @@ func TestEveryExerciseBelongsToALesson(t *testing.T) {
 	}
 }
 
+// The weeks run 1, 2, 3, ... in order, none missing, none twice, each with
+// a slug of its own.
+func TestWeeksRunWithoutAGap(t *testing.T) {
+	slugs := map[string]bool{}
+	for i, w := range course.Weeks() {
+		if w.Number != i+1 || w.Lesson.Week != w.Number {
+			t.Errorf("lesson %d of the course is week %d (lesson says %d), want week %d", i+1, w.Number, w.Lesson.Week, i+1)
+		}
+		if slugs[w.Lesson.Slug] {
+			t.Errorf("two lessons called %s", w.Lesson.Slug)
+		}
+		slugs[w.Lesson.Slug] = true
+	}
+}
+
 func TestLookup(t *testing.T) {
 	if _, ok := course.Lookup("nope"); ok {
 		t.Error(`Lookup("nope") found an exercise`)

@@ -350,6 +350,34 @@ func TestExercisePageWithoutReport(t *testing.T) {
 	}
 }
 
+// Every link into a lesson, from a lesson or from an exercise's task,
+// points at a lesson of the course and, with a fragment, at a heading on it.
+func TestLinksIntoLessonsHaveTargets(t *testing.T) {
+	lessons := map[string]*goquery.Document{}
+	for _, w := range course.Weeks() {
+		lessons["/lessons/"+w.Lesson.Slug] = render(t, LessonPage(w, Assets{}))
+	}
+	check := func(from string, doc *goquery.Document) {
+		doc.Find(`main a[href^="/lessons/"]`).Each(func(_ int, a *goquery.Selection) {
+			href := a.AttrOr("href", "")
+			path, frag, _ := strings.Cut(href, "#")
+			target, ok := lessons[path]
+			switch {
+			case !ok:
+				t.Errorf("%s links %s, which is no lesson", from, href)
+			case frag != "" && target.Find(`[id="`+frag+`"]`).Length() != 1:
+				t.Errorf("%s links %s, which has no %q on it", from, href, frag)
+			}
+		})
+	}
+	for path, doc := range lessons {
+		check(path, doc)
+	}
+	for _, ex := range course.Exercises() {
+		check("/exercises/"+ex.ID, render(t, ExercisePage(ex, nil, Assets{})))
+	}
+}
+
 func TestErrorPage(t *testing.T) {
 	doc := render(t, ErrorPage(404, "Page not found", `There is no lesson called "week-9".`, Assets{}))
 	if got := text(one(t, doc, "error-code")); got != "404" {
