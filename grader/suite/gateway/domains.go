@@ -1,0 +1,348 @@
+package gateway
+
+import (
+	"math"
+	"math/big"
+	"math/rand"
+	"slices"
+
+	"ratelab/grader/check"
+)
+
+// domain says which corner of the input space a property explores. Its
+// rules hold for every script it generates and every script its shrinker
+// tries (Valid), so a failure found in one corner stays in it.
+type domain struct {
+	config func(r *rand.Rand) Config // a valid config of the corner
+	start  func(r *rand.Rand) uint64
+	wait   func(r *rand.Rand, m *model) uint64
+	// kinds are Admit's kinds, drawn uniformly.
+	kinds []Kind
+	// Chances of a call other than Admit, and of a step back.
+	reopen, reload, back float64
+	sessions             []uint64 // the session ids used
+	rules                rules
+	maxOps               int
+	// trap, if set, reports whether a failing script shows the check's own
+	// mistake (see trap.go).
+	trap func(s script, t check.Trace, replay func(script) check.Trace) bool
+}
+
+// rules restrict the scripts of a domain; see Valid.
+type rules struct {
+	whole      bool // every rate a multiple of 100/s and every wait a multiple of tick: whole tokens only
+	escalation bool // escalation times may be set
+	reload     bool // Reload calls allowed
+	reopen     bool // Open calls after the first ones allowed
+	backward   bool
+	moderate   bool // capacities, rates and times far from 2^64
+}
+
+// tick is the time unit of whole domains: 10 ms, a whole token at any rate
+// that is a multiple of 100 per second.
+const tick = 10_000_000
+
+// configOK reports whether cfg keeps to d's rules.
+func (d domain) configOK(cfg Config) bool {
+	if problems(cfg) != nil || !d.rules.escalation && (cfg.SilenceAfterNs > 0 || cfg.DisconnectAfterNs > 0) {
+		return false
+	}
+	for _, k := range cfg.Classes {
+		for _, b := range []Budget{k.Orders, k.Cancels} {
+			if d.rules.whole && b.RatePerSec%100 != 0 {
+				return false
+			}
+			if d.rules.moderate && (b.Capacity > 1000 || b.RatePerSec > 1e9) {
+				return false
+			}
+		}
+	}
+	if d.rules.whole && (cfg.SilenceAfterNs%tick != 0 || cfg.DisconnectAfterNs%tick != 0) {
+		return false
+	}
+	return true
+}
+
+// Valid returns how many leading calls of s keep to d's rules, or -1 if
+// its setup does not.
+func (d domain) Valid(s script) int {
+	if !d.configOK(s.Setup.Cfg) || d.rules.moderate && s.Setup.Start > 1<<50 {
+		return -1
+	}
+	opens := 0
+	for i, o := range s.Ops {
+		switch {
+		case o.Back > 0 && !d.rules.backward,
+			d.rules.whole && (o.Wait%tick != 0 || o.Back%tick != 0),
+			d.rules.moderate && o.Wait > 1<<40,
+			o.Call == reloadCall && !d.rules.reload,
+			o.Call == reloadCall && problems(o.Cfg) == nil && !d.configOK(o.Cfg),
+			o.Call == openCall && !d.rules.reopen && opens != i,
+			o.Call == admitCall && !slices.Contains(d.kinds, o.Kind),
+			!slices.Contains(d.sessions, o.Session) && o.Call != reloadCall:
+			return i
+		}
+		if o.Call == openCall {
+			opens++
+		}
+	}
+	return len(s.Ops)
+}
+
+// Gen opens the sessions, then draws calls with the model's state in
+// view, and keeps the longest valid prefix.
+func (d domain) Gen(r *rand.Rand, size int) script {
+	cfg := check.DrawUntil(r, d.config, d.configOK)
+	s := script{Setup: setup{Cfg: cfg, Start: d.start(r)}}
+	m := newModel(cfg, s.Setup.Start)
+	latest := s.Setup.Start
+	add := func(o op) {
+		now := o.At(latest)
+		latest = max(latest, now)
+		switch o.Call {
+		case openCall:
+			m.open(o.Session, o.Class, now)
+		case reloadCall:
+			m.reload(o.Cfg, now)
+		default:
+			m.admit(o.Session, o.Kind, now)
+		}
+		s.Ops = append(s.Ops, o)
+	}
+	classes := classNames(cfg)
+	for _, id := range d.sessions[:len(d.sessions)-1] { // the last one is never opened
+		add(op{Call: openCall, Session: id, Class: check.Pick(r, classes...)})
+	}
+	for range check.Ops(r, size, 1, d.maxOps) {
+		o := op{Call: admitCall, Session: check.Pick(r, d.sessions...), Kind: check.Pick(r, d.kinds...), Wait: d.wait(r, m)}
+		switch {
+		case d.rules.reopen && check.Chance(r, d.reopen):
+			o.Call, o.Class = openCall, check.Pick(r, classNames(m.cfg)...)
+		case d.rules.reload && check.Chance(r, d.reload):
+			o.Call, o.Session = reloadCall, 0
+			o.Cfg = d.config(r)
+			if check.Chance(r, 0.15) {
+				o.Cfg = invalid(r, o.Cfg)
+			}
+		}
+		if d.rules.backward && check.Chance(r, d.back) {
+			o.Wait, o.Back = 0, check.Pick(r, uint64(tick), 2*tick, 5*tick, 100*tick)
+			if !d.rules.whole {
+				o.Back = check.Pick(r, 1, o.Back)
+			}
+		}
+		add(o)
+	}
+	s.Ops = s.Ops[:max(0, d.Valid(s))]
+	return s
+}
+
+func (d domain) property(impl Impl) check.Property[setup, op] {
+	run := func(s script) check.Trace { return replay(impl, s) }
+	p := check.Over(d, shrinkSetup, shrinkOp, run)
+	p.Merge = merge
+	if d.trap != nil {
+		p.Trap = func(s script, t check.Trace) bool { return d.trap(s, t, run) }
+	}
+	return p
+}
+
+func classNames(cfg Config) []string {
+	var out []string
+	for n := range cfg.Classes {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	if len(out) == 0 {
+		out = append(out, "regular")
+	}
+	return out
+}
+
+// invalid breaks cfg in one of the contract's ways.
+func invalid(r *rand.Rand, cfg Config) Config {
+	out := Config{Classes: map[string]Class{}, SilenceAfterNs: cfg.SilenceAfterNs, DisconnectAfterNs: cfg.DisconnectAfterNs}
+	for n, k := range cfg.Classes {
+		out.Classes[n] = k
+	}
+	switch r.Intn(3) {
+	case 0:
+		out.Classes = nil
+	case 1:
+		k := out.Classes["regular"]
+		k.Orders.Capacity = 0
+		out.Classes["regular"] = k
+	default:
+		out.SilenceAfterNs, out.DisconnectAfterNs = 2*tick, tick
+	}
+	return out
+}
+
+// wholeConfig draws classes "regular" and, often, "market-maker", with
+// small capacities and rates that are multiples of 100/s; cancels limited
+// or not; escalation times in ticks if escalate.
+func wholeConfig(escalate bool, unlimitedCancels float64) func(r *rand.Rand) Config {
+	return func(r *rand.Rand) Config {
+		class := func() Class {
+			o := Budget{check.Between(r, 1, 4), check.Pick[uint64](r, 100, 100, 200, 500)}
+			c := Budget{}
+			if !check.Chance(r, unlimitedCancels) {
+				c = Budget{o.Capacity + check.Between(r, 0, 3), o.RatePerSec * check.Between(r, 1, 2)}
+			}
+			return Class{Orders: o, Cancels: c}
+		}
+		cfg := Config{Classes: map[string]Class{"regular": class()}}
+		if check.Chance(r, 0.5) {
+			cfg.Classes["market-maker"] = class()
+		}
+		if escalate {
+			cfg.SilenceAfterNs = check.Pick[uint64](r, 0, tick, 2*tick, 3*tick)
+			cfg.DisconnectAfterNs = check.Pick[uint64](r, 0, 4*tick, 6*tick, 10*tick)
+			if cfg.DisconnectAfterNs == 0 && cfg.SilenceAfterNs == 0 {
+				cfg.SilenceAfterNs = tick
+			}
+		}
+		return cfg
+	}
+}
+
+// ticks waits a few ticks, often none: bursts that drain the buckets.
+func ticks(r *rand.Rand, _ *model) uint64 {
+	return tick * check.Pick[uint64](r, 0, 0, 0, 1, 1, 2, 3)
+}
+
+func smallStart(r *rand.Rand) uint64 { return tick * check.Pick(r, 0, 1, check.Between(r, 0, 1e6)) }
+
+var allKinds = []Kind{NewOrder, Modify, Cancel, Heartbeat}
+var messages = []Kind{NewOrder, Modify, Cancel}
+
+var cancelDomain = domain{
+	trap:   cancelTrap,
+	config: wholeConfig(false, 0.4), start: smallStart, wait: ticks,
+	kinds: []Kind{NewOrder, Modify, Cancel, Cancel}, sessions: []uint64{1, 2},
+	rules: rules{whole: true, moderate: true}, maxOps: 30,
+}
+
+var heartbeatDomain = domain{
+	trap:   heartbeatTrap,
+	config: wholeConfig(true, 0.5), start: smallStart, wait: ticks,
+	kinds: []Kind{NewOrder, Heartbeat, Heartbeat, Cancel}, sessions: []uint64{1, 2, 3},
+	rules: rules{whole: true, escalation: true, moderate: true}, maxOps: 30,
+}
+
+var escalationDomain = domain{
+	trap:   escalationTrap,
+	config: wholeConfig(true, 0.3), start: smallStart, wait: ticks,
+	kinds: messages, sessions: []uint64{1, 2},
+	rules: rules{whole: true, escalation: true, moderate: true}, maxOps: 30,
+}
+
+var reconnectDomain = domain{
+	trap:   reconnectTrap,
+	config: wholeConfig(true, 0.3), start: smallStart, wait: ticks,
+	kinds: messages, sessions: []uint64{1, 2}, reopen: 0.2,
+	rules: rules{whole: true, escalation: true, reopen: true, moderate: true}, maxOps: 30,
+}
+
+var reloadDomain = domain{
+	trap:   reloadTrap,
+	config: wholeConfig(true, 0.3), start: smallStart, wait: ticks,
+	kinds: messages, sessions: []uint64{1, 2}, reload: 0.2, reopen: 0.05,
+	rules: rules{whole: true, escalation: true, reload: true, reopen: true, moderate: true}, maxOps: 30,
+}
+
+var backwardDomain = domain{
+	trap:   backwardTrap,
+	config: wholeConfig(true, 0.3), start: func(r *rand.Rand) uint64 { return tick * check.Between(r, 0, 1000) },
+	wait:  ticks,
+	kinds: messages, sessions: []uint64{1, 2}, back: 0.25, reopen: 0.05,
+	rules: rules{whole: true, escalation: true, reopen: true, backward: true, moderate: true}, maxOps: 30,
+}
+
+// retryDomain: rates that do not divide a second, and calls on the
+// nanoseconds around the next token, so units are rarely whole.
+var retryDomain = domain{
+	trap: retryTrap,
+	config: func(r *rand.Rand) Config {
+		rate := check.Pick(r, check.NotDividingSecond...)
+		o := Budget{check.Between(r, 1, 3), rate}
+		c := Budget{}
+		if check.Chance(r, 0.5) {
+			c = Budget{o.Capacity, check.Pick(r, rate, rate+check.Between(r, 1, 1000))}
+		}
+		return Config{Classes: map[string]Class{"regular": {Orders: o, Cancels: c}}}
+	},
+	start: func(r *rand.Rand) uint64 { return check.Between(r, 0, 1e12) },
+	wait: func(r *rand.Rand, m *model) uint64 {
+		var rate uint64 = 1
+		var need *big.Int
+		for _, s := range m.sessions {
+			rate = s.orders.rate.Uint64()
+			need = new(big.Int).Sub(unitsPerToken, s.orders.units)
+		}
+		i := 1_000_000_000 / rate
+		if need != nil && need.Sign() > 0 {
+			n := new(big.Int).Quo(need, big.NewInt(int64(rate))).Uint64()
+			return check.Pick(r, 0, n, n+1, max(n, 1)-1)
+		}
+		return check.Pick(r, 0, 0, 1, check.Between(r, 1, i), i/3)
+	},
+	kinds: messages, sessions: []uint64{1, 2},
+	rules: rules{moderate: true}, maxOps: 20,
+}
+
+var hugeRates = []uint64{1_000_000_000, 1e12, 1e18, 18e18, math.MaxUint64 - math.MaxUint64%1_000_000_000}
+
+// overflowDomain: huge budgets, huge escalation times, times next to the
+// end, huge session ids; every rate a multiple of 10^9, so every refill is
+// whole tokens.
+var overflowDomain = domain{
+	trap: overflowTrap,
+	config: func(r *rand.Rand) Config {
+		o := Budget{check.Pick[uint64](r, 1, 10, 1<<34, 1e12, 1<<62, math.MaxUint64), check.Pick(r, hugeRates...)}
+		c := Budget{}
+		if check.Chance(r, 0.5) {
+			c = Budget{check.Pick[uint64](r, o.Capacity, math.MaxUint64), check.Pick(r, o.RatePerSec, hugeRates[len(hugeRates)-1])}
+		}
+		cfg := Config{Classes: map[string]Class{"regular": {Orders: o, Cancels: c}}}
+		cfg.SilenceAfterNs = check.Pick[uint64](r, 0, 1, math.MaxUint64-1, 1<<63)
+		cfg.DisconnectAfterNs = check.Pick[uint64](r, 0, math.MaxUint64)
+		return cfg
+	},
+	start: func(r *rand.Rand) uint64 {
+		return check.Pick[uint64](r, 0, 1, math.MaxUint64/2, math.MaxUint64-check.Between(r, 0, 1e9), math.MaxUint64)
+	},
+	wait: func(r *rand.Rand, _ *model) uint64 {
+		const day = 86_400_000_000_000
+		return check.Pick[uint64](r, 0, 0, 1, day, 365*day, math.MaxUint64/3, math.MaxUint64, r.Uint64())
+	},
+	kinds: messages, sessions: []uint64{math.MaxUint64, 1 << 63, 0},
+	rules: rules{}, maxOps: 12,
+}
+
+// exactDomain: ordinary traffic with everything in it but steps back and
+// huge values: fractional refills, escalation, heartbeats, reconnects and
+// reloads.
+var exactDomain = domain{
+	config: func(r *rand.Rand) Config {
+		cfg := wholeConfig(true, 0.3)(r)
+		for n, k := range cfg.Classes {
+			k.Orders.RatePerSec = check.Pick(r, k.Orders.RatePerSec, check.Pick(r, check.NotDividingSecond[:10]...))
+			if k.Cancels.Capacity > 0 {
+				k.Cancels.RatePerSec = max(k.Cancels.RatePerSec, k.Orders.RatePerSec)
+			}
+			cfg.Classes[n] = k
+		}
+		cfg.SilenceAfterNs += check.Between(r, 0, 3) * check.Between(r, 0, tick)
+		if cfg.DisconnectAfterNs > 0 && cfg.DisconnectAfterNs <= cfg.SilenceAfterNs {
+			cfg.DisconnectAfterNs = cfg.SilenceAfterNs + 1
+		}
+		return cfg
+	},
+	start: smallStart,
+	wait: func(r *rand.Rand, m *model) uint64 {
+		return check.Pick(r, 0, 0, tick, check.Between(r, 0, 3*tick), check.Between(r, 0, 1000))
+	},
+	kinds: allKinds, sessions: []uint64{1, 2, 3}, reload: 0.1, reopen: 0.1,
+	rules: rules{escalation: true, reload: true, reopen: true, moderate: true}, maxOps: 40,
+}

@@ -1,0 +1,190 @@
+package gateway
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"ratelab/grader/check"
+)
+
+// setup is New's arguments.
+type setup struct {
+	Cfg   Config
+	Start uint64
+}
+
+// call is the method an op calls.
+type call uint8
+
+const (
+	admitCall call = iota
+	openCall
+	reloadCall
+)
+
+// op is one call. Its time is Wait after the latest time of the script so
+// far (saturating at MaxUint64), or, if Back is non-zero, Back before it.
+type op struct {
+	Call    call
+	Session uint64
+	Kind    Kind   // Admit's
+	Class   string // Open's
+	Cfg     Config // Reload's
+	Wait    uint64
+	Back    uint64
+}
+
+type script = check.Script[setup, op]
+
+// At returns the time of o when latest is the latest time so far.
+func (o op) At(latest uint64) uint64 { return check.TimeAt(latest, o.Wait, o.Back) }
+
+var kindNames = []string{"NewOrder", "Modify", "Cancel", "Heartbeat"}
+var outcomeNames = []string{"Accept", "Reject", "Silent", "Disconnect"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+func (o Outcome) String() string {
+	if int(o) < len(outcomeNames) {
+		return outcomeNames[o]
+	}
+	return fmt.Sprintf("Outcome(%d)", uint8(o))
+}
+
+// String writes a verdict as the report shows it: "Accept", "Disconnect",
+// or "Reject orders retryAfterNs=1_000". Anything beyond the contract's
+// shape is written out whole.
+func (v Verdict) String() string {
+	if (v.Outcome == Accept || v.Outcome == Disconnect) && v.Budget == "" && v.RetryAfterNs == 0 {
+		return v.Outcome.String()
+	}
+	return fmt.Sprintf("%s %q retryAfterNs=%s", v.Outcome, v.Budget, check.U(v.RetryAfterNs))
+}
+
+// headOf is a verdict's string without its retry-after: what the checks
+// other than retry-after compare first.
+func headOf(v string) string {
+	if i := strings.Index(v, " retryAfterNs="); i >= 0 {
+		return v[:i]
+	}
+	return v
+}
+
+func budgetString(b Budget) string {
+	return fmt.Sprintf("Budget{%s, %s}", check.U(b.Capacity), check.U(b.RatePerSec))
+}
+
+// configString writes cfg as Go, classes in name order, unlimited cancels
+// left out.
+func configString(cfg Config) string {
+	names := make([]string, 0, len(cfg.Classes))
+	for n := range cfg.Classes {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var cs []string
+	for _, n := range names {
+		k := cfg.Classes[n]
+		c := fmt.Sprintf("%q: {Orders: %s", n, budgetString(k.Orders))
+		if k.Cancels != (Budget{}) {
+			c += ", Cancels: " + budgetString(k.Cancels)
+		}
+		cs = append(cs, c+"}")
+	}
+	s := "Config{Classes: {" + strings.Join(cs, ", ") + "}"
+	if cfg.SilenceAfterNs > 0 {
+		s += ", SilenceAfterNs: " + check.U(cfg.SilenceAfterNs)
+	}
+	if cfg.DisconnectAfterNs > 0 {
+		s += ", DisconnectAfterNs: " + check.U(cfg.DisconnectAfterNs)
+	}
+	return s + "}"
+}
+
+func newCall(s setup) string {
+	return fmt.Sprintf("New(%s, nowNs=%s)", configString(s.Cfg), check.U(s.Start))
+}
+
+func (o op) callString(now uint64) string {
+	switch o.Call {
+	case openCall:
+		return fmt.Sprintf("Open(session=%s, class=%q, nowNs=%s)", check.U(o.Session), o.Class, check.U(now))
+	case reloadCall:
+		return fmt.Sprintf("Reload(%s, nowNs=%s)", configString(o.Cfg), check.U(now))
+	}
+	return fmt.Sprintf("Admit(session=%s, kind=%s, nowNs=%s)", check.U(o.Session), o.Kind, check.U(now))
+}
+
+// errString writes an error result: "nil", "an error" when one was
+// wanted, or the error's text when none was.
+func errString(err error, wantErr bool) (got, want string) {
+	want = "nil"
+	if wantErr {
+		want = "an error"
+	}
+	switch {
+	case err == nil:
+		return "nil", want
+	case wantErr:
+		return want, want
+	}
+	msg := err.Error()
+	if len(msg) > 200 {
+		msg = msg[:200] + "…"
+	}
+	return fmt.Sprintf("error %q", msg), want
+}
+
+// replay runs s against a fresh implementation and a fresh model, stopping
+// at the first call where they differ.
+func replay(impl Impl, s script) check.Trace {
+	st := s.Setup
+	type made struct {
+		g   Gateway
+		err error
+	}
+	t, mk, ok := check.Begin(newCall(st), func() made {
+		g, err := impl.New(st.Cfg, st.Start)
+		return made{g, err}
+	})
+	if !ok {
+		return t
+	}
+	if mk.err != nil || mk.g == nil {
+		got, want := errString(mk.err, false)
+		if mk.err == nil {
+			got = "a nil *Gateway"
+		}
+		t.Step(newCall(st), got, want, nil)
+		return t
+	}
+	g, m := mk.g, newModel(st.Cfg, st.Start)
+	for o, now := range check.Times(st.Start, s.Ops) {
+		var got, want string
+		var p *check.Panic
+		switch o.Call {
+		case openCall:
+			var err error
+			err, p = check.Call(func() error { return g.Open(o.Session, o.Class, now) })
+			got, want = errString(err, m.open(o.Session, o.Class, now))
+		case reloadCall:
+			var err error
+			err, p = check.Call(func() error { return g.Reload(o.Cfg, now) })
+			got, want = errString(err, m.reload(o.Cfg, now))
+		default:
+			var v Verdict
+			v, p = check.Call(func() Verdict { return g.Admit(o.Session, o.Kind, now) })
+			got, want = v.String(), m.admit(o.Session, o.Kind, now).String()
+		}
+		if !t.Step(o.callString(now), got, want, p) {
+			return t
+		}
+	}
+	return t
+}

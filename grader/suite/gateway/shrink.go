@@ -1,0 +1,78 @@
+package gateway
+
+import "ratelab/grader/check"
+
+// shrinkConfig lists simpler configs: without the second class, with
+// smaller budgets, without escalation times.
+func shrinkConfig(cfg Config) []Config {
+	var out []Config
+	with := func(f func(c *Config)) {
+		c := Config{Classes: map[string]Class{}, SilenceAfterNs: cfg.SilenceAfterNs, DisconnectAfterNs: cfg.DisconnectAfterNs}
+		for n, k := range cfg.Classes {
+			c.Classes[n] = k
+		}
+		if cfg.Classes == nil {
+			c.Classes = nil
+		}
+		f(&c)
+		out = append(out, c)
+	}
+	for _, n := range classNames(cfg) {
+		if len(cfg.Classes) > 1 {
+			with(func(c *Config) { delete(c.Classes, n) })
+		}
+		k := cfg.Classes[n]
+		for _, v := range check.Simpler(k.Orders.Capacity) {
+			with(func(c *Config) { k := k; k.Orders.Capacity = v; c.Classes[n] = k })
+		}
+		for _, v := range check.Simpler(k.Cancels.Capacity) {
+			with(func(c *Config) { k := k; k.Cancels.Capacity = v; c.Classes[n] = k })
+		}
+	}
+	for _, v := range check.Simpler(cfg.SilenceAfterNs) {
+		with(func(c *Config) { c.SilenceAfterNs = v })
+	}
+	for _, v := range check.Simpler(cfg.DisconnectAfterNs) {
+		with(func(c *Config) { c.DisconnectAfterNs = v })
+	}
+	return out
+}
+
+func shrinkSetup(s setup) []setup {
+	var out []setup
+	for _, c := range shrinkConfig(s.Cfg) {
+		out = append(out, setup{c, s.Start})
+	}
+	for _, t := range check.Simpler(s.Start) {
+		out = append(out, setup{s.Cfg, t})
+	}
+	return out
+}
+
+// merge drops call a, keeping the time it moved forward: b then waits
+// a.Wait+b.Wait. Steps back are not folded.
+func merge(a, b op) (op, bool) {
+	w, ok := check.FoldWait(a.Wait, a.Back, b.Wait, b.Back)
+	b.Wait = w
+	return b, ok
+}
+
+func shrinkOp(o op) []op {
+	var out []op
+	if o.Call == admitCall && o.Kind != NewOrder {
+		c := o
+		c.Kind = NewOrder
+		out = append(out, c)
+	}
+	out = check.Vary(out, o, check.Smaller(o.Wait/tick), func(c *op, v uint64) { c.Wait = v * tick })
+	out = check.Vary(out, o, check.Simpler(o.Wait), func(c *op, v uint64) { c.Wait = v })
+	out = check.Vary(out, o, check.Smaller(o.Back), func(c *op, v uint64) { c.Back = v })
+	if o.Call == reloadCall {
+		for _, c := range shrinkConfig(o.Cfg) {
+			n := o
+			n.Cfg = c
+			out = append(out, n)
+		}
+	}
+	return out
+}

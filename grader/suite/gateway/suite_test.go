@@ -1,0 +1,42 @@
+package gateway
+
+import (
+	"testing"
+
+	"ratelab/grader/check"
+	"ratelab/grader/check/checktest"
+	"ratelab/grader/harness"
+)
+
+var domains = map[string]domain{
+	"cancel-budget": cancelDomain,
+	"heartbeat":     heartbeatDomain,
+	"retry-after":   retryDomain,
+	"escalation":    escalationDomain,
+	"reconnect":     reconnectDomain,
+	"reload":        reloadDomain,
+	"backward-time": backwardDomain,
+	"overflow":      overflowDomain,
+	"exactness":     exactDomain,
+}
+
+func TestDomainsGenerateValidScripts(t *testing.T) {
+	checktest.Domains[setup, op](t, domains, func(d domain) float64 { return float64(d.maxOps) / 3 }, nil)
+}
+
+func TestModelAgreesWithReference(t *testing.T) {
+	checktest.ModelAgrees(t, domains, func(s script) check.Trace { return replay(refImpl, s) })
+}
+
+func TestEveryPropertyHasADomain(t *testing.T) {
+	checktest.EveryPropertyHasADomain(t, Suite(nil), domains)
+}
+
+// TestReferencePassesEveryCheck grades the reference through the same
+// encoding as the child, for several seeds.
+func TestReferencePassesEveryCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every check three times")
+	}
+	checktest.ReferencePasses(t, Suite(harness.Local(API(refImpl, refImpl))), 3, 41)
+}

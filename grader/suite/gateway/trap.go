@@ -1,0 +1,245 @@
+package gateway
+
+import (
+	"math"
+	"math/big"
+
+	"ratelab/grader/check"
+)
+
+// Traps: each check's failure must contain the mistake it names (see
+// check.Property.Trap). Where the mistake is a kind of call, the same
+// script without those calls (their waits kept) must be answered right,
+// so the failure is those calls' doing.
+
+// lastOf is the index of the call a failing trace ends on; -1 if New
+// failed.
+func lastOf(t check.Trace) int { return len(t.Steps) - 1 }
+
+// headDiffers reports whether the failing step differs in more than the
+// retry-after (or panicked): the outcome, the budget, or an error.
+func headDiffers(t check.Trace) bool {
+	st := t.Steps[len(t.Steps)-1]
+	return t.Panic != nil || headOf(st.Got) != headOf(st.Want)
+}
+
+// without returns s with the calls before last that drop picks removed,
+// their waits added to the next call's. ok is false if a dropped call
+// stepped back.
+func without(s script, last int, drop func(o op) bool) (alt script, ok bool) {
+	alt.Setup = s.Setup
+	var wait uint64
+	for i, o := range s.Ops {
+		if i < last && drop(o) {
+			if o.Back > 0 {
+				return alt, false
+			}
+			wait = check.Saturating(wait, o.Wait)
+			continue
+		}
+		if o.Back == 0 {
+			o.Wait = check.Saturating(o.Wait, wait)
+		} else if wait > 0 {
+			return alt, false
+		}
+		wait = 0
+		alt.Ops = append(alt.Ops, o)
+	}
+	return alt, true
+}
+
+// passesWithout reports whether s, without the calls before last that drop
+// picks (there must be some), is answered right.
+func passesWithout(s script, last int, drop func(o op) bool, replay func(script) check.Trace) bool {
+	some := false
+	for _, o := range s.Ops[:last] {
+		some = some || drop(o)
+	}
+	alt, ok := without(s, last, drop)
+	return some && ok && !replay(alt).Bad
+}
+
+func isAdmit(k Kind) func(op) bool {
+	return func(o op) bool { return o.Call == admitCall && o.Kind == k }
+}
+
+// cancelTrap: the answer itself is wrong (not only its retry-after), and
+// either the failing call is a cancel that an unlimited budget must pass,
+// or the script without the cancels before it (the orders before it, for
+// a failing cancel) is answered right.
+func cancelTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
+	last := lastOf(t)
+	if last < 0 || !headDiffers(t) {
+		return false
+	}
+	o := s.Ops[last]
+	if o.Call != admitCall {
+		return false
+	}
+	if o.Kind == Cancel {
+		if t.Steps[last].Want == "Accept" && unlimitedCancels(s, last) {
+			return true
+		}
+		return passesWithout(s, last, func(o op) bool { return o.Call == admitCall && (o.Kind == NewOrder || o.Kind == Modify) }, replay)
+	}
+	return passesWithout(s, last, isAdmit(Cancel), replay)
+}
+
+// unlimitedCancels reports whether the session of call last has unlimited
+// cancels by the config in force (no reloads in this domain).
+func unlimitedCancels(s script, last int) bool {
+	class := ""
+	for _, o := range s.Ops[:last] {
+		if o.Call == openCall && o.Session == s.Ops[last].Session && class == "" {
+			class = o.Class
+		}
+	}
+	k, ok := s.Setup.Cfg.Classes[class]
+	return ok && k.Cancels.Capacity == 0
+}
+
+// heartbeatTrap: the failing call is a heartbeat, or the script without
+// the heartbeats before it is answered right.
+func heartbeatTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
+	last := lastOf(t)
+	if last < 0 {
+		return false
+	}
+	if isAdmit(Heartbeat)(s.Ops[last]) {
+		return true
+	}
+	return passesWithout(s, last, isAdmit(Heartbeat), replay)
+}
+
+// retryTrap: the outcome and the budget are right, the retry-after is not.
+func retryTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
+	last := lastOf(t)
+	return last >= 0 && !headDiffers(t) && s.Ops[last].Call == admitCall
+}
+
+// escalationTrap: the failing call is an Admit, and the same script with
+// escalation off (in the setup and every reload) is answered right.
+func escalationTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
+	last := lastOf(t)
+	if last < 0 || s.Ops[last].Call != admitCall || !headDiffers(t) {
+		return false
+	}
+	off := func(c Config) Config { c.SilenceAfterNs, c.DisconnectAfterNs = 0, 0; return c }
+	alt := script{Setup: setup{off(s.Setup.Cfg), s.Setup.Start}}
+	for _, o := range s.Ops {
+		if o.Call == reloadCall {
+			o.Cfg = off(o.Cfg)
+		}
+		alt.Ops = append(alt.Ops, o)
+	}
+	return !replay(alt).Bad
+}
+
+// reconnectTrap: a session disconnected and was opened again before (or
+// at) the failing call, and the same script with every reopened session
+// continuing under a fresh id from its reopening on is answered right.
+func reconnectTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
+	last := lastOf(t)
+	if last < 0 {
+		return false
+	}
+	m := newModel(s.Setup.Cfg, s.Setup.Start)
+	renamed := map[uint64]uint64{}
+	alt := script{Setup: s.Setup}
+	latest := s.Setup.Start
+	reopened := false
+	for i, o := range s.Ops {
+		now := o.At(latest)
+		latest = max(latest, now)
+		switch o.Call {
+		case openCall:
+			if sess := m.sessions[o.Session]; sess != nil && !sess.open && i <= last {
+				reopened = true
+				renamed[o.Session] = o.Session + 1_000_000
+			}
+			m.open(o.Session, o.Class, now)
+		case reloadCall:
+			m.reload(o.Cfg, now)
+		default:
+			m.admit(o.Session, o.Kind, now)
+		}
+		if id, ok := renamed[o.Session]; ok && o.Call != reloadCall {
+			o.Session = id
+		}
+		alt.Ops = append(alt.Ops, o)
+	}
+	return reopened && !replay(alt).Bad
+}
+
+// reloadTrap: the failing call is a reload, or the script without the
+// reloads before it is answered right.
+func reloadTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
+	last := lastOf(t)
+	if last < 0 {
+		return false
+	}
+	if s.Ops[last].Call == reloadCall {
+		return true
+	}
+	return passesWithout(s, last, func(o op) bool { return o.Call == reloadCall }, replay)
+}
+
+// backwardTrap: a call up to the failing one stepped back, and with every
+// step back made a call at the latest time instead the script is answered
+// right.
+func backwardTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
+	last := lastOf(t)
+	if last < 0 {
+		return false
+	}
+	back := false
+	alt := script{Setup: s.Setup}
+	for i, o := range s.Ops {
+		if o.Back > 0 {
+			back = back || i <= last
+			o.Back, o.Wait = 0, 0
+		}
+		alt.Ops = append(alt.Ops, o)
+	}
+	return back && !replay(alt).Bad
+}
+
+// overflowTrap: the answer itself is wrong (not only its retry-after), and
+// up to the failing call a value of the contract's arithmetic left 64
+// bits: Capacity×10^9, elapsed×rate, or a time saturated at MaxUint64.
+func overflowTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
+	last := lastOf(t)
+	if last < 0 || !headDiffers(t) {
+		return false
+	}
+	limit := new(big.Int).Lsh(big.NewInt(1), 64)
+	beyond := func(a, b uint64) bool {
+		return new(big.Int).Mul(new(big.Int).SetUint64(a), new(big.Int).SetUint64(b)).Cmp(limit) >= 0
+	}
+	huge := func(c Config) (bool, uint64) {
+		var rate uint64
+		h := false
+		for _, k := range c.Classes {
+			h = h || beyond(k.Orders.Capacity, 1e9) || beyond(k.Cancels.Capacity, 1e9)
+			rate = max(rate, k.Orders.RatePerSec, k.Cancels.RatePerSec)
+		}
+		return h, rate
+	}
+	h, rate := huge(s.Setup.Cfg)
+	latest := s.Setup.Start
+	for _, o := range s.Ops[:last+1] {
+		if o.Back == 0 && latest > math.MaxUint64-o.Wait {
+			h = true
+		}
+		now := o.At(latest)
+		if now > latest && beyond(now-latest, rate) {
+			h = true
+		}
+		latest = max(latest, now)
+		if o.Call == reloadCall && problems(o.Cfg) == nil {
+			hr, r := huge(o.Cfg)
+			h, rate = h || hr, max(rate, r)
+		}
+	}
+	return h
+}
