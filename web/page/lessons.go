@@ -144,14 +144,14 @@ for id := node; id != Root; id = parent[id] {
 	}
 }
 
-// Two walks up the same path: look at every level, then charge every level.
+// Two walks up the same path: look at every level, then charge them all.
 for id := node; id != Root; id = parent[id] {
 	if bucket[id].Available(now) < n {
 		return false // nothing taken anywhere
 	}
 }
 for id := node; id != Root; id = parent[id] {
-	bucket[id].TryAcquire(now, n) // cannot fail: checked above, one caller
+	bucket[id].TryAcquire(now, n) // cannot fail: one caller, checked
 }
 return true`
 )
