@@ -1,0 +1,388 @@
+package hierarchy
+
+import (
+	"math"
+	"math/big"
+	"math/bits"
+	"math/rand"
+
+	"ratelab/grader/check"
+)
+
+// domain says which corner of the input space a generator explores. Its
+// rules hold for every script it generates and every script its shrinker
+// tries, so that a failure found in one corner stays in it.
+type domain struct {
+	start   func(r *rand.Rand) uint64
+	startOK func(uint64) bool
+	tree    func(r *rand.Rand) []op // the Adds that build the tree first
+	drain   bool                    // the first call after the tree takes all of the last node
+	wait    func(r *rand.Rand, m *model) uint64
+	back    float64 // chance of a step back
+	avail   float64 // chance of an Available call
+	bad     float64 // chance of a bad Add or a call on an id never returned
+	later   float64 // chance of a valid Add among the calls
+	node    func(r *rand.Rand, m *model) int
+	n       func(r *rand.Rand, m *model, node int, avail uint64) uint64
+	rules   rules
+	maxOps  int
+	trap    func(s script, t check.Trace, replay func(script) check.Trace) bool
+	explain func(s script, t check.Trace, why string) string
+}
+
+// rules restrict the calls of a domain; see Valid.
+type rules struct {
+	backward     bool   // steps back allowed
+	badIDs       bool   // bad Adds and ids never returned allowed
+	noTime       bool   // the clock never moves
+	wholeRefills bool   // every node earns whole tokens at every refill
+	subToken     bool   // every node earns less than a token at every refill
+	noRefusal    bool   // TryAcquire never asks for more than Available
+	leafOnly     bool   // calls only on the newest node
+	chain        bool   // the tree is one chain, every node alike
+	maxCap       uint64 // Add's capacity at most this (0: any)
+	minCap       uint64 // ... and at least this
+}
+
+var unitsBig = big.NewInt(1_000_000_000)
+
+// Valid returns how many leading calls of s keep to d's rules.
+func (d domain) Valid(s script) int {
+	if d.startOK != nil && !d.startOK(s.Setup.Start) {
+		return -1
+	}
+	m := newModel(s.Setup.Start)
+	latest := s.Setup.Start
+	for i, o := range s.Ops {
+		if o.Kind == add {
+			p := m.problem(o.Node)
+			switch {
+			case o.Wait != 0 || o.Back != 0:
+				return i
+			case p != "" && !d.rules.badIDs:
+				return i
+			case d.rules.maxCap > 0 && (o.N > d.rules.maxCap || o.N < d.rules.minCap):
+				return i
+			case d.rules.chain && !d.chainLink(m, o):
+				return i
+			}
+			m.add(o.Node, o.N, o.Rate)
+			continue
+		}
+		now := o.At(latest)
+		if o.Back > 0 && !d.rules.backward || d.rules.noTime && now > latest {
+			return i
+		}
+		if !m.valid(o.Node) && !d.rules.badIDs || d.rules.leafOnly && o.Node != len(m.nodes)-1 {
+			return i
+		}
+		if now > latest {
+			for _, n := range m.nodes {
+				hi, lo := bits.Mul64(now-latest, n.rate.Uint64())
+				earned := new(big.Int).Or(new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64), new(big.Int).SetUint64(lo))
+				if d.rules.wholeRefills && new(big.Int).Rem(earned, unitsBig).Sign() != 0 || d.rules.subToken && earned.Cmp(unitsBig) >= 0 {
+					return i
+				}
+			}
+		}
+		latest = max(latest, now)
+		if o.Kind == available {
+			m.available(o.Node, now)
+			continue
+		}
+		if d.rules.noRefusal && m.valid(o.Node) && o.N > m.available(o.Node, now) {
+			return i
+		}
+		m.tryAcquire(o.Node, now, o.N)
+	}
+	return len(s.Ops)
+}
+
+// chainLink reports whether Add o extends a chain of alike nodes: its
+// parent is the newest node, its capacity and rate those of the first.
+func (d domain) chainLink(m *model, o op) bool {
+	if o.Node != len(m.nodes)-1 {
+		return false
+	}
+	if len(m.nodes) == 0 {
+		return true
+	}
+	c := new(big.Int).Mul(new(big.Int).SetUint64(o.N), unitsBig)
+	return c.Cmp(m.nodes[0].cap) == 0 && o.Rate == m.nodes[0].rate.Uint64()
+}
+
+// Gen draws a script with the model's state in view and keeps its longest
+// valid prefix.
+func (d domain) Gen(r *rand.Rand, size int) script {
+	start := uint64(0)
+	if d.start != nil {
+		start = check.DrawUntil(r, d.start, func(s uint64) bool { return d.startOK == nil || d.startOK(s) })
+	}
+	m := newModel(start)
+	ops := d.tree(r)
+	for _, o := range ops {
+		m.add(o.Node, o.N, o.Rate)
+	}
+	latest := start
+	if d.drain && len(m.nodes) > 0 {
+		leaf := len(m.nodes) - 1
+		o := op{Node: leaf, N: m.available(leaf, latest)}
+		m.tryAcquire(leaf, latest, o.N)
+		ops = append(ops, o)
+	}
+	for range check.Ops(r, size, 1, d.maxOps) {
+		if check.Chance(r, d.later) && len(m.nodes) > 0 {
+			o := op{Kind: add, Node: r.Intn(len(m.nodes)+1) - 1, N: check.Between(r, 1, 10), Rate: check.Between(r, 1, 5)}
+			if m.problem(o.Node) == "" {
+				m.add(o.Node, o.N, o.Rate)
+				ops = append(ops, o)
+				continue
+			}
+		}
+		if check.Chance(r, d.bad) {
+			if check.Chance(r, 0.5) {
+				o := op{Kind: add, Node: check.Pick(r, -2, -7, len(m.nodes), len(m.nodes)+3, 1<<40, -(1 << 40)), N: check.Between(r, 1, 10), Rate: check.Between(r, 1, 5)}
+				m.add(o.Node, o.N, o.Rate)
+				ops = append(ops, o)
+				continue
+			}
+		}
+		o := op{Wait: d.wait(r, m)}
+		if d.node != nil {
+			o.Node = d.node(r, m)
+		} else if len(m.nodes) > 0 {
+			o.Node = r.Intn(len(m.nodes))
+		}
+		if d.rules.badIDs && check.Chance(r, d.bad) {
+			o.Node = check.Pick(r, -1, -2, len(m.nodes), len(m.nodes)+1, 1<<40)
+		}
+		now := o.At(latest)
+		if d.rules.backward && check.Chance(r, d.back) {
+			o.Wait, o.Back = 0, check.Pick(r, 1, 500_000_000, 1_000_000_000*check.Between(r, 1, 3), 1<<62)
+			now = o.At(latest)
+		}
+		latest = max(latest, now)
+		avail := m.available(o.Node, now)
+		if check.Chance(r, d.avail) {
+			o.Kind = available
+		} else {
+			o.N = d.n(r, m, o.Node, avail)
+			m.tryAcquire(o.Node, now, o.N)
+		}
+		ops = append(ops, o)
+	}
+	s := script{Setup: setup{start}, Ops: ops}
+	s.Ops = s.Ops[:max(0, d.Valid(s))]
+	return s
+}
+
+func (d domain) property(newImpl New) check.Property[setup, op] {
+	run := func(s script) check.Trace { return replay(newImpl, s) }
+	p := check.Over(d, shrinkSetup, shrinkOp, run)
+	p.Merge = merge
+	if d.explain != nil {
+		p.Explain = d.explain
+	}
+	if d.trap != nil {
+		p.Trap = func(s script, t check.Trace) bool { return d.trap(s, t, run) }
+	}
+	return p
+}
+
+// Trees.
+
+// randomTree draws a tree of up to maxNodes nodes (at least 2), each under
+// Root or an earlier node, with capacities in [minCap, maxCap] and rates
+// in [minRate, maxRate].
+func randomTree(maxNodes int, minCap, maxCap, minRate, maxRate uint64) func(r *rand.Rand) []op {
+	return func(r *rand.Rand) []op {
+		n := 2 + r.Intn(maxNodes-1)
+		ops := []op{{Kind: add, Node: rootID, N: check.Between(r, minCap, maxCap), Rate: check.Between(r, minRate, maxRate)}}
+		for i := 1; i < n; i++ {
+			parent := r.Intn(i+1) - 1
+			if i < 3 {
+				parent = r.Intn(i) // the first ones form a path, so parents matter
+			}
+			ops = append(ops, op{Kind: add, Node: parent, N: check.Between(r, minCap, maxCap), Rate: check.Between(r, minRate, maxRate)})
+		}
+		return ops
+	}
+}
+
+// firm draws a firm with accounts and sessions, the firm's capacity the
+// smallest: siblings drain it.
+func firm(r *rand.Rand) []op {
+	fc := check.Between(r, 2, 6)
+	ops := []op{{Kind: add, Node: rootID, N: fc}}
+	for range 1 + r.Intn(2) {
+		a := len(ops)
+		ops = append(ops, op{Kind: add, Node: 0, N: check.Between(r, fc, fc+6)})
+		for range 1 + r.Intn(2) {
+			ops = append(ops, op{Kind: add, Node: a, N: check.Between(r, 2, fc+4)})
+		}
+	}
+	return ops
+}
+
+// chain draws a chain of 1 to 3 alike nodes with capacity and rate drawn
+// by c.
+func chain(c func(r *rand.Rand) (uint64, uint64)) func(r *rand.Rand) []op {
+	return func(r *rand.Rand) []op {
+		capacity, rate := c(r)
+		var ops []op
+		for i := range 1 + r.Intn(3) {
+			ops = append(ops, op{Kind: add, Node: i - 1, N: capacity, Rate: rate})
+		}
+		return ops
+	}
+}
+
+const second = 1_000_000_000
+
+func seconds(k uint64) func(r *rand.Rand, m *model) uint64 {
+	return func(r *rand.Rand, m *model) uint64 { return check.Between(r, 0, k) * second }
+}
+
+func noWait(*rand.Rand, *model) uint64 { return 0 }
+
+func upTo(r *rand.Rand, _ *model, _ int, avail uint64) uint64 {
+	return check.Pick(r, avail, check.Between(r, 0, avail))
+}
+
+func aroundAvail(r *rand.Rand, m *model, node int, avail uint64) uint64 {
+	top := uint64(1)
+	if m.valid(node) {
+		top = m.nodes[node].cap.Uint64() / 1e9
+	}
+	return check.Pick(r, avail, avail+1, check.Between(r, 1, top+2))
+}
+
+// interval is the time one token takes at rate, rounded up.
+func interval(rate uint64) uint64 {
+	if rate == 0 {
+		return 1 << 40
+	}
+	return max(1, (second+rate-1)/rate)
+}
+
+func leaf(_ *rand.Rand, m *model) int { return len(m.nodes) - 1 }
+
+var allOrNothingDomain = domain{
+	trap:    allOrNothingTrap,
+	explain: explainAllOrNothing,
+	tree:    randomTree(5, 1, 8, 0, 3),
+	wait:    noWait,
+	avail:   0.25,
+	n:       aroundAvail,
+	rules:   rules{noTime: true},
+	maxOps:  25,
+}
+
+var sharedDomain = domain{
+	trap:    sharedTrap,
+	explain: explainShared,
+	tree:    firm,
+	wait:    noWait,
+	avail:   0.25,
+	n: func(r *rand.Rand, m *model, node int, avail uint64) uint64 {
+		return check.Pick(r, avail, avail+1, check.Between(r, 1, max(avail, 1)))
+	},
+	rules:  rules{noTime: true},
+	maxOps: 25,
+}
+
+var lazyDomain = domain{
+	trap:    lazyTrap,
+	explain: explainLazy,
+	tree:    randomTree(6, 1, 10, 1, 4),
+	wait:    seconds(4),
+	avail:   0.35,
+	n:       upTo,
+	rules:   rules{wholeRefills: true, noRefusal: true},
+	maxOps:  30,
+}
+
+var backwardDomain = domain{
+	trap:    backwardTrap,
+	explain: explainBackward,
+	start:   func(r *rand.Rand) uint64 { return check.Pick(r, 0, 5*second, check.Between(r, 0, 1e12)) },
+	tree:    randomTree(4, 1, 10, 1, 4),
+	wait:    seconds(3),
+	back:    0.3,
+	avail:   0.35,
+	n:       aroundAvail,
+	rules:   rules{backward: true, wholeRefills: true},
+	maxOps:  30,
+}
+
+var fractionalDomain = domain{
+	trap:    fractionalTrap,
+	explain: explainFractional,
+	start:   func(r *rand.Rand) uint64 { return check.Pick(r, 0, check.Between(r, 0, 1e12)) },
+	tree: chain(func(r *rand.Rand) (uint64, uint64) {
+		return check.Between(r, 8, 64), check.Pick(r, 1000, 3, 7, 999_983, 1_000_000, check.Between(r, 1, 1_000_000))
+	}),
+	drain: true,
+	node:  leaf,
+	wait: func(r *rand.Rand, m *model) uint64 {
+		i := interval(m.nodes[0].rate.Uint64())
+		return check.Pick(r, i/10, i/3, i/2, check.Between(r, 1, i-1))
+	},
+	n:      func(*rand.Rand, *model, int, uint64) uint64 { return 1 },
+	rules:  rules{subToken: true, leafOnly: true, chain: true, maxCap: 64, minCap: 8},
+	maxOps: 50,
+}
+
+// hugeRates are multiples of 10^9 tokens per second, so that every refill
+// is a whole number of tokens: only overflow can go wrong.
+var hugeRates = []uint64{1_000_000_000, 2_000_000_000, 1e12, 1e15, 1e18, 18e18, math.MaxUint64 - math.MaxUint64%1_000_000_000}
+
+var overflowDomain = domain{
+	trap:    overflowTrap,
+	explain: func(s script, t check.Trace, why string) string { return why },
+	start: func(r *rand.Rand) uint64 {
+		return check.Pick(r, 0, 1, math.MaxUint64/2, math.MaxUint64-check.Between(r, 0, 1e9), math.MaxUint64)
+	},
+	tree: chain(func(r *rand.Rand) (uint64, uint64) {
+		return check.Pick(r, 1, 10, 1_000_000, 1<<34, 1e12, 1<<62, math.MaxUint64/1_000_000_000+1, math.MaxUint64, r.Uint64()), check.Pick(r, hugeRates...)
+	}),
+	drain: true,
+	node:  leaf,
+	wait: func(r *rand.Rand, m *model) uint64 {
+		const hour, day = 3_600_000_000_000, 86_400_000_000_000
+		return check.Pick(r, 0, 1, 1000, hour, day, 365*day, math.MaxUint64/3, math.MaxUint64, r.Uint64())
+	},
+	avail: 0.35,
+	n: func(r *rand.Rand, m *model, node int, avail uint64) uint64 {
+		return check.Pick(r, 0, 1, avail, avail/2, min(avail, math.MaxUint64/1_000_000_000+1), min(avail, 1<<54))
+	},
+	rules:  rules{wholeRefills: true, noRefusal: true, leafOnly: true, chain: true},
+	maxOps: 10,
+}
+
+var addErrorsDomain = domain{
+	trap:    addErrorsTrap,
+	explain: explainAddErrors,
+	tree:    randomTree(4, 1, 10, 1, 4),
+	wait:    seconds(3),
+	back:    0.15,
+	bad:     0.3,
+	later:   0.15,
+	avail:   0.35,
+	n:       aroundAvail,
+	rules:   rules{backward: true, badIDs: true, wholeRefills: true},
+	maxOps:  25,
+}
+
+var exactDomain = domain{
+	start: func(r *rand.Rand) uint64 { return check.Pick(r, 0, check.Between(r, 0, 1e12)) },
+	tree:  randomTree(6, 1, 20, 1, 2_000_000),
+	wait: func(r *rand.Rand, m *model) uint64 {
+		i := interval(m.nodes[r.Intn(len(m.nodes))].rate.Uint64())
+		return check.Pick(r, 0, 1, i/2, i, i+1, check.Between(r, 0, 4*i))
+	},
+	later:  0.1,
+	avail:  0.3,
+	n:      aroundAvail,
+	maxOps: 40,
+}
