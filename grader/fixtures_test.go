@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ratelab/grader"
+	"ratelab/grader/check"
 	"ratelab/grader/report"
 	"ratelab/lab/course"
 )
@@ -22,12 +23,16 @@ type fixture struct {
 	// fails lists every check (by pitfall-qualified id suffix) that must
 	// lose points; every other check must pass. Empty for a correct one.
 	fails []string
-	bench bool // run the benchmarks too
+	// unjudged lists the checks that must report "not judged": the code
+	// fails their calls without their trap, so they cannot vouch for it
+	// (no points) and blame nothing.
+	unjudged []string
+	bench    bool // run the benchmarks too
 }
 
 var fixtures = []fixture{
 	// tokenbucket: one known-buggy implementation per pitfall...
-	{exercise: "tokenbucket", name: "starts-empty", fails: []string{"starts-full", "capacity", "fractional-tokens", "waits-exactly", "partial-take", "backward-time", "overflow", "exactness"}},
+	{exercise: "tokenbucket", name: "starts-empty", fails: []string{"starts-full", "capacity", "exactness"}, unjudged: []string{"fractional-tokens", "waits-exactly", "partial-take", "backward-time", "overflow"}},
 	{exercise: "tokenbucket", name: "no-cap", fails: []string{"capacity", "exactness"}},
 	{exercise: "tokenbucket", name: "clock-by-whole-ns", fails: []string{"fractional-tokens", "exactness"}},
 	{exercise: "tokenbucket", name: "truncating-refill", fails: []string{"fractional-tokens", "waits-exactly", "exactness"}},
@@ -48,7 +53,7 @@ var fixtures = []fixture{
 
 	// gcra: one known-buggy implementation per pitfall (two for
 	// backward-time and overflow)...
-	{exercise: "gcra", name: "burst-plus-one", fails: []string{"exactness", "rounding", "backward-time", "overflow"}},
+	{exercise: "gcra", name: "burst-plus-one", fails: []string{"exactness", "rounding"}, unjudged: []string{"backward-time", "overflow"}},
 	{exercise: "gcra", name: "no-validation", fails: []string{"new-arguments"}},
 	{exercise: "gcra", name: "whole-ns", fails: []string{"rounding"}},
 	{exercise: "gcra", name: "no-latest", fails: []string{"backward-time"}},
@@ -75,7 +80,7 @@ var fixtures = []fixture{
 	{exercise: "slidingwindow", name: "sums-every-bucket", fails: []string{"budget"}, bench: true},
 	// ...another algorithm (the two-window estimate) that clamps time and
 	// never counts a refusal: blamed only for what it counts...
-	{exercise: "slidingwindow", name: "interpolating", fails: []string{"stale-bucket", "window-edge", "exactness"}},
+	{exercise: "slidingwindow", name: "interpolating", fails: []string{"stale-bucket", "window-edge", "exactness"}, unjudged: []string{"rejected-counted", "backward-time", "overflow"}},
 	// ...and correct ones written differently from the reference.
 	{exercise: "slidingwindow", name: "correct-ring", bench: true},
 	{exercise: "slidingwindow", name: "correct-ids", bench: true},
@@ -147,10 +152,19 @@ func TestFixtures(t *testing.T) {
 	for _, f := range fixtures {
 		t.Run(f.exercise+"/"+f.name, func(t *testing.T) {
 			ex := gradeFixture(t, f.exercise, f.name, f.bench, 20*time.Second)
-			var failed []string
+			var failed, unjudged []string
 			for _, c := range ex.Checks {
 				name := strings.TrimPrefix(c.ID, f.exercise+"/")
 				if c.Status == report.Skipped && c.Kind == report.Benchmark && !f.bench {
+					continue
+				}
+				if c.Status == report.Skipped && c.Message == check.NotJudged {
+					// A check that cannot vouch for the code earns nothing
+					// and blames nothing: no counterexample, no hint.
+					unjudged = append(unjudged, name)
+					if c.Counterexample != nil || c.Score != 0 {
+						t.Errorf("%s: not judged, yet %v points and a counterexample %+v", c.ID, c.Score, c.Counterexample)
+					}
 					continue
 				}
 				if c.Status != report.Passed {
@@ -177,6 +191,9 @@ func TestFixtures(t *testing.T) {
 					}
 				}
 			}
+			if !slices.Equal(unjudged, f.unjudged) {
+				t.Errorf("checks not judged = %q; want %q", unjudged, f.unjudged)
+			}
 			if !slices.Equal(failed, f.fails) {
 				t.Errorf("failed checks = %q; want %q", failed, f.fails)
 				for _, c := range ex.Checks {
@@ -186,7 +203,7 @@ func TestFixtures(t *testing.T) {
 				}
 			}
 			wantStatus := report.Failed
-			if len(f.fails) == 0 {
+			if len(f.fails)+len(f.unjudged) == 0 {
 				wantStatus = report.Passed
 			}
 			if ex.Status != wantStatus {

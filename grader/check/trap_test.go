@@ -9,13 +9,16 @@ import (
 	"ratelab/grader/report"
 )
 
-// adder is a toy implementation with two bugs: it ignores negative
-// amounts, and it panics on 13.
+// adder is a toy implementation with three bugs: it ignores negative
+// amounts, adds 8 for 9, and panics on 13.
 type adder struct{ sum int }
 
 func (a *adder) add(x int) int {
 	if x == 13 {
 		panic("unlucky")
+	}
+	if x == 9 {
+		x = 8
 	}
 	if x > 0 {
 		a.sum += x
@@ -56,17 +59,23 @@ func adderProperty(gen func(r *rand.Rand) int) Property[int, int] {
 }
 
 func TestTrapKeepsTheCheckOnItsOwnMistake(t *testing.T) {
-	// Only 13s and positive amounts: the panic is there, the negative
-	// amounts the check is about are not, so it must pass.
-	p := adderProperty(func(r *rand.Rand) int { return Pick(r, 1, 2, 13) })
+	// Only 9s and positive amounts: a wrong sum is there, the negative
+	// amounts the check is about are not, so it blames nothing.
+	p := adderProperty(func(r *rand.Rand) int { return Pick(r, 1, 2, 9) })
 	p.Trap = func(s Script[int, int], tr Trace) bool {
 		return slices.ContainsFunc(s.Ops[:len(tr.Steps)], func(x int) bool { return x < 0 })
 	}
-	if o := p.Run(1, "negatives"); o.Status != "passed" {
-		t.Errorf("a check about negative amounts failed on a script without any: %+v", o.Counterexample)
+	if o := p.Run(1, "negatives"); o.Status != "skipped" || o.Message != NotJudged || o.Counterexample != nil {
+		t.Errorf("a check about negative amounts, on code that fails only without any: %s %q %+v; want it not judged, blaming nothing", o.Status, o.Message, o.Counterexample)
 	}
+	// Code that fails nothing passes.
+	p.Replay = func(s Script[int, int]) Trace { return Trace{} }
+	if o := p.Run(1, "negatives"); o.Status != "passed" {
+		t.Errorf("correct code: %s, want passed", o.Status)
+	}
+	p.Replay = replayAdder
 	// With negative amounts too, it fails, and the counterexample has one.
-	p.Gen = adderProperty(func(r *rand.Rand) int { return Pick(r, 1, 2, 13, -4) }).Gen
+	p.Gen = adderProperty(func(r *rand.Rand) int { return Pick(r, 1, 2, 9, -4) }).Gen
 	o := p.Run(1, "negatives")
 	if o.Status != "failed" || o.Counterexample == nil {
 		t.Fatalf("outcome %s, want failed with a counterexample", o.Status)

@@ -27,6 +27,11 @@ type domain struct {
 	n      func(r *rand.Rand, s setup, avail uint64) uint64
 	rules  rules
 	maxOps int
+	// trap, if set, reports whether a failing script shows the check's own
+	// mistake (see trap.go); replay replays a script on the implementation.
+	trap func(s script, t check.Trace, replay func(script) check.Trace) bool
+	// explain, if set, says what a failing script shows in its own numbers.
+	explain func(s script, t check.Trace, why string) string
 }
 
 // rules restrict the calls of a domain; see Valid.
@@ -132,8 +137,15 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 }
 
 func (d domain) property(newImpl New) check.Property[setup, op] {
-	p := check.Over(d, shrinkSetup, shrinkOp, func(s script) check.Trace { return replay(newImpl, s) })
+	run := func(s script) check.Trace { return replay(newImpl, s) }
+	p := check.Over(d, shrinkSetup, shrinkOp, run)
 	p.Merge, p.Explain = merge, explain
+	if d.explain != nil {
+		p.Explain = d.explain
+	}
+	if d.trap != nil {
+		p.Trap = func(s script, t check.Trace) bool { return d.trap(s, t, run) }
+	}
 	return p
 }
 
@@ -184,6 +196,8 @@ var capacityDomain = domain{
 }
 
 var fractionalDomain = domain{
+	trap:    fractionalTrap,
+	explain: explainFractional,
 	setup: func(r *rand.Rand) setup {
 		return setup{
 			Capacity: check.Between(r, 8, 64),
@@ -207,6 +221,7 @@ var fractionalDomain = domain{
 }
 
 var partialDomain = domain{
+	trap:      partialTrap,
 	setup:     divisorRate(20),
 	setupOK:   divisorRateOK(20),
 	drain:     true,
@@ -218,6 +233,7 @@ var partialDomain = domain{
 }
 
 var backwardDomain = domain{
+	trap:      backwardTrap,
 	setup:     divisorRate(20),
 	setupOK:   divisorRateOK(20),
 	drain:     true,
@@ -234,6 +250,7 @@ var backwardDomain = domain{
 var hugeRates = []uint64{1_000_000_000, 2_000_000_000, 1e12, 1e15, 1e18, 18e18, math.MaxUint64 - math.MaxUint64%1_000_000_000}
 
 var overflowDomain = domain{
+	trap: overflowTrap,
 	// Shrinking keeps what the generator draws: no capacity or rate of 0.
 	setupOK: drawnRange,
 	setup: func(r *rand.Rand) setup {

@@ -19,9 +19,14 @@ type New func(capacity, ratePerSec, nowNs uint64) Bucket
 func Suite(r check.Remote) check.Suite {
 	impl := Remote(r)
 	prop := func(d domain, why string) func(int64) check.Outcome { return d.property(impl).Runs(why) }
+	run := func(s script) check.Trace { return replay(impl, s) }
 	fixed := func(s script, why string) func(int64) check.Outcome {
+		return func(int64) check.Outcome { return check.Case(s, run, why) }
+	}
+	// afterStart is a case whose mistake shows only after the first call.
+	afterStart := func(s script, why string) func(int64) check.Outcome {
 		return func(int64) check.Outcome {
-			return check.Case(s, func(s script) check.Trace { return replay(impl, s) }, why)
+			return check.TrappedCase(s, run, func(s script, t check.Trace) bool { return fractionalTrap(s, t, run) }, why)
 		}
 	}
 	return check.Suite{
@@ -43,22 +48,22 @@ func Suite(r check.Remote) check.Suite {
 			{
 				ID: "tokenbucket/fractional-tokens", Title: "Keeps fractional tokens between calls", Kind: report.Property, Pitfall: "fractional-tokens", Points: 5,
 				Hint: "Keep what each refill earns below a whole token: count in units of 10^-9 token, so elapsed×rate is exact. If instead you advance your refill clock only by the time the whole tokens took, that time is a whole number of nanoseconds only when the rate divides 10^9: the leftover must be kept too.",
-				Run:  prop(fractionalDomain, "Every call here came less than one token's worth of time after the one before, so each earned only part of a token. Those parts must add up to whole tokens; rounding each refill down and moving the clock anyway throws them away."),
+				Run:  prop(fractionalDomain, "Those parts must add up to whole tokens; rounding each refill down and moving the clock anyway throws them away."),
 			},
 			{
 				ID: "tokenbucket/waits-exactly", Title: "A client calling every 100 µs at 1,000 tokens/s gets a token every millisecond", Kind: report.Case, Pitfall: "fractional-tokens", Points: 2,
 				Hint: "Each 100 µs call earns 0.1 token. Ten of them make a token; keep the tenths.",
-				Run:  fixed(everyHundredMicros(), "After ten calls 100 µs apart at 1,000 tokens/s, one whole token has been earned, a tenth at a time."),
+				Run:  afterStart(everyHundredMicros(), "After ten calls 100 µs apart at 1,000 tokens/s, one whole token has been earned, a tenth at a time."),
 			},
 			{
 				ID: "tokenbucket/partial-take", Title: "Takes all n tokens or none", Kind: report.Property, Pitfall: "partial-take", Points: 4,
 				Hint: "Decide first, change second: compare n with what is there, and only if all n are available subtract them.",
-				Run:  prop(partialDomain, "A request for more tokens than the bucket holds must be refused and take nothing, so the tokens are still there for the next, smaller request."),
+				Run:  prop(partialDomain, "A request here asked for more tokens than the bucket held. It must be refused and take nothing, so the tokens are still there for the next, smaller request."),
 			},
 			{
 				ID: "tokenbucket/backward-time", Title: "Ignores a clock that steps back", Kind: report.Property, Pitfall: "backward-time", Points: 5,
 				Hint: "A time at or before the latest one seen means no time passed: refill nothing, and never move your remembered time backwards.",
-				Run:  prop(backwardDomain, "The clock stepped back in this sequence. An earlier time adds nothing; it must neither underflow now−latest into a huge refill nor rewind the bucket's clock so the same interval is credited twice."),
+				Run:  prop(backwardDomain, "The clock stepped back in this sequence, and made at the latest time instead, the same calls pass. An earlier time adds nothing; it must neither underflow now−latest into a huge refill nor rewind the bucket's clock so the same interval is credited twice."),
 			},
 			{
 				ID: "tokenbucket/overflow", Title: "Stays exact for huge values and long idle", Kind: report.Property, Pitfall: "overflow", Points: 5,
