@@ -7,6 +7,7 @@ import (
 
 	"ratelab/grader/check"
 	"ratelab/grader/report"
+	gwsuite "ratelab/grader/suite/gateway"
 	gcrasuite "ratelab/grader/suite/gcra"
 	govsuite "ratelab/grader/suite/governor"
 	g2suite "ratelab/grader/suite/gradient2"
@@ -109,6 +110,92 @@ func init() {
 		},
 		MemoryClearStep: func(streak int, clean bool) (int, bool) { return impl.MemoryClearStep(streak, clean) },
 		New:             func(cfg suite.Config) suite.Governor { return governorAdapter{impl.New(governorConfig(cfg))} },
+	}))
+}
+`},
+	"gateway": {gwsuite.Suite, `
+import (
+	impl %[1]q
+	ref %[2]q
+	"ratelab/grader/harness"
+	suite "ratelab/grader/suite/gateway"
+)
+
+// gatewayConfig converts the suite's Config to the package's, field by
+// field (suite.Config's mirror for the ref package is gatewayRefConfig).
+func gatewayConfig(c suite.Config) impl.Config {
+	var classes map[string]impl.Class
+	if c.Classes != nil {
+		classes = make(map[string]impl.Class, len(c.Classes))
+	}
+	for n, k := range c.Classes {
+		classes[n] = impl.Class{
+			Orders:  impl.Budget{Capacity: k.Orders.Capacity, RatePerSec: k.Orders.RatePerSec},
+			Cancels: impl.Budget{Capacity: k.Cancels.Capacity, RatePerSec: k.Cancels.RatePerSec},
+		}
+	}
+	return impl.Config{Classes: classes, SilenceAfterNs: c.SilenceAfterNs, DisconnectAfterNs: c.DisconnectAfterNs}
+}
+
+func gatewayRefConfig(c suite.Config) ref.Config {
+	var classes map[string]ref.Class
+	if c.Classes != nil {
+		classes = make(map[string]ref.Class, len(c.Classes))
+	}
+	for n, k := range c.Classes {
+		classes[n] = ref.Class{
+			Orders:  ref.Budget{Capacity: k.Orders.Capacity, RatePerSec: k.Orders.RatePerSec},
+			Cancels: ref.Budget{Capacity: k.Cancels.Capacity, RatePerSec: k.Cancels.RatePerSec},
+		}
+	}
+	return ref.Config{Classes: classes, SilenceAfterNs: c.SilenceAfterNs, DisconnectAfterNs: c.DisconnectAfterNs}
+}
+
+type gatewayAdapter struct{ g *impl.Gateway }
+
+func (a gatewayAdapter) Open(session uint64, class string, nowNs uint64) error {
+	return a.g.Open(session, class, nowNs)
+}
+func (a gatewayAdapter) Admit(session uint64, kind suite.Kind, nowNs uint64) suite.Verdict {
+	v := a.g.Admit(session, impl.Kind(kind), nowNs)
+	return suite.Verdict{Outcome: suite.Outcome(v.Outcome), Budget: v.Budget, RetryAfterNs: v.RetryAfterNs}
+}
+func (a gatewayAdapter) Reload(cfg suite.Config, nowNs uint64) error {
+	return a.g.Reload(gatewayConfig(cfg), nowNs)
+}
+
+type gatewayRefAdapter struct{ g *ref.Gateway }
+
+func (a gatewayRefAdapter) Open(session uint64, class string, nowNs uint64) error {
+	return a.g.Open(session, class, nowNs)
+}
+func (a gatewayRefAdapter) Admit(session uint64, kind suite.Kind, nowNs uint64) suite.Verdict {
+	v := a.g.Admit(session, ref.Kind(kind), nowNs)
+	return suite.Verdict{Outcome: suite.Outcome(v.Outcome), Budget: v.Budget, RetryAfterNs: v.RetryAfterNs}
+}
+func (a gatewayRefAdapter) Reload(cfg suite.Config, nowNs uint64) error {
+	return a.g.Reload(gatewayRefConfig(cfg), nowNs)
+}
+
+func init() {
+	harness.Register("gateway", suite.API(suite.Impl{
+		New: func(cfg suite.Config, nowNs uint64) (suite.Gateway, error) {
+			g, err := impl.New(gatewayConfig(cfg), nowNs)
+			if g == nil {
+				return nil, err
+			}
+			return gatewayAdapter{g}, err
+		},
+		Validate: func(cfg suite.Config) error { return gatewayConfig(cfg).Validate() },
+	}, suite.Impl{
+		New: func(cfg suite.Config, nowNs uint64) (suite.Gateway, error) {
+			g, err := ref.New(gatewayRefConfig(cfg), nowNs)
+			if g == nil {
+				return nil, err
+			}
+			return gatewayRefAdapter{g}, err
+		},
+		Validate: func(cfg suite.Config) error { return gatewayRefConfig(cfg).Validate() },
 	}))
 }
 `},
