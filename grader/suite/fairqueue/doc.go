@@ -1,0 +1,10 @@
+// Package fairqueue is the grader's suite for the week 3 deficit round
+// robin queue.
+//
+// Every property replays a generated script of Push, Pop and Len calls
+// against the learner's queue and against model, a plain restatement of
+// the contract, comparing every answer. Each check draws its scripts from
+// the corner where one mistake shows (sessions that empty and come back,
+// costs above the quantum, sessions joining mid-turn, long turns), and its
+// trap (trap.go) makes sure a failure it reports contains that mistake.
+package fairqueue

@@ -1,0 +1,140 @@
+package fairqueue
+
+import (
+	"math/rand"
+
+	"ratelab/grader/check"
+)
+
+// domain says which corner of the input space a generator explores; its
+// rules hold for every script it generates and every script its shrinker
+// tries.
+type domain struct {
+	quantum  func(r *rand.Rand) uint64
+	sessions int // ids drawn from [0, sessions)
+	cost     func(r *rand.Rand, q uint64) uint64
+	pop, len float64 // chances of a Pop and of a Len
+	rules    rules
+	maxOps   int
+	trap     func(s script, t check.Trace, replay func(script) check.Trace) bool
+	explain  func(s script, t check.Trace, why string) string
+}
+
+// rules restrict the calls of a domain; see Valid.
+type rules struct {
+	upToQuantum bool // every cost is at most quantum
+	equalCost   bool // every cost is quantum
+	pushFirst   bool // no Push after the first Pop
+	maxQuantum  uint64
+}
+
+// Valid returns how many leading calls of s keep to d's rules.
+func (d domain) Valid(s script) int {
+	q := s.Setup.Quantum
+	if q < 1 || q > 1<<32 || d.rules.maxQuantum > 0 && q > d.rules.maxQuantum {
+		return -1
+	}
+	popped := false
+	for i, o := range s.Ops {
+		if o.Pop || o.Len {
+			popped = popped || o.Pop
+			continue
+		}
+		switch {
+		case o.Cost < 1 || o.Cost > 64*q:
+			return i
+		case d.rules.upToQuantum && o.Cost > q, d.rules.equalCost && o.Cost != q:
+			return i
+		case d.rules.pushFirst && popped:
+			return i
+		case int(o.Session) >= d.sessions:
+			return i
+		}
+	}
+	return len(s.Ops)
+}
+
+// Gen draws a script and keeps its longest valid prefix.
+func (d domain) Gen(r *rand.Rand, size int) script {
+	q := d.quantum(r)
+	n := check.Ops(r, size, 2, d.maxOps)
+	var ops []op
+	popped := false
+	for i := range n {
+		switch {
+		case d.rules.pushFirst && !popped && i < n/2:
+		case check.Chance(r, d.pop) || d.rules.pushFirst && popped:
+			if check.Chance(r, d.len/(d.len+d.pop)) {
+				ops = append(ops, op{Len: true})
+			} else {
+				ops = append(ops, op{Pop: true})
+				popped = true
+			}
+			continue
+		}
+		ops = append(ops, op{Session: uint32(r.Intn(d.sessions)), Cost: d.cost(r, q)})
+	}
+	s := script{Setup: setup{q}, Ops: ops}
+	s.Ops = s.Ops[:max(0, d.Valid(s))]
+	return s
+}
+
+func (d domain) property(newImpl New) check.Property[setup, op] {
+	run := func(s script) check.Trace { return replay(newImpl, s) }
+	p := check.Over(d, shrinkSetup, shrinkOp, run)
+	if d.explain != nil {
+		p.Explain = d.explain
+	}
+	if d.trap != nil {
+		p.Trap = func(s script, t check.Trace) bool { return d.trap(s, t, run) }
+	}
+	return p
+}
+
+func smallQuantum(r *rand.Rand) uint64 {
+	return check.Pick(r, 1, 2, 3, 5, 10, check.Between(r, 1, 100))
+}
+
+func upTo(r *rand.Rand, q uint64) uint64 { return check.Pick(r, q, 1, check.Between(r, 1, q)) }
+
+var deficitDomain = domain{
+	trap: deficitTrap, explain: explainDeficit,
+	quantum: smallQuantum, sessions: 3, cost: upTo, pop: 0.5, len: 0.1,
+	rules: rules{upToQuantum: true, maxQuantum: 100}, maxOps: 30,
+}
+
+var largeDomain = domain{
+	trap: largeTrap, explain: explainLarge,
+	quantum: smallQuantum, sessions: 4, pop: 0.45, len: 0.1,
+	cost: func(r *rand.Rand, q uint64) uint64 {
+		return check.Pick(r, q+1, 2*q, check.Between(r, q+1, 64*q), 64*q, check.Between(r, 1, q))
+	},
+	rules: rules{maxQuantum: 100}, maxOps: 30,
+}
+
+var roundDomain = domain{
+	trap: roundTrap, explain: explainRound,
+	quantum: smallQuantum, sessions: 6, cost: func(_ *rand.Rand, q uint64) uint64 { return q }, pop: 0.4, len: 0.1,
+	rules: rules{equalCost: true, maxQuantum: 100}, maxOps: 30,
+}
+
+var turnDomain = domain{
+	trap: turnTrap, explain: explainTurn,
+	quantum: smallQuantum, sessions: 4, cost: upTo, pop: 0.5,
+	rules: rules{upToQuantum: true, pushFirst: true, maxQuantum: 100}, maxOps: 30,
+}
+
+var fifoDomain = domain{
+	trap: fifoTrap, explain: explainFIFO,
+	quantum: smallQuantum, sessions: 3, cost: upTo, pop: 0.4, len: 0.05,
+	rules: rules{upToQuantum: true, maxQuantum: 100}, maxOps: 30,
+}
+
+var exactDomain = domain{
+	quantum:  func(r *rand.Rand) uint64 { return check.Pick(r, 1, 7, 100, 1<<32, check.Between(r, 1, 1000)) },
+	sessions: 5, pop: 0.45, len: 0.15,
+	cost: func(r *rand.Rand, q uint64) uint64 {
+		return check.Pick(r, q, 1, check.Between(r, 1, q), check.Between(r, 1, 3*q), 64*q)
+	},
+	maxOps: 40,
+}
