@@ -25,6 +25,7 @@ type rules struct {
 	upToQuantum bool // every cost is at most quantum
 	equalCost   bool // every cost is quantum
 	pushFirst   bool // no Push after the first Pop
+	oneCost     bool // all of a session's commands cost the same (FIFO order cannot show)
 	maxQuantum  uint64
 }
 
@@ -35,6 +36,7 @@ func (d domain) Valid(s script) int {
 		return -1
 	}
 	popped := false
+	costOf := map[uint32]uint64{}
 	for i, o := range s.Ops {
 		if o.Pop || o.Len {
 			popped = popped || o.Pop
@@ -49,7 +51,10 @@ func (d domain) Valid(s script) int {
 			return i
 		case int(o.Session) >= d.sessions:
 			return i
+		case d.rules.oneCost && costOf[o.Session] != 0 && costOf[o.Session] != o.Cost:
+			return i
 		}
+		costOf[o.Session] = o.Cost
 	}
 	return len(s.Ops)
 }
@@ -60,6 +65,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	n := check.Ops(r, size, 2, d.maxOps)
 	var ops []op
 	popped := false
+	costOf := map[uint32]uint64{}
 	for i := range n {
 		switch {
 		case d.rules.pushFirst && !popped && i < n/2:
@@ -72,7 +78,15 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 			}
 			continue
 		}
-		ops = append(ops, op{Session: uint32(r.Intn(d.sessions)), Cost: d.cost(r, q)})
+		sess := uint32(r.Intn(d.sessions))
+		c := d.cost(r, q)
+		if d.rules.oneCost {
+			if costOf[sess] == 0 {
+				costOf[sess] = c
+			}
+			c = costOf[sess]
+		}
+		ops = append(ops, op{Session: sess, Cost: c})
 	}
 	s := script{Setup: setup{q}, Ops: ops}
 	s.Ops = s.Ops[:max(0, d.Valid(s))]
@@ -109,7 +123,7 @@ var largeDomain = domain{
 	cost: func(r *rand.Rand, q uint64) uint64 {
 		return check.Pick(r, q+1, 2*q, check.Between(r, q+1, 64*q), 64*q, check.Between(r, 1, q))
 	},
-	rules: rules{maxQuantum: 100}, maxOps: 30,
+	rules: rules{oneCost: true, maxQuantum: 100}, maxOps: 30,
 }
 
 var roundDomain = domain{
@@ -121,7 +135,7 @@ var roundDomain = domain{
 var turnDomain = domain{
 	trap: turnTrap, explain: explainTurn,
 	quantum: smallQuantum, sessions: 4, cost: upTo, pop: 0.5,
-	rules: rules{upToQuantum: true, pushFirst: true, maxQuantum: 100}, maxOps: 30,
+	rules: rules{upToQuantum: true, pushFirst: true, oneCost: true, maxQuantum: 100}, maxOps: 30,
 }
 
 var fifoDomain = domain{

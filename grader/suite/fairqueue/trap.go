@@ -110,7 +110,14 @@ func largeTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 			alt.Ops[i].Cost = s.Setup.Quantum
 		}
 	}
-	return large && !replay(alt).Bad
+	if !large || replay(alt).Bad {
+		return false
+	}
+	// A comeback with credit kept explains it as well: deficit-reset's.
+	if back, fresh := comebacks(s, last); len(back) > 0 && !replay(fresh).Bad {
+		return false
+	}
+	return true
 }
 
 // roundTrap: a Pop served the wrong session where neither the session

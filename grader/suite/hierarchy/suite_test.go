@@ -1,11 +1,13 @@
 package hierarchy
 
 import (
+	"slices"
 	"testing"
 
 	"ratelab/grader/check"
 	"ratelab/grader/check/checktest"
 	"ratelab/grader/harness"
+	"ratelab/grader/report"
 )
 
 var domains = map[string]domain{
@@ -31,9 +33,18 @@ func TestEveryPropertyHasADomain(t *testing.T) {
 	checktest.EveryPropertyHasADomain(t, Suite(nil), domains)
 }
 
+// TestReferencePassesEveryCheck runs every check but the benchmark (tests
+// never judge wall time) on the reference, for three seeds.
 func TestReferencePassesEveryCheck(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every check, the benchmark too")
+	s := Suite(harness.Local(API(refNew, refNew)))
+	s.Checks = slices.DeleteFunc(s.Checks, func(c check.Check) bool { return c.Kind == report.Benchmark })
+	checktest.ReferencePasses(t, s, 3, 36)
+}
+
+// TestBenchmarkDecidesLikeTheReference checks that the benchmark's loop on
+// the reference gives the digest the grader expects, and is not trivial.
+func TestBenchmarkDecidesLikeTheReference(t *testing.T) {
+	if a, b := loop(refNew, 5000), loop(refNew, 5000); a != b || a == check.DigestStart {
+		t.Errorf("loop digests %d and %d: want equal and not empty", a, b)
 	}
-	checktest.ReferencePasses(t, Suite(harness.Local(API(refNew, refNew))), 3, 40)
 }
