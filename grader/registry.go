@@ -9,8 +9,10 @@ import (
 	"ratelab/grader/report"
 	gwsuite "ratelab/grader/suite/gateway"
 	gcrasuite "ratelab/grader/suite/gcra"
+	fqsuite "ratelab/grader/suite/fairqueue"
 	govsuite "ratelab/grader/suite/governor"
 	g2suite "ratelab/grader/suite/gradient2"
+	hiersuite "ratelab/grader/suite/hierarchy"
 	swsuite "ratelab/grader/suite/slidingwindow"
 	tbsuite "ratelab/grader/suite/tokenbucket"
 	"ratelab/lab/course"
@@ -214,6 +216,36 @@ func init() {
 			QueueSize: c.QueueSize,
 		})
 	}))
+}
+`},
+	"hierarchy": {hiersuite.Suite, `
+import (
+	impl %[1]q
+	ref %[2]q
+	"ratelab/grader/harness"
+	suite "ratelab/grader/suite/hierarchy"
+)
+
+func init() {
+	harness.Register("hierarchy", suite.API(
+		func(nowNs uint64) suite.Tree { return impl.New(nowNs) },
+		func(nowNs uint64) suite.Tree { return ref.New(nowNs) },
+	))
+}
+`},
+	"fairqueue": {fqsuite.Suite, `
+import (
+	impl %[1]q
+	ref %[2]q
+	"ratelab/grader/harness"
+	suite "ratelab/grader/suite/fairqueue"
+)
+
+func init() {
+	harness.Register("fairqueue", suite.API(
+		func(quantum uint64) suite.Queue { return impl.New(quantum) },
+		func(quantum uint64) suite.Queue { return ref.New(quantum) },
+	))
 }
 `},
 }
