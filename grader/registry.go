@@ -7,9 +7,9 @@ import (
 
 	"ratelab/grader/check"
 	"ratelab/grader/report"
+	fqsuite "ratelab/grader/suite/fairqueue"
 	gwsuite "ratelab/grader/suite/gateway"
 	gcrasuite "ratelab/grader/suite/gcra"
-	fqsuite "ratelab/grader/suite/fairqueue"
 	govsuite "ratelab/grader/suite/governor"
 	g2suite "ratelab/grader/suite/gradient2"
 	hiersuite "ratelab/grader/suite/hierarchy"
