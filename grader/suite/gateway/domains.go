@@ -3,6 +3,7 @@ package gateway
 import (
 	"math"
 	"math/big"
+	"math/bits"
 	"math/rand"
 	"slices"
 
@@ -21,6 +22,7 @@ type domain struct {
 	// Chances of a call other than Admit, and of a step back.
 	reopen, reload, back float64
 	sessions             []uint64 // the session ids used
+	sameClass            bool     // sessions reopen in their own class (another is a reload)
 	rules                rules
 	maxOps               int
 	// trap, if set, reports whether a failing script shows the check's own
@@ -30,7 +32,10 @@ type domain struct {
 
 // rules restrict the scripts of a domain; see Valid.
 type rules struct {
-	whole      bool // every rate a multiple of 100/s and every wait a multiple of tick: whole tokens only
+	// divisor: every rate divides 10^9, so the units a budget holds are
+	// always a multiple of its rate and every retry-after is a whole
+	// division: rounding it is retry-after's business.
+	divisor    bool
 	escalation bool // escalation times may be set
 	reload     bool // Reload calls allowed
 	reopen     bool // Open calls after the first ones allowed
@@ -38,9 +43,10 @@ type rules struct {
 	moderate   bool // capacities, rates and times far from 2^64
 }
 
-// tick is the time unit of whole domains: 10 ms, a whole token at any rate
-// that is a multiple of 100 per second.
-const tick = 10_000_000
+// tick is the time unit of the escalation domains: 1 ms. Their rates are
+// at most 100 tokens a second, so a flood can grow ticks old before the
+// next token ends it.
+const tick = 1_000_000
 
 // configOK reports whether cfg keeps to d's rules.
 func (d domain) configOK(cfg Config) bool {
@@ -49,16 +55,13 @@ func (d domain) configOK(cfg Config) bool {
 	}
 	for _, k := range cfg.Classes {
 		for _, b := range []Budget{k.Orders, k.Cancels} {
-			if d.rules.whole && b.RatePerSec%100 != 0 {
+			if d.rules.divisor && b.RatePerSec > 0 && 1_000_000_000%b.RatePerSec != 0 {
 				return false
 			}
 			if d.rules.moderate && (b.Capacity > 1000 || b.RatePerSec > 1e9) {
 				return false
 			}
 		}
-	}
-	if d.rules.whole && (cfg.SilenceAfterNs%tick != 0 || cfg.DisconnectAfterNs%tick != 0) {
-		return false
 	}
 	return true
 }
@@ -73,7 +76,6 @@ func (d domain) Valid(s script) int {
 	for i, o := range s.Ops {
 		switch {
 		case o.Back > 0 && !d.rules.backward,
-			d.rules.whole && (o.Wait%tick != 0 || o.Back%tick != 0),
 			d.rules.moderate && o.Wait > 1<<40,
 			o.Call == reloadCall && !d.rules.reload,
 			o.Call == reloadCall && problems(o.Cfg) == nil && !d.configOK(o.Cfg),
@@ -116,8 +118,11 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	for range check.Ops(r, size, 1, d.maxOps) {
 		o := op{Call: admitCall, Session: check.Pick(r, d.sessions...), Kind: check.Pick(r, d.kinds...), Wait: d.wait(r, m)}
 		switch {
-		case d.rules.reopen && check.Chance(r, d.reopen):
+		case d.rules.reopen && (check.Chance(r, d.reopen) || closed(m, o.Session) && check.Chance(r, 0.5)):
 			o.Call, o.Class = openCall, check.Pick(r, classNames(m.cfg)...)
+			if s := m.sessions[o.Session]; s != nil && d.sameClass {
+				o.Class = s.class
+			}
 		case d.rules.reload && check.Chance(r, d.reload):
 			o.Call, o.Session = reloadCall, 0
 			o.Cfg = d.config(r)
@@ -127,9 +132,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		}
 		if d.rules.backward && check.Chance(r, d.back) {
 			o.Wait, o.Back = 0, check.Pick(r, uint64(tick), 2*tick, 5*tick, 100*tick)
-			if !d.rules.whole {
-				o.Back = check.Pick(r, 1, o.Back)
-			}
+			o.Back = check.Pick(r, 1, o.Back)
 		}
 		add(o)
 	}
@@ -145,6 +148,12 @@ func (d domain) property(impl Impl) check.Property[setup, op] {
 		p.Trap = func(s script, t check.Trace) bool { return d.trap(s, t, run) }
 	}
 	return p
+}
+
+// closed reports whether session id was opened and is now closed.
+func closed(m *model, id uint64) bool {
+	s := m.sessions[id]
+	return s != nil && !s.open
 }
 
 func classNames(cfg Config) []string {
@@ -179,12 +188,13 @@ func invalid(r *rand.Rand, cfg Config) Config {
 }
 
 // wholeConfig draws classes "regular" and, often, "market-maker", with
-// small capacities and rates that are multiples of 100/s; cancels limited
-// or not; escalation times in ticks if escalate.
+// small capacities and rates of 10 to 100 a second (dividing 10^9);
+// cancels limited or not; escalation times of a few ticks, shorter than a
+// token's interval, if escalate.
 func wholeConfig(escalate bool, unlimitedCancels float64) func(r *rand.Rand) Config {
 	return func(r *rand.Rand) Config {
 		class := func() Class {
-			o := Budget{check.Between(r, 1, 4), check.Pick[uint64](r, 100, 100, 200, 500)}
+			o := Budget{check.Between(r, 1, 4), check.Pick[uint64](r, 10, 20, 50, 100, 100)}
 			c := Budget{}
 			if !check.Chance(r, unlimitedCancels) {
 				c = Budget{o.Capacity + check.Between(r, 0, 3), o.RatePerSec * check.Between(r, 1, 2)}
@@ -196,8 +206,8 @@ func wholeConfig(escalate bool, unlimitedCancels float64) func(r *rand.Rand) Con
 			cfg.Classes["market-maker"] = class()
 		}
 		if escalate {
-			cfg.SilenceAfterNs = check.Pick[uint64](r, 0, tick, 2*tick, 3*tick)
-			cfg.DisconnectAfterNs = check.Pick[uint64](r, 0, 4*tick, 6*tick, 10*tick)
+			cfg.SilenceAfterNs = check.Pick[uint64](r, 0, tick, 2*tick, 4*tick)
+			cfg.DisconnectAfterNs = check.Pick[uint64](r, 0, 5*tick, 8*tick)
 			if cfg.DisconnectAfterNs == 0 && cfg.SilenceAfterNs == 0 {
 				cfg.SilenceAfterNs = tick
 			}
@@ -206,57 +216,70 @@ func wholeConfig(escalate bool, unlimitedCancels float64) func(r *rand.Rand) Con
 	}
 }
 
-// ticks waits a few ticks, often none: bursts that drain the buckets.
+// ticks waits a few ticks, often none (bursts that drain the buckets),
+// sometimes a token's interval or two.
 func ticks(r *rand.Rand, _ *model) uint64 {
-	return tick * check.Pick[uint64](r, 0, 0, 0, 1, 1, 2, 3)
+	return tick * check.Pick[uint64](r, 0, 0, 0, 1, 1, 2, 3, 5, 10, 20)
 }
 
 func smallStart(r *rand.Rand) uint64 { return tick * check.Pick(r, 0, 1, check.Between(r, 0, 1e6)) }
 
 var allKinds = []Kind{NewOrder, Modify, Cancel, Heartbeat}
-var messages = []Kind{NewOrder, Modify, Cancel}
+
+// orders are the kinds of the domains that leave cancels to
+// cancel-budget's (a cancel charged to the wrong budget would show
+// everywhere) and heartbeats to heartbeat's.
+var orders = []Kind{NewOrder, Modify}
 
 var cancelDomain = domain{
 	trap:   cancelTrap,
 	config: wholeConfig(false, 0.4), start: smallStart, wait: ticks,
 	kinds: []Kind{NewOrder, Modify, Cancel, Cancel}, sessions: []uint64{1, 2},
-	rules: rules{whole: true, moderate: true}, maxOps: 30,
+	rules: rules{divisor: true, moderate: true}, maxOps: 30,
 }
 
 var heartbeatDomain = domain{
 	trap:   heartbeatTrap,
 	config: wholeConfig(true, 0.5), start: smallStart, wait: ticks,
-	kinds: []Kind{NewOrder, Heartbeat, Heartbeat, Cancel}, sessions: []uint64{1, 2, 3},
-	rules: rules{whole: true, escalation: true, moderate: true}, maxOps: 30,
+	kinds: []Kind{NewOrder, Heartbeat, Heartbeat}, sessions: []uint64{1, 2, 3},
+	rules: rules{divisor: true, escalation: true, moderate: true}, maxOps: 30,
 }
 
 var escalationDomain = domain{
 	trap:   escalationTrap,
 	config: wholeConfig(true, 0.3), start: smallStart, wait: ticks,
-	kinds: messages, sessions: []uint64{1, 2},
-	rules: rules{whole: true, escalation: true, moderate: true}, maxOps: 30,
+	kinds: orders, sessions: []uint64{1, 2}, reload: 0.1,
+	rules: rules{divisor: true, escalation: true, reload: true, moderate: true}, maxOps: 30,
 }
 
 var reconnectDomain = domain{
-	trap:   reconnectTrap,
-	config: wholeConfig(true, 0.3), start: smallStart, wait: ticks,
-	kinds: messages, sessions: []uint64{1, 2}, reopen: 0.2,
-	rules: rules{whole: true, escalation: true, reopen: true, moderate: true}, maxOps: 30,
+	trap: reconnectTrap,
+	// Floods that reach the disconnect age within a tick or two, so that
+	// sessions close often and are opened again.
+	config: func(r *rand.Rand) Config {
+		cfg := wholeConfig(false, 0.3)(r)
+		cfg.DisconnectAfterNs = check.Pick[uint64](r, 2*tick, 5*tick)
+		return cfg
+	},
+	start: smallStart,
+	wait:  func(r *rand.Rand, _ *model) uint64 { return tick * check.Pick[uint64](r, 0, 0, 0, 1, 2, 3, 10, 50) },
+	kinds: orders, sessions: []uint64{1, 2}, reopen: 0.2, sameClass: true,
+	rules: rules{divisor: true, escalation: true, reopen: true, moderate: true}, maxOps: 30,
 }
 
 var reloadDomain = domain{
 	trap:   reloadTrap,
 	config: wholeConfig(true, 0.3), start: smallStart, wait: ticks,
-	kinds: messages, sessions: []uint64{1, 2}, reload: 0.2, reopen: 0.05,
-	rules: rules{whole: true, escalation: true, reload: true, reopen: true, moderate: true}, maxOps: 30,
+	kinds: orders, sessions: []uint64{1, 2}, reload: 0.2,
+	rules: rules{divisor: true, escalation: true, reload: true, moderate: true}, maxOps: 30,
 }
 
 var backwardDomain = domain{
 	trap:   backwardTrap,
 	config: wholeConfig(true, 0.3), start: func(r *rand.Rand) uint64 { return tick * check.Between(r, 0, 1000) },
 	wait:  ticks,
-	kinds: messages, sessions: []uint64{1, 2}, back: 0.25, reopen: 0.05,
-	rules: rules{whole: true, escalation: true, reopen: true, backward: true, moderate: true}, maxOps: 30,
+	kinds: orders, sessions: []uint64{1, 2}, back: 0.25, reopen: 0.05,
+	rules: rules{divisor: true, escalation: true, reopen: true, backward: true, moderate: true}, maxOps: 30,
 }
 
 // retryDomain: rates that do not divide a second, and calls on the
@@ -287,7 +310,8 @@ var retryDomain = domain{
 		}
 		return check.Pick(r, 0, 0, 1, check.Between(r, 1, i), i/3)
 	},
-	kinds: messages, sessions: []uint64{1, 2},
+	// No cancels: how a cancel is charged is cancel-budget's business.
+	kinds: []Kind{NewOrder, Modify}, sessions: []uint64{1, 2},
 	rules: rules{moderate: true}, maxOps: 20,
 }
 
@@ -312,11 +336,12 @@ var overflowDomain = domain{
 	start: func(r *rand.Rand) uint64 {
 		return check.Pick[uint64](r, 0, 1, math.MaxUint64/2, math.MaxUint64-check.Between(r, 0, 1e9), math.MaxUint64)
 	},
-	wait: func(r *rand.Rand, _ *model) uint64 {
+	wait: func(r *rand.Rand, m *model) uint64 {
 		const day = 86_400_000_000_000
-		return check.Pick[uint64](r, 0, 0, 1, day, 365*day, math.MaxUint64/3, math.MaxUint64, r.Uint64())
+		rate := m.cfg.Classes["regular"].Orders.RatePerSec
+		return check.Pick[uint64](r, 0, 0, 1, day, 365*day, math.MaxUint64/3, math.MaxUint64, r.Uint64(), wrapWait(r, rate), wrapWait(r, rate))
 	},
-	kinds: messages, sessions: []uint64{math.MaxUint64, 1 << 63, 0},
+	kinds: orders, sessions: []uint64{math.MaxUint64, 1 << 63, 0},
 	rules: rules{}, maxOps: 12,
 }
 
@@ -345,4 +370,25 @@ var exactDomain = domain{
 	},
 	kinds: allKinds, sessions: []uint64{1, 2, 3}, reload: 0.1, reopen: 0.1,
 	rules: rules{escalation: true, reload: true, reopen: true, moderate: true}, maxOps: 40,
+}
+
+// wrapWait returns an idle time whose product with rate wraps around 2^64
+// to a small number (less than a token's 10^9 units when rate's factors of
+// two allow): a gateway that multiplies elapsed by the rate in 64 bits
+// sees next to nothing earned.
+func wrapWait(r *rand.Rand, rate uint64) uint64 {
+	if rate == 0 {
+		return 0
+	}
+	tz := bits.TrailingZeros64(rate)
+	odd := rate >> tz
+	inv := odd // Newton's iteration for the inverse of odd mod 2^64
+	for range 6 {
+		inv *= 2 - odd*inv
+	}
+	w := check.Between(r, 1, 1000) * inv // w*rate = k*2^tz mod 2^64
+	if tz > 0 {
+		w += check.Between(r, 1, 1<<tz-1) << (64 - tz)
+	}
+	return w
 }

@@ -124,6 +124,12 @@ func escalationTrap(s script, t check.Trace, replay func(script) check.Trace) bo
 	if last < 0 || s.Ops[last].Call != admitCall || !headDiffers(t) {
 		return false
 	}
+	return !replay(escalationOff(s)).Bad
+}
+
+// escalationOff returns s with no escalation times, in its setup and in
+// every reload.
+func escalationOff(s script) script {
 	off := func(c Config) Config { c.SilenceAfterNs, c.DisconnectAfterNs = 0, 0; return c }
 	alt := script{Setup: setup{off(s.Setup.Cfg), s.Setup.Start}}
 	for _, o := range s.Ops {
@@ -132,15 +138,29 @@ func escalationTrap(s script, t check.Trace, replay func(script) check.Trace) bo
 		}
 		alt.Ops = append(alt.Ops, o)
 	}
-	return !replay(alt).Bad
+	return alt
+}
+
+// acceptanceDiffers reports whether the failing step accepts where the
+// contract refuses (Reject or Silent), or the other way round: what a
+// budget holding the wrong units does. How a refusal escalates, or a
+// Disconnect, is escalation's business.
+func acceptanceDiffers(t check.Trace) bool {
+	st := t.Steps[len(t.Steps)-1]
+	refused := func(v string) bool {
+		o := headOf(v)
+		return len(o) > 6 && (o[:6] == "Reject" || o[:6] == "Silent")
+	}
+	return t.Panic == nil && (st.Got == "Accept" && refused(st.Want) || st.Want == "Accept" && refused(st.Got))
 }
 
 // reconnectTrap: a session disconnected and was opened again before (or
-// at) the failing call, and the same script with every reopened session
+// at) the failing call, the failing call is that Open or an Admit that
+// accepts where the contract refuses (or the other way round), and the same script with every reopened session
 // continuing under a fresh id from its reopening on is answered right.
 func reconnectTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := lastOf(t)
-	if last < 0 {
+	if last < 0 || s.Ops[last].Call == admitCall && !acceptanceDiffers(t) {
 		return false
 	}
 	m := newModel(s.Setup.Cfg, s.Setup.Start)
@@ -171,8 +191,11 @@ func reconnectTrap(s script, t check.Trace, replay func(script) check.Trace) boo
 	return reopened && !replay(alt).Bad
 }
 
-// reloadTrap: the failing call is a reload, or the script without the
-// reloads before it is answered right.
+// reloadTrap: the failing call is a reload, or an Admit that accepts where
+// the contract refuses (or the other way round) and the script without the
+// reloads before it is answered right, both under the config it starts
+// with and under the config the last reload before the failing call put
+// in force: the failure needs the change of config.
 func reloadTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := lastOf(t)
 	if last < 0 {
@@ -181,7 +204,22 @@ func reloadTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	if s.Ops[last].Call == reloadCall {
 		return true
 	}
-	return passesWithout(s, last, func(o op) bool { return o.Call == reloadCall }, replay)
+	if s.Ops[last].Call == admitCall && !acceptanceDiffers(t) {
+		return false
+	}
+	isReload := func(o op) bool { return o.Call == reloadCall }
+	if !passesWithout(s, last, isReload, replay) {
+		return false
+	}
+	final, ok := s.Setup.Cfg, false
+	for _, o := range s.Ops[:last] {
+		if o.Call == reloadCall && problems(o.Cfg) == nil {
+			final, ok = o.Cfg, true
+		}
+	}
+	alt, fine := without(s, last, isReload)
+	alt.Setup.Cfg = final
+	return ok && fine && !replay(alt).Bad
 }
 
 // backwardTrap: a call up to the failing one stepped back, and with every
@@ -204,10 +242,51 @@ func backwardTrap(s script, t check.Trace, replay func(script) check.Trace) bool
 	return back && !replay(alt).Bad
 }
 
-// overflowTrap: the answer itself is wrong (not only its retry-after), and
-// up to the failing call a value of the contract's arithmetic left 64
-// bits: Capacity×10^9, elapsed×rate, or a time saturated at MaxUint64.
-func overflowTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
+// overflowTrap: the answer itself is wrong (not only its retry-after); up
+// to the failing call a value of the contract's arithmetic left 64 bits
+// (Capacity×10^9, elapsed×rate, or a time saturated at MaxUint64); and the
+// same calls made small (see small) are answered right.
+func overflowTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
+	return hugeValues(s, t) && !replay(small(s)).Bad
+}
+
+// small returns s with small values: start 0, waits of at most 1000 ns,
+// capacities of at most 8, every rate 10^9 (one token a nanosecond), and
+// escalation times of at most 100 and 200 ns (their order kept).
+func small(s script) script {
+	cfg := func(c Config) Config {
+		out := Config{SilenceAfterNs: min(c.SilenceAfterNs, 100), DisconnectAfterNs: min(c.DisconnectAfterNs, 200)}
+		if c.Classes != nil {
+			out.Classes = map[string]Class{}
+		}
+		for n, k := range c.Classes {
+			b := func(b Budget) Budget {
+				if b.Capacity == 0 {
+					return b
+				}
+				return Budget{min(b.Capacity, 8), 1e9}
+			}
+			out.Classes[n] = Class{b(k.Orders), b(k.Cancels)}
+		}
+		return out
+	}
+	alt := script{Setup: setup{cfg(s.Setup.Cfg), 0}}
+	latest := s.Setup.Start
+	for _, o := range s.Ops {
+		now := o.At(latest)
+		if o.Back == 0 {
+			o.Wait = min(now-latest, 1000) // what the call really waited (a time may saturate)
+		}
+		latest = max(latest, now)
+		if o.Call == reloadCall {
+			o.Cfg = cfg(o.Cfg)
+		}
+		alt.Ops = append(alt.Ops, o)
+	}
+	return alt
+}
+
+func hugeValues(s script, t check.Trace) bool {
 	last := lastOf(t)
 	if last < 0 || !headDiffers(t) {
 		return false
