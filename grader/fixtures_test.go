@@ -115,6 +115,19 @@ var fixtures = []fixture{
 	// ...and correct ones written differently from the reference.
 	{exercise: "gradient2", name: "correct-ring"},
 	{exercise: "gradient2", name: "correct-deferred"},
+	// gateway: one known-buggy implementation per pitfall...
+	{exercise: "gateway", name: "cancels-share-orders", fails: []string{"cancel-budget", "exactness"}},
+	{exercise: "gateway", name: "heartbeat-takes-token", fails: []string{"heartbeat", "exactness"}},
+	{exercise: "gateway", name: "retry-floor", fails: []string{"retry-after", "exactness"}},
+	{exercise: "gateway", name: "flood-never-ends", fails: []string{"escalation", "exactness"}},
+	{exercise: "gateway", name: "reconnect-refills", fails: []string{"reconnect", "exactness"}},
+	{exercise: "gateway", name: "reload-new-rate", fails: []string{"reload", "exactness"}},
+	{exercise: "gateway", name: "validation-unnamed", fails: []string{"config-validation"}},
+	{exercise: "gateway", name: "rewinds-clock", fails: []string{"backward-time"}},
+	{exercise: "gateway", name: "wrapping-product", fails: []string{"overflow"}},
+	// ...and correct ones written differently from the reference.
+	{exercise: "gateway", name: "correct-values", bench: true},
+	{exercise: "gateway", name: "correct-retry-div", bench: true},
 }
 
 func root(t *testing.T) string {
