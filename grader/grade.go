@@ -32,6 +32,10 @@ type Options struct {
 	// Sandbox, if set, confines the build and the child (see Sandbox). Nil
 	// grades as on a learner's own machine.
 	Sandbox *Sandbox
+	// TempDir is where the grading's own folder goes (the child's binary,
+	// the build's work); "" means the system's temporary folder. The folder
+	// is removed when Grade returns.
+	TempDir string
 }
 
 // Phase is what a progress Event reports.
@@ -101,7 +105,7 @@ func Grade(ctx context.Context, opts Options) (*report.Report, error) {
 			exs = append(exs, e)
 		}
 	}
-	tmp, err := os.MkdirTemp("", "ratelab-grade-")
+	tmp, err := os.MkdirTemp(opts.TempDir, "ratelab-grade-")
 	if err != nil {
 		return nil, err
 	}

@@ -208,10 +208,12 @@ func (c *Class) Submit(ctx context.Context, user store.User, exercise string, fi
 	return sub, nil
 }
 
-// Regrade queues every learner's latest submission of every exercise again
-// and returns how many jobs it queued.
+// Regrade queues every learner's latest submission of every exercise again,
+// within MaxQueue and never twice for a submission already waiting, and
+// returns how many jobs it queued. Regrades wait behind new submissions
+// (see store.ClaimJob).
 func (c *Class) Regrade(ctx context.Context) (int, error) {
-	jobs, err := c.st.RegradeLatest(ctx)
+	jobs, _, err := c.st.RegradeLatestWithin(ctx, c.cfg.MaxQueue)
 	if err != nil {
 		return 0, err
 	}
@@ -309,6 +311,7 @@ func (c *Class) grade(ctx context.Context, job store.Job) {
 		CheckTimeout: c.cfg.CheckTimeout,
 		BenchTimeout: c.cfg.BenchTimeout,
 		Sandbox:      c.cfg.Sandbox,
+		TempDir:      work, // the grader's own folder too: removed with the job's, swept at start
 		Progress: func(e grader.Event) {
 			ev := base
 			ev.Type, ev.Check, ev.Result = EventType(e.Phase), e.Check, e.Result

@@ -92,7 +92,7 @@ func (h *classHandlers) submissionLive(c echo.Context) error {
 		conn.Close(websocket.StatusInternalError, "reading the submission")
 		return nil
 	}
-	if sub.Job.State == store.Done {
+	if sub.Job.State == store.Done || sub.Job.State == store.Superseded {
 		h.writeEvent(ctx, conn, class.DoneEvent(sub))
 		conn.Close(websocket.StatusNormalClosure, "graded")
 		return nil

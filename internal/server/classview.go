@@ -12,7 +12,8 @@ import (
 
 func pageSubmission(s store.Submission) page.ClassSubmission {
 	return page.ClassSubmission{ID: s.ID, Learner: s.Learner, Exercise: s.Exercise, CreatedAt: s.CreatedAt,
-		State: s.Job.State, Error: s.Job.Error, Result: s.Job.Result, Seed: s.Job.Seed}
+		State: s.Job.State, Error: s.Job.Error, Result: s.Job.Result, Seed: s.Job.Seed,
+		ServerFault: s.Job.ServerFault, MatchesSolution: s.MatchesSolution, SameAs: s.SameAs}
 }
 
 func pageSubmissions(subs []store.Submission) []page.ClassSubmission {

@@ -461,29 +461,6 @@ func (s *Store) Submissions(ctx context.Context, userID int64, limit int) ([]Sub
 	return out, rows.Err()
 }
 
-// RegradeLatest queues a new job for every learner's latest submission of
-// every exercise, and returns the jobs queued.
-func (s *Store) RegradeLatest(ctx context.Context) ([]Job, error) {
-	now := s.clock.Now().UTC()
-	rows, err := s.db.QueryContext(ctx, `
-INSERT INTO jobs (submission_id, reason, state, queued_at_ns)
-SELECT MAX(id), 'regrade', 'queued', ? FROM submissions GROUP BY user_id, exercise_id
-RETURNING `+jobCols, ns(now))
-	if err != nil {
-		return nil, fmt.Errorf("store: %w", err)
-	}
-	defer rows.Close()
-	var out []Job
-	for rows.Next() {
-		j, err := scanJob(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, j)
-	}
-	return out, rows.Err()
-}
-
 // Grading is one finished (or pending) job of the class, without its
 // result body: what a gradebook is computed from.
 type Grading struct {

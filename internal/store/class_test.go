@@ -62,7 +62,7 @@ func TestClassAccountsAndJobs(t *testing.T) {
 	if err != nil || got.Job.State != store.Done || got.Job.Result == nil || got.Job.Result.Score != 20 || len(got.Files) != 1 || got.Learner != "ada" {
 		t.Errorf("Submission = %+v, %v", got, err)
 	}
-	jobs, err := s.RegradeLatest(ctx)
+	jobs, _, err := s.RegradeLatestWithin(ctx, 1000)
 	if err != nil || len(jobs) != 1 || jobs[0].SubmissionID != sub.ID || jobs[0].Reason != "regrade" {
 		t.Errorf("RegradeLatest = %+v, %v; want one regrade of the submission", jobs, err)
 	}
