@@ -130,6 +130,35 @@ var fixtures = []fixture{
 	// ...and correct ones written differently from the reference.
 	{exercise: "gateway", name: "correct-values", bench: true},
 	{exercise: "gateway", name: "correct-retry-div", bench: true},
+
+	// hierarchy: one known-buggy tree per pitfall...
+	{exercise: "hierarchy", name: "charges-as-it-goes", fails: []string{"all-or-nothing", "exactness"}, unjudged: []string{"shared-parent", "backward-time", "add-errors"}},
+	{exercise: "hierarchy", name: "leaf-only", fails: []string{"shared-parent", "exactness"}, unjudged: []string{"all-or-nothing", "lazy-refill", "backward-time", "add-errors"}},
+	// (a node off the path loses time, also when the call that moved the
+	// clock named an unknown id: add-errors shows it too)
+	{exercise: "hierarchy", name: "path-clock", fails: []string{"lazy-refill", "add-errors", "exactness"}, unjudged: []string{"backward-time"}},
+	{exercise: "hierarchy", name: "wrapping-elapsed", fails: []string{"backward-time"}, unjudged: []string{"add-errors"}},
+	{exercise: "hierarchy", name: "truncating-refill", fails: []string{"fractional-tokens", "exactness"}},
+	{exercise: "hierarchy", name: "wrapping-product", fails: []string{"overflow"}},
+	{exercise: "hierarchy", name: "burns-an-id", fails: []string{"add-errors"}},
+	// ...one correct but too slow...
+	{exercise: "hierarchy", name: "eager-bigmath", fails: []string{"budget"}, bench: true},
+	// ...and correct ones written differently from the reference.
+	{exercise: "hierarchy", name: "correct-pointers", bench: true},
+	{exercise: "hierarchy", name: "correct-recursive", bench: true},
+
+	// fairqueue: one known-buggy queue per pitfall...
+	{exercise: "fairqueue", name: "keeps-credit", fails: []string{"deficit-reset", "exactness"}, unjudged: []string{"large-cost", "fifo"}},
+	{exercise: "fairqueue", name: "serves-early", fails: []string{"large-cost", "exactness"}},
+	{exercise: "fairqueue", name: "newcomer-first", fails: []string{"round-order", "exactness"}, unjudged: []string{"deficit-reset", "large-cost", "turn", "fifo"}},
+	// (a second quantum within a turn also serves big commands early)
+	{exercise: "fairqueue", name: "quantum-every-pop", fails: []string{"large-cost", "turn", "exactness"}, unjudged: []string{"deficit-reset", "round-order", "fifo"}},
+	{exercise: "fairqueue", name: "lifo", fails: []string{"fifo", "exactness"}, unjudged: []string{"deficit-reset"}},
+	// ...one correct but too slow...
+	{exercise: "fairqueue", name: "scans-sessions", fails: []string{"budget"}, bench: true},
+	// ...and correct ones written differently from the reference.
+	{exercise: "fairqueue", name: "correct-slices", bench: true},
+	{exercise: "fairqueue", name: "correct-maps", bench: true},
 }
 
 func root(t *testing.T) string {
