@@ -158,6 +158,10 @@ func explainFractional(s script, t check.Trace, why string) string {
 	if n := strings.Count(strings.Join(gaps, ","), "ns"); n < last {
 		more = ", …"
 	}
-	return fmt.Sprintf("After the first call, the calls here came %s%s apart at %s tokens/s: %.3g tokens earned by the last call, in parts smaller than one token. %s",
-		strings.Join(gaps, ", "), more, check.U(s.Setup.Rate), earned, why)
+	tokens := fmt.Sprintf("%.3g tokens", earned)
+	if tokens == "1 tokens" {
+		tokens = "1 token"
+	}
+	return fmt.Sprintf("After the first call, the calls here came %s%s apart at %s tokens/s: %s earned by the last call, in parts smaller than one token. %s",
+		strings.Join(gaps, ", "), more, check.U(s.Setup.Rate), tokens, why)
 }
