@@ -83,6 +83,14 @@ var exercises = []Exercise{
 		ID: "gradient2", Week: 4, Title: "Gradient concurrency limit",
 		Summary: "A concurrency limit that follows the gradient between a long and a short RTT, after Netflix's Gradient2Limit.",
 	},
+	{
+		ID: "throttle", Week: 5, Title: "Breaker, rate limit, congestion",
+		Summary: "An operator's circuit breaker, a per-address sliding-window limit with overrides and a whitelist, and congestion that moves the global limit, applied in the one order the code follows.",
+	},
+	{
+		ID: "breaker", Week: 5, Title: "Failure-driven circuit breaker",
+		Summary: "Closed, open and half-open, tripped by consecutive failures, with generations so that a slow call's late report cannot close or reopen it.",
+	},
 }
 
 var lessons = []Lesson{
@@ -155,6 +163,23 @@ var lessons = []Lesson{
 		Mounts: []Mount{
 			{ID: "governor", Viz: "governor", Preset: "healthier"},
 			{ID: "gradient2", Viz: "gradient2"},
+		},
+	},
+	{
+		Week: 5, Slug: "week-5", Title: "Three throttles, one verdict",
+		Summary: "An operator's circuit breaker, a per-address rate limit and congestion throttling, the order in which they decide, one snapshot of all three, and the failure-driven breaker beside the operator's.",
+		Contents: []Section{
+			{"three", "Three systems, one write"},
+			{"operator-breaker", "The operator's circuit breaker"},
+			{"rate-limit", "The per-address rate limit"},
+			{"congestion", "Congestion throttling"},
+			{"precedence", "Which one decides"},
+			{"examples", "Worked examples"},
+			{"status", "One snapshot"},
+			{"failure-breaker", "The failure-driven breaker"},
+			{"generations", "Generations"},
+			{"which", "Which breaker when"},
+			{"exercises", "Exercises"},
 		},
 	},
 }

@@ -111,4 +111,7 @@ func ExampleWeeks() {
 	// week 4: Adaptive backpressure
 	//   Backpressure governor (governor)
 	//   Gradient concurrency limit (gradient2)
+	// week 5: Three throttles, one verdict
+	//   Breaker, rate limit, congestion (throttle)
+	//   Failure-driven circuit breaker (breaker)
 }

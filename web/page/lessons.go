@@ -28,6 +28,7 @@ var lessonPages = map[string]lessonPage{
 	"week-2": week2Page,
 	"week-3": week3Page,
 	"week-4": week4Page,
+	"week-5": week5Page,
 }
 
 // lessonProse returns the lesson's prose, or nil if there is none.
