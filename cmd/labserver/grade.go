@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/console"
+	"ratelab/internal/watch"
 )
 
 // listFlag is a repeatable string flag.
@@ -31,7 +31,7 @@ func runGrade(args []string) error {
 	asJSON := fs.Bool("json", false, "print the report as JSON (schema ratelab.grade/v1) on stdout, nothing else")
 	seed := fs.Int64("seed", grader.DefaultSeed, "the property seed; the same seed gives the same counterexample")
 	noBench := fs.Bool("no-bench", false, "skip benchmark checks (they report skipped)")
-	watch := fs.Bool("watch", false, "grade again whenever a file under the graded tree changes")
+	watchFlag := fs.Bool("watch", false, "grade again whenever a file under the graded tree changes")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: labserver grade [flags]\n\nGrades exercises/ of this working copy and prints a report.\nExit status: 0 full marks, 1 not full marks, 2 could not grade.\n\nflags:")
 		fs.PrintDefaults()
@@ -75,7 +75,7 @@ func runGrade(args []string) error {
 		fmt.Fprintf(os.Stderr, "graded in %.1fs\n", time.Since(start).Seconds())
 		return grader.ExitCode(r), nil
 	}
-	if !*watch {
+	if !*watchFlag {
 		code, err := once()
 		if err != nil {
 			return err
@@ -83,9 +83,13 @@ func runGrade(args []string) error {
 		return exitError{code}
 	}
 	dir := filepath.Join(root, opts.Target)
+	// Watch before the first grading, so that a save during it grades
+	// again once it ends.
+	changes, err := watch.Tree(ctx, dir)
+	if err != nil {
+		return fmt.Errorf("watching %s: %w", dir, err)
+	}
 	for {
-		// Snapshot before grading, so that a save during grading grades again.
-		before := snapshot(dir)
 		if _, err := once(); err != nil {
 			if ctx.Err() != nil {
 				return nil
@@ -93,44 +97,12 @@ func runGrade(args []string) error {
 			fmt.Fprintln(os.Stderr, "labserver grade:", err)
 		}
 		fmt.Fprintf(os.Stderr, "watching %s/ for changes (Ctrl-C to stop)\n", opts.Target)
-		if !waitForChange(ctx, dir, before) {
+		ids, ok := <-changes
+		if !ok {
 			return nil
 		}
+		fmt.Fprintf(os.Stderr, "changed: %s\n", strings.Join(ids, ", "))
 	}
-}
-
-// waitForChange polls dir until its .go files differ from the snapshot
-// before (one saved, added or removed), and reports whether they did
-// (false: ctx ended first).
-func waitForChange(ctx context.Context, dir, before string) bool {
-	tick := time.NewTicker(300 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return false
-		case <-tick.C:
-			if snapshot(dir) != before {
-				return true
-			}
-		}
-	}
-}
-
-// snapshot summarises the names, sizes and modification times of the .go
-// files under dir.
-func snapshot(dir string) string {
-	var b strings.Builder
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
-			return nil
-		}
-		if info, err := d.Info(); err == nil {
-			fmt.Fprintf(&b, "%s %d %d\n", p, info.Size(), info.ModTime().UnixNano())
-		}
-		return nil
-	})
-	return b.String()
 }
 
 // moduleRoot finds the ratelab module this command runs in.
