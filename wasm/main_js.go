@@ -43,6 +43,8 @@ func api() js.Value {
 		"newGovernorSim": js.FuncOf(newGovernorSim),
 		"gradient":       gradientAPI(),
 		"newGradientSim": js.FuncOf(newGradientSim),
+		"nesting":        nestingAPI(),
+		"newNestingSim":  js.FuncOf(newNestingSim),
 	})
 }
 
