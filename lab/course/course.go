@@ -143,6 +143,9 @@ var lessons = []Lesson{
 			{"config", "Configuration by session class"},
 			{"exercises", "Exercises"},
 		},
+		Mounts: []Mount{
+			{ID: "hierarchy-leak", Viz: "nesting"},
+		},
 	},
 	{
 		Week: 4, Slug: "week-4", Title: "Adaptive backpressure",
