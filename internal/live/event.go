@@ -1,0 +1,90 @@
+package live
+
+import (
+	"time"
+
+	"ratelab/grader/report"
+)
+
+// Type is what an Event tells, its "type" in JSON. web/static/live.js keeps
+// a table of these values, which TestLiveJSEventTypes checks against the
+// constants below.
+type Type string
+
+// Event types, in the order a save sends them.
+const (
+	// TypeHello is the first event on a page's websocket: the Yours build
+	// served now (Version, and Message if the latest build failed) and the
+	// latest grade of every graded exercise (Grades).
+	TypeHello Type = "hello"
+	// TypeSaved: a save was seen; Exercises are being rebuilt and graded.
+	TypeSaved Type = "saved"
+	// TypeBuilt: a new Yours build is served at /static/lab.wasm (Version).
+	TypeBuilt Type = "built"
+	// TypeBuildFailed: exercises/ does not compile for the browser; Message
+	// is the compiler's "file:line: message" lines. The last good build
+	// stays served.
+	TypeBuildFailed Type = "build_failed"
+	// TypeCheck: one check's result (Check) and the exercise's grade so far
+	// (Grade, Pending).
+	TypeCheck Type = "check"
+	// TypeGrade: an exercise's grade, saved (Grade). Pending when its
+	// benchmarks are still to come; a second TypeGrade follows them.
+	TypeGrade Type = "grade"
+	// TypeGradeFailed: the grader could not run at all (Message); the
+	// latest saved grades stand.
+	TypeGradeFailed Type = "grade_failed"
+	// TypeResync: this page fell behind and was dropped: reload it.
+	TypeResync Type = "resync"
+)
+
+// Event is one message to the open pages, JSON over a websocket.
+type Event struct {
+	Type Type `json:"type"`
+	// Version is the Yours build served (hello, built): 0 is the lab.wasm
+	// the server started with, then 1, 2, ... for each build since.
+	Version int64 `json:"version,omitempty"`
+	// Exercises are the exercises a save changed (saved).
+	Exercises []string `json:"exercises,omitempty"`
+	// Message is the compiler's or the grader's message (hello,
+	// build_failed, grade_failed).
+	Message string `json:"message,omitempty"`
+	// Check is a check's result (check).
+	Check *report.Check `json:"check,omitempty"`
+	// Grade is an exercise's grade, final or so far (check, grade).
+	Grade *Grade `json:"grade,omitempty"`
+	// Grades are the latest saved grades (hello), filled by the server.
+	Grades []Grade `json:"grades,omitempty"`
+	// Report is the exercise page's report of Grade, as HTML, filled by
+	// the server only for the page of that exercise (check, grade).
+	Report string `json:"report,omitempty"`
+}
+
+// Grade is one exercise's grade as the pages' badges show it.
+type Grade struct {
+	Exercise string        `json:"exercise"`
+	Status   report.Status `json:"status"`
+	Score    float64       `json:"score"`
+	MaxScore float64       `json:"max_score"`
+	// Pending: checks (or the benchmarks) are still to come.
+	Pending bool      `json:"pending,omitempty"`
+	SavedAt time.Time `json:"saved_at"`
+	Seed    int64     `json:"seed"`
+	// Label, Class, Points and When are the badge's text, CSS class, score
+	// ("20 / 35") and time as the pages write them, filled by the server.
+	Label  string `json:"label,omitempty"`
+	Class  string `json:"class,omitempty"`
+	Points string `json:"points,omitempty"`
+	When   string `json:"when,omitempty"`
+	// Result is the exercise's result behind the grade, for the server to
+	// render the report; not sent.
+	Result *report.Exercise `json:"-"`
+}
+
+// GradeOf returns the grade of an exercise's result.
+func GradeOf(ex *report.Exercise, savedAt time.Time, seed int64, pending bool) Grade {
+	return Grade{
+		Exercise: ex.ID, Status: ex.Status, Score: ex.Score, MaxScore: ex.MaxScore,
+		Pending: pending, SavedAt: savedAt, Seed: seed, Result: ex,
+	}
+}

@@ -1,0 +1,277 @@
+package live
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"ratelab/grader"
+	"ratelab/grader/report"
+)
+
+// Grading is the status of a grade whose checks are still running, before
+// the grader has given the exercise one.
+const Grading report.Status = "grading"
+
+// Config is what Run needs. Build, Grade, Plan and Save are required.
+type Config struct {
+	Hub *Hub
+	// Build builds the Yours WebAssembly and, if it compiles, serves it in
+	// place of the previous build. Its error's text is what the page shows
+	// (the compiler's "file:line: message" lines).
+	Build func(ctx context.Context) error
+	// Grade grades the exercises ids (grader.Grade), without benchmarks
+	// when noBench, telling progress as it goes.
+	Grade func(ctx context.Context, ids []string, noBench bool, progress func(grader.Event)) (*report.Report, error)
+	// Plan returns an exercise's checks, not run yet (grader.Plan).
+	Plan func(id string) ([]report.Check, error)
+	// Save keeps a report for the pages, as `labserver grade` does.
+	Save func(ctx context.Context, r *report.Report) error
+	// Now stamps the grades; nil means time.Now.
+	Now func() time.Time
+	// Log receives what could not be done; nil means slog.Default().
+	Log *slog.Logger
+}
+
+// Run turns each batch of changed exercise ids from changes into a build of
+// Yours and a grading of those exercises (without benchmarks first, then
+// with them), publishing every step on cfg.Hub. A batch that arrives while
+// the previous one is still at work cancels it, and the next work grades
+// both batches' exercises that were not finished. Run returns when ctx ends
+// or changes closes (after the work in hand).
+func Run(ctx context.Context, changes <-chan []string, cfg Config) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	l := &loop{cfg: cfg}
+	var cur *work
+	stop := func() []string {
+		if cur == nil {
+			return nil
+		}
+		cur.cancel()
+		<-cur.done
+		left := cur.unfinished()
+		cur = nil
+		return left
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			stop()
+			return
+		case ids, ok := <-changes:
+			if !ok {
+				if cur != nil {
+					<-cur.done
+				}
+				return
+			}
+			ids = union(ids, stop())
+			cur = l.start(ctx, ids)
+		}
+	}
+}
+
+type loop struct {
+	cfg     Config
+	version int64 // of the last good build; only the one work running touches it
+}
+
+// work is the build and grading of one batch.
+type work struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	mu     sync.Mutex
+	left   map[string]bool // exercises not finished yet
+}
+
+func (w *work) finish(ids ...string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, id := range ids {
+		delete(w.left, id)
+	}
+}
+
+func (w *work) unfinished() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var ids []string
+	for id := range w.left {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func union(a, b []string) []string {
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func (l *loop) start(ctx context.Context, ids []string) *work {
+	ctx, cancel := context.WithCancel(ctx)
+	w := &work{cancel: cancel, done: make(chan struct{}), left: map[string]bool{}}
+	for _, id := range ids {
+		w.left[id] = true
+	}
+	go func() {
+		defer close(w.done)
+		defer cancel()
+		l.run(ctx, w, ids)
+	}()
+	return w
+}
+
+func (l *loop) publish(e Event) { l.cfg.Hub.Publish(e) }
+
+// run builds Yours beside the grading without benchmarks (both are quick
+// and the grade is what the learner waits for), then grades the
+// benchmarks alone on the machine.
+func (l *loop) run(ctx context.Context, w *work, ids []string) {
+	l.publish(Event{Type: TypeSaved, Exercises: ids})
+	built := make(chan struct{})
+	go func() {
+		defer close(built)
+		err := l.cfg.Build(ctx)
+		switch {
+		case ctx.Err() != nil:
+		case err != nil:
+			l.publish(Event{Type: TypeBuildFailed, Message: err.Error()})
+		default:
+			l.version++
+			l.publish(Event{Type: TypeBuilt, Version: l.version})
+		}
+	}()
+	defer func() { <-built }()
+	if len(ids) == 0 {
+		return
+	}
+
+	partial := map[string]*report.Exercise{}
+	for _, id := range ids {
+		checks, err := l.cfg.Plan(id)
+		if err != nil {
+			continue
+		}
+		for i := range checks {
+			checks[i].Message = "Waiting to run…"
+		}
+		partial[id] = &report.Exercise{ID: id, Status: Grading, Checks: checks}
+	}
+	r, err := l.grade(ctx, ids, true, func(ev grader.Event) {
+		ex := partial[ev.Exercise]
+		if ev.Phase != grader.PhaseResult || ex == nil {
+			return
+		}
+		l.checkDone(ex, *ev.Result, true)
+	})
+	if err != nil {
+		return
+	}
+	var bench []string
+	for i := range r.Exercises {
+		ex := &r.Exercises[i]
+		if needsBench(ex) {
+			bench = append(bench, ex.ID)
+		} else {
+			w.finish(ex.ID)
+		}
+	}
+	l.saved(ctx, r, func(id string) bool { return slices.Contains(bench, id) })
+	if len(bench) == 0 {
+		return
+	}
+	select {
+	case <-built: // benchmarks measure better without a build beside them
+	case <-ctx.Done():
+		return
+	}
+	so := map[string]*report.Exercise{}
+	for i := range r.Exercises {
+		so[r.Exercises[i].ID] = &r.Exercises[i]
+	}
+	full, err := l.grade(ctx, bench, false, func(ev grader.Event) {
+		ex := so[ev.Exercise]
+		if ev.Phase != grader.PhaseResult || ex == nil || ev.Result.Kind != report.Benchmark {
+			return
+		}
+		l.checkDone(ex, *ev.Result, false)
+	})
+	if err != nil {
+		return
+	}
+	l.saved(ctx, full, func(string) bool { return false })
+	w.finish(bench...)
+}
+
+// grade runs cfg.Grade and tells the pages when the grader itself fails.
+func (l *loop) grade(ctx context.Context, ids []string, noBench bool, progress func(grader.Event)) (*report.Report, error) {
+	r, err := l.cfg.Grade(ctx, ids, noBench, progress)
+	if err != nil && ctx.Err() == nil {
+		l.cfg.Log.Error("live: grading", "exercises", ids, "err", err)
+		l.publish(Event{Type: TypeGradeFailed, Message: err.Error()})
+	}
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	return r, err
+}
+
+// checkDone puts a check's result in the exercise's grade so far and
+// publishes both. grading says the exercise's status is not known yet.
+func (l *loop) checkDone(ex *report.Exercise, c report.Check, grading bool) {
+	for i := range ex.Checks {
+		if ex.Checks[i].ID == c.ID {
+			ex.Checks[i] = c
+		}
+	}
+	ex.Score, ex.MaxScore = 0, 0
+	for _, c := range ex.Checks {
+		ex.Score += c.Score
+		ex.MaxScore += c.MaxScore
+	}
+	if grading {
+		ex.Status = Grading
+	}
+	snap := *ex
+	snap.Checks = slices.Clone(ex.Checks)
+	g := GradeOf(&snap, l.cfg.Now(), 0, true)
+	l.publish(Event{Type: TypeCheck, Check: &c, Grade: &g})
+}
+
+// saved saves r and publishes each exercise's grade; pending tells which
+// still wait for their benchmarks.
+func (l *loop) saved(ctx context.Context, r *report.Report, pending func(id string) bool) {
+	if err := l.cfg.Save(ctx, r); err != nil {
+		l.cfg.Log.Error("live: saving the grade for the pages", "err", err)
+	}
+	now := l.cfg.Now()
+	for i := range r.Exercises {
+		ex := r.Exercises[i]
+		ex.Checks = slices.Clone(ex.Checks)
+		g := GradeOf(&ex, now, r.Seed, pending(ex.ID))
+		l.publish(Event{Type: TypeGrade, Grade: &g})
+	}
+}
+
+// needsBench reports whether a grade without benchmarks has benchmarks to
+// run: it built, is not the stub, and skipped some benchmark.
+func needsBench(ex *report.Exercise) bool {
+	if ex.Status == report.Error || ex.Status == report.NotStarted {
+		return false
+	}
+	for _, c := range ex.Checks {
+		if c.Kind == report.Benchmark && c.Status == report.Skipped {
+			return true
+		}
+	}
+	return false
+}

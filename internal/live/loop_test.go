@@ -1,0 +1,239 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"ratelab/grader"
+	"ratelab/grader/report"
+)
+
+// fakeGrader grades exercise x with a property check x/p and a benchmark
+// x/b: the property passes unless broken[x], the benchmark always passes.
+type fakeGrader struct {
+	mu     sync.Mutex
+	broken map[string]bool
+	calls  []string // "nobench a,b" / "bench a"
+	saved  []*report.Report
+	// block, if set, is called at the start of each grading; it may wait.
+	block func(ctx context.Context, ids []string, noBench bool)
+}
+
+func plan(id string) ([]report.Check, error) {
+	return []report.Check{
+		{ID: id + "/p", Kind: report.Property, Status: report.Skipped, MaxScore: 5},
+		{ID: id + "/b", Kind: report.Benchmark, Status: report.Skipped, MaxScore: 5},
+	}, nil
+}
+
+func (f *fakeGrader) grade(ctx context.Context, ids []string, noBench bool, progress func(grader.Event)) (*report.Report, error) {
+	f.mu.Lock()
+	mode := "bench"
+	if noBench {
+		mode = "nobench"
+	}
+	f.calls = append(f.calls, fmt.Sprintf("%s %v", mode, ids))
+	block := f.block
+	f.mu.Unlock()
+	if block != nil {
+		block(ctx, ids, noBench)
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	r := &report.Report{Schema: report.Schema, Target: "exercises", Seed: 1}
+	for _, id := range ids {
+		ex := report.Exercise{ID: id}
+		p := report.Check{ID: id + "/p", Kind: report.Property, Status: report.Passed, Score: 5, MaxScore: 5}
+		if f.broken[id] {
+			p.Status, p.Score = report.Failed, 0
+		}
+		b := report.Check{ID: id + "/b", Kind: report.Benchmark, Status: report.Passed, Score: 5, MaxScore: 5}
+		if noBench {
+			b.Status, b.Score = report.Skipped, 0
+		}
+		for _, c := range []report.Check{p, b} {
+			progress(grader.Event{Exercise: id, Phase: grader.PhaseResult, Result: &c})
+			ex.Checks = append(ex.Checks, c)
+			ex.Score += c.Score
+			ex.MaxScore += c.MaxScore
+		}
+		ex.Status = report.Failed
+		if ex.Score == ex.MaxScore {
+			ex.Status = report.Passed
+		}
+		r.Exercises = append(r.Exercises, ex)
+	}
+	r.Total()
+	return r, nil
+}
+
+func (f *fakeGrader) save(_ context.Context, r *report.Report) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.saved = append(f.saved, r)
+	return nil
+}
+
+func (f *fakeGrader) config(h *Hub, build func(context.Context) error) Config {
+	return Config{
+		Hub: h, Build: build, Grade: f.grade, Plan: plan, Save: f.save,
+		Now: func() time.Time { return time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC) },
+	}
+}
+
+// until reads events until one satisfies last, and returns them all.
+func until(t *testing.T, s *Subscription, last func(Event) bool) []Event {
+	t.Helper()
+	var got []Event
+	for e := range s.C {
+		got = append(got, e)
+		if last(e) {
+			return got
+		}
+	}
+	t.Fatalf("subscription closed after %d events", len(got))
+	return nil
+}
+
+func finalGrade(id string) func(Event) bool {
+	return func(e Event) bool { return e.Type == TypeGrade && e.Grade.Exercise == id && !e.Grade.Pending }
+}
+
+// describe lists events compactly: "check a/p grading 5/10 pending".
+func describe(es []Event) []string {
+	var out []string
+	for _, e := range es {
+		switch e.Type {
+		case TypeCheck:
+			out = append(out, fmt.Sprintf("check %s %s %g/%g", e.Check.ID, e.Grade.Status, e.Grade.Score, e.Grade.MaxScore))
+		case TypeGrade:
+			out = append(out, fmt.Sprintf("grade %s %s %g/%g pending=%v", e.Grade.Exercise, e.Grade.Status, e.Grade.Score, e.Grade.MaxScore, e.Grade.Pending))
+		case TypeBuilt:
+			out = append(out, fmt.Sprintf("built %d", e.Version))
+		default:
+			out = append(out, fmt.Sprintf("%s %v%s", e.Type, e.Exercises, e.Message))
+		}
+	}
+	return out
+}
+
+func TestRunGradesWithoutThenWithBenchmarks(t *testing.T) {
+	var h Hub
+	s, _ := h.Subscribe()
+	f := &fakeGrader{}
+	buildDone := make(chan struct{})
+	changes := make(chan []string)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Run(ctx, changes, f.config(&h, func(context.Context) error { <-buildDone; return nil }))
+	}()
+	changes <- []string{"tokenbucket"}
+	// The grade without benchmarks comes while the build still runs.
+	got := describe(until(t, s, func(e Event) bool { return e.Type == TypeGrade }))
+	want := []string{
+		"saved [tokenbucket]",
+		"check tokenbucket/p grading 5/10",
+		"check tokenbucket/b grading 5/10",
+		"grade tokenbucket failed 5/10 pending=true",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("events before the build ends:\n got %q\nwant %q", got, want)
+	}
+	close(buildDone)
+	got = describe(until(t, s, finalGrade("tokenbucket")))
+	want = []string{
+		"built 1",
+		"check tokenbucket/b failed 10/10",
+		"grade tokenbucket passed 10/10 pending=false",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("events after the build:\n got %q\nwant %q", got, want)
+	}
+	close(changes)
+	<-done
+	if want := []string{"nobench [tokenbucket]", "bench [tokenbucket]"}; !slices.Equal(f.calls, want) {
+		t.Errorf("gradings = %q; want %q", f.calls, want)
+	}
+	if len(f.saved) != 2 || f.saved[1].Exercises[0].Status != report.Passed {
+		t.Errorf("saved %d reports; want 2, the last one passed", len(f.saved))
+	}
+}
+
+// A build that fails is told with its message; no built event, and the
+// grading goes on. A failed exercise without benchmarks to run is final.
+func TestRunBuildFailed(t *testing.T) {
+	var h Hub
+	s, _ := h.Subscribe()
+	f := &fakeGrader{broken: map[string]bool{"gcra": true}}
+	f.block = func(ctx context.Context, ids []string, noBench bool) {}
+	changes := make(chan []string, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	msg := "exercises/gcra/gcra.go:12:2: undefined: tat"
+	changes <- []string{"gcra"}
+	close(changes)
+	Run(ctx, changes, f.config(&h, func(context.Context) error { return errors.New(msg) }))
+	var failed []string
+	for _, e := range until(t, s, finalGrade("gcra")) {
+		if e.Type == TypeBuildFailed {
+			failed = append(failed, e.Message)
+		}
+		if e.Type == TypeBuilt {
+			t.Errorf("built event after a failed build: %+v", e)
+		}
+	}
+	if !slices.Equal(failed, []string{msg}) {
+		t.Errorf("build_failed messages = %q; want %q", failed, msg)
+	}
+	if h.State().BuildMessage != msg {
+		t.Errorf("State().BuildMessage = %q; want %q", h.State().BuildMessage, msg)
+	}
+}
+
+// A save during a grading cancels it; the next work grades the exercises of
+// both saves.
+func TestRunNewSaveCancelsAndJoins(t *testing.T) {
+	var h Hub
+	s, _ := h.Subscribe()
+	f := &fakeGrader{}
+	started := make(chan []string)
+	first := true
+	f.block = func(ctx context.Context, ids []string, noBench bool) {
+		if first {
+			first = false
+			started <- ids
+			<-ctx.Done() // held until the next save cancels it
+		}
+	}
+	changes := make(chan []string)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Run(ctx, changes, f.config(&h, func(context.Context) error { return nil }))
+	}()
+	changes <- []string{"gcra"}
+	<-started
+	changes <- []string{"tokenbucket"}
+	got := until(t, s, func(e Event) bool { return e.Type == TypeSaved && len(e.Exercises) == 2 })
+	if e := got[len(got)-1]; !slices.Equal(e.Exercises, []string{"gcra", "tokenbucket"}) {
+		t.Errorf("second work saved %v; want both exercises", e.Exercises)
+	}
+	until(t, s, finalGrade("gcra"))
+	close(changes)
+	<-done
+	want := []string{"nobench [gcra]", "nobench [gcra tokenbucket]", "bench [gcra tokenbucket]"}
+	if !slices.Equal(f.calls, want) {
+		t.Errorf("gradings = %q; want %q", f.calls, want)
+	}
+}
