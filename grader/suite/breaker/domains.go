@@ -1,0 +1,278 @@
+package breaker
+
+import (
+	"math"
+	"math/rand"
+
+	"ratelab/grader/check"
+)
+
+// domain says which corner of the input space a property explores. Its
+// rules hold for every script it generates and every script its shrinker
+// tries (Valid), so a failure found in one corner stays in it.
+type domain struct {
+	config func(r *rand.Rand) Config
+	start  func(r *rand.Rand) uint64
+	wait   func(r *rand.Rand, m *model) uint64
+	// Chances of each call (the rest are Allow), of a report being a
+	// success, of a report being of a stale ticket when one is there (if
+	// the rules allow), of a ticket never issued, and of a step back.
+	done, state, success, stale, bogus, back float64
+	rules                                    rules
+	maxOps                                   int
+	// trap, if set, reports whether a failing script shows the check's own
+	// mistake (see trap.go).
+	trap func(s script, t check.Trace, replay func(script) check.Trace) bool
+	// explain, if set, describes the failing script's numbers.
+	explain func(s script, t check.Trace, why string) string
+}
+
+// rules restrict the scripts of a domain; see Valid.
+type rules struct {
+	stale    bool // Done may report a ticket of an earlier generation
+	bogus    bool // Done may report a ticket never issued
+	backward bool // calls may step back in time
+	huge     bool // times and OpenNs may be anywhere in uint64 (else below 2^50)
+}
+
+const moderate = 1 << 50
+
+// walk replays s on the model alone, calling each with every call, its
+// time and, for a Done of an issued ticket, that ticket (with the model
+// advanced to the call's time first). It stops when each returns false.
+func walk(s script, each func(i int, o op, now uint64, m *model, tk *modelTicket) bool) *model {
+	m := newModel(s.Setup.Cfg, s.Setup.Start)
+	var issuedTickets []*modelTicket
+	i := 0
+	for o, now := range check.Times(s.Setup.Start, s.Ops) {
+		m.call = i
+		m.prior = m.state
+		m.advance(now)
+		var tk *modelTicket
+		if o.Call == doneCall && o.Bogus == issued && o.Of < len(issuedTickets) {
+			tk = issuedTickets[o.Of]
+		}
+		if !each(i, o, now, m, tk) {
+			return m
+		}
+		switch o.Call {
+		case allowCall:
+			if gen, ok := m.allow(now); ok {
+				issuedTickets = append(issuedTickets, &modelTicket{gen: gen, step: i + 1})
+			}
+		case stateCall:
+			m.stateAt(now)
+		default:
+			if tk != nil {
+				tk.reported = true
+				m.done(tk.gen, true, o.Success, now)
+			} else {
+				m.done(0, false, o.Success, now)
+			}
+		}
+		i++
+	}
+	return m
+}
+
+// modelTicket is a ticket the model issued: its generation, the step
+// (1-based) that issued it, and whether it was reported.
+type modelTicket struct {
+	gen      uint64
+	step     int
+	reported bool
+}
+
+func (d domain) configOK(c Config) bool {
+	return c.FailureThreshold >= 1 && c.HalfOpenProbes >= 1 && c.OpenNs >= 1 && (d.rules.huge || c.OpenNs < moderate)
+}
+
+// Valid returns how many leading calls of s keep to d's rules, or -1 if
+// its setup does not.
+func (d domain) Valid(s script) int {
+	if !d.configOK(s.Setup.Cfg) || !d.rules.huge && s.Setup.Start >= moderate {
+		return -1
+	}
+	n := len(s.Ops)
+	walk(s, func(i int, o op, now uint64, m *model, tk *modelTicket) bool {
+		bad := o.Back > 0 && !d.rules.backward ||
+			!d.rules.huge && (o.Wait >= moderate || now >= moderate)
+		if o.Call == doneCall {
+			switch {
+			case o.Bogus > lastPlus:
+				bad = true
+			case o.Bogus != issued:
+				bad = bad || !d.rules.bogus
+			case tk == nil || tk.reported:
+				bad = true
+			case tk.gen != m.gen:
+				bad = bad || !d.rules.stale
+			}
+		}
+		if bad {
+			n = i
+		}
+		return !bad
+	})
+	return n
+}
+
+// Gen draws calls with the model's state in view, and keeps the longest
+// valid prefix.
+func (d domain) Gen(r *rand.Rand, size int) script {
+	cfg := check.DrawUntil(r, d.config, d.configOK)
+	s := script{Setup: setup{Cfg: cfg, Start: d.start(r)}}
+	m := newModel(cfg, s.Setup.Start)
+	var tks []*modelTicket
+	latest := s.Setup.Start
+	for i := range check.Ops(r, size, 4, d.maxOps) {
+		o := op{Wait: d.wait(r, m)}
+		if d.rules.backward && check.Chance(r, d.back) {
+			o.Wait, o.Back = 0, check.Pick[uint64](r, 1, 10, 100, 1000, latest)
+		}
+		now := o.At(latest)
+		latest = max(latest, now)
+		m.call = i
+		m.advance(now)
+		var current, stale []int
+		for j, tk := range tks {
+			switch {
+			case tk.reported:
+			case tk.gen == m.gen:
+				current = append(current, j)
+			default:
+				stale = append(stale, j)
+			}
+		}
+		switch x := r.Float64(); {
+		case x < d.state:
+			o.Call = stateCall
+		case x < d.state+d.done:
+			o.Call, o.Success = doneCall, check.Chance(r, d.success)
+			switch {
+			case d.rules.bogus && check.Chance(r, d.bogus):
+				o.Bogus = check.Pick(r, zero, one, lastPlus)
+			case d.rules.stale && len(stale) > 0 && (len(current) == 0 || check.Chance(r, d.stale)):
+				o.Of = check.Pick(r, stale...)
+			case len(current) > 0:
+				o.Of = check.Pick(r, current...)
+			default:
+				o.Call = allowCall
+			}
+		}
+		switch o.Call {
+		case allowCall:
+			if gen, ok := m.allow(now); ok {
+				tks = append(tks, &modelTicket{gen: gen, step: i + 1})
+			}
+		case stateCall:
+			m.stateAt(now)
+		default:
+			if o.Bogus == issued {
+				tks[o.Of].reported = true
+				m.done(tks[o.Of].gen, true, o.Success, now)
+			} else {
+				m.done(0, false, o.Success, now)
+			}
+		}
+		s.Ops = append(s.Ops, o)
+	}
+	s.Ops = s.Ops[:max(0, d.Valid(s))]
+	return s
+}
+
+func (d domain) property(newImpl New) check.Property[setup, op] {
+	run := func(s script) check.Trace { return replay(newImpl, s) }
+	p := check.Over(d, shrinkSetup, shrinkOp, run)
+	p.Merge = merge
+	if d.trap != nil {
+		p.Trap = func(s script, t check.Trace) bool { return d.trap(s, t, run) }
+	}
+	p.Explain = d.explain
+	return p
+}
+
+// toEnd waits, while the breaker is Open, until the end of its open period
+// or a nanosecond either side of it; otherwise a little.
+func toEnd(small ...uint64) func(r *rand.Rand, m *model) uint64 {
+	return func(r *rand.Rand, m *model) uint64 {
+		if end, ok := m.openEnd(); m.state == Open && ok && end >= m.latest && check.Chance(r, 0.7) {
+			w := end - m.latest
+			return check.Pick(r, w, w, max(w, 1)-1, w+1)
+		}
+		return check.Pick(r, small...)
+	}
+}
+
+var consecutiveDomain = domain{
+	trap: consecutiveTrap, explain: explainConsecutive,
+	config: func(r *rand.Rand) Config {
+		return Config{FailureThreshold: uint32(check.Between(r, 2, 5)), OpenNs: 1000 * check.Between(r, 1, 5), HalfOpenProbes: uint32(check.Between(r, 1, 2))}
+	},
+	start: func(r *rand.Rand) uint64 { return check.Pick(r, 0, check.Between(r, 0, 1e9)) },
+	wait: func(r *rand.Rand, _ *model) uint64 {
+		return check.Pick[uint64](r, 0, 0, 1, 10, 100)
+	},
+	done: 0.5, state: 0.1, success: 0.35,
+	maxOps: 30,
+}
+
+var openTimeoutDomain = domain{
+	trap: openTimeoutTrap, explain: explainOpenTimeout,
+	config: func(r *rand.Rand) Config {
+		return Config{
+			FailureThreshold: uint32(check.Between(r, 1, 2)),
+			OpenNs:           check.Pick[uint64](r, 1, 2, 10, 1000, 1e9, math.MaxUint64/2, math.MaxUint64-check.Between(r, 0, 1000), math.MaxUint64),
+			HalfOpenProbes:   uint32(check.Between(r, 1, 3)),
+		}
+	},
+	start: func(r *rand.Rand) uint64 {
+		return check.Pick[uint64](r, 0, 5, 1e12, math.MaxUint64/2, math.MaxUint64-check.Between(r, 0, 2000), math.MaxUint64)
+	},
+	wait:  toEnd(0, 0, 1, 3),
+	done:  0.45, state: 0.25, success: 0.3,
+	rules: rules{huge: true}, maxOps: 20,
+}
+
+var halfOpenDomain = domain{
+	trap: halfOpenTrap, explain: explainHalfOpen,
+	config: func(r *rand.Rand) Config {
+		return Config{FailureThreshold: 1, OpenNs: check.Pick[uint64](r, 10, 100), HalfOpenProbes: uint32(check.Between(r, 1, 4))}
+	},
+	start: func(r *rand.Rand) uint64 { return check.Pick(r, 0, check.Between(r, 0, 1e6)) },
+	wait:  toEnd(0, 0, 0, 1, 5),
+	done:  0.35, state: 0.15, success: 0.75,
+	maxOps: 30,
+}
+
+var generationDomain = domain{
+	trap: generationTrap, explain: explainGeneration,
+	config: func(r *rand.Rand) Config {
+		return Config{FailureThreshold: uint32(check.Between(r, 1, 3)), OpenNs: check.Pick[uint64](r, 10, 100), HalfOpenProbes: uint32(check.Between(r, 1, 3))}
+	},
+	start: func(r *rand.Rand) uint64 { return check.Pick(r, 0, check.Between(r, 0, 1e6)) },
+	wait:  toEnd(0, 0, 1, 5),
+	done:  0.45, state: 0.1, success: 0.5, stale: 0.5, bogus: 0.15,
+	rules: rules{stale: true, bogus: true}, maxOps: 30,
+}
+
+var backwardDomain = domain{
+	trap: backwardTrap, explain: explainBackward,
+	config: func(r *rand.Rand) Config {
+		return Config{FailureThreshold: uint32(check.Between(r, 1, 3)), OpenNs: check.Pick[uint64](r, 10, 100, 1000), HalfOpenProbes: uint32(check.Between(r, 1, 2))}
+	},
+	start: func(r *rand.Rand) uint64 { return check.Pick(r, 1000, check.Between(r, 1000, 1e6)) },
+	wait:  toEnd(0, 0, 1, 10, 100),
+	done:  0.45, state: 0.2, success: 0.4, back: 0.25,
+	rules: rules{backward: true}, maxOps: 30,
+}
+
+var exactDomain = domain{
+	config: func(r *rand.Rand) Config {
+		return Config{FailureThreshold: uint32(check.Between(r, 1, 4)), OpenNs: check.Pick[uint64](r, 1, 10, 100, 1000), HalfOpenProbes: uint32(check.Between(r, 1, 4))}
+	},
+	start: func(r *rand.Rand) uint64 { return check.Pick(r, 0, check.Between(r, 0, 1e9)) },
+	wait:  toEnd(0, 0, 1, 10, 100),
+	done:  0.45, state: 0.15, success: 0.5, stale: 0.3, bogus: 0.1,
+	rules: rules{stale: true, bogus: true}, maxOps: 40,
+}

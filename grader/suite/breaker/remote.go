@@ -1,0 +1,153 @@
+package breaker
+
+import (
+	"ratelab/grader/check"
+	"ratelab/grader/harness"
+	ref "ratelab/solutions/breaker"
+)
+
+// State and Config mirror the exercise's types field by field: values
+// travel between the grader and the child by their exported fields (see
+// grader/wire).
+type State uint8
+
+const (
+	Closed State = iota
+	Open
+	HalfOpen
+)
+
+type Config struct {
+	FailureThreshold uint32
+	OpenNs           uint64
+	HalfOpenProbes   uint32
+}
+
+// Breaker is the breaker API every implementation offers.
+type Breaker interface {
+	Allow(nowNs uint64) (ticket uint64, ok bool)
+	Done(ticket uint64, success bool, nowNs uint64)
+	State(nowNs uint64) State
+}
+
+// New is an implementation's constructor, adapted to the mirrors.
+type New func(cfg Config, nowNs uint64) (Breaker, error)
+
+// API is what the grading child serves for impl, with the reference ref
+// beside it in the benchmark.
+func API(impl, ref New) harness.API {
+	return harness.API{
+		Funcs: map[string]any{"New": impl},
+		Bench: map[string]func(int) uint64{
+			"learner":   func(n int) uint64 { return loop(impl, n) },
+			"reference": func(n int) uint64 { return loop(ref, n) },
+		},
+	}
+}
+
+// Remote returns New for the implementation r serves: every call it makes
+// is a call in r's process.
+func Remote(r check.Remote) New {
+	return func(cfg Config, nowNs uint64) (Breaker, error) {
+		var o remoteBreaker
+		var err error
+		r.Call(0, "New", []any{cfg, nowNs}, &o.Obj, &err)
+		o.Remote = r
+		if o.Obj == 0 {
+			return nil, err
+		}
+		return o, err
+	}
+}
+
+type remoteBreaker struct{ check.Object }
+
+func (x remoteBreaker) Allow(nowNs uint64) (ticket uint64, ok bool) {
+	x.Remote.Call(x.Obj, "Allow", []any{nowNs}, &ticket, &ok)
+	return ticket, ok
+}
+
+func (x remoteBreaker) Done(ticket uint64, success bool, nowNs uint64) {
+	x.Remote.Call(x.Obj, "Done", []any{ticket, success, nowNs})
+}
+
+func (x remoteBreaker) State(nowNs uint64) State {
+	return check.Get[State](x.Object, "State", nowNs)
+}
+
+// refNew is the reference solution, adapted as the registry adapts a
+// learner's package: the benchmark's decisions must be its.
+func refNew(cfg Config, nowNs uint64) (Breaker, error) {
+	b, err := ref.New(ref.Config{FailureThreshold: cfg.FailureThreshold, OpenNs: cfg.OpenNs, HalfOpenProbes: cfg.HalfOpenProbes}, nowNs)
+	if b == nil {
+		return nil, err
+	}
+	return refBreaker{b}, err
+}
+
+type refBreaker struct{ b *ref.Breaker }
+
+func (a refBreaker) Allow(nowNs uint64) (uint64, bool) { return a.b.Allow(nowNs) }
+func (a refBreaker) Done(ticket uint64, success bool, nowNs uint64) {
+	a.b.Done(ticket, success, nowNs)
+}
+func (a refBreaker) State(nowNs uint64) State { return State(a.b.State(nowNs)) }
+
+// benchmark times the learner's loop beside the reference's, in r's
+// process, against the contract's 40 ns.
+func benchmark(r check.Remote) check.Outcome {
+	return check.Bench{BudgetNs: check.LimiterBudgetNs, Remote: r, Expected: func(n int) uint64 { return loop(refNew, n) }}.Run()
+}
+
+// benchLag is how many iterations a call takes before it reports: calls
+// are in flight together, so some reports arrive after the breaker
+// changed state and are stale.
+const benchLag = 3
+
+// loop is the benchmark: one Allow per iteration and, for a call let
+// through benchLag iterations earlier, its Done, on precomputed traffic
+// where about a third of the calls fail: the breaker opens, probes and
+// closes again and again. The digest is of Allow's decisions and of the
+// states the breaker passes through.
+func loop(newB New, n int) uint64 {
+	b, err := newB(Config{FailureThreshold: 3, OpenNs: 2_000, HalfOpenProbes: 2}, 0)
+	if err != nil {
+		panic("New refused the benchmark's config: " + err.Error())
+	}
+	var pending [benchLag + 1]struct {
+		ticket uint64
+		ok     bool
+	}
+	now, d := uint64(0), check.DigestStart
+	for i := range n {
+		j := i & (len(benchTraffic) - 1)
+		now += benchTraffic[j].gap
+		t, ok := b.Allow(now)
+		d = check.Digest(d, check.Bit(ok))
+		pending[i%len(pending)].ticket, pending[i%len(pending)].ok = t, ok
+		if p := pending[(i+1)%len(pending)]; p.ok && i >= benchLag {
+			b.Done(p.ticket, !benchTraffic[j].fails, now)
+		}
+	}
+	return check.Digest(d, uint64(b.State(now)))
+}
+
+type benchCall struct {
+	gap   uint64
+	fails bool
+}
+
+// benchTraffic is drawn once, from a fixed seed: 4096 calls, gaps uniform
+// in [0, 200] ns, one in three failing.
+var benchTraffic = func() []benchCall {
+	gaps := check.Steps(4096, 200)
+	out := make([]benchCall, len(gaps))
+	x := uint64(88172645463325252)
+	for i := range out {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		out[i] = benchCall{gap: gaps[i], fails: x%3 == 0}
+	}
+	return out
+}()

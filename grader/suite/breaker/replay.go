@@ -1,0 +1,195 @@
+package breaker
+
+import (
+	"fmt"
+	"slices"
+
+	"ratelab/grader/check"
+)
+
+// setup is New's arguments.
+type setup struct {
+	Cfg   Config
+	Start uint64
+}
+
+// call is the method an op calls.
+type call uint8
+
+const (
+	allowCall call = iota
+	doneCall
+	stateCall
+)
+
+// Ticket kinds of a Done that reports a ticket never issued.
+const (
+	issued   uint8 = iota // the ticket of the Of-th call Allow let through
+	zero                  // 0
+	one                   // 1
+	lastPlus              // the last ticket Allow returned with ok, plus 1
+)
+
+// op is one call. Its time is Wait after the latest time of the script so
+// far (saturating at MaxUint64), or, if Back is non-zero, Back before it.
+type op struct {
+	Call    call
+	Of      int   // doneCall, Bogus == issued: which call Allow let through (0: the first)
+	Bogus   uint8 // doneCall: issued, or a ticket never issued
+	Success bool  // doneCall
+	Wait    uint64
+	Back    uint64
+}
+
+type script = check.Script[setup, op]
+
+// At returns the time of o when latest is the latest time so far.
+func (o op) At(latest uint64) uint64 { return check.TimeAt(latest, o.Wait, o.Back) }
+
+var stateNames = []string{"Closed", "Open", "HalfOpen"}
+
+func (s State) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return fmt.Sprintf("State(%d)", uint8(s))
+}
+
+func configString(c Config) string {
+	return fmt.Sprintf("Config{FailureThreshold: %d, OpenNs: %s, HalfOpenProbes: %d}", c.FailureThreshold, check.U(c.OpenNs), c.HalfOpenProbes)
+}
+
+func newCall(s setup) string {
+	return fmt.Sprintf("New(%s, nowNs=%s)", configString(s.Cfg), check.U(s.Start))
+}
+
+// errString writes New's error result: "nil" or the error's text.
+func errString(err error) string {
+	if err == nil {
+		return "nil"
+	}
+	msg := err.Error()
+	if len(msg) > 200 {
+		msg = msg[:200] + "…"
+	}
+	return fmt.Sprintf("error %q", msg)
+}
+
+// ticketOf is a ticket as both sides hold it: the learner's value, the
+// model's generation, and the step (1-based) that issued it.
+type ticketOf struct {
+	value, gen uint64
+	step       int
+}
+
+// tickets tracks the tickets of a replay: the ones Allow let through, in
+// order, and every value Allow returned.
+type tickets struct {
+	issued   []ticketOf
+	reported []bool
+	returned []uint64
+	last     uint64 // the last ticket returned with ok
+}
+
+// bogus returns the value a Done of kind k reports: its nominal value, or
+// the next one up if Allow ever returned it.
+func (ts *tickets) bogus(k uint8) uint64 {
+	v := uint64(0)
+	switch k {
+	case one:
+		v = 1
+	case lastPlus:
+		v = ts.last + 1
+	}
+	for slices.Contains(ts.returned, v) {
+		v++
+	}
+	return v
+}
+
+func (o op) callString(now uint64, ticket uint64, from string) string {
+	switch o.Call {
+	case allowCall:
+		return fmt.Sprintf("Allow(nowNs=%s)", check.U(now))
+	case stateCall:
+		return fmt.Sprintf("State(nowNs=%s)", check.U(now))
+	}
+	return fmt.Sprintf("Done(ticket=%s [%s], success=%t, nowNs=%s)", check.U(ticket), from, o.Success, check.U(now))
+}
+
+// replay runs s against a fresh implementation and a fresh model, stopping
+// at the first call where they differ.
+func replay(newImpl New, s script) check.Trace {
+	st := s.Setup
+	type made struct {
+		b   Breaker
+		err error
+	}
+	t, mk, ok := check.Begin(newCall(st), func() made {
+		b, err := newImpl(st.Cfg, st.Start)
+		return made{b, err}
+	})
+	if !ok {
+		return t
+	}
+	if mk.err != nil || mk.b == nil {
+		got := errString(mk.err)
+		if mk.err == nil {
+			got = "a nil *Breaker"
+		}
+		t.Step(newCall(st), got, "nil", nil)
+		return t
+	}
+	b, m := mk.b, newModel(st.Cfg, st.Start)
+	var ts tickets
+	i := 0
+	for o, now := range check.Times(st.Start, s.Ops) {
+		m.call = i
+		i++
+		var got, want, line string
+		var p *check.Panic
+		switch o.Call {
+		case allowCall:
+			type answer struct {
+				ticket uint64
+				ok     bool
+			}
+			var a answer
+			a, p = check.Call(func() answer { tk, ok := b.Allow(now); return answer{tk, ok} })
+			gen, wantOK := m.allow(now)
+			got, want = check.B(a.ok), check.B(wantOK)
+			if p == nil {
+				ts.returned = append(ts.returned, a.ticket)
+				if a.ok && wantOK {
+					ts.issued = append(ts.issued, ticketOf{a.ticket, gen, i})
+					ts.reported = append(ts.reported, false)
+					ts.last = a.ticket
+				}
+			}
+			line = o.callString(now, 0, "")
+		case stateCall:
+			var sv State
+			sv, p = check.Call(func() State { return b.State(now) })
+			got, want = sv.String(), m.stateAt(now).String()
+			line = o.callString(now, 0, "")
+		default:
+			var value uint64
+			from := "never issued"
+			if o.Bogus == issued {
+				tk := ts.issued[o.Of]
+				ts.reported[o.Of] = true
+				value, from = tk.value, fmt.Sprintf("from step %d", tk.step)
+				m.done(tk.gen, true, o.Success, now)
+			} else {
+				value = ts.bogus(o.Bogus)
+				m.done(0, false, o.Success, now)
+			}
+			_, p = check.Call(func() bool { b.Done(value, o.Success, now); return true })
+			line = o.callString(now, value, from)
+		}
+		if !t.Step(line, got, want, p) {
+			return t
+		}
+	}
+	return t
+}
