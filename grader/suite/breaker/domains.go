@@ -229,8 +229,8 @@ var openTimeoutDomain = domain{
 	start: func(r *rand.Rand) uint64 {
 		return check.Pick[uint64](r, 0, 5, 1e12, math.MaxUint64/2, math.MaxUint64-check.Between(r, 0, 2000), math.MaxUint64)
 	},
-	wait:  toEnd(0, 0, 1, 3),
-	done:  0.45, state: 0.25, success: 0.3,
+	wait: toEnd(0, 0, 1, 3),
+	done: 0.45, state: 0.25, success: 0.3,
 	rules: rules{huge: true}, maxOps: 20,
 }
 

@@ -17,11 +17,11 @@ type model struct {
 	successes uint32 // HalfOpen: successes reported
 	gen       uint64 // bumped at every change of state
 	// Events, for the traps and the messages.
-	resets    int  // successes in Closed that set a count above 0 back to 0
-	everOpen  bool // the breaker has opened at least once
-	fromHalf  bool // the open period in force was started from HalfOpen
-	changedAt int  // the call (index) of the latest change of state; -1 for none
-	call      int  // the index of the call being made
+	resets    int   // successes in Closed that set a count above 0 back to 0
+	everOpen  bool  // the breaker has opened at least once
+	fromHalf  bool  // the open period in force was started from HalfOpen
+	changedAt int   // the call (index) of the latest change of state; -1 for none
+	call      int   // the index of the call being made
 	prior     State // walk: the state before the call's time was applied
 }
 
