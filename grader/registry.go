@@ -7,6 +7,7 @@ import (
 
 	"ratelab/grader/check"
 	"ratelab/grader/report"
+	brsuite "ratelab/grader/suite/breaker"
 	fqsuite "ratelab/grader/suite/fairqueue"
 	gwsuite "ratelab/grader/suite/gateway"
 	gcrasuite "ratelab/grader/suite/gcra"
@@ -247,6 +248,45 @@ func init() {
 		func(quantum uint64) suite.Queue { return ref.New(quantum) },
 	))
 }
+`},
+	"breaker": {brsuite.Suite, `
+import (
+	impl %[1]q
+	ref %[2]q
+	"ratelab/grader/harness"
+	suite "ratelab/grader/suite/breaker"
+)
+
+func init() {
+	harness.Register("breaker", suite.API(
+		func(cfg suite.Config, nowNs uint64) (suite.Breaker, error) {
+			b, err := impl.New(impl.Config{FailureThreshold: cfg.FailureThreshold, OpenNs: cfg.OpenNs, HalfOpenProbes: cfg.HalfOpenProbes}, nowNs)
+			if b == nil {
+				return nil, err
+			}
+			return breakerAdapter{b}, err
+		},
+		func(cfg suite.Config, nowNs uint64) (suite.Breaker, error) {
+			b, err := ref.New(ref.Config{FailureThreshold: cfg.FailureThreshold, OpenNs: cfg.OpenNs, HalfOpenProbes: cfg.HalfOpenProbes}, nowNs)
+			if b == nil {
+				return nil, err
+			}
+			return breakerRefAdapter{b}, err
+		},
+	))
+}
+
+type breakerAdapter struct{ b *impl.Breaker }
+
+func (a breakerAdapter) Allow(nowNs uint64) (uint64, bool)              { return a.b.Allow(nowNs) }
+func (a breakerAdapter) Done(ticket uint64, success bool, nowNs uint64) { a.b.Done(ticket, success, nowNs) }
+func (a breakerAdapter) State(nowNs uint64) suite.State                 { return suite.State(a.b.State(nowNs)) }
+
+type breakerRefAdapter struct{ b *ref.Breaker }
+
+func (a breakerRefAdapter) Allow(nowNs uint64) (uint64, bool)              { return a.b.Allow(nowNs) }
+func (a breakerRefAdapter) Done(ticket uint64, success bool, nowNs uint64) { a.b.Done(ticket, success, nowNs) }
+func (a breakerRefAdapter) State(nowNs uint64) suite.State                 { return suite.State(a.b.State(nowNs)) }
 `},
 }
 
