@@ -43,6 +43,7 @@ func api() js.Value {
 		"newGovernorSim": js.FuncOf(newGovernorSim),
 		"gradient":       gradientAPI(),
 		"newGradientSim": js.FuncOf(newGradientSim),
+		"fairness":       fairnessAPI(),
 		"nesting":        nestingAPI(),
 		"newNestingSim":  js.FuncOf(newNestingSim),
 	})
