@@ -303,11 +303,11 @@ class NestingViz extends Viz {
         const rate = tSec > 0 ? f[so + L.accepted] / tSec : 0;
         const ownN = f[so + L.refused], above = f[so + L.refused + 1] + f[so + L.refused + 2];
         own += ownN;
-        r.rate.textContent = rate.toFixed(1) + " / " + S.rate + "/s";
-        r.own.textContent = int(ownN);
-        r.above.textContent = int(above);
-        r.gaveUp.textContent = int(f[so + L.gaveUp]);
-        r.own.classList.toggle("rnv-hot", ownN > 0);
+        r.rate.textContent = stopped ? "–" : rate.toFixed(1) + " / " + S.rate + "/s";
+        r.own.textContent = stopped ? "–" : int(ownN);
+        r.above.textContent = stopped ? "–" : int(above);
+        r.gaveUp.textContent = stopped ? "–" : int(f[so + L.gaveUp]);
+        r.own.classList.toggle("rnv-hot", !stopped && ownN > 0);
         rows.push({ name: S.name, rate, budget: S.rate, own: ownN });
       }
       perSide.push(rows);
