@@ -1,0 +1,315 @@
+package throttle
+
+import (
+	"math"
+	"math/rand"
+	"slices"
+
+	"ratelab/grader/check"
+)
+
+// domain says which corner of the input space a property explores. Its
+// rules hold for every script it generates and every script its shrinker
+// tries (Valid), so a failure found in one corner stays in it.
+type domain struct {
+	config func(r *rand.Rand) Config
+	cfgOK  func(c Config) bool // the corner's rules on a (valid) config; nil: any
+	start  func(r *rand.Rand) uint64
+	wait   func(r *rand.Rand, m *model) uint64
+	// weights of each call; a call of weight 0 is not in the domain.
+	weights [nCalls]int
+	states  []State  // SetState's states
+	addrs   []uint64 // the addresses used
+	limit   func(r *rand.Rand) RateLimit
+	back    float64 // chance of a step back
+	// statusAfter: every AdjustCongestion is followed by a Status, so a
+	// wrong global limit shows there before any write it changes.
+	statusAfter bool
+	maxOps      int
+	// trap, if set, reports whether a failing script shows the check's own
+	// mistake (see trap.go).
+	trap func(s script, t check.Trace, replay func(script) check.Trace) bool
+}
+
+// maxWait bounds a call's wait, so that times stay far from 2^64.
+const maxWait = 1 << 40
+
+func (d domain) configOK(c Config) bool {
+	return problems(c) == nil && (d.cfgOK == nil || d.cfgOK(c))
+}
+
+// Valid returns how many leading calls of s keep to d's rules, or -1 if
+// its setup does not.
+func (d domain) Valid(s script) int {
+	if !d.configOK(s.Setup.Cfg) || s.Setup.Start > maxWait {
+		return -1
+	}
+	for i, o := range s.Ops {
+		addressed := o.Call == writeCall || o.Call == limitCall || o.Call == clearCall || o.Call == whiteCall
+		switch {
+		case o.Call >= nCalls || d.weights[o.Call] == 0 && !(o.Call == statusCall && d.statusAfter),
+			!o.Call.timed() && (o.Wait != 0 || o.Back != 0),
+			o.Back > 0 && d.back == 0,
+			o.Wait > maxWait,
+			addressed && !slices.Contains(d.addrs, o.Addr),
+			o.Call == stateCall && !slices.Contains(d.states, o.State),
+			o.Call == limitCall && (o.Limit.MaxCalls == 0 || o.Limit.WindowNs == 0):
+			return i
+		}
+	}
+	return len(s.Ops)
+}
+
+// Gen draws calls with the model's state in view, and keeps the longest
+// valid prefix.
+func (d domain) Gen(r *rand.Rand, size int) script {
+	cfg := check.DrawUntil(r, d.config, d.configOK)
+	s := script{Setup: setup{Cfg: cfg, Start: d.start(r)}}
+	m := newModel(cfg, s.Setup.Start)
+	latest := s.Setup.Start
+	add := func(o op) {
+		now := o.At(latest)
+		latest = max(latest, now)
+		m.step(o, now)
+		s.Ops = append(s.Ops, o)
+	}
+	total := 0
+	for _, w := range d.weights {
+		total += w
+	}
+	for range check.Ops(r, size, 1, d.maxOps) {
+		o := op{Addr: check.Pick(r, d.addrs...)}
+		for x := r.Intn(total); ; o.Call++ {
+			if x -= d.weights[o.Call]; x < 0 {
+				break
+			}
+		}
+		switch o.Call {
+		case stateCall:
+			o.State = check.Pick(r, d.states...)
+		case limitCall:
+			o.Limit = d.limit(r)
+		case whiteCall:
+			o.On = check.Chance(r, 0.6)
+		}
+		if o.Call.timed() {
+			o.Wait = d.wait(r, m)
+			if d.back > 0 && check.Chance(r, d.back) {
+				o.Wait, o.Back = 0, check.Pick[uint64](r, 1, 10, 100, 1000)
+			}
+		} else {
+			o.Addr = check.Pick(r, d.addrs...)
+		}
+		add(o)
+		if o.Call == adjustCall && d.statusAfter {
+			add(op{Call: statusCall})
+		}
+	}
+	s.Ops = s.Ops[:max(0, d.Valid(s))]
+	return s
+}
+
+func (d domain) property(impl Impl) check.Property[setup, op] {
+	run := func(s script) check.Trace { return replay(impl, s) }
+	p := check.Over(d, shrinkSetup, shrinkOp, run)
+	p.Merge = merge
+	if d.trap != nil {
+		p.Trap = func(s script, t check.Trace) bool { return d.trap(s, t, run) }
+	}
+	p.Explain = explain
+	return p
+}
+
+// weights lists the weight of each call: write, SetState,
+// SetIssuerLimit, ClearIssuerLimit, SetWhitelisted, AdjustCongestion,
+// Status.
+func weights(write, state, limit, clear, white, adjust, status int) [nCalls]int {
+	return [nCalls]int{write, state, limit, clear, white, adjust, status}
+}
+
+// baseConfig draws a small config: limits of a few writes per 100 to 1,000
+// ns, a degraded cap of 0 to 3, congestion over 100 or 300 ns.
+func baseConfig(autoRecover float64) func(r *rand.Rand) Config {
+	return func(r *rand.Rand) Config {
+		low := uint32(check.Between(r, 0, 2))
+		c := Config{
+			Breaker: BreakerConfig{TTLNs: check.Pick[uint64](r, 100, 300, 1000), DegradedWriteLimit: uint32(check.Between(r, 0, 3)), AutoRecover: check.Chance(r, autoRecover)},
+			Rate:    RateLimit{MaxCalls: uint32(check.Between(r, 1, 3)), WindowNs: check.Pick[uint64](r, 100, 200, 1000)},
+			Congestion: CongestionConfig{
+				WindowNs: check.Pick[uint64](r, 100, 300), LowBelow: low, HighAbove: low + uint32(check.Between(r, 0, 3)),
+				ReduceBps: check.Pick[uint32](r, 0, 2500, 5000, 10_000), IncreaseBps: check.Pick[uint32](r, 0, 5000, 10_000, 20_000),
+				MinMaxCalls: 1, MaxMaxCalls: uint32(check.Between(r, 3, 8)),
+			},
+		}
+		return c
+	}
+}
+
+// small waits: none (bursts), a nanosecond, and the windows' sizes give
+// or take one.
+func smallWait(r *rand.Rand, m *model) uint64 {
+	w := m.cfg.Rate.WindowNs
+	return check.Pick(r, 0, 0, 0, 1, 10, 50, w-1, w, w+1, m.cfg.Congestion.WindowNs)
+}
+
+// recoverWait lands, often, exactly on the pending RecoverAtNs (or one
+// ns either side).
+func recoverWait(r *rand.Rand, m *model) uint64 {
+	if m.state != Normal && m.recoverAt > m.latest && check.Chance(r, 0.5) {
+		d := m.recoverAt - m.latest
+		return check.Pick(r, d, d, d-1, d+1, d+check.Between(r, 1, 100))
+	}
+	return smallWait(r, m)
+}
+
+func smallStart(r *rand.Rand) uint64 { return check.Pick[uint64](r, 0, 0, 5, check.Between(r, 0, 1e6)) }
+
+func noAutoRecover(c Config) bool { return !c.Breaker.AutoRecover }
+
+var allStates = []State{Normal, Degraded, Degraded, Paused, Paused}
+
+func someLimit(r *rand.Rand) RateLimit {
+	return RateLimit{uint32(check.Between(r, 1, 5)), check.Pick[uint64](r, 50, 100, 200, 1000)}
+}
+
+var recoverDomain = domain{
+	trap: recoverTrap, config: baseConfig(1), cfgOK: func(c Config) bool { return c.Breaker.AutoRecover },
+	start: smallStart, wait: recoverWait,
+	weights: weights(6, 3, 0, 0, 0, 1, 0), states: []State{Degraded, Degraded, Paused, Paused, Normal},
+	addrs: []uint64{1, 2}, maxOps: 24,
+}
+
+var pauseDomain = domain{
+	trap: pauseTrap, config: baseConfig(0), cfgOK: noAutoRecover, start: smallStart, wait: smallWait,
+	weights: weights(6, 2, 0, 0, 3, 0, 0), states: []State{Paused, Paused, Normal, Degraded},
+	addrs: []uint64{1, 2}, maxOps: 20,
+}
+
+var whitelistDomain = domain{
+	trap: whitelistTrap, config: baseConfig(0), cfgOK: noAutoRecover, start: smallStart, wait: smallWait,
+	weights: weights(8, 2, 0, 0, 3, 1, 1), states: []State{Degraded, Degraded, Normal},
+	addrs: []uint64{1, 2, 3}, statusAfter: true, maxOps: 30,
+}
+
+var overrideDomain = domain{
+	trap: overrideTrap, config: baseConfig(0), cfgOK: func(c Config) bool {
+		return !c.Breaker.AutoRecover && (c.Congestion.ReduceBps > 0 || c.Congestion.IncreaseBps > 0)
+	},
+	start: smallStart, wait: smallWait,
+	weights: weights(8, 0, 2, 1, 0, 2, 0), addrs: []uint64{1, 2}, limit: someLimit,
+	statusAfter: true, maxOps: 30,
+}
+
+// rateDomain: the global limit alone, moved down and up by congestion
+// (every step shown by a Status), early times, waits on the window's
+// edges.
+var rateDomain = domain{
+	trap: rateTrap, config: func(r *rand.Rand) Config {
+		c := baseConfig(0)(r)
+		c.Congestion.WindowNs = c.Rate.WindowNs / check.Pick[uint64](r, 1, 2)
+		c.Congestion.ReduceBps = check.Pick[uint32](r, 5000, 7500, 10_000)
+		c.Congestion.IncreaseBps = check.Pick[uint32](r, 10_000, 20_000, 30_000)
+		return c
+	},
+	cfgOK: noAutoRecover, start: func(r *rand.Rand) uint64 { return check.Pick[uint64](r, 0, 1, 5, 50) },
+	wait: func(r *rand.Rand, m *model) uint64 {
+		w := m.cfg.Rate.WindowNs
+		return check.Pick(r, 0, 0, 0, 1, w/2, w-1, w, w+1)
+	},
+	weights: weights(10, 0, 0, 0, 0, 2, 0), addrs: []uint64{1, 2, 3}, statusAfter: true, maxOps: 30,
+}
+
+// gateDomain: congestion that reaches High easily but moves nothing (0
+// basis points), and global limits that rarely refuse.
+var gateDomain = domain{
+	trap: gateTrap, config: func(r *rand.Rand) Config {
+		c := baseConfig(0)(r)
+		c.Rate.MaxCalls = uint32(check.Between(r, 3, 6))
+		c.Congestion = CongestionConfig{
+			WindowNs: check.Pick[uint64](r, 100, 1000), LowBelow: 0, HighAbove: uint32(check.Between(r, 0, 3)),
+			MinMaxCalls: 1, MaxMaxCalls: 8,
+		}
+		return c
+	},
+	cfgOK: func(c Config) bool {
+		k := c.Congestion
+		return !c.Breaker.AutoRecover && k.ReduceBps == 0 && k.IncreaseBps == 0 && c.Rate.MaxCalls >= k.MinMaxCalls && c.Rate.MaxCalls <= k.MaxMaxCalls
+	},
+	start: smallStart, wait: smallWait,
+	weights: weights(8, 0, 0, 0, 0, 3, 0), addrs: []uint64{1, 2, 3, 4, 5}, maxOps: 24,
+}
+
+// stepDomain: limits from 1 to next to 2^32, basis points up to the
+// largest, levels swinging straight from High to Low (a wait of a whole
+// congestion window empties it), Adjusts repeated at the same level.
+var stepDomain = domain{
+	trap: stepTrap, config: func(r *rand.Rand) Config {
+		low := uint32(check.Between(r, 1, 2))
+		return Config{
+			Rate: RateLimit{
+				MaxCalls: check.Pick(r, 1, 2, 3, 100, 10_000, 1<<31, math.MaxUint32-uint32(check.Between(r, 0, 1000))),
+				WindowNs: 100,
+			},
+			Congestion: CongestionConfig{
+				WindowNs: check.Pick[uint64](r, 100, 300), LowBelow: low, HighAbove: low + uint32(check.Between(r, 0, 2)),
+				ReduceBps:   check.Pick[uint32](r, 0, 1, 3333, 5000, 9999, 10_000),
+				IncreaseBps: check.Pick[uint32](r, 1, 3333, 10_000, 65_535, 1<<31, math.MaxUint32),
+				MinMaxCalls: check.Pick[uint32](r, 1, 2, 50), MaxMaxCalls: check.Pick[uint32](r, 200, 10_000, 1<<31, math.MaxUint32),
+			},
+		}
+	},
+	cfgOK: noAutoRecover, start: smallStart,
+	wait: func(r *rand.Rand, m *model) uint64 {
+		w := m.cfg.Congestion.WindowNs
+		return check.Pick(r, 0, 0, 0, 1, w/2, w, 2*w)
+	},
+	weights: weights(6, 0, 0, 0, 0, 3, 0), addrs: []uint64{1, 2, 3, 4}, statusAfter: true, maxOps: 30,
+}
+
+var degradedDomain = domain{
+	trap: degradedTrap, config: func(r *rand.Rand) Config {
+		c := baseConfig(0)(r)
+		c.Rate.MaxCalls = uint32(check.Between(r, 3, 6))
+		return c
+	},
+	cfgOK: noAutoRecover, start: smallStart, wait: smallWait,
+	weights: weights(8, 3, 0, 0, 0, 0, 2), states: []State{Degraded, Degraded, Degraded, Normal, Paused},
+	addrs: []uint64{1, 2, 3}, maxOps: 30,
+}
+
+var precedenceDomain = domain{
+	trap: precedenceTrap, config: func(r *rand.Rand) Config {
+		c := baseConfig(0)(r)
+		c.Rate = RateLimit{uint32(check.Between(r, 1, 2)), 1000}
+		c.Breaker.DegradedWriteLimit = uint32(check.Between(r, 0, 2))
+		return c
+	},
+	cfgOK: noAutoRecover, start: smallStart, wait: func(r *rand.Rand, m *model) uint64 { return check.Pick[uint64](r, 0, 0, 1, 10) },
+	weights: weights(8, 3, 0, 0, 0, 0, 0), states: []State{Paused, Degraded, Degraded, Normal},
+	addrs: []uint64{1, 2}, maxOps: 20,
+}
+
+// statusDomain: every call, with Status often, right at and past
+// RecoverAtNs; TTLs that saturate now and then.
+var statusDomain = domain{
+	trap: statusTrap, config: func(r *rand.Rand) Config {
+		c := baseConfig(0.8)(r)
+		if check.Chance(r, 0.1) {
+			c.Breaker.TTLNs = math.MaxUint64 - check.Between(r, 0, 10)
+		}
+		return c
+	},
+	start: smallStart, wait: recoverWait,
+	weights: weights(5, 3, 1, 1, 1, 2, 4), states: allStates, addrs: []uint64{1, 2}, limit: someLimit, maxOps: 30,
+}
+
+var backwardDomain = domain{
+	trap: backwardTrap, config: baseConfig(0.5), start: func(r *rand.Rand) uint64 { return check.Between(r, 0, 1e6) },
+	wait: recoverWait, back: 0.25,
+	weights: weights(8, 2, 1, 1, 1, 2, 2), states: allStates, addrs: []uint64{1, 2}, limit: someLimit, maxOps: 30,
+}
+
+var exactDomain = domain{
+	config: baseConfig(0.5), start: smallStart, wait: recoverWait,
+	weights: weights(8, 2, 1, 1, 1, 2, 2), states: allStates, addrs: []uint64{1, 2, 3}, limit: someLimit, maxOps: 40,
+}

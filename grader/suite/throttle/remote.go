@@ -1,0 +1,165 @@
+package throttle
+
+import (
+	"ratelab/grader/check"
+	"ratelab/grader/harness"
+	ref "ratelab/solutions/throttle"
+)
+
+// API is what the grading child serves for impl, with the reference ref
+// beside it in the benchmark.
+func API(impl, ref Impl) harness.API {
+	return harness.API{
+		Funcs: map[string]any{"New": impl.New},
+		Bench: map[string]func(int) uint64{
+			"learner":   func(n int) uint64 { return loop(impl, n) },
+			"reference": func(n int) uint64 { return loop(ref, n) },
+		},
+	}
+}
+
+// Remote returns the Impl r serves: every call it makes is a call in r's
+// process.
+func Remote(r check.Remote) Impl {
+	return Impl{
+		New: func(cfg Config, nowNs uint64) (Gate, error) {
+			var o remoteGate
+			var err error
+			r.Call(0, "New", []any{cfg, nowNs}, &o.Obj, &err)
+			o.Remote = r
+			if o.Obj == 0 {
+				return nil, err
+			}
+			return o, err
+		},
+	}
+}
+
+type remoteGate struct{ check.Object }
+
+func (x remoteGate) call(fn string, args ...any) { x.Remote.Call(x.Obj, fn, args) }
+
+func (x remoteGate) SetState(s State, nowNs uint64) { x.call("SetState", s, nowNs) }
+func (x remoteGate) SetIssuerLimit(addr uint64, rl RateLimit) error {
+	return check.Get[error](x.Object, "SetIssuerLimit", addr, rl)
+}
+func (x remoteGate) ClearIssuerLimit(addr uint64)        { x.call("ClearIssuerLimit", addr) }
+func (x remoteGate) SetWhitelisted(addr uint64, on bool) { x.call("SetWhitelisted", addr, on) }
+func (x remoteGate) Write(addr, nowNs uint64) WriteResult {
+	return check.Get[WriteResult](x.Object, "Write", addr, nowNs)
+}
+func (x remoteGate) AdjustCongestion(nowNs uint64) Level {
+	return check.Get[Level](x.Object, "AdjustCongestion", nowNs)
+}
+func (x remoteGate) Status(nowNs uint64) Status { return check.Get[Status](x.Object, "Status", nowNs) }
+
+// refImpl is the reference solution, adapted as the registry adapts a
+// learner's package: the benchmark's decisions must be its.
+var refImpl = Impl{
+	New: func(cfg Config, nowNs uint64) (Gate, error) {
+		g, err := ref.New(refConfig(cfg), nowNs)
+		if g == nil {
+			return nil, err
+		}
+		return refGate{g}, err
+	},
+}
+
+func refConfig(c Config) ref.Config {
+	k := c.Congestion
+	return ref.Config{
+		Breaker: ref.BreakerConfig{TTLNs: c.Breaker.TTLNs, DegradedWriteLimit: c.Breaker.DegradedWriteLimit, AutoRecover: c.Breaker.AutoRecover},
+		Rate:    ref.RateLimit{MaxCalls: c.Rate.MaxCalls, WindowNs: c.Rate.WindowNs},
+		Congestion: ref.CongestionConfig{
+			WindowNs: k.WindowNs, LowBelow: k.LowBelow, HighAbove: k.HighAbove,
+			ReduceBps: k.ReduceBps, IncreaseBps: k.IncreaseBps, MinMaxCalls: k.MinMaxCalls, MaxMaxCalls: k.MaxMaxCalls,
+		},
+	}
+}
+
+type refGate struct{ g *ref.Gate }
+
+func (a refGate) SetState(s State, nowNs uint64) { a.g.SetState(ref.State(s), nowNs) }
+func (a refGate) SetIssuerLimit(addr uint64, rl RateLimit) error {
+	return a.g.SetIssuerLimit(addr, ref.RateLimit{MaxCalls: rl.MaxCalls, WindowNs: rl.WindowNs})
+}
+func (a refGate) ClearIssuerLimit(addr uint64)        { a.g.ClearIssuerLimit(addr) }
+func (a refGate) SetWhitelisted(addr uint64, on bool) { a.g.SetWhitelisted(addr, on) }
+func (a refGate) Write(addr, nowNs uint64) WriteResult {
+	return Classify(a.g.Write(addr, nowNs), ref.ErrPaused, ref.ErrDegradedLimit, ref.ErrRateLimited)
+}
+func (a refGate) AdjustCongestion(nowNs uint64) Level { return Level(a.g.AdjustCongestion(nowNs)) }
+func (a refGate) Status(nowNs uint64) Status {
+	s := a.g.Status(nowNs)
+	k := s.Congestion
+	return Status{
+		State: State(s.State), RecoverAtNs: s.RecoverAtNs,
+		DegradedWriteLimit: s.DegradedWriteLimit, DegradedWrites: s.DegradedWrites,
+		MaxCalls: s.MaxCalls, WindowNs: s.WindowNs, Level: Level(s.Level),
+		Congestion: CongestionConfig{
+			WindowNs: k.WindowNs, LowBelow: k.LowBelow, HighAbove: k.HighAbove,
+			ReduceBps: k.ReduceBps, IncreaseBps: k.IncreaseBps, MinMaxCalls: k.MinMaxCalls, MaxMaxCalls: k.MaxMaxCalls,
+		},
+	}
+}
+
+// benchmark times the learner's loop beside the reference's, in r's
+// process, against the contract's 100 ns.
+func benchmark(r check.Remote) check.Outcome {
+	return check.Bench{BudgetNs: budgetNs, Remote: r, Expected: func(n int) uint64 { return loop(refImpl, n) }}.Run()
+}
+
+const budgetNs = 100
+
+// benchAddrs is how many addresses write in the benchmark.
+const benchAddrs = 1000
+
+// loop is the benchmark: Write for addresses drawn among 1,000, each
+// offered about twice what the global limit allows, so that many writes
+// are refused; 50 addresses whitelisted and 50 with an override; the
+// keeper adjusts congestion every 256 writes, so the global limit moves.
+func loop(impl Impl, n int) uint64 {
+	g, err := impl.New(Config{
+		Rate: RateLimit{MaxCalls: 10, WindowNs: 1_000_000},
+		Congestion: CongestionConfig{
+			WindowNs: 100_000, LowBelow: 900, HighAbove: 1_100,
+			ReduceBps: 2_000, IncreaseBps: 2_500, MinMaxCalls: 4, MaxMaxCalls: 40,
+		},
+	}, 0)
+	if err != nil {
+		panic("New refused the benchmark's config: " + err.Error())
+	}
+	for a := range uint64(50) {
+		g.SetWhitelisted(a, true)
+		g.SetIssuerLimit(500+a, RateLimit{MaxCalls: 20, WindowNs: 500_000})
+	}
+	now, d := uint64(0), check.DigestStart
+	for i := range n {
+		j := i & (len(benchTraffic) - 1)
+		m := benchTraffic[j]
+		now += m.gap
+		d = check.Digest(d, uint64(g.Write(m.addr, now).Refusal))
+		if j&255 == 0 {
+			d = check.Digest(d, uint64(g.AdjustCongestion(now)))
+		}
+	}
+	return d
+}
+
+type benchWrite struct{ addr, gap uint64 }
+
+// benchTraffic is drawn once, from a fixed seed: 4096 writes, gaps uniform
+// in [0, 100] ns (20 million writes a second, 20,000 per address, twice
+// what 10 per ms allows).
+var benchTraffic = func() []benchWrite {
+	gaps := check.Steps(4096, 100)
+	out := make([]benchWrite, len(gaps))
+	x := uint64(88172645463325252)
+	for i := range out {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		out[i] = benchWrite{addr: x % benchAddrs, gap: gaps[i]}
+	}
+	return out
+}()

@@ -1,0 +1,271 @@
+package throttle
+
+import (
+	"fmt"
+	"strings"
+
+	"ratelab/grader/check"
+)
+
+// setup is New's arguments.
+type setup struct {
+	Cfg   Config
+	Start uint64
+}
+
+// call is the method an op calls.
+type call uint8
+
+const (
+	writeCall call = iota
+	stateCall
+	limitCall
+	clearCall
+	whiteCall
+	adjustCall
+	statusCall
+	nCalls
+)
+
+// timed reports whether c takes a time.
+func (c call) timed() bool {
+	return c == writeCall || c == stateCall || c == adjustCall || c == statusCall
+}
+
+// op is one call. A timed call's time is Wait after the latest time of the
+// script so far (saturating at MaxUint64), or, if Back is non-zero, Back
+// before it; the others have neither.
+type op struct {
+	Call  call
+	Addr  uint64
+	State State     // SetState's
+	Limit RateLimit // SetIssuerLimit's
+	On    bool      // SetWhitelisted's
+	Wait  uint64
+	Back  uint64
+}
+
+type script = check.Script[setup, op]
+
+// At returns the time of o when latest is the latest time so far.
+func (o op) At(latest uint64) uint64 { return check.TimeAt(latest, o.Wait, o.Back) }
+
+var stateNames = []string{"Normal", "Degraded", "Paused"}
+var levelNames = []string{"Low", "NormalLoad", "High"}
+
+func (s State) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return fmt.Sprintf("State(%d)", uint8(s))
+}
+
+func (l Level) String() string {
+	if int(l) < len(levelNames) {
+		return levelNames[l]
+	}
+	return fmt.Sprintf("Level(%d)", uint8(l))
+}
+
+// String writes Write's answer as the report shows it: "nil", the name of
+// one of the three errors, or another error's text.
+func (w WriteResult) String() string {
+	switch w.Refusal {
+	case Accepted:
+		return "nil"
+	case ByPause:
+		return "ErrPaused"
+	case ByDegradedLimit:
+		return "ErrDegradedLimit"
+	case ByRateLimit:
+		return "ErrRateLimited"
+	}
+	return fmt.Sprintf("error %q", w.Text)
+}
+
+func (r Refusal) String() string { return WriteResult{Refusal: r}.String() }
+
+func congestionString(c CongestionConfig) string {
+	return fmt.Sprintf("{WindowNs: %s, LowBelow: %d, HighAbove: %d, ReduceBps: %d, IncreaseBps: %d, MinMaxCalls: %d, MaxMaxCalls: %d}",
+		check.U(c.WindowNs), c.LowBelow, c.HighAbove, c.ReduceBps, c.IncreaseBps, c.MinMaxCalls, c.MaxMaxCalls)
+}
+
+func configString(c Config) string {
+	return fmt.Sprintf("Config{Breaker: {TTLNs: %s, DegradedWriteLimit: %d, AutoRecover: %t}, Rate: {MaxCalls: %d, WindowNs: %s}, Congestion: %s}",
+		check.U(c.Breaker.TTLNs), c.Breaker.DegradedWriteLimit, c.Breaker.AutoRecover, c.Rate.MaxCalls, check.U(c.Rate.WindowNs), congestionString(c.Congestion))
+}
+
+// statusString writes a Status as its fields, "; "-separated (see
+// statusDiff); the congestion config as "as configured" when it is cfg's.
+func statusString(s Status, cfg CongestionConfig) string {
+	cong := "as configured"
+	if s.Congestion != cfg {
+		cong = congestionString(s.Congestion)
+	}
+	return fmt.Sprintf("{State: %s; RecoverAtNs: %s; DegradedWriteLimit: %d; DegradedWrites: %d; MaxCalls: %d; WindowNs: %s; Level: %s; Congestion: %s}",
+		s.State, check.U(s.RecoverAtNs), s.DegradedWriteLimit, s.DegradedWrites, s.MaxCalls, check.U(s.WindowNs), s.Level, cong)
+}
+
+// statusDiff returns the names of the fields in which two statusStrings
+// differ.
+func statusDiff(got, want string) []string {
+	g := strings.Split(strings.Trim(got, "{}"), "; ")
+	w := strings.Split(strings.Trim(want, "{}"), "; ")
+	if len(g) != len(w) {
+		return []string{"?"}
+	}
+	var out []string
+	for i := range g {
+		if g[i] != w[i] {
+			out = append(out, w[i][:strings.IndexByte(w[i], ':')])
+		}
+	}
+	return out
+}
+
+func newCall(s setup) string {
+	return fmt.Sprintf("New(%s, nowNs=%s)", configString(s.Cfg), check.U(s.Start))
+}
+
+func (o op) callString(now uint64) string {
+	switch o.Call {
+	case stateCall:
+		return fmt.Sprintf("SetState(%s, nowNs=%s)", o.State, check.U(now))
+	case limitCall:
+		return fmt.Sprintf("SetIssuerLimit(addr=%d, RateLimit{MaxCalls: %d, WindowNs: %s})", o.Addr, o.Limit.MaxCalls, check.U(o.Limit.WindowNs))
+	case clearCall:
+		return fmt.Sprintf("ClearIssuerLimit(addr=%d)", o.Addr)
+	case whiteCall:
+		return fmt.Sprintf("SetWhitelisted(addr=%d, on=%t)", o.Addr, o.On)
+	case adjustCall:
+		return fmt.Sprintf("AdjustCongestion(nowNs=%s)", check.U(now))
+	case statusCall:
+		return fmt.Sprintf("Status(nowNs=%s)", check.U(now))
+	}
+	return fmt.Sprintf("Write(addr=%d, nowNs=%s)", o.Addr, check.U(now))
+}
+
+// errString writes an error result: "nil", "an error" when one was
+// wanted, or the error's text when none was.
+func errString(err error, wantErr bool) (got, want string) {
+	want = "nil"
+	if wantErr {
+		want = "an error"
+	}
+	switch {
+	case err == nil:
+		return "nil", want
+	case wantErr:
+		return want, want
+	}
+	msg := err.Error()
+	if len(msg) > 200 {
+		msg = msg[:200] + "…"
+	}
+	return fmt.Sprintf("error %q", msg), want
+}
+
+// step applies o at now to the model and returns what the contract
+// answers, written as the report shows it.
+func (m *model) step(o op, now uint64) string {
+	switch o.Call {
+	case stateCall:
+		m.setState(o.State, now)
+	case limitCall:
+		_, want := errString(nil, m.setLimit(o.Addr, o.Limit))
+		return want
+	case clearCall:
+		m.clearLimit(o.Addr)
+	case whiteCall:
+		m.setWhitelisted(o.Addr, o.On)
+	case adjustCall:
+		return m.adjust(now).String()
+	case statusCall:
+		return statusString(m.status(now), m.cfg.Congestion)
+	case writeCall:
+		return m.write(o.Addr, now).String()
+	}
+	return ""
+}
+
+// replay runs s against a fresh implementation and a fresh model, stopping
+// at the first call where they differ.
+func replay(impl Impl, s script) check.Trace {
+	st := s.Setup
+	type made struct {
+		g   Gate
+		err error
+	}
+	t, mk, ok := check.Begin(newCall(st), func() made {
+		g, err := impl.New(st.Cfg, st.Start)
+		return made{g, err}
+	})
+	if !ok {
+		return t
+	}
+	if mk.err != nil || mk.g == nil {
+		got, want := errString(mk.err, false)
+		if mk.err == nil {
+			got = "a nil *Gate"
+		}
+		t.Step(newCall(st), got, want, nil)
+		return t
+	}
+	g, m := mk.g, newModel(st.Cfg, st.Start)
+	for o, now := range check.Times(st.Start, s.Ops) {
+		got, p := check.Call(func() string {
+			switch o.Call {
+			case stateCall:
+				g.SetState(o.State, now)
+			case limitCall:
+				got, _ := errString(g.SetIssuerLimit(o.Addr, o.Limit), o.Limit.MaxCalls == 0 || o.Limit.WindowNs == 0)
+				return got
+			case clearCall:
+				g.ClearIssuerLimit(o.Addr)
+			case whiteCall:
+				g.SetWhitelisted(o.Addr, o.On)
+			case adjustCall:
+				return g.AdjustCongestion(now).String()
+			case statusCall:
+				return statusString(g.Status(now), st.Cfg.Congestion)
+			case writeCall:
+				return g.Write(o.Addr, now).String()
+			}
+			return ""
+		})
+		if !t.Step(o.callString(now), got, m.step(o, now), p) {
+			return t
+		}
+	}
+	return t
+}
+
+// run is what the model answers and knows at each call of s: for the
+// traps and the explanations.
+type run struct {
+	now       []uint64 // each call's time (the clock after it)
+	want      []string
+	recovered []bool   // the call ended a period automatically
+	recoverAt []uint64 // RecoverAtNs before the call
+	white     []bool   // the call's address was whitelisted at it
+	state     []State  // the state the call found (after recovery)
+}
+
+func modelRun(s script) run {
+	m := newModel(s.Setup.Cfg, s.Setup.Start)
+	var r run
+	for o, now := range check.Times(s.Setup.Start, s.Ops) {
+		r.recoverAt = append(r.recoverAt, m.recoverAt)
+		r.white = append(r.white, m.whitelisted[o.Addr])
+		recovered := false
+		if o.Call.timed() {
+			m.tick(now)
+			recovered = m.recovered
+		}
+		r.recovered = append(r.recovered, recovered)
+		r.state = append(r.state, m.state)
+		r.want = append(r.want, m.step(o, now))
+		r.now = append(r.now, m.latest)
+	}
+	return r
+}

@@ -1,0 +1,255 @@
+package throttle
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"ratelab/grader/check"
+)
+
+// Traps: each check's failure must contain the mistake it names (see
+// check.Property.Trap). Where the mistake is a kind of call, the same
+// script without those calls (their waits kept) must be answered right,
+// so the failure is those calls' doing.
+
+// lastOf is the index of the call a failing trace ends on; -1 if New
+// failed.
+func lastOf(t check.Trace) int { return len(t.Steps) - 1 }
+
+// without returns s with the calls before last that drop picks removed,
+// their waits added to the next call's. ok is false if a dropped call
+// stepped back.
+func without(s script, last int, drop func(i int, o op) bool) (alt script, ok bool) {
+	alt.Setup = s.Setup
+	var wait uint64
+	for i, o := range s.Ops {
+		if i < last && drop(i, o) {
+			if o.Back > 0 {
+				return alt, false
+			}
+			wait = check.Saturating(wait, o.Wait)
+			continue
+		}
+		if o.Back == 0 {
+			o.Wait = check.Saturating(o.Wait, wait)
+		} else if wait > 0 {
+			return alt, false
+		}
+		wait = 0
+		alt.Ops = append(alt.Ops, o)
+	}
+	return alt, true
+}
+
+// passesWithout reports whether s, without the calls before last that drop
+// picks (there must be some), is answered right.
+func passesWithout(s script, last int, drop func(i int, o op) bool, replay func(script) check.Trace) bool {
+	some := false
+	for i, o := range s.Ops[:last] {
+		some = some || drop(i, o)
+	}
+	alt, ok := without(s, last, drop)
+	return some && ok && !replay(alt).Bad
+}
+
+func is(c call) func(int, op) bool { return func(_ int, o op) bool { return o.Call == c } }
+
+// needsRefused reports whether the failure goes away without the writes
+// the contract refuses before the failing call: they count nowhere, so
+// removing them changes no answer of the contract; a failure that needs
+// them is rate-window's (refused writes counted).
+func needsRefused(s script, last int, replay func(script) check.Trace) bool {
+	r := modelRun(s)
+	refused := func(i int, o op) bool { return o.Call == writeCall && r.want[i] != "nil" }
+	return passesWithout(s, last, refused, replay)
+}
+
+// ends reports whether the failing step is a call c with got and want as
+// keep says.
+func ends(s script, t check.Trace, c call, keep func(got, want string) bool) bool {
+	last := lastOf(t)
+	if last < 0 || t.Panic != nil || s.Ops[last].Call != c {
+		return false
+	}
+	st := t.Steps[last]
+	return keep(st.Got, st.Want)
+}
+
+var errNames = []string{"ErrPaused", "ErrDegradedLimit", "ErrRateLimited"}
+
+// recoverTrap: a period ended automatically at a call up to the failing
+// one, and with AutoRecover off and SetState(Normal) made at each
+// RecoverAtNs instead, the same calls are answered right.
+func recoverTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
+	last := lastOf(t)
+	if last < 0 {
+		return false
+	}
+	r := modelRun(s)
+	if !slices.Contains(r.recovered[:last+1], true) {
+		return false
+	}
+	alt := script{Setup: s.Setup}
+	alt.Setup.Cfg.Breaker.AutoRecover = false
+	latest := s.Setup.Start
+	for i, o := range s.Ops {
+		if o.Back > 0 {
+			return false
+		}
+		if r.recovered[i] {
+			at := r.recoverAt[i]
+			alt.Ops = append(alt.Ops, op{Call: stateCall, State: Normal, Wait: at - latest})
+			o.Wait = r.now[i] - at
+		}
+		latest = r.now[i]
+		alt.Ops = append(alt.Ops, o)
+	}
+	return !replay(alt).Bad
+}
+
+// pauseTrap: a write the pause must refuse was let through.
+func pauseTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
+	return ends(s, t, writeCall, func(got, want string) bool { return want == "ErrPaused" && got == "nil" })
+}
+
+// whitelistTrap: an address was whitelisted before the failing call, and
+// without the SetWhitelisted calls the same script is answered right.
+func whitelistTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
+	last := lastOf(t)
+	if last < 0 || t.Panic != nil {
+		return false
+	}
+	on := slices.ContainsFunc(s.Ops[:last], func(o op) bool { return o.Call == whiteCall && o.On })
+	return on && passesWithout(s, last, is(whiteCall), replay) && !needsRefused(s, last, replay)
+}
+
+// overrideTrap: without the SetIssuerLimit and ClearIssuerLimit calls
+// before the failing one the same script is answered right, and the
+// failure does not need the refused writes.
+func overrideTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
+	last := lastOf(t)
+	if last < 0 || t.Panic != nil {
+		return false
+	}
+	limits := func(_ int, o op) bool { return o.Call == limitCall || o.Call == clearCall }
+	return passesWithout(s, last, limits, replay) && !needsRefused(s, last, replay)
+}
+
+// rateTrap: a write is answered wrong while every move of the global limit
+// before it was shown right by the Status that follows it.
+func rateTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
+	last := lastOf(t)
+	if !ends(s, t, writeCall, func(string, string) bool { return true }) {
+		return false
+	}
+	for i, o := range s.Ops[:last] {
+		if o.Call == adjustCall && (i+1 >= last || s.Ops[i+1].Call != statusCall) {
+			return false
+		}
+	}
+	return true
+}
+
+// gateTrap: a write the contract accepts is refused, and with congestion
+// thresholds that never leave NormalLoad the same calls are answered
+// right.
+func gateTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
+	if !ends(s, t, writeCall, func(got, want string) bool { return want == "nil" && got != "nil" }) {
+		return false
+	}
+	alt := script{Setup: s.Setup, Ops: s.Ops}
+	alt.Setup.Cfg.Congestion.LowBelow, alt.Setup.Cfg.Congestion.HighAbove = 0, math.MaxUint32
+	return !replay(alt).Bad
+}
+
+// stepTrap: a Status differs in the global MaxCalls alone.
+func stepTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
+	return ends(s, t, statusCall, func(got, want string) bool { return slices.Equal(statusDiff(got, want), []string{"MaxCalls"}) })
+}
+
+// degradedTrap: a write is let through or refused by the degraded cap
+// against the contract, or a Status differs in DegradedWrites alone.
+func degradedTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
+	return ends(s, t, writeCall, func(got, want string) bool {
+		return got == "nil" && want == "ErrDegradedLimit" || got == "ErrDegradedLimit" && want == "nil"
+	}) || ends(s, t, statusCall, func(got, want string) bool { return slices.Equal(statusDiff(got, want), []string{"DegradedWrites"}) })
+}
+
+// precedenceTrap: a write is refused as the contract refuses it, with
+// another of the three errors.
+func precedenceTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
+	return ends(s, t, writeCall, func(got, want string) bool {
+		return got != want && slices.Contains(errNames, got) && slices.Contains(errNames, want)
+	})
+}
+
+// statusTrap: a Status is wrong in more than what congestion-step
+// (MaxCalls alone) and degraded-period (DegradedWrites alone) look at.
+func statusTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
+	return ends(s, t, statusCall, func(got, want string) bool {
+		d := statusDiff(got, want)
+		return !slices.Equal(d, []string{"MaxCalls"}) && !slices.Equal(d, []string{"DegradedWrites"})
+	})
+}
+
+// backwardTrap: a call up to the failing one stepped back, and with every
+// step back made a call at the latest time instead the script is answered
+// right.
+func backwardTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
+	last := lastOf(t)
+	if last < 0 {
+		return false
+	}
+	back := false
+	alt := script{Setup: s.Setup}
+	for i, o := range s.Ops {
+		if o.Back > 0 {
+			back = back || i <= last
+			o.Back, o.Wait = 0, 0
+		}
+		alt.Ops = append(alt.Ops, o)
+	}
+	return back && !replay(alt).Bad
+}
+
+// explain tells the story of the failing call in the script's own
+// numbers, before the check's explanation.
+func explain(s script, t check.Trace, why string) string {
+	last := lastOf(t)
+	if last < 0 || t.Panic != nil {
+		return why
+	}
+	r := modelRun(s)
+	m := newModel(s.Setup.Cfg, s.Setup.Start)
+	for i, o := range s.Ops[:last] {
+		m.step(o, r.now[i])
+	}
+	o, now := s.Ops[last], r.now[last]
+	story := ""
+	for i := range last + 1 {
+		if r.recovered[i] {
+			story = fmt.Sprintf("The period pending until RecoverAtNs=%s was over at nowNs=%s. ", check.U(r.recoverAt[i]), check.U(r.now[i]))
+		}
+	}
+	switch o.Call {
+	case writeCall:
+		m.tick(now)
+		rl := m.limitOf(o.Addr)
+		n := inWindow(m.writes[o.Addr], now, rl.WindowNs)
+		whose := "the global limit"
+		if _, ok := m.overrides[o.Addr]; ok {
+			whose = "its override"
+		}
+		white := ""
+		if m.whitelisted[o.Addr] {
+			white = ", but it is whitelisted"
+		}
+		story += fmt.Sprintf("At nowNs=%s the gate is %s; address %d has %d accepted writes in its window (%s ns back), and %s allows %d%s. ",
+			check.U(now), m.state, o.Addr, n, check.U(rl.WindowNs), whose, rl.MaxCalls, white)
+	case adjustCall, statusCall:
+		story += fmt.Sprintf("At nowNs=%s the congestion window holds %d accepted writes (Low below %d, High above %d); the level was %s and the global MaxCalls %d before this call. ",
+			check.U(now), inWindow(m.accepted, now, m.cfg.Congestion.WindowNs), m.cfg.Congestion.LowBelow, m.cfg.Congestion.HighAbove, m.level, m.maxCalls)
+	}
+	return story + why
+}
