@@ -145,6 +145,7 @@ var lessons = []Lesson{
 		},
 		Mounts: []Mount{
 			{ID: "hierarchy-leak", Viz: "nesting"},
+			{ID: "contention", Viz: "fairness"},
 		},
 	},
 	{
