@@ -15,6 +15,7 @@ import (
 	g2suite "ratelab/grader/suite/gradient2"
 	hiersuite "ratelab/grader/suite/hierarchy"
 	swsuite "ratelab/grader/suite/slidingwindow"
+	thsuite "ratelab/grader/suite/throttle"
 	tbsuite "ratelab/grader/suite/tokenbucket"
 	"ratelab/lab/course"
 )
@@ -247,6 +248,118 @@ func init() {
 		func(quantum uint64) suite.Queue { return impl.New(quantum) },
 		func(quantum uint64) suite.Queue { return ref.New(quantum) },
 	))
+}
+`},
+	"throttle": {thsuite.Suite, `
+import (
+	impl %[1]q
+	ref %[2]q
+	"ratelab/grader/harness"
+	suite "ratelab/grader/suite/throttle"
+)
+
+// The exercise's types and the suite's mirrors, converted field by field;
+// Write's error is classified here, with errors.Is against the package's
+// own errors, before it travels (errors travel as their text).
+
+func throttleConfig(c suite.Config) impl.Config {
+	k := c.Congestion
+	return impl.Config{
+		Breaker: impl.BreakerConfig{TTLNs: c.Breaker.TTLNs, DegradedWriteLimit: c.Breaker.DegradedWriteLimit, AutoRecover: c.Breaker.AutoRecover},
+		Rate:    impl.RateLimit{MaxCalls: c.Rate.MaxCalls, WindowNs: c.Rate.WindowNs},
+		Congestion: impl.CongestionConfig{
+			WindowNs: k.WindowNs, LowBelow: k.LowBelow, HighAbove: k.HighAbove,
+			ReduceBps: k.ReduceBps, IncreaseBps: k.IncreaseBps, MinMaxCalls: k.MinMaxCalls, MaxMaxCalls: k.MaxMaxCalls,
+		},
+	}
+}
+
+type throttleAdapter struct{ g *impl.Gate }
+
+func (a throttleAdapter) SetState(s suite.State, nowNs uint64) { a.g.SetState(impl.State(s), nowNs) }
+func (a throttleAdapter) SetIssuerLimit(addr uint64, rl suite.RateLimit) error {
+	return a.g.SetIssuerLimit(addr, impl.RateLimit{MaxCalls: rl.MaxCalls, WindowNs: rl.WindowNs})
+}
+func (a throttleAdapter) ClearIssuerLimit(addr uint64)        { a.g.ClearIssuerLimit(addr) }
+func (a throttleAdapter) SetWhitelisted(addr uint64, on bool) { a.g.SetWhitelisted(addr, on) }
+func (a throttleAdapter) Write(addr, nowNs uint64) suite.WriteResult {
+	return suite.Classify(a.g.Write(addr, nowNs), impl.ErrPaused, impl.ErrDegradedLimit, impl.ErrRateLimited)
+}
+func (a throttleAdapter) AdjustCongestion(nowNs uint64) suite.Level {
+	return suite.Level(a.g.AdjustCongestion(nowNs))
+}
+func (a throttleAdapter) Status(nowNs uint64) suite.Status {
+	s := a.g.Status(nowNs)
+	k := s.Congestion
+	return suite.Status{
+		State: suite.State(s.State), RecoverAtNs: s.RecoverAtNs,
+		DegradedWriteLimit: s.DegradedWriteLimit, DegradedWrites: s.DegradedWrites,
+		MaxCalls: s.MaxCalls, WindowNs: s.WindowNs, Level: suite.Level(s.Level),
+		Congestion: suite.CongestionConfig{
+			WindowNs: k.WindowNs, LowBelow: k.LowBelow, HighAbove: k.HighAbove,
+			ReduceBps: k.ReduceBps, IncreaseBps: k.IncreaseBps, MinMaxCalls: k.MinMaxCalls, MaxMaxCalls: k.MaxMaxCalls,
+		},
+	}
+}
+
+func throttleNew(cfg suite.Config, nowNs uint64) (suite.Gate, error) {
+	g, err := impl.New(throttleConfig(cfg), nowNs)
+	if g == nil {
+		return nil, err
+	}
+	return throttleAdapter{g}, err
+}
+
+func throttleRefConfig(c suite.Config) ref.Config {
+	k := c.Congestion
+	return ref.Config{
+		Breaker: ref.BreakerConfig{TTLNs: c.Breaker.TTLNs, DegradedWriteLimit: c.Breaker.DegradedWriteLimit, AutoRecover: c.Breaker.AutoRecover},
+		Rate:    ref.RateLimit{MaxCalls: c.Rate.MaxCalls, WindowNs: c.Rate.WindowNs},
+		Congestion: ref.CongestionConfig{
+			WindowNs: k.WindowNs, LowBelow: k.LowBelow, HighAbove: k.HighAbove,
+			ReduceBps: k.ReduceBps, IncreaseBps: k.IncreaseBps, MinMaxCalls: k.MinMaxCalls, MaxMaxCalls: k.MaxMaxCalls,
+		},
+	}
+}
+
+type throttleRefAdapter struct{ g *ref.Gate }
+
+func (a throttleRefAdapter) SetState(s suite.State, nowNs uint64) { a.g.SetState(ref.State(s), nowNs) }
+func (a throttleRefAdapter) SetIssuerLimit(addr uint64, rl suite.RateLimit) error {
+	return a.g.SetIssuerLimit(addr, ref.RateLimit{MaxCalls: rl.MaxCalls, WindowNs: rl.WindowNs})
+}
+func (a throttleRefAdapter) ClearIssuerLimit(addr uint64)        { a.g.ClearIssuerLimit(addr) }
+func (a throttleRefAdapter) SetWhitelisted(addr uint64, on bool) { a.g.SetWhitelisted(addr, on) }
+func (a throttleRefAdapter) Write(addr, nowNs uint64) suite.WriteResult {
+	return suite.Classify(a.g.Write(addr, nowNs), ref.ErrPaused, ref.ErrDegradedLimit, ref.ErrRateLimited)
+}
+func (a throttleRefAdapter) AdjustCongestion(nowNs uint64) suite.Level {
+	return suite.Level(a.g.AdjustCongestion(nowNs))
+}
+func (a throttleRefAdapter) Status(nowNs uint64) suite.Status {
+	s := a.g.Status(nowNs)
+	k := s.Congestion
+	return suite.Status{
+		State: suite.State(s.State), RecoverAtNs: s.RecoverAtNs,
+		DegradedWriteLimit: s.DegradedWriteLimit, DegradedWrites: s.DegradedWrites,
+		MaxCalls: s.MaxCalls, WindowNs: s.WindowNs, Level: suite.Level(s.Level),
+		Congestion: suite.CongestionConfig{
+			WindowNs: k.WindowNs, LowBelow: k.LowBelow, HighAbove: k.HighAbove,
+			ReduceBps: k.ReduceBps, IncreaseBps: k.IncreaseBps, MinMaxCalls: k.MinMaxCalls, MaxMaxCalls: k.MaxMaxCalls,
+		},
+	}
+}
+
+func throttleRefNew(cfg suite.Config, nowNs uint64) (suite.Gate, error) {
+	g, err := ref.New(throttleRefConfig(cfg), nowNs)
+	if g == nil {
+		return nil, err
+	}
+	return throttleRefAdapter{g}, err
+}
+
+func init() {
+	harness.Register("throttle", suite.API(suite.Impl{New: throttleNew}, suite.Impl{New: throttleRefNew}))
 }
 `},
 	"breaker": {brsuite.Suite, `
