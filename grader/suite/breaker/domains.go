@@ -33,6 +33,12 @@ type rules struct {
 	bogus    bool // Done may report a ticket never issued
 	backward bool // calls may step back in time
 	huge     bool // times and OpenNs may be anywhere in uint64 (else below 2^50)
+	// offEnd: no call comes at the very end of an open period (whether it
+	// is over then is open-timeout's business).
+	offEnd bool
+	// fewProbes: no Allow in a half-open period whose probes are all out
+	// (whether it is refused is half-open-probes' business).
+	fewProbes bool
 }
 
 const moderate = 1 << 50
@@ -49,8 +55,16 @@ func walk(s script, each func(i int, o op, now uint64, m *model, tk *modelTicket
 		m.prior = m.state
 		m.advance(now)
 		var tk *modelTicket
-		if o.Call == doneCall && o.Bogus == issued && o.Of < len(issuedTickets) {
-			tk = issuedTickets[o.Of]
+		if o.Call == doneCall && o.Bogus == issued {
+			var open []*modelTicket
+			for _, t := range issuedTickets {
+				if !t.reported {
+					open = append(open, t)
+				}
+			}
+			if len(open) > 0 && o.Of >= 0 {
+				tk = open[o.Of%len(open)]
+			}
 		}
 		if !each(i, o, now, m, tk) {
 			return m
@@ -97,13 +111,19 @@ func (d domain) Valid(s script) int {
 	walk(s, func(i int, o op, now uint64, m *model, tk *modelTicket) bool {
 		bad := o.Back > 0 && !d.rules.backward ||
 			!d.rules.huge && (o.Wait >= moderate || now >= moderate)
+		if end, ok := m.openEnd(); d.rules.offEnd && m.prior == Open && ok && now == end {
+			bad = true
+		}
+		if d.rules.fewProbes && o.Call == allowCall && m.state == HalfOpen && m.probes >= m.cfg.HalfOpenProbes {
+			bad = true
+		}
 		if o.Call == doneCall {
 			switch {
 			case o.Bogus > lastPlus:
 				bad = true
 			case o.Bogus != issued:
 				bad = bad || !d.rules.bogus
-			case tk == nil || tk.reported:
+			case tk == nil:
 				bad = true
 			case tk.gen != m.gen:
 				bad = bad || !d.rules.stale
@@ -130,19 +150,25 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		if d.rules.backward && check.Chance(r, d.back) {
 			o.Wait, o.Back = 0, check.Pick[uint64](r, 1, 10, 100, 1000, latest)
 		}
+		if end, ok := m.openEnd(); d.rules.offEnd && m.state == Open && ok && o.Back == 0 && o.At(latest) == end {
+			o.Wait++
+		}
 		now := o.At(latest)
 		latest = max(latest, now)
 		m.call = i
 		m.advance(now)
 		var current, stale []int
-		for j, tk := range tks {
-			switch {
-			case tk.reported:
-			case tk.gen == m.gen:
-				current = append(current, j)
-			default:
-				stale = append(stale, j)
+		var open []*modelTicket
+		for _, tk := range tks {
+			if tk.reported {
+				continue
 			}
+			if tk.gen == m.gen {
+				current = append(current, len(open))
+			} else {
+				stale = append(stale, len(open))
+			}
+			open = append(open, tk)
 		}
 		switch x := r.Float64(); {
 		case x < d.state:
@@ -160,6 +186,9 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 				o.Call = allowCall
 			}
 		}
+		if d.rules.fewProbes && o.Call == allowCall && m.state == HalfOpen && m.probes >= m.cfg.HalfOpenProbes {
+			o.Call = stateCall
+		}
 		switch o.Call {
 		case allowCall:
 			if gen, ok := m.allow(now); ok {
@@ -169,8 +198,8 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 			m.stateAt(now)
 		default:
 			if o.Bogus == issued {
-				tks[o.Of].reported = true
-				m.done(tks[o.Of].gen, true, o.Success, now)
+				open[o.Of].reported = true
+				m.done(open[o.Of].gen, true, o.Success, now)
 			} else {
 				m.done(0, false, o.Success, now)
 			}
@@ -207,7 +236,8 @@ func toEnd(small ...uint64) func(r *rand.Rand, m *model) uint64 {
 var consecutiveDomain = domain{
 	trap: consecutiveTrap, explain: explainConsecutive,
 	config: func(r *rand.Rand) Config {
-		return Config{FailureThreshold: uint32(check.Between(r, 2, 5)), OpenNs: 1000 * check.Between(r, 1, 5), HalfOpenProbes: uint32(check.Between(r, 1, 2))}
+		// 2: the least that shows a reset, and counterexamples stay short.
+		return Config{FailureThreshold: 2, OpenNs: 1000 * check.Between(r, 1, 5), HalfOpenProbes: uint32(check.Between(r, 1, 2))}
 	},
 	start: func(r *rand.Rand) uint64 { return check.Pick(r, 0, check.Between(r, 0, 1e9)) },
 	wait: func(r *rand.Rand, _ *model) uint64 {
@@ -221,7 +251,7 @@ var openTimeoutDomain = domain{
 	trap: openTimeoutTrap, explain: explainOpenTimeout,
 	config: func(r *rand.Rand) Config {
 		return Config{
-			FailureThreshold: uint32(check.Between(r, 1, 2)),
+			FailureThreshold: 1, // consecutive's business otherwise
 			OpenNs:           check.Pick[uint64](r, 1, 2, 10, 1000, 1e9, math.MaxUint64/2, math.MaxUint64-check.Between(r, 0, 1000), math.MaxUint64),
 			HalfOpenProbes:   uint32(check.Between(r, 1, 3)),
 		}
@@ -231,7 +261,7 @@ var openTimeoutDomain = domain{
 	},
 	wait: toEnd(0, 0, 1, 3),
 	done: 0.45, state: 0.25, success: 0.3,
-	rules: rules{huge: true}, maxOps: 20,
+	rules: rules{huge: true, fewProbes: true}, maxOps: 20,
 }
 
 var halfOpenDomain = domain{
@@ -242,29 +272,29 @@ var halfOpenDomain = domain{
 	start: func(r *rand.Rand) uint64 { return check.Pick(r, 0, check.Between(r, 0, 1e6)) },
 	wait:  toEnd(0, 0, 0, 1, 5),
 	done:  0.35, state: 0.15, success: 0.75,
-	maxOps: 30,
+	rules: rules{offEnd: true}, maxOps: 30,
 }
 
 var generationDomain = domain{
 	trap: generationTrap, explain: explainGeneration,
 	config: func(r *rand.Rand) Config {
-		return Config{FailureThreshold: uint32(check.Between(r, 1, 3)), OpenNs: check.Pick[uint64](r, 10, 100), HalfOpenProbes: uint32(check.Between(r, 1, 3))}
+		return Config{FailureThreshold: 1, OpenNs: check.Pick[uint64](r, 10, 100), HalfOpenProbes: uint32(check.Between(r, 1, 3))}
 	},
 	start: func(r *rand.Rand) uint64 { return check.Pick(r, 0, check.Between(r, 0, 1e6)) },
 	wait:  toEnd(0, 0, 1, 5),
 	done:  0.45, state: 0.1, success: 0.5, stale: 0.5, bogus: 0.15,
-	rules: rules{stale: true, bogus: true}, maxOps: 30,
+	rules: rules{stale: true, bogus: true, offEnd: true, fewProbes: true}, maxOps: 30,
 }
 
 var backwardDomain = domain{
 	trap: backwardTrap, explain: explainBackward,
 	config: func(r *rand.Rand) Config {
-		return Config{FailureThreshold: uint32(check.Between(r, 1, 3)), OpenNs: check.Pick[uint64](r, 10, 100, 1000), HalfOpenProbes: uint32(check.Between(r, 1, 2))}
+		return Config{FailureThreshold: 1, OpenNs: check.Pick[uint64](r, 10, 100, 1000), HalfOpenProbes: uint32(check.Between(r, 1, 2))}
 	},
 	start: func(r *rand.Rand) uint64 { return check.Pick(r, 1000, check.Between(r, 1000, 1e6)) },
 	wait:  toEnd(0, 0, 1, 10, 100),
 	done:  0.45, state: 0.2, success: 0.4, back: 0.25,
-	rules: rules{backward: true}, maxOps: 30,
+	rules: rules{backward: true, offEnd: true, fewProbes: true}, maxOps: 30,
 }
 
 var exactDomain = domain{

@@ -34,7 +34,7 @@ const (
 // far (saturating at MaxUint64), or, if Back is non-zero, Back before it.
 type op struct {
 	Call    call
-	Of      int   // doneCall, Bogus == issued: which call Allow let through (0: the first)
+	Of      int   // doneCall, Bogus == issued: which ticket not yet reported, oldest first, modulo their count
 	Bogus   uint8 // doneCall: issued, or a ticket never issued
 	Success bool  // doneCall
 	Wait    uint64
@@ -89,6 +89,19 @@ type tickets struct {
 	reported []bool
 	returned []uint64
 	last     uint64 // the last ticket returned with ok
+}
+
+// outstanding returns the index in issued of the ticket a Done's Of
+// names: the Of-th not yet reported, oldest first, modulo their count.
+// The domain's Valid has made sure there is one.
+func (ts *tickets) outstanding(of int) int {
+	var open []int
+	for i, r := range ts.reported {
+		if !r {
+			open = append(open, i)
+		}
+	}
+	return open[of%len(open)]
 }
 
 // bogus returns the value a Done of kind k reports: its nominal value, or
@@ -176,8 +189,9 @@ func replay(newImpl New, s script) check.Trace {
 			var value uint64
 			from := "never issued"
 			if o.Bogus == issued {
-				tk := ts.issued[o.Of]
-				ts.reported[o.Of] = true
+				k := ts.outstanding(o.Of)
+				tk := ts.issued[k]
+				ts.reported[k] = true
 				value, from = tk.value, fmt.Sprintf("from step %d", tk.step)
 				m.done(tk.gen, true, o.Success, now)
 			} else {
