@@ -151,22 +151,25 @@ func (l *loop) run(ctx context.Context, w *work, ids []string) {
 		}
 	}()
 	defer func() { <-built }()
-	if len(ids) == 0 {
-		return
-	}
 
 	partial := map[string]*report.Exercise{}
+	var gradable []string
 	for _, id := range ids {
 		checks, err := l.cfg.Plan(id)
 		if err != nil {
+			w.finish(id) // not an exercise the grader knows (yet)
 			continue
 		}
+		gradable = append(gradable, id)
 		for i := range checks {
 			checks[i].Message = "Waiting to run…"
 		}
 		partial[id] = &report.Exercise{ID: id, Status: Grading, Checks: checks}
 	}
-	r, err := l.grade(ctx, ids, true, func(ev grader.Event) {
+	if len(gradable) == 0 {
+		return
+	}
+	r, err := l.grade(ctx, gradable, true, func(ev grader.Event) {
 		ex := partial[ev.Exercise]
 		if ev.Phase != grader.PhaseResult || ex == nil {
 			return
