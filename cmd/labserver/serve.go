@@ -6,19 +6,25 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
+	"ratelab/grader"
 	"ratelab/grader/report"
 	"ratelab/internal/class"
+	"ratelab/internal/live"
 	"ratelab/internal/server"
 	"ratelab/internal/store"
+	"ratelab/internal/watch"
 	"ratelab/web"
 )
 
@@ -70,6 +76,10 @@ type serveOptions struct {
 	staticDir string
 	maxConns  int
 	class     classOptions
+	// liveRoot, if set (single-learner mode), is the repository whose
+	// exercises/ the server watches, rebuilding Yours and regrading on
+	// every save (see startLive).
+	liveRoot string
 }
 
 func runServe(args []string) error {
@@ -90,6 +100,13 @@ func runServe(args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (flags start with --)", fs.Arg(0))
+	}
+	if !o.class.enabled {
+		if root, err := moduleRoot(); err == nil {
+			o.liveRoot = root
+		} else {
+			fmt.Fprintln(os.Stderr, "ratelab: not watching exercises/ for saves:", err)
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -120,11 +137,22 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 			return fmt.Errorf("--static-dir %s is not a folder", o.staticDir)
 		}
 	}
+	static := web.Static(o.staticDir)
+	var hub *live.Hub
+	if o.liveRoot != "" && cls == nil {
+		var stopLive func()
+		hub, static, stopLive, err = startLive(ctx, st, o.liveRoot, static, log)
+		if err != nil {
+			return err
+		}
+		defer stopLive()
+	}
 	h := server.New(server.Config{
 		Reports:  st,
-		Static:   web.Static(o.staticDir),
+		Static:   static,
 		Location: time.Local,
 		Class:    cls,
+		Live:     hub,
 	})
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
@@ -136,6 +164,9 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	fmt.Fprintf(log, "ratelab: the lab is at http://%s (database %s); Ctrl-C stops it\n", ln.Addr(), o.db)
+	if hub != nil {
+		fmt.Fprintf(log, "ratelab: watching %s: each save rebuilds Yours, regrades and updates the open pages\n", filepath.Join(o.liveRoot, "exercises"))
+	}
 	if cls != nil {
 		fmt.Fprintf(log, "ratelab: class mode: learners sign in at http://%s/class, instructors watch http://%s/class/dashboard\n", ln.Addr(), ln.Addr())
 	}
@@ -183,4 +214,85 @@ func startClass(ctx context.Context, st *store.Store, o classOptions, log io.Wri
 		cl.Wait()
 	}
 	return &server.Class{Class: cl, SecureCookies: o.secureCookies}, stop, nil
+}
+
+// liveDir is where the live loop puts the Yours build, relative to the
+// repository root; served under /static/ before the other assets.
+const liveDir = ".ratelab/live"
+
+// startLive starts the single-learner live loop over root's exercises/: on
+// each save, it rebuilds the WebAssembly into liveDir (the last good build
+// stays there when the code does not compile), regrades the exercises that
+// changed and saves their grades in st, publishing every step on the
+// returned hub. It returns static with liveDir served first; stop ends the
+// loop and waits for it.
+func startLive(ctx context.Context, st *store.Store, root string, static fs.FS, log io.Writer) (*live.Hub, fs.FS, func(), error) {
+	dir := filepath.Join(root, liveDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, nil, err
+	}
+	// A build left by an earlier run may be older than the lab.wasm this
+	// server starts with (make run has just built that one).
+	os.Remove(filepath.Join(dir, "lab.wasm"))
+	lctx, cancel := context.WithCancel(ctx)
+	changes, err := watch.Tree(lctx, filepath.Join(root, "exercises"))
+	if err != nil {
+		cancel()
+		return nil, nil, nil, fmt.Errorf("watching exercises/: %w", err)
+	}
+	hub := &live.Hub{}
+	logger := slog.New(slog.NewTextHandler(log, nil))
+	cfg := live.Config{
+		Hub:   hub,
+		Build: func(ctx context.Context) error { return buildYours(ctx, root, dir) },
+		Grade: func(ctx context.Context, ids []string, noBench bool, progress func(grader.Event)) (*report.Report, error) {
+			return grader.Grade(ctx, grader.Options{
+				Root: root, Target: "exercises", Exercises: ids,
+				Seed: grader.DefaultSeed, NoBench: noBench, Progress: progress,
+			})
+		},
+		Plan: grader.Plan,
+		Save: st.SaveReport,
+		Log:  logger,
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		live.Run(lctx, changes, cfg)
+	}()
+	stop := func() {
+		cancel()
+		<-done
+	}
+	return hub, server.Prefer(dir, static), stop, nil
+}
+
+// buildYours builds ./wasm (the lab with the learner's exercises/ as
+// "Yours") for the browser into dir/lab.wasm, replacing the previous build
+// only when this one succeeds. Its error is the compiler's "file:line:
+// message" lines, with paths relative to root.
+func buildYours(ctx context.Context, root, dir string) error {
+	tmp := filepath.Join(dir, "lab.wasm.tmp")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", tmp, "./wasm")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	cmd.WaitDelay = 5 * time.Second
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		os.Remove(tmp)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var lines []string
+		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			if !strings.HasPrefix(l, "# ") { // "# ratelab/exercises/gcra", the package heading
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) == 0 {
+			lines = append(lines, err.Error())
+		}
+		return errors.New(strings.Join(lines, "\n"))
+	}
+	return os.Rename(tmp, filepath.Join(dir, "lab.wasm"))
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	push "ratelab/internal/live" // class.go has a live of its own
 	"ratelab/internal/store"
 	"ratelab/lab/course"
 	"ratelab/web/page"
@@ -48,6 +49,9 @@ type Config struct {
 	Log *slog.Logger
 	// Class, if set, serves class mode under /class (see Class).
 	Class *Class
+	// Live, if set, is the single-learner lab's live loop: the pages load
+	// live.js, which follows its events on the websocket /live.
+	Live *push.Hub
 }
 
 // contentSecurityPolicy allows only this origin. 'wasm-unsafe-eval' lets
@@ -65,6 +69,7 @@ func New(cfg Config) *echo.Echo {
 		target:  cfg.Target,
 		loc:     cfg.Location,
 		log:     cfg.Log,
+		hub:     cfg.Live,
 	}
 	if h.target == "" {
 		h.target = "exercises"
@@ -110,6 +115,9 @@ func New(cfg Config) *echo.Echo {
 	e.Match(methods, "/favicon.ico", func(c echo.Context) error {
 		return c.Redirect(http.StatusMovedPermanently, "/static/favicon.svg")
 	})
+	if cfg.Live != nil {
+		e.GET("/live", h.liveSocket)
+	}
 	if cfg.Class != nil {
 		h.routeClass(e, *cfg.Class)
 	}
@@ -124,6 +132,7 @@ type handlers struct {
 	target  string
 	loc     *time.Location
 	log     *slog.Logger
+	hub     *push.Hub // nil: no live loop (class mode, tests)
 }
 
 func (h *handlers) home(c echo.Context) error {
@@ -180,7 +189,11 @@ func (h *handlers) graded(r store.Result) page.Graded {
 // the ones page.OptionalAssets names, which follow from the lessons' declared
 // visualization mounts.
 func (h *handlers) pageAssets() page.Assets {
-	return page.FindAssets(h.static.exists)
+	a := page.FindAssets(h.static.exists)
+	if h.hub != nil {
+		a = a.WithLive()
+	}
+	return a
 }
 
 // notFound is a 404 whose message the error page shows.

@@ -1,0 +1,46 @@
+package page
+
+import (
+	"time"
+
+	"github.com/a-h/templ"
+
+	"ratelab/grader/report"
+)
+
+// liveJS is the single-learner lab's live script (web/static/live.js): it
+// listens to the server's live websocket and updates the badges marked
+// data-live-grade, the report marked data-live-report, and tells the
+// visualizations of a new Yours build.
+const liveJS = "live.js"
+
+// WithLive returns a copy of a whose pages load live.js: the server does
+// this in single-learner mode, where it watches exercises/ and pushes each
+// new grade.
+func (a Assets) WithLive() Assets {
+	files := make(map[string]bool, len(a.files)+1)
+	for k, v := range a.files {
+		files[k] = v
+	}
+	files[liveJS] = true
+	return Assets{files: files}
+}
+
+// live reports whether the pages load live.js.
+func (a Assets) live() bool { return a.files[liveJS] }
+
+// LiveBadge returns the CSS class and the text of the badge of a status, as
+// the pages write it, for live.js to update a badge in place.
+func LiveBadge(status report.Status) (class, label string) {
+	return badgeClass(status), statusLabel(status)
+}
+
+// LivePoints is a score as the pages write it: "20 / 35".
+func LivePoints(score, max float64) string { return points(score, max) }
+
+// LiveWhen is a save time as the pages write it, and as <time datetime>.
+func LiveWhen(t time.Time) (text, iso string) { return when(t), whenISO(t) }
+
+// LiveReport is the exercise page's report of g (what the element marked
+// data-live-report holds), for live.js to replace as checks come in.
+func LiveReport(id string, g Graded) templ.Component { return graded(id, g) }

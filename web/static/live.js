@@ -1,0 +1,224 @@
+// @ts-check
+// The single-learner lab's live loop, in the page: `labserver serve`
+// watches exercises/, and on every save rebuilds "Yours", regrades what
+// changed and sends what happens on the websocket /live
+// (internal/server/live.go). This script updates the grade badges
+// (elements marked data-live-grade="<exercise>") and the exercise page's
+// report (data-live-report="<exercise>") in place, shows a small status
+// panel, and tells the visualizations about new builds with DOM events:
+//
+//   document.addEventListener("ratelab:yours", (e) => { e.detail.version });
+//     A new "Yours" build is served at /static/lab.wasm (version 1, 2, ...
+//     since the server started; fetch it again, e.g. /static/lab.wasm?v=N).
+//   document.addEventListener("ratelab:yours-failed", (e) => { e.detail.message });
+//     exercises/ does not compile; the last good build stays served.
+//
+// The layout loads it only in single-learner mode; without it (or without
+// JavaScript) the pages are the same, reloaded by hand.
+
+/**
+ * @typedef {object} Grade
+ * @property {string} exercise
+ * @property {string} status
+ * @property {number} score
+ * @property {number} max_score
+ * @property {boolean} [pending]
+ * @property {string} [label]
+ * @property {string} [class]
+ * @property {string} [points]
+ * @property {string} [when]
+ * @property {string} [saved_at]
+ */
+
+/**
+ * @typedef {object} LiveEvent
+ * @property {string} type
+ * @property {number} [version]
+ * @property {string[]} [exercises]
+ * @property {string} [message]
+ * @property {{id: string, status: string}} [check]
+ * @property {Grade} [grade]
+ * @property {Grade[]} [grades]
+ * @property {string} [report]
+ */
+
+// EVENT is every event "type" the server sends: the Type constants of
+// internal/live/event.go, where each is described. Match events against
+// this table only; TestLiveJSEventTypes (internal/live) fails when it and
+// the Go constants differ.
+const EVENT = {
+  HELLO: "hello",               // on connecting: version, message (a failed build), grades
+  SAVED: "saved",               // a save: exercises are being rebuilt and graded
+  BUILT: "built",               // a new Yours build: version
+  BUILD_FAILED: "build_failed", // exercises/ does not compile: message
+  CHECK: "check",               // a check's result: check, grade so far, report
+  GRADE: "grade",               // an exercise's grade, saved: grade (pending: benchmarks to come), report
+  GRADE_FAILED: "grade_failed", // the grader could not run: message
+  RESYNC: "resync",             // this page fell behind: reload
+};
+
+/** The report container of the exercise page, if this is one. */
+const reportEl = document.querySelector("[data-live-report]");
+const pageExercise = reportEl ? reportEl.getAttribute("data-live-report") || "" : "";
+
+/** @type {number | null} the Yours build this page knows of */
+let version = null;
+
+/** @type {HTMLElement | null} */
+let panel = null;
+
+/**
+ * The status panel, made on first use: a line of text and, when the code
+ * does not compile, the compiler's message.
+ * @returns {{line: HTMLElement, error: HTMLElement}}
+ */
+function statusPanel() {
+  if (!panel) {
+    panel = document.createElement("aside");
+    panel.setAttribute("data-testid", "live-status");
+    panel.setAttribute("role", "status");
+    panel.setAttribute("aria-live", "polite");
+    panel.style.cssText = "position:fixed;right:1rem;bottom:1rem;max-width:min(40rem,90vw);z-index:10;" +
+      "padding:.6rem .9rem;border-radius:.5rem;background:Canvas;color:CanvasText;" +
+      "border:1px solid GrayText;box-shadow:0 2px 10px rgb(0 0 0 / .2);font-size:.9rem";
+    const line = document.createElement("p");
+    line.setAttribute("data-testid", "live-line");
+    line.style.margin = "0";
+    const error = document.createElement("pre");
+    error.setAttribute("data-testid", "live-build-error");
+    error.style.cssText = "margin:.5rem 0 0;white-space:pre-wrap;max-height:12rem;overflow:auto";
+    error.hidden = true;
+    panel.append(line, error);
+    document.body.append(panel);
+  }
+  return {
+    line: /** @type {HTMLElement} */ (panel.querySelector("[data-testid=live-line]")),
+    error: /** @type {HTMLElement} */ (panel.querySelector("[data-testid=live-build-error]")),
+  };
+}
+
+/** @param {string} text */
+function say(text) {
+  statusPanel().line.textContent = text;
+}
+
+/** @param {string} message the compiler's lines, or "" when it compiles */
+function buildError(message) {
+  if (!message && !panel) {
+    return;
+  }
+  const { error } = statusPanel();
+  error.textContent = message;
+  error.hidden = !message;
+}
+
+/**
+ * Updates every badge of g's exercise: "failed · 20 / 35", and when.
+ * @param {Grade} g
+ */
+function showGrade(g) {
+  for (const el of document.querySelectorAll(`[data-live-grade="${CSS.escape(g.exercise)}"]`)) {
+    const badge = document.createElement("span");
+    badge.className = g.class || "badge";
+    badge.textContent = (g.label || g.status) + " · " + (g.points || "");
+    const nodes = /** @type {Node[]} */ ([badge]);
+    if (g.when && g.saved_at) {
+      const time = document.createElement("time");
+      time.className = "when";
+      time.dateTime = g.saved_at;
+      time.textContent = "graded " + g.when;
+      nodes.push(document.createTextNode(" "), time);
+    }
+    el.replaceChildren(...nodes);
+    el.setAttribute("data-live-status", g.pending ? "pending" : g.status);
+  }
+}
+
+/**
+ * Replaces the exercise page's report with the server's rendering.
+ * @param {LiveEvent} e
+ */
+function showReport(e) {
+  if (reportEl && e.report && e.grade && e.grade.exercise === pageExercise) {
+    reportEl.innerHTML = e.report; // rendered and escaped by the server's templates
+  }
+}
+
+/** @param {number} v */
+function newBuild(v) {
+  version = v;
+  document.dispatchEvent(new CustomEvent("ratelab:yours", { detail: { version: v } }));
+}
+
+/** @param {LiveEvent} e */
+function handle(e) {
+  switch (e.type) {
+    case EVENT.HELLO:
+      if (version !== null && e.version !== undefined && e.version !== version) {
+        newBuild(e.version); // built while this page was reconnecting
+      }
+      version = e.version || 0;
+      for (const g of e.grades || []) {
+        showGrade(g);
+      }
+      buildError(e.message || "");
+      if (panel) {
+        say("Live: saving a file under exercises/ regrades it here.");
+      }
+      break;
+    case EVENT.SAVED:
+      say("Saved " + (e.exercises || []).join(", ") + ": rebuilding and grading…");
+      break;
+    case EVENT.BUILT:
+      buildError("");
+      newBuild(e.version || 0);
+      say("Your code is rebuilt: the visualizations' Yours switch runs it.");
+      break;
+    case EVENT.BUILD_FAILED:
+      buildError(e.message || "");
+      say("Your code does not compile; the visualizations keep the last build that did:");
+      document.dispatchEvent(new CustomEvent("ratelab:yours-failed", { detail: { message: e.message || "" } }));
+      break;
+    case EVENT.CHECK:
+      if (e.grade) {
+        showGrade(e.grade);
+        say("Grading " + e.grade.exercise + ": " + (e.check ? e.check.id + " " + e.check.status : "") + "…");
+      }
+      showReport(e);
+      break;
+    case EVENT.GRADE:
+      if (e.grade) {
+        showGrade(e.grade);
+        say("Graded " + e.grade.exercise + ": " + (e.grade.label || e.grade.status) + " · " + (e.grade.points || "") +
+          (e.grade.pending ? " (the benchmarks are running)" : "."));
+      }
+      showReport(e);
+      break;
+    case EVENT.GRADE_FAILED:
+      say("Could not grade: " + (e.message || "see the terminal running the server."));
+      break;
+    case EVENT.RESYNC:
+      location.reload();
+      break;
+  }
+}
+
+let retry = 1000;
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss://" : "ws://";
+  const query = pageExercise ? "?exercise=" + encodeURIComponent(pageExercise) : "";
+  const ws = new WebSocket(proto + location.host + "/live" + query);
+  ws.onopen = () => { retry = 1000; };
+  ws.onmessage = (m) => handle(/** @type {LiveEvent} */ (JSON.parse(m.data)));
+  ws.onclose = () => {
+    // The server stopped (make run again?): try again, less and less often.
+    if (panel) {
+      say("Live updates paused: reconnecting to the lab…");
+    }
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 10000);
+  };
+}
+
+connect();
