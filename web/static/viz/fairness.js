@@ -22,6 +22,7 @@ import { Viz, field as vizField, figure as vizFigure, h, key as vizKey, register
 
 const VISIBLE_NS = 20e9; // the charts show the last 20 s
 const MAX_DT_MS = 100; // a frame never advances more than this much real time
+const SMOOTH = 5; // the charts show shares over 5 bins (500 ms)
 const SPEEDS = ["0.5", "1", "2", "5", "10", "20"]; // virtual seconds per second
 const QUANTA = ["1", "2", "5", "10", "20", "50", "100"];
 const RATES = ["1", "2", "4", "8", "16", "32"];
@@ -36,7 +37,7 @@ const COLORS = {
   s4: ["--rfq-s4", "#4f74a3"],
   s5: ["--rfq-s5", "#9a7a2a"],
   grid: ["--rfq-grid", "#e4e1d8"],
-  band: ["--rfq-band", "rgba(194,65,12,0.08)"],
+  band: ["--rfq-band", "rgba(194,65,12,0.45)"],
   text: ["--rfq-text", "#56606c"],
   bg: ["--rfq-bg", "#ffffff"],
 };
@@ -161,7 +162,7 @@ class FairnessViz extends Viz {
     const panels = h("div", { class: "rfq-lanes" });
     this.laneIDs.forEach((id, i) => {
       const title = h("h3", { class: "rfq-lane-title", text: laneNames[i] });
-      const ooo = figure("ooo-" + id, "Out of order", "commands overtaken");
+      const ooo = figure("ooo-" + id, "Out of order", "of 0 served");
       const gap = figure("gap-" + id, "Worst gap", "cost, two sessions backlogged");
       const peak = figure("peak-" + id, "A's peak", "of the engine, over 1 s");
       const chart = h("canvas", { class: "rfq-chart", role: "img", "aria-label": laneNames[i] + ": each session's share of the engine over time" });
@@ -174,8 +175,8 @@ class FairnessViz extends Viz {
 
     const legend = h("p", { class: "rfq-legend" }, [
       ...this.sessionIDs.map((s, i) => vizKey("rfq", "s" + i, i === 0 ? "A, the burster" : i === 1 ? "B, dear commands" : s)),
-      vizKey("rfq", "band", "A is bursting"),
-      h("span", { class: "rfq-muted", text: "Height: the engine's time, 0 to 100%, per 100 ms." }),
+      vizKey("rfq", "band", "A is sending a burst (the strip on top)"),
+      h("span", { class: "rfq-muted", text: "Height: each session's share of the engine's time, over 500 ms." }),
     ]);
 
     const head1 = h("tr", {}, [h("th", { scope: "col", rowspan: "2", text: "Session" }), h("th", { scope: "col", rowspan: "2", text: "Cost" })]);
@@ -254,7 +255,7 @@ class FairnessViz extends Viz {
     }
     this.status.textContent = status;
     this.status.classList.toggle("rfq-bad", info.stopped);
-    this.ui.lanes[2].title.textContent = "Deficit round robin (" + info.impl + ")";
+    this.ui.lanes[2].title.textContent = "DRR (" + info.impl + ")";
     this.ui.lanes[2].box.classList.toggle("rfq-stopped", info.stopped);
     return info;
   }
@@ -303,12 +304,14 @@ class FairnessViz extends Viz {
     if (!info) return;
     const ui = this.ui;
     ui.clock.textContent = "t = " + (this.now / 1e9).toFixed(1) + " s";
+    this.el.dataset.now = String(this.now);
     this.readyDot.textContent = this.paused ? "paused" : "live";
     this.readyDot.classList.toggle("rfq-paused", this.paused);
     this.lanes.forEach((st, l) => {
       const lu = ui.lanes[l], id = this.laneIDs[l];
       const stopped = st.stopped;
       lu.ooo.value.textContent = stopped ? "–" : count(st.outOfOrder);
+      lu.ooo.note.textContent = stopped ? "stopped" : "of " + count(st.served) + " served";
       lu.gap.value.textContent = stopped ? "–" : count(st.worstGap);
       const within = st.worstGap < this.bound;
       lu.gap.note.textContent = st.worstA < 0 ? "no two sessions backlogged yet"
@@ -377,7 +380,7 @@ class FairnessViz extends Viz {
     const F = this.api && this.api.fairness;
     const c = sizeCanvas(this.ui.lanes[l].chart);
     if (!c || !F) return;
-    const g = c.g, C = this.colors, left = 34, right = 6, top = 4, bottom = c.h - 15;
+    const g = c.g, C = this.colors, left = 34, right = 6, top = 9, bottom = c.h - 15;
     g.fillStyle = C.bg;
     g.fillRect(0, 0, c.w, c.h);
     const end = Math.max(this.now, VISIBLE_NS), start = end - VISIBLE_NS, pw = c.w - left - right;
@@ -385,8 +388,9 @@ class FairnessViz extends Viz {
     const x = (t) => left + ((t - start) / VISIBLE_NS) * pw;
     /** @param {number} v */
     const y = (v) => bottom - v * (bottom - top);
+    // A's bursts: a strip above the chart, up to now.
     g.fillStyle = C.band;
-    for (const [b0, b1] of this.bursts(info, start, end)) g.fillRect(x(b0), top, Math.max(1, x(b1) - x(b0)), bottom - top);
+    for (const [b0, b1] of this.bursts(info, start, Math.min(end, this.now))) g.fillRect(x(b0), 1, Math.max(1, x(b1) - x(b0)), 5);
     g.strokeStyle = C.grid;
     g.fillStyle = C.text;
     g.font = "11px system-ui, sans-serif";
@@ -411,12 +415,16 @@ class FairnessViz extends Viz {
     let first = 0;
     while (first < bins.length && bins[first][0] + binNs <= start) first++;
     if (first < bins.length) {
+      // Each bar is the mean of its bin and the SMOOTH - 1 before it.
       const base = F.layout.binBusy + l * n;
       for (let i = first; i < bins.length; i++) {
         const b = bins[i], x0 = x(b[0]), x1 = x(b[0] + binNs), w = Math.max(x1 - x0, 0.5);
+        const from = Math.max(0, i - SMOOTH + 1);
         let acc = 0;
         for (let s = 0; s < n; s++) {
-          const v = b[base + s] / binNs;
+          let sum = 0;
+          for (let k = from; k <= i; k++) sum += bins[k][base + s];
+          const v = sum / ((i - from + 1) * binNs);
           if (v <= 0) continue;
           g.fillStyle = C["s" + s];
           g.fillRect(x0, y(acc + v), w + 0.4, y(acc) - y(acc + v));
