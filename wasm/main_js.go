@@ -46,6 +46,8 @@ func api() js.Value {
 		"fairness":       fairnessAPI(),
 		"nesting":        nestingAPI(),
 		"newNestingSim":  js.FuncOf(newNestingSim),
+		"policy":         policyAPI(),
+		"newPolicySim":   js.FuncOf(newPolicySim),
 	})
 }
 
