@@ -243,6 +243,8 @@ func (l *loop) checkDone(ex *report.Exercise, c report.Check, grading bool) {
 	}
 	if grading {
 		ex.Status = Grading
+	} else {
+		ex.Status = provisional(ex)
 	}
 	snap := *ex
 	snap.Checks = slices.Clone(ex.Checks)
@@ -260,9 +262,33 @@ func (l *loop) saved(ctx context.Context, r *report.Report, pending func(id stri
 	for i := range r.Exercises {
 		ex := r.Exercises[i]
 		ex.Checks = slices.Clone(ex.Checks)
+		if pending(ex.ID) {
+			for j, c := range ex.Checks {
+				if c.Kind == report.Benchmark && c.Status == report.Skipped {
+					ex.Checks[j].Message = "Running the benchmarks…"
+				}
+			}
+			ex.Status = provisional(&ex)
+		}
 		g := GradeOf(&ex, now, r.Seed, pending(ex.ID))
 		l.publish(Event{Type: TypeGrade, Grade: &g})
 	}
+}
+
+// provisional is the status of an exercise whose benchmarks have not run
+// yet, judged on the checks that did: passed while they all passed, so a
+// learner's correct code does not read "failed" until its benchmarks end.
+func provisional(ex *report.Exercise) report.Status {
+	switch ex.Status {
+	case report.Error, report.NotStarted, report.Timeout:
+		return ex.Status
+	}
+	for _, c := range ex.Checks {
+		if c.Status != report.Passed && (c.Kind != report.Benchmark || c.Status != report.Skipped) {
+			return report.Failed
+		}
+	}
+	return report.Passed
 }
 
 // needsBench reports whether a grade without benchmarks has benchmarks to

@@ -154,6 +154,7 @@ function newBuild(v) {
 function handle(e) {
   switch (e.type) {
     case EVENT.HELLO:
+      document.documentElement.setAttribute("data-live", "open"); // for tests: the page follows the server
       if (version !== null && e.version !== undefined && e.version !== version) {
         newBuild(e.version); // built while this page was reconnecting
       }
@@ -212,6 +213,7 @@ function connect() {
   ws.onopen = () => { retry = 1000; };
   ws.onmessage = (m) => handle(/** @type {LiveEvent} */ (JSON.parse(m.data)));
   ws.onclose = () => {
+    document.documentElement.setAttribute("data-live", "closed");
     // The server stopped (make run again?): try again, less and less often.
     if (panel) {
       say("Live updates paused: reconnecting to the lab…");

@@ -1,0 +1,217 @@
+package browsertest
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// copyModule copies the working tree of the module at root into dir (no
+// .git, node_modules, .ratelab or built binaries), so a test may edit
+// exercises/ without touching the learner's.
+func copyModule(t *testing.T, root, dir string) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if d.IsDir() {
+			switch rel {
+			case ".git", "node_modules", ".ratelab":
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+		}
+		if !d.Type().IsRegular() || rel == "labserver" || strings.HasSuffix(rel, ".wasm") {
+			return nil
+		}
+		src, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		dst, err := os.Create(filepath.Join(dir, rel))
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(dst, src); err != nil {
+			dst.Close()
+			return err
+		}
+		return dst.Close()
+	})
+	if err != nil {
+		t.Fatalf("copying the module: %v", err)
+	}
+}
+
+// startLabserver builds cmd/labserver in the module copy at dir and runs
+// `labserver serve` there (single-learner mode, so it watches dir's
+// exercises/), on a loopback port. The test's cleanup stops it.
+func startLabserver(t *testing.T, dir string) *Server {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "labserver")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/labserver")
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building labserver: %v\n%s", err, out)
+	}
+	db := filepath.Join(t.TempDir(), "lab.db")
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "RATELAB_DB=", "RATELAB_STATIC_DIR=")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting labserver serve: %v", err)
+	}
+	exited := make(chan struct{})
+	urls := make(chan string, 1)
+	go func() {
+		defer close(exited)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			line := sc.Text()
+			if _, rest, ok := strings.Cut(line, "the lab is at "); ok {
+				url, _, _ := strings.Cut(rest, " ")
+				select {
+				case urls <- url:
+				default:
+				}
+			}
+			fmt.Fprintln(os.Stderr, "labserver:", line)
+		}
+		cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGINT)
+		select {
+		case <-exited:
+		case <-time.After(15 * time.Second):
+			cmd.Process.Kill()
+			<-exited
+		}
+	})
+	select {
+	case url := <-urls:
+		return &Server{URL: url, DBPath: db}
+	case <-exited:
+		t.Fatal("labserver serve exited before serving")
+	case <-time.After(60 * time.Second):
+		t.Fatal("labserver serve did not say where it listens within 60s")
+	}
+	return nil
+}
+
+// The live loop, end to end: with the exercise page open, saving a file
+// under exercises/ changes its grade badge without a reload (the time from
+// the write to the badge is logged), and saving code that does not compile
+// shows the compiler's message.
+func TestLiveLoop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds labserver and grades an exercise")
+	}
+	RequireChromium(t)
+	root, err := ModuleRoot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	copyModule(t, root, dir)
+	s := startLabserver(t, dir)
+	ctx := NewBrowser(t, BrowserOptions{Timeout: 4 * time.Minute})
+	console := Console(ctx)
+
+	Open(t, ctx, s, "/exercises/gcra", "no-report")
+	poll := func(what, expr string, timeout time.Duration) map[string]any {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Poll[map[string]any](expr,
+			chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(timeout)))
+		if err != nil {
+			Screenshot(t, ctx, "live-"+strings.ReplaceAll(what, " ", "-"))
+			t.Fatalf("waiting for %s: %v", what, err)
+		}
+		return v
+	}
+	poll("the live websocket", `document.documentElement.dataset.live === "open" ? {} : null`, 20*time.Second)
+	Eval[bool](t, ctx, `(window.ratelabNoReload = true)`)
+
+	gcra := filepath.Join(dir, "exercises", "gcra", "gcra.go")
+	solution, err := os.ReadFile(filepath.Join(dir, "solutions", "gcra", "gcra.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := os.WriteFile(gcra, solution, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := poll("gcra's grade badge", `(() => {
+		const b = document.querySelector('[data-live-report="gcra"] [data-testid="grade-gcra"]');
+		const text = b ? b.textContent.trim() : "";
+		return text && text !== "grading" ? {text, at: Date.now()} : null;
+	})()`, 2*time.Minute)
+	at, _ := got["at"].(float64)
+	t.Logf("save to badge, first save (the grader's child and Yours built from cold): %d ms", int64(at)-start.UnixMilli())
+	if text := got["text"]; text != "passed" {
+		t.Errorf("gcra's badge after saving the reference = %q; want %q", text, "passed")
+	}
+	if !Eval[bool](t, ctx, `window.ratelabNoReload === true`) {
+		t.Error("the page reloaded: the badge must change in place")
+	}
+	score := func(cond string) string {
+		return `(() => {
+			const s = document.querySelector('[data-live-report="gcra"] [data-testid="score"]');
+			const text = s ? s.textContent.replace(/\s+/g, " ").trim() : "";
+			return ` + cond + ` ? {text, at: Date.now()} : null;
+		})()`
+	}
+	poll("the grade with benchmarks", score(`text.startsWith("25 ")`), 2*time.Minute)
+	Screenshot(t, ctx, "live-graded")
+
+	// Saved again, warm: the grade without benchmarks (22 of 25 points, the
+	// benchmarks running) replaces the full one.
+	start = time.Now()
+	if err := os.WriteFile(gcra, append(solution, "\n// saved again\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got = poll("the grade of the second save", score(`text.startsWith("22 ")`), 2*time.Minute)
+	at, _ = got["at"].(float64)
+	t.Logf("save to badge, second save: %d ms (score %q)", int64(at)-start.UnixMilli(), got["text"])
+
+	broken := append(solution, "\nfunc broken() { undefinedThing() }\n"...)
+	if err := os.WriteFile(gcra, broken, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	msg := poll("the compiler's message", `(() => {
+		const pre = document.querySelector('[data-testid="live-build-error"]');
+		return pre && !pre.hidden && pre.textContent.includes("undefinedThing") ? {text: pre.textContent} : null;
+	})()`, 2*time.Minute)
+	if text, _ := msg["text"].(string); !strings.Contains(text, "exercises/gcra/gcra.go:") {
+		t.Errorf("the build error shown = %q; want the compiler's exercises/gcra/gcra.go:line: message", text)
+	}
+	poll("the error badge", `(() => {
+		const b = document.querySelector('[data-testid="grade-gcra"]');
+		return b && b.textContent.trim() === "error" ? {} : null;
+	})()`, 2*time.Minute)
+	if !Eval[bool](t, ctx, `window.ratelabNoReload === true`) {
+		t.Error("the page reloaded after the broken save")
+	}
+	Screenshot(t, ctx, "live-build-error")
+	if errs := console(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
