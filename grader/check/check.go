@@ -81,6 +81,9 @@ func Call[T any](f func() T) (v T, p *Panic) {
 // this check.
 func Fail(t Trace, why string) Outcome {
 	ce := &report.Counterexample{Setup: t.Setup, Steps: t.Steps}
+	if c, ok := CallData(t.Setup); ok {
+		ce.SetupCall = &c
+	}
 	last := report.Step{}
 	if n := len(t.Steps); n > 0 {
 		last = t.Steps[n-1]

@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"math/rand"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -76,8 +77,9 @@ func TestPropertyFindsTheBugAndShrinksToTheMinimalScript(t *testing.T) {
 		if o.Status != report.Failed {
 			t.Fatalf("seed %d: %s %s, want a failure", seed, o.Status, o.Message)
 		}
-		want := &report.Counterexample{Setup: "New(0)", Steps: []report.Step{{Call: "Add(7)", Got: "6", Want: "7"}}}
-		if ce := o.Counterexample; ce.Setup != want.Setup || !slices.Equal(ce.Steps, want.Steps) {
+		want := &report.Counterexample{Setup: "New(0)", SetupCall: &report.Call{Name: "New", Args: map[string]any{"arg1": "0"}},
+			Steps: []report.Step{{Call: "Add(7)", Got: "6", Want: "7", Name: "Add", Args: map[string]any{"arg1": "7"}}}}
+		if ce := o.Counterexample; !reflect.DeepEqual(ce, want) {
 			t.Errorf("seed %d: counterexample %+v, want %+v", seed, ce, want)
 		}
 		if o.Message != "Add(7) = 6; want 7. why" {

@@ -18,7 +18,11 @@ func (t *Trace) Step(call, got, want string, p *Panic) bool {
 	if p != nil {
 		got = "panic: " + p.Error()
 	}
-	t.Steps = append(t.Steps, report.Step{Call: call, Got: got, Want: want})
+	step := report.Step{Call: call, Got: got, Want: want}
+	if c, ok := CallData(call); ok {
+		step.Name, step.Args = c.Name, c.Args
+	}
+	t.Steps = append(t.Steps, step)
 	if p != nil || got != want {
 		t.Bad, t.Panic = true, p
 		return false

@@ -73,18 +73,33 @@ type Check struct {
 }
 
 // Counterexample is the shortest failing sequence the shrinker found:
-// Setup, then Steps, ending on the step whose Got differs from Want.
+// Setup, then Steps, ending on the step whose Got differs from Want. It is
+// replayable by hand (Setup and each step's Call, as Go) and by a program
+// (SetupCall and each step's Name and Args), which readers must not assume
+// are there: reports from before they existed lack them.
 type Counterexample struct {
-	Setup string `json:"setup"`
-	Steps []Step `json:"steps"`
+	Setup     string `json:"setup"`
+	SetupCall *Call  `json:"setup_call,omitempty"`
+	Steps     []Step `json:"steps"`
+}
+
+// Call is a call as data: the function or method and its arguments by
+// name. Every integer is a decimal string, so that nothing is lost above
+// 2^53 in JavaScript; floats and booleans are JSON values; anything else
+// (a struct literal, a function) is its Go text.
+type Call struct {
+	Name string         `json:"name"`
+	Args map[string]any `json:"args"`
 }
 
 // Step is one call of a counterexample with what it returned and what the
-// model says it should have returned.
+// model says it should have returned. Name and Args are Call as data.
 type Step struct {
-	Call string `json:"call"`
-	Got  string `json:"got"`
-	Want string `json:"want"`
+	Call string         `json:"call"`
+	Got  string         `json:"got"`
+	Want string         `json:"want"`
+	Name string         `json:"name,omitempty"`
+	Args map[string]any `json:"args,omitempty"`
 }
 
 // Total sets r.Score and r.MaxScore to the sums over its exercises.
