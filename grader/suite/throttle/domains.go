@@ -185,9 +185,17 @@ var pauseDomain = domain{
 	addrs: []uint64{1, 2}, maxOps: 20,
 }
 
+// whitelistDomain: bursts (a window rarely passes) at limits of one or
+// two, addresses going on and off the list, degraded periods now and then.
 var whitelistDomain = domain{
-	trap: whitelistTrap, config: baseConfig(0), cfgOK: noAutoRecover, start: smallStart, wait: smallWait,
-	weights: weights(8, 2, 0, 0, 3, 1, 1), states: []State{Degraded, Degraded, Normal},
+	trap: whitelistTrap, config: func(r *rand.Rand) Config {
+		c := baseConfig(0)(r)
+		c.Rate.MaxCalls = uint32(check.Between(r, 1, 2))
+		return c
+	},
+	cfgOK: noAutoRecover, start: smallStart,
+	wait:    func(r *rand.Rand, m *model) uint64 { return check.Pick(r, 0, 0, 0, 1, 10, m.cfg.Rate.WindowNs) },
+	weights: weights(8, 1, 0, 0, 4, 1, 1), states: []State{Degraded, Degraded, Normal},
 	addrs: []uint64{1, 2, 3}, statusAfter: true, maxOps: 30,
 }
 

@@ -12,7 +12,7 @@ import (
 func validCase() Config {
 	return Config{
 		Breaker: BreakerConfig{TTLNs: 1, AutoRecover: true},
-		Rate:    RateLimit{MaxCalls: 1, WindowNs: 1},
+		Rate:    RateLimit{MaxCalls: 5, WindowNs: 1},
 		Congestion: CongestionConfig{
 			WindowNs: 1, LowBelow: 3, HighAbove: 3, ReduceBps: 10_000, IncreaseBps: math.MaxUint32,
 			MinMaxCalls: 5, MaxMaxCalls: 5,
