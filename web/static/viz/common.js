@@ -41,26 +41,52 @@ function loadScript(src) {
  */
 export function loadWasm(wasmURL, execURL) {
   if (loading) return loading;
-  loading = (async () => {
-    if (globalThis.ratelab) return globalThis.ratelab;
-    if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
-    if (typeof Go === "undefined") await loadScript(execURL);
-    const go = new Go();
-    let result;
-    try {
-      result = await WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject);
-    } catch (e) {
-      // Wrong MIME type or an old browser: fetch the bytes instead.
-      const resp = await fetch(wasmURL);
-      if (!resp.ok) throw new Error("could not load " + wasmURL + " (" + resp.status + ")");
-      result = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
-    }
-    go.run(result.instance); // runs main until it blocks; it sets globalThis.ratelab
-    if (!globalThis.ratelab) throw new Error("lab.wasm did not start");
-    return globalThis.ratelab;
-  })();
+  firstURLs = { wasm: wasmURL, exec: execURL };
+  loading = globalThis.ratelab ? Promise.resolve(globalThis.ratelab) : startWasm(wasmURL, execURL);
   return loading;
 }
+
+/** @type {{wasm: string, exec: string} | null} the URLs the page's lab.wasm came from */
+let firstURLs = null;
+
+/**
+ * startWasm fetches and starts a lab.wasm and returns its API. A second
+ * one started beside the first (a newer "Yours" build) takes over
+ * globalThis.ratelab; the first keeps serving the runs made with it.
+ * @param {string} wasmURL
+ * @param {string} execURL wasm_exec.js, loaded only if `Go` is not defined
+ * @returns {Promise<lab.API>}
+ */
+async function startWasm(wasmURL, execURL) {
+  if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
+  if (typeof Go === "undefined") await loadScript(execURL);
+  const go = new Go();
+  let result;
+  try {
+    result = await WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject);
+  } catch (e) {
+    // Wrong MIME type or an old browser: fetch the bytes instead.
+    const resp = await fetch(wasmURL);
+    if (!resp.ok) throw new Error("could not load " + wasmURL + " (" + resp.status + ")");
+    result = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
+  }
+  const before = globalThis.ratelab;
+  go.run(result.instance); // runs main until it blocks; it sets globalThis.ratelab
+  if (!globalThis.ratelab || globalThis.ratelab === before) throw new Error("lab.wasm did not start");
+  return globalThis.ratelab;
+}
+
+// A new "Yours" build (web/static/live.js dispatches ratelab:yours when the
+// server has rebuilt lab.wasm after a save): start it beside the running
+// one; every visualization makes its next run with it, and one showing
+// "Yours" restarts on it at once. Runs of the reference go on undisturbed.
+document.addEventListener("ratelab:yours", (ev) => {
+  if (!firstURLs || !loading) return; // no visualization on this page
+  const detail = /** @type {CustomEvent<{version?: number}>} */ (ev).detail || {};
+  const url = firstURLs.wasm + (firstURLs.wasm.includes("?") ? "&" : "?") + "v=" + String(detail.version ?? Date.now());
+  loading = startWasm(url, firstURLs.exec);
+  loading.then((api) => { for (const viz of every) viz.swap(api); }, (err) => { for (const viz of every) viz.fail(err); });
+});
 
 /**
  * ensureCSS links the stylesheet at href (absolute), unless the page
@@ -277,6 +303,8 @@ export class Viz {
     this.sim = null;
     this.lastFrame = 0;
     this.ready = false;
+    /** @type {{impl?: string} | undefined} the settings (each visualization's own) */
+    this.cfg = undefined;
   }
 
   readColors() {
@@ -317,6 +345,18 @@ export class Viz {
    * @param {number} dt
    */
   tick(dt) {}
+
+  /**
+   * swap makes the visualization's next runs with api, a newer build of
+   * lab.wasm ("Yours" rebuilt after a save); a run of "Yours" restarts on
+   * it now, one of the reference goes on.
+   * @param {lab.API} api
+   */
+  swap(api) {
+    if (!this.api) return; // not started yet: start will get it
+    this.api = api;
+    if (this.cfg && this.cfg.impl === "yours") this.restart();
+  }
 
   /**
    * start runs once lab.wasm has started.
@@ -385,6 +425,8 @@ const kinds = new Map();
 
 /** @type {WeakMap<Element, AnyViz>} the visualization mounted into each element */
 const mounted = new WeakMap();
+/** @type {Set<AnyViz>} every visualization mounted on the page */
+const every = new Set();
 
 /**
  * register makes the visualization kind mount into every
@@ -403,6 +445,7 @@ export function register(kind, VizClass) {
     if (had) return had;
     const viz = new VizClass(root);
     mounted.set(root, viz);
+    every.add(viz);
     const wasm = root.getAttribute("data-wasm") || "/static/lab.wasm";
     const exec = root.getAttribute("data-wasm-exec") || "/static/wasm_exec.js";
     loadWasm(wasm, exec).then((api) => viz.start(api), (err) => viz.fail(err));
