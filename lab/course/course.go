@@ -146,6 +146,7 @@ var lessons = []Lesson{
 		Mounts: []Mount{
 			{ID: "hierarchy-leak", Viz: "nesting"},
 			{ID: "contention", Viz: "fairness"},
+			{ID: "policy", Viz: "policy"},
 		},
 	},
 	{

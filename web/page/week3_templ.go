@@ -74,6 +74,10 @@ func week3(l course.Lesson, a Assets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
+		templ_7745c5c3_Err = vizMount(l, "policy", "One client through the gateway for 12 s, on the same traffic twice: cancels on a budget of their own against one budget shared with the orders. A loop floods orders while the client tries to cancel, then floods without cancelling; it is disconnected and logs on again; at 9 s operations lower the limits. With its own budget every cancel passes while the orders are refused, and an accepted cancel ends the flood before it escalates; with one shared budget the cancels are refused with the orders and the flood runs on to silence and a disconnect. Heartbeats are never refused. Hover over a message for its retry-after.", a).Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
 		return nil
 	})
 }
