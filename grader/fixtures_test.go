@@ -160,6 +160,28 @@ var fixtures = []fixture{
 	{exercise: "fairqueue", name: "correct-slices", bench: true},
 	{exercise: "fairqueue", name: "correct-maps", bench: true},
 
+	// throttle: one known-buggy gate per pitfall (two for congestion-step)...
+	{exercise: "throttle", name: "recovers-after", fails: []string{"recover-first", "status", "exactness"}, unjudged: []string{"backward-time"}},
+	{exercise: "throttle", name: "whitelist-skips-pause", fails: []string{"pause-all", "exactness"}, unjudged: []string{"status", "backward-time"}},
+	{exercise: "throttle", name: "whitelist-uncounted", fails: []string{"whitelist-scope"}, unjudged: []string{"pause-all"}},
+	{exercise: "throttle", name: "override-as-cap", fails: []string{"override", "exactness"}, unjudged: []string{"status", "backward-time"}},
+	{exercise: "throttle", name: "counts-refused", fails: []string{"rate-window", "exactness"}, unjudged: []string{"recover-first", "pause-all", "override", "congestion-step", "status", "backward-time"}},
+	{exercise: "throttle", name: "high-refuses", fails: []string{"congestion-not-a-gate", "exactness"}, unjudged: []string{"recover-first", "whitelist-scope", "override", "rate-window", "congestion-step", "status", "backward-time"}},
+	{exercise: "throttle", name: "moves-without-change", fails: []string{"congestion-step", "exactness"}, unjudged: []string{"recover-first", "whitelist-scope", "override", "rate-window", "status", "backward-time"}},
+	{exercise: "throttle", name: "step-in-32-bits", fails: []string{"congestion-step"}},
+	{exercise: "throttle", name: "period-not-reset", fails: []string{"degraded-period", "exactness"}, unjudged: []string{"recover-first", "pause-all", "whitelist-scope", "precedence", "status", "backward-time"}},
+	{exercise: "throttle", name: "rate-first", fails: []string{"precedence", "exactness"}, unjudged: []string{"recover-first", "pause-all", "whitelist-scope", "degraded-period", "status", "backward-time"}},
+	{exercise: "throttle", name: "status-no-recovery", fails: []string{"status", "exactness"}, unjudged: []string{"backward-time"}},
+	{exercise: "throttle", name: "rewinds-clock", fails: []string{"backward-time"}},
+	{exercise: "throttle", name: "validation-unnamed", fails: []string{"config-validation"}},
+	// (a load equal to LowBelow taken as Low: a level no other check judges)
+	{exercise: "throttle", name: "level-inclusive", fails: []string{"exactness"}, unjudged: []string{"recover-first", "whitelist-scope", "override", "rate-window", "congestion-not-a-gate", "congestion-step", "status", "backward-time"}},
+	// ...one correct but too slow...
+	{exercise: "throttle", name: "prunes-every-address", fails: []string{"budget"}, bench: true},
+	// ...and correct ones written differently from the reference.
+	{exercise: "throttle", name: "correct-slices", bench: true},
+	{exercise: "throttle", name: "correct-values", bench: true},
+
 	// breaker: one known-buggy breaker per pitfall (two for open-timeout)...
 	{exercise: "breaker", name: "no-reset", fails: []string{"consecutive", "exactness"}},
 	{exercise: "breaker", name: "strict-timeout", fails: []string{"open-timeout", "exactness"}},
