@@ -1,0 +1,465 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+
+	"ratelab/grader/report"
+	"ratelab/lab/guard"
+)
+
+// The week 1 and 2 exercises: the token bucket, GCRA and the sliding window.
+func init() {
+	register(Exercise{ID: "tokenbucket", Build: buildBucket, Model: modelBucket})
+	register(Exercise{ID: "gcra", Build: buildGCRA, Model: modelGCRA})
+	register(Exercise{ID: "slidingwindow", Build: buildWindow, Model: modelWindow})
+}
+
+// errMissing is a nil constructor's reason.
+func errMissing(why string) error { return errors.New(guard.Missing(why)) }
+
+// --- token bucket ---
+
+type bucketArgs struct{ capacity, rate, now uint64 }
+
+func bucketSetup(c report.Call) (a bucketArgs, err error) {
+	if err = want(c, "New"); err != nil {
+		return a, err
+	}
+	if a.capacity, err = argU64(c, "capacity"); err != nil {
+		return a, err
+	}
+	if a.rate, err = argU64(c, "ratePerSec"); err != nil {
+		return a, err
+	}
+	a.now, err = argU64(c, "nowNs")
+	return a, err
+}
+
+// bucketAPI is the token bucket exercise's API.
+type bucketAPI interface {
+	TryAcquire(nowNs, n uint64) bool
+	Available(nowNs uint64) uint64
+}
+
+type bucketCalls struct{ b bucketAPI }
+
+func (x bucketCalls) Do(c report.Call) (string, error) {
+	return doBucket(x.b, c)
+}
+
+func doBucket(b bucketAPI, c report.Call) (string, error) {
+	now, err := argU64(c, "nowNs")
+	if err != nil {
+		return "", err
+	}
+	switch c.Name {
+	case "TryAcquire":
+		n, err := argU64(c, "n")
+		if err != nil {
+			return "", err
+		}
+		return bool2(b.TryAcquire(now, n)), nil
+	case "Available":
+		return strconv.FormatUint(b.Available(now), 10), nil
+	}
+	return "", want(c, "TryAcquire", "Available")
+}
+
+func buildBucket(impls Impls, setup report.Call) (Instance, error) {
+	a, err := bucketSetup(setup)
+	if err != nil {
+		return nil, err
+	}
+	if impls.Limiters.NewBucket == nil {
+		return nil, errMissing(impls.Limiters.Missing)
+	}
+	return bucketCalls{impls.Limiters.NewBucket(a.capacity, a.rate, a.now)}, nil
+}
+
+// unitsPerToken is the contract's fixed point: 1 token = 10^9 units.
+var unitsPerToken = big.NewInt(1_000_000_000)
+
+// BucketModel is the token bucket's contract as plain state: the bucket
+// holds Units (1 token = 10^9 units) out of Capacity·10^9, and Latest is the
+// latest time seen.
+type BucketModel struct {
+	Capacity, Rate, Latest uint64
+	Units                  *big.Int
+}
+
+// NewBucketModel is New(capacity, ratePerSec, nowNs): full.
+func NewBucketModel(capacity, ratePerSec, nowNs uint64) *BucketModel {
+	m := &BucketModel{Capacity: capacity, Rate: ratePerSec, Latest: nowNs}
+	m.Units = m.full()
+	return m
+}
+
+func (m *BucketModel) full() *big.Int {
+	return new(big.Int).Mul(new(big.Int).SetUint64(m.Capacity), unitsPerToken)
+}
+
+// refill adds what the time since the latest time earned, capped.
+func (m *BucketModel) refill(now uint64) {
+	if now <= m.Latest {
+		return
+	}
+	earned := new(big.Int).Mul(new(big.Int).SetUint64(now-m.Latest), new(big.Int).SetUint64(m.Rate))
+	m.Units.Add(m.Units, earned)
+	if full := m.full(); m.Units.Cmp(full) > 0 {
+		m.Units = full
+	}
+	m.Latest = now
+}
+
+// TryAcquire refills, then takes n tokens if the bucket holds them.
+func (m *BucketModel) TryAcquire(now, n uint64) bool {
+	m.refill(now)
+	need := new(big.Int).Mul(new(big.Int).SetUint64(n), unitsPerToken)
+	if need.Cmp(m.Units) > 0 {
+		return false
+	}
+	m.Units.Sub(m.Units, need)
+	return true
+}
+
+// Available refills, then returns the whole tokens held.
+func (m *BucketModel) Available(now uint64) uint64 {
+	m.refill(now)
+	return new(big.Int).Quo(m.Units, unitsPerToken).Uint64()
+}
+
+func (m *BucketModel) Do(c report.Call) (string, error) { return doBucket(m, c) }
+
+// State is the units held against the capacity, and the latest time seen.
+func (m *BucketModel) State() []Field {
+	full := m.full()
+	return []Field{
+		{
+			Label: "held",
+			Text:  tokensText(m.Units) + " of " + u(m.Capacity) + " tokens (" + bigText(m.Units) + " units)",
+			Value: ratio(m.Units, full), Max: 1,
+		},
+		{Label: "latest", Text: "t = " + u(m.Latest) + " ns"},
+	}
+}
+
+// tokensText is units as tokens, with the fraction when there is one:
+// "2", "0.999 999 001" is written "0.999999001".
+func tokensText(units *big.Int) string {
+	q, r := new(big.Int).QuoRem(units, unitsPerToken, new(big.Int))
+	s := bigText(q)
+	if r.Sign() != 0 {
+		f := fmt.Sprintf("%09d", r.Uint64())
+		for f[len(f)-1] == '0' {
+			f = f[:len(f)-1]
+		}
+		s += "." + f
+	}
+	return s
+}
+
+func modelBucket(setup report.Call) (Model, error) {
+	a, err := bucketSetup(setup)
+	if err != nil {
+		return nil, err
+	}
+	return NewBucketModel(a.capacity, a.rate, a.now), nil
+}
+
+// --- GCRA ---
+
+type gcraArgs struct{ rate, burst, now uint64 }
+
+func gcraSetup(c report.Call) (a gcraArgs, err error) {
+	if err = want(c, "New"); err != nil {
+		return a, err
+	}
+	if a.rate, err = argU64(c, "ratePerSec"); err != nil {
+		return a, err
+	}
+	if a.burst, err = argU64(c, "burst"); err != nil {
+		return a, err
+	}
+	a.now, err = argU64(c, "nowNs")
+	return a, err
+}
+
+type gcraAPI interface{ TryAcquire(nowNs uint64) bool }
+
+func doGCRA(g gcraAPI, c report.Call) (string, error) {
+	if err := want(c, "TryAcquire"); err != nil {
+		return "", err
+	}
+	now, err := argU64(c, "nowNs")
+	if err != nil {
+		return "", err
+	}
+	return bool2(g.TryAcquire(now)), nil
+}
+
+type gcraCalls struct{ g gcraAPI }
+
+func (x gcraCalls) Do(c report.Call) (string, error) { return doGCRA(x.g, c) }
+
+func buildGCRA(impls Impls, setup report.Call) (Instance, error) {
+	a, err := gcraSetup(setup)
+	if err != nil {
+		return nil, err
+	}
+	if impls.Limiters.NewGCRA == nil {
+		return nil, errMissing(impls.Limiters.Missing)
+	}
+	return gcraCalls{impls.Limiters.NewGCRA(a.rate, a.burst, a.now)}, nil
+}
+
+// GCRAModel is GCRA's contract as plain state, in units exact at every
+// rate: time is counted in ns·ratePerSec, so that the emission interval T
+// is 10^9 units and the tolerance tau is burst·10^9. TAT is the theoretical
+// arrival time in those units, Latest the latest time seen in ns.
+type GCRAModel struct {
+	Rate, Burst, Latest uint64
+	TAT                 *big.Int
+}
+
+// NewGCRAModel is New(ratePerSec, burst, nowNs): TAT = now, a full burst.
+func NewGCRAModel(ratePerSec, burst, nowNs uint64) *GCRAModel {
+	m := &GCRAModel{Rate: ratePerSec, Burst: burst, Latest: nowNs}
+	m.TAT = m.scaled(nowNs)
+	return m
+}
+
+func (m *GCRAModel) scaled(ns uint64) *big.Int {
+	return new(big.Int).Mul(new(big.Int).SetUint64(ns), new(big.Int).SetUint64(m.Rate))
+}
+
+func (m *GCRAModel) tau() *big.Int {
+	return new(big.Int).Mul(new(big.Int).SetUint64(m.Burst), unitsPerToken)
+}
+
+// TryAcquire grants iff TAT - now <= tau - T, then moves TAT to
+// max(TAT, now) + T. A time before the latest counts as the latest.
+func (m *GCRAModel) TryAcquire(now uint64) bool {
+	m.Latest = max(m.Latest, now)
+	n := m.scaled(m.Latest)
+	ahead := new(big.Int).Sub(m.TAT, n)
+	if ahead.Cmp(new(big.Int).Sub(m.tau(), unitsPerToken)) > 0 {
+		return false
+	}
+	if m.TAT.Cmp(n) < 0 {
+		m.TAT.Set(n)
+	}
+	m.TAT.Add(m.TAT, unitsPerToken)
+	return true
+}
+
+func (m *GCRAModel) Do(c report.Call) (string, error) { return doGCRA(m, c) }
+
+// State is TAT against now and tau, in ns.
+func (m *GCRAModel) State() []Field {
+	n := m.scaled(m.Latest)
+	ahead := new(big.Int).Sub(m.TAT, n)
+	if ahead.Sign() < 0 {
+		ahead.SetInt64(0)
+	}
+	tau := m.tau()
+	return []Field{
+		{
+			Label: "TAT − now",
+			Text:  nsText(ahead, m.Rate) + " of τ = " + nsText(tau, m.Rate) + " (T = " + nsText(unitsPerToken, m.Rate) + ")",
+			Value: ratio(ahead, tau), Max: 1,
+		},
+		{Label: "TAT", Text: nsText(m.TAT, m.Rate)},
+		{Label: "now", Text: "t = " + u(m.Latest) + " ns"},
+	}
+}
+
+// nsText is a time in units (ns·rate) as nanoseconds, exact to 3 decimals.
+func nsText(units *big.Int, rate uint64) string {
+	if rate == 0 {
+		return "∞"
+	}
+	r := new(big.Rat).SetFrac(units, new(big.Int).SetUint64(rate))
+	s := r.FloatString(3)
+	whole, frac, _ := cut(s, '.')
+	for len(frac) > 0 && frac[len(frac)-1] == '0' {
+		frac = frac[:len(frac)-1]
+	}
+	if frac != "" {
+		frac = "." + frac
+	}
+	w, _ := new(big.Int).SetString(whole, 10)
+	return bigText(w) + frac + " ns"
+}
+
+func cut(s string, sep byte) (string, string, bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == sep {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+func modelGCRA(setup report.Call) (Model, error) {
+	a, err := gcraSetup(setup)
+	if err != nil {
+		return nil, err
+	}
+	if a.rate < 1 || a.rate > 1_000_000_000 || a.burst < 1 || a.burst > 1_000_000 {
+		return nil, fmt.Errorf("New(ratePerSec=%d, burst=%d): out of the contract's range, nothing to replay", a.rate, a.burst)
+	}
+	return NewGCRAModel(a.rate, a.burst, a.now), nil
+}
+
+// --- sliding window ---
+
+type windowArgs struct {
+	limit    uint32
+	windowNs uint64
+	buckets  int
+}
+
+func windowSetup(c report.Call) (a windowArgs, err error) {
+	if err = want(c, "New"); err != nil {
+		return a, err
+	}
+	l, err := argU64(c, "limit")
+	if err != nil {
+		return a, err
+	}
+	if l > math.MaxUint32 {
+		return a, fmt.Errorf("New: limit %d is not a uint32", l)
+	}
+	a.limit = uint32(l)
+	if a.windowNs, err = argU64(c, "windowNs"); err != nil {
+		return a, err
+	}
+	b, err := argU64(c, "buckets")
+	if err != nil {
+		return a, err
+	}
+	if b < 1 || b > 1<<20 || a.windowNs < b {
+		return a, fmt.Errorf("New(windowNs=%d, buckets=%d): not a window this replay can draw", a.windowNs, b)
+	}
+	a.buckets = int(b)
+	return a, nil
+}
+
+type windowAPI interface {
+	Count(nowNs uint64) uint32
+	TryAcquire(nowNs uint64) bool
+}
+
+func doWindow(w windowAPI, c report.Call) (string, error) {
+	now, err := argU64(c, "nowNs")
+	if err != nil {
+		return "", err
+	}
+	switch c.Name {
+	case "TryAcquire":
+		return bool2(w.TryAcquire(now)), nil
+	case "Count":
+		return strconv.FormatUint(uint64(w.Count(now)), 10), nil
+	}
+	return "", want(c, "TryAcquire", "Count")
+}
+
+type windowCalls struct{ w windowAPI }
+
+func (x windowCalls) Do(c report.Call) (string, error) { return doWindow(x.w, c) }
+
+func buildWindow(impls Impls, setup report.Call) (Instance, error) {
+	a, err := windowSetup(setup)
+	if err != nil {
+		return nil, err
+	}
+	if impls.Limiters.NewWindow == nil {
+		return nil, errMissing(impls.Limiters.Missing)
+	}
+	return windowCalls{impls.Limiters.NewWindow(a.limit, a.windowNs, a.buckets)}, nil
+}
+
+// WindowModel is the sliding window's contract as plain state: the counts
+// of accepted messages by bucket id, the current bucket (Current, never
+// rewinding) and the K buckets the count covers.
+type WindowModel struct {
+	Limit    uint32
+	BucketNs uint64
+	K        int
+	Current  uint64
+	Counts   map[uint64]uint32 // bucket id -> accepted; only the last K
+}
+
+// NewWindowModel is New(limit, windowNs, buckets).
+func NewWindowModel(limit uint32, windowNs uint64, buckets int) *WindowModel {
+	return &WindowModel{Limit: limit, BucketNs: windowNs / uint64(buckets), K: buckets, Counts: map[uint64]uint32{}}
+}
+
+// advance makes the bucket of now current (time never rewinds) and drops
+// the counts it no longer covers.
+func (m *WindowModel) advance(now uint64) {
+	m.Current = max(m.Current, now/m.BucketNs)
+	for id := range m.Counts {
+		if m.Current-id >= uint64(m.K) {
+			delete(m.Counts, id)
+		}
+	}
+}
+
+// Count is the sum over the current bucket and the K-1 before it.
+func (m *WindowModel) Count(now uint64) uint32 {
+	m.advance(now)
+	var n uint32
+	for _, c := range m.Counts {
+		n += c
+	}
+	return n
+}
+
+// TryAcquire counts one message if Count < Limit.
+func (m *WindowModel) TryAcquire(now uint64) bool {
+	if m.Count(now) >= m.Limit {
+		return false
+	}
+	m.Counts[m.Current]++
+	return true
+}
+
+func (m *WindowModel) Do(c report.Call) (string, error) { return doWindow(m, c) }
+
+// maxBars is the most buckets drawn; a wider window shows its latest ones.
+const maxBars = 64
+
+// State is the count of each bucket the window covers (oldest first, the
+// current one last) against the limit.
+func (m *WindowModel) State() []Field {
+	k := min(m.K, maxBars)
+	bars := make([]float64, k)
+	var sum uint32
+	for id, c := range m.Counts {
+		sum += c
+		if back := m.Current - id; back < uint64(k) {
+			bars[k-1-int(back)] = float64(c)
+		}
+	}
+	label := "buckets"
+	if k < m.K {
+		label = "latest " + strconv.Itoa(k) + " of " + strconv.Itoa(m.K) + " buckets"
+	}
+	return []Field{
+		{Label: "count", Text: u(uint64(sum)) + " of limit " + u(uint64(m.Limit)), Value: float64(sum), Max: float64(m.Limit)},
+		{Label: label, Text: "current bucket #" + u(m.Current) + " (" + u(m.BucketNs) + " ns each)", Bars: bars, Max: float64(max(m.Limit, 1))},
+	}
+}
+
+func modelWindow(setup report.Call) (Model, error) {
+	a, err := windowSetup(setup)
+	if err != nil {
+		return nil, err
+	}
+	return NewWindowModel(a.limit, a.windowNs, a.buckets), nil
+}
