@@ -40,10 +40,10 @@ var Reference = Impls{Limiters: limiters.Reference, Adaptive: adaptive.Reference
 // page to draw: a label and its value in words, and optionally a meter
 // (Value out of Max, Max > 0) or a row of bars (Bars, each out of Max).
 type Field struct {
-	Label string    `json:"label"`
-	Text  string    `json:"text"`
-	Value float64   `json:"value,omitempty"`
-	Max   float64   `json:"max,omitempty"`
+	Label string  `json:"label"`
+	Text  string  `json:"text"`
+	Value float64 `json:"value,omitempty"`
+	Max   float64 `json:"max,omitempty"`
 	// Bars are drawn oldest first; the last is the current one.
 	Bars []float64 `json:"bars,omitempty"`
 }
