@@ -283,7 +283,7 @@ func explain(s script, t check.Trace, why string) string {
 		if m.whitelisted[o.Addr] {
 			white = ", but it is whitelisted"
 		}
-		story += fmt.Sprintf("At nowNs=%s the gate is %s; address %d has %d accepted writes in its window (%s ns back), and %s allows %d%s. ",
+		story += fmt.Sprintf("At nowNs=%s the gate is %s; address %d has %d accepted writes in its window of %s ns, and %s allows %d%s. ",
 			check.U(now), m.state, o.Addr, n, check.U(rl.WindowNs), whose, rl.MaxCalls, white)
 	case adjustCall, statusCall:
 		story += fmt.Sprintf("At nowNs=%s the congestion window holds %d accepted writes (Low below %d, High above %d); the level was %s and the global MaxCalls %d before this call. ",
