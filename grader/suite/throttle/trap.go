@@ -76,7 +76,6 @@ func ends(s script, t check.Trace, c call, keep func(got, want string) bool) boo
 	return keep(st.Got, st.Want)
 }
 
-
 // gateLike reports whether the failing call is a write the contract
 // accepts, refused at level High: congestion-not-a-gate's failure, which
 // the checks of the rate limit leave to it.
