@@ -48,6 +48,7 @@ func api() js.Value {
 		"newNestingSim":  js.FuncOf(newNestingSim),
 		"policy":         policyAPI(),
 		"newPolicySim":   js.FuncOf(newPolicySim),
+		"replay":         replayAPI(),
 	})
 }
 
