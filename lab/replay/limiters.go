@@ -140,11 +140,19 @@ func (m *BucketModel) State() []Field {
 	return []Field{
 		{
 			Label: "held",
-			Text:  tokensText(m.Units) + " of " + u(m.Capacity) + " tokens (" + bigText(m.Units) + " units)",
+			Text:  tokensText(m.Units) + " of " + u(m.Capacity) + " tokens (" + bigText(m.Units) + unitWord(m.Units) + ")",
 			Value: ratio(m.Units, full), Max: 1,
 		},
 		{Label: "latest", Text: "t = " + u(m.Latest) + " ns"},
 	}
+}
+
+// unitWord is " unit" or " units" after n.
+func unitWord(n *big.Int) string {
+	if n.IsInt64() && n.Int64() == 1 {
+		return " unit"
+	}
+	return " units"
 }
 
 // tokensText is units as tokens, with the fraction when there is one:

@@ -1,0 +1,153 @@
+package browsertest
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"ratelab/grader"
+	"ratelab/grader/report"
+)
+
+// fixtureWasm builds lab.wasm with the fixture dir in place of
+// exercises/<exercise> (go build -overlay: the learner's tree is not
+// touched), into a new static folder beside wasm_exec.js, and returns the
+// folder.
+func fixtureWasm(t *testing.T, root, exercise, dir string) string {
+	t.Helper()
+	if !assets.WasmExec {
+		t.Fatalf("no wasm_exec.js: %v", assets.Err)
+	}
+	static := t.TempDir()
+	js, err := os.ReadFile(filepath.Join(assets.Dir, "wasm_exec.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(static, "wasm_exec.js"), js, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	replace := map[string]string{}
+	mine, _ := filepath.Glob(filepath.Join(root, "exercises", exercise, "*.go"))
+	for _, f := range mine {
+		replace[f] = "" // gone, unless the fixture has a file of that name
+	}
+	theirs, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, f := range theirs {
+		replace[filepath.Join(root, "exercises", exercise, filepath.Base(f))] = f
+	}
+	overlay, _ := json.Marshal(map[string]any{"Replace": replace})
+	ov := filepath.Join(t.TempDir(), "overlay.json")
+	if err := os.WriteFile(ov, overlay, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "-overlay", ov, "-o", filepath.Join(static, "lab.wasm"), "./wasm")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building lab.wasm with the fixture as Yours: %v\n%s", err, out)
+	}
+	return static
+}
+
+// A failed check of a known-buggy token bucket (the fixture that drops the
+// fraction of every refill), graded and saved as `make grade` does: its
+// Replay button runs the counterexample on the reference and on Yours (the
+// same fixture, built into lab.wasm) and shows the step table, the step
+// the grade says differs marked first, the bucket's state beside each step.
+func TestReplayShowsTheDifferingStep(t *testing.T) {
+	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
+	errs := Console(ctx)
+	root, err := ModuleRoot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixture := filepath.Join(root, "grader", "testdata", "fixtures", "tokenbucket", "truncating-refill")
+	r, err := grader.Grade(context.Background(), grader.Options{
+		Root: root, Exercises: []string{"tokenbucket"},
+		Replace: map[string]string{"tokenbucket": fixture},
+		Seed:    grader.DefaultSeed, NoBench: true,
+	})
+	if err != nil {
+		t.Fatalf("grading the fixture: %v", err)
+	}
+	// The first failed check with a counterexample carried as data.
+	var failed *report.Check
+	for i, c := range r.Exercises[0].Checks {
+		if c.Status == report.Failed && c.Counterexample != nil && c.Counterexample.SetupCall != nil {
+			failed = &r.Exercises[0].Checks[i]
+			break
+		}
+	}
+	if failed == nil {
+		t.Fatalf("the fixture failed no check with a replayable counterexample: %+v", r.Exercises[0].Checks)
+	}
+	steps := failed.Counterexample.Steps
+	last := steps[len(steps)-1]
+	if last.Got == last.Want {
+		t.Fatalf("%s: the counterexample's last step agrees: %+v", failed.ID, last)
+	}
+	s := StartServer(t, ServerOptions{StaticDir: fixtureWasm(t, root, "tokenbucket", fixture), Reports: []*report.Report{r}})
+	Open(t, ctx, s, "/exercises/tokenbucket", "exercise-title")
+
+	in := `document.querySelector('[data-testid="check-` + failed.ID + `"]')`
+	WaitTestID(t, ctx, "replay-button")
+	if n := Eval[int](t, ctx, `document.querySelectorAll('.replay:not([hidden]) [data-testid="replay-button"]').length`); n == 0 {
+		t.Fatal("no visible Replay button")
+	}
+	Eval[bool](t, ctx, in+`.querySelector('[data-testid="replay-button"]').click() || true`)
+	WaitTestID(t, ctx, "replay-result")
+
+	rows := Eval[[][]string](t, ctx, `Array.from(`+in+`.querySelectorAll('[data-testid="replay-result"] tbody tr')).map(tr => [tr.dataset.testid, ...Array.from(tr.cells).slice(0, 4).map(c => c.textContent.trim())])`)
+	if len(rows) != len(steps)+1 {
+		t.Fatalf("replay rows = %q, want the setup and %d steps", rows, len(steps))
+	}
+	if rows[0][0] != "replay-start" || rows[0][2] != failed.Counterexample.Setup {
+		t.Errorf("first row = %q, want the setup %q", rows[0], failed.Counterexample.Setup)
+	}
+	for i, st := range steps {
+		row := rows[i+1]
+		wantID := "replay-step"
+		got := st.Got
+		if i == len(steps)-1 {
+			wantID, got = "replay-first-diff", st.Got+"differs"
+		}
+		want := []string{wantID, strconv.Itoa(i + 1), st.Call, got, st.Want}
+		if strings.Join(row, "|") != strings.Join(want, "|") {
+			t.Errorf("replay row %d = %q, want %q", i+1, row, want)
+		}
+	}
+	if got := Eval[string](t, ctx, in+`.querySelector('[data-testid="replay-summary"]').textContent`); got != "Step "+strconv.Itoa(len(steps))+" is the first where yours and the reference differ." {
+		t.Errorf("summary = %q", got)
+	}
+	// The bucket's state beside each step: units held against capacity, and
+	// the latest time seen.
+	fields := Eval[[]string](t, ctx, `Array.from(`+in+`.querySelectorAll('[data-testid="replay-first-diff"] .replay-field')).map(f => f.textContent.trim())`)
+	if len(fields) != 2 || !strings.HasPrefix(fields[0], "held") || !strings.Contains(fields[0], "tokens") || !strings.HasPrefix(fields[1], "latest") {
+		t.Errorf("state beside the differing step = %q, want held … tokens and latest", fields)
+	}
+	if n := Eval[int](t, ctx, in+`.querySelectorAll('[data-testid="replay-first-diff"] meter').length`); n != 1 {
+		t.Errorf("%d meters beside the differing step, want 1 (held against capacity)", n)
+	}
+	bg := Eval[[]string](t, ctx, `[`+in+`.querySelector('[data-testid="replay-first-diff"]'), `+in+`.querySelector('[data-testid="replay-step"], [data-testid="replay-start"]')].map(r => getComputedStyle(r).backgroundColor)`)
+	if bg[0] == bg[1] {
+		t.Errorf("differing step background %s = another row's: not marked", bg[0])
+	}
+	Eval[bool](t, ctx, `(`+in+`.querySelector('[data-testid="replay-result"]').scrollIntoView(), true)`)
+	ScreenshotViewport(t, ctx, "replay")
+	Screenshot(t, ctx, "page")
+
+	// Hide, then replay again: the button toggles.
+	Eval[bool](t, ctx, in+`.querySelector('[data-testid="replay-button"]').click() || true`)
+	if n := Eval[int](t, ctx, in+`.querySelectorAll('[data-testid="replay-result"]').length`); n != 0 {
+		t.Errorf("after Hide, %d replay tables", n)
+	}
+	if e := errs(); len(e) > 0 {
+		t.Errorf("console errors: %q", e)
+	}
+}
