@@ -65,4 +65,3 @@ func TestGradeBadUsage(t *testing.T) {
 		t.Errorf("unknown command: exit %d, stderr %q; want 2 and the list of commands", code, stderr)
 	}
 }
-
