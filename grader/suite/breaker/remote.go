@@ -49,14 +49,7 @@ func API(impl, ref New) harness.API {
 // is a call in r's process.
 func Remote(r check.Remote) New {
 	return func(cfg Config, nowNs uint64) (Breaker, error) {
-		var o remoteBreaker
-		var err error
-		r.Call(0, "New", []any{cfg, nowNs}, &o.Obj, &err)
-		o.Remote = r
-		if o.Obj == 0 {
-			return nil, err
-		}
-		return o, err
+		return check.NewRemote(r, "New", func(o check.Object) Breaker { return remoteBreaker{o} }, cfg, nowNs)
 	}
 }
 
@@ -79,10 +72,7 @@ func (x remoteBreaker) State(nowNs uint64) State {
 // learner's package: the benchmark's decisions must be its.
 func refNew(cfg Config, nowNs uint64) (Breaker, error) {
 	b, err := ref.New(ref.Config{FailureThreshold: cfg.FailureThreshold, OpenNs: cfg.OpenNs, HalfOpenProbes: cfg.HalfOpenProbes}, nowNs)
-	if b == nil {
-		return nil, err
-	}
-	return refBreaker{b}, err
+	return check.Adapt(b, err, func(b *ref.Breaker) Breaker { return refBreaker{b} })
 }
 
 type refBreaker struct{ b *ref.Breaker }
@@ -110,10 +100,7 @@ const benchLag = 3
 // closes again and again. The digest is of Allow's decisions and of the
 // states the breaker passes through.
 func loop(newB New, n int) uint64 {
-	b, err := newB(Config{FailureThreshold: 3, OpenNs: 2_000, HalfOpenProbes: 2}, 0)
-	if err != nil {
-		panic("New refused the benchmark's config: " + err.Error())
-	}
+	b := check.BenchNew(newB(Config{FailureThreshold: 3, OpenNs: 2_000, HalfOpenProbes: 2}, 0))
 	var pending [benchLag + 1]struct {
 		ticket uint64
 		ok     bool
@@ -139,15 +126,6 @@ type benchCall struct {
 
 // benchTraffic is drawn once, from a fixed seed: 4096 calls, gaps uniform
 // in [0, 200] ns, one in three failing.
-var benchTraffic = func() []benchCall {
-	gaps := check.Steps(4096, 200)
-	out := make([]benchCall, len(gaps))
-	x := uint64(88172645463325252)
-	for i := range out {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		out[i] = benchCall{gap: gaps[i], fails: x%3 == 0}
-	}
-	return out
-}()
+var benchTraffic = check.Drawn(4096, 200, func(gap, x uint64) benchCall {
+	return benchCall{gap: gap, fails: x%3 == 0}
+})

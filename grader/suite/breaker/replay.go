@@ -63,18 +63,6 @@ func newCall(s setup) string {
 	return fmt.Sprintf("New(%s, nowNs=%s)", configString(s.Cfg), check.U(s.Start))
 }
 
-// errString writes New's error result: "nil" or the error's text.
-func errString(err error) string {
-	if err == nil {
-		return "nil"
-	}
-	msg := err.Error()
-	if len(msg) > 200 {
-		msg = msg[:200] + "…"
-	}
-	return fmt.Sprintf("error %q", msg)
-}
-
 // ticketOf is a ticket as both sides hold it: the learner's value, the
 // model's generation, and the step (1-based) that issued it.
 type ticketOf struct {
@@ -134,26 +122,11 @@ func (o op) callString(now uint64, ticket uint64, from string) string {
 // at the first call where they differ.
 func replay(newImpl New, s script) check.Trace {
 	st := s.Setup
-	type made struct {
-		b   Breaker
-		err error
-	}
-	t, mk, ok := check.Begin(newCall(st), func() made {
-		b, err := newImpl(st.Cfg, st.Start)
-		return made{b, err}
-	})
+	t, b, ok := check.BeginNew(newCall(st), "a nil *Breaker", func() (Breaker, error) { return newImpl(st.Cfg, st.Start) })
 	if !ok {
 		return t
 	}
-	if mk.err != nil || mk.b == nil {
-		got := errString(mk.err)
-		if mk.err == nil {
-			got = "a nil *Breaker"
-		}
-		t.Step(newCall(st), got, "nil", nil)
-		return t
-	}
-	b, m := mk.b, newModel(st.Cfg, st.Start)
+	m := newModel(st.Cfg, st.Start)
 	var ts tickets
 	i := 0
 	for o, now := range check.Times(st.Start, s.Ops) {

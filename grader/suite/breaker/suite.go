@@ -125,7 +125,7 @@ func validation(newImpl New) check.Outcome {
 		case mk.err != nil && c.field != "" && mk.b == nil && names(mk.err.Error(), c.field):
 			got = want
 		case mk.err != nil:
-			got = fmt.Sprintf("%s, %s", map[bool]string{true: "nil", false: "a breaker"}[mk.b == nil], errString(mk.err))
+			got = fmt.Sprintf("%s, %s", map[bool]string{true: "nil", false: "a breaker"}[mk.b == nil], check.ErrText(mk.err))
 		case mk.b == nil:
 			got = "nil, nil"
 		}

@@ -24,14 +24,7 @@ func Remote(r check.Remote) Impl {
 	pkg := check.Object{Remote: r}
 	return Impl{
 		New: func(cfg Config, nowNs uint64) (Gateway, error) {
-			var o remoteGateway
-			var err error
-			r.Call(0, "New", []any{cfg, nowNs}, &o.Obj, &err)
-			o.Remote = r
-			if o.Obj == 0 {
-				return nil, err
-			}
-			return o, err
+			return check.NewRemote(r, "New", func(o check.Object) Gateway { return remoteGateway{o} }, cfg, nowNs)
 		},
 		Validate: func(cfg Config) error { return check.Get[error](pkg, "Validate", cfg) },
 	}
@@ -56,10 +49,7 @@ func (x remoteGateway) Reload(cfg Config, nowNs uint64) error {
 var refImpl = Impl{
 	New: func(cfg Config, nowNs uint64) (Gateway, error) {
 		g, err := ref.New(refConfig(cfg), nowNs)
-		if g == nil {
-			return nil, err
-		}
-		return refGateway{g}, err
+		return check.Adapt(g, err, func(g *ref.Gateway) Gateway { return refGateway{g} })
 	},
 	Validate: func(cfg Config) error { return refConfig(cfg).Validate() },
 }
@@ -105,13 +95,10 @@ const benchSessions = 1000
 // twice what its orders budget allows, so that many calls are refused and
 // floods go Silent; nothing disconnects.
 func loop(impl Impl, n int) uint64 {
-	g, err := impl.New(Config{
+	g := check.BenchNew(impl.New(Config{
 		Classes:        map[string]Class{"regular": {Orders: Budget{10, 10_000}, Cancels: Budget{20, 20_000}}},
 		SilenceAfterNs: 100_000,
-	}, 0)
-	if err != nil {
-		panic("New refused the benchmark's config: " + err.Error())
-	}
+	}, 0))
 	for s := range uint64(benchSessions) {
 		g.Open(s, "regular", 0)
 	}
@@ -134,24 +121,15 @@ type benchMessage struct {
 
 // benchTraffic is drawn once, from a fixed seed: 4096 messages, gaps
 // uniform in [0, 100] ns (20,000 messages a second per session).
-var benchTraffic = func() []benchMessage {
-	gaps := check.Steps(4096, 100)
-	out := make([]benchMessage, len(gaps))
-	x := uint64(88172645463325252)
-	for i := range out {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		kind := NewOrder
-		switch x >> 60 {
-		case 0, 1, 2:
-			kind = Cancel
-		case 3:
-			kind = Heartbeat
-		case 4, 5, 6:
-			kind = Modify
-		}
-		out[i] = benchMessage{session: x % benchSessions, gap: gaps[i], kind: kind}
+var benchTraffic = check.Drawn(4096, 100, func(gap, x uint64) benchMessage {
+	kind := NewOrder
+	switch x >> 60 {
+	case 0, 1, 2:
+		kind = Cancel
+	case 3:
+		kind = Heartbeat
+	case 4, 5, 6:
+		kind = Modify
 	}
-	return out
-}()
+	return benchMessage{session: x % benchSessions, gap: gap, kind: kind}
+})

@@ -121,50 +121,15 @@ func (o op) callString(now uint64) string {
 	return fmt.Sprintf("Admit(session=%s, kind=%s, nowNs=%s)", check.U(o.Session), o.Kind, check.U(now))
 }
 
-// errString writes an error result: "nil", "an error" when one was
-// wanted, or the error's text when none was.
-func errString(err error, wantErr bool) (got, want string) {
-	want = "nil"
-	if wantErr {
-		want = "an error"
-	}
-	switch {
-	case err == nil:
-		return "nil", want
-	case wantErr:
-		return want, want
-	}
-	msg := err.Error()
-	if len(msg) > 200 {
-		msg = msg[:200] + "…"
-	}
-	return fmt.Sprintf("error %q", msg), want
-}
-
 // replay runs s against a fresh implementation and a fresh model, stopping
 // at the first call where they differ.
 func replay(impl Impl, s script) check.Trace {
 	st := s.Setup
-	type made struct {
-		g   Gateway
-		err error
-	}
-	t, mk, ok := check.Begin(newCall(st), func() made {
-		g, err := impl.New(st.Cfg, st.Start)
-		return made{g, err}
-	})
+	t, g, ok := check.BeginNew(newCall(st), "a nil *Gateway", func() (Gateway, error) { return impl.New(st.Cfg, st.Start) })
 	if !ok {
 		return t
 	}
-	if mk.err != nil || mk.g == nil {
-		got, want := errString(mk.err, false)
-		if mk.err == nil {
-			got = "a nil *Gateway"
-		}
-		t.Step(newCall(st), got, want, nil)
-		return t
-	}
-	g, m := mk.g, newModel(st.Cfg, st.Start)
+	m := newModel(st.Cfg, st.Start)
 	for o, now := range check.Times(st.Start, s.Ops) {
 		var got, want string
 		var p *check.Panic
@@ -172,11 +137,11 @@ func replay(impl Impl, s script) check.Trace {
 		case openCall:
 			var err error
 			err, p = check.Call(func() error { return g.Open(o.Session, o.Class, now) })
-			got, want = errString(err, m.open(o.Session, o.Class, now))
+			got, want = check.ErrString(err, m.open(o.Session, o.Class, now))
 		case reloadCall:
 			var err error
 			err, p = check.Call(func() error { return g.Reload(o.Cfg, now) })
-			got, want = errString(err, m.reload(o.Cfg, now))
+			got, want = check.ErrString(err, m.reload(o.Cfg, now))
 		default:
 			var v Verdict
 			v, p = check.Call(func() Verdict { return g.Admit(o.Session, o.Kind, now) })

@@ -215,7 +215,7 @@ func validation(impl Impl) check.Outcome {
 			case err != nil && len(ps) > 0 && names(err.Error(), ps[0]):
 				got = want
 			case err != nil:
-				got, _ = errString(err, false)
+				got, _ = check.ErrString(err, false)
 			}
 			call := fmt.Sprintf("%s(%s)", fn, configString(cfg))
 			if fn == "New" {

@@ -23,14 +23,7 @@ func API(impl, ref Impl) harness.API {
 func Remote(r check.Remote) Impl {
 	return Impl{
 		New: func(cfg Config, nowNs uint64) (Gate, error) {
-			var o remoteGate
-			var err error
-			r.Call(0, "New", []any{cfg, nowNs}, &o.Obj, &err)
-			o.Remote = r
-			if o.Obj == 0 {
-				return nil, err
-			}
-			return o, err
+			return check.NewRemote(r, "New", func(o check.Object) Gate { return remoteGate{o} }, cfg, nowNs)
 		},
 	}
 }
@@ -58,10 +51,7 @@ func (x remoteGate) Status(nowNs uint64) Status { return check.Get[Status](x.Obj
 var refImpl = Impl{
 	New: func(cfg Config, nowNs uint64) (Gate, error) {
 		g, err := ref.New(refConfig(cfg), nowNs)
-		if g == nil {
-			return nil, err
-		}
-		return refGate{g}, err
+		return check.Adapt(g, err, func(g *ref.Gate) Gate { return refGate{g} })
 	},
 }
 
@@ -119,16 +109,13 @@ const benchAddrs = 1000
 // are refused; 50 addresses whitelisted and 50 with an override; the
 // keeper adjusts congestion every 256 writes, so the global limit moves.
 func loop(impl Impl, n int) uint64 {
-	g, err := impl.New(Config{
+	g := check.BenchNew(impl.New(Config{
 		Rate: RateLimit{MaxCalls: 10, WindowNs: 1_000_000},
 		Congestion: CongestionConfig{
 			WindowNs: 100_000, LowBelow: 900, HighAbove: 1_100,
 			ReduceBps: 2_000, IncreaseBps: 2_500, MinMaxCalls: 4, MaxMaxCalls: 40,
 		},
-	}, 0)
-	if err != nil {
-		panic("New refused the benchmark's config: " + err.Error())
-	}
+	}, 0))
 	for a := range uint64(50) {
 		g.SetWhitelisted(a, true)
 		g.SetIssuerLimit(500+a, RateLimit{MaxCalls: 20, WindowNs: 500_000})
@@ -151,15 +138,6 @@ type benchWrite struct{ addr, gap uint64 }
 // benchTraffic is drawn once, from a fixed seed: 4096 writes, gaps uniform
 // in [0, 100] ns (20 million writes a second, 20,000 per address, twice
 // what 10 per ms allows).
-var benchTraffic = func() []benchWrite {
-	gaps := check.Steps(4096, 100)
-	out := make([]benchWrite, len(gaps))
-	x := uint64(88172645463325252)
-	for i := range out {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		out[i] = benchWrite{addr: x % benchAddrs, gap: gaps[i]}
-	}
-	return out
-}()
+var benchTraffic = check.Drawn(4096, 100, func(gap, x uint64) benchWrite {
+	return benchWrite{addr: x % benchAddrs, gap: gap}
+})

@@ -145,26 +145,6 @@ func (o op) callString(now uint64) string {
 	return fmt.Sprintf("Write(addr=%d, nowNs=%s)", o.Addr, check.U(now))
 }
 
-// errString writes an error result: "nil", "an error" when one was
-// wanted, or the error's text when none was.
-func errString(err error, wantErr bool) (got, want string) {
-	want = "nil"
-	if wantErr {
-		want = "an error"
-	}
-	switch {
-	case err == nil:
-		return "nil", want
-	case wantErr:
-		return want, want
-	}
-	msg := err.Error()
-	if len(msg) > 200 {
-		msg = msg[:200] + "…"
-	}
-	return fmt.Sprintf("error %q", msg), want
-}
-
 // step applies o at now to the model and returns what the contract
 // answers, written as the report shows it.
 func (m *model) step(o op, now uint64) string {
@@ -172,7 +152,7 @@ func (m *model) step(o op, now uint64) string {
 	case stateCall:
 		m.setState(o.State, now)
 	case limitCall:
-		_, want := errString(nil, m.setLimit(o.Addr, o.Limit))
+		_, want := check.ErrString(nil, m.setLimit(o.Addr, o.Limit))
 		return want
 	case clearCall:
 		m.clearLimit(o.Addr)
@@ -192,33 +172,18 @@ func (m *model) step(o op, now uint64) string {
 // at the first call where they differ.
 func replay(impl Impl, s script) check.Trace {
 	st := s.Setup
-	type made struct {
-		g   Gate
-		err error
-	}
-	t, mk, ok := check.Begin(newCall(st), func() made {
-		g, err := impl.New(st.Cfg, st.Start)
-		return made{g, err}
-	})
+	t, g, ok := check.BeginNew(newCall(st), "a nil *Gate", func() (Gate, error) { return impl.New(st.Cfg, st.Start) })
 	if !ok {
 		return t
 	}
-	if mk.err != nil || mk.g == nil {
-		got, want := errString(mk.err, false)
-		if mk.err == nil {
-			got = "a nil *Gate"
-		}
-		t.Step(newCall(st), got, want, nil)
-		return t
-	}
-	g, m := mk.g, newModel(st.Cfg, st.Start)
+	m := newModel(st.Cfg, st.Start)
 	for o, now := range check.Times(st.Start, s.Ops) {
 		got, p := check.Call(func() string {
 			switch o.Call {
 			case stateCall:
 				g.SetState(o.State, now)
 			case limitCall:
-				got, _ := errString(g.SetIssuerLimit(o.Addr, o.Limit), o.Limit.MaxCalls == 0 || o.Limit.WindowNs == 0)
+				got, _ := check.ErrString(g.SetIssuerLimit(o.Addr, o.Limit), o.Limit.MaxCalls == 0 || o.Limit.WindowNs == 0)
 				return got
 			case clearCall:
 				g.ClearIssuerLimit(o.Addr)

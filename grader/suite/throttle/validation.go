@@ -59,7 +59,7 @@ func validation(impl Impl) check.Outcome {
 		case mk.err != nil && len(ps) > 0 && names(mk.err.Error(), ps[0].fields):
 			got = want
 		case mk.err != nil:
-			e, _ := errString(mk.err, false)
+			e, _ := check.ErrString(mk.err, false)
 			got = "nil, " + e
 		case mk.g == nil:
 			got = "nil, nil"
@@ -88,7 +88,7 @@ func validation(impl Impl) check.Outcome {
 		case err != nil && field != "" && strings.Contains(err.Error(), field):
 			got = want
 		case err != nil:
-			got, _ = errString(err, false)
+			got, _ = check.ErrString(err, false)
 		}
 		o := op{Call: limitCall, Addr: 7, Limit: rl}
 		if !t.Step(o.callString(0), got, want, p) {
