@@ -1,13 +1,11 @@
 package fairqueue
 
 import (
-	"slices"
 	"testing"
 
 	"ratelab/grader/check"
 	"ratelab/grader/check/checktest"
 	"ratelab/grader/harness"
-	"ratelab/grader/report"
 )
 
 var domains = map[string]domain{
@@ -19,30 +17,21 @@ var domains = map[string]domain{
 	"exactness":     exactDomain,
 }
 
-func TestDomainsGenerateValidScripts(t *testing.T) {
-	checktest.Domains[setup, op](t, domains, func(d domain) float64 { return float64(d.maxOps) / 4 }, nil)
-}
-
-func TestModelAgreesWithReference(t *testing.T) {
-	checktest.ModelAgrees(t, domains, func(s script) check.Trace { return replay(refNew, s) })
-}
-
-func TestEveryPropertyHasADomain(t *testing.T) {
-	checktest.EveryPropertyHasADomain(t, Suite(nil), domains)
+// TestGenerators checks that every domain's generator keeps to its own
+// rules and reaches the traps, that the model agrees with the reference,
+// and that every property has a domain.
+func TestGenerators(t *testing.T) {
+	checktest.Generators(t, Suite(nil), domains, func(d domain) float64 { return float64(d.maxOps) / 4 }, func(s script) check.Trace { return replay(refNew, s) })
 }
 
 // TestReferencePassesEveryCheck runs every check but the benchmark (tests
 // never judge wall time) on the reference, for three seeds.
 func TestReferencePassesEveryCheck(t *testing.T) {
-	s := Suite(harness.Local(API(refNew, refNew)))
-	s.Checks = slices.DeleteFunc(s.Checks, func(c check.Check) bool { return c.Kind == report.Benchmark })
-	checktest.ReferencePasses(t, s, 3, 30)
+	checktest.ReferencePasses(t, checktest.WithoutBenchmarks(Suite(harness.Local(API(refNew, refNew)))), 3, 30)
 }
 
 // TestBenchmarkDecidesLikeTheReference checks that the benchmark's loop on
 // the reference gives the digest the grader expects, and is not trivial.
 func TestBenchmarkDecidesLikeTheReference(t *testing.T) {
-	if a, b := loop(refNew, 5000), loop(refNew, 5000); a != b || a == check.DigestStart {
-		t.Errorf("loop digests %d and %d: want equal and not empty", a, b)
-	}
+	checktest.LoopDecides(t, func() uint64 { return loop(refNew, 5000) })
 }

@@ -15,17 +15,11 @@ var domains = map[string]domain{
 	"overflow":      overflowDomain,
 }
 
-// TestDomainsGenerateValidScripts checks that every domain's generator keeps
-// to its own rules, so gopter never discards a generated script, and that
-// scripts are long enough to reach the traps.
-func TestDomainsGenerateValidScripts(t *testing.T) {
-	checktest.Domains[setup, op](t, domains, func(d domain) float64 { return float64(d.maxOps) / 3 }, nil)
-}
-
-// TestModelAgreesWithReference replays generated scripts of every domain on
-// the reference solution: the model and the reference must never differ.
-func TestModelAgreesWithReference(t *testing.T) {
-	checktest.ModelAgrees(t, domains, func(s script) check.Trace { return replay(refNew, s) })
+// TestGenerators checks that every domain's generator keeps to its own
+// rules and reaches the traps, that the model agrees with the reference,
+// and that every property has a domain.
+func TestGenerators(t *testing.T) {
+	checktest.Generators(t, Suite(nil), domains, func(d domain) float64 { return float64(d.maxOps) / 3 }, func(s script) check.Trace { return replay(refNew, s) })
 }
 
 func TestWrapWaitWrapsToSmall(t *testing.T) {
@@ -42,8 +36,4 @@ func TestWrapWaitWrapsToSmall(t *testing.T) {
 
 func TestNewArgumentsPassOnReference(t *testing.T) {
 	checktest.Passes(t, "new-arguments", newArguments(refNew))
-}
-
-func TestEveryPropertyHasADomain(t *testing.T) {
-	checktest.EveryPropertyHasADomain(t, Suite(nil), domains)
 }

@@ -23,23 +23,15 @@ var domains = map[string]domain{
 	"exactness":             exactDomain,
 }
 
-func TestDomainsGenerateValidScripts(t *testing.T) {
-	checktest.Domains[setup, op](t, domains, func(d domain) float64 { return float64(d.maxOps) / 3 }, nil)
-}
-
-func TestModelAgreesWithReference(t *testing.T) {
-	checktest.ModelAgrees(t, domains, func(s script) check.Trace { return replay(refImpl, s) })
-}
-
-func TestEveryPropertyHasADomain(t *testing.T) {
-	checktest.EveryPropertyHasADomain(t, Suite(nil), domains)
+// TestGenerators checks that every domain's generator keeps to its own
+// rules and reaches the traps, that the model agrees with the reference,
+// and that every property has a domain.
+func TestGenerators(t *testing.T) {
+	checktest.Generators(t, Suite(nil), domains, func(d domain) float64 { return float64(d.maxOps) / 3 }, func(s script) check.Trace { return replay(refImpl, s) })
 }
 
 // TestReferencePassesEveryCheck grades the reference through the same
 // encoding as the child, for several seeds.
 func TestReferencePassesEveryCheck(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every check three times")
-	}
-	checktest.ReferencePasses(t, Suite(harness.Local(API(refImpl, refImpl))), 3, 40)
+	checktest.ReferencePassesLong(t, Suite(harness.Local(API(refImpl, refImpl))), 3, 40)
 }

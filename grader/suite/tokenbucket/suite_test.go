@@ -19,17 +19,11 @@ var domains = map[string]domain{
 	"exactness":         exactDomain,
 }
 
-// TestDomainsGenerateValidScripts checks that each generator keeps to its
-// domain's rules (so the shrinker, which keeps to them too, starts from a
-// valid script) and that scripts are long enough to reach the traps.
-func TestDomainsGenerateValidScripts(t *testing.T) {
-	checktest.Domains[setup, op](t, domains, func(domain) float64 { return 3 }, nil)
-}
-
-// TestModelAgreesWithReference replays generated scripts of every domain on
-// the reference solution: model and reference must never differ.
-func TestModelAgreesWithReference(t *testing.T) {
-	checktest.ModelAgrees(t, domains, func(s script) check.Trace { return replay(refNew, s) })
+// TestGenerators checks that every domain's generator keeps to its own
+// rules and reaches the traps, that the model agrees with the reference,
+// and that every property has a domain.
+func TestGenerators(t *testing.T) {
+	checktest.Generators(t, Suite(nil), domains, func(domain) float64 { return 3 }, func(s script) check.Trace { return replay(refNew, s) })
 }
 
 // TestFractionalDomainReachesTheTrap checks that the fractional-tokens
@@ -68,8 +62,4 @@ func TestExplainBlamesTheStartOnlyForTheFirstCallAtTheStart(t *testing.T) {
 	if got := explain(later, one, "why"); got != "why" {
 		t.Errorf("first call after the start: explain = %q, want the check's own", got)
 	}
-}
-
-func TestEveryPropertyHasADomain(t *testing.T) {
-	checktest.EveryPropertyHasADomain(t, Suite(nil), domains)
 }

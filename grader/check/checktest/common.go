@@ -1,0 +1,46 @@
+package checktest
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"ratelab/grader/check"
+	"ratelab/grader/report"
+)
+
+// Generators runs, as subtests of t, the tests of a suite's generators
+// and model: DomainsGenerateValidScripts (Domains with minOps),
+// ModelAgreesWithReference (ModelAgrees, replay on the reference) and
+// EveryPropertyHasADomain (s is the suite over no implementation).
+func Generators[S, O any, D check.Domain[S, O]](t *testing.T, s check.Suite, domains map[string]D, minOps func(D) float64, replay func(check.Script[S, O]) check.Trace) {
+	t.Run("DomainsGenerateValidScripts", func(t *testing.T) { Domains(t, domains, minOps, nil) })
+	t.Run("ModelAgreesWithReference", func(t *testing.T) { ModelAgrees(t, domains, replay) })
+	t.Run("EveryPropertyHasADomain", func(t *testing.T) { EveryPropertyHasADomain(t, s, domains) })
+}
+
+// ReferencePassesLong is ReferencePasses, skipped in -short mode: it runs
+// every check seeds times.
+func ReferencePassesLong(t *testing.T, s check.Suite, seeds int64, points float64) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(fmt.Sprintf("runs every check %d times", seeds))
+	}
+	ReferencePasses(t, s, seeds, points)
+}
+
+// WithoutBenchmarks returns s without its benchmark checks: tests never
+// judge wall time.
+func WithoutBenchmarks(s check.Suite) check.Suite {
+	s.Checks = slices.DeleteFunc(slices.Clone(s.Checks), func(c check.Check) bool { return c.Kind == report.Benchmark })
+	return s
+}
+
+// LoopDecides checks that a benchmark's loop on the reference, loop, gives
+// the same digest twice, and one that is not the digest of no decisions.
+func LoopDecides(t *testing.T, loop func() uint64) {
+	t.Helper()
+	if a, b := loop(), loop(); a != b || a == check.DigestStart {
+		t.Errorf("loop digests %d and %d: want equal and not empty", a, b)
+	}
+}
