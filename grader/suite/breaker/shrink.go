@@ -36,9 +36,7 @@ func merge(a, b op) (op, bool) {
 	if a.Call != stateCall {
 		return b, false
 	}
-	w, ok := check.FoldWait(a.Wait, a.Back, b.Wait, b.Back)
-	b.Wait = w
-	return b, ok
+	return check.MergeWaits(a, b)
 }
 
 // shrinkOp lists simpler calls: an earlier ticket, a shorter wait, a

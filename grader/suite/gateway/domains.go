@@ -143,7 +143,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 func (d domain) property(impl Impl) check.Property[setup, op] {
 	run := func(s script) check.Trace { return replay(impl, s) }
 	p := check.Over(d, shrinkSetup, shrinkOp, run)
-	p.Merge = merge
+	p.Merge = check.MergeWaits[op]
 	if d.trap != nil {
 		p.Trap = func(s script, t check.Trace) bool { return d.trap(s, t, run) }
 	}

@@ -23,40 +23,10 @@ func headDiffers(t check.Trace) bool {
 	return t.Panic != nil || headOf(st.Got) != headOf(st.Want)
 }
 
-// without returns s with the calls before last that drop picks removed,
-// their waits added to the next call's. ok is false if a dropped call
-// stepped back.
-func without(s script, last int, drop func(o op) bool) (alt script, ok bool) {
-	alt.Setup = s.Setup
-	var wait uint64
-	for i, o := range s.Ops {
-		if i < last && drop(o) {
-			if o.Back > 0 {
-				return alt, false
-			}
-			wait = check.Saturating(wait, o.Wait)
-			continue
-		}
-		if o.Back == 0 {
-			o.Wait = check.Saturating(o.Wait, wait)
-		} else if wait > 0 {
-			return alt, false
-		}
-		wait = 0
-		alt.Ops = append(alt.Ops, o)
-	}
-	return alt, true
-}
-
 // passesWithout reports whether s, without the calls before last that drop
 // picks (there must be some), is answered right.
 func passesWithout(s script, last int, drop func(o op) bool, replay func(script) check.Trace) bool {
-	some := false
-	for _, o := range s.Ops[:last] {
-		some = some || drop(o)
-	}
-	alt, ok := without(s, last, drop)
-	return some && ok && !replay(alt).Bad
+	return check.PassesWithout(s, last, func(_ int, o op) bool { return drop(o) }, replay)
 }
 
 func isAdmit(k Kind) func(op) bool {
@@ -217,7 +187,7 @@ func reloadTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 			final, ok = o.Cfg, true
 		}
 	}
-	alt, fine := without(s, last, isReload)
+	alt, fine := check.Without(s, last, func(_ int, o op) bool { return isReload(o) })
 	alt.Setup.Cfg = final
 	return ok && fine && !replay(alt).Bad
 }

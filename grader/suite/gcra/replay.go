@@ -24,6 +24,10 @@ type script = check.Script[setup, op]
 // At returns the time of o when latest is the latest time so far.
 func (o op) At(latest uint64) uint64 { return check.TimeAt(latest, o.Wait, o.Back) }
 
+// Clock returns o's wait and step back, for check.MergeWaits and
+// check.Without.
+func (o *op) Clock() (wait, back *uint64) { return &o.Wait, &o.Back }
+
 // newCall is the call of New with s's arguments, as the learner reads it.
 func newCall(s setup) string {
 	return fmt.Sprintf("New(ratePerSec=%s, burst=%s, nowNs=%s)", check.U(s.Rate), check.U(s.Burst), check.U(s.Start))

@@ -46,6 +46,10 @@ func (o op) At(latest uint64) uint64 {
 	return check.TimeAt(latest, o.Wait, o.Back)
 }
 
+// Clock returns o's wait and step back, for check.MergeWaits and
+// check.Without.
+func (o *op) Clock() (wait, back *uint64) { return &o.Wait, &o.Back }
+
 func nodeName(id int) string {
 	if id == rootID {
 		return "Root"

@@ -16,9 +16,7 @@ func merge(a, b op) (op, bool) {
 	if a.Kind == add || b.Kind == add {
 		return b, false
 	}
-	w, ok := check.FoldWait(a.Wait, a.Back, b.Wait, b.Back)
-	b.Wait = w
-	return b, ok
+	return check.MergeWaits(a, b)
 }
 
 func shrinkOp(o op) []op {

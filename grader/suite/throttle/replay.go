@@ -50,6 +50,10 @@ type script = check.Script[setup, op]
 // At returns the time of o when latest is the latest time so far.
 func (o op) At(latest uint64) uint64 { return check.TimeAt(latest, o.Wait, o.Back) }
 
+// Clock returns o's wait and step back, for check.MergeWaits and
+// check.Without.
+func (o *op) Clock() (wait, back *uint64) { return &o.Wait, &o.Back }
+
 var stateNames = []string{"Normal", "Degraded", "Paused"}
 var levelNames = []string{"Low", "NormalLoad", "High"}
 

@@ -43,9 +43,7 @@ func merge(a, b op) (op, bool) {
 	if !b.Call.timed() && a.Wait > 0 {
 		return b, false
 	}
-	w, ok := check.FoldWait(a.Wait, a.Back, b.Wait, b.Back)
-	b.Wait = w
-	return b, ok
+	return check.MergeWaits(a, b)
 }
 
 func shrinkOp(o op) []op {

@@ -17,42 +17,6 @@ import (
 // failed.
 func lastOf(t check.Trace) int { return len(t.Steps) - 1 }
 
-// without returns s with the calls before last that drop picks removed,
-// their waits added to the next call's. ok is false if a dropped call
-// stepped back.
-func without(s script, last int, drop func(i int, o op) bool) (alt script, ok bool) {
-	alt.Setup = s.Setup
-	var wait uint64
-	for i, o := range s.Ops {
-		if i < last && drop(i, o) {
-			if o.Back > 0 {
-				return alt, false
-			}
-			wait = check.Saturating(wait, o.Wait)
-			continue
-		}
-		if o.Back == 0 {
-			o.Wait = check.Saturating(o.Wait, wait)
-		} else if wait > 0 {
-			return alt, false
-		}
-		wait = 0
-		alt.Ops = append(alt.Ops, o)
-	}
-	return alt, true
-}
-
-// passesWithout reports whether s, without the calls before last that drop
-// picks (there must be some), is answered right.
-func passesWithout(s script, last int, drop func(i int, o op) bool, replay func(script) check.Trace) bool {
-	some := false
-	for i, o := range s.Ops[:last] {
-		some = some || drop(i, o)
-	}
-	alt, ok := without(s, last, drop)
-	return some && ok && !replay(alt).Bad
-}
-
 func is(c call) func(int, op) bool { return func(_ int, o op) bool { return o.Call == c } }
 
 // needsRefused reports whether the failure goes away without the writes
@@ -62,7 +26,7 @@ func is(c call) func(int, op) bool { return func(_ int, o op) bool { return o.Ca
 func needsRefused(s script, last int, replay func(script) check.Trace) bool {
 	r := modelRun(s)
 	refused := func(i int, o op) bool { return o.Call == writeCall && r.want[i] != "nil" }
-	return passesWithout(s, last, refused, replay)
+	return check.PassesWithout(s, last, refused, replay)
 }
 
 // ends reports whether the failing step is a call c with got and want as
@@ -157,7 +121,7 @@ func whitelistTrap(s script, t check.Trace, replay func(script) check.Trace) boo
 		return false
 	}
 	on := slices.ContainsFunc(s.Ops[:last], func(o op) bool { return o.Call == whiteCall && o.On })
-	return on && !gateLike(s, t) && passesWithout(s, last, is(whiteCall), replay) && !needsRefused(s, last, replay)
+	return on && !gateLike(s, t) && check.PassesWithout(s, last, is(whiteCall), replay) && !needsRefused(s, last, replay)
 }
 
 // overrideTrap: without the SetIssuerLimit and ClearIssuerLimit calls
@@ -169,7 +133,7 @@ func overrideTrap(s script, t check.Trace, replay func(script) check.Trace) bool
 		return false
 	}
 	limits := func(_ int, o op) bool { return o.Call == limitCall || o.Call == clearCall }
-	return passesWithout(s, last, limits, replay) && !needsRefused(s, last, replay)
+	return check.PassesWithout(s, last, limits, replay) && !needsRefused(s, last, replay)
 }
 
 // rateTrap: a write is answered wrong while every move of the global limit

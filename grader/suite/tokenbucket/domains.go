@@ -139,7 +139,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 func (d domain) property(newImpl New) check.Property[setup, op] {
 	run := func(s script) check.Trace { return replay(newImpl, s) }
 	p := check.Over(d, shrinkSetup, shrinkOp, run)
-	p.Merge, p.Explain = merge, explain
+	p.Merge, p.Explain = check.MergeWaits[op], explain
 	if d.explain != nil {
 		p.Explain = d.explain
 	}

@@ -18,14 +18,6 @@ func shrinkSetup(s setup) []setup {
 	return out
 }
 
-// merge drops call a, keeping the time it moved forward: b then waits
-// a.Wait+b.Wait. Steps back are not folded.
-func merge(a, b op) (op, bool) {
-	w, ok := check.FoldWait(a.Wait, a.Back, b.Wait, b.Back)
-	b.Wait = w
-	return b, ok
-}
-
 func shrinkOp(o op) []op {
 	var out []op
 	if o.Available {
