@@ -55,3 +55,24 @@ func PassesWithout[S, O any, P Clocked[O]](s Script[S, O], last int, drop func(i
 	alt, ok := Without[S, O, P](s, last, drop)
 	return some && ok && !replay(alt).Bad
 }
+
+// BackwardTrap is the trap of a backward-time check over such calls: a
+// call up to the failing one (the last step of t) stepped back, and with
+// every step back made a call at the latest time instead the script is
+// answered right by replay.
+func BackwardTrap[S, O any, P Clocked[O]](s Script[S, O], t Trace, replay func(Script[S, O]) Trace) bool {
+	last := len(t.Steps) - 1
+	if last < 0 {
+		return false
+	}
+	back := false
+	alt := Script[S, O]{Setup: s.Setup}
+	for i, o := range s.Ops {
+		if w, b := P(&o).Clock(); *b > 0 {
+			back = back || i <= last
+			*b, *w = 0, 0
+		}
+		alt.Ops = append(alt.Ops, o)
+	}
+	return back && !replay(alt).Bad
+}

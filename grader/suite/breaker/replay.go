@@ -52,12 +52,7 @@ func (o *op) Clock() (wait, back *uint64) { return &o.Wait, &o.Back }
 
 var stateNames = []string{"Closed", "Open", "HalfOpen"}
 
-func (s State) String() string {
-	if int(s) < len(stateNames) {
-		return stateNames[s]
-	}
-	return fmt.Sprintf("State(%d)", uint8(s))
-}
+func (s State) String() string { return check.EnumName(stateNames, s, "State") }
 
 func configString(c Config) string {
 	return fmt.Sprintf("Config{FailureThreshold: %d, OpenNs: %s, HalfOpenProbes: %d}", c.FailureThreshold, check.U(c.OpenNs), c.HalfOpenProbes)

@@ -144,9 +144,7 @@ func (d domain) property(impl Impl) check.Property[setup, op] {
 	run := func(s script) check.Trace { return replay(impl, s) }
 	p := check.Over(d, shrinkSetup, shrinkOp, run)
 	p.Merge = check.MergeWaits[op]
-	if d.trap != nil {
-		p.Trap = func(s script, t check.Trace) bool { return d.trap(s, t, run) }
-	}
+	p.Trap = check.TrapOver(d.trap, run)
 	return p
 }
 
@@ -275,7 +273,7 @@ var reloadDomain = domain{
 }
 
 var backwardDomain = domain{
-	trap:   backwardTrap,
+	trap:   check.BackwardTrap[setup, op],
 	config: wholeConfig(true, 0.3), start: func(r *rand.Rand) uint64 { return tick * check.Between(r, 0, 1000) },
 	wait:  ticks,
 	kinds: orders, sessions: []uint64{1, 2}, back: 0.25, reopen: 0.05,

@@ -47,19 +47,9 @@ func (o *op) Clock() (wait, back *uint64) { return &o.Wait, &o.Back }
 var kindNames = []string{"NewOrder", "Modify", "Cancel", "Heartbeat"}
 var outcomeNames = []string{"Accept", "Reject", "Silent", "Disconnect"}
 
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("Kind(%d)", uint8(k))
-}
+func (k Kind) String() string { return check.EnumName(kindNames, k, "Kind") }
 
-func (o Outcome) String() string {
-	if int(o) < len(outcomeNames) {
-		return outcomeNames[o]
-	}
-	return fmt.Sprintf("Outcome(%d)", uint8(o))
-}
+func (o Outcome) String() string { return check.EnumName(outcomeNames, o, "Outcome") }
 
 // String writes a verdict as the report shows it: "Accept", "Disconnect",
 // or "Reject orders retryAfterNs=1_000". Anything beyond the contract's

@@ -192,26 +192,6 @@ func reloadTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	return ok && fine && !replay(alt).Bad
 }
 
-// backwardTrap: a call up to the failing one stepped back, and with every
-// step back made a call at the latest time instead the script is answered
-// right.
-func backwardTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
-	if last < 0 {
-		return false
-	}
-	back := false
-	alt := script{Setup: s.Setup}
-	for i, o := range s.Ops {
-		if o.Back > 0 {
-			back = back || i <= last
-			o.Back, o.Wait = 0, 0
-		}
-		alt.Ops = append(alt.Ops, o)
-	}
-	return back && !replay(alt).Bad
-}
-
 // overflowTrap: the answer itself is wrong (not only its retry-after); up
 // to the failing call a value of the contract's arithmetic left 64 bits
 // (Capacity×10^9, elapsed×rate, or a time saturated at MaxUint64); and the

@@ -109,9 +109,7 @@ func (d domain) property(newImpl New) check.Property[setup, op] {
 	run := func(s script) check.Trace { return replay(newImpl, s) }
 	p := check.Over(d, shrinkSetup, shrinkOp, run)
 	p.Merge, p.Explain = check.MergeWaits[op], explain
-	if d.trap != nil {
-		p.Trap = func(s script, t check.Trace) bool { return d.trap(s, t, run) }
-	}
+	p.Trap = check.TrapOver(d.trap, run)
 	return p
 }
 

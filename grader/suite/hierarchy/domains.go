@@ -183,9 +183,7 @@ func (d domain) property(newImpl New) check.Property[setup, op] {
 	if d.explain != nil {
 		p.Explain = d.explain
 	}
-	if d.trap != nil {
-		p.Trap = func(s script, t check.Trace) bool { return d.trap(s, t, run) }
-	}
+	p.Trap = check.TrapOver(d.trap, run)
 	return p
 }
 

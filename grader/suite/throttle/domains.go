@@ -113,9 +113,7 @@ func (d domain) property(impl Impl) check.Property[setup, op] {
 	run := func(s script) check.Trace { return replay(impl, s) }
 	p := check.Over(d, shrinkSetup, shrinkOp, run)
 	p.Merge = merge
-	if d.trap != nil {
-		p.Trap = func(s script, t check.Trace) bool { return d.trap(s, t, run) }
-	}
+	p.Trap = check.TrapOver(d.trap, run)
 	p.Explain = explain
 	return p
 }
@@ -312,7 +310,7 @@ var statusDomain = domain{
 }
 
 var backwardDomain = domain{
-	trap: backwardTrap, config: baseConfig(0.5), start: func(r *rand.Rand) uint64 { return check.Between(r, 0, 1e6) },
+	trap: check.BackwardTrap[setup, op], config: baseConfig(0.5), start: func(r *rand.Rand) uint64 { return check.Between(r, 0, 1e6) },
 	wait: recoverWait, back: 0.25,
 	weights: weights(8, 2, 1, 1, 1, 2, 2), states: allStates, addrs: []uint64{1, 2}, limit: someLimit, maxOps: 30,
 }

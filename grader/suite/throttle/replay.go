@@ -57,19 +57,9 @@ func (o *op) Clock() (wait, back *uint64) { return &o.Wait, &o.Back }
 var stateNames = []string{"Normal", "Degraded", "Paused"}
 var levelNames = []string{"Low", "NormalLoad", "High"}
 
-func (s State) String() string {
-	if int(s) < len(stateNames) {
-		return stateNames[s]
-	}
-	return fmt.Sprintf("State(%d)", uint8(s))
-}
+func (s State) String() string { return check.EnumName(stateNames, s, "State") }
 
-func (l Level) String() string {
-	if int(l) < len(levelNames) {
-		return levelNames[l]
-	}
-	return fmt.Sprintf("Level(%d)", uint8(l))
-}
+func (l Level) String() string { return check.EnumName(levelNames, l, "Level") }
 
 // String writes Write's answer as the report shows it: "nil", the name of
 // one of the three errors, or another error's text.

@@ -194,26 +194,6 @@ func statusTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 	})
 }
 
-// backwardTrap: a call up to the failing one stepped back, and with every
-// step back made a call at the latest time instead the script is answered
-// right.
-func backwardTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
-	if last < 0 {
-		return false
-	}
-	back := false
-	alt := script{Setup: s.Setup}
-	for i, o := range s.Ops {
-		if o.Back > 0 {
-			back = back || i <= last
-			o.Back, o.Wait = 0, 0
-		}
-		alt.Ops = append(alt.Ops, o)
-	}
-	return back && !replay(alt).Bad
-}
-
 // explain tells the story of the failing call in the script's own
 // numbers, before the check's explanation.
 func explain(s script, t check.Trace, why string) string {
