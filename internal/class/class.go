@@ -47,8 +47,12 @@ type Config struct {
 	// TempDir is the class's own folder of temporary files: each grading
 	// works in a folder of it named "job-<id>-…", removed when the grading
 	// ends, and Start removes what a previous run left there (killed
-	// mid-grading). "" means "<database file>.grading" beside the
-	// database, or a folder of the system's for an in-memory one.
+	// mid-grading). "" means "ratelab-class-<hash of the database's
+	// path>" in the system's temporary folder (a folder of the process's
+	// for an in-memory database). The folders are searchable by anyone
+	// (0711, nothing listable), because the sandbox runs the grading
+	// child as another user, who must reach its binary and its folder; a
+	// folder beside the database may sit in a private one.
 	TempDir string
 	// Retries is how many times a grading that failed for the server's
 	// reasons (no descriptors, a sandbox that could not start, a toolchain

@@ -2,6 +2,8 @@ package class
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,14 +19,21 @@ func (c *Class) tempRoot(ctx context.Context) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if db == "" {
-			dir = filepath.Join(os.TempDir(), "ratelab-class-"+strconv.Itoa(os.Getpid()))
-		} else {
-			dir = db + ".grading"
+		name := "pid-" + strconv.Itoa(os.Getpid())
+		if db != "" {
+			if abs, err := filepath.Abs(db); err == nil {
+				db = abs
+			}
+			sum := sha256.Sum256([]byte(db))
+			name = hex.EncodeToString(sum[:6])
 		}
+		dir = filepath.Join(os.TempDir(), "ratelab-class-"+name)
 		c.cfg.TempDir = dir
 	}
-	return dir, os.MkdirAll(dir, 0o755)
+	if err := os.MkdirAll(dir, 0o711); err != nil {
+		return "", err
+	}
+	return dir, os.Chmod(dir, 0o711)
 }
 
 // sweep removes the grading folders a previous run left in the class's
@@ -62,5 +71,9 @@ func (c *Class) tempDir(job int64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return os.MkdirTemp(root, tempPrefix+strconv.FormatInt(job, 10)+"-")
+	dir, err := os.MkdirTemp(root, tempPrefix+strconv.FormatInt(job, 10)+"-")
+	if err != nil {
+		return "", err
+	}
+	return dir, os.Chmod(dir, 0o711) // the sandbox's user passes through it
 }
