@@ -177,6 +177,11 @@ func (g *grading) blame(out string, ids []string) map[string]string {
 				line = strings.ReplaceAll(line, filepath.Clean(dir)+string(filepath.Separator), "")
 				if abs, err := filepath.Abs(dir); err == nil {
 					line = strings.ReplaceAll(line, abs+string(filepath.Separator), "")
+					// go build names files relative to its folder when
+					// that is shorter (../../tmp/...).
+					if rel, err := filepath.Rel(g.opts.Root, abs); err == nil {
+						line = strings.ReplaceAll(line, rel+string(filepath.Separator), "")
+					}
 				}
 			}
 			blame[id] += line + "\n"

@@ -143,9 +143,13 @@ var fixtures = []fixture{
 	{exercise: "hierarchy", name: "burns-an-id", fails: []string{"add-errors"}},
 	// ...one correct but too slow...
 	{exercise: "hierarchy", name: "eager-bigmath", fails: []string{"budget"}, bench: true},
-	// ...and correct ones written differently from the reference.
-	{exercise: "hierarchy", name: "correct-pointers", bench: true},
-	{exercise: "hierarchy", name: "correct-recursive", bench: true},
+	// ...and correct ones written differently from the reference. Their
+	// speed (35 to 60 ns, a pointer per level or a recursion) sits at the
+	// 40 ns budget, so a verdict on it would depend on the machine: they
+	// prove the behavioural checks; the reference (24 ns) and eager-bigmath
+	// prove the budget.
+	{exercise: "hierarchy", name: "correct-pointers"},
+	{exercise: "hierarchy", name: "correct-recursive"},
 
 	// fairqueue: one known-buggy queue per pitfall...
 	{exercise: "fairqueue", name: "keeps-credit", fails: []string{"deficit-reset", "exactness"}, unjudged: []string{"large-cost", "fifo"}},
@@ -158,7 +162,7 @@ var fixtures = []fixture{
 	{exercise: "fairqueue", name: "scans-sessions", fails: []string{"budget"}, bench: true},
 	// ...and correct ones written differently from the reference.
 	{exercise: "fairqueue", name: "correct-slices", bench: true},
-	{exercise: "fairqueue", name: "correct-maps", bench: true},
+	{exercise: "fairqueue", name: "correct-maps"}, // ~100 ns against the 100 ns budget: behaviour only
 
 	// throttle: one known-buggy gate per pitfall (two for congestion-step)...
 	{exercise: "throttle", name: "recovers-after", fails: []string{"recover-first", "status", "exactness"}, unjudged: []string{"backward-time"}},
