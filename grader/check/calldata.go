@@ -25,6 +25,18 @@ func CallData(call string) (report.Call, bool) {
 		s = s[:i]
 	}
 	s = strings.TrimSpace(s)
+	if i := strings.LastIndex(s, " ["); i >= 0 && strings.HasSuffix(s, "]") {
+		s = strings.TrimSpace(s[:i]) // an annotation: "Observe(...) [window: ...]"
+	}
+	// "New(cfg) with cfg = Config{...}": the call, then its argument's value.
+	var bound map[string]string
+	if call, binding, ok := strings.Cut(s, " with "); ok {
+		name, value, ok := strings.Cut(binding, "=")
+		if !ok {
+			return report.Call{}, false
+		}
+		s, bound = strings.TrimSpace(call), map[string]string{strings.TrimSpace(name): strings.TrimSpace(value)}
+	}
 	var times string
 	if i := strings.LastIndex(s, " ×"); i >= 0 {
 		times, s = strings.TrimSpace(s[i+len(" ×"):]), strings.TrimSpace(s[:i])
@@ -36,7 +48,13 @@ func CallData(call string) (report.Call, bool) {
 	c := report.Call{Name: s[:open], Args: map[string]any{}}
 	for i, a := range splitArgs(s[open+1 : len(s)-1]) {
 		name, value, ok := strings.Cut(a, "=")
-		if !ok || !identifier.MatchString(strings.TrimSpace(name)) {
+		if v, isBound := bound[strings.TrimSpace(a)]; isBound {
+			name, value, ok = a, v, true // New(cfg) with cfg = ...
+		}
+		switch {
+		case !ok && identifier.MatchString(strings.TrimSpace(a)):
+			name, value = a, a // a name that stands for a value shown elsewhere: Decide(cfg, ...)
+		case !ok || !identifier.MatchString(strings.TrimSpace(name)):
 			name, value = "arg"+strconv.Itoa(i+1), a
 		}
 		c.Args[strings.TrimSpace(name)] = argValue(strings.TrimSpace(value))
@@ -51,6 +69,7 @@ var (
 	identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	integer    = regexp.MustCompile(`^-?[0-9][0-9_]*$`)
 	maxMinus   = regexp.MustCompile(`^math\.MaxUint(64|32)(-([0-9_]+))?$`)
+	structLit  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*\{(.*)\}$`)
 )
 
 // splitArgs splits a call's arguments at the commas outside brackets and
@@ -83,8 +102,20 @@ func splitArgs(s string) []string {
 	return append(out, strings.TrimSpace(s[start:]))
 }
 
-// argValue is one printed argument as data.
+// argValue is one printed argument as data: a struct literal
+// ("Config{Floor: 1, Ceiling: 8}") becomes an object of its fields.
 func argValue(v string) any {
+	if m := structLit.FindStringSubmatch(v); m != nil {
+		fields := map[string]any{}
+		for _, f := range splitArgs(m[1]) {
+			name, value, ok := strings.Cut(f, ":")
+			if !ok || !identifier.MatchString(strings.TrimSpace(name)) {
+				return v
+			}
+			fields[strings.TrimSpace(name)] = argValue(strings.TrimSpace(value))
+		}
+		return fields
+	}
 	switch {
 	case integer.MatchString(v):
 		return strings.ReplaceAll(v, "_", "")
