@@ -2,7 +2,6 @@ package grader
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"ratelab/grader/check"
@@ -453,15 +452,4 @@ func gradableList() string {
 		ids = append(ids, e.ID)
 	}
 	return strings.Join(ids, ", ")
-}
-
-// registered returns the registry's ids, sorted: for tests that compare it
-// with the course.
-func registered() []string {
-	var ids []string
-	for id := range registry {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
 }
