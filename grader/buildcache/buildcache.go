@@ -1,0 +1,322 @@
+package buildcache
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultMax is the cap on a cache's size when Open is given 0: 1 GiB,
+// about 300 grading programs of 3 MiB.
+const DefaultMax = 1 << 30
+
+// Key names an entry: the SHA-256 of everything that went into it.
+type Key [sha256.Size]byte
+
+// String is the key in hexadecimal, the entry's file name.
+func (k Key) String() string { return hex.EncodeToString(k[:]) }
+
+// Hasher computes a Key from labelled parts. Each part is written with its
+// label and its length, so that no two different lists of parts give the
+// same key by running into each other.
+type Hasher struct{ h hash.Hash }
+
+// NewHasher returns a Hasher with nothing added.
+func NewHasher() *Hasher { return &Hasher{h: sha256.New()} }
+
+// Add adds one labelled part.
+func (h *Hasher) Add(label string, data []byte) {
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(label)))
+	h.h.Write(n[:])
+	io.WriteString(h.h, label)
+	binary.BigEndian.PutUint64(n[:], uint64(len(data)))
+	h.h.Write(n[:])
+	h.h.Write(data)
+}
+
+// AddString adds one labelled part given as a string.
+func (h *Hasher) AddString(label, data string) { h.Add(label, []byte(data)) }
+
+// Sum returns the key of the parts added so far.
+func (h *Hasher) Sum() Key {
+	var k Key
+	h.h.Sum(k[:0])
+	return k
+}
+
+// Cache is a folder of entries by key. Its methods are safe for concurrent
+// use.
+type Cache struct {
+	dir string
+	max int64
+
+	mu    sync.Mutex
+	locks map[Key]*keyLock // the keys held or awaited in this process
+
+	hits, misses, puts, evictions atomic.Int64
+}
+
+// Stats counts what a Cache did since Open.
+type Stats struct {
+	Hits      int64 // Get found a whole entry
+	Misses    int64 // Get found none, or a damaged one
+	Puts      int64 // entries written
+	Evictions int64 // entries removed to keep within the cap
+}
+
+// Open returns the cache in dir, creating the folder (readable by its
+// owner only). max is the cap in bytes on the entries' total size; 0 means
+// DefaultMax, a negative value is an error.
+func Open(dir string, max int64) (*Cache, error) {
+	if dir == "" {
+		return nil, errors.New("build cache: no folder given")
+	}
+	if max < 0 {
+		return nil, fmt.Errorf("build cache: cap %d bytes: want 0 (the default, %d) or more", max, DefaultMax)
+	}
+	if max == 0 {
+		max = DefaultMax
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return nil, fmt.Errorf("build cache: %w", err)
+	}
+	return &Cache{dir: abs, max: max, locks: map[Key]*keyLock{}}, nil
+}
+
+// Dir is the cache's folder.
+func (c *Cache) Dir() string { return c.dir }
+
+// Max is the cap on the entries' total size, in bytes.
+func (c *Cache) Max() int64 { return c.max }
+
+// Stats returns the counts so far.
+func (c *Cache) Stats() Stats {
+	return Stats{Hits: c.hits.Load(), Misses: c.misses.Load(), Puts: c.puts.Load(), Evictions: c.evictions.Load()}
+}
+
+// Lock holds key for the caller until it calls the returned unlock: a
+// second caller of Lock with the same key in this process waits, so that
+// gradings of identical files build once and the others find the entry.
+// Processes sharing the folder do not wait for each other: each builds,
+// and each Put is whole.
+func (c *Cache) Lock(key Key) (unlock func()) {
+	c.mu.Lock()
+	l := c.locks[key]
+	if l == nil {
+		l = &keyLock{}
+		c.locks[key] = l
+	}
+	l.users++
+	c.mu.Unlock()
+	l.mu.Lock()
+	return func() {
+		l.mu.Unlock()
+		c.mu.Lock()
+		if l.users--; l.users == 0 {
+			delete(c.locks, key)
+		}
+		c.mu.Unlock()
+	}
+}
+
+// keyLock is one key's lock and how many callers hold or await it (the
+// map forgets a key nobody uses).
+type keyLock struct {
+	mu    sync.Mutex
+	users int
+}
+
+// header starts every entry: the format, the content's length and its
+// SHA-256, on one line.
+const magic = "ratelab-buildcache/v1"
+
+func (c *Cache) path(key Key) string { return filepath.Join(c.dir, key.String()) }
+
+// Get writes the entry for key to dst (created with mode perm, replaced if
+// it exists) and reports whether it did. An entry that is missing,
+// unreadable or does not match its checksum is a miss: dst is removed and
+// a damaged entry too, so the caller builds again. A hit marks the entry
+// as recently used.
+func (c *Cache) Get(key Key, dst string, perm fs.FileMode) bool {
+	p := c.path(key)
+	if err := copyEntry(p, dst, perm); err != nil {
+		c.misses.Add(1)
+		os.Remove(dst)
+		if !errors.Is(err, fs.ErrNotExist) {
+			os.Remove(p) // damaged: the next Put writes it whole
+		}
+		return false
+	}
+	now := time.Now()
+	os.Chtimes(p, now, now)
+	c.hits.Add(1)
+	return true
+}
+
+// copyEntry copies the content of entry p to dst, checking its length and
+// checksum.
+func copyEntry(p, dst string, perm fs.FileMode) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	line, err := r.ReadString('\n')
+	if err != nil {
+		return fmt.Errorf("entry header: %w", err)
+	}
+	fields := strings.Fields(line)
+	if len(fields) != 3 || fields[0] != magic {
+		return errors.New("entry header: not an entry")
+	}
+	size, err := strconv.ParseInt(fields[1], 10, 64)
+	if err != nil || size < 0 {
+		return errors.New("entry header: bad length")
+	}
+	want, err := hex.DecodeString(fields[2])
+	if err != nil || len(want) != sha256.Size {
+		return errors.New("entry header: bad checksum")
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(out, h), io.LimitReader(r, size+1))
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	switch {
+	case err != nil:
+		return err
+	case n != size:
+		return fmt.Errorf("entry holds %d bytes, its header says %d", n, size)
+	case !bytes.Equal(h.Sum(nil), want):
+		return errors.New("entry does not match its checksum")
+	}
+	return nil
+}
+
+// tmpPrefix names the files a Put is writing; only Put and trim touch them.
+const tmpPrefix = ".tmp-"
+
+// staleTmp is the age past which a temporary file is a Put that died (a
+// killed process) and trim removes it.
+const staleTmp = time.Hour
+
+// Put stores the file src as the entry for key, then removes the entries
+// least recently used until the cache is within its cap. An entry already
+// there is replaced by an identical one.
+func (c *Cache) Put(key Key, src string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	fi, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, in); err != nil {
+		return err
+	}
+	if _, err := in.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(c.dir, tmpPrefix+key.String()[:16]+"-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, there is nothing by that name
+	_, err = fmt.Fprintf(tmp, "%s %d %x\n", magic, fi.Size(), h.Sum(nil))
+	if err == nil {
+		var n int64
+		n, err = io.Copy(tmp, in)
+		if err == nil && n != fi.Size() {
+			err = fmt.Errorf("%s changed while it was stored", src)
+		}
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), c.path(key))
+	}
+	if err != nil {
+		return fmt.Errorf("build cache: storing %s: %w", key, err)
+	}
+	c.puts.Add(1)
+	c.trim()
+	return nil
+}
+
+// trim removes the least recently used entries until the total is within
+// the cap, and temporary files older than staleTmp. Processes trimming at
+// once may both remove an entry: the second removal fails, harmlessly.
+func (c *Cache) trim() {
+	des, err := os.ReadDir(c.dir)
+	if err != nil {
+		return
+	}
+	type entry struct {
+		name string
+		size int64
+		used time.Time
+	}
+	var entries []entry
+	var total int64
+	for _, de := range des {
+		fi, err := de.Info()
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if strings.HasPrefix(de.Name(), tmpPrefix) {
+			if time.Since(fi.ModTime()) > staleTmp {
+				os.Remove(filepath.Join(c.dir, de.Name()))
+			}
+			continue
+		}
+		entries = append(entries, entry{de.Name(), fi.Size(), fi.ModTime()})
+		total += fi.Size()
+	}
+	sort.Slice(entries, func(i, j int) bool {
+		if !entries[i].used.Equal(entries[j].used) {
+			return entries[i].used.Before(entries[j].used)
+		}
+		return entries[i].name < entries[j].name
+	})
+	for _, e := range entries {
+		if total <= c.max {
+			return
+		}
+		if os.Remove(filepath.Join(c.dir, e.name)) == nil {
+			c.evictions.Add(1)
+		}
+		total -= e.size
+	}
+}
