@@ -1,0 +1,219 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"ratelab/grader/report"
+	"ratelab/lab/adaptive"
+)
+
+// The week 4 Gradient2 limit: the limit, and the long and short RTTs it
+// follows.
+func init() {
+	register(Exercise{ID: "gradient2", Build: buildGradient2, Model: modelGradient2})
+}
+
+// gradient2Setup reads New(Config{…, QueueSize: nil}). A config with a
+// QueueSize function cannot be replayed (the report carries only its
+// text), and one outside the contract is refused as the reference would
+// by panicking.
+func gradient2Setup(c report.Call) (cfg adaptive.LimitConfig, err error) {
+	if err = want(c, "New"); err != nil {
+		return cfg, err
+	}
+	s, err := structArg(c, "arg1")
+	if err != nil {
+		return cfg, err
+	}
+	for _, f := range []struct {
+		name string
+		to   *float64
+	}{{"InitialLimit", &cfg.InitialLimit}, {"MinLimit", &cfg.MinLimit}, {"MaxLimit", &cfg.MaxLimit}, {"Smoothing", &cfg.Smoothing}, {"RTTTolerance", &cfg.RTTTolerance}} {
+		if *f.to, err = argFloat(s, f.name); err != nil {
+			return cfg, err
+		}
+	}
+	w, err := argU64(s, "LongWindow")
+	if err != nil {
+		return cfg, err
+	}
+	if q, ok := s.Args["QueueSize"]; ok && q != "nil" {
+		return cfg, fmt.Errorf("New: QueueSize %v is a function the report does not carry: only QueueSize nil replays", q)
+	}
+	if w < 1 || w > math.MaxInt32 || !(cfg.MinLimit <= cfg.MaxLimit) || !(cfg.Smoothing >= 0 && cfg.Smoothing <= 1) || !(cfg.RTTTolerance >= 1) {
+		return cfg, fmt.Errorf("New: %+v is outside the contract: nothing to replay", s.Args)
+	}
+	cfg.LongWindow = int(w)
+	return cfg, nil
+}
+
+// gradient2API is what a replay calls.
+type gradient2API interface {
+	Update(rttNs uint64, inflight int) int
+	Limit() int
+}
+
+func doGradient2(l gradient2API, c report.Call) (string, error) {
+	switch c.Name {
+	case "Update":
+		n, err := times(c)
+		if err != nil {
+			return "", err
+		}
+		rtt, err := argU64(c, "rttNs")
+		if err != nil {
+			return "", err
+		}
+		in, err := argInt(c, "inflight")
+		if err != nil {
+			return "", err
+		}
+		var got int
+		for range n {
+			got = l.Update(rtt, in)
+		}
+		return strconv.Itoa(got), nil
+	case "Limit":
+		return strconv.Itoa(l.Limit()), nil
+	}
+	return "", want(c, "Update", "Limit")
+}
+
+// argInt reads the int argument name of c, which may be negative.
+func argInt(c report.Call, name string) (int, error) {
+	if s, ok := c.Args[name].(string); ok {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil && n >= math.MinInt32 && n <= math.MaxInt32 {
+			return int(n), nil
+		}
+	}
+	f, err := argFloat(c, name)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > math.MaxInt32 {
+		return 0, fmt.Errorf("%s: %s = %v is not an int", c.Name, name, c.Args[name])
+	}
+	return int(f), nil
+}
+
+type gradient2Calls struct{ l adaptive.Limit }
+
+func (x gradient2Calls) Do(c report.Call) (string, error) { return doGradient2(x.l, c) }
+
+func buildGradient2(impls Impls, setup report.Call) (Instance, error) {
+	cfg, err := gradient2Setup(setup)
+	if err != nil {
+		return nil, err
+	}
+	if impls.Adaptive.NewLimit == nil {
+		return nil, errMissing(impls.Adaptive.Missing)
+	}
+	return gradient2Calls{impls.Adaptive.NewLimit(cfg)}, nil
+}
+
+// gradient2Warmup is the number of first samples the long RTT plainly
+// averages.
+const gradient2Warmup = 10
+
+// Gradient2Model is Gradient2's contract as plain state: the estimated
+// limit Est, the long RTT (the mean of the first samples, Seen of them
+// summing to Sum, then an exponential average; decayed by 0.95 after a
+// sample it exceeded twice), and the latest sample's short RTT and
+// gradient.
+type Gradient2Model struct {
+	Cfg        adaptive.LimitConfig
+	Est        float64
+	Seen       int
+	Sum, Long  float64
+	Short      float64 // the latest sample's RTT; 0 before the first
+	UsedLong   float64 // the long RTT the latest sample used (before any decay)
+	Gradient   float64
+	AppLimited bool // the latest sample left the limit unchanged: inflight < limit/2
+	Decayed    bool // the latest sample decayed the long RTT
+}
+
+// NewGradient2Model is New(cfg): the limit at InitialLimit, no samples.
+func NewGradient2Model(cfg adaptive.LimitConfig) *Gradient2Model {
+	return &Gradient2Model{Cfg: cfg, Est: cfg.InitialLimit}
+}
+
+// Update takes one sample; an rtt of 0 is no sample (the reference's
+// choice where the contract is silent: it returns the limit unchanged).
+func (m *Gradient2Model) Update(rttNs uint64, inflight int) int {
+	if rttNs == 0 {
+		return int(m.Est)
+	}
+	const queue = 4.0
+	short := float64(rttNs)
+	if m.Seen < gradient2Warmup {
+		m.Seen++
+		m.Sum += short
+		m.Long = m.Sum / float64(m.Seen)
+	} else {
+		factor := 2 / (float64(m.Cfg.LongWindow) + 1)
+		m.Long = (1-factor)*m.Long + factor*short
+	}
+	m.Short, m.UsedLong = short, m.Long
+	m.Decayed = m.Long/short > 2
+	if m.Decayed {
+		m.Long *= 0.95
+	}
+	m.Gradient = math.Max(0.5, math.Min(1, m.Cfg.RTTTolerance*m.UsedLong/short))
+	m.AppLimited = float64(inflight) < m.Est/2
+	if m.AppLimited {
+		return int(m.Est)
+	}
+	n := m.Est*m.Gradient + queue
+	n = m.Est*(1-m.Cfg.Smoothing) + n*m.Cfg.Smoothing
+	m.Est = math.Min(math.Max(n, m.Cfg.MinLimit), m.Cfg.MaxLimit)
+	return int(m.Est)
+}
+
+// Limit returns int(limit).
+func (m *Gradient2Model) Limit() int { return int(m.Est) }
+
+func (m *Gradient2Model) Do(c report.Call) (string, error) { return doGradient2(m, c) }
+
+// State is the limit against [MinLimit, MaxLimit], the long and short
+// RTTs and the gradient the latest sample used.
+func (m *Gradient2Model) State() []Field {
+	limit := Field{Label: "limit", Text: floatText(m.Est) + " in [" + floatText(m.Cfg.MinLimit) + ", " + floatText(m.Cfg.MaxLimit) + "]", Max: 1, Value: 1}
+	if span := m.Cfg.MaxLimit - m.Cfg.MinLimit; span > 0 {
+		limit.Value = (m.Est - m.Cfg.MinLimit) / span
+	}
+	if m.Seen == 0 {
+		return []Field{limit, {Label: "long RTT", Text: "no sample yet"}, {Label: "short RTT", Text: "no sample yet"}}
+	}
+	long := Field{Label: "long RTT", Text: nsFloat(m.UsedLong) + " used; " + nsFloat(m.Long) + " kept"}
+	if m.Seen < gradient2Warmup {
+		long.Text += fmt.Sprintf(" (mean of the first %d samples)", m.Seen)
+	}
+	if m.Decayed {
+		long.Text += " (decayed ×0.95: more than twice the short)"
+	}
+	grad := "gradient " + floatText(m.Gradient) + " = clamp(" + floatText(m.Cfg.RTTTolerance) + " × long/short, 0.5, 1)"
+	if m.AppLimited {
+		grad += "; app-limited: inflight < limit/2, the limit stays"
+	}
+	return []Field{
+		limit,
+		long,
+		{Label: "short RTT", Text: nsFloat(m.Short) + " (long/short = " + floatText(m.UsedLong/m.Short) + ")"},
+		{Label: "gradient", Text: grad, Value: m.Gradient, Max: 1},
+	}
+}
+
+// nsFloat is a duration in ns, in ms when at least one.
+func nsFloat(ns float64) string {
+	if ns >= 1e6 {
+		return strconv.FormatFloat(ns/1e6, 'g', 6, 64) + " ms"
+	}
+	return strconv.FormatFloat(ns, 'g', 6, 64) + " ns"
+}
+
+func modelGradient2(setup report.Call) (Model, error) {
+	cfg, err := gradient2Setup(setup)
+	if err != nil {
+		return nil, err
+	}
+	return NewGradient2Model(cfg), nil
+}
