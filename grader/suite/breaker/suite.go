@@ -1,6 +1,7 @@
 package breaker
 
 import (
+	_ "embed"
 	"fmt"
 	"strings"
 
@@ -11,57 +12,35 @@ import (
 // points is the suite's total.
 const points = 25
 
+//go:embed checks.json
+var prose []byte
+
+// domains are the properties' domains, by check name.
+var domains = map[string]domain{
+	"consecutive":      consecutiveDomain,
+	"open-timeout":     openTimeoutDomain,
+	"half-open-probes": halfOpenDomain,
+	"generation":       generationDomain,
+	"backward-time":    backwardDomain,
+	"exactness":        exactDomain,
+}
+
 // Suite returns the checks of the implementation r serves; a nil r only
-// lists them.
+// lists them. Their words are in checks.json.
 func Suite(r check.Remote) check.Suite {
-	newImpl := Remote(r)
-	prop := func(d domain, why string) func(int64) check.Outcome { return d.property(newImpl).Runs(why) }
-	return check.Suite{
-		Exercise:   "breaker",
-		NotStarted: func() bool { return notStarted(newImpl) },
-		Checks: []check.Check{
-			{
-				ID: "breaker/consecutive", Title: "Opens on consecutive failures; a success starts the count again", Kind: report.Property, Pitfall: "consecutive", Points: 4,
-				Hint: "Keep one count of failures in a row: a failure reported in Closed adds one, a success sets it to 0, and the breaker opens when the count reaches FailureThreshold. A total of failures, or a success that only takes one off, opens a breaker on a dependency that is fine.",
-				Run:  prop(consecutiveDomain, "Only failures in a row open the breaker."),
-			},
-			{
-				ID: "breaker/open-timeout", Title: "Stays Open for exactly OpenNs, however large", Kind: report.Property, Pitfall: "open-timeout", Points: 4,
-				Hint: "Remember when the open period began (the breaker's clock at the failure that opened it) and compare every call's time with openedAt+OpenNs using >=: at that instant the breaker is HalfOpen. Check OpenNs > MaxUint64-openedAt first: then the period never ends, and the sum must not be taken.",
-				Run:  prop(openTimeoutDomain, "Open becomes HalfOpen when now >= openedAt+OpenNs, seen by whichever call comes first; an open period that would end past MaxUint64 never ends."),
-			},
-			{
-				ID: "breaker/half-open-probes", Title: "Half-open lets exactly HalfOpenProbes calls through, and their reports decide", Kind: report.Property, Pitfall: "half-open-probes", Points: 4,
-				Hint: "At the start of a half-open period set two counts to 0: probes let through and successes reported. Allow is ok while probes < HalfOpenProbes; a success adds to successes and closes the breaker when they reach HalfOpenProbes; a failure opens it again at once, from now.",
-				Run:  prop(halfOpenDomain, "In HalfOpen, Allow lets the first HalfOpenProbes calls of the period through and refuses the rest; HalfOpenProbes successes close the breaker and one failure opens it again, for a whole new OpenNs."),
-			},
-			{
-				ID: "breaker/generation", Title: "Ignores late reports from an earlier generation, and tickets never issued", Kind: report.Property, Pitfall: "generation", Points: 4,
-				Hint: "Number the generations: every change of state starts a new one. Make each ticket say which generation issued it (e.g. tickets numbered in order, and the first ticket of the generation remembered), and have Done ignore a ticket of another generation, or one you never issued (0, or beyond the last one).",
-				Run:  prop(generationDomain, "A report whose ticket comes from an earlier generation (a slow call that started before the breaker changed state), or that Allow never issued, must change nothing."),
-			},
-			{
-				ID: "breaker/backward-time", Title: "Ignores a clock that steps back", Kind: report.Property, Pitfall: "backward-time", Points: 3,
-				Hint: "Keep one clock: now = max(nowNs, latest time seen) before anything else, and start an open period at that now. An earlier nowNs must not start an open period in the past, nor wrap now-openedAt.",
-				Run:  prop(backwardDomain, "The clock stepped back in this script: an earlier time counts as the latest one."),
-			},
-			{
-				ID: "breaker/exactness", Title: "Agrees with the contract on every call", Kind: report.Property, Pitfall: "exactness", Points: 4,
-				Hint: "Replay the counterexample by hand with the contract: one clock; Closed counts failures in a row; Open for OpenNs; HalfOpen lets HalfOpenProbes calls through; every change of state a new generation; New refuses a field that is 0, naming it.",
-				Run: func(seed int64) check.Outcome {
-					if o := validation(newImpl); o.Status != report.Passed {
-						return o
-					}
-					return exactDomain.property(newImpl).Run(seed, "The breaker must answer every call as the contract does.")
-				},
-			},
-			{
-				ID: "breaker/budget", Title: "Allow and Done within 40 ns, without allocating", Kind: report.Benchmark, Pitfall: "budget", Points: 2,
-				Hint: "A few integers are enough: the state, the counts, when the open period began, and the range of tickets of this generation. No map of tickets in flight, no slice, no allocation.",
-				Run:  func(int64) check.Outcome { return benchmark(r) },
-			},
-		},
+	impl := Remote(r)
+	runs := check.Properties(domains, func(d domain) check.Property[setup, op] { return d.property(impl) })
+	// exactness judges New's validation first, then the calls.
+	runs["exactness"] = func(why string) func(int64) check.Outcome {
+		return func(seed int64) check.Outcome {
+			if o := validation(impl); o.Status != report.Passed {
+				return o
+			}
+			return exactDomain.property(impl).Run(seed, why)
+		}
 	}
+	runs["budget"] = check.Fixed(func() check.Outcome { return benchmark(r) })
+	return check.NewSuite("breaker", prose, func() bool { return notStarted(impl) }, runs)
 }
 
 // notStarted reports whether newImpl is the untouched stub.

@@ -8,15 +8,6 @@ import (
 	"ratelab/grader/harness"
 )
 
-var domains = map[string]domain{
-	"consecutive":      consecutiveDomain,
-	"open-timeout":     openTimeoutDomain,
-	"half-open-probes": halfOpenDomain,
-	"generation":       generationDomain,
-	"backward-time":    backwardDomain,
-	"exactness":        exactDomain,
-}
-
 // TestGenerators checks that every domain's generator keeps to its own
 // rules and reaches the traps, that the model agrees with the reference,
 // and that every property has a domain.

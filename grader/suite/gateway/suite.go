@@ -1,12 +1,12 @@
 package gateway
 
 import (
+	_ "embed"
 	"fmt"
 	"math"
 	"strings"
 
 	"ratelab/grader/check"
-	"ratelab/grader/report"
 )
 
 // Kind, Budget, Class, Config, Outcome and Verdict mirror the exercise's
@@ -59,72 +59,30 @@ type Impl struct {
 	Validate func(cfg Config) error
 }
 
+//go:embed checks.json
+var prose []byte
+
+// domains are the properties' domains, by check name.
+var domains = map[string]domain{
+	"cancel-budget": cancelDomain,
+	"heartbeat":     heartbeatDomain,
+	"retry-after":   retryDomain,
+	"escalation":    escalationDomain,
+	"reconnect":     reconnectDomain,
+	"reload":        reloadDomain,
+	"backward-time": backwardDomain,
+	"overflow":      overflowDomain,
+	"exactness":     exactDomain,
+}
+
 // Suite returns the checks of the implementation r serves; a nil r only
-// lists them.
+// lists them. Their words are in checks.json.
 func Suite(r check.Remote) check.Suite {
 	impl := Remote(r)
-	prop := func(d domain, why string) func(int64) check.Outcome { return d.property(impl).Runs(why) }
-	return check.Suite{
-		Exercise:   "gateway",
-		NotStarted: func() bool { return notStarted(impl) },
-		Checks: []check.Check{
-			{
-				ID: "gateway/cancel-budget", Title: "Cancels spend their own budget, and pass when it is unlimited", Kind: report.Property, Pitfall: "cancel-budget", Points: 4,
-				Hint: "Give each session two buckets: Orders for NewOrder and Modify, Cancels for Cancel. A Cancels budget of capacity 0 has no bucket at all: every cancel passes.",
-				Run:  prop(cancelDomain, "A cancel takes a token from the session's Cancels budget only (and always passes when that budget is unlimited); new orders and modifies take theirs from Orders only. A client pulling its orders out of a fast market must not be throttled by the orders it sent."),
-			},
-			{
-				ID: "gateway/heartbeat", Title: "Heartbeats touch nothing", Kind: report.Property, Pitfall: "heartbeat", Points: 3,
-				Hint: "Answer a heartbeat before touching any bucket or the flood: Accept on an open session, Disconnect on one that is not open. It neither takes a token, nor starts a flood, nor ends one.",
-				Run:  prop(heartbeatDomain, "A heartbeat on an open session is accepted and changes nothing: no token, no flood started or ended. Here the same script without its heartbeats is answered right, so the heartbeats changed something."),
-			},
-			{
-				ID: "gateway/retry-after", Title: "Retry-after is exact to the nanosecond", Kind: report.Property, Pitfall: "retry-after", Points: 4,
-				Hint: "RetryAfterNs is the least d with units + d×rate ≥ 10^9: ceil((10^9 − units)/rate), from the units the bucket holds after the refill, fractions included. Rounding down tells the client to come back one nanosecond too early, to be refused again.",
-				Run:  prop(retryDomain, "The refusal is right, and so is the budget named, but not when it tells the client to retry: the least number of ns after which the refusing budget, left alone, holds one whole token."),
-			},
-			{
-				ID: "gateway/escalation", Title: "Escalates by the flood's age: Reject, Silent, Disconnect", Kind: report.Property, Pitfall: "escalation", Points: 5,
-				Hint: "Remember when the session's flood began: at its first refusal, not its latest. Every refusal compares now minus that time with DisconnectAfterNs, then SilenceAfterNs (0 means never); an accepted order, modify or cancel ends the flood, a disconnect too.",
-				Run:  prop(escalationDomain, "With escalation off, the same script is answered right: what is wrong is how the refusals escalate. A refusal is Disconnect once its flood is DisconnectAfterNs old, Silent once it is SilenceAfterNs old, else Reject; the flood starts at the first refusal and ends at the next accepted order, modify or cancel."),
-			},
-			{
-				ID: "gateway/reconnect", Title: "A reconnect keeps the session's budgets", Kind: report.Property, Pitfall: "reconnect", Points: 4,
-				Hint: "Keep a session's buckets by its id when it disconnects: Open on a closed session reopens it with the same buckets, refilled only by the time that passed (and switched to the new class's budgets if it reopens in another class).",
-				Run:  prop(reconnectDomain, "A session was disconnected and opened again. Its budgets belong to the session id, not to the connection: they kept earning while it was closed, and the reconnect must not refill them (with a fresh session id instead, the same calls are answered right)."),
-			},
-			{
-				ID: "gateway/reload", Title: "Reloads refill at the old rates, keep units capped, and change nothing when they fail", Kind: report.Property, Pitfall: "reload", Points: 5,
-				Hint: "At a reload, first bring every session's buckets up to now at their old rates, then switch them: keep the units, cap them at the new capacity, start a budget that was unlimited full. Validate, and look for open sessions whose class is gone, before changing anything: a reload that fails leaves everything, the clock too, as it was.",
-				Run:  prop(reloadDomain, "Without its reloads the same script is answered right, so the reloads are handled wrong: time before a reload is earned at the old rate, units carry over capped at the new capacity, a budget that was unlimited starts full, new escalation times apply to floods under way, and a reload that fails changes nothing."),
-			},
-			{
-				ID: "gateway/config-validation", Title: "Validate names the class and the field of every problem", Kind: report.Case, Pitfall: "config-validation", Points: 3,
-				Hint: "Check every rule of the contract, and write errors for operations: the class's name and the field (e.g. class \"regular\": Orders.RatePerSec must be at least 1). errors.Join can carry several.",
-				Run:  func(int64) check.Outcome { return validation(impl) },
-			},
-			{
-				ID: "gateway/backward-time", Title: "Ignores a clock that steps back", Kind: report.Property, Pitfall: "backward-time", Points: 3,
-				Hint: "Keep one clock for the gateway: now = max(nowNs, latest time seen) before anything else, in the buckets and in the flood's age. now − latest and now − floodStart must never wrap.",
-				Run:  prop(backwardDomain, "The clock stepped back in this sequence, and made at the latest time instead, the same calls are answered right. An earlier time counts as the latest one: it earns nothing, rewinds nothing and does not make a flood younger or older."),
-			},
-			{
-				ID: "gateway/overflow", Title: "Stays exact for huge capacities, rates and times", Kind: report.Property, Pitfall: "overflow", Points: 4,
-				Hint: "elapsed×rate and Capacity×10^9 pass 2^64: work in 128 bits (math/bits.Mul64) or cap elapsed at the time to fill before multiplying. Times next to MaxUint64 must not wrap either.",
-				Run:  prop(overflowDomain, "The values here are huge: capacities and rates near MaxUint64, long idle, times next to MaxUint64, session ids of any size. Every uint64 is legal and products that leave 64 bits must not wrap."),
-			},
-			{
-				ID: "gateway/exactness", Title: "Agrees with the exact model on every call", Kind: report.Property, Pitfall: "exactness", Points: 4,
-				Hint: "Replay the counterexample by hand with the contract: one clock, buckets in units of 10^-9 token, cancels on their own budget, floods by their first refusal, reloads at old rates up to now.",
-				Run:  prop(exactDomain, "The gateway must answer every call as the contract does."),
-			},
-			{
-				ID: "gateway/budget", Title: "Admit within 100 ns among 1,000 sessions, without allocating", Kind: report.Benchmark, Pitfall: "budget", Points: 2,
-				Hint: "One map lookup and one bucket per message: keep sessions in a map by id holding their state by value or by pointer made at Open, no allocation, no string building, no loop over sessions in Admit.",
-				Run:  func(int64) check.Outcome { return benchmark(r) },
-			},
-		},
-	}
+	runs := check.Properties(domains, func(d domain) check.Property[setup, op] { return d.property(impl) })
+	runs["config-validation"] = check.Fixed(func() check.Outcome { return validation(impl) })
+	runs["budget"] = check.Fixed(func() check.Outcome { return benchmark(r) })
+	return check.NewSuite("gateway", prose, func() bool { return notStarted(impl) }, runs)
 }
 
 // notStarted reports whether impl is the untouched stub.

@@ -8,18 +8,6 @@ import (
 	"ratelab/grader/harness"
 )
 
-var domains = map[string]domain{
-	"cancel-budget": cancelDomain,
-	"heartbeat":     heartbeatDomain,
-	"retry-after":   retryDomain,
-	"escalation":    escalationDomain,
-	"reconnect":     reconnectDomain,
-	"reload":        reloadDomain,
-	"backward-time": backwardDomain,
-	"overflow":      overflowDomain,
-	"exactness":     exactDomain,
-}
-
 // TestGenerators checks that every domain's generator keeps to its own
 // rules and reaches the traps, that the model agrees with the reference,
 // and that every property has a domain.

@@ -8,13 +8,6 @@ import (
 	"ratelab/grader/check/checktest"
 )
 
-var domains = map[string]domain{
-	"exactness":     exactDomain,
-	"rounding":      roundingDomain,
-	"backward-time": backwardDomain,
-	"overflow":      overflowDomain,
-}
-
 // TestGenerators checks that every domain's generator keeps to its own
 // rules and reaches the traps, that the model agrees with the reference,
 // and that every property has a domain.

@@ -8,18 +8,6 @@ import (
 	ref "ratelab/solutions/governor"
 )
 
-var domains = map[string]domain{
-	"slow-start":         slowStartDomain,
-	"back-off":           backOffDomain,
-	"dead-band":          deadBandDomain,
-	"recover-then-probe": memoryDomain,
-	"floor-ceiling":      floorCeilingDomain,
-	"opening-offer":      openingDomain,
-	"memory-clear":       memoryClearDomain,
-	"windowing":          windowingDomain,
-	"exactness":          exactDomain,
-}
-
 // TestDomainsGenerateValidScripts checks that every domain's generator keeps
 // to its own rules, so gopter never discards a generated script, and that
 // the scripts reach what their check is about.

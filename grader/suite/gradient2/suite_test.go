@@ -8,16 +8,6 @@ import (
 	ref "ratelab/solutions/gradient2"
 )
 
-var domains = map[string]domain{
-	"warmup":         warmupDomain,
-	"long-rtt-decay": decayDomain,
-	"app-limited":    appDomain,
-	"gradient-clamp": clampDomain,
-	"smoothing":      smoothingDomain,
-	"floor-ceiling":  floorDomain,
-	"exactness":      exactDomain,
-}
-
 // TestDomainsGenerateValidScripts checks that every domain's generator keeps
 // to its own rules, so gopter never discards a generated script, and that
 // the streams reach what their check is about.

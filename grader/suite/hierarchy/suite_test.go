@@ -8,17 +8,6 @@ import (
 	"ratelab/grader/harness"
 )
 
-var domains = map[string]domain{
-	"all-or-nothing":    allOrNothingDomain,
-	"shared-parent":     sharedDomain,
-	"lazy-refill":       lazyDomain,
-	"backward-time":     backwardDomain,
-	"fractional-tokens": fractionalDomain,
-	"overflow":          overflowDomain,
-	"add-errors":        addErrorsDomain,
-	"exactness":         exactDomain,
-}
-
 // TestGenerators checks that every domain's generator keeps to its own
 // rules and reaches the traps, that the model agrees with the reference,
 // and that every property has a domain.

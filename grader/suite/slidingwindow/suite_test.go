@@ -8,15 +8,6 @@ import (
 	"ratelab/grader/check/checktest"
 )
 
-var domains = map[string]domain{
-	"rejected-counted": rejectedDomain,
-	"stale-bucket":     staleDomain,
-	"window-edge":      edgeDomain,
-	"backward-time":    backwardDomain,
-	"overflow":         overflowDomain,
-	"exactness":        exactDomain,
-}
-
 // TestGenerators checks that every domain's generator keeps to its own
 // rules and reaches the traps, that the model agrees with the reference,
 // and that every property has a domain.

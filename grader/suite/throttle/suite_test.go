@@ -8,21 +8,6 @@ import (
 	"ratelab/grader/harness"
 )
 
-var domains = map[string]domain{
-	"recover-first":         recoverDomain,
-	"pause-all":             pauseDomain,
-	"whitelist-scope":       whitelistDomain,
-	"override":              overrideDomain,
-	"rate-window":           rateDomain,
-	"congestion-not-a-gate": gateDomain,
-	"congestion-step":       stepDomain,
-	"degraded-period":       degradedDomain,
-	"precedence":            precedenceDomain,
-	"status":                statusDomain,
-	"backward-time":         backwardDomain,
-	"exactness":             exactDomain,
-}
-
 // TestGenerators checks that every domain's generator keeps to its own
 // rules and reaches the traps, that the model agrees with the reference,
 // and that every property has a domain.

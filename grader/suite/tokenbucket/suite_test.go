@@ -10,15 +10,6 @@ import (
 	"ratelab/grader/report"
 )
 
-var domains = map[string]domain{
-	"capacity":          capacityDomain,
-	"fractional-tokens": fractionalDomain,
-	"partial-take":      partialDomain,
-	"backward-time":     backwardDomain,
-	"overflow":          overflowDomain,
-	"exactness":         exactDomain,
-}
-
 // TestGenerators checks that every domain's generator keeps to its own
 // rules and reaches the traps, that the model agrees with the reference,
 // and that every property has a domain.
