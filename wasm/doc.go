@@ -64,6 +64,18 @@
 //	                                throughput, binNs, steps, limit}
 //	free()
 //
+// Week 5's failure-driven breaker (lab/circuit) is one more run, stepped
+// the same way:
+//
+//	ratelab.circuit               {bytes, scenarios: [{id, title}], states, layout}
+//	ratelab.newCircuitSim(config) the breaker and no breaker on one scenario, or {error}
+//
+// config is {impl, scenario, seed}, each optional. A run has step(untilNs,
+// bytes) (write the next batch of circuit's Encode, return its length;
+// call again while its pending count is above 0), info() ({impl,
+// implStatus, stopped, status, bareStatus, scenario, now, done}) and
+// free().
+//
 // Learner code that panics stops its run; info().implStatus then says why
 // ("Yours: not implemented yet" for a stub).
 package main

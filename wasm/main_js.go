@@ -49,6 +49,9 @@ func api() js.Value {
 		"policy":         policyAPI(),
 		"newPolicySim":   js.FuncOf(newPolicySim),
 		"replay":         replayAPI(),
+		"operator":       operatorAPI(),
+		"newOperatorSim": js.FuncOf(newOperatorSim),
+		"circuit":        circuitAPI(), "newCircuitSim": js.FuncOf(newCircuitSim),
 	})
 }
 
