@@ -76,6 +76,18 @@
 // implStatus, stopped, status, bareStatus, scenario, now, done}) and
 // free().
 //
+// Week 5's operator's console (lab/operator) is stepped the same way:
+//
+//	ratelab.operator               {bytes, outcomes, states, levels, presets, layout}
+//	ratelab.newOperatorSim(config) one throttle gate under four addresses' writes, or {error}
+//
+// config is {impl, preset, seed}, each optional. A run has step(untilNs,
+// bytes) (write the next batch of operator's Encode, return its length;
+// call again while its pending count is above 0), act(state) (the
+// operator sets "normal", "degraded" or "paused" at the time reached),
+// info() ({impl, implStatus, stopped, status, preset, seed, now, done,
+// otherError}) and free().
+//
 // Learner code that panics stops its run; info().implStatus then says why
 // ("Yours: not implemented yet" for a stub).
 package main
