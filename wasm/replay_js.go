@@ -35,7 +35,10 @@ func runReplay(_ js.Value, args []js.Value) any {
 		if err := json.Unmarshal([]byte(args[1].String()), &cx); err != nil {
 			res = replay.Result{Exercise: args[0].String(), Error: "the counterexample is not JSON: " + err.Error(), First: -1}
 		} else {
-			res = replay.Run(args[0].String(), cx, replay.Impls{Limiters: yours(), Adaptive: yoursAdaptive()})
+			res = replay.Run(args[0].String(), cx, replay.Impls{
+				Limiters: yours(), Adaptive: yoursAdaptive(),
+				Nesting: yoursHierarchy(), Fairness: yoursFairness(), Policy: yoursGateway(),
+			})
 		}
 	}
 	b, err := json.Marshal(res)

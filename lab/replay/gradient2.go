@@ -84,12 +84,12 @@ func doGradient2(l gradient2API, c report.Call) (string, error) {
 // argInt reads the int argument name of c, which may be negative.
 func argInt(c report.Call, name string) (int, error) {
 	if s, ok := c.Args[name].(string); ok {
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil && n >= math.MinInt32 && n <= math.MaxInt32 {
+		if n, err := strconv.ParseInt(s, 10, strconv.IntSize); err == nil {
 			return int(n), nil
 		}
 	}
 	f, err := argFloat(c, name)
-	if err != nil || f != math.Trunc(f) || math.Abs(f) > math.MaxInt32 {
+	if err != nil || f != math.Trunc(f) || math.Abs(f) >= 1<<53 {
 		return 0, fmt.Errorf("%s: %s = %v is not an int", c.Name, name, c.Args[name])
 	}
 	return int(f), nil

@@ -21,8 +21,11 @@ import (
 
 	"ratelab/grader/report"
 	"ratelab/lab/adaptive"
+	"ratelab/lab/fairness"
 	"ratelab/lab/guard"
 	"ratelab/lab/limiters"
+	"ratelab/lab/nesting"
+	"ratelab/lab/policy"
 )
 
 // Impls are the implementations a replay can run: the reference's
@@ -31,10 +34,16 @@ import (
 type Impls struct {
 	Limiters limiters.Impl
 	Adaptive adaptive.Impl
+	Nesting  nesting.Impl  // hierarchy
+	Fairness fairness.Impl // fairqueue
+	Policy   policy.Impl   // gateway
 }
 
 // Reference is the Impls of the solutions packages.
-var Reference = Impls{Limiters: limiters.Reference, Adaptive: adaptive.Reference}
+var Reference = Impls{
+	Limiters: limiters.Reference, Adaptive: adaptive.Reference,
+	Nesting: nesting.Reference, Fairness: fairness.Reference, Policy: policy.Reference,
+}
 
 // Field is one piece of state shown beside a step, as plain data for the
 // page to draw: a label and its value in words, and optionally a meter

@@ -1,0 +1,194 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"ratelab/grader/report"
+	"ratelab/lab/fairness"
+)
+
+// The week 3 deficit round robin: each session's deficit and queue, and
+// the round.
+func init() {
+	register(Exercise{ID: "fairqueue", Build: buildFairqueue, Model: modelFairqueue})
+}
+
+// fairqueueSetup reads New(quantum); a quantum outside [1, 2^32] is
+// refused, as the reference would by panicking.
+func fairqueueSetup(c report.Call) (uint64, error) {
+	if err := want(c, "New"); err != nil {
+		return 0, err
+	}
+	q, err := argU64(c, "quantum")
+	if err != nil {
+		return 0, err
+	}
+	if q < 1 || q > 1<<32 {
+		return 0, fmt.Errorf("New(quantum=%d): outside [1, 2^32], nothing to replay", q)
+	}
+	return q, nil
+}
+
+func doFairqueue(q fairness.Scheduler, c report.Call) (string, error) {
+	switch c.Name {
+	case "Push":
+		s, err := argU64(c, "session")
+		if err != nil {
+			return "", err
+		}
+		if s > math.MaxUint32 {
+			return "", fmt.Errorf("Push: session %d is not a uint32", s)
+		}
+		cost, err := argU64(c, "cost")
+		if err != nil {
+			return "", err
+		}
+		q.Push(uint32(s), cost)
+		return "", nil
+	case "Pop":
+		s, cost, ok := q.Pop()
+		return fmt.Sprintf("(%d, %d, %t)", s, cost, ok), nil
+	case "Len":
+		return strconv.Itoa(q.Len()), nil
+	}
+	return "", want(c, "Push", "Pop", "Len")
+}
+
+type fairqueueCalls struct{ q fairness.Scheduler }
+
+func (x fairqueueCalls) Do(c report.Call) (string, error) { return doFairqueue(x.q, c) }
+
+func buildFairqueue(impls Impls, setup report.Call) (Instance, error) {
+	q, err := fairqueueSetup(setup)
+	if err != nil {
+		return nil, err
+	}
+	if impls.Fairness.New == nil {
+		return nil, errMissing(impls.Fairness.Missing)
+	}
+	return fairqueueCalls{impls.Fairness.New(q)}, nil
+}
+
+// FairFlow is one session of the DRR: its deficit and the costs of its
+// commands waiting, oldest first.
+type FairFlow struct {
+	Deficit uint64
+	Queue   []uint64
+}
+
+// FairqueueModel is deficit round robin as plain state: the quantum, the
+// round (the sessions with commands waiting, the one whose turn it is
+// first), each session's flow, and whether the head's turn has begun (its
+// quantum added).
+type FairqueueModel struct {
+	Quantum uint64
+	Round   []uint32
+	Flows   map[uint32]*FairFlow
+	InTurn  bool
+}
+
+// NewFairqueueModel is New(quantum): nothing waiting.
+func NewFairqueueModel(quantum uint64) *FairqueueModel {
+	return &FairqueueModel{Quantum: quantum, Flows: map[uint32]*FairFlow{}}
+}
+
+// Push appends cost to the session's queue; a session with nothing
+// waiting joins the end of the round with deficit 0.
+func (m *FairqueueModel) Push(session uint32, cost uint64) {
+	f := m.Flows[session]
+	if f == nil {
+		f = &FairFlow{}
+		m.Flows[session] = f
+		m.Round = append(m.Round, session)
+	}
+	f.Queue = append(f.Queue, cost)
+}
+
+// Pop serves the next command: the head session's turn adds the quantum
+// once; a first command within the deficit is served, one beyond it ends
+// the turn (the session to the end of the round, keeping its deficit); a
+// session left with nothing leaves the round with deficit 0.
+func (m *FairqueueModel) Pop() (uint32, uint64, bool) {
+	for len(m.Round) > 0 {
+		s := m.Round[0]
+		f := m.Flows[s]
+		if !m.InTurn {
+			f.Deficit += m.Quantum
+			m.InTurn = true
+		}
+		if cost := f.Queue[0]; cost <= f.Deficit {
+			f.Deficit -= cost
+			f.Queue = f.Queue[1:]
+			if len(f.Queue) == 0 {
+				delete(m.Flows, s)
+				m.Round, m.InTurn = m.Round[1:], false
+			}
+			return s, cost, true
+		}
+		m.Round, m.InTurn = append(m.Round[1:], s), false
+	}
+	return 0, 0, false
+}
+
+// Len is the number of commands waiting.
+func (m *FairqueueModel) Len() int {
+	n := 0
+	for _, f := range m.Flows {
+		n += len(f.Queue)
+	}
+	return n
+}
+
+func (m *FairqueueModel) Do(c report.Call) (string, error) { return doFairqueue(m, c) }
+
+// maxFlows is the most sessions drawn, and maxCosts the most waiting
+// costs written per session.
+const (
+	maxFlows = 16
+	maxCosts = 12
+)
+
+// State is the round, then each session in round order: its deficit
+// against the quantum and its queue of costs.
+func (m *FairqueueModel) State() []Field {
+	if len(m.Round) == 0 {
+		return []Field{{Label: "round", Text: "empty: nothing waiting (quantum " + u(m.Quantum) + ")"}}
+	}
+	order := make([]string, len(m.Round))
+	for i, s := range m.Round {
+		order[i] = strconv.FormatUint(uint64(s), 10)
+	}
+	turn := "its turn not begun"
+	if m.InTurn {
+		turn = "in its turn"
+	}
+	out := []Field{{Label: "round", Text: strings.Join(order, " → ") + " (session " + order[0] + " " + turn + "; quantum " + u(m.Quantum) + ")"}}
+	for _, s := range m.Round[:min(len(m.Round), maxFlows)] {
+		f := m.Flows[s]
+		costs := make([]string, 0, maxCosts)
+		for _, c := range f.Queue[:min(len(f.Queue), maxCosts)] {
+			costs = append(costs, u(c))
+		}
+		q := "[" + strings.Join(costs, ", ")
+		if len(f.Queue) > maxCosts {
+			q += ", … " + strconv.Itoa(len(f.Queue)-maxCosts) + " more"
+		}
+		out = append(out, Field{
+			Label: "session " + strconv.FormatUint(uint64(s), 10),
+			Text:  "deficit " + u(f.Deficit) + ", queue " + q + "]",
+			Value: float64(f.Deficit), Max: float64(max(m.Quantum, f.Deficit, f.Queue[0])),
+		})
+	}
+	return out
+}
+
+func modelFairqueue(setup report.Call) (Model, error) {
+	q, err := fairqueueSetup(setup)
+	if err != nil {
+		return nil, err
+	}
+	return NewFairqueueModel(q), nil
+}

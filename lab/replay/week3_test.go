@@ -1,0 +1,117 @@
+package replay
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"ratelab/grader/report"
+	fixfairqueue "ratelab/grader/testdata/fixtures/fairqueue/keeps-credit"
+	fixhierarchy "ratelab/grader/testdata/fixtures/hierarchy/charges-as-it-goes"
+	"ratelab/lab/fairness"
+	"ratelab/lab/nesting"
+	"ratelab/solutions/fairqueue"
+	"ratelab/solutions/hierarchy"
+)
+
+func TestHierarchyReplaysTheGrade(t *testing.T) {
+	replayCaptured(t, "hierarchy", "charges-as-it-goes", Impls{Nesting: nesting.Impl{Name: "Yours", New: func(now uint64) nesting.Tree { return fixhierarchy.New(now) }}})
+}
+
+func TestFairqueueReplaysTheGrade(t *testing.T) {
+	replayCaptured(t, "fairqueue", "keeps-credit", Impls{Fairness: fairness.Impl{Name: "Yours", New: func(q uint64) fairness.Scheduler { return fixfairqueue.New(q) }}})
+}
+
+// The hierarchy model answers like the reference, call for call: trees
+// up to MaxDepth and beyond, unknown parents and nodes, time stepping
+// back, huge capacities and rates.
+func TestHierarchyModelAgreesWithReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for run := 0; run < 1000; run++ {
+		start := r.Uint64N(1_000_000)
+		ref := hierarchy.New(start)
+		m := NewHierarchyModel(start)
+		times := randomTimes(r, start, 40)
+		for i, now := range times {
+			nodes := len(m.Nodes)
+			switch r.IntN(4) {
+			case 0:
+				parent := r.IntN(nodes+2) - 1
+				capacity := []uint64{0, 1, 5, 100, math.MaxUint64}[r.IntN(5)]
+				rate := rates(r)
+				gotID, gotErr := m.Add(parent, capacity, rate)
+				wantID, wantErr := ref.Add(parent, capacity, rate)
+				if gotID != wantID || (gotErr == nil) != (wantErr == nil) {
+					t.Fatalf("run %d step %d: model Add(%d, %d, %d) = %d, %v; reference %d, %v", run, i, parent, capacity, rate, gotID, gotErr, wantID, wantErr)
+				}
+			case 1:
+				node := r.IntN(nodes+2) - 1
+				if got, want := m.Available(node, now), ref.Available(node, now); got != want {
+					t.Fatalf("run %d step %d: model Available(%d, %d) = %d, reference %d", run, i, node, now, got, want)
+				}
+			default:
+				node := r.IntN(nodes+2) - 1
+				n := r.Uint64N(6)
+				if got, want := m.TryAcquire(node, now, n), ref.TryAcquire(node, now, n); got != want {
+					t.Fatalf("run %d step %d: model TryAcquire(%d, %d, %d) = %v, reference %v", run, i, node, now, n, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestFairqueueModelAgreesWithReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for run := 0; run < 2000; run++ {
+		quantum := []uint64{1, 2, 3, 100, 1 << 32}[r.IntN(5)]
+		ref := fairqueue.New(quantum)
+		m := NewFairqueueModel(quantum)
+		for i := 0; i < 60; i++ {
+			switch r.IntN(5) {
+			case 0, 1:
+				s, c := uint32(r.IntN(5)), 1+r.Uint64N(3*quantum)
+				m.Push(s, c)
+				ref.Push(s, c)
+			case 2:
+				if got, want := m.Len(), ref.Len(); got != want {
+					t.Fatalf("run %d step %d: model Len() = %d, reference %d", run, i, got, want)
+				}
+			default:
+				gs, gc, gok := m.Pop()
+				ws, wc, wok := ref.Pop()
+				if gs != ws || gc != wc || gok != wok {
+					t.Fatalf("run %d step %d: quantum %d: model Pop() = (%d, %d, %v), reference (%d, %d, %v)", run, i, quantum, gs, gc, gok, ws, wc, wok)
+				}
+			}
+		}
+	}
+}
+
+// The state beside a hierarchy step: each node's tokens against its
+// capacity, after the all-or-nothing take of the grade's counterexample.
+func TestHierarchyState(t *testing.T) {
+	setup := call("New", "nowNs", "0")
+	cx := report.Counterexample{SetupCall: &setup, Steps: []report.Step{
+		step("Add(parent=Root, capacity=2, ratePerSec=0)", call("Add", "parent", "Root", "capacity", "2", "ratePerSec", "0")),
+		step("Add(parent=0, capacity=5, ratePerSec=1)", call("Add", "parent", "0", "capacity", "5", "ratePerSec", "1")),
+		step("TryAcquire(node=1, nowNs=0, n=3)", call("TryAcquire", "node", "1", "nowNs", "0", "n", "3")),
+		step("TryAcquire(node=1, nowNs=500000000, n=2)", call("TryAcquire", "node", "1", "nowNs", "500000000", "n", "2")),
+	}}
+	res := Run("hierarchy", cx, Reference)
+	if res.Error != "" {
+		t.Fatal(res.Error)
+	}
+	var wants []string
+	for _, s := range res.Steps {
+		wants = append(wants, s.Want)
+	}
+	if got := strconv.Quote(strings.Join(wants, " ")); got != `"0 1 false true"` {
+		t.Errorf("wants = %s", got)
+	}
+	st := res.Steps[3].State
+	if len(st) != 3 || st[0].Text != "0 of 2 tokens, +0/s" || st[1].Label != "node 1 (under 0)" || st[1].Text != "3 of 5 tokens, +1/s" || st[1].Value != 0.6 || st[2].Text != "t = 500,000,000 ns" {
+		t.Errorf("state after step 4 = %+v", st)
+	}
+}
