@@ -10,9 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
-
 	"ratelab/grader/report"
 )
 
@@ -113,17 +110,6 @@ func Hash(secret string) []byte {
 	return h[:]
 }
 
-// isUnique reports whether err is SQLite's refusal of a duplicate in a
-// UNIQUE column or a primary key (the driver reports extended result
-// codes).
-func isUnique(err error) bool {
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return false
-	}
-	return se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
-}
-
 // AddLearner creates a learner whose token hashes to tokenHash, or returns
 // ErrExists if the name is taken.
 func (s *Store) AddLearner(ctx context.Context, name string, tokenHash []byte) (User, error) {
@@ -142,16 +128,16 @@ func (s *Store) addUser(ctx context.Context, name string, role Role, tokenHash [
 	if pw != "" {
 		pwv = pw
 	}
-	res, err := s.db.ExecContext(ctx,
-		`INSERT INTO users (name, role, token_hash, password_hash, created_at_ns) VALUES (?, ?, ?, ?, ?)`,
-		name, string(role), tokenHash, pwv, ns(now))
+	var id int64
+	err := s.db.QueryRowContext(ctx,
+		`INSERT INTO users (name, role, token_hash, password_hash, created_at_ns) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+		name, string(role), tokenHash, pwv, ns(now)).Scan(&id)
 	if isUnique(err) {
 		return User{}, fmt.Errorf("%w: a user called %q", ErrExists, name)
 	}
 	if err != nil {
 		return User{}, fmt.Errorf("store: %w", err)
 	}
-	id, _ := res.LastInsertId()
 	return User{ID: id, Name: name, Role: role, CreatedAt: now}, nil
 }
 
@@ -287,24 +273,24 @@ func (s *Store) SubmitUpload(ctx context.Context, up Upload) (Submission, error)
 		return Submission{}, fmt.Errorf("store: %w", err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `INSERT INTO submissions (user_id, exercise_id, created_at_ns, fingerprint, matches_solution) VALUES (?, ?, ?, ?, ?)`,
-		userID, exercise, ns(now), fp, up.MatchesSolution)
+	var id int64
+	err = tx.QueryRowContext(ctx, `INSERT INTO submissions (user_id, exercise_id, created_at_ns, fingerprint, matches_solution) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+		userID, exercise, ns(now), fp, up.MatchesSolution).Scan(&id)
 	if err != nil {
 		return Submission{}, fmt.Errorf("store: saving the submission: %w", err)
 	}
-	id, _ := res.LastInsertId()
 	for _, f := range files {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO submission_files (submission_id, name, content) VALUES (?, ?, ?)`,
 			id, f.Name, f.Content); err != nil {
 			return Submission{}, fmt.Errorf("store: saving %s: %w", f.Name, err)
 		}
 	}
-	res, err = tx.ExecContext(ctx, `INSERT INTO jobs (submission_id, reason, state, queued_at_ns) VALUES (?, 'submit', 'queued', ?)`,
-		id, ns(now))
+	var jid int64
+	err = tx.QueryRowContext(ctx, `INSERT INTO jobs (submission_id, reason, state, queued_at_ns) VALUES (?, 'submit', 'queued', ?) RETURNING id`,
+		id, ns(now)).Scan(&jid)
 	if err != nil {
 		return Submission{}, fmt.Errorf("store: queuing: %w", err)
 	}
-	jid, _ := res.LastInsertId()
 	superseded, err := supersede(ctx, tx, userID, exercise, id, now)
 	if err != nil {
 		return Submission{}, err
@@ -380,7 +366,7 @@ func (s *Store) Job(ctx context.Context, id int64) (Job, error) {
 // fingerprint, and the other learners who submitted the same (their names
 // joined by the unit separator, in no order).
 const submissionCols = `s.id, s.user_id, u.name, s.exercise_id, s.created_at_ns, COALESCE(s.fingerprint, ''), s.matches_solution,
-	(SELECT group_concat(u2.name, char(31)) FROM submissions s2 JOIN users u2 ON u2.id = s2.user_id
+	(SELECT string_agg(u2.name, '` + "\x1f" + `') FROM submissions s2 JOIN users u2 ON u2.id = s2.user_id
 	 WHERE s.fingerprint IS NOT NULL AND s2.exercise_id = s.exercise_id AND s2.fingerprint = s.fingerprint AND s2.user_id != s.user_id)`
 
 // latestJob joins a submission with its latest job.

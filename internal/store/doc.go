@@ -1,5 +1,8 @@
 // Package store keeps the lab's state in one embedded SQLite file
-// (modernc.org/sqlite: pure Go, no cgo). It holds two things:
+// (modernc.org/sqlite: pure Go, no cgo) or, for a class graded on more
+// than one machine, in a Postgres database (pgx through database/sql:
+// Open takes a "postgres://" URL where it takes a path). It holds two
+// things:
 //
 //   - grade reports: every report a learner's `labserver grade` produced
 //     (SaveReport), so the local lab's pages show the latest result per
@@ -20,7 +23,12 @@
 // one transaction; new tables come as migrations at the end of the list,
 // and a migration already released is never edited. A database written by
 // a newer binary (a higher user_version than this one knows) is refused
-// rather than guessed at.
+// rather than guessed at. Postgres has its own list (postgresMigrations),
+// its version in the table schema_version, and migrates under an advisory
+// lock so that processes starting together migrate once.
+//
+// Both backends run the same statements (dialect.go says in which SQL) and
+// the same tests (storetest.Each runs each test on both).
 //
 // The database runs in WAL mode with a busy timeout, so the server reads
 // while a grade command or a grading worker writes; writers take the lock

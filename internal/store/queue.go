@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -46,7 +45,7 @@ SELECT j.id FROM jobs j
 JOIN submissions s ON s.id = j.submission_id
 LEFT JOIN queue_turns t ON t.user_id = s.user_id
 WHERE j.state = 'queued' AND j.not_before_ns <= ?1
-ORDER BY j.reason = 'regrade', COALESCE(t.timed_out, 0), COALESCE(t.last_claim, 0), j.id
+ORDER BY j.reason = 'regrade', COALESCE(t.timed_out, FALSE), COALESCE(t.last_claim, 0), j.id
 LIMIT 1`
 
 // ClaimJob takes the next job in fair order (see the package's queue
@@ -62,7 +61,7 @@ func (s *Store) ClaimJob(ctx context.Context) (job Job, ok bool, err error) {
 	defer tx.Rollback()
 	job, err = scanJob(tx.QueryRowContext(ctx, `
 UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at_ns = ?1
-WHERE id = (`+nextJob+`)
+WHERE id = (`+nextJob+s.db.d.skipLocked+`)
 RETURNING `+jobCols, now))
 	if errors.Is(err, ErrNotFound) {
 		return Job{}, false, nil
@@ -167,7 +166,7 @@ ON CONFLICT (user_id) DO UPDATE SET timed_out = excluded.timed_out`, o.TimedOut,
 // interruptions).
 func (s *Store) RetryJob(ctx context.Context, jobID int64, notBefore time.Time) error {
 	res, err := s.db.ExecContext(ctx, `
-UPDATE jobs SET state = 'queued', started_at_ns = NULL, retries = retries + 1, attempts = MAX(attempts - 1, 0), not_before_ns = ?
+UPDATE jobs SET state = 'queued', started_at_ns = NULL, retries = retries + 1, attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, not_before_ns = ?
 WHERE id = ? AND state = 'running'`, ns(notBefore), jobID)
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
@@ -180,7 +179,7 @@ WHERE id = ? AND state = 'running'`, ns(notBefore), jobID)
 
 // supersede marks superseded the learner's jobs still queued for older
 // submissions of the exercise than newest, and returns those submissions.
-func supersede(ctx context.Context, tx *sql.Tx, userID int64, exercise string, newest int64, now time.Time) ([]int64, error) {
+func supersede(ctx context.Context, tx *tx, userID int64, exercise string, newest int64, now time.Time) ([]int64, error) {
 	rows, err := tx.QueryContext(ctx, `
 UPDATE jobs SET state = 'superseded', finished_at_ns = ?, error = ?
 WHERE state = 'queued' AND submission_id IN (
@@ -216,8 +215,12 @@ func sameAs(joined string) []string {
 	return slices.Compact(names)
 }
 
-// Path returns the database's file, "" for an in-memory one.
+// Path returns the database's file, "" for an in-memory one and for a
+// Postgres database (which is no file of this machine's).
 func (s *Store) Path(ctx context.Context) (string, error) {
+	if s.Backend() == Postgres {
+		return "", nil
+	}
 	rows, err := s.db.QueryContext(ctx, `PRAGMA database_list`)
 	if err != nil {
 		return "", fmt.Errorf("store: %w", err)

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"ratelab/grader/report"
 	"ratelab/internal/store"
+	"ratelab/internal/store/storetest"
 )
 
 func learners(t *testing.T, s *store.Store, names ...string) map[string]store.User {
@@ -67,200 +69,264 @@ func passed(store.Job) store.Outcome {
 // One learner who queued four submissions does not make the next learner
 // wait behind all of them: learners are served in turn.
 func TestClaimJobRoundRobin(t *testing.T) {
-	s := open(t, "")
-	u := learners(t, s, "hog", "ada", "bob")
-	for _, ex := range []string{"tokenbucket", "gcra", "slidingwindow", "governor"} {
-		submit(t, s, u["hog"], ex)
-	}
-	submit(t, s, u["ada"], "tokenbucket")
-	submit(t, s, u["bob"], "tokenbucket")
-	submit(t, s, u["ada"], "gcra")
-	got := claimAll(t, s, passed)
-	want := []string{
-		"hog/tokenbucket/submit", "ada/tokenbucket/submit", "bob/tokenbucket/submit",
-		"hog/gcra/submit", "ada/gcra/submit", "hog/slidingwindow/submit", "hog/governor/submit",
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("claim order = %q;\nwant %q", got, want)
-	}
+	storetest.Each(t, func(t *testing.T, target string) {
+		s := open(t, target)
+		u := learners(t, s, "hog", "ada", "bob")
+		for _, ex := range []string{"tokenbucket", "gcra", "slidingwindow", "governor"} {
+			submit(t, s, u["hog"], ex)
+		}
+		submit(t, s, u["ada"], "tokenbucket")
+		submit(t, s, u["bob"], "tokenbucket")
+		submit(t, s, u["ada"], "gcra")
+		got := claimAll(t, s, passed)
+		want := []string{
+			"hog/tokenbucket/submit", "ada/tokenbucket/submit", "bob/tokenbucket/submit",
+			"hog/gcra/submit", "ada/gcra/submit", "hog/slidingwindow/submit", "hog/governor/submit",
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("claim order = %q;\nwant %q", got, want)
+		}
+	})
 }
 
 // A learner whose last grading timed out waits behind the others; regrades
 // wait behind every new submission.
 func TestClaimJobTimeoutsAndRegradesWait(t *testing.T) {
-	s := open(t, "")
-	u := learners(t, s, "hog", "ada")
-	submit(t, s, u["hog"], "tokenbucket")
-	spin := func(store.Job) store.Outcome {
-		return store.Outcome{Result: &report.Exercise{ID: "tokenbucket", Status: report.Failed,
-			Checks: []report.Check{{ID: "c", Status: report.Timeout}}}, TimedOut: true}
-	}
-	if got := claimAll(t, s, spin); len(got) != 1 {
-		t.Fatalf("claimed %q", got)
-	}
-	// hog submits first, ada after: hog timed out last, so ada goes first.
-	submit(t, s, u["hog"], "gcra")
-	submit(t, s, u["ada"], "tokenbucket")
-	submit(t, s, u["ada"], "gcra")
-	if _, _, err := s.RegradeLatestWithin(t.Context(), 1000); err != nil {
-		t.Fatal(err)
-	}
-	submit(t, s, u["ada"], "governor") // after the regrade, still before it
-	got := claimAll(t, s, passed)
-	// The regrade queued a job only for the one submission not already
-	// waiting (hog's tokenbucket), and it goes last.
-	want := []string{"ada/tokenbucket/submit", "ada/gcra/submit", "ada/governor/submit", "hog/gcra/submit", "hog/tokenbucket/regrade"}
-	if !slices.Equal(got, want) {
-		t.Fatalf("claim order = %q;\nwant %q", got, want)
-	}
+	storetest.Each(t, func(t *testing.T, target string) {
+		s := open(t, target)
+		u := learners(t, s, "hog", "ada")
+		submit(t, s, u["hog"], "tokenbucket")
+		spin := func(store.Job) store.Outcome {
+			return store.Outcome{Result: &report.Exercise{ID: "tokenbucket", Status: report.Failed,
+				Checks: []report.Check{{ID: "c", Status: report.Timeout}}}, TimedOut: true}
+		}
+		if got := claimAll(t, s, spin); len(got) != 1 {
+			t.Fatalf("claimed %q", got)
+		}
+		// hog submits first, ada after: hog timed out last, so ada goes first.
+		submit(t, s, u["hog"], "gcra")
+		submit(t, s, u["ada"], "tokenbucket")
+		submit(t, s, u["ada"], "gcra")
+		if _, _, err := s.RegradeLatestWithin(t.Context(), 1000); err != nil {
+			t.Fatal(err)
+		}
+		submit(t, s, u["ada"], "governor") // after the regrade, still before it
+		got := claimAll(t, s, passed)
+		// The regrade queued a job only for the one submission not already
+		// waiting (hog's tokenbucket), and it goes last.
+		want := []string{"ada/tokenbucket/submit", "ada/gcra/submit", "ada/governor/submit", "hog/gcra/submit", "hog/tokenbucket/regrade"}
+		if !slices.Equal(got, want) {
+			t.Fatalf("claim order = %q;\nwant %q", got, want)
+		}
+	})
 }
 
 // A new submission of an exercise supersedes the learner's older one still
 // waiting; the others' and other exercises' are untouched.
 func TestSubmitSupersedesQueued(t *testing.T) {
-	s := open(t, "")
-	ctx := t.Context()
-	u := learners(t, s, "ada", "bob")
-	old := submit(t, s, u["ada"], "tokenbucket")
-	other := submit(t, s, u["ada"], "gcra")
-	bobs := submit(t, s, u["bob"], "tokenbucket")
-	newer := submit(t, s, u["ada"], "tokenbucket")
-	if !slices.Equal(newer.Superseded, []int64{old.ID}) {
-		t.Errorf("Submit: Superseded = %v; want [%d]", newer.Superseded, old.ID)
-	}
-	got, err := s.Submission(ctx, old.ID)
-	if err != nil || got.Job.State != store.Superseded || !strings.Contains(got.Job.Error, fmt.Sprint(newer.ID)) {
-		t.Errorf("old submission: state %q, error %q, %v; want superseded by %d", got.Job.State, got.Job.Error, err, newer.ID)
-	}
-	for _, id := range []int64{other.ID, bobs.ID, newer.ID} {
-		if got, _ := s.Submission(ctx, id); got.Job.State != store.Queued {
-			t.Errorf("submission %d: state %q; want queued", id, got.Job.State)
+	storetest.Each(t, func(t *testing.T, target string) {
+		s := open(t, target)
+		ctx := t.Context()
+		u := learners(t, s, "ada", "bob")
+		old := submit(t, s, u["ada"], "tokenbucket")
+		other := submit(t, s, u["ada"], "gcra")
+		bobs := submit(t, s, u["bob"], "tokenbucket")
+		newer := submit(t, s, u["ada"], "tokenbucket")
+		if !slices.Equal(newer.Superseded, []int64{old.ID}) {
+			t.Errorf("Submit: Superseded = %v; want [%d]", newer.Superseded, old.ID)
 		}
-	}
-	if n, _ := s.CountJobs(ctx, store.Queued); n != 3 {
-		t.Errorf("CountJobs(queued) = %d; want 3", n)
-	}
-	// A running job is not superseded: it is being graded.
-	job, _, _ := s.ClaimJob(ctx)
-	running, _ := s.Submission(ctx, job.SubmissionID)
-	again := submit(t, s, store.User{ID: running.UserID}, running.Exercise)
-	if got, _ := s.Submission(ctx, running.ID); got.Job.State != store.Running || len(again.Superseded) != 0 {
-		t.Errorf("a running job: state %q, superseded %v; want running, none", got.Job.State, again.Superseded)
-	}
+		got, err := s.Submission(ctx, old.ID)
+		if err != nil || got.Job.State != store.Superseded || !strings.Contains(got.Job.Error, fmt.Sprint(newer.ID)) {
+			t.Errorf("old submission: state %q, error %q, %v; want superseded by %d", got.Job.State, got.Job.Error, err, newer.ID)
+		}
+		for _, id := range []int64{other.ID, bobs.ID, newer.ID} {
+			if got, _ := s.Submission(ctx, id); got.Job.State != store.Queued {
+				t.Errorf("submission %d: state %q; want queued", id, got.Job.State)
+			}
+		}
+		if n, _ := s.CountJobs(ctx, store.Queued); n != 3 {
+			t.Errorf("CountJobs(queued) = %d; want 3", n)
+		}
+		// A running job is not superseded: it is being graded.
+		job, _, _ := s.ClaimJob(ctx)
+		running, _ := s.Submission(ctx, job.SubmissionID)
+		again := submit(t, s, store.User{ID: running.UserID}, running.Exercise)
+		if got, _ := s.Submission(ctx, running.ID); got.Job.State != store.Running || len(again.Superseded) != 0 {
+			t.Errorf("a running job: state %q, superseded %v; want running, none", got.Job.State, again.Superseded)
+		}
+	})
 }
 
 // A grading that failed for the server's reasons goes back in the queue,
 // waits, and does not count as an interrupted attempt.
 func TestRetryJob(t *testing.T) {
-	clk := &stepClock{t: t0}
-	s, err := store.Open(t.Context(), t.TempDir()+"/lab.db", clk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ctx := t.Context()
-	u := learners(t, s, "ada")
-	submit(t, s, u["ada"], "tokenbucket")
-	job, _, _ := s.ClaimJob(ctx)
-	if err := s.RetryJob(ctx, job.ID, clk.t.Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok, _ := s.ClaimJob(ctx); ok {
-		t.Error("ClaimJob claimed a retried job before its time")
-	}
-	clk.t = clk.t.Add(2 * time.Hour)
-	again, ok, err := s.ClaimJob(ctx)
-	if !ok || err != nil || again.ID != job.ID || again.Attempts != 1 || again.Retries != 1 {
-		t.Errorf("ClaimJob after the wait = %+v, %v, %v; want job %d, attempt 1, retry 1", again, ok, err, job.ID)
-	}
-	if err := s.Finish(ctx, job.ID, store.Outcome{Error: "the server could not grade it", ServerFault: true}); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := s.Job(ctx, job.ID); !got.ServerFault || got.State != store.Done {
-		t.Errorf("Job = %+v; want done, the server's fault", got)
-	}
-	if err := s.RetryJob(ctx, job.ID, clk.t); !errors.Is(err, store.ErrNotRunning) {
-		t.Errorf("RetryJob of a job done: err = %v; want ErrNotRunning", err)
-	}
+	storetest.Each(t, func(t *testing.T, target string) {
+		clk := &stepClock{t: t0}
+		s, err := store.Open(t.Context(), target, clk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		ctx := t.Context()
+		u := learners(t, s, "ada")
+		submit(t, s, u["ada"], "tokenbucket")
+		job, _, _ := s.ClaimJob(ctx)
+		if err := s.RetryJob(ctx, job.ID, clk.t.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, _ := s.ClaimJob(ctx); ok {
+			t.Error("ClaimJob claimed a retried job before its time")
+		}
+		clk.t = clk.t.Add(2 * time.Hour)
+		again, ok, err := s.ClaimJob(ctx)
+		if !ok || err != nil || again.ID != job.ID || again.Attempts != 1 || again.Retries != 1 {
+			t.Errorf("ClaimJob after the wait = %+v, %v, %v; want job %d, attempt 1, retry 1", again, ok, err, job.ID)
+		}
+		if err := s.Finish(ctx, job.ID, store.Outcome{Error: "the server could not grade it", ServerFault: true}); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := s.Job(ctx, job.ID); !got.ServerFault || got.State != store.Done {
+			t.Errorf("Job = %+v; want done, the server's fault", got)
+		}
+		if err := s.RetryJob(ctx, job.ID, clk.t); !errors.Is(err, store.ErrNotRunning) {
+			t.Errorf("RetryJob of a job done: err = %v; want ErrNotRunning", err)
+		}
+	})
 }
 
 // A result is stored bounded, whatever the grader handed over.
 func TestFinishBoundsTheResult(t *testing.T) {
-	s := open(t, "")
-	ctx := t.Context()
-	u := learners(t, s, "ada")
-	sub := submit(t, s, u["ada"], "tokenbucket")
-	huge := strings.Repeat("panic: é", 2<<20) // 18 MiB, multi-byte characters
-	ce := &report.Counterexample{Setup: huge}
-	for range 10000 {
-		ce.Steps = append(ce.Steps, report.Step{Call: huge[:5000], Got: huge[:5000], Want: "1"})
-	}
-	res := &report.Exercise{ID: "tokenbucket", Status: report.Failed, Message: huge, Checks: []report.Check{
-		{ID: "c1", Status: report.Error, Message: huge, Hint: huge, Counterexample: ce},
-		{ID: "c2", Status: report.Passed, Message: "fine"},
-	}}
-	job, _, _ := s.ClaimJob(ctx)
-	if err := s.Finish(ctx, job.ID, store.Outcome{Result: res, Error: huge}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := s.Submission(ctx, sub.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := json.Marshal(got.Job)
-	if len(b) > 200<<10 {
-		t.Errorf("stored job is %d bytes; want at most 200 KiB", len(b))
-	}
-	r := got.Job.Result
-	note := fmt.Sprintf("… cut: %d bytes in all", len(huge))
-	for what, s := range map[string]string{"message": r.Message, "check message": r.Checks[0].Message,
-		"hint": r.Checks[0].Hint, "setup": r.Checks[0].Counterexample.Setup, "error": got.Job.Error} {
-		if !strings.HasSuffix(s, note) || len(s) > store.MaxText+len(note)+1 {
-			t.Errorf("%s: %d bytes ending %q; want at most %d and the note %q", what, len(s), s[max(0, len(s)-40):], store.MaxText, note)
+	storetest.Each(t, func(t *testing.T, target string) {
+		s := open(t, target)
+		ctx := t.Context()
+		u := learners(t, s, "ada")
+		sub := submit(t, s, u["ada"], "tokenbucket")
+		huge := strings.Repeat("panic: é", 2<<20) // 18 MiB, multi-byte characters
+		ce := &report.Counterexample{Setup: huge}
+		for range 10000 {
+			ce.Steps = append(ce.Steps, report.Step{Call: huge[:5000], Got: huge[:5000], Want: "1"})
 		}
-	}
-	steps := r.Checks[0].Counterexample.Steps
-	if len(steps) != store.MaxSteps || !strings.Contains(steps[len(steps)-1].Call, "10000 steps in all") {
-		t.Errorf("counterexample: %d steps, last %+v; want %d, the last saying 10000 in all", len(steps), steps[len(steps)-1], store.MaxSteps)
-	}
-	if r.Checks[1].Message != "fine" || len(res.Message) != len(huge) {
-		t.Error("Bound changed a short text, or the caller's result")
-	}
+		res := &report.Exercise{ID: "tokenbucket", Status: report.Failed, Message: huge, Checks: []report.Check{
+			{ID: "c1", Status: report.Error, Message: huge, Hint: huge, Counterexample: ce},
+			{ID: "c2", Status: report.Passed, Message: "fine"},
+		}}
+		job, _, _ := s.ClaimJob(ctx)
+		if err := s.Finish(ctx, job.ID, store.Outcome{Result: res, Error: huge}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Submission(ctx, sub.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(got.Job)
+		if len(b) > 200<<10 {
+			t.Errorf("stored job is %d bytes; want at most 200 KiB", len(b))
+		}
+		r := got.Job.Result
+		note := fmt.Sprintf("… cut: %d bytes in all", len(huge))
+		for what, s := range map[string]string{"message": r.Message, "check message": r.Checks[0].Message,
+			"hint": r.Checks[0].Hint, "setup": r.Checks[0].Counterexample.Setup, "error": got.Job.Error} {
+			if !strings.HasSuffix(s, note) || len(s) > store.MaxText+len(note)+1 {
+				t.Errorf("%s: %d bytes ending %q; want at most %d and the note %q", what, len(s), s[max(0, len(s)-40):], store.MaxText, note)
+			}
+		}
+		steps := r.Checks[0].Counterexample.Steps
+		if len(steps) != store.MaxSteps || !strings.Contains(steps[len(steps)-1].Call, "10000 steps in all") {
+			t.Errorf("counterexample: %d steps, last %+v; want %d, the last saying 10000 in all", len(steps), steps[len(steps)-1], store.MaxSteps)
+		}
+		if r.Checks[1].Message != "fine" || len(res.Message) != len(huge) {
+			t.Error("Bound changed a short text, or the caller's result")
+		}
+	})
 }
 
 // Submissions with the same fingerprint by other learners name each other.
 func TestSubmissionSameAs(t *testing.T) {
-	s := open(t, "")
-	ctx := t.Context()
-	u := learners(t, s, "ada", "bob", "cy")
-	up := func(who, ex, fp string, sol bool) store.Submission {
-		sub, err := s.SubmitUpload(ctx, store.Upload{UserID: u[who].ID, Exercise: ex, Fingerprint: fp, MatchesSolution: sol,
-			Files: []store.File{{Name: "a.go", Content: []byte("package x")}}})
-		if err != nil {
-			t.Fatal(err)
+	storetest.Each(t, func(t *testing.T, target string) {
+		s := open(t, target)
+		ctx := t.Context()
+		u := learners(t, s, "ada", "bob", "cy")
+		up := func(who, ex, fp string, sol bool) store.Submission {
+			sub, err := s.SubmitUpload(ctx, store.Upload{UserID: u[who].ID, Exercise: ex, Fingerprint: fp, MatchesSolution: sol,
+				Files: []store.File{{Name: "a.go", Content: []byte("package x")}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return sub
 		}
-		return sub
-	}
-	a := up("ada", "tokenbucket", "f1", false)
-	up("ada", "tokenbucket", "f1", false) // her own resubmission is no copy
-	up("bob", "tokenbucket", "f1", false)
-	up("cy", "gcra", "f1", false) // another exercise
-	c := up("cy", "tokenbucket", "f2", true)
-	tests := []struct {
-		id   int64
-		same []string
-		sol  bool
-	}{{a.ID, []string{"bob"}, false}, {c.ID, nil, true}}
-	for _, tt := range tests {
-		got, err := s.Submission(ctx, tt.id)
-		if err != nil || !slices.Equal(got.SameAs, tt.same) || got.MatchesSolution != tt.sol {
-			t.Errorf("Submission(%d): SameAs %q, MatchesSolution %v, %v; want %q, %v", tt.id, got.SameAs, got.MatchesSolution, err, tt.same, tt.sol)
+		a := up("ada", "tokenbucket", "f1", false)
+		up("ada", "tokenbucket", "f1", false) // her own resubmission is no copy
+		up("bob", "tokenbucket", "f1", false)
+		up("cy", "gcra", "f1", false) // another exercise
+		c := up("cy", "tokenbucket", "f2", true)
+		tests := []struct {
+			id   int64
+			same []string
+			sol  bool
+		}{{a.ID, []string{"bob"}, false}, {c.ID, nil, true}}
+		for _, tt := range tests {
+			got, err := s.Submission(ctx, tt.id)
+			if err != nil || !slices.Equal(got.SameAs, tt.same) || got.MatchesSolution != tt.sol {
+				t.Errorf("Submission(%d): SameAs %q, MatchesSolution %v, %v; want %q, %v", tt.id, got.SameAs, got.MatchesSolution, err, tt.same, tt.sol)
+			}
 		}
-	}
-	list, _ := s.Submissions(ctx, 0, 10)
-	for _, sub := range list {
-		if sub.Learner == "bob" && !slices.Equal(sub.SameAs, []string{"ada"}) {
-			t.Errorf("Submissions: bob's SameAs = %q; want [ada]", sub.SameAs)
+		list, _ := s.Submissions(ctx, 0, 10)
+		for _, sub := range list {
+			if sub.Learner == "bob" && !slices.Equal(sub.SameAs, []string{"ada"}) {
+				t.Errorf("Submissions: bob's SameAs = %q; want [ada]", sub.SameAs)
+			}
 		}
-	}
+	})
+}
+
+// Workers claiming at once (on Postgres, from many connections) never get
+// the same job, and every job is claimed.
+func TestClaimJobConcurrently(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, target string) {
+		s := open(t, target)
+		us := learners(t, s, "ada", "bob", "cy", "dee")
+		const perLearner = 10
+		want := 0
+		for _, n := range []string{"ada", "bob", "cy", "dee"} {
+			for i := range perLearner {
+				submit(t, s, us[n], fmt.Sprintf("ex%d", i))
+				want++
+			}
+		}
+		var (
+			mu      sync.Mutex
+			claimed = map[int64]int{}
+			wg      sync.WaitGroup
+		)
+		for range 4 {
+			wg.Go(func() {
+				for {
+					job, ok, err := s.ClaimJob(t.Context())
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if !ok {
+						return
+					}
+					mu.Lock()
+					claimed[job.ID]++
+					mu.Unlock()
+					if err := s.Finish(t.Context(), job.ID, passed(job)); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if len(claimed) != want {
+			t.Errorf("%d jobs claimed; want %d", len(claimed), want)
+		}
+		for id, n := range claimed {
+			if n != 1 {
+				t.Errorf("job %d claimed %d times; want once", id, n)
+			}
+		}
+	})
 }

@@ -5,6 +5,9 @@ import (
 	"fmt"
 )
 
+// regradeLock is the key of the advisory lock regrades take on Postgres.
+const regradeLock = migrationLock + 1
+
 // RegradeLatestWithin queues a regrade of every learner's latest
 // submission of every exercise, except those with a job already waiting
 // (a duplicate would grade the same code twice), while fewer than
@@ -18,13 +21,25 @@ func (s *Store) RegradeLatestWithin(ctx context.Context, maxQueued int) (queued 
 SELECT l.id FROM (SELECT MAX(id) AS id FROM submissions GROUP BY user_id, exercise_id) l
 WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.submission_id = l.id AND j.state = 'queued')`
 	var due int
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (`+waiting+`)`).Scan(&due); err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (`+waiting+`) w`).Scan(&due); err != nil {
 		return nil, 0, fmt.Errorf("store: %w", err)
 	}
-	rows, err := s.db.QueryContext(ctx, `
+	t, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: %w", err)
+	}
+	defer t.Rollback()
+	if s.Backend() == Postgres {
+		// Postgres's statements see the table as it was when they began:
+		// two regrades at once take turns, so the second counts the first's.
+		if _, err := t.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, int64(regradeLock)); err != nil {
+			return nil, 0, fmt.Errorf("store: %w", err)
+		}
+	}
+	rows, err := t.QueryContext(ctx, `
 INSERT INTO jobs (submission_id, reason, state, queued_at_ns)
-SELECT id, 'regrade', 'queued', ?1 FROM (`+waiting+`) ORDER BY id
-LIMIT max(0, ?2 - (SELECT COUNT(*) FROM jobs WHERE state = 'queued'))
+SELECT id, 'regrade', 'queued', CAST(?1 AS BIGINT) FROM (`+waiting+`) w ORDER BY id
+LIMIT (SELECT CASE WHEN n > 0 THEN n ELSE 0 END FROM (SELECT CAST(?2 AS BIGINT) - COUNT(*) AS n FROM jobs WHERE state = 'queued') room)
 RETURNING `+jobCols, now, maxQueued)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: %w", err)
@@ -38,6 +53,10 @@ RETURNING `+jobCols, now, maxQueued)
 		queued = append(queued, j)
 	}
 	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("store: %w", err)
+	}
+	rows.Close()
+	if err := t.Commit(); err != nil {
 		return nil, 0, fmt.Errorf("store: %w", err)
 	}
 	return queued, max(due-len(queued), 0), nil

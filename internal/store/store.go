@@ -11,7 +11,8 @@ import (
 	"path/filepath"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	_ "modernc.org/sqlite"             // registers the "sqlite" driver
 
 	"ratelab/grader/report"
 )
@@ -25,11 +26,12 @@ type Clock interface {
 	Now() time.Time
 }
 
-// Store is the lab's SQLite database. It is safe for concurrent use; its
-// zero value is not usable: call Open.
+// Store is the lab's database, SQLite or Postgres. It is safe for
+// concurrent use; its zero value is not usable: call Open.
 type Store struct {
-	db    *sql.DB
+	db    *db
 	clock Clock
+	url   string // the Postgres URL it was opened with; "" on SQLite
 }
 
 // Saved is a whole report as it was saved.
@@ -53,7 +55,9 @@ type Result struct {
 const busyTimeout = 5 * time.Second
 
 // Open opens (creating it and its folder if needed) the database at path and
-// migrates it to the current schema. clock stamps each save.
+// migrates it to the current schema. clock stamps each save. A path that is
+// a Postgres URL (IsPostgresURL) opens that database instead, which must
+// exist; its tables are created by the same migration step.
 func Open(ctx context.Context, path string, clock Clock) (*Store, error) {
 	return OpenWith(ctx, path, clock, Options{})
 }
@@ -70,6 +74,9 @@ type Options struct {
 func OpenWith(ctx context.Context, path string, clock Clock, o Options) (*Store, error) {
 	if clock == nil {
 		return nil, errors.New("store: Open needs a Clock")
+	}
+	if IsPostgresURL(path) {
+		return openPostgres(ctx, path, clock)
 	}
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -89,22 +96,66 @@ func OpenWith(ctx context.Context, path string, clock Clock, o Options) (*Store,
 	// the busy timeout instead of deadlocking on a read-to-write upgrade.
 	q.Set("_txlock", "immediate")
 	dsn := "file:" + filepath.ToSlash(path) + "?" + q.Encode()
-	db, err := sql.Open("sqlite", dsn)
+	sd, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	if err := migrate(ctx, db); err != nil {
-		db.Close()
+	if err := migrate(ctx, sd); err != nil {
+		sd.Close()
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
-	return &Store{db: db, clock: clock}, nil
+	return &Store{db: &db{DB: sd, d: sqliteDialect}, clock: clock}, nil
 }
+
+// openPostgres opens the Postgres database at url (pgx through
+// database/sql) and migrates it. Every commit is durable there already
+// (synchronous_commit), so Options.Durable changes nothing.
+func openPostgres(ctx context.Context, url string, clock Clock) (*Store, error) {
+	sd, err := sql.Open("pgx", url)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if err := sd.PingContext(ctx); err != nil {
+		sd.Close()
+		return nil, fmt.Errorf("store: %s: %w", Redact(url), err)
+	}
+	if err := migratePostgres(ctx, sd); err != nil {
+		sd.Close()
+		return nil, fmt.Errorf("store: %s: %w", Redact(url), err)
+	}
+	return &Store{db: &db{DB: sd, d: postgresDialect}, clock: clock, url: url}, nil
+}
+
+// Redact returns a database's address fit for a log: a Postgres URL
+// without its password; a path as it is.
+func Redact(target string) string {
+	if !IsPostgresURL(target) {
+		return target
+	}
+	u, err := url.Parse(target)
+	if err != nil {
+		return "a Postgres URL that does not parse"
+	}
+	return u.Redacted()
+}
+
+// Backend returns the database the store runs on.
+func (s *Store) Backend() Backend { return s.db.d.backend }
+
+// DB returns the store's database handle: for the tools that live beside
+// the store on the same database (the Postgres queue's), never for the
+// store's own tables.
+func (s *Store) DB() *sql.DB { return s.db.DB }
 
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
-// SchemaVersion returns the database's schema version (PRAGMA user_version).
+// SchemaVersion returns the database's schema version (PRAGMA user_version
+// on SQLite, the schema_version table on Postgres).
 func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	if s.Backend() == Postgres {
+		return postgresVersion(ctx, s.db)
+	}
 	var v int
 	err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
 	return v, err
@@ -127,16 +178,13 @@ func (s *Store) SaveReport(ctx context.Context, r *report.Report) error {
 		return fmt.Errorf("store: %w", err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx,
+	var id int64
+	err = tx.QueryRowContext(ctx,
 		`INSERT INTO reports (saved_at_ns, target, schema, seed, score, max_score, body)
-		 VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		now.UnixNano(), r.Target, r.Schema, r.Seed, r.Score, r.MaxScore, string(body))
+		 VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		now.UnixNano(), r.Target, r.Schema, r.Seed, r.Score, r.MaxScore, string(body)).Scan(&id)
 	if err != nil {
 		return fmt.Errorf("store: saving report: %w", err)
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return fmt.Errorf("store: %w", err)
 	}
 	for _, e := range r.Exercises {
 		eb, err := json.Marshal(e)
@@ -144,8 +192,10 @@ func (s *Store) SaveReport(ctx context.Context, r *report.Report) error {
 			return fmt.Errorf("store: encoding %s: %w", e.ID, err)
 		}
 		if _, err := tx.ExecContext(ctx,
-			`INSERT OR REPLACE INTO exercise_results (report_id, exercise_id, status, score, max_score, body)
-			 VALUES (?, ?, ?, ?, ?, ?)`,
+			`INSERT INTO exercise_results (report_id, exercise_id, status, score, max_score, body)
+			 VALUES (?, ?, ?, ?, ?, ?)
+			 ON CONFLICT (report_id, exercise_id) DO UPDATE SET status = excluded.status,
+			 	score = excluded.score, max_score = excluded.max_score, body = excluded.body`,
 			id, e.ID, e.Status, e.Score, e.MaxScore, string(eb)); err != nil {
 			return fmt.Errorf("store: saving %s: %w", e.ID, err)
 		}

@@ -2,9 +2,10 @@ package store
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
+
+	"ratelab/internal/store/storetest"
 )
 
 type fixedClock struct{ t time.Time }
@@ -15,8 +16,12 @@ func (c fixedClock) Now() time.Time { return c.t }
 // UNIQUE column and in a primary key are, another constraint's failure and
 // an error that only says so in its text are not.
 func TestIsUnique(t *testing.T) {
+	storetest.Each(t, testIsUnique)
+}
+
+func testIsUnique(t *testing.T, target string) {
 	ctx := t.Context()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "lab.db"), fixedClock{time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)})
+	s, err := Open(ctx, target, fixedClock{time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
 	}
