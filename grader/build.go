@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -21,7 +22,42 @@ const childDir = "grader/harness/child"
 // build compiles one child program grading the given exercises. It returns
 // the binary's path, or, per exercise, the compiler's message for those
 // whose code does not build (the others are built without them).
+//
+// With a build cache (Options.BuildCache), a program built whole before
+// from the same key (see buildKey) is copied from the cache instead, and a
+// build in which every exercise compiled is stored there. A build with a
+// compile error is not stored: it is built again to report the error.
 func (g *grading) build(ctx context.Context, ids []string) (bin string, broken map[string]string, err error) {
+	cache := g.opts.BuildCache
+	if cache == nil {
+		return g.buildEach(ctx, ids)
+	}
+	key, err := g.buildKey(ids)
+	if err != nil {
+		return "", nil, err
+	}
+	unlock := cache.Lock(key)
+	defer unlock()
+	bin = filepath.Join(g.tmp, "child")
+	if cache.Get(key, bin, 0o755) {
+		return bin, map[string]string{}, nil
+	}
+	bin, broken, err = g.buildEach(ctx, ids)
+	if err == nil && len(broken) == 0 {
+		// A program that could not be stored is built again next time:
+		// the grading goes on.
+		cache.Put(key, bin)
+	}
+	return bin, broken, err
+}
+
+// goBuilds counts the go build commands this process ran (tests and
+// figures read it).
+var goBuilds atomic.Int64
+
+// buildEach builds the program for ids, leaving out, one by one, the
+// exercises the compiler blames.
+func (g *grading) buildEach(ctx context.Context, ids []string) (bin string, broken map[string]string, err error) {
 	broken = map[string]string{}
 	for len(ids) > 0 {
 		out, err := g.goBuild(ctx, ids)
@@ -85,7 +121,8 @@ func (g *grading) goBuild(ctx context.Context, ids []string) (string, error) {
 	if err := os.WriteFile(ovPath, ov, 0o644); err != nil {
 		return "", err
 	}
-	cmd := exec.CommandContext(ctx, "go", "build", "-overlay", ovPath, "-o", filepath.Join(g.tmp, "child"), "./"+childDir)
+	goBuilds.Add(1)
+	cmd := exec.CommandContext(ctx, "go", goBuildArgs(ovPath, filepath.Join(g.tmp, "child"))...)
 	cmd.Dir = g.opts.Root
 	work := filepath.Join(g.tmp, "build") // go build's own work folder: removed with g.tmp, whatever happens
 	if err := os.MkdirAll(work, 0o755); err != nil {
@@ -108,6 +145,12 @@ func (g *grading) goBuild(ctx context.Context, ids []string) (string, error) {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	return out.String(), err
+}
+
+// goBuildArgs is the go command's arguments building the child into out
+// with the overlay in ovPath.
+func goBuildArgs(ovPath, out string) []string {
+	return []string{"build", "-overlay", ovPath, "-o", out, "./" + childDir}
 }
 
 // overlayPackage maps the package directory pkgDir to the .go files of

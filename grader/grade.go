@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"ratelab/grader/buildcache"
 	"ratelab/grader/report"
 	"ratelab/lab/course"
 )
@@ -32,6 +33,11 @@ type Options struct {
 	// Sandbox, if set, confines the build and the child (see Sandbox). Nil
 	// grades as on a learner's own machine.
 	Sandbox *Sandbox
+	// BuildCache, if set, keeps child programs by the content of what goes
+	// into them: a grading of files graded before (a regrade, an identical
+	// resubmission) copies the program instead of building it. Nil builds
+	// every time.
+	BuildCache *buildcache.Cache
 	// TempDir is where the grading's own folder goes (the child's binary,
 	// the build's work); "" means the system's temporary folder. The folder
 	// is removed when Grade returns.

@@ -1,0 +1,168 @@
+package grader_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"ratelab/grader"
+	"ratelab/grader/buildcache"
+	"ratelab/grader/report"
+)
+
+// gradeCached grades the tokenbucket files in dir without benchmarks,
+// through cache, and returns the report as JSON and how many go builds
+// ran meanwhile.
+func gradeCached(t *testing.T, cache *buildcache.Cache, dir string) (string, int64) {
+	t.Helper()
+	before := grader.GoBuilds()
+	r, err := grader.Grade(context.Background(), grader.Options{
+		Root: root(t), Exercises: []string{"tokenbucket"}, Seed: grader.DefaultSeed, NoBench: true,
+		Replace: map[string]string{"tokenbucket": dir}, CheckTimeout: 20 * time.Second, BuildCache: cache,
+	})
+	if err != nil {
+		t.Fatalf("Grade: %v", err)
+	}
+	if r.Exercises[0].Status == report.Error {
+		t.Fatalf("tokenbucket: %s", r.Exercises[0].Message)
+	}
+	b, _ := json.Marshal(r)
+	return string(b), grader.GoBuilds() - before
+}
+
+// copyFixture copies a tokenbucket fixture into a new folder, as an
+// upload lands in one.
+func copyFixture(t *testing.T, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Join("testdata", "fixtures", "tokenbucket", name)
+	files, _ := filepath.Glob(filepath.Join(src, "*.go"))
+	if len(files) == 0 {
+		t.Fatalf("no fixture %s", src)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func openCache(t *testing.T, max int64) *buildcache.Cache {
+	t.Helper()
+	c, err := buildcache.Open(filepath.Join(t.TempDir(), "programs"), max)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// A second grading of identical files, uploaded to another folder, does
+// not run go build and gives the same report; one changed byte builds
+// again.
+func TestBuildCacheRegradeDoesNotBuild(t *testing.T) {
+	cache := openCache(t, 0)
+	first, builds := gradeCached(t, cache, copyFixture(t, "no-cap"))
+	if builds < 1 {
+		t.Fatalf("the first grading ran %d go builds, want at least 1", builds)
+	}
+	second, builds := gradeCached(t, cache, copyFixture(t, "no-cap"))
+	if builds != 0 {
+		t.Errorf("a regrade of identical files ran %d go builds, want 0", builds)
+	}
+	if second != first {
+		t.Errorf("the regrade's report differs from the first:\n%s\n%s", first, second)
+	}
+
+	dir := copyFixture(t, "no-cap")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	b, _ := os.ReadFile(files[0])
+	os.WriteFile(files[0], append(b, '\n'), 0o644)
+	if _, builds := gradeCached(t, cache, dir); builds != 1 {
+		t.Errorf("a grading with one byte more ran %d go builds, want 1", builds)
+	}
+	if s := cache.Stats(); s.Hits != 1 || s.Puts != 2 {
+		t.Errorf("cache stats %+v; want 1 hit, 2 puts", s)
+	}
+}
+
+// Gradings of the same files at once build once; both reports are right.
+func TestBuildCacheConcurrentGradingsBuildOnce(t *testing.T) {
+	cache := openCache(t, 0)
+	before := grader.GoBuilds()
+	reports := make([]string, 3)
+	var wg sync.WaitGroup
+	for i := range reports {
+		dir := copyFixture(t, "correct-split")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			reports[i], _ = gradeCached(t, cache, dir)
+		}()
+	}
+	wg.Wait()
+	if n := grader.GoBuilds() - before; n != 1 {
+		t.Errorf("3 gradings of the same files at once ran %d go builds, want 1", n)
+	}
+	var r report.Report
+	if err := json.Unmarshal([]byte(reports[0]), &r); err != nil || r.Exercises[0].Status != report.Failed || r.Score != r.MaxScore-benchPoints(r) {
+		t.Errorf("a correct fixture without benchmarks: %v %+v; want every check but the benchmarks passed", err, r.Exercises)
+	}
+	for i := 1; i < len(reports); i++ {
+		if reports[i] != reports[0] {
+			t.Errorf("grading %d differs from grading 0:\n%s\n%s", i, reports[0], reports[i])
+		}
+	}
+}
+
+func benchPoints(r report.Report) float64 {
+	var p float64
+	for _, e := range r.Exercises {
+		for _, c := range e.Checks {
+			if c.Kind == report.Benchmark {
+				p += c.MaxScore
+			}
+		}
+	}
+	return p
+}
+
+// A damaged entry is built again, and the grade is the same.
+func TestBuildCacheDamagedEntryBuildsAgain(t *testing.T) {
+	cache := openCache(t, 0)
+	first, _ := gradeCached(t, cache, copyFixture(t, "no-cap"))
+	entries, _ := filepath.Glob(filepath.Join(cache.Dir(), "*"))
+	if len(entries) != 1 {
+		t.Fatalf("the cache holds %d entries after one grading, want 1", len(entries))
+	}
+	b, _ := os.ReadFile(entries[0])
+	b[len(b)/2] ^= 0xff
+	os.WriteFile(entries[0], b, 0o600)
+	again, builds := gradeCached(t, cache, copyFixture(t, "no-cap"))
+	if builds != 1 {
+		t.Errorf("a grading over a damaged entry ran %d go builds, want 1", builds)
+	}
+	if again != first {
+		t.Errorf("the grade over a damaged entry differs:\n%s\n%s", first, again)
+	}
+}
+
+// A cap smaller than one program keeps nothing: every grading builds.
+func TestBuildCacheCapEvicts(t *testing.T) {
+	cache := openCache(t, 1)
+	gradeCached(t, cache, copyFixture(t, "no-cap"))
+	if _, builds := gradeCached(t, cache, copyFixture(t, "no-cap")); builds != 1 {
+		t.Errorf("with a 1-byte cap a regrade ran %d go builds, want 1", builds)
+	}
+	if s := cache.Stats(); s.Evictions != 2 {
+		t.Errorf("cache stats %+v; want 2 evictions", s)
+	}
+}

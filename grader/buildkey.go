@@ -1,0 +1,299 @@
+package grader
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"ratelab/grader/buildcache"
+)
+
+// buildKey is the build cache's key for the child program grading ids:
+// everything that goes into the binary, so that a different checkout, a
+// different toolchain or one changed byte of a submitted file never reuses
+// a stale program.
+//
+//   - the Go toolchain: go env's GOVERSION, GOOS, GOARCH, the
+//     architecture levels, GOEXPERIMENT and GOFLAGS, as the go command on
+//     PATH reports them;
+//   - the build's command line and whether the sandbox runs it (its
+//     environment differs);
+//   - the sources of this checkout that the child links: every .go file
+//     (tests aside) of each package of the module it imports, directly or
+//     not (go list -deps of the harness, the suites, the references and
+//     the graded packages, with the imports of the submitted files), and
+//     go.mod and go.sum, which pin the other modules' versions (the
+//     module cache holds them read-only, checked against go.sum). The
+//     list of packages is asked of go list again whenever one of their
+//     files changes, so an import added anywhere is followed;
+//   - the generated sources: the child's main and each exercise's adapter;
+//   - for each exercise graded from another folder (Options.Replace), the
+//     name and bytes of each .go file the overlay adds.
+func (g *grading) buildKey(ids []string) (buildcache.Key, error) {
+	h := buildcache.NewHasher()
+	h.AddString("format", "ratelab child program v1")
+	tc, err := toolchain()
+	if err != nil {
+		return buildcache.Key{}, err
+	}
+	h.AddString("toolchain", tc)
+	h.AddString("command", strings.Join(goBuildArgs("OVERLAY", "OUT"), " ")+" CGO_ENABLED=0")
+	h.AddString("sandboxed", fmt.Sprint(g.opts.Sandbox != nil))
+	h.AddString("module", g.opts.Module+" "+g.opts.Target)
+	pkgs := []string{g.opts.Module + "/grader/harness"}
+	for _, id := range ids {
+		pkgs = append(pkgs, g.opts.Module+"/grader/suite/"+id, g.implPath(id), g.opts.Module+"/solutions/"+id)
+		if dir, ok := g.opts.Replace[id]; ok {
+			imps, err := nonStdImports(dir, g.opts.Module)
+			if err != nil {
+				return buildcache.Key{}, err
+			}
+			pkgs = append(pkgs, imps...)
+		}
+	}
+	tree, err := sources.sum(g.opts.Root, pkgs)
+	if err != nil {
+		return buildcache.Key{}, err
+	}
+	h.Add("sources", tree[:])
+	h.AddString("main.go", childMain)
+	for _, id := range ids {
+		src, err := adapterSource(id, g.implPath(id), g.opts.Module+"/solutions/"+id)
+		if err != nil {
+			return buildcache.Key{}, err
+		}
+		h.AddString("adapter "+id, src)
+		dir, ok := g.opts.Replace[id]
+		if !ok {
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, f := range files { // sorted by Glob
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return buildcache.Key{}, err
+			}
+			h.AddString("replace "+id+" file", filepath.Base(f))
+			h.Add("replace "+id+" content", b)
+		}
+	}
+	return h.Sum(), nil
+}
+
+// toolchainVars are the go env settings that change what go build writes.
+var toolchainVars = []string{"GOVERSION", "GOOS", "GOARCH", "GOAMD64", "GOARM", "GOARM64", "GO386", "GORISCV64", "GOPPC64", "GOMIPS", "GOMIPS64", "GOWASM", "GOEXPERIMENT", "GOFLAGS"}
+
+var toolchainMemo struct {
+	sync.Mutex
+	stamp, desc string
+}
+
+// toolchain describes the go command on PATH as go env reports it. It is
+// asked again whenever the go binary or the environment changes.
+func toolchain() (string, error) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(goBin)
+	if err != nil {
+		return "", err
+	}
+	env := os.Environ()
+	slices.Sort(env)
+	stamp := fmt.Sprintf("%s %d %d %x", goBin, fi.Size(), fi.ModTime().UnixNano(), sha256.Sum256([]byte(strings.Join(env, "\x00"))))
+	toolchainMemo.Lock()
+	defer toolchainMemo.Unlock()
+	if toolchainMemo.stamp == stamp {
+		return toolchainMemo.desc, nil
+	}
+	cmd := exec.Command(goBin, append([]string{"env"}, toolchainVars...)...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go env: %w", err)
+	}
+	toolchainMemo.stamp, toolchainMemo.desc = stamp, string(out)
+	return toolchainMemo.desc, nil
+}
+
+// nonStdImports lists the imports of the .go files in dir (tests aside)
+// that are not in the standard library: their path's first element has a
+// dot, or is the module's.
+func nonStdImports(dir, module string) ([]string, error) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	var imps []string
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
+		if err != nil {
+			continue // the build reports it
+		}
+		for _, is := range af.Imports {
+			p, err := strconv.Unquote(is.Path.Value)
+			if err != nil {
+				continue
+			}
+			first, _, _ := strings.Cut(p, "/")
+			if (strings.Contains(first, ".") || first == module) && !slices.Contains(imps, p) {
+				imps = append(imps, p)
+			}
+		}
+	}
+	return imps, nil
+}
+
+// sources hashes the module's packages a program depends on, remembering
+// each file's hash by its path, size and modification time, so that a
+// grading reads only the files that changed, and the list of packages, so
+// that go list runs only when one of their files changed.
+var sources = &sourceHasher{files: map[string]fileHash{}, deps: map[string]depList{}}
+
+type sourceHasher struct {
+	mu    sync.Mutex
+	files map[string]fileHash // absolute path → its last hash
+	deps  map[string]depList  // root and packages → their folders in the module
+}
+
+// depList is the module's folders some packages depend on, and the hash of
+// their files when go list said so.
+type depList struct {
+	dirs  []string
+	stamp buildcache.Key
+}
+
+type fileHash struct {
+	size    int64
+	modTime time.Time
+	sum     [sha256.Size]byte
+}
+
+// racyWindow is how recent a file's modification may be for its hash to be
+// remembered: a file written twice within the file system's timestamp
+// granularity keeps its time, so a file this fresh is read every time
+// (git's "racy" rule).
+const racyWindow = 2 * time.Second
+
+// sum returns the hash of the packages pkgs depend on, within the module
+// under root: the path and content of each of their .go files (tests
+// aside), go.mod and go.sum.
+func (s *sourceHasher) sum(root string, pkgs []string) (buildcache.Key, error) {
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return buildcache.Key{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	memo := root + "\x00" + strings.Join(pkgs, "\x00")
+	if d, ok := s.deps[memo]; ok {
+		if stamp, err := s.hashDirs(root, d.dirs); err == nil && stamp == d.stamp {
+			return stamp, nil
+		}
+	}
+	dirs, err := goListDeps(root, pkgs)
+	if err != nil {
+		return buildcache.Key{}, err
+	}
+	stamp, err := s.hashDirs(root, dirs)
+	if err != nil {
+		return buildcache.Key{}, err
+	}
+	s.deps[memo] = depList{dirs, stamp}
+	return stamp, nil
+}
+
+// goListDeps lists the folders, within the module under root, of pkgs and
+// every package they import, directly or not.
+func goListDeps(root string, pkgs []string) ([]string, error) {
+	cmd := exec.Command("go", append([]string{"list", "-deps", "-f", "{{if not .Standard}}{{.Dir}}{{end}}"}, pkgs...)...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list -deps: %w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	var dirs []string
+	for _, d := range strings.Fields(string(out)) {
+		if rel, err := filepath.Rel(root, d); err == nil && filepath.IsLocal(rel) && !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	slices.Sort(dirs)
+	return dirs, nil
+}
+
+// hashDirs hashes go.mod, go.sum and the .go files (tests aside) of dirs.
+func (s *sourceHasher) hashDirs(root string, dirs []string) (buildcache.Key, error) {
+	h := buildcache.NewHasher()
+	files := []string{filepath.Join(root, "go.mod"), filepath.Join(root, "go.sum")}
+	for _, d := range dirs {
+		gos, err := filepath.Glob(filepath.Join(d, "*.go"))
+		if err != nil {
+			return buildcache.Key{}, err
+		}
+		for _, f := range gos {
+			if !strings.HasSuffix(f, "_test.go") {
+				files = append(files, f)
+			}
+		}
+	}
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if errors.Is(err, fs.ErrNotExist) && strings.HasSuffix(f, "go.sum") {
+			continue // a module without dependencies has none
+		}
+		if err != nil {
+			return buildcache.Key{}, err
+		}
+		sum, err := s.file(f, fi)
+		if err != nil {
+			return buildcache.Key{}, err
+		}
+		rel, _ := filepath.Rel(root, f)
+		h.Add(filepath.ToSlash(rel), sum[:])
+	}
+	return h.Sum(), nil
+}
+
+func (s *sourceHasher) file(p string, fi fs.FileInfo) ([sha256.Size]byte, error) {
+	if m, ok := s.files[p]; ok && m.size == fi.Size() && m.modTime.Equal(fi.ModTime()) {
+		return m.sum, nil
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return [sha256.Size]byte{}, err
+	}
+	defer f.Close()
+	hs := sha256.New()
+	if _, err := io.Copy(hs, f); err != nil {
+		return [sha256.Size]byte{}, err
+	}
+	var sum [sha256.Size]byte
+	hs.Sum(sum[:0])
+	if time.Since(fi.ModTime()) > racyWindow {
+		s.files[p] = fileHash{fi.Size(), fi.ModTime(), sum}
+	} else {
+		delete(s.files, p)
+	}
+	return sum, nil
+}
