@@ -12,6 +12,7 @@ import (
 	fixhierarchy "ratelab/grader/testdata/fixtures/hierarchy/charges-as-it-goes"
 	"ratelab/lab/fairness"
 	"ratelab/lab/nesting"
+	"ratelab/lab/policy"
 	"ratelab/solutions/fairqueue"
 	"ratelab/solutions/hierarchy"
 )
@@ -113,5 +114,66 @@ func TestHierarchyState(t *testing.T) {
 	st := res.Steps[3].State
 	if len(st) != 3 || st[0].Text != "0 of 2 tokens, +0/s" || st[1].Label != "node 1 (under 0)" || st[1].Text != "3 of 5 tokens, +1/s" || st[1].Value != 0.6 || st[2].Text != "t = 500,000,000 ns" {
 		t.Errorf("state after step 4 = %+v", st)
+	}
+}
+
+func TestGatewayReplaysTheGrade(t *testing.T) {
+	replayCaptured(t, "gateway", "heartbeat-takes-token", Impls{Policy: fixtureGateway()})
+}
+
+// randomGatewayConfig draws a valid config of one or two classes, cancels
+// unlimited or limited, escalation times set or not, capacities and rates
+// small or huge.
+func randomGatewayConfig(r *rand.Rand) policy.Config {
+	cfg := policy.Config{Classes: map[string]policy.Class{}}
+	for _, name := range []string{"regular", "market-maker"}[:1+r.IntN(2)] {
+		o := policy.Budget{Capacity: []uint64{1, 2, 5, math.MaxUint64}[r.IntN(4)], RatePerSec: rates(r)}
+		k := policy.Class{Orders: o}
+		if r.IntN(2) == 0 {
+			k.Cancels = policy.Budget{Capacity: o.Capacity + r.Uint64N(3)*min(1, math.MaxUint64-o.Capacity), RatePerSec: o.RatePerSec + min(r.Uint64N(1000), math.MaxUint64-o.RatePerSec)}
+		}
+		cfg.Classes[name] = k
+	}
+	if r.IntN(2) == 0 {
+		cfg.SilenceAfterNs = 1 + r.Uint64N(5_000_000)
+	}
+	if r.IntN(2) == 0 {
+		cfg.DisconnectAfterNs = cfg.SilenceAfterNs + 1 + r.Uint64N(10_000_000)
+	}
+	return cfg
+}
+
+func TestGatewayModelAgreesWithReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	classes := []string{"regular", "market-maker", "nobody"}
+	for run := 0; run < 1000; run++ {
+		cfg := randomGatewayConfig(r)
+		start := r.Uint64N(1_000_000)
+		ref, err := policy.Reference.New(cfg, start)
+		if err != nil {
+			t.Fatalf("reference New(%+v): %v", cfg, err)
+		}
+		m := NewGatewayModel(cfg, start)
+		for i, now := range randomTimes(r, start, 50) {
+			session := uint64(r.IntN(3))
+			var got, want string
+			switch r.IntN(10) {
+			case 0, 1:
+				class := classes[r.IntN(3)]
+				got, want = errText(m.Open(session, class, now)), errText(ref.Open(session, class, now))
+			case 2:
+				next := randomGatewayConfig(r)
+				if r.IntN(4) == 0 {
+					next.SilenceAfterNs, next.DisconnectAfterNs = 10, 5 // invalid
+				}
+				got, want = errText(m.Reload(next, now)), errText(ref.Reload(next, now))
+			default:
+				kind := policy.Kind(r.IntN(4))
+				got, want = verdictText(m.Admit(session, kind, now)), verdictText(ref.Admit(session, kind, now))
+			}
+			if got != want {
+				t.Fatalf("run %d step %d: model %s, reference %s (cfg %+v)", run, i, got, want, cfg)
+			}
+		}
 	}
 }
