@@ -87,6 +87,12 @@ func (p Printer) Report(r *report.Report) {
 	p.benchmarks(r)
 }
 
+// Check prints what the report says of one check that did not pass: its
+// title, pitfall and points, the message, the counterexample to replay
+// with seed, and the hint. It prints nothing for a check that passed or
+// was skipped.
+func (p Printer) Check(c report.Check, seed int64) { p.check(c, seed) }
+
 func (p Printer) check(c report.Check, seed int64) {
 	if c.Status == report.Passed || c.Status == report.Skipped {
 		return
