@@ -35,6 +35,11 @@ import (
 	"ratelab/internal/store"
 )
 
+// dbUsage describes every class command's --db.
+const dbUsage = "the class database: a SQLite file's path, or a Postgres URL (postgres://user@host/db; the database must exist, its tables are made)"
+
+// openClassStore opens a class's store: a SQLite file (durable commits) or a
+// Postgres database, by the form of path (store.IsPostgresURL).
 func openClassStore(ctx context.Context, path string) (*store.Store, error) {
 	return store.OpenWith(ctx, path, wallClock{}, store.Options{Durable: true})
 }
@@ -61,10 +66,10 @@ func validName(n string) bool {
 }
 
 // rosterUsage is runRoster's usage line.
-const rosterUsage = "usage: labserver roster import [--db PATH] [--reissue] roster.csv\n       labserver roster remove [--db PATH] NAME"
+const rosterUsage = "usage: labserver roster import [--db PATH|URL] [--reissue] roster.csv\n       labserver roster remove [--db PATH|URL] NAME"
 
-// runRoster is `labserver roster import [--db PATH] [--reissue] roster.csv`
-// and `labserver roster remove [--db PATH] NAME`.
+// runRoster is `labserver roster import [--db PATH|URL] [--reissue] roster.csv`
+// and `labserver roster remove [--db PATH|URL] NAME`.
 func runRoster(args []string) error {
 	if len(args) > 0 && args[0] == "remove" {
 		return runRosterRemove(args[1:])
@@ -74,7 +79,7 @@ func runRoster(args []string) error {
 		return exitError{2}
 	}
 	fs := flag.NewFlagSet("roster import", flag.ContinueOnError)
-	db := fs.String("db", dbDefault(), "the class database (created if missing)")
+	db := fs.String("db", dbDefault(), dbUsage+" (created if missing)")
 	reissue := fs.Bool("reissue", false, "give learners already on the roster a new token (the old one, and every session signed in with it, stop working)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: labserver roster import [flags] roster.csv\n\nCreates a learner per line of roster.csv (first column: the name; a header line \"name,...\" is skipped)\nand prints each new learner's token, once: hand them out, they are stored only hashed.\nEvery name is checked before anyone is created; if the import stops later, the tokens\ncreated until then are still printed, and the line it stopped at is named.\n\nflags:")
@@ -136,7 +141,7 @@ func runRoster(args []string) error {
 	// they are stored only hashed and would be lost.
 	defer func() {
 		out.Flush()
-		fmt.Fprintf(os.Stderr, "%d learners given a token, %d skipped; the tokens above are shown this once (database %s)\n", created, skipped, *db)
+		fmt.Fprintf(os.Stderr, "%d learners given a token, %d skipped; the tokens above are shown this once (database %s)\n", created, skipped, store.Redact(*db))
 	}()
 	for _, e := range entries {
 		stopped := func(err error) error {
@@ -166,10 +171,10 @@ func runRoster(args []string) error {
 	return out.Error()
 }
 
-// runRosterRemove is `labserver roster remove [--db PATH] NAME`.
+// runRosterRemove is `labserver roster remove [--db PATH|URL] NAME`.
 func runRosterRemove(args []string) error {
 	fs := flag.NewFlagSet("roster remove", flag.ContinueOnError)
-	db := fs.String("db", dbDefault(), "the class database")
+	db := fs.String("db", dbDefault(), dbUsage)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: labserver roster remove [flags] NAME\n\nTakes a learner off the roster: their token stops working and their sessions end at once\n(on a running server too). Their submissions and gradings are kept for the gradebook, under\n\"NAME (removed DATE #ID)\"; the name is free for a new learner.\n\nflags:")
 		fs.PrintDefaults()
@@ -190,7 +195,7 @@ func runRosterRemove(args []string) error {
 	name := fs.Arg(0)
 	r, err := st.RemoveLearner(ctx, name)
 	if errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("%s: no learner of that name (database %s)", name, *db)
+		return fmt.Errorf("%s: no learner of that name (database %s)", name, store.Redact(*db))
 	}
 	if err != nil {
 		return err
@@ -203,16 +208,16 @@ func runRosterRemove(args []string) error {
 	return nil
 }
 
-// runInstructor is `labserver instructor add [--db PATH] NAME`; the
+// runInstructor is `labserver instructor add [--db PATH|URL] NAME`; the
 // password is read from standard input (prompted for, unechoed, on a
 // terminal), never from the command line.
 func runInstructor(args []string) error {
 	if len(args) == 0 || args[0] != "add" {
-		fmt.Fprintln(os.Stderr, "usage: labserver instructor add [--db PATH] NAME   (the password is read from stdin)")
+		fmt.Fprintln(os.Stderr, "usage: labserver instructor add [--db PATH|URL] NAME   (the password is read from stdin)")
 		return exitError{2}
 	}
 	fs := flag.NewFlagSet("instructor add", flag.ContinueOnError)
-	db := fs.String("db", dbDefault(), "the class database (created if missing)")
+	db := fs.String("db", dbDefault(), dbUsage+" (created if missing)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: labserver instructor add [flags] NAME\n\nCreates an instructor (or sets the password of an existing one). The password is read from\nstandard input: typed at a prompt, or piped (one line).\n\nflags:")
 		fs.PrintDefaults()
@@ -253,7 +258,7 @@ func runInstructor(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "instructor %s added (database %s)\n", name, *db)
+	fmt.Fprintf(os.Stderr, "instructor %s added (database %s)\n", name, store.Redact(*db))
 	return nil
 }
 

@@ -86,7 +86,7 @@ func runServe(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var o serveOptions
 	fs.StringVar(&o.addr, "addr", "localhost:8080", "address to listen on")
-	fs.StringVar(&o.db, "db", dbDefault(), "the lab's SQLite database (created, with its folder, if missing); default $RATELAB_DB or "+defaultDBPath)
+	fs.StringVar(&o.db, "db", dbDefault(), "the lab's SQLite database (created, with its folder, if missing), or with --class a Postgres URL (postgres://…); default $RATELAB_DB or "+defaultDBPath)
 	fs.StringVar(&o.staticDir, "static-dir", os.Getenv("RATELAB_STATIC_DIR"),
 		"serve files in this folder under /static/ in preference to the embedded ones (e.g. a lab.wasm built after the server); default $RATELAB_STATIC_DIR")
 	fs.IntVar(&o.maxConns, "max-conns", 512, "most connections open at once, websockets included; beyond, new ones wait until one closes")
@@ -163,7 +163,7 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 	srv := server.HTTPServer(h, limits)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	fmt.Fprintf(log, "ratelab: the lab is at http://%s (database %s); Ctrl-C stops it\n", ln.Addr(), o.db)
+	fmt.Fprintf(log, "ratelab: the lab is at http://%s (database %s); Ctrl-C stops it\n", ln.Addr(), store.Redact(o.db))
 	if hub != nil {
 		fmt.Fprintf(log, "ratelab: watching %s: each save rebuilds Yours, regrades and updates the open pages\n", filepath.Join(o.liveRoot, "exercises"))
 	}

@@ -2,7 +2,7 @@ package class_test
 
 import (
 	"context"
-	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +11,7 @@ import (
 	"ratelab/grader/report"
 	"ratelab/internal/class"
 	"ratelab/internal/store"
+	"ratelab/internal/store/storetest"
 )
 
 func TestFingerprint(t *testing.T) {
@@ -43,36 +44,38 @@ func TestFingerprint(t *testing.T) {
 // A submission that is the reference solution, or another learner's code,
 // is flagged; nothing is refused.
 func TestSubmissionCopyFlags(t *testing.T) {
-	f := newClass(t, class.Config{}, func(context.Context, grader.Options) (*report.Report, error) {
-		return result(report.Passed, ""), nil
+	storetest.Each(t, func(t *testing.T, db string) {
+		f := newClassOn(t, db, class.Config{}, func(context.Context, grader.Options) (*report.Report, error) {
+			return result(report.Passed, ""), nil
+		})
+		paths, _ := filepath.Glob("../../solutions/tokenbucket/*.go")
+		var sol []store.File
+		for _, p := range paths {
+			if filepath.Ext(p) == ".go" && !filepath.IsAbs(p) && filepath.Base(p) != "" && !isTest(p) {
+				sol = append(sol, store.File{Name: filepath.Base(p), Content: must(os.ReadFile(p))})
+			}
+		}
+		sub, err := f.c.Submit(t.Context(), f.ada, "tokenbucket", sol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bobs := f.submit(t, f.bob, okSource)
+		adas := f.submit(t, f.ada, "// copied\npackage tokenbucket\n\nimport \"math/bits\"\n\nvar _ = bits.Mul64\n")
+		for _, tt := range []struct {
+			id   int64
+			sol  bool
+			same string
+		}{{sub.ID, true, ""}, {bobs.ID, false, "ada"}, {adas.ID, false, "bob"}} {
+			got, err := f.st.Submission(t.Context(), tt.id)
+			same := ""
+			if len(got.SameAs) > 0 {
+				same = got.SameAs[0]
+			}
+			if err != nil || got.MatchesSolution != tt.sol || same != tt.same || got.Fingerprint == "" {
+				t.Errorf("submission %d: MatchesSolution %v, SameAs %q, fingerprint %q, %v; want %v, %q", tt.id, got.MatchesSolution, got.SameAs, got.Fingerprint, err, tt.sol, tt.same)
+			}
+		}
 	})
-	paths, _ := filepath.Glob("../../solutions/tokenbucket/*.go")
-	var sol []store.File
-	for _, p := range paths {
-		if filepath.Ext(p) == ".go" && !filepath.IsAbs(p) && filepath.Base(p) != "" && !isTest(p) {
-			sol = append(sol, store.File{Name: filepath.Base(p), Content: must(os.ReadFile(p))})
-		}
-	}
-	sub, err := f.c.Submit(t.Context(), f.ada, "tokenbucket", sol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bobs := f.submit(t, f.bob, okSource)
-	adas := f.submit(t, f.ada, "// copied\npackage tokenbucket\n\nimport \"math/bits\"\n\nvar _ = bits.Mul64\n")
-	for _, tt := range []struct {
-		id   int64
-		sol  bool
-		same string
-	}{{sub.ID, true, ""}, {bobs.ID, false, "ada"}, {adas.ID, false, "bob"}} {
-		got, err := f.st.Submission(t.Context(), tt.id)
-		same := ""
-		if len(got.SameAs) > 0 {
-			same = got.SameAs[0]
-		}
-		if err != nil || got.MatchesSolution != tt.sol || same != tt.same || got.Fingerprint == "" {
-			t.Errorf("submission %d: MatchesSolution %v, SameAs %q, fingerprint %q, %v; want %v, %q", tt.id, got.MatchesSolution, got.SameAs, got.Fingerprint, err, tt.sol, tt.same)
-		}
-	}
 }
 
 func isTest(p string) bool { return len(p) > 8 && p[len(p)-8:] == "_test.go" }
@@ -81,30 +84,28 @@ func isTest(p string) bool { return len(p) > 8 && p[len(p)-8:] == "_test.go" }
 // read every stored result again (here one is made unreadable after the
 // gradebook was first built), and the cell and pitfall counts follow.
 func TestGradebookIsIncremental(t *testing.T) {
-	f := newClass(t, class.Config{}, func(context.Context, grader.Options) (*report.Report, error) {
-		return result(report.Failed, ""), nil
+	storetest.Each(t, func(t *testing.T, db string) {
+		f := newClassOn(t, db, class.Config{}, func(context.Context, grader.Options) (*report.Report, error) {
+			return result(report.Failed, ""), nil
+		})
+		first := f.submit(t, f.ada, okSource)
+		f.waitDone(t, first.ID)
+		gb, err := f.c.Gradebook(t.Context())
+		if err != nil || !gb.Cell("ada", "tokenbucket").Graded {
+			t.Fatalf("Gradebook = %+v, %v", gb, err)
+		}
+		// The store's own handle: the same statement on either backend.
+		if _, err := f.st.DB().Exec(fmt.Sprintf(`UPDATE jobs SET result = 'not json' WHERE submission_id = %d`, first.ID)); err != nil {
+			t.Fatal(err)
+		}
+		second := f.submit(t, f.bob, okSource)
+		e := f.waitDone(t, second.ID)
+		if e.Cell == nil || !e.Cell.Graded || e.Graded != 2 || len(e.Pitfalls) != 1 || e.Pitfalls[0].Learners != 2 {
+			t.Errorf("done event: cell %+v, graded %d, pitfalls %+v; want bob's graded cell, 2 graded, 2 learners on the pitfall", e.Cell, e.Graded, e.Pitfalls)
+		}
+		gb, err = f.c.Gradebook(t.Context())
+		if err != nil || gb.Cell("bob", "tokenbucket").Latest != 1 || gb.Graded["tokenbucket"] != 2 {
+			t.Errorf("Gradebook after a grading = %+v, %v", gb, err)
+		}
 	})
-	first := f.submit(t, f.ada, okSource)
-	f.waitDone(t, first.ID)
-	gb, err := f.c.Gradebook(t.Context())
-	if err != nil || !gb.Cell("ada", "tokenbucket").Graded {
-		t.Fatalf("Gradebook = %+v, %v", gb, err)
-	}
-	db, err := sql.Open("sqlite", "file:"+f.db+"?_pragma=busy_timeout(5000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(`UPDATE jobs SET result = 'not json' WHERE submission_id = ?`, first.ID); err != nil {
-		t.Fatal(err)
-	}
-	second := f.submit(t, f.bob, okSource)
-	e := f.waitDone(t, second.ID)
-	if e.Cell == nil || !e.Cell.Graded || e.Graded != 2 || len(e.Pitfalls) != 1 || e.Pitfalls[0].Learners != 2 {
-		t.Errorf("done event: cell %+v, graded %d, pitfalls %+v; want bob's graded cell, 2 graded, 2 learners on the pitfall", e.Cell, e.Graded, e.Pitfalls)
-	}
-	gb, err = f.c.Gradebook(t.Context())
-	if err != nil || gb.Cell("bob", "tokenbucket").Latest != 1 || gb.Graded["tokenbucket"] != 2 {
-		t.Errorf("Gradebook after a grading = %+v, %v", gb, err)
-	}
 }

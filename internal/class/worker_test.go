@@ -16,6 +16,7 @@ import (
 	"ratelab/grader/report"
 	"ratelab/internal/class"
 	"ratelab/internal/store"
+	"ratelab/internal/store/storetest"
 )
 
 type wall struct{}
@@ -35,7 +36,13 @@ type fixture struct {
 // instead of the grader.
 func newClass(t *testing.T, cfg class.Config, grade func(context.Context, grader.Options) (*report.Report, error)) *fixture {
 	t.Helper()
-	db := filepath.Join(t.TempDir(), "lab.db")
+	return newClassOn(t, filepath.Join(t.TempDir(), "lab.db"), cfg, grade)
+}
+
+// newClassOn is newClass on the database db (a SQLite path or a Postgres
+// URL, see storetest).
+func newClassOn(t *testing.T, db string, cfg class.Config, grade func(context.Context, grader.Options) (*report.Report, error)) *fixture {
+	t.Helper()
 	st, err := store.Open(t.Context(), db, wall{})
 	if err != nil {
 		t.Fatal(err)
@@ -110,42 +117,44 @@ func result(status report.Status, msg string) *report.Report {
 // A grading that fails for the server's reasons is retried, and reported
 // as the server's problem if it keeps failing: never as the learner's result.
 func TestServerFailuresAreRetriedNotStored(t *testing.T) {
-	fails := []func() (*report.Report, error){
-		func() (*report.Report, error) { return nil, errors.New("fork/exec /usr/bin/go: too many open files") },
-		func() (*report.Report, error) { return result(report.Error, "does not build:\n"), nil },
-		func() (*report.Report, error) {
-			return result(report.Error, "the grading program stopped before running any check: pipe2: too many open files"), nil
-		},
-	}
-	var calls atomic.Int32
-	f := newClass(t, class.Config{Retries: 3, RetryDelay: time.Nanosecond}, func(ctx context.Context, o grader.Options) (*report.Report, error) {
-		n := calls.Add(1)
-		if n < 0 {
-			return fails[0]()
+	storetest.Each(t, func(t *testing.T, db string) {
+		fails := []func() (*report.Report, error){
+			func() (*report.Report, error) { return nil, errors.New("fork/exec /usr/bin/go: too many open files") },
+			func() (*report.Report, error) { return result(report.Error, "does not build:\n"), nil },
+			func() (*report.Report, error) {
+				return result(report.Error, "the grading program stopped before running any check: pipe2: too many open files"), nil
+			},
 		}
-		if int(n) <= len(fails) {
-			return fails[n-1]()
+		var calls atomic.Int32
+		f := newClassOn(t, db, class.Config{Retries: 3, RetryDelay: time.Nanosecond}, func(ctx context.Context, o grader.Options) (*report.Report, error) {
+			n := calls.Add(1)
+			if n < 0 {
+				return fails[0]()
+			}
+			if int(n) <= len(fails) {
+				return fails[n-1]()
+			}
+			return result(report.Failed, ""), nil
+		})
+		sub := f.submit(t, f.ada, okSource)
+		e := f.waitDone(t, sub.ID)
+		if e.Summary == nil || e.Status != report.Failed || calls.Load() != 4 {
+			t.Fatalf("done after %d gradings: %+v; want the fourth's result", calls.Load(), e)
 		}
-		return result(report.Failed, ""), nil
-	})
-	sub := f.submit(t, f.ada, okSource)
-	e := f.waitDone(t, sub.ID)
-	if e.Summary == nil || e.Status != report.Failed || calls.Load() != 4 {
-		t.Fatalf("done after %d gradings: %+v; want the fourth's result", calls.Load(), e)
-	}
-	got, _ := f.st.Submission(t.Context(), sub.ID)
-	if got.Job.Retries != 3 || got.Job.Error != "" || got.Job.ServerFault {
-		t.Errorf("job = %+v; want 3 retries and the result", got.Job)
-	}
+		got, _ := f.st.Submission(t.Context(), sub.ID)
+		if got.Job.Retries != 3 || got.Job.Error != "" || got.Job.ServerFault {
+			t.Errorf("job = %+v; want 3 retries and the result", got.Job)
+		}
 
-	// One that never stops failing is the server's problem, said so.
-	calls.Store(-100)
-	sub = f.submit(t, f.bob, okSource)
-	e = f.waitDone(t, sub.ID)
-	got, _ = f.st.Submission(t.Context(), sub.ID)
-	if e.Summary != nil || !got.Job.ServerFault || !strings.Contains(got.Job.Error, "the server's problem") || got.Job.Result != nil {
-		t.Errorf("job = %+v; want no result, the server's fault", got.Job)
-	}
+		// One that never stops failing is the server's problem, said so.
+		calls.Store(-100)
+		sub = f.submit(t, f.bob, okSource)
+		e = f.waitDone(t, sub.ID)
+		got, _ = f.st.Submission(t.Context(), sub.ID)
+		if e.Summary != nil || !got.Job.ServerFault || !strings.Contains(got.Job.Error, "the server's problem") || got.Job.Result != nil {
+			t.Errorf("job = %+v; want no result, the server's fault", got.Job)
+		}
+	})
 }
 
 // A busy database is retried until the write goes through.
@@ -268,28 +277,30 @@ func must[T any](v T, err error) T {
 // A learner's newer submission of an exercise supersedes the one still
 // waiting: it is not graded, and its page is told.
 func TestNewerSubmissionSupersedes(t *testing.T) {
-	block := make(chan struct{})
-	var graded []string
-	f := newClass(t, class.Config{}, func(ctx context.Context, o grader.Options) (*report.Report, error) {
-		<-block
-		src := string(must(os.ReadFile(filepath.Join(o.Replace["tokenbucket"], "tokenbucket.go"))))
-		graded = append(graded, src[len(src)-2:])
-		return result(report.Failed, ""), nil
+	storetest.Each(t, func(t *testing.T, db string) {
+		block := make(chan struct{})
+		var graded []string
+		f := newClassOn(t, db, class.Config{}, func(ctx context.Context, o grader.Options) (*report.Report, error) {
+			<-block
+			src := string(must(os.ReadFile(filepath.Join(o.Replace["tokenbucket"], "tokenbucket.go"))))
+			graded = append(graded, src[len(src)-2:])
+			return result(report.Failed, ""), nil
+		})
+		first := f.submit(t, f.ada, okSource+"//1") // claimed at once, blocks the worker
+		f.wait(t, first.ID, class.EventRunning)
+		second := f.submit(t, f.ada, okSource+"//2") // waits
+		third := f.submit(t, f.ada, okSource+"//3")  // supersedes the second
+		if e := f.waitDone(t, second.ID); e.Summary != nil || !strings.Contains(e.Message, fmt.Sprint(third.ID)) {
+			t.Errorf("second submission's done event = %+v; want superseded by %d", e, third.ID)
+		}
+		close(block)
+		f.waitDone(t, first.ID)
+		f.waitDone(t, third.ID)
+		if got, _ := f.st.Submission(t.Context(), second.ID); got.Job.State != store.Superseded {
+			t.Errorf("second submission: state %q; want superseded", got.Job.State)
+		}
+		if strings.Join(graded, ",") != "/1,/3" {
+			t.Errorf("graded %q; want the first and the third", graded)
+		}
 	})
-	first := f.submit(t, f.ada, okSource+"//1") // claimed at once, blocks the worker
-	f.wait(t, first.ID, class.EventRunning)
-	second := f.submit(t, f.ada, okSource+"//2") // waits
-	third := f.submit(t, f.ada, okSource+"//3")  // supersedes the second
-	if e := f.waitDone(t, second.ID); e.Summary != nil || !strings.Contains(e.Message, fmt.Sprint(third.ID)) {
-		t.Errorf("second submission's done event = %+v; want superseded by %d", e, third.ID)
-	}
-	close(block)
-	f.waitDone(t, first.ID)
-	f.waitDone(t, third.ID)
-	if got, _ := f.st.Submission(t.Context(), second.ID); got.Job.State != store.Superseded {
-		t.Errorf("second submission: state %q; want superseded", got.Job.State)
-	}
-	if strings.Join(graded, ",") != "/1,/3" {
-		t.Errorf("graded %q; want the first and the third", graded)
-	}
 }
