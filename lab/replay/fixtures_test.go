@@ -2,6 +2,8 @@ package replay
 
 import (
 	fixgateway "ratelab/grader/testdata/fixtures/gateway/heartbeat-takes-token"
+	fixthrottle "ratelab/grader/testdata/fixtures/throttle/counts-refused"
+	"ratelab/lab/operator"
 	"ratelab/lab/policy"
 )
 
@@ -38,4 +40,51 @@ func (f fixGateway) Admit(s uint64, k policy.Kind, now uint64) policy.Verdict {
 }
 func (f fixGateway) Reload(cfg policy.Config, now uint64) error {
 	return f.g.Reload(fixGatewayConfig(cfg), now)
+}
+
+// fixtureThrottle is the counts-refused fixture (a refused write counts
+// in the address's window) as Yours, converted as wasm/yours_throttle.go
+// does.
+func fixtureThrottle() operator.Impl {
+	return operator.Impl{
+		Name: "Yours",
+		New: func(cfg operator.Config, now uint64) (operator.Gate, error) {
+			c := cfg.Congestion
+			g, err := fixthrottle.New(fixthrottle.Config{
+				Breaker: fixthrottle.BreakerConfig{TTLNs: cfg.Breaker.TTLNs, DegradedWriteLimit: cfg.Breaker.DegradedWriteLimit, AutoRecover: cfg.Breaker.AutoRecover},
+				Rate:    fixthrottle.RateLimit{MaxCalls: cfg.Rate.MaxCalls, WindowNs: cfg.Rate.WindowNs},
+				Congestion: fixthrottle.CongestionConfig{
+					WindowNs: c.WindowNs, LowBelow: c.LowBelow, HighAbove: c.HighAbove,
+					ReduceBps: c.ReduceBps, IncreaseBps: c.IncreaseBps, MinMaxCalls: c.MinMaxCalls, MaxMaxCalls: c.MaxMaxCalls,
+				},
+			}, now)
+			if err != nil {
+				return nil, err
+			}
+			return fixGate{g}, nil
+		},
+		ErrPaused: fixthrottle.ErrPaused, ErrDegradedLimit: fixthrottle.ErrDegradedLimit, ErrRateLimited: fixthrottle.ErrRateLimited,
+	}
+}
+
+type fixGate struct{ g *fixthrottle.Gate }
+
+func (f fixGate) SetState(s operator.State, now uint64) { f.g.SetState(fixthrottle.State(s), now) }
+func (f fixGate) SetIssuerLimit(a uint64, rl operator.RateLimit) error {
+	return f.g.SetIssuerLimit(a, fixthrottle.RateLimit{MaxCalls: rl.MaxCalls, WindowNs: rl.WindowNs})
+}
+func (f fixGate) ClearIssuerLimit(a uint64)        { f.g.ClearIssuerLimit(a) }
+func (f fixGate) SetWhitelisted(a uint64, on bool) { f.g.SetWhitelisted(a, on) }
+func (f fixGate) Write(a, now uint64) error        { return f.g.Write(a, now) }
+func (f fixGate) AdjustCongestion(now uint64) operator.Level {
+	return operator.Level(f.g.AdjustCongestion(now))
+}
+func (f fixGate) Status(now uint64) operator.Status {
+	s := f.g.Status(now)
+	c := s.Congestion
+	return operator.Status{
+		State: operator.State(s.State), RecoverAtNs: s.RecoverAtNs, DegradedWriteLimit: s.DegradedWriteLimit, DegradedWrites: s.DegradedWrites,
+		MaxCalls: s.MaxCalls, WindowNs: s.WindowNs, Level: operator.Level(s.Level),
+		Congestion: operator.Congestion{WindowNs: c.WindowNs, LowBelow: c.LowBelow, HighAbove: c.HighAbove, ReduceBps: c.ReduceBps, IncreaseBps: c.IncreaseBps, MinMaxCalls: c.MinMaxCalls, MaxMaxCalls: c.MaxMaxCalls},
+	}
 }

@@ -21,10 +21,12 @@ import (
 
 	"ratelab/grader/report"
 	"ratelab/lab/adaptive"
+	"ratelab/lab/circuit"
 	"ratelab/lab/fairness"
 	"ratelab/lab/guard"
 	"ratelab/lab/limiters"
 	"ratelab/lab/nesting"
+	"ratelab/lab/operator"
 	"ratelab/lab/policy"
 )
 
@@ -37,12 +39,15 @@ type Impls struct {
 	Nesting  nesting.Impl  // hierarchy
 	Fairness fairness.Impl // fairqueue
 	Policy   policy.Impl   // gateway
+	Throttle operator.Impl // throttle
+	Breaker  circuit.Impl  // breaker
 }
 
 // Reference is the Impls of the solutions packages.
 var Reference = Impls{
 	Limiters: limiters.Reference, Adaptive: adaptive.Reference,
 	Nesting: nesting.Reference, Fairness: fairness.Reference, Policy: policy.Reference,
+	Throttle: operator.Reference, Breaker: circuit.Reference,
 }
 
 // Field is one piece of state shown beside a step, as plain data for the

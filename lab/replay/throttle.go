@@ -1,0 +1,476 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+
+	"ratelab/grader/report"
+	"ratelab/lab/operator"
+	"ratelab/solutions/throttle"
+)
+
+// The week 5 throttle: the breaker's state and recovery time, each
+// address's window count against its limit, the global MaxCalls and the
+// congestion level.
+func init() {
+	register(Exercise{ID: "throttle", Build: buildThrottle, Model: modelThrottle})
+}
+
+var (
+	throttleStates = []string{"Normal", "Degraded", "Paused"}
+	throttleLevels = []string{"Low", "NormalLoad", "High"}
+)
+
+func enumText(names []string, v uint8, kind string) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return kind + "(" + strconv.Itoa(int(v)) + ")"
+}
+
+// throttleConfig reads New's Config{Breaker: {…}, Rate: {…}, Congestion: {…}}.
+func throttleConfig(c report.Call) (cfg operator.Config, err error) {
+	s, err := structArg(c, "arg1")
+	if err != nil {
+		return cfg, err
+	}
+	b, err := structArg(s, "Breaker")
+	if err != nil {
+		return cfg, err
+	}
+	r, err := structArg(s, "Rate")
+	if err != nil {
+		return cfg, err
+	}
+	g, err := structArg(s, "Congestion")
+	if err != nil {
+		return cfg, err
+	}
+	if cfg.Breaker.TTLNs, err = argU64(b, "TTLNs"); err != nil {
+		return cfg, err
+	}
+	if cfg.Breaker.AutoRecover, err = argBool(b, "AutoRecover"); err != nil {
+		return cfg, err
+	}
+	if cfg.Rate, err = rateLimitArg(r); err != nil {
+		return cfg, err
+	}
+	if cfg.Congestion.WindowNs, err = argU64(g, "WindowNs"); err != nil {
+		return cfg, err
+	}
+	for _, f := range []struct {
+		from report.Call
+		name string
+		to   *uint32
+	}{
+		{b, "DegradedWriteLimit", &cfg.Breaker.DegradedWriteLimit},
+		{g, "LowBelow", &cfg.Congestion.LowBelow}, {g, "HighAbove", &cfg.Congestion.HighAbove},
+		{g, "ReduceBps", &cfg.Congestion.ReduceBps}, {g, "IncreaseBps", &cfg.Congestion.IncreaseBps},
+		{g, "MinMaxCalls", &cfg.Congestion.MinMaxCalls}, {g, "MaxMaxCalls", &cfg.Congestion.MaxMaxCalls},
+	} {
+		if *f.to, err = argU32(f.from, f.name); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, nil
+}
+
+func rateLimitArg(r report.Call) (rl operator.RateLimit, err error) {
+	if rl.MaxCalls, err = argU32(r, "MaxCalls"); err != nil {
+		return rl, err
+	}
+	rl.WindowNs, err = argU64(r, "WindowNs")
+	return rl, err
+}
+
+func argU32(c report.Call, name string) (uint32, error) {
+	n, err := argU64(c, name)
+	if err == nil && n > math.MaxUint32 {
+		err = fmt.Errorf("%s: %s = %d is not a uint32", c.Name, name, n)
+	}
+	return uint32(n), err
+}
+
+func throttleSetup(c report.Call) (cfg operator.Config, now uint64, err error) {
+	if err = want(c, "New"); err != nil {
+		return cfg, 0, err
+	}
+	if cfg, err = throttleConfig(c); err != nil {
+		return cfg, 0, err
+	}
+	now, err = argU64(c, "nowNs")
+	return cfg, now, err
+}
+
+// throttleGate is what a replay calls: the lab's Gate and
+// ClearIssuerLimit, which the lab's runs do not use.
+type throttleGate interface {
+	operator.Gate
+	ClearIssuerLimit(addr uint64)
+}
+
+// throttleErrs are an implementation's three refusals.
+type throttleErrs struct{ paused, degraded, rate error }
+
+// writeText is Write's answer as the grader writes it: "nil", the name of
+// the refusal, or another error's text.
+func (e throttleErrs) writeText(err error) string {
+	switch {
+	case err == nil:
+		return "nil"
+	case e.paused != nil && errors.Is(err, e.paused):
+		return "ErrPaused"
+	case e.degraded != nil && errors.Is(err, e.degraded):
+		return "ErrDegradedLimit"
+	case e.rate != nil && errors.Is(err, e.rate):
+		return "ErrRateLimited"
+	}
+	return fmt.Sprintf("error %q", err.Error())
+}
+
+// statusText writes a Status as the grader does, the congestion config
+// "as configured" when it is cfg's.
+func statusText(s operator.Status, cfg operator.Congestion) string {
+	cong := "as configured"
+	if s.Congestion != cfg {
+		c := s.Congestion
+		cong = fmt.Sprintf("{WindowNs: %d, LowBelow: %d, HighAbove: %d, ReduceBps: %d, IncreaseBps: %d, MinMaxCalls: %d, MaxMaxCalls: %d}",
+			c.WindowNs, c.LowBelow, c.HighAbove, c.ReduceBps, c.IncreaseBps, c.MinMaxCalls, c.MaxMaxCalls)
+	}
+	return fmt.Sprintf("{State: %s; RecoverAtNs: %s; DegradedWriteLimit: %d; DegradedWrites: %d; MaxCalls: %d; WindowNs: %s; Level: %s; Congestion: %s}",
+		enumText(throttleStates, uint8(s.State), "State"), u(s.RecoverAtNs), s.DegradedWriteLimit, s.DegradedWrites, s.MaxCalls, u(s.WindowNs),
+		enumText(throttleLevels, uint8(s.Level), "Level"), cong)
+}
+
+func doThrottle(g throttleGate, errs throttleErrs, cfg operator.Config, c report.Call) (string, error) {
+	addr := func() (uint64, error) { return argU64(c, "addr") }
+	now := func() (uint64, error) { return argU64(c, "nowNs") }
+	switch c.Name {
+	case "SetState":
+		name, err := argText(c, "arg1")
+		if err != nil {
+			return "", err
+		}
+		s := slices.Index(throttleStates, name)
+		t, err := now()
+		if s < 0 || err != nil {
+			return "", errors.Join(fmt.Errorf("SetState: %q is not a State", name), err)
+		}
+		g.SetState(operator.State(s), t)
+		return "", nil
+	case "SetIssuerLimit":
+		a, err := addr()
+		if err != nil {
+			return "", err
+		}
+		r, err := structArg(c, "arg2")
+		if err != nil {
+			return "", err
+		}
+		rl, err := rateLimitArg(r)
+		if err != nil {
+			return "", err
+		}
+		return errText(g.SetIssuerLimit(a, rl)), nil
+	case "ClearIssuerLimit":
+		a, err := addr()
+		if err != nil {
+			return "", err
+		}
+		g.ClearIssuerLimit(a)
+		return "", nil
+	case "SetWhitelisted":
+		a, err := addr()
+		if err != nil {
+			return "", err
+		}
+		on, err := argBool(c, "on")
+		if err != nil {
+			return "", err
+		}
+		g.SetWhitelisted(a, on)
+		return "", nil
+	case "AdjustCongestion", "Status", "Write":
+		t, err := now()
+		if err != nil {
+			return "", err
+		}
+		switch c.Name {
+		case "AdjustCongestion":
+			return enumText(throttleLevels, uint8(g.AdjustCongestion(t)), "Level"), nil
+		case "Status":
+			return statusText(g.Status(t), cfg.Congestion), nil
+		}
+		a, err := addr()
+		if err != nil {
+			return "", err
+		}
+		return errs.writeText(g.Write(a, t)), nil
+	}
+	return "", want(c, "SetState", "SetIssuerLimit", "ClearIssuerLimit", "SetWhitelisted", "AdjustCongestion", "Status", "Write")
+}
+
+type throttleCalls struct {
+	g    throttleGate
+	errs throttleErrs
+	cfg  operator.Config
+}
+
+func (x throttleCalls) Do(c report.Call) (string, error) { return doThrottle(x.g, x.errs, x.cfg, c) }
+
+// buildThrottle builds the gate; a config New refuses cannot be replayed
+// (the check that graded it is a case of its own).
+func buildThrottle(impls Impls, setup report.Call) (Instance, error) {
+	cfg, now, err := throttleSetup(setup)
+	if err != nil {
+		return nil, err
+	}
+	if impls.Throttle.New == nil {
+		return nil, errMissing(impls.Throttle.Missing)
+	}
+	g, err := impls.Throttle.New(cfg, now)
+	if err != nil {
+		return nil, fmt.Errorf("New refused the config: %v", err)
+	}
+	if g == nil {
+		return nil, errors.New("New returned no gate and no error")
+	}
+	tg, ok := g.(throttleGate)
+	if !ok {
+		return nil, errors.New("this build's gate has no ClearIssuerLimit to replay with")
+	}
+	return throttleCalls{tg, throttleErrs{impls.Throttle.ErrPaused, impls.Throttle.ErrDegradedLimit, impls.Throttle.ErrRateLimited}, cfg}, nil
+}
+
+// ThrottleModel is the throttle's contract as plain state: the gate's one
+// latest time, the breaker's state, recovery time and degraded writes,
+// the global MaxCalls and congestion level as AdjustCongestion left them,
+// the overrides and whitelist, each address's accepted writes since its
+// window last started afresh, and every accepted write (for congestion).
+type ThrottleModel struct {
+	Cfg            operator.Config
+	Latest         uint64
+	BreakerState   operator.State
+	RecoverAt      uint64
+	DegradedWrites uint32
+	MaxCalls       uint32
+	Level          operator.Level
+	Overrides      map[uint64]operator.RateLimit
+	Whitelisted    map[uint64]bool
+	Writes         map[uint64][]uint64
+	Accepted       []uint64
+	// seen are the addresses named so far, in order, to draw them.
+	seen []uint64
+}
+
+// NewThrottleModel is New(cfg, nowNs) for a valid cfg.
+func NewThrottleModel(cfg operator.Config, nowNs uint64) *ThrottleModel {
+	return &ThrottleModel{
+		Cfg: cfg, Latest: nowNs, BreakerState: throttle.Normal, MaxCalls: cfg.Rate.MaxCalls, Level: throttle.NormalLoad,
+		Overrides: map[uint64]operator.RateLimit{}, Whitelisted: map[uint64]bool{}, Writes: map[uint64][]uint64{},
+	}
+}
+
+func (m *ThrottleModel) see(addr uint64) {
+	if !slices.Contains(m.seen, addr) {
+		m.seen = append(m.seen, addr)
+	}
+}
+
+// tick advances the clock and applies automatic recovery.
+func (m *ThrottleModel) tick(now uint64) uint64 {
+	m.Latest = max(m.Latest, now)
+	if m.Cfg.Breaker.AutoRecover && m.BreakerState != throttle.Normal && m.Latest >= m.RecoverAt {
+		m.BreakerState, m.RecoverAt, m.DegradedWrites = throttle.Normal, 0, 0
+	}
+	return m.Latest
+}
+
+// SetState starts a period (Degraded, Paused) or ends it (Normal).
+func (m *ThrottleModel) SetState(s operator.State, now uint64) {
+	now = m.tick(now)
+	m.BreakerState, m.RecoverAt, m.DegradedWrites = s, 0, 0
+	if s != throttle.Normal && m.Cfg.Breaker.AutoRecover {
+		m.RecoverAt = now + min(m.Cfg.Breaker.TTLNs, math.MaxUint64-now)
+	}
+}
+
+// SetIssuerLimit sets an override and starts the address's window afresh.
+func (m *ThrottleModel) SetIssuerLimit(addr uint64, rl operator.RateLimit) error {
+	if rl.MaxCalls == 0 || rl.WindowNs == 0 {
+		return errors.New("a RateLimit field is 0")
+	}
+	m.see(addr)
+	m.Overrides[addr] = rl
+	m.Writes[addr] = nil
+	return nil
+}
+
+// ClearIssuerLimit drops the override and starts the window afresh.
+func (m *ThrottleModel) ClearIssuerLimit(addr uint64) {
+	m.see(addr)
+	delete(m.Overrides, addr)
+	m.Writes[addr] = nil
+}
+
+// SetWhitelisted puts the address on the whitelist or takes it off.
+func (m *ThrottleModel) SetWhitelisted(addr uint64, on bool) {
+	m.see(addr)
+	m.Whitelisted[addr] = on
+}
+
+func (m *ThrottleModel) limitOf(addr uint64) operator.RateLimit {
+	if rl, ok := m.Overrides[addr]; ok {
+		return rl
+	}
+	return operator.RateLimit{MaxCalls: m.MaxCalls, WindowNs: m.Cfg.Rate.WindowNs}
+}
+
+// inWindow counts the times in (now-window, now].
+func inWindow(times []uint64, now, window uint64) uint64 {
+	n := uint64(0)
+	for _, t := range times {
+		if now-t < window {
+			n++
+		}
+	}
+	return n
+}
+
+// Write checks pause, the degraded limit, then the rate limit (unless
+// whitelisted); an accepted write counts everywhere.
+func (m *ThrottleModel) Write(addr, now uint64) error {
+	now = m.tick(now)
+	m.see(addr)
+	switch {
+	case m.BreakerState == throttle.Paused:
+		return throttle.ErrPaused
+	case m.BreakerState == throttle.Degraded && m.DegradedWrites >= m.Cfg.Breaker.DegradedWriteLimit:
+		return throttle.ErrDegradedLimit
+	}
+	if rl := m.limitOf(addr); !m.Whitelisted[addr] && inWindow(m.Writes[addr], now, rl.WindowNs) >= uint64(rl.MaxCalls) {
+		return throttle.ErrRateLimited
+	}
+	if m.BreakerState == throttle.Degraded {
+		m.DegradedWrites++
+	}
+	m.Writes[addr] = append(m.Writes[addr], now)
+	m.Accepted = append(m.Accepted, now)
+	return nil
+}
+
+func (m *ThrottleModel) levelAt(now uint64) operator.Level {
+	c := m.Cfg.Congestion
+	switch n := inWindow(m.Accepted, now, c.WindowNs); {
+	case n < uint64(c.LowBelow):
+		return throttle.Low
+	case n > uint64(c.HighAbove):
+		return throttle.High
+	}
+	return throttle.NormalLoad
+}
+
+// AdjustCongestion sets the level and, on a change to High or Low, moves
+// the global MaxCalls by the basis points, clamped.
+func (m *ThrottleModel) AdjustCongestion(now uint64) operator.Level {
+	now = m.tick(now)
+	level := m.levelAt(now)
+	if level == m.Level {
+		return level
+	}
+	m.Level = level
+	c := m.Cfg.Congestion
+	x := new(big.Int).SetUint64(uint64(m.MaxCalls))
+	step := func(bps uint32) *big.Int {
+		p := new(big.Int).Mul(x, new(big.Int).SetUint64(uint64(bps)))
+		return p.Quo(p, big.NewInt(10_000))
+	}
+	switch level {
+	case throttle.High:
+		x.Sub(x, step(c.ReduceBps))
+	case throttle.Low:
+		x.Add(x, step(c.IncreaseBps))
+	}
+	if lo := new(big.Int).SetUint64(uint64(c.MinMaxCalls)); x.Cmp(lo) < 0 {
+		x = lo
+	}
+	if hi := new(big.Int).SetUint64(uint64(c.MaxMaxCalls)); x.Cmp(hi) > 0 {
+		x = hi
+	}
+	m.MaxCalls = uint32(x.Uint64())
+	return level
+}
+
+// Status is the whole picture after automatic recovery.
+func (m *ThrottleModel) Status(now uint64) operator.Status {
+	m.tick(now)
+	return operator.Status{
+		State: m.BreakerState, RecoverAtNs: m.RecoverAt,
+		DegradedWriteLimit: m.Cfg.Breaker.DegradedWriteLimit, DegradedWrites: m.DegradedWrites,
+		MaxCalls: m.MaxCalls, WindowNs: m.Cfg.Rate.WindowNs, Level: m.Level, Congestion: m.Cfg.Congestion,
+	}
+}
+
+func (m *ThrottleModel) Do(c report.Call) (string, error) {
+	return doThrottle(m, throttleErrs{throttle.ErrPaused, throttle.ErrDegradedLimit, throttle.ErrRateLimited}, m.Cfg, c)
+}
+
+// maxAddrs is the most addresses drawn.
+const maxAddrs = 8
+
+// State is the breaker's state and recovery time, the global MaxCalls and
+// the congestion level beside the accepted writes in its window, then
+// each address named so far: its window's count against its limit.
+func (m *ThrottleModel) State() []Field {
+	breaker := enumText(throttleStates, uint8(m.BreakerState), "State")
+	if m.BreakerState == throttle.Degraded {
+		breaker += fmt.Sprintf(", %d of %d degraded writes", m.DegradedWrites, m.Cfg.Breaker.DegradedWriteLimit)
+	}
+	if m.RecoverAt != 0 {
+		breaker += ", recovers at t = " + u(m.RecoverAt) + " ns"
+	} else if m.BreakerState != throttle.Normal {
+		breaker += ", no automatic recovery"
+	}
+	c := m.Cfg.Congestion
+	writes := inWindow(m.Accepted, m.Latest, c.WindowNs)
+	out := []Field{
+		{Label: "breaker", Text: breaker},
+		{Label: "MaxCalls", Text: fmt.Sprintf("%d in [%d, %d] per %s ns", m.MaxCalls, c.MinMaxCalls, c.MaxMaxCalls, u(m.Cfg.Rate.WindowNs))},
+		{Label: "congestion", Text: fmt.Sprintf("%s; %d accepted writes in the last %s ns (Low below %d, High above %d)",
+			enumText(throttleLevels, uint8(m.Level), "Level"), writes, u(c.WindowNs), c.LowBelow, c.HighAbove)},
+	}
+	for _, a := range m.seen[:min(len(m.seen), maxAddrs)] {
+		rl := m.limitOf(a)
+		n := inWindow(m.Writes[a], m.Latest, rl.WindowNs)
+		f := Field{Label: "addr " + u(a), Value: float64(n), Max: float64(max(rl.MaxCalls, 1))}
+		f.Text = fmt.Sprintf("%d of %d in the last %s ns", n, rl.MaxCalls, u(rl.WindowNs))
+		if _, ok := m.Overrides[a]; ok {
+			f.Text += " (its override)"
+		}
+		if m.Whitelisted[a] {
+			f.Text += "; whitelisted: not limited"
+		}
+		out = append(out, f)
+	}
+	if len(m.seen) > maxAddrs {
+		out = append(out, Field{Label: "more", Text: strconv.Itoa(len(m.seen)-maxAddrs) + " addresses not drawn"})
+	}
+	return append(out, Field{Label: "now", Text: "t = " + u(m.Latest) + " ns"})
+}
+
+// modelThrottle makes the model; a config the contract refuses cannot be
+// replayed.
+func modelThrottle(setup report.Call) (Model, error) {
+	cfg, now, err := throttleSetup(setup)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := throttle.New(cfg, now); err != nil {
+		return nil, fmt.Errorf("New: %v: the config is refused, nothing to replay", err)
+	}
+	return NewThrottleModel(cfg, now), nil
+}
