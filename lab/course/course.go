@@ -183,8 +183,13 @@ var lessons = []Lesson{
 			{"status", "One snapshot"},
 			{"failure-breaker", "The failure-driven breaker"},
 			{"generations", "Generations"},
+			{"storm", "The storm it prevents"},
 			{"which", "Which breaker when"},
 			{"exercises", "Exercises"},
+		},
+		Mounts: []Mount{
+			{ID: "console", Viz: "operator", Preset: "busy-day"},
+			{ID: "breaker", Viz: "circuit", Preset: "outage"},
 		},
 	},
 }

@@ -1,0 +1,61 @@
+// The part of the global `ratelab` that the failure-driven breaker's
+// visualization (circuit.js) uses: wasm/circuit_js.go, lab/circuit. Merged
+// into lab.d.ts's namespace. For tsc only; the browser never loads this
+// file.
+
+declare namespace lab {
+  /** Offsets, in float64s, of circuit's Encode; the event kinds and flag bits. */
+  interface CircuitLayout {
+    now: number; duration: number; done: number; pending: number; events: number; header: number;
+    sideFields: number; stopped: number; state: number; gen: number;
+    requests: number; requestsOK: number; requestsFailed: number; attempts: number; downAttempts: number;
+    retries: number; refused: number; probes: number; late: number; lateChanged: number; opens: number;
+    inFlight: number; maxInFlight: number; downNs: number;
+    eventFields: number; at: number; kind: number; client: number; try: number; evGen: number; evState: number;
+    flags: number; start: number; ticketGen: number; prevGen: number; prevState: number;
+    maxEvents: number;
+    kindCall: number; kindResult: number; kindState: number;
+    flagAdmitted: number; flagProbe: number; flagSuccess: number; flagTimeout: number; flagLate: number;
+  }
+
+  interface Circuit {
+    /** The largest length in bytes of one step's output. */
+    bytes: number;
+    scenarios: { id: string; title: string }[];
+    /** State names by number: closed, open, half-open. */
+    states: string[];
+    layout: CircuitLayout;
+  }
+
+  interface CircuitScenario {
+    id: string; title: string;
+    failureThreshold: number; openNs: number; halfOpenProbes: number;
+    clients: number; everyNs: number; tries: number; retryNs: number;
+    latencyNs: number; slowPerMille: number; slowNs: number;
+    failNs: number; hangPerMille: number; timeoutNs: number;
+    down: { fromNs: number; toNs: number }[];
+    durationNs: number; seed: number;
+  }
+
+  interface CircuitSimConfig {
+    impl: string; scenario: string; seed?: number;
+  }
+
+  interface CircuitInfo {
+    impl: string; implStatus: string; stopped: boolean; status: string; bareStatus: string;
+    scenario: CircuitScenario; now: number; done: boolean;
+  }
+
+  /** A run of the failure-driven breaker (circuit.Run). */
+  interface CircuitSim {
+    step(untilNs: number, bytes: Uint8Array): number;
+    info(): CircuitInfo;
+    free(): void;
+  }
+
+  interface API {
+    /** Absent from a lab.wasm built before the failure-driven breaker. */
+    circuit?: Circuit;
+    newCircuitSim?(config: CircuitSimConfig): CircuitSim | Failure | Promise<Run<CircuitSim> | Failure>;
+  }
+}
