@@ -1,8 +1,10 @@
 package replay
 
 import (
+	fixbreaker "ratelab/grader/testdata/fixtures/breaker/no-generation"
 	fixgateway "ratelab/grader/testdata/fixtures/gateway/heartbeat-takes-token"
 	fixthrottle "ratelab/grader/testdata/fixtures/throttle/counts-refused"
+	"ratelab/lab/circuit"
 	"ratelab/lab/operator"
 	"ratelab/lab/policy"
 )
@@ -88,3 +90,21 @@ func (f fixGate) Status(now uint64) operator.Status {
 		Congestion: operator.Congestion{WindowNs: c.WindowNs, LowBelow: c.LowBelow, HighAbove: c.HighAbove, ReduceBps: c.ReduceBps, IncreaseBps: c.IncreaseBps, MinMaxCalls: c.MinMaxCalls, MaxMaxCalls: c.MaxMaxCalls},
 	}
 }
+
+// fixtureBreaker is the no-generation fixture (a late report from an
+// earlier state counts) as Yours.
+func fixtureBreaker() circuit.Impl {
+	return circuit.Impl{Name: "Yours", New: func(cfg circuit.Config, now uint64) (circuit.Breaker, error) {
+		b, err := fixbreaker.New(fixbreaker.Config{FailureThreshold: cfg.FailureThreshold, OpenNs: cfg.OpenNs, HalfOpenProbes: cfg.HalfOpenProbes}, now)
+		if err != nil {
+			return nil, err
+		}
+		return fixBreaker{b}, nil
+	}}
+}
+
+type fixBreaker struct{ b *fixbreaker.Breaker }
+
+func (f fixBreaker) Allow(now uint64) (uint64, bool)         { return f.b.Allow(now) }
+func (f fixBreaker) Done(t uint64, success bool, now uint64) { f.b.Done(t, success, now) }
+func (f fixBreaker) State(now uint64) circuit.State          { return circuit.State(f.b.State(now)) }

@@ -1,0 +1,313 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+
+	"ratelab/grader/report"
+	"ratelab/lab/circuit"
+)
+
+// The week 5 failure-driven breaker: its state, generation, consecutive
+// failures and the probes of a half-open period.
+func init() {
+	register(Exercise{ID: "breaker", Build: buildBreaker, Model: modelBreaker})
+}
+
+var breakerStates = []string{"Closed", "Open", "HalfOpen"}
+
+func breakerSetup(c report.Call) (cfg circuit.Config, now uint64, err error) {
+	if err = want(c, "New"); err != nil {
+		return cfg, 0, err
+	}
+	s, err := structArg(c, "arg1")
+	if err != nil {
+		return cfg, 0, err
+	}
+	if cfg.FailureThreshold, err = argU32(s, "FailureThreshold"); err != nil {
+		return cfg, 0, err
+	}
+	if cfg.OpenNs, err = argU64(s, "OpenNs"); err != nil {
+		return cfg, 0, err
+	}
+	if cfg.HalfOpenProbes, err = argU32(s, "HalfOpenProbes"); err != nil {
+		return cfg, 0, err
+	}
+	if cfg.FailureThreshold == 0 || cfg.OpenNs == 0 || cfg.HalfOpenProbes == 0 {
+		return cfg, 0, fmt.Errorf("New(%+v): a 0 field is refused, nothing to replay", cfg)
+	}
+	now, err = argU64(c, "nowNs")
+	return cfg, now, err
+}
+
+// ticketArg matches Done's ticket as the grader prints it: the value,
+// then where it came from ("[from step 3]", "[never issued]").
+var ticketArg = regexp.MustCompile(`^([0-9_,]+)\s*\[(?:from step ([0-9]+)|never issued)\]$`)
+
+// breakerCalls replays calls on one breaker. Tickets are the
+// implementation's own: a Done reporting the ticket "from step k" reports
+// what this breaker's Allow returned at step k; one "never issued"
+// reports the printed value, or the next one up that this breaker never
+// returned (the grader's choice, made for Yours, made again for each).
+type breakerCalls struct {
+	b        circuit.Breaker
+	step     int            // steps done so far
+	tickets  map[int]uint64 // by step (1-based): the ticket Allow returned
+	returned []uint64       // every ticket Allow returned
+}
+
+func newBreakerCalls(b circuit.Breaker) *breakerCalls {
+	return &breakerCalls{b: b, tickets: map[int]uint64{}}
+}
+
+func (x *breakerCalls) Do(c report.Call) (string, error) {
+	x.step++
+	now, err := argU64(c, "nowNs")
+	if err != nil {
+		return "", err
+	}
+	switch c.Name {
+	case "Allow":
+		t, ok := x.b.Allow(now)
+		x.tickets[x.step], x.returned = t, append(x.returned, t)
+		return bool2(ok), nil
+	case "State":
+		return enumText(breakerStates, uint8(x.b.State(now)), "State"), nil
+	case "Done":
+		success, err := argBool(c, "success")
+		if err != nil {
+			return "", err
+		}
+		t, err := x.ticket(c)
+		if err != nil {
+			return "", err
+		}
+		x.b.Done(t, success, now)
+		return "", nil
+	}
+	return "", want(c, "Allow", "Done", "State")
+}
+
+// ticket is the value Done reports on this breaker.
+func (x *breakerCalls) ticket(c report.Call) (uint64, error) {
+	text, _ := c.Args["ticket"].(string)
+	m := ticketArg.FindStringSubmatch(text)
+	if m == nil {
+		return 0, fmt.Errorf("Done: ticket %v is not \"N [from step K]\" or \"N [never issued]\"", c.Args["ticket"])
+	}
+	printed, err := strconv.ParseUint(stripDigits(m[1]), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("Done: ticket %q is not a uint64", m[1])
+	}
+	if m[2] != "" {
+		k, _ := strconv.Atoi(m[2])
+		if t, ok := x.tickets[k]; ok {
+			return t, nil
+		}
+		return 0, fmt.Errorf("Done: ticket from step %d, which is not an Allow before it", k)
+	}
+	for slices.Contains(x.returned, printed) && printed < math.MaxUint64 {
+		printed++
+	}
+	return printed, nil
+}
+
+func stripDigits(s string) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			out = append(out, s[i])
+		}
+	}
+	return string(out)
+}
+
+func buildBreaker(impls Impls, setup report.Call) (Instance, error) {
+	cfg, now, err := breakerSetup(setup)
+	if err != nil {
+		return nil, err
+	}
+	if impls.Breaker.New == nil {
+		return nil, errMissing(impls.Breaker.Missing)
+	}
+	b, err := impls.Breaker.New(cfg, now)
+	if err != nil {
+		return nil, fmt.Errorf("New refused the config: %v", err)
+	}
+	if b == nil {
+		return nil, errors.New("New returned no breaker and no error")
+	}
+	return newBreakerCalls(b), nil
+}
+
+// BreakerModel is the breaker's contract as plain state: its state and
+// generation (bumped at every change of state), the breaker's one latest
+// time, when the open period began, the consecutive failures (Closed), the
+// probes let through and the successes reported (HalfOpen), and the
+// tickets outstanding with their generation. Its tickets are 1, 2, 3, …
+type BreakerModel struct {
+	Cfg               circuit.Config
+	Current           circuit.State
+	Gen               uint64
+	Latest, OpenedAt  uint64
+	Failures          uint32
+	Probes, Successes uint32
+	Issued            uint64            // the last ticket issued
+	Outstanding       map[uint64]uint64 // ticket -> its generation, until reported
+
+	replay *breakerCalls // the model's own tickets by step, for Do
+}
+
+// NewBreakerModel is New(cfg, nowNs): Closed, generation 0.
+func NewBreakerModel(cfg circuit.Config, nowNs uint64) *BreakerModel {
+	return &BreakerModel{Cfg: cfg, Latest: nowNs, Outstanding: map[uint64]uint64{}}
+}
+
+// openEnd is when the open period ends; false if past MaxUint64 (never).
+func (m *BreakerModel) openEnd() (uint64, bool) {
+	if m.OpenedAt > math.MaxUint64-m.Cfg.OpenNs {
+		return 0, false
+	}
+	return m.OpenedAt + m.Cfg.OpenNs, true
+}
+
+func (m *BreakerModel) change(s circuit.State) {
+	m.Current = s
+	m.Gen++
+}
+
+// advance moves the clock and turns Open into HalfOpen once its period
+// has ended.
+func (m *BreakerModel) advance(now uint64) {
+	m.Latest = max(m.Latest, now)
+	if end, ok := m.openEnd(); m.Current == circuit.Open && ok && m.Latest >= end {
+		m.change(circuit.HalfOpen)
+		m.Probes, m.Successes = 0, 0
+	}
+}
+
+func (m *BreakerModel) open() {
+	m.change(circuit.Open)
+	m.OpenedAt = m.Latest
+}
+
+// Allow lets a call through in Closed, and the first HalfOpenProbes calls
+// of a half-open period.
+func (m *BreakerModel) Allow(now uint64) (uint64, bool) {
+	m.advance(now)
+	switch m.Current {
+	case circuit.HalfOpen:
+		if m.Probes >= m.Cfg.HalfOpenProbes {
+			return 0, false
+		}
+		m.Probes++
+	case circuit.Open:
+		return 0, false
+	}
+	m.Issued++
+	m.Outstanding[m.Issued] = m.Gen
+	return m.Issued, true
+}
+
+// Done reports a call; a ticket never issued, or of an earlier
+// generation, is ignored.
+func (m *BreakerModel) Done(ticket uint64, success bool, now uint64) {
+	m.advance(now)
+	gen, ok := m.Outstanding[ticket]
+	delete(m.Outstanding, ticket)
+	if !ok || gen != m.Gen {
+		return
+	}
+	switch m.Current {
+	case circuit.Closed:
+		if success {
+			m.Failures = 0
+			return
+		}
+		if m.Failures++; m.Failures >= m.Cfg.FailureThreshold {
+			m.open()
+		}
+	case circuit.HalfOpen:
+		if !success {
+			m.open()
+			return
+		}
+		if m.Successes++; m.Successes >= m.Cfg.HalfOpenProbes {
+			m.change(circuit.Closed)
+			m.Failures = 0
+		}
+	}
+}
+
+// StateAt is State(now): the state at now.
+func (m *BreakerModel) StateAt(now uint64) circuit.State {
+	m.advance(now)
+	return m.Current
+}
+
+// Do replays c on the model, its tickets tracked as an implementation's.
+func (m *BreakerModel) Do(c report.Call) (string, error) { return m.calls().Do(c) }
+
+// calls is the model's breakerCalls, kept across steps.
+func (m *BreakerModel) calls() *breakerCalls {
+	if m.replay == nil {
+		m.replay = newBreakerCalls(breakerModelAPI{m})
+	}
+	return m.replay
+}
+
+// breakerModelAPI is the model behind circuit.Breaker.
+type breakerModelAPI struct{ m *BreakerModel }
+
+func (a breakerModelAPI) Allow(now uint64) (uint64, bool)         { return a.m.Allow(now) }
+func (a breakerModelAPI) Done(t uint64, success bool, now uint64) { a.m.Done(t, success, now) }
+func (a breakerModelAPI) State(now uint64) circuit.State          { return a.m.StateAt(now) }
+
+// State is the breaker's state (and when an open period ends), its
+// generation, the consecutive failures against the threshold, and the
+// probes of a half-open period: let through, reported, in flight.
+func (m *BreakerModel) State() []Field {
+	state := enumText(breakerStates, uint8(m.Current), "State")
+	if m.Current == circuit.Open {
+		if end, ok := m.openEnd(); ok {
+			state += " until t = " + u(end) + " ns"
+		} else {
+			state += " for ever (the period would end past MaxUint64)"
+		}
+	}
+	inFlight := 0
+	for _, g := range m.Outstanding {
+		if g == m.Gen {
+			inFlight++
+		}
+	}
+	stale := len(m.Outstanding) - inFlight
+	gen := "generation " + u(m.Gen) + "; " + strconv.Itoa(inFlight) + " tickets of it outstanding"
+	if stale > 0 {
+		gen += ", " + strconv.Itoa(stale) + " of earlier generations (ignored when reported)"
+	}
+	out := []Field{{Label: "state", Text: state}, {Label: "generation", Text: gen}}
+	switch m.Current {
+	case circuit.Closed:
+		out = append(out, Field{Label: "failures", Text: fmt.Sprintf("%d in a row of %d", m.Failures, m.Cfg.FailureThreshold), Value: float64(m.Failures), Max: float64(m.Cfg.FailureThreshold)})
+	case circuit.HalfOpen:
+		out = append(out, Field{
+			Label: "probes",
+			Text:  fmt.Sprintf("%d of %d let through, %d in flight, %d succeeded", m.Probes, m.Cfg.HalfOpenProbes, inFlight, m.Successes),
+			Value: float64(m.Probes), Max: float64(m.Cfg.HalfOpenProbes),
+		})
+	}
+	return append(out, Field{Label: "now", Text: "t = " + u(m.Latest) + " ns"})
+}
+
+func modelBreaker(setup report.Call) (Model, error) {
+	cfg, now, err := breakerSetup(setup)
+	if err != nil {
+		return nil, err
+	}
+	return NewBreakerModel(cfg, now), nil
+}
