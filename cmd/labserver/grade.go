@@ -14,6 +14,7 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/console"
+	"ratelab/grader/report/gradescope"
 	"ratelab/internal/watch"
 )
 
@@ -28,7 +29,8 @@ func runGrade(args []string) error {
 	var exercises listFlag
 	fs.Var(&exercises, "exercise", "grade only this exercise (repeatable); default all")
 	solutions := fs.Bool("solutions", false, "grade solutions/ instead of exercises/ (the reference must score full marks)")
-	asJSON := fs.Bool("json", false, "print the report as JSON (schema ratelab.grade/v1) on stdout, nothing else")
+	asJSON := fs.Bool("json", false, "print the report as JSON (schema ratelab.grade/v1) on stdout, nothing else (the same as --format json)")
+	format := fs.String("format", "text", "the report's form on stdout: text, json (schema ratelab.grade/v1) or gradescope (Gradescope's results.json)")
 	seed := fs.Int64("seed", grader.DefaultSeed, "the property seed; the same seed gives the same counterexample")
 	noBench := fs.Bool("no-bench", false, "skip benchmark checks (they report skipped)")
 	watchFlag := fs.Bool("watch", false, "grade again whenever a file under the graded tree changes")
@@ -42,8 +44,19 @@ func runGrade(args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (flags start with --)", fs.Arg(0))
 	}
+	switch {
+	case *asJSON && *format != "text" && *format != "json":
+		return fmt.Errorf("--json and --format %s: choose one", *format)
+	case *asJSON:
+		*format = "json"
+	case *format != "text" && *format != "json" && *format != "gradescope":
+		return fmt.Errorf("--format %q: want text, json or gradescope", *format)
+	}
 	root, err := moduleRoot()
 	if err != nil {
+		if *format == "gradescope" {
+			writeGradescope(gradescope.Failure(err.Error()))
+		}
 		return err
 	}
 	opts := grader.Options{Root: root, Target: "exercises", Exercises: exercises, Seed: *seed, NoBench: *noBench}
@@ -60,16 +73,26 @@ func runGrade(args []string) error {
 		start := time.Now()
 		r, err := grader.Grade(ctx, opts)
 		if err != nil {
+			if *format == "gradescope" {
+				// Gradescope shows an empty results.json as nothing at all:
+				// say why there is no grade.
+				writeGradescope(gradescope.Failure(err.Error()))
+			}
 			return 2, err
 		}
 		saveReport(root, r)
-		if *asJSON {
+		switch *format {
+		case "json":
 			enc := json.NewEncoder(os.Stdout)
 			enc.SetIndent("", "  ")
 			if err := enc.Encode(r); err != nil {
 				return 2, err
 			}
-		} else {
+		case "gradescope":
+			if err := writeGradescope(gradescope.From(r, time.Since(start))); err != nil {
+				return 2, err
+			}
+		default:
 			console.Printer{W: os.Stdout, Color: isTerminal(os.Stdout)}.Report(r)
 		}
 		fmt.Fprintf(os.Stderr, "graded in %.1fs\n", time.Since(start).Seconds())
@@ -103,6 +126,13 @@ func runGrade(args []string) error {
 		}
 		fmt.Fprintf(os.Stderr, "changed: %s\n", strings.Join(ids, ", "))
 	}
+}
+
+// writeGradescope prints Gradescope's results.json on stdout.
+func writeGradescope(res gradescope.Results) error {
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(res)
 }
 
 // moduleRoot finds the ratelab module this command runs in.
