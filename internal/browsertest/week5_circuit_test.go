@@ -1,0 +1,229 @@
+package browsertest
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The failure-driven breaker's tests drive web/static/viz/circuit.js on
+// the week 5 lesson, against the lab.wasm TestMain built, and check what
+// the lesson promises from what the page shows: the half-open table (each
+// period's calls let through and refused), the log of late results (with
+// the state and generation before and after each, in data attributes) and
+// the backend's load figure with the breaker on and off. Virtual time is
+// moved by running at the top speed and polling until the run is done,
+// never by sleeping.
+
+// openCircuit opens the week 5 lesson and waits until the breaker's
+// visualization has drawn its first frame.
+func openCircuit(t *testing.T) (*mountView, func() []string) {
+	t.Helper()
+	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
+	requireWasm(t)
+	errs := Console(ctx)
+	s := StartServer(t, ServerOptions{StaticDir: assets.Dir})
+	Open(t, ctx, s, "/lessons/week-5", "viz-breaker")
+	m := &mountView{newVizPage(t, ctx, "viz-breaker")}
+	m.waitReady()
+	return m, errs
+}
+
+// circuitRun selects a scenario, runs it at the top speed to its end with
+// the breaker shown, and returns the figures then.
+func (m *mountView) circuitRun(scenario string) map[string]string {
+	m.t.Helper()
+	m.set("breaker", "on")
+	// Slowly first, so that the new run is seen before it ends.
+	m.set("speed", "0.25")
+	if m.figures()["preset"] != scenario {
+		m.set("preset", scenario)
+	} else {
+		m.click("restart", 1)
+	}
+	m.waitFor("the "+scenario+" run to start", `f.preset === `+strconv.Quote(scenario)+` && n("clock") < 9`)
+	m.set("speed", "10")
+	return m.waitFor("the "+scenario+" run to end", `f.preset === `+strconv.Quote(scenario)+` && f.clock === "t = 10.0 s" && f["impl-status"] === "Breaker: Reference"`)
+}
+
+// perSecond reads a figure written as a rate ("1,009/s").
+func perSecond(t *testing.T, f map[string]string, id string) float64 {
+	t.Helper()
+	x, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSuffix(f[id], "/s"), ",", ""), 64)
+	if err != nil {
+		t.Fatalf("%s = %q, want a rate such as 288/s", id, f[id])
+	}
+	return x
+}
+
+// halfOpenRow is one row of the half-open table.
+type halfOpenRow struct {
+	At               string
+	Probes, Refused  int
+	Ended            string
+	FlaggedOnThePage bool
+}
+
+func (m *mountView) halfOpenRows() []halfOpenRow {
+	m.t.Helper()
+	rows := Eval[[]map[string]string](m.t, m.ctx, `Array.from(`+m.js("halfopen-table")+`.rows).map(r => ({
+		at: r.cells[0].textContent, probes: r.cells[1].textContent, refused: r.cells[2].textContent,
+		ended: r.cells[3].textContent, hot: String(r.cells[1].classList.contains("rcv-hot")),
+	}))`)
+	out := make([]halfOpenRow, len(rows))
+	for i, r := range rows {
+		p, err1 := strconv.Atoi(r["probes"])
+		q, err2 := strconv.Atoi(r["refused"])
+		if err1 != nil || err2 != nil {
+			m.t.Fatalf("half-open row %d: let through %q, refused %q; want numbers", i, r["probes"], r["refused"])
+		}
+		out[i] = halfOpenRow{At: r["at"], Probes: p, Refused: q, Ended: r["ended"], FlaggedOnThePage: r["hot"] == "true"}
+	}
+	return out
+}
+
+// logLine is one line of the log of state changes and late results.
+type logLine struct{ Kind, At, Before, After, Changed, Text string }
+
+func (m *mountView) circuitLog() []logLine {
+	m.t.Helper()
+	rows := Eval[[]map[string]string](m.t, m.ctx, `Array.from(`+m.js("log")+`.querySelectorAll("li")).reverse().map(li => ({
+		kind: li.dataset.kind, at: li.dataset.at, before: li.dataset.before, after: li.dataset.after,
+		changed: li.dataset.changed, text: li.textContent,
+	}))`)
+	out := make([]logLine, len(rows))
+	for i, r := range rows {
+		out[i] = logLine{r["kind"], r["at"], r["before"], r["after"], r["changed"], r["text"]}
+	}
+	return out
+}
+
+// checkProbes wants every half-open period to let through at most the
+// configured probes, exactly that many in a period that refused calls
+// (more callers than probes), and at least one such period.
+func checkProbes(t *testing.T, m *mountView, f map[string]string, scenario string) {
+	t.Helper()
+	probes, err := strconv.Atoi(f["probes-config"])
+	if err != nil || probes < 1 {
+		t.Fatalf("probes-config = %q, want the configured probes", f["probes-config"])
+	}
+	rows := m.halfOpenRows()
+	crowded := 0
+	for i, r := range rows {
+		if r.Probes > probes || (r.Refused > 0 && r.Probes != probes) {
+			t.Errorf("%s: half-open period %d (at %s): %d let through, %d refused; want exactly %d let through when calls were refused",
+				scenario, i, r.At, r.Probes, r.Refused, probes)
+		}
+		if r.FlaggedOnThePage {
+			t.Errorf("%s: half-open period %d is flagged on the page", scenario, i)
+		}
+		if r.Refused > 0 {
+			crowded++
+		}
+	}
+	if crowded == 0 {
+		t.Errorf("%s: no half-open period with more callers than probes: %+v", scenario, rows)
+	}
+	t.Logf("%s: %d half-open periods, %d refused calls beyond the %d probes; rows %+v", scenario, len(rows), crowded, probes, rows)
+}
+
+// checkLate wants late results, each logged with the same state and
+// generation after it as before, as many as the figure says, and at least
+// one that arrived while the breaker was open.
+func checkLate(t *testing.T, m *mountView, f map[string]string, scenario string) {
+	t.Helper()
+	late := 0
+	whileOpen := 0
+	for _, l := range m.circuitLog() {
+		if l.Kind != "late" {
+			continue
+		}
+		late++
+		if l.Before == "" || l.Before != l.After || l.Changed != "false" {
+			t.Errorf("%s: late result at %s ns: before %q, after %q (changed %s): %s", scenario, l.At, l.Before, l.After, l.Changed, l.Text)
+		}
+		if strings.HasPrefix(l.Before, "open ") {
+			whileOpen++
+		}
+	}
+	if n := count(t, f, "late"); late == 0 || float64(late) != n {
+		t.Errorf("%s: %d late results in the log, the figure says %v; want the same, above 0", scenario, late, f["late"])
+	}
+	if whileOpen == 0 {
+		t.Errorf("%s: no late result arrived while the breaker was open", scenario)
+	}
+	if strings.Contains(f["note"], "changed") {
+		t.Errorf("%s: note = %q", scenario, f["note"])
+	}
+	t.Logf("%s: %d late results, %d of them while open, all ignored", scenario, late, whileOpen)
+}
+
+func TestWeek5CircuitProbesAndLateResults(t *testing.T) {
+	m, errs := openCircuit(t)
+	f := m.waitFor("the lesson's preset", `f["impl-status"] === "Breaker: Reference"`)
+	for id, want := range map[string]string{"preset": "outage", "impl": "reference", "breaker": "on"} {
+		if f[id] != want {
+			t.Errorf("opening settings: %s = %q, want %q", id, f[id], want)
+		}
+	}
+	for _, scenario := range []string{"outage", "slow-calls"} {
+		f = m.circuitRun(scenario)
+		checkProbes(t, m, f, scenario)
+		checkLate(t, m, f, scenario)
+		if f["state"] != "closed" {
+			t.Errorf("%s: the breaker ends %q, want closed once the backend is back", scenario, f["state"])
+		}
+	}
+	m.scrollIntoView()
+	ScreenshotViewport(t, m.ctx, "slow-calls")
+	if e := errs(); len(e) > 0 {
+		t.Errorf("console errors: %v", e)
+	}
+}
+
+func TestWeek5CircuitRetryStorm(t *testing.T) {
+	m, errs := openCircuit(t)
+	for _, scenario := range []string{"outage", "blip"} {
+		on := m.circuitRun(scenario)
+		m.set("breaker", "off")
+		off := m.waitFor("the run without a breaker", `f.state === "none" && f["side-title"].startsWith("No breaker")`)
+		loadOn, loadOff := perSecond(t, on, "load-down"), perSecond(t, off, "load-down")
+		if !(loadOff > loadOn) {
+			t.Errorf("%s: the backend's load while down: %v/s with the breaker off, %v/s with it on; want more with it off", scenario, loadOff, loadOn)
+		}
+		if count(t, on, "refused") == 0 || off["refused"] != "0" {
+			t.Errorf("%s: refused %s with the breaker, %s without; want some, and 0", scenario, on["refused"], off["refused"])
+		}
+		if !strings.Contains(off["verdict"], "attempts a second through the breaker") {
+			t.Errorf("%s: verdict = %q", scenario, off["verdict"])
+		}
+		t.Logf("%s: backend load while down %v/s with the breaker, %v/s without", scenario, loadOn, loadOff)
+		if scenario == "outage" {
+			m.scrollIntoView()
+			ScreenshotViewport(t, m.ctx, "breaker-off")
+		}
+	}
+
+	m.set("breaker", "on")
+	m.set("impl", "yours")
+	if stillAStub(t, "exercises/breaker/breaker.go") {
+		f := m.waitFor("Yours to say it is not implemented", `f["impl-status"].includes("Yours: not implemented yet")`)
+		t.Logf("Yours: %s", f["impl-status"])
+		m.set("breaker", "off")
+		f = m.waitFor("the run without a breaker to go on", `n("clock") >= 3 && f.state === "none"`)
+		if perSecond(t, f, "load-down") <= 0 {
+			t.Errorf("with Yours stopped, the run without a breaker must go on: load-down = %q", f["load-down"])
+		}
+	} else {
+		f := m.waitFor("Yours to run", `f["impl-status"].startsWith("Breaker: Yours")`)
+		t.Logf("Yours: %s", f["impl-status"])
+	}
+	Phone(t, m.ctx)
+	m.set("breaker", "on")
+	m.scrollIntoView()
+	ScreenshotViewport(t, m.ctx, "phone")
+	if e := errs(); len(e) > 0 {
+		t.Errorf("console errors: %v", e)
+	}
+}
