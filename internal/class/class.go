@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ratelab/grader"
+	"ratelab/grader/buildcache"
 	"ratelab/grader/report"
 	"ratelab/internal/store"
 )
@@ -61,6 +62,20 @@ type Config struct {
 	// retry, doubled each time; 0 means 30s.
 	Retries    int
 	RetryDelay time.Duration
+
+	// On a Postgres store (see river.go), the gradings go through River:
+	// PagesOnly starts no workers in this process (serve --class
+	// --workers 0: `labserver worker` processes grade); Workers is then
+	// this process's River workers. RescueAfter is how long a River job
+	// may run before River gives it to another worker (its worker was
+	// killed); 0 means JobTimeout plus a minute. DispatchDepth is how many
+	// River jobs may wait at once; 0 means 8.
+	PagesOnly     bool
+	RescueAfter   time.Duration
+	DispatchDepth int
+	// BuildCache, if set, keeps the graded programs by content (see
+	// grader.Options.BuildCache).
+	BuildCache *buildcache.Cache
 }
 
 // tempPrefix begins the name of every folder a grading works in, under
@@ -94,6 +109,7 @@ type Class struct {
 	storeRetry time.Duration                                                 // first wait before writing to a busy store again
 	solutions  fingerprints
 	book       book
+	remote     *remote // the Postgres queue's link; nil on SQLite
 }
 
 // New returns a class; call Start to grade.
@@ -125,6 +141,12 @@ func New(cfg Config) *Class {
 	if cfg.RetryDelay <= 0 {
 		cfg.RetryDelay = 30 * time.Second
 	}
+	if cfg.RescueAfter <= 0 {
+		cfg.RescueAfter = cfg.JobTimeout + time.Minute
+	}
+	if cfg.DispatchDepth <= 0 {
+		cfg.DispatchDepth = 8
+	}
 	if cfg.Sandbox == nil {
 		log := cfg.Log
 		cfg.Sandbox = &grader.Sandbox{Log: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }}
@@ -151,10 +173,19 @@ func (c *Class) Now() time.Time { return c.cfg.Clock.Now() }
 func (c *Class) Store() *store.Store { return c.st }
 
 // Start puts back in the queue what a previous run left running, and starts
-// the workers. They stop when ctx ends; Wait waits for them.
+// the workers. They stop when ctx ends; Wait waits for them. On a Postgres
+// store it starts River's client instead (river.go), and puts nothing back:
+// what runs may run on another machine, and River gives a dead worker's
+// jobs to another.
 func (c *Class) Start(ctx context.Context) error {
 	if err := c.sweep(ctx); err != nil {
 		return err
+	}
+	if c.st.Backend() == store.Postgres {
+		return c.startRemote(ctx)
+	}
+	if c.cfg.PagesOnly {
+		return errors.New("a class without workers needs a Postgres store, where `labserver worker` processes grade")
 	}
 	n, err := c.st.RequeueRunning(ctx)
 	if err != nil {
@@ -174,7 +205,12 @@ func (c *Class) Start(ctx context.Context) error {
 }
 
 // Wait waits for the workers to stop after Start's context ended.
-func (c *Class) Wait() { c.wg.Wait() }
+func (c *Class) Wait() {
+	c.wg.Wait()
+	if c.remote != nil {
+		c.remote.stop()
+	}
+}
 
 func (c *Class) poke() {
 	select {
@@ -222,6 +258,11 @@ func (c *Class) Regrade(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	c.book.invalidate() // many cells change state: read again on the next view
+	if c.remote != nil && len(jobs) > 0 {
+		if err := c.st.NotifyQueue(ctx); err != nil {
+			c.cfg.Log.Warn("class: notifying the dispatcher", "err", err)
+		}
+	}
 	for range jobs {
 		c.poke()
 	}
@@ -254,7 +295,11 @@ func (c *Class) work(ctx context.Context) {
 }
 
 // grade grades one claimed job and records its result.
-func (c *Class) grade(ctx context.Context, job store.Job) {
+func (c *Class) grade(ctx context.Context, job store.Job) { c.gradeNoted(ctx, job, "") }
+
+// gradeNoted is grade whose running event carries note as its message
+// (why it is graded again).
+func (c *Class) gradeNoted(ctx context.Context, job store.Job, note string) {
 	log := c.cfg.Log.With("job", job.ID, "submission", job.SubmissionID)
 	sub, err := c.st.Submission(ctx, job.SubmissionID)
 	if err != nil {
@@ -277,7 +322,7 @@ func (c *Class) grade(ctx context.Context, job store.Job) {
 	}()
 	c.book.running(sub)
 	ev := base
-	ev.Type = EventRunning
+	ev.Type, ev.Message = EventRunning, note
 	c.publish(ev)
 
 	work, err := c.tempDir(job.ID)
@@ -315,6 +360,7 @@ func (c *Class) grade(ctx context.Context, job store.Job) {
 		CheckTimeout: c.cfg.CheckTimeout,
 		BenchTimeout: c.cfg.BenchTimeout,
 		Sandbox:      c.cfg.Sandbox,
+		BuildCache:   c.cfg.BuildCache,
 		TempDir:      work, // the grader's own folder too: removed with the job's, swept at start
 		Progress: func(e grader.Event) {
 			ev := base
@@ -330,8 +376,9 @@ func (c *Class) grade(ctx context.Context, job store.Job) {
 	switch {
 	case err != nil && ctx.Err() != nil:
 		// The server is stopping: the job stays running in the store and
-		// is graded again at the next start.
-		log.Info("class: grading interrupted by shutdown; it is graded again at the next start")
+		// is graded again at the next start (on Postgres, River gives it
+		// to another worker).
+		log.Info("class: grading interrupted by shutdown; it is graded again at the next start or by another worker")
 		return
 	case err != nil && gctx.Err() != nil:
 		c.finish(ctx, job, sub, store.Outcome{Error: fmt.Sprintf("grading took longer than %s and was stopped", c.cfg.JobTimeout), TimedOut: true})
@@ -410,6 +457,11 @@ func (c *Class) finish(ctx context.Context, job store.Job, sub store.Submission,
 		return
 	}
 	ev := doneEvent(sub, job.ID, o.Result, c.cfg.Seed, o.Error)
+	if c.remote != nil {
+		// Each process that hears it adds its own gradebook's cell (heard).
+		c.publish(ev)
+		return
+	}
 	if gb, err := c.finished(ctx, sub, job.ID, o.Result); err == nil {
 		cell := gb.Cell(sub.Learner, sub.Exercise)
 		ev.Cell = &cell

@@ -101,7 +101,18 @@ func (c *Class) Subscribe(submission int64) *Subscription {
 	return s
 }
 
+// publish sends e to the subscribers: in this process, or on a Postgres
+// store to every process of the class (publishRemote).
 func (c *Class) publish(e Event) {
+	if c.remote != nil {
+		c.publishRemote(e)
+		return
+	}
+	c.deliver(e)
+}
+
+// deliver hands e to this process's subscribers.
+func (c *Class) deliver(e Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if p, ok := c.progress[e.Submission]; ok && e.Type != EventDone && len(p) < subscriberBuffer/2 {

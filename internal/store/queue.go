@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,6 +54,14 @@ LIMIT 1`
 // back of the round. ok is false when no job is due. Claiming is atomic:
 // two workers never get the same job.
 func (s *Store) ClaimJob(ctx context.Context) (job Job, ok bool, err error) {
+	return s.DispatchJob(ctx, nil)
+}
+
+// DispatchJob is ClaimJob that hands the claimed job, inside the claim's
+// transaction, to hand (nil: nobody): what hand writes through the
+// transaction commits with the claim, or neither does. The Postgres queue
+// inserts the job's River job there, so a job claimed is a job River runs.
+func (s *Store) DispatchJob(ctx context.Context, hand func(context.Context, *sql.Tx, Job) error) (job Job, ok bool, err error) {
 	now := ns(s.clock.Now())
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -74,6 +83,11 @@ INSERT INTO queue_turns (user_id, last_claim)
 SELECT s.user_id, (SELECT COALESCE(MAX(last_claim), 0) + 1 FROM queue_turns) FROM submissions s WHERE s.id = ?
 ON CONFLICT (user_id) DO UPDATE SET last_claim = excluded.last_claim`, job.SubmissionID); err != nil {
 		return Job{}, false, fmt.Errorf("store: %w", err)
+	}
+	if hand != nil {
+		if err := hand(ctx, tx.Tx, job); err != nil {
+			return Job{}, false, err
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return Job{}, false, fmt.Errorf("store: %w", err)

@@ -1,0 +1,396 @@
+package class
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivermigrate"
+	"github.com/riverqueue/river/rivertype"
+
+	"ratelab/internal/store"
+)
+
+// A class whose store is Postgres grades on as many machines as run
+// `labserver worker`, through River (github.com/riverqueue/river):
+//
+//   - The store's jobs table stays the fair queue and the record of every
+//     grading. A submission's row and its job's are one transaction, as on
+//     SQLite: an acknowledged upload is never lost.
+//   - A dispatcher moves jobs from the store to River in fair order
+//     (store.DispatchJob: learners in turn, regrades last), inserting each
+//     River job in the transaction that claims its store job, and keeps at
+//     most Config.DispatchDepth River jobs waiting: River orders by
+//     priority and time, not by learner, so its queue is kept short and
+//     fed in learner turns. One process dispatches at a time: the one
+//     holding a Postgres advisory lock on its listening connection (if it
+//     dies, its connection closes and another takes over). That is our
+//     own leader, not River's elected one, so the pages-only server
+//     (--workers 0, an insert-only River client) may dispatch too.
+//   - A River job carries the store job's id. A worker grades it only
+//     while the store job is running: a retry of a finished job changes
+//     nothing, and store.Finish writes a result once (ErrNotRunning
+//     otherwise). A worker killed mid-grading leaves its River job
+//     running until River's rescuer gives it back (Config.RescueAfter);
+//     the next attempt, on any worker, tells the learner "regrading after
+//     a worker stopped". A job interrupted maxAttempts times is given up
+//     with a message, as on SQLite.
+//   - Events go through Postgres (store.PublishEvent, LISTEN/NOTIFY), so a
+//     worker on another machine drives the server's live views; every
+//     process delivers to its own subscribers what it hears, its own
+//     events included.
+
+// riverQueue is River's queue name for gradings.
+const riverQueue = "grading"
+
+// dispatchLock is the key of the advisory lock the dispatcher holds.
+const dispatchLock = 0x7261_7465_6c61_64 // "ratelad"
+
+// riverMigrateLock is the key of the advisory lock River's migrations run
+// under, so that processes starting together migrate once.
+const riverMigrateLock = 0x7261_7465_6c61_6d // "rate lam"
+
+// regradingMessage is what a learner's page shows when a grading starts
+// again because the worker that had it stopped.
+const regradingMessage = "regrading after a worker stopped"
+
+// gradeArgs is a River job's arguments: the store job to grade.
+type gradeArgs struct {
+	Job int64 `json:"job"`
+}
+
+// Kind names River's job kind.
+func (gradeArgs) Kind() string { return "ratelab_grade" }
+
+// MigrateQueue runs River's migrations on the Postgres database at url
+// (labserver migrate and every start run it; it is a no-op when done).
+func MigrateQueue(ctx context.Context, url string) error {
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return fmt.Errorf("river: %w", err)
+	}
+	defer pool.Close()
+	return migrateRiver(ctx, pool)
+}
+
+func migrateRiver(ctx context.Context, pool *pgxpool.Pool) error {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("river: %w", err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, int64(riverMigrateLock)); err != nil {
+		return fmt.Errorf("river: waiting for another migration: %w", err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, int64(riverMigrateLock))
+	m, err := rivermigrate.New(riverpgxv5.New(pool), nil)
+	if err != nil {
+		return fmt.Errorf("river: %w", err)
+	}
+	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		return fmt.Errorf("river: migrating: %w", err)
+	}
+	return nil
+}
+
+// remote is a Postgres class's link to River and to the other processes.
+type remote struct {
+	c        *Class
+	pool     *pgxpool.Pool
+	client   *river.Client[pgx.Tx]  // grades (no queues when the process only serves pages)
+	inserter *river.Client[*sql.Tx] // inserts in the store's transactions
+	wake     chan struct{}          // the queue changed: dispatch
+	wg       sync.WaitGroup
+}
+
+// startRemote starts the River client, the listener and the dispatcher.
+func (c *Class) startRemote(ctx context.Context) error {
+	url := c.st.URL()
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return fmt.Errorf("river: %w", err)
+	}
+	if err := migrateRiver(ctx, pool); err != nil {
+		pool.Close()
+		return err
+	}
+	r := &remote{c: c, pool: pool, wake: make(chan struct{}, 1)}
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &gradeWorker{c: c})
+	cfg := &river.Config{
+		Workers:              workers,
+		JobTimeout:           -1, // the grading has its own (Config.JobTimeout)
+		RescueStuckJobsAfter: c.cfg.RescueAfter,
+		RetryPolicy:          retryAfter{clock: c.cfg.Clock, wait: time.Second},
+		MaxAttempts:          maxAttempts + 1, // the last attempt only records that it was given up
+		Logger:               c.cfg.Log,
+	}
+	if !c.cfg.PagesOnly {
+		cfg.Queues = map[string]river.QueueConfig{riverQueue: {MaxWorkers: c.cfg.Workers}}
+	}
+	r.client, err = river.NewClient(riverpgxv5.New(pool), cfg)
+	if err != nil {
+		pool.Close()
+		return fmt.Errorf("river: %w", err)
+	}
+	r.inserter, err = river.NewClient(riverdatabasesql.New(c.st.DB()), &river.Config{})
+	if err != nil {
+		pool.Close()
+		return fmt.Errorf("river: %w", err)
+	}
+	if !c.cfg.PagesOnly {
+		if err := r.client.Start(ctx); err != nil {
+			pool.Close()
+			return fmt.Errorf("river: %w", err)
+		}
+	}
+	c.remote = r
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		r.listen(ctx)
+	}()
+	return nil
+}
+
+// stop waits for the listener and stops River's client once ctx ended:
+// jobs being graded are cancelled and River gives them to another worker.
+func (r *remote) stop() {
+	r.wg.Wait()
+	if !r.c.cfg.PagesOnly {
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := r.client.StopAndCancel(sctx); err != nil {
+			r.c.cfg.Log.Warn("river: stopping", "err", err)
+		}
+	}
+	r.pool.Close()
+}
+
+// retryAfter retries a River job a fixed wait after it failed.
+type retryAfter struct {
+	clock Clock
+	wait  time.Duration
+}
+
+func (p retryAfter) NextRetry(*rivertype.JobRow) time.Time { return p.clock.Now().Add(p.wait) }
+
+// listen holds a connection that LISTENs to the store's channels, and
+// dispatches while it holds the dispatcher's lock, until ctx ends. A lost
+// connection is opened again; subscribers are told to resync, since
+// events may have been missed.
+func (r *remote) listen(ctx context.Context) {
+	wait := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		err := r.listenOnce(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		r.c.cfg.Log.Warn("class: lost the connection that hears other processes; opening it again", "in", wait, "err", err)
+		r.c.resyncAll()
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 10*time.Second)
+	}
+}
+
+func (r *remote) listenOnce(ctx context.Context) error {
+	conn, err := pgx.Connect(ctx, r.c.st.URL())
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	for _, ch := range []string{store.EventsChannel, store.QueueChannel} {
+		if _, err := conn.Exec(ctx, "LISTEN "+ch); err != nil {
+			return err
+		}
+	}
+	leader := false
+	lastPrune := time.Time{}
+	for ctx.Err() == nil {
+		if !leader {
+			if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, int64(dispatchLock)).Scan(&leader); err != nil {
+				return err
+			}
+			if leader {
+				r.c.cfg.Log.Info("class: this process dispatches the queue to River")
+			}
+		}
+		if leader {
+			if err := r.dispatch(ctx); err != nil && ctx.Err() == nil {
+				r.c.cfg.Log.Error("class: dispatching", "err", err)
+			}
+			if now := r.c.Now(); now.Sub(lastPrune) > time.Minute {
+				lastPrune = now
+				if err := r.c.st.PruneEvents(ctx, now.Add(-10*time.Minute)); err != nil && ctx.Err() == nil {
+					r.c.cfg.Log.Warn("class: pruning old events", "err", err)
+				}
+			}
+		}
+		// A second without news: look again (a job due after a retry's
+		// wait, a River job finished without a notification).
+		wctx, cancel := context.WithTimeout(ctx, time.Second)
+		n, err := conn.WaitForNotification(wctx)
+		cancel()
+		switch {
+		case err != nil && ctx.Err() == nil && wctx.Err() != nil:
+			continue
+		case err != nil:
+			return err
+		}
+		if n.Channel == store.EventsChannel {
+			r.received(ctx, n.Payload)
+		}
+	}
+	return ctx.Err()
+}
+
+// received delivers the event stored as id to this process's subscribers.
+func (r *remote) received(ctx context.Context, id string) {
+	body, err := r.c.st.EventBody(ctx, id)
+	if err != nil && ctx.Err() == nil {
+		r.c.cfg.Log.Warn("class: reading an event", "err", err)
+	}
+	if err != nil {
+		return
+	}
+	var e Event
+	if err := json.Unmarshal(body, &e); err != nil {
+		r.c.cfg.Log.Warn("class: an event that does not decode", "err", err)
+		return
+	}
+	r.c.heard(ctx, e)
+}
+
+// dispatch moves jobs from the store to River, in fair order, until
+// Config.DispatchDepth River jobs wait or no store job is due.
+func (r *remote) dispatch(ctx context.Context) error {
+	res, err := r.inserter.JobList(ctx, river.NewJobListParams().Queues(riverQueue).
+		States(rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateScheduled).
+		First(r.c.cfg.DispatchDepth))
+	if err != nil {
+		return err
+	}
+	for room := r.c.cfg.DispatchDepth - len(res.Jobs); room > 0; room-- {
+		_, ok, err := r.c.st.DispatchJob(ctx, func(ctx context.Context, tx *sql.Tx, j store.Job) error {
+			_, err := r.inserter.InsertTx(ctx, tx, gradeArgs{Job: j.ID}, &river.InsertOpts{Queue: riverQueue, MaxAttempts: maxAttempts + 1})
+			return err
+		})
+		if err != nil || !ok {
+			return err
+		}
+	}
+	return nil
+}
+
+// gradeWorker is River's worker of gradeArgs.
+type gradeWorker struct {
+	river.WorkerDefaults[gradeArgs]
+	c *Class
+}
+
+// Work grades the store job of a River job, if it is still running (see
+// the notes above). It returns an error, for River to try again, when the
+// grading was interrupted (this worker stopping).
+func (w *gradeWorker) Work(ctx context.Context, rj *river.Job[gradeArgs]) error {
+	c := w.c
+	job, err := c.st.Job(ctx, rj.Args.Job)
+	if errors.Is(err, store.ErrNotFound) {
+		return river.JobCancel(fmt.Errorf("no job %d in the store", rj.Args.Job))
+	}
+	if err != nil {
+		return err
+	}
+	if job.State != store.Running {
+		return nil // done already (a retry of a finished job), superseded, or put back
+	}
+	if rj.Attempt > maxAttempts {
+		sub, err := c.st.Submission(ctx, job.SubmissionID)
+		if err != nil {
+			return err
+		}
+		c.finish(ctx, job, sub, store.Outcome{ServerFault: true,
+			Error: fmt.Sprintf("not graded: grading it was interrupted %d times (the worker grading it stopped each time)", rj.Attempt-1)})
+		return nil
+	}
+	note := ""
+	if rj.Attempt > 1 {
+		note = regradingMessage
+	}
+	c.gradeNoted(ctx, job, note)
+	if after, err := c.st.Job(context.WithoutCancel(ctx), job.ID); err == nil && after.State == store.Running && ctx.Err() != nil {
+		return fmt.Errorf("grading interrupted: %w", ctx.Err())
+	}
+	return nil
+}
+
+// publishRemote sends an event to every process of the class (this one
+// included) through the store.
+func (c *Class) publishRemote(e Event) {
+	body, err := json.Marshal(e)
+	if err == nil {
+		err = c.retryStore(context.Background(), func(ctx context.Context) error { return c.st.PublishEvent(ctx, body) })
+	}
+	if err != nil {
+		c.cfg.Log.Error("class: publishing an event", "type", e.Type, "submission", e.Submission, "err", err)
+	}
+	switch e.Type {
+	case EventQueued, EventDone:
+		if err := c.st.NotifyQueue(context.Background()); err != nil {
+			c.cfg.Log.Warn("class: notifying the dispatcher", "err", err)
+		}
+	}
+}
+
+// heard delivers an event another process (or this one) published: the
+// gradebook kept here follows it, and a done event gets this gradebook's
+// cell and pitfall counts.
+func (c *Class) heard(ctx context.Context, e Event) {
+	sub := store.Submission{ID: e.Submission, Learner: e.Learner, Exercise: e.Exercise}
+	switch e.Type {
+	case EventQueued:
+		c.book.queued(sub)
+	case EventRunning:
+		c.book.running(sub)
+	case EventDone:
+		c.book.mu.Lock()
+		built := c.book.gb != nil
+		c.book.mu.Unlock()
+		if built && e.Job != 0 {
+			if gb, err := c.finished(ctx, sub, e.Job, e.Summary); err == nil {
+				cell := gb.Cell(sub.Learner, sub.Exercise)
+				e.Cell = &cell
+				e.Pitfalls, e.Graded = gb.Pitfalls[sub.Exercise], gb.Graded[sub.Exercise]
+				if e.Pitfalls == nil {
+					e.Pitfalls = []PitfallCount{}
+				}
+			}
+		}
+	}
+	c.deliver(e)
+}
+
+// resyncAll tells every subscriber to reload: events may have been lost.
+func (c *Class) resyncAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for s := range c.subs {
+		select {
+		case s.c <- Event{Type: EventResync}:
+		default:
+		}
+		c.drop(s)
+	}
+}

@@ -1,0 +1,134 @@
+package class_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"ratelab/grader"
+	"ratelab/grader/report"
+	"ratelab/internal/class"
+	"ratelab/internal/store"
+	"ratelab/internal/store/storetest"
+)
+
+// startOn starts a class process on the Postgres database db: a server
+// (pagesOnly) or a worker grading with grade. It stops when the returned
+// stop is called (or the test ends).
+func startOn(t *testing.T, db string, pagesOnly bool, grade func(context.Context, grader.Options) (*report.Report, error)) (*class.Class, *store.Store, func()) {
+	t.Helper()
+	st, err := store.Open(t.Context(), db, wall{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := class.New(class.Config{Store: st, Clock: wall{}, Root: "../..", PagesOnly: pagesOnly, TempDir: t.TempDir()})
+	if grade != nil {
+		class.SetGradeForTest(c, grade)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	stopped := false
+	stop := func() {
+		if !stopped {
+			stopped = true
+			cancel()
+			c.Wait()
+			st.Close()
+		}
+	}
+	t.Cleanup(stop)
+	return c, st, stop
+}
+
+// A worker that stops mid-grading: River gives its job to another worker,
+// whose grading the learner's page announces as a regrade after a worker
+// stopped; the result is written once, by the second worker, and the
+// server (which grades nothing) hears every step.
+func TestWorkerStoppedJobRegradedElsewhere(t *testing.T) {
+	db := storetest.PostgresURL(t)
+	server, st, _ := startOn(t, db, true, nil)
+	ada, err := st.AddLearner(t.Context(), "ada", []byte("ada"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := server.Subscribe(0)
+	defer events.Close()
+
+	started := make(chan struct{})
+	var firstCalls, secondCalls int
+	_, _, stopFirst := startOn(t, db, false, func(ctx context.Context, _ grader.Options) (*report.Report, error) {
+		firstCalls++
+		close(started)
+		<-ctx.Done() // grades until its worker stops
+		return nil, ctx.Err()
+	})
+	sub, err := server.Submit(t.Context(), ada, "tokenbucket", []store.File{{Name: "tokenbucket.go", Content: []byte(okSource)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-started:
+	case <-time.After(20 * time.Second):
+		t.Fatal("no worker took the job")
+	}
+	stopFirst()
+	startOn(t, db, false, func(context.Context, grader.Options) (*report.Report, error) {
+		secondCalls++
+		return result(report.Failed, ""), nil
+	})
+
+	var regrading bool
+	deadline := time.After(30 * time.Second)
+	for done := false; !done; {
+		select {
+		case e, ok := <-events.C:
+			if !ok {
+				t.Fatal("the server's subscription was dropped")
+			}
+			if e.Submission != sub.ID {
+				continue
+			}
+			if e.Type == class.EventRunning && e.Message == "regrading after a worker stopped" {
+				regrading = true
+			}
+			if e.Type == class.EventDone {
+				done = true
+				if e.Summary == nil || e.Status != report.Failed {
+					t.Errorf("done event = %+v; want the second worker's result", e)
+				}
+			}
+		case <-deadline:
+			t.Fatal("the server heard no done event")
+		}
+	}
+	if !regrading {
+		t.Error(`the server heard no running event saying "regrading after a worker stopped"`)
+	}
+	if firstCalls != 1 || secondCalls != 1 {
+		t.Errorf("gradings: first worker %d, second %d; want one each", firstCalls, secondCalls)
+	}
+	got, err := st.Submission(t.Context(), sub.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Job.State != store.Done || got.Job.Result == nil || got.Job.Result.Status != report.Failed {
+		t.Errorf("stored job = %+v; want done with the second worker's result", got.Job)
+	}
+	// River records the completion in batches, shortly after Work returned.
+	var riverJobs, completed, attempt int
+	for end := time.Now().Add(10 * time.Second); ; {
+		if err := st.DB().QueryRow(`SELECT COUNT(*), COUNT(*) FILTER (WHERE state = 'completed'), MAX(attempt) FROM river_job WHERE (args->>'job')::bigint = $1`,
+			got.Job.ID).Scan(&riverJobs, &completed, &attempt); err != nil {
+			t.Fatal(err)
+		}
+		if completed > 0 || time.Now().After(end) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond) // polling River's table, with a deadline
+	}
+	if riverJobs != 1 || completed != 1 || attempt != 2 {
+		t.Errorf("River jobs of the job: %d, %d completed, attempt %d; want one, completed on its second attempt", riverJobs, completed, attempt)
+	}
+}
