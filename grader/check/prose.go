@@ -49,12 +49,13 @@ func TrappedScripted[S, O any](s Script[S, O], replay func(Script[S, O]) Trace, 
 }
 
 // Properties returns the Runners of a suite's properties, by check name:
-// for each domain, the property property makes of it, run with the
-// check's seed and why.
-func Properties[D, S, O any](domains map[string]D, property func(D) Property[S, O]) map[string]Runner {
+// for each domain, the property that property makes of it for impl (a
+// suite passes its domain type's method, e.g. domain.property), run with
+// the check's seed and why.
+func Properties[D, I, S, O any](domains map[string]D, impl I, property func(D, I) Property[S, O]) map[string]Runner {
 	out := make(map[string]Runner, len(domains))
 	for name, d := range domains {
-		out[name] = func(why string) func(int64) Outcome { return property(d).Runs(why) }
+		out[name] = func(why string) func(int64) Outcome { return property(d, impl).Runs(why) }
 	}
 	return out
 }
@@ -127,4 +128,20 @@ func NewSuite(exercise string, prose []byte, notStarted func() bool, runs map[st
 		panic(err)
 	}
 	return s
+}
+
+// ByName returns a suite's domains by the name of the property check each
+// is the corner of (its Name). A name given twice, or none, is a mistake
+// in the suite: it panics, and the suite's tests, which read the table,
+// find it.
+func ByName[D interface{ Name() string }](domains ...D) map[string]D {
+	out := make(map[string]D, len(domains))
+	for _, d := range domains {
+		name := d.Name()
+		if _, dup := out[name]; dup || name == "" {
+			panic(fmt.Sprintf("check.ByName: a domain named %q is there twice, or has no name", name))
+		}
+		out[name] = d
+	}
+	return out
 }

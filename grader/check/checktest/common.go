@@ -2,11 +2,9 @@ package checktest
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
 	"ratelab/grader/check"
-	"ratelab/grader/report"
 )
 
 // Generators runs, as subtests of t, the tests of a suite's generators
@@ -23,17 +21,12 @@ func Generators[S, O any, D check.Domain[S, O]](t *testing.T, s check.Suite, dom
 // every check seeds times.
 func ReferencePassesLong(t *testing.T, s check.Suite, seeds int64, points float64) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip(fmt.Sprintf("runs every check %d times", seeds))
-	}
-	ReferencePasses(t, s, seeds, points)
-}
-
-// WithoutBenchmarks returns s without its benchmark checks: tests never
-// judge wall time.
-func WithoutBenchmarks(s check.Suite) check.Suite {
-	s.Checks = slices.DeleteFunc(slices.Clone(s.Checks), func(c check.Check) bool { return c.Kind == report.Benchmark })
-	return s
+	t.Run("ReferencePassesEveryCheck", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip(fmt.Sprintf("runs every check %d times", seeds))
+		}
+		referencePasses(t, s, seeds, points)
+	})
 }
 
 // LoopDecides checks that a benchmark's loop on the reference, loop, gives

@@ -11,6 +11,7 @@ import (
 // rules hold for every script it generates and every script its shrinker
 // tries (Valid), so a failure found in one corner stays in it.
 type domain struct {
+	aim    // the check it is for
 	config func(r *rand.Rand) Config
 	start  func(r *rand.Rand) uint64
 	wait   func(r *rand.Rand, m *model) uint64
@@ -20,12 +21,10 @@ type domain struct {
 	done, state, success, stale, bogus, back float64
 	rules                                    rules
 	maxOps                                   int
-	// trap, if set, reports whether a failing script shows the check's own
-	// mistake (see trap.go).
-	trap func(s script, t check.Trace, replay func(script) check.Trace) bool
-	// explain, if set, describes the failing script's numbers.
-	explain func(s script, t check.Trace, why string) string
 }
+
+// aim is what a domain is for: its check, that check's trap and explanation.
+type aim = check.Aim[setup, op]
 
 // rules restrict the scripts of a domain; see Valid.
 type rules struct {
@@ -210,13 +209,12 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	return s
 }
 
+// base is what every property of the suite shares: how its scripts
+// shrink and how their failures are explained.
+var base = check.Property[setup, op]{ShrinkSetup: shrinkSetup, ShrinkOp: shrinkOp, Merge: merge}
+
 func (d domain) property(newImpl New) check.Property[setup, op] {
-	run := func(s script) check.Trace { return replay(newImpl, s) }
-	p := check.Over(d, shrinkSetup, shrinkOp, run)
-	p.Merge = merge
-	p.Trap = check.TrapOver(d.trap, run)
-	p.Explain = d.explain
-	return p
+	return d.aim.Property(d, base, func(s script) check.Trace { return replay(newImpl, s) })
 }
 
 // toEnd waits, while the breaker is Open, until the end of its open period
@@ -232,7 +230,7 @@ func toEnd(small ...uint64) func(r *rand.Rand, m *model) uint64 {
 }
 
 var consecutiveDomain = domain{
-	trap: consecutiveTrap, explain: explainConsecutive,
+	aim: aim{Check: "consecutive", Trap: consecutiveTrap, Explain: explainConsecutive},
 	config: func(r *rand.Rand) Config {
 		// 2: the least that shows a reset, and counterexamples stay short.
 		return Config{FailureThreshold: 2, OpenNs: 1000 * check.Between(r, 1, 5), HalfOpenProbes: uint32(check.Between(r, 1, 2))}
@@ -246,7 +244,7 @@ var consecutiveDomain = domain{
 }
 
 var openTimeoutDomain = domain{
-	trap: openTimeoutTrap, explain: explainOpenTimeout,
+	aim: aim{Check: "open-timeout", Trap: openTimeoutTrap, Explain: explainOpenTimeout},
 	config: func(r *rand.Rand) Config {
 		return Config{
 			FailureThreshold: 1, // consecutive's business otherwise
@@ -263,7 +261,7 @@ var openTimeoutDomain = domain{
 }
 
 var halfOpenDomain = domain{
-	trap: halfOpenTrap, explain: explainHalfOpen,
+	aim: aim{Check: "half-open-probes", Trap: halfOpenTrap, Explain: explainHalfOpen},
 	config: func(r *rand.Rand) Config {
 		return Config{FailureThreshold: 1, OpenNs: check.Pick[uint64](r, 10, 100), HalfOpenProbes: uint32(check.Between(r, 1, 4))}
 	},
@@ -274,7 +272,7 @@ var halfOpenDomain = domain{
 }
 
 var generationDomain = domain{
-	trap: generationTrap, explain: explainGeneration,
+	aim: aim{Check: "generation", Trap: generationTrap, Explain: explainGeneration},
 	config: func(r *rand.Rand) Config {
 		return Config{FailureThreshold: 1, OpenNs: check.Pick[uint64](r, 10, 100), HalfOpenProbes: uint32(check.Between(r, 1, 3))}
 	},
@@ -285,7 +283,7 @@ var generationDomain = domain{
 }
 
 var backwardDomain = domain{
-	trap: backwardTrap, explain: explainBackward,
+	aim: aim{Check: "backward-time", Trap: backwardTrap, Explain: explainBackward},
 	config: func(r *rand.Rand) Config {
 		return Config{FailureThreshold: 1, OpenNs: check.Pick[uint64](r, 10, 100, 1000), HalfOpenProbes: uint32(check.Between(r, 1, 2))}
 	},
@@ -296,6 +294,7 @@ var backwardDomain = domain{
 }
 
 var exactDomain = domain{
+	aim: aim{Check: "exactness"},
 	config: func(r *rand.Rand) Config {
 		return Config{FailureThreshold: uint32(check.Between(r, 1, 4)), OpenNs: check.Pick[uint64](r, 1, 10, 100, 1000), HalfOpenProbes: uint32(check.Between(r, 1, 4))}
 	},

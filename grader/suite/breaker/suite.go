@@ -16,20 +16,13 @@ const points = 25
 var prose []byte
 
 // domains are the properties' domains, by check name.
-var domains = map[string]domain{
-	"consecutive":      consecutiveDomain,
-	"open-timeout":     openTimeoutDomain,
-	"half-open-probes": halfOpenDomain,
-	"generation":       generationDomain,
-	"backward-time":    backwardDomain,
-	"exactness":        exactDomain,
-}
+var domains = check.ByName(consecutiveDomain, openTimeoutDomain, halfOpenDomain, generationDomain, backwardDomain, exactDomain)
 
 // Suite returns the checks of the implementation r serves; a nil r only
 // lists them. Their words are in checks.json.
 func Suite(r check.Remote) check.Suite {
 	impl := Remote(r)
-	runs := check.Properties(domains, func(d domain) check.Property[setup, op] { return d.property(impl) })
+	runs := check.Properties(domains, impl, domain.property)
 	// exactness judges New's validation first, then the calls.
 	runs["exactness"] = func(why string) func(int64) check.Outcome {
 		return func(seed int64) check.Outcome {
@@ -45,17 +38,10 @@ func Suite(r check.Remote) check.Suite {
 
 // notStarted reports whether newImpl is the untouched stub.
 func notStarted(newImpl New) bool {
-	b, p := check.Call(func() Breaker {
+	return check.Untouched(func() Breaker {
 		b, _ := newImpl(Config{FailureThreshold: 1, OpenNs: 1, HalfOpenProbes: 1}, 0)
 		return b
-	})
-	if p != nil || b == nil {
-		return p.Stub()
-	}
-	_, p1 := check.Call(func() bool { _, ok := b.Allow(0); return ok })
-	_, p2 := check.Call(func() bool { b.Done(1, true, 0); return true })
-	_, p3 := check.Call(func() State { return b.State(0) })
-	return p1.Stub() && p2.Stub() && p3.Stub()
+	}, func(b Breaker) { b.Allow(0) }, func(b Breaker) { b.Done(1, true, 0) }, func(b Breaker) { b.State(0) })
 }
 
 // validationCases are New's configs with the field at fault ("" if none).

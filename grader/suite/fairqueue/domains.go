@@ -10,15 +10,17 @@ import (
 // rules hold for every script it generates and every script its shrinker
 // tries.
 type domain struct {
+	aim      // the check it is for
 	quantum  func(r *rand.Rand) uint64
 	sessions int // ids drawn from [0, sessions)
 	cost     func(r *rand.Rand, q uint64) uint64
 	pop, len float64 // chances of a Pop and of a Len
 	rules    rules
 	maxOps   int
-	trap     func(s script, t check.Trace, replay func(script) check.Trace) bool
-	explain  func(s script, t check.Trace, why string) string
 }
+
+// aim is what a domain is for: its check, that check's trap and explanation.
+type aim = check.Aim[setup, op]
 
 // rules restrict the calls of a domain; see Valid.
 type rules struct {
@@ -93,14 +95,12 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	return s
 }
 
+// base is what every property of the suite shares: how its scripts
+// shrink and how their failures are explained.
+var base = check.Property[setup, op]{ShrinkSetup: shrinkSetup, ShrinkOp: shrinkOp}
+
 func (d domain) property(newImpl New) check.Property[setup, op] {
-	run := func(s script) check.Trace { return replay(newImpl, s) }
-	p := check.Over(d, shrinkSetup, shrinkOp, run)
-	if d.explain != nil {
-		p.Explain = d.explain
-	}
-	p.Trap = check.TrapOver(d.trap, run)
-	return p
+	return d.aim.Property(d, base, func(s script) check.Trace { return replay(newImpl, s) })
 }
 
 func smallQuantum(r *rand.Rand) uint64 {
@@ -110,13 +110,13 @@ func smallQuantum(r *rand.Rand) uint64 {
 func upTo(r *rand.Rand, q uint64) uint64 { return check.Pick(r, q, 1, check.Between(r, 1, q)) }
 
 var deficitDomain = domain{
-	trap: deficitTrap, explain: explainDeficit,
+	aim:     aim{Check: "deficit-reset", Trap: deficitTrap, Explain: explainDeficit},
 	quantum: smallQuantum, sessions: 3, cost: upTo, pop: 0.5, len: 0.1,
 	rules: rules{upToQuantum: true, maxQuantum: 100}, maxOps: 30,
 }
 
 var largeDomain = domain{
-	trap: largeTrap, explain: explainLarge,
+	aim:     aim{Check: "large-cost", Trap: largeTrap, Explain: explainLarge},
 	quantum: smallQuantum, sessions: 4, pop: 0.45, len: 0.1,
 	cost: func(r *rand.Rand, q uint64) uint64 {
 		return check.Pick(r, q+1, 2*q, check.Between(r, q+1, 64*q), 64*q, check.Between(r, 1, q))
@@ -125,24 +125,25 @@ var largeDomain = domain{
 }
 
 var roundDomain = domain{
-	trap: roundTrap, explain: explainRound,
+	aim:     aim{Check: "round-order", Trap: roundTrap, Explain: explainRound},
 	quantum: smallQuantum, sessions: 6, cost: func(_ *rand.Rand, q uint64) uint64 { return q }, pop: 0.4, len: 0.1,
 	rules: rules{equalCost: true, maxQuantum: 100}, maxOps: 30,
 }
 
 var turnDomain = domain{
-	trap: turnTrap, explain: explainTurn,
+	aim:     aim{Check: "turn", Trap: turnTrap, Explain: explainTurn},
 	quantum: smallQuantum, sessions: 4, cost: upTo, pop: 0.5,
 	rules: rules{upToQuantum: true, pushFirst: true, oneCost: true, maxQuantum: 100}, maxOps: 30,
 }
 
 var fifoDomain = domain{
-	trap: fifoTrap, explain: explainFIFO,
+	aim:     aim{Check: "fifo", Trap: fifoTrap, Explain: explainFIFO},
 	quantum: smallQuantum, sessions: 3, cost: upTo, pop: 0.4, len: 0.05,
 	rules: rules{upToQuantum: true, maxQuantum: 100}, maxOps: 30,
 }
 
 var exactDomain = domain{
+	aim:      aim{Check: "exactness"},
 	quantum:  func(r *rand.Rand) uint64 { return check.Pick(r, 1, 7, 100, 1<<32, check.Between(r, 1, 1000)) },
 	sessions: 5, pop: 0.45, len: 0.15,
 	cost: func(r *rand.Rand, q uint64) uint64 {

@@ -20,34 +20,21 @@ type New func(quantum uint64) Queue
 var prose []byte
 
 // domains are the properties' domains, by check name.
-var domains = map[string]domain{
-	"deficit-reset": deficitDomain,
-	"large-cost":    largeDomain,
-	"round-order":   roundDomain,
-	"turn":          turnDomain,
-	"fifo":          fifoDomain,
-	"exactness":     exactDomain,
-}
+var domains = check.ByName(deficitDomain, largeDomain, roundDomain, turnDomain, fifoDomain, exactDomain)
 
 // Suite returns the checks of the implementation r serves; a nil r only
 // lists them. Their words are in checks.json.
 func Suite(r check.Remote) check.Suite {
 	impl := Remote(r)
-	runs := check.Properties(domains, func(d domain) check.Property[setup, op] { return d.property(impl) })
+	runs := check.Properties(domains, impl, domain.property)
 	runs["new-arguments"] = check.Fixed(func() check.Outcome { return newArguments(impl) })
 	runs["budget"] = check.Fixed(func() check.Outcome { return benchmark(r) })
 	return check.NewSuite("fairqueue", prose, func() bool { return notStarted(impl) }, runs)
 }
 
+// notStarted reports whether impl is the untouched stub.
 func notStarted(impl New) bool {
-	q, p := check.Call(func() Queue { return impl(1) })
-	if p != nil {
-		return p.Stub()
-	}
-	_, p1 := check.Call(func() bool { q.Push(0, 1); return true })
-	_, p2 := check.Call(func() popAnswer { s, c, ok := q.Pop(); return popAnswer{s, c, ok} })
-	_, p3 := check.Call(func() int { return q.Len() })
-	return p1.Stub() && p2.Stub() && p3.Stub()
+	return check.Untouched(func() Queue { return impl(1) }, func(q Queue) { q.Push(0, 1) }, func(q Queue) { q.Pop() }, func(q Queue) { q.Len() })
 }
 
 func newArguments(impl New) check.Outcome {

@@ -14,6 +14,7 @@ import (
 // rules hold for every script it generates and every script its shrinker
 // tries (Valid), so a failure found in one corner stays in it.
 type domain struct {
+	aim                              // the check it is for
 	config func(r *rand.Rand) Config // a valid config of the corner
 	start  func(r *rand.Rand) uint64
 	wait   func(r *rand.Rand, m *model) uint64
@@ -25,10 +26,10 @@ type domain struct {
 	sameClass            bool     // sessions reopen in their own class (another is a reload)
 	rules                rules
 	maxOps               int
-	// trap, if set, reports whether a failing script shows the check's own
-	// mistake (see trap.go).
-	trap func(s script, t check.Trace, replay func(script) check.Trace) bool
 }
+
+// aim is what a domain is for: its check, that check's trap and explanation.
+type aim = check.Aim[setup, op]
 
 // rules restrict the scripts of a domain; see Valid.
 type rules struct {
@@ -140,12 +141,12 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	return s
 }
 
+// base is what every property of the suite shares: how its scripts
+// shrink and how their failures are explained.
+var base = check.Property[setup, op]{ShrinkSetup: shrinkSetup, ShrinkOp: shrinkOp, Merge: check.MergeWaits[op]}
+
 func (d domain) property(impl Impl) check.Property[setup, op] {
-	run := func(s script) check.Trace { return replay(impl, s) }
-	p := check.Over(d, shrinkSetup, shrinkOp, run)
-	p.Merge = check.MergeWaits[op]
-	p.Trap = check.TrapOver(d.trap, run)
-	return p
+	return d.aim.Property(d, base, func(s script) check.Trace { return replay(impl, s) })
 }
 
 // closed reports whether session id was opened and is now closed.
@@ -230,28 +231,28 @@ var allKinds = []Kind{NewOrder, Modify, Cancel, Heartbeat}
 var orders = []Kind{NewOrder, Modify}
 
 var cancelDomain = domain{
-	trap:   cancelTrap,
+	aim:    aim{Check: "cancel-budget", Trap: cancelTrap},
 	config: wholeConfig(false, 0.4), start: smallStart, wait: ticks,
 	kinds: []Kind{NewOrder, Modify, Cancel, Cancel}, sessions: []uint64{1, 2},
 	rules: rules{divisor: true, moderate: true}, maxOps: 30,
 }
 
 var heartbeatDomain = domain{
-	trap:   heartbeatTrap,
+	aim:    aim{Check: "heartbeat", Trap: heartbeatTrap},
 	config: wholeConfig(true, 0.5), start: smallStart, wait: ticks,
 	kinds: []Kind{NewOrder, Heartbeat, Heartbeat}, sessions: []uint64{1, 2, 3},
 	rules: rules{divisor: true, escalation: true, moderate: true}, maxOps: 30,
 }
 
 var escalationDomain = domain{
-	trap:   escalationTrap,
+	aim:    aim{Check: "escalation", Trap: escalationTrap},
 	config: wholeConfig(true, 0.3), start: smallStart, wait: ticks,
 	kinds: orders, sessions: []uint64{1, 2}, reload: 0.1,
 	rules: rules{divisor: true, escalation: true, reload: true, moderate: true}, maxOps: 30,
 }
 
 var reconnectDomain = domain{
-	trap: reconnectTrap,
+	aim: aim{Check: "reconnect", Trap: reconnectTrap},
 	// Floods that reach the disconnect age within a tick or two, so that
 	// sessions close often and are opened again.
 	config: func(r *rand.Rand) Config {
@@ -266,14 +267,14 @@ var reconnectDomain = domain{
 }
 
 var reloadDomain = domain{
-	trap:   reloadTrap,
+	aim:    aim{Check: "reload", Trap: reloadTrap},
 	config: wholeConfig(true, 0.3), start: smallStart, wait: ticks,
 	kinds: orders, sessions: []uint64{1, 2}, reload: 0.2,
 	rules: rules{divisor: true, escalation: true, reload: true, moderate: true}, maxOps: 30,
 }
 
 var backwardDomain = domain{
-	trap:   check.BackwardTrap[setup, op],
+	aim:    aim{Check: "backward-time", Trap: check.BackwardTrap[setup, op]},
 	config: wholeConfig(true, 0.3), start: func(r *rand.Rand) uint64 { return tick * check.Between(r, 0, 1000) },
 	wait:  ticks,
 	kinds: orders, sessions: []uint64{1, 2}, back: 0.25, reopen: 0.05,
@@ -283,7 +284,7 @@ var backwardDomain = domain{
 // retryDomain: rates that do not divide a second, and calls on the
 // nanoseconds around the next token, so units are rarely whole.
 var retryDomain = domain{
-	trap: retryTrap,
+	aim: aim{Check: "retry-after", Trap: retryTrap},
 	config: func(r *rand.Rand) Config {
 		rate := check.Pick(r, check.NotDividingSecond...)
 		o := Budget{check.Between(r, 1, 3), rate}
@@ -319,7 +320,7 @@ var hugeRates = []uint64{1_000_000_000, 1e12, 1e18, 18e18, math.MaxUint64 - math
 // end, huge session ids; every rate a multiple of 10^9, so every refill is
 // whole tokens.
 var overflowDomain = domain{
-	trap: overflowTrap,
+	aim: aim{Check: "overflow", Trap: overflowTrap},
 	config: func(r *rand.Rand) Config {
 		o := Budget{check.Pick[uint64](r, 1, 10, 1<<34, 1e12, 1<<62, math.MaxUint64), check.Pick(r, hugeRates...)}
 		c := Budget{}
@@ -347,6 +348,7 @@ var overflowDomain = domain{
 // huge values: fractional refills, escalation, heartbeats, reconnects and
 // reloads.
 var exactDomain = domain{
+	aim: aim{Check: "exactness"},
 	config: func(r *rand.Rand) Config {
 		cfg := wholeConfig(true, 0.3)(r)
 		for n, k := range cfg.Classes {

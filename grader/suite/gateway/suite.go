@@ -63,23 +63,13 @@ type Impl struct {
 var prose []byte
 
 // domains are the properties' domains, by check name.
-var domains = map[string]domain{
-	"cancel-budget": cancelDomain,
-	"heartbeat":     heartbeatDomain,
-	"retry-after":   retryDomain,
-	"escalation":    escalationDomain,
-	"reconnect":     reconnectDomain,
-	"reload":        reloadDomain,
-	"backward-time": backwardDomain,
-	"overflow":      overflowDomain,
-	"exactness":     exactDomain,
-}
+var domains = check.ByName(cancelDomain, heartbeatDomain, retryDomain, escalationDomain, reconnectDomain, reloadDomain, backwardDomain, overflowDomain, exactDomain)
 
 // Suite returns the checks of the implementation r serves; a nil r only
 // lists them. Their words are in checks.json.
 func Suite(r check.Remote) check.Suite {
 	impl := Remote(r)
-	runs := check.Properties(domains, func(d domain) check.Property[setup, op] { return d.property(impl) })
+	runs := check.Properties(domains, impl, domain.property)
 	runs["config-validation"] = check.Fixed(func() check.Outcome { return validation(impl) })
 	runs["budget"] = check.Fixed(func() check.Outcome { return benchmark(r) })
 	return check.NewSuite("gateway", prose, func() bool { return notStarted(impl) }, runs)
@@ -87,18 +77,11 @@ func Suite(r check.Remote) check.Suite {
 
 // notStarted reports whether impl is the untouched stub.
 func notStarted(impl Impl) bool {
-	g, p := check.Call(func() Gateway {
+	return check.Untouched(func() Gateway {
 		g, _ := impl.New(Config{Classes: map[string]Class{"regular": {Orders: Budget{1, 1}}}}, 0)
 		return g
-	})
-	_, pv := check.Call(func() error { return impl.Validate(Config{}) })
-	if p != nil || g == nil {
-		return p.Stub() && pv.Stub()
-	}
-	_, p1 := check.Call(func() error { return g.Open(1, "regular", 0) })
-	_, p2 := check.Call(func() Verdict { return g.Admit(1, NewOrder, 0) })
-	_, p3 := check.Call(func() error { return g.Reload(Config{}, 0) })
-	return pv.Stub() && p1.Stub() && p2.Stub() && p3.Stub()
+	}, func(g Gateway) { g.Open(1, "regular", 0) }, func(g Gateway) { g.Admit(1, NewOrder, 0) }, func(g Gateway) { g.Reload(Config{}, 0) }) &&
+		check.Stubbed(func() { impl.Validate(Config{}) })
 }
 
 // validationCases are configs with one problem each (the class names are

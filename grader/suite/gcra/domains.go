@@ -15,6 +15,7 @@ import (
 // counterexample of the rounding check still uses a rate that does not
 // divide a second, and one of the exactness check never steps back.
 type domain struct {
+	aim     // the check it is for
 	setup   func(r *rand.Rand) setup
 	setupOK func(s setup) bool // on top of inRange
 	// wait draws how long after the latest time the next call comes; m is
@@ -26,10 +27,10 @@ type domain struct {
 	backChance float64
 	rules      rules
 	maxOps     int
-	// trap, if set, reports whether a failing script shows the check's own
-	// mistake; replay replays a script on the implementation.
-	trap func(s script, t check.Trace, replay func(script) check.Trace) bool
 }
+
+// aim is what a domain is for: its check, that check's trap and explanation.
+type aim = check.Aim[setup, op]
 
 // rules restrict the calls of a domain; see Valid.
 type rules struct {
@@ -105,12 +106,12 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	return script{Setup: s, Ops: ops}
 }
 
+// base is what every property of the suite shares: how its scripts
+// shrink and how their failures are explained.
+var base = check.Property[setup, op]{ShrinkSetup: shrinkSetup, ShrinkOp: shrinkOp, Merge: check.MergeWaits[op], Explain: explain}
+
 func (d domain) property(newImpl New) check.Property[setup, op] {
-	run := func(s script) check.Trace { return replay(newImpl, s) }
-	p := check.Over(d, shrinkSetup, shrinkOp, run)
-	p.Merge, p.Explain = check.MergeWaits[op], explain
-	p.Trap = check.TrapOver(d.trap, run)
-	return p
+	return d.aim.Property(d, base, func(s script) check.Trace { return replay(newImpl, s) })
 }
 
 // divisor draws a random rate that divides 10^9: 2^a × 5^b.
@@ -161,6 +162,7 @@ func backStep(r *rand.Rand, s setup, latest uint64) uint64 {
 }
 
 var exactDomain = domain{
+	aim: aim{Check: "exactness"},
 	setup: func(r *rand.Rand) setup {
 		rate := check.Pick(r, divisor(r), check.Pick(r, check.DividesSecond...), second)
 		return setup{Rate: rate, Burst: smallBurst(r), Start: modestStart(r, rate)}
@@ -172,6 +174,7 @@ var exactDomain = domain{
 }
 
 var roundingDomain = domain{
+	aim: aim{Check: "rounding"},
 	setup: func(r *rand.Rand) setup {
 		rate := nonDivisor(r)
 		return setup{Rate: rate, Burst: check.Pick(r, 1, 1, 2, 3, check.Between(r, 1, 20)), Start: modestStart(r, rate)}
@@ -189,7 +192,7 @@ var roundingDomain = domain{
 }
 
 var backwardDomain = domain{
-	trap: backwardTrap,
+	aim: aim{Check: "backward-time", Trap: backwardTrap},
 	setup: func(r *rand.Rand) setup {
 		rate := check.Pick(r, divisor(r), check.Pick(r, check.DividesSecond...))
 		return setup{Rate: rate, Burst: check.Pick(r, 1, 2, 3, check.Between(r, 1, 10)), Start: check.Pick(r, 1, 1000, modestStart(r, rate))}
@@ -221,7 +224,7 @@ func wrapWait(r *rand.Rand, rate uint64) uint64 {
 }
 
 var overflowDomain = domain{
-	trap: overflowTrap,
+	aim: aim{Check: "overflow", Trap: overflowTrap},
 	setup: func(r *rand.Rand) setup {
 		rate := check.Pick(r, 1, 2, 512, 1000, 1_000_000, 500_000_000, second, divisor(r))
 		burst := check.Pick(r, 1, 2, 1_000_000, 999_999, check.Between(r, 1, 1_000_000))

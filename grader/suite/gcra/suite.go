@@ -19,18 +19,13 @@ type New func(ratePerSec, burst, nowNs uint64) Limiter
 var prose []byte
 
 // domains are the properties' domains, by check name.
-var domains = map[string]domain{
-	"exactness":     exactDomain,
-	"rounding":      roundingDomain,
-	"backward-time": backwardDomain,
-	"overflow":      overflowDomain,
-}
+var domains = check.ByName(exactDomain, roundingDomain, backwardDomain, overflowDomain)
 
 // Suite returns the checks of the implementation r serves; a nil r only
 // lists them. Their words are in checks.json.
 func Suite(r check.Remote) check.Suite {
 	impl := Remote(r)
-	runs := check.Properties(domains, func(d domain) check.Property[setup, op] { return d.property(impl) })
+	runs := check.Properties(domains, impl, domain.property)
 	runs["new-arguments"] = check.Fixed(func() check.Outcome { return newArguments(impl) })
 	runs["budget"] = check.Fixed(func() check.Outcome { return benchmark(r) })
 	return check.NewSuite("gcra", prose, func() bool { return notStarted(impl) }, runs)
@@ -38,12 +33,7 @@ func Suite(r check.Remote) check.Suite {
 
 // notStarted reports whether impl is the untouched stub.
 func notStarted(impl New) bool {
-	g, p := check.Call(func() Limiter { return impl(1, 1, 0) })
-	if p != nil {
-		return p.Stub()
-	}
-	_, p = check.Call(func() bool { return g.TryAcquire(0) })
-	return p.Stub()
+	return check.Untouched(func() Limiter { return impl(1, 1, 0) }, func(g Limiter) { g.TryAcquire(0) })
 }
 
 // argCases call New with arguments at both ends of the range and just

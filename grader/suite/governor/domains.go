@@ -11,6 +11,7 @@ import (
 // hold for every script it generates and every script the shrinker tries,
 // so a failure found in one corner stays in it.
 type domain struct {
+	aim     // the check it is for
 	setup   func(r *rand.Rand) Config
 	setupOK func(c Config) bool
 	// next draws the next op given the model's state, or reports false
@@ -23,6 +24,9 @@ type domain struct {
 	low    bool
 	maxOps int
 }
+
+// aim is what a domain is for: its check, that check's trap and explanation.
+type aim = check.Aim[Config, op]
 
 // Valid returns how many leading ops of s keep to d's rules, replaying s
 // on the model; -1 if the setup does not.
@@ -290,6 +294,7 @@ func breachFrac(r *rand.Rand, c Config) float64 {
 // The domains, one per check.
 
 var slowStartDomain = domain{
+	aim: aim{Check: "slow-start"},
 	setup: func(r *rand.Rand) Config {
 		c := drawConfig(r)
 		if check.Chance(r, 0.5) {
@@ -304,6 +309,7 @@ var slowStartDomain = domain{
 }
 
 var backOffDomain = domain{
+	aim:   aim{Check: "back-off"},
 	setup: drawConfig,
 	next: func(r *rand.Rand, c Config, _ *model, _, _ uint64) (op, bool) {
 		return retry(func() op {
@@ -320,6 +326,7 @@ func backOffOK(c Config, o op) bool {
 }
 
 var deadBandDomain = domain{
+	aim:     aim{Check: "dead-band"},
 	setup:   drawConfig,
 	setupOK: func(c Config) bool { return c.High > c.Low },
 	next: func(r *rand.Rand, c Config, _ *model, _, _ uint64) (op, bool) {
@@ -349,6 +356,7 @@ func drawCleanFrac(r *rand.Rand, c Config) float64 {
 }
 
 var memoryDomain = domain{
+	aim:   aim{Check: "recover-then-probe"},
 	setup: drawConfig,
 	next: func(r *rand.Rand, c Config, _ *model, _, _ uint64) (op, bool) {
 		return retry(func() op {
@@ -367,6 +375,7 @@ func memoryOK2(c Config, o op) bool {
 }
 
 var floorCeilingDomain = domain{
+	aim:   aim{Check: "floor-ceiling"},
 	setup: drawConfig,
 	next: func(r *rand.Rand, c Config, _ *model, _, _ uint64) (op, bool) {
 		return retry(func() op {
@@ -403,6 +412,7 @@ func floorCeilingOK(c Config, o op) bool {
 }
 
 var openingDomain = domain{
+	aim: aim{Check: "opening-offer"},
 	setup: func(r *rand.Rand) Config {
 		c := drawConfig(r)
 		c.Start = check.Pick(r, c.Floor/2, c.Floor-0.5, -1, c.Ceiling*2, c.Ceiling+1, 1e9, inside(r, c.Floor, c.Ceiling))
@@ -421,6 +431,7 @@ var openingDomain = domain{
 // offer at LastBad, so streaks (and their interruptions) come early and
 // counterexamples stay short.
 var memoryClearDomain = domain{
+	aim: aim{Check: "memory-clear"},
 	setup: func(r *rand.Rand) Config {
 		c := explicitStart(r)
 		c.Ceiling = math.Max(c.Ceiling, c.Floor*check.Pick(r, 20.0, 100, 1000))
@@ -442,6 +453,7 @@ var memoryClearDomain = domain{
 }
 
 var windowingDomain = domain{
+	aim:     aim{Check: "windowing"},
 	setup:   explicitStart,
 	setupOK: startInside,
 	next: observeNext(func(*model) map[kind]float64 {
@@ -453,6 +465,7 @@ var windowingDomain = domain{
 }
 
 var exactDomain = domain{
+	aim: aim{Check: "exactness"},
 	setup: func(r *rand.Rand) Config {
 		c := drawConfig(r)
 		c.Start = check.Pick(r, 0, 0, c.Floor/2, c.Ceiling*2, inside(r, c.Floor, c.Ceiling), inside(r, c.Floor, c.Ceiling))

@@ -56,23 +56,13 @@ type Impl struct {
 var prose []byte
 
 // domains are the properties' domains, by check name.
-var domains = map[string]domain{
-	"slow-start":         slowStartDomain,
-	"back-off":           backOffDomain,
-	"dead-band":          deadBandDomain,
-	"recover-then-probe": memoryDomain,
-	"floor-ceiling":      floorCeilingDomain,
-	"opening-offer":      openingDomain,
-	"memory-clear":       memoryClearDomain,
-	"windowing":          windowingDomain,
-	"exactness":          exactDomain,
-}
+var domains = check.ByName(slowStartDomain, backOffDomain, deadBandDomain, memoryDomain, floorCeilingDomain, openingDomain, memoryClearDomain, windowingDomain, exactDomain)
 
 // Suite returns the checks of the implementation r serves; a nil r only
 // lists them. Their words are in checks.json.
 func Suite(r check.Remote) check.Suite {
 	impl := Remote(r)
-	runs := check.Properties(domains, func(d domain) check.Property[Config, op] { return d.property(impl) })
+	runs := check.Properties(domains, impl, domain.property)
 	runs["climb-after-back-off"] = check.Scripted(climbAfterBackOff(), func(s script) check.Trace { return replay(impl, s, full, false) })
 	runs["memory-clear-step"] = check.Fixed(func() check.Outcome { return memoryClearSteps(impl) })
 	return check.NewSuite("governor", prose, func() bool { return notStarted(impl) }, runs)
@@ -81,19 +71,8 @@ func Suite(r check.Remote) check.Suite {
 // notStarted reports whether every entry point is the untouched stub.
 func notStarted(impl Impl) bool {
 	cfg := Config{Floor: 1, Ceiling: 10, Low: 0.01, High: 0.05}
-	_, p1 := check.Call(func() Decision { return impl.Decide(cfg, 0, 1, 0) })
-	_, p2 := check.Call(func() int { n, _ := impl.MemoryClearStep(0, true); return n })
-	if !p1.Stub() || !p2.Stub() {
-		return false
-	}
-	g, p := check.Call(func() Governor { return impl.New(cfg) })
-	if p != nil {
-		return p.Stub()
-	}
-	_, p3 := check.Call(func() Decision { return g.Observe(0, 1) })
-	_, p4 := check.Call(func() float64 { return g.Offer() })
-	_, p5 := check.Call(func() float64 { return g.LastBad() })
-	return p3.Stub() && p4.Stub() && p5.Stub()
+	return check.Stubbed(func() { impl.Decide(cfg, 0, 1, 0) }, func() { impl.MemoryClearStep(0, true) }) &&
+		check.Untouched(func() Governor { return impl.New(cfg) }, func(g Governor) { g.Observe(0, 1) }, func(g Governor) { g.Offer() }, func(g Governor) { g.LastBad() })
 }
 
 func climbAfterBackOff() script {

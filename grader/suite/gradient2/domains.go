@@ -37,6 +37,7 @@ func (r rules) ok(s sample) bool {
 // domain says which corner of the input space a check explores. Its rules
 // hold for every script it generates and every script its shrinker tries.
 type domain struct {
+	aim     // the check it is for
 	setup   func(r *rand.Rand) setup
 	setupOK func(s setup) bool
 	// rtt and inflight draw the next sample given the model's state
@@ -54,6 +55,9 @@ type domain struct {
 	rules  rules
 	maxOps int
 }
+
+// aim is what a domain is for: its check, that check's trap and explanation.
+type aim = check.Aim[setup, op]
 
 // Valid returns how many leading ops of s keep to d's rules, replaying s
 // on the model; -1 if the setup does not.
@@ -244,6 +248,7 @@ func boundary(r *rand.Rand, m *model) int {
 }
 
 var warmupDomain = domain{
+	aim:     aim{Check: "warmup"},
 	setup:   roomy,
 	setupOK: func(s setup) bool { return floorless(s) && s.Tol == 1 && s.Smoothing == 1 },
 	rtt: func(r *rand.Rand, m *model) uint64 {
@@ -260,6 +265,7 @@ var warmupDomain = domain{
 // sample's own gradient is clamped to 1 anyway). The tolerance is 1, so
 // that the warm-up fill can move the limit.
 var decayDomain = domain{
+	aim: aim{Check: "long-rtt-decay"},
 	setup: func(r *rand.Rand) setup {
 		s := roomy(r)
 		s.Window = check.Pick(r, 2, 3, 5, 10, 50, 600)
@@ -287,6 +293,7 @@ var decayDomain = domain{
 // appDomain keeps RTTTolerance at 1: how the gradient uses it is the
 // gradient check's business.
 var appDomain = domain{
+	aim:     aim{Check: "app-limited"},
 	setup:   roomy,
 	setupOK: func(s setup) bool { return floorless(s) && s.Smoothing == 1 && s.Tol == 1 },
 	rtt: func(r *rand.Rand, m *model) uint64 {
@@ -311,6 +318,7 @@ var appDomain = domain{
 }
 
 var clampDomain = domain{
+	aim: aim{Check: "gradient-clamp"},
 	setup: func(r *rand.Rand) setup {
 		s := roomy(r)
 		s.Tol = check.Pick(r, 1.0, 1.2, 1.5, 2, 3)
@@ -329,6 +337,7 @@ var clampDomain = domain{
 }
 
 var smoothingDomain = domain{
+	aim: aim{Check: "smoothing"},
 	setup: func(r *rand.Rand) setup {
 		s := roomy(r)
 		s.Smoothing = check.Pick(r, 0.0, 0.1, 0.2, 0.25, 0.5, 0.75, 0.9, r.Float64())
@@ -348,6 +357,7 @@ var smoothingDomain = domain{
 // nothing without a queue allowance, where a floor of the implementation's
 // own shows.
 var floorDomain = domain{
+	aim: aim{Check: "floor-ceiling"},
 	setup: func(r *rand.Rand) setup {
 		s := roomy(r)
 		s.Min = s.Initial * check.Pick(r, 0.5, 0.8, 0.9, 1.0)
@@ -369,6 +379,7 @@ var floorDomain = domain{
 }
 
 var exactDomain = domain{
+	aim: aim{Check: "exactness"},
 	// The opening limit stays as drawn (at least 10) when shrinking.
 	setupOK: func(s setup) bool { return s.Initial >= 10 },
 	setup: func(r *rand.Rand) setup {

@@ -29,32 +29,18 @@ type New func(cfg Config) Limit
 var prose []byte
 
 // domains are the properties' domains, by check name.
-var domains = map[string]domain{
-	"warmup":         warmupDomain,
-	"long-rtt-decay": decayDomain,
-	"app-limited":    appDomain,
-	"gradient-clamp": clampDomain,
-	"smoothing":      smoothingDomain,
-	"floor-ceiling":  floorDomain,
-	"exactness":      exactDomain,
-}
+var domains = check.ByName(warmupDomain, decayDomain, appDomain, clampDomain, smoothingDomain, floorDomain, exactDomain)
 
 // Suite returns the checks of the implementation r serves; a nil r only
 // lists them. Their words are in checks.json.
 func Suite(r check.Remote) check.Suite {
 	impl := Remote(r)
-	runs := check.Properties(domains, func(d domain) check.Property[setup, op] { return d.property(impl) })
+	runs := check.Properties(domains, impl, domain.property)
 	return check.NewSuite("gradient2", prose, func() bool { return notStarted(impl) }, runs)
 }
 
 // notStarted reports whether impl is the untouched stub.
 func notStarted(impl New) bool {
 	cfg := Config{InitialLimit: 20, MinLimit: 20, MaxLimit: 200, Smoothing: 0.2, RTTTolerance: 1.5, LongWindow: 600}
-	l, p := check.Call(func() Limit { return impl(cfg) })
-	if p != nil {
-		return p.Stub()
-	}
-	_, p1 := check.Call(func() int { return l.Update(1000, 20) })
-	_, p2 := check.Call(func() int { return l.Limit() })
-	return p1.Stub() && p2.Stub()
+	return check.Untouched(func() Limit { return impl(cfg) }, func(l Limit) { l.Update(1000, 20) }, func(l Limit) { l.Limit() })
 }

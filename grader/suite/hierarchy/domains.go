@@ -13,6 +13,7 @@ import (
 // rules hold for every script it generates and every script its shrinker
 // tries, so that a failure found in one corner stays in it.
 type domain struct {
+	aim     // the check it is for
 	start   func(r *rand.Rand) uint64
 	startOK func(uint64) bool
 	tree    func(r *rand.Rand) []op // the Adds that build the tree first
@@ -26,9 +27,10 @@ type domain struct {
 	n       func(r *rand.Rand, m *model, node int, avail uint64) uint64
 	rules   rules
 	maxOps  int
-	trap    func(s script, t check.Trace, replay func(script) check.Trace) bool
-	explain func(s script, t check.Trace, why string) string
 }
+
+// aim is what a domain is for: its check, that check's trap and explanation.
+type aim = check.Aim[setup, op]
 
 // rules restrict the calls of a domain; see Valid.
 type rules struct {
@@ -176,15 +178,12 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	return s
 }
 
+// base is what every property of the suite shares: how its scripts
+// shrink and how their failures are explained.
+var base = check.Property[setup, op]{ShrinkSetup: shrinkSetup, ShrinkOp: shrinkOp, Merge: merge}
+
 func (d domain) property(newImpl New) check.Property[setup, op] {
-	run := func(s script) check.Trace { return replay(newImpl, s) }
-	p := check.Over(d, shrinkSetup, shrinkOp, run)
-	p.Merge = merge
-	if d.explain != nil {
-		p.Explain = d.explain
-	}
-	p.Trap = check.TrapOver(d.trap, run)
-	return p
+	return d.aim.Property(d, base, func(s script) check.Trace { return replay(newImpl, s) })
 }
 
 // Trees.
@@ -266,22 +265,20 @@ func interval(rate uint64) uint64 {
 func leaf(_ *rand.Rand, m *model) int { return len(m.nodes) - 1 }
 
 var allOrNothingDomain = domain{
-	trap:    allOrNothingTrap,
-	explain: explainAllOrNothing,
-	tree:    randomTree(5, 1, 8, 0, 3),
-	wait:    noWait,
-	avail:   0.25,
-	n:       aroundAvail,
-	rules:   rules{noTime: true},
-	maxOps:  25,
+	aim:    aim{Check: "all-or-nothing", Trap: allOrNothingTrap, Explain: explainAllOrNothing},
+	tree:   randomTree(5, 1, 8, 0, 3),
+	wait:   noWait,
+	avail:  0.25,
+	n:      aroundAvail,
+	rules:  rules{noTime: true},
+	maxOps: 25,
 }
 
 var sharedDomain = domain{
-	trap:    sharedTrap,
-	explain: explainShared,
-	tree:    firm,
-	wait:    noWait,
-	avail:   0.25,
+	aim:   aim{Check: "shared-parent", Trap: sharedTrap, Explain: explainShared},
+	tree:  firm,
+	wait:  noWait,
+	avail: 0.25,
 	n: func(r *rand.Rand, m *model, node int, avail uint64) uint64 {
 		return check.Pick(r, avail, avail+1, check.Between(r, 1, max(avail, 1)))
 	},
@@ -290,33 +287,30 @@ var sharedDomain = domain{
 }
 
 var lazyDomain = domain{
-	trap:    lazyTrap,
-	explain: explainLazy,
-	tree:    randomTree(6, 1, 10, 1, 4),
-	wait:    seconds(4),
-	avail:   0.35,
-	n:       upTo,
-	rules:   rules{wholeRefills: true, noRefusal: true},
-	maxOps:  30,
+	aim:    aim{Check: "lazy-refill", Trap: lazyTrap, Explain: explainLazy},
+	tree:   randomTree(6, 1, 10, 1, 4),
+	wait:   seconds(4),
+	avail:  0.35,
+	n:      upTo,
+	rules:  rules{wholeRefills: true, noRefusal: true},
+	maxOps: 30,
 }
 
 var backwardDomain = domain{
-	trap:    backwardTrap,
-	explain: explainBackward,
-	start:   func(r *rand.Rand) uint64 { return check.Pick(r, 0, 5*second, check.Between(r, 0, 1e12)) },
-	tree:    randomTree(4, 1, 10, 1, 4),
-	wait:    seconds(3),
-	back:    0.3,
-	avail:   0.35,
-	n:       aroundAvail,
-	rules:   rules{backward: true, wholeRefills: true},
-	maxOps:  30,
+	aim:    aim{Check: "backward-time", Trap: backwardTrap, Explain: explainBackward},
+	start:  func(r *rand.Rand) uint64 { return check.Pick(r, 0, 5*second, check.Between(r, 0, 1e12)) },
+	tree:   randomTree(4, 1, 10, 1, 4),
+	wait:   seconds(3),
+	back:   0.3,
+	avail:  0.35,
+	n:      aroundAvail,
+	rules:  rules{backward: true, wholeRefills: true},
+	maxOps: 30,
 }
 
 var fractionalDomain = domain{
-	trap:    fractionalTrap,
-	explain: explainFractional,
-	start:   func(r *rand.Rand) uint64 { return check.Pick(r, 0, check.Between(r, 0, 1e12)) },
+	aim:   aim{Check: "fractional-tokens", Trap: fractionalTrap, Explain: explainFractional},
+	start: func(r *rand.Rand) uint64 { return check.Pick(r, 0, check.Between(r, 0, 1e12)) },
 	tree: chain(func(r *rand.Rand) (uint64, uint64) {
 		return check.Between(r, 8, 64), check.Pick(r, 1000, 3, 7, 999_983, 1_000_000, check.Between(r, 1, 1_000_000))
 	}),
@@ -336,8 +330,7 @@ var fractionalDomain = domain{
 var hugeRates = []uint64{1_000_000_000, 2_000_000_000, 1e12, 1e15, 1e18, 18e18, math.MaxUint64 - math.MaxUint64%1_000_000_000}
 
 var overflowDomain = domain{
-	trap:    overflowTrap,
-	explain: func(s script, t check.Trace, why string) string { return why },
+	aim: aim{Check: "overflow", Trap: overflowTrap, Explain: func(s script, t check.Trace, why string) string { return why }},
 	start: func(r *rand.Rand) uint64 {
 		return check.Pick(r, 0, 1, math.MaxUint64/2, math.MaxUint64-check.Between(r, 0, 1e9), math.MaxUint64)
 	},
@@ -359,20 +352,20 @@ var overflowDomain = domain{
 }
 
 var addErrorsDomain = domain{
-	trap:    addErrorsTrap,
-	explain: explainAddErrors,
-	tree:    randomTree(4, 1, 10, 1, 4),
-	wait:    seconds(3),
-	back:    0.15,
-	bad:     0.3,
-	later:   0.15,
-	avail:   0.35,
-	n:       aroundAvail,
-	rules:   rules{backward: true, badIDs: true, wholeRefills: true},
-	maxOps:  25,
+	aim:    aim{Check: "add-errors", Trap: addErrorsTrap, Explain: explainAddErrors},
+	tree:   randomTree(4, 1, 10, 1, 4),
+	wait:   seconds(3),
+	back:   0.15,
+	bad:    0.3,
+	later:  0.15,
+	avail:  0.35,
+	n:      aroundAvail,
+	rules:  rules{backward: true, badIDs: true, wholeRefills: true},
+	maxOps: 25,
 }
 
 var exactDomain = domain{
+	aim:   aim{Check: "exactness"},
 	start: func(r *rand.Rand) uint64 { return check.Pick(r, 0, check.Between(r, 0, 1e12)) },
 	tree:  randomTree(6, 1, 20, 1, 2_000_000),
 	wait: func(r *rand.Rand, m *model) uint64 {

@@ -20,22 +20,13 @@ type New func(nowNs uint64) Tree
 var prose []byte
 
 // domains are the properties' domains, by check name.
-var domains = map[string]domain{
-	"all-or-nothing":    allOrNothingDomain,
-	"shared-parent":     sharedDomain,
-	"lazy-refill":       lazyDomain,
-	"backward-time":     backwardDomain,
-	"fractional-tokens": fractionalDomain,
-	"overflow":          overflowDomain,
-	"add-errors":        addErrorsDomain,
-	"exactness":         exactDomain,
-}
+var domains = check.ByName(allOrNothingDomain, sharedDomain, lazyDomain, backwardDomain, fractionalDomain, overflowDomain, addErrorsDomain, exactDomain)
 
 // Suite returns the checks of the implementation r serves; a nil r only
 // lists them. Their words are in checks.json.
 func Suite(r check.Remote) check.Suite {
 	impl := Remote(r)
-	runs := check.Properties(domains, func(d domain) check.Property[setup, op] { return d.property(impl) })
+	runs := check.Properties(domains, impl, domain.property)
 	runs["max-depth"] = check.Scripted(deepChain(), func(s script) check.Trace { return replay(impl, s) })
 	runs["budget"] = check.Fixed(func() check.Outcome { return benchmark(r) })
 	return check.NewSuite("hierarchy", prose, func() bool { return notStarted(impl) }, runs)
@@ -57,12 +48,5 @@ func deepChain() script {
 
 // notStarted reports whether impl is the untouched stub.
 func notStarted(impl New) bool {
-	t, p := check.Call(func() Tree { return impl(0) })
-	if p != nil {
-		return p.Stub()
-	}
-	_, p1 := check.Call(func() addAnswer { id, err := t.Add(rootID, 1, 1); return addAnswer{id, err} })
-	_, p2 := check.Call(func() bool { return t.TryAcquire(0, 0, 1) })
-	_, p3 := check.Call(func() uint64 { return t.Available(0, 0) })
-	return p1.Stub() && p2.Stub() && p3.Stub()
+	return check.Untouched(func() Tree { return impl(0) }, func(t Tree) { t.Add(rootID, 1, 1) }, func(t Tree) { t.TryAcquire(0, 0, 1) }, func(t Tree) { t.Available(0, 0) })
 }

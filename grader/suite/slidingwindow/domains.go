@@ -14,6 +14,7 @@ const maxBuckets = 4096
 // rules hold for every script it generates and every script its shrinker
 // tries, so that a failure found in one corner stays in it.
 type domain struct {
+	aim     // the check it is for
 	setup   func(r *rand.Rand) setup
 	setupOK func(s setup) bool // on top of the contract's and maxBuckets
 	count   float64            // chance of a Count call
@@ -26,12 +27,10 @@ type domain struct {
 	backChance float64
 	rules      rules
 	maxOps     int
-	// trap, if set, reports whether a failing script shows the check's own
-	// mistake (see trap.go); replay replays a script on the implementation.
-	trap func(s script, t check.Trace, replay func(script) check.Trace) bool
-	// explain, if set, says what a failing script shows in its own numbers.
-	explain func(s script, t check.Trace, why string) string
 }
+
+// aim is what a domain is for: its check, that check's trap and explanation.
+type aim = check.Aim[setup, op]
 
 // rules restrict the calls of a domain; see stepOK.
 type rules struct {
@@ -149,12 +148,12 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	return script{Setup: s, Ops: ops}
 }
 
+// base is what every property of the suite shares: how its scripts
+// shrink and how their failures are explained.
+var base = check.Property[setup, op]{ShrinkSetup: shrinkSetup, ShrinkOp: shrinkOp}
+
 func (d domain) property(newImpl New) check.Property[setup, op] {
-	run := func(s script) check.Trace { return replay(newImpl, s) }
-	p := check.Over(d, shrinkSetup, shrinkOp, run)
-	p.Trap = check.TrapOver(d.trap, run)
-	p.Explain = d.explain
-	return p
+	return d.aim.Property(d, base, func(s script) check.Trace { return replay(newImpl, s) })
 }
 
 // smallBuckets draws a small number of buckets, where every edge is a few
@@ -181,7 +180,7 @@ func backBuckets(r *rand.Rand, s setup, latest uint64) uint64 {
 }
 
 var rejectedDomain = domain{
-	trap: rejectedTrap, explain: explainRejected,
+	aim: aim{Check: "rejected-counted", Trap: rejectedTrap, Explain: explainRejected},
 	setup: func(r *rand.Rand) setup {
 		k, b := smallBuckets(r), bucketLen(r)
 		return setup{Limit: uint32(check.Pick(r, 0, 1, 2, 3, check.Between(r, 1, 8))), WindowNs: window(r, k, b), Buckets: k}
@@ -196,7 +195,7 @@ var rejectedDomain = domain{
 }
 
 var staleDomain = domain{
-	trap: staleTrap, explain: explainStale,
+	aim: aim{Check: "stale-bucket", Trap: staleTrap, Explain: explainStale},
 	setup: func(r *rand.Rand) setup {
 		k := check.Pick(r, 2, 3, 4, int(check.Between(r, 2, 10)), int(check.Between(r, 10, 100)), 1000)
 		b := bucketLen(r)
@@ -212,7 +211,7 @@ var staleDomain = domain{
 }
 
 var edgeDomain = domain{
-	trap: edgeTrap, explain: explainEdge,
+	aim: aim{Check: "window-edge", Trap: edgeTrap, Explain: explainEdge},
 	setup: func(r *rand.Rand) setup {
 		k := smallBuckets(r)
 		b := check.Pick(r, 1, 2, 3, 7, check.Between(r, 1, 1000))
@@ -228,7 +227,7 @@ var edgeDomain = domain{
 }
 
 var backwardDomain = domain{
-	trap: backwardTrap, explain: explainBackward,
+	aim: aim{Check: "backward-time", Trap: backwardTrap, Explain: explainBackward},
 	setup: func(r *rand.Rand) setup {
 		k, b := smallBuckets(r), bucketLen(r)
 		return setup{Limit: uint32(check.Pick(r, check.Between(r, 3, 30), 1000)), WindowNs: window(r, k, b), Buckets: k}
@@ -244,7 +243,7 @@ var backwardDomain = domain{
 }
 
 var overflowDomain = domain{
-	trap: overflowTrap, explain: explainOverflow,
+	aim: aim{Check: "overflow", Trap: overflowTrap, Explain: explainOverflow},
 	setup: func(r *rand.Rand) setup {
 		k := check.Pick(r, 2, 3, int(check.Between(r, 2, 8)), 64, 1000)
 		var w uint64
@@ -269,6 +268,7 @@ var overflowDomain = domain{
 }
 
 var exactDomain = domain{
+	aim: aim{Check: "exactness"},
 	setup: func(r *rand.Rand) setup {
 		k := check.Pick(r, 1, 2, 3, int(check.Between(r, 1, 10)), int(check.Between(r, 1, 100)))
 		b := check.Pick(r, 1, 2, check.Between(r, 1, 100), check.Between(r, 1, 1e6))

@@ -20,20 +20,13 @@ type New func(limit uint32, windowNs uint64, buckets int) Window
 var prose []byte
 
 // domains are the properties' domains, by check name.
-var domains = map[string]domain{
-	"rejected-counted": rejectedDomain,
-	"stale-bucket":     staleDomain,
-	"window-edge":      edgeDomain,
-	"backward-time":    backwardDomain,
-	"overflow":         overflowDomain,
-	"exactness":        exactDomain,
-}
+var domains = check.ByName(rejectedDomain, staleDomain, edgeDomain, backwardDomain, overflowDomain, exactDomain)
 
 // Suite returns the checks of the implementation r serves; a nil r only
 // lists them. Their words are in checks.json.
 func Suite(r check.Remote) check.Suite {
 	impl := Remote(r)
-	runs := check.Properties(domains, func(d domain) check.Property[setup, op] { return d.property(impl) })
+	runs := check.Properties(domains, impl, domain.property)
 	runs["new-arguments"] = check.Fixed(func() check.Outcome { return newArguments(impl) })
 	runs["budget"] = check.Fixed(func() check.Outcome { return benchmark(r) })
 	return check.NewSuite("slidingwindow", prose, func() bool { return notStarted(impl) }, runs)
@@ -41,13 +34,7 @@ func Suite(r check.Remote) check.Suite {
 
 // notStarted reports whether impl is the untouched stub.
 func notStarted(impl New) bool {
-	w, p := check.Call(func() Window { return impl(1, 1, 1) })
-	if p != nil {
-		return p.Stub()
-	}
-	_, p1 := check.Call(func() uint32 { return w.Count(0) })
-	_, p2 := check.Call(func() bool { return w.TryAcquire(0) })
-	return p1.Stub() && p2.Stub()
+	return check.Untouched(func() Window { return impl(1, 1, 1) }, func(w Window) { w.Count(0) }, func(w Window) { w.TryAcquire(0) })
 }
 
 // argCases call New with valid arguments at the ends of their range and

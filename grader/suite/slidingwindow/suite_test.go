@@ -8,11 +8,11 @@ import (
 	"ratelab/grader/check/checktest"
 )
 
-// TestGenerators checks that every domain's generator keeps to its own
-// rules and reaches the traps, that the model agrees with the reference,
-// and that every property has a domain.
-func TestGenerators(t *testing.T) {
+// TestSuite checks the generators and the model (see
+// checktest.Generators), and the new-arguments check on the reference.
+func TestSuite(t *testing.T) {
 	checktest.Generators(t, Suite(nil), domains, func(d domain) float64 { return float64(d.maxOps) / 3 }, func(s script) check.Trace { return replay(refNew, s) })
+	checktest.Passes(t, "new-arguments", newArguments(refNew))
 }
 
 // TestDomainsReachTheirTraps checks that each domain's scripts do what the
@@ -62,8 +62,4 @@ func TestDomainsReachTheirTraps(t *testing.T) {
 			t.Errorf("%s: %d of 200 scripts reach the trap, want at least half", name, hit)
 		}
 	}
-}
-
-func TestNewArgumentsPassOnReference(t *testing.T) {
-	checktest.Passes(t, "new-arguments", newArguments(refNew))
 }

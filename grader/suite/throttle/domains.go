@@ -12,6 +12,7 @@ import (
 // rules hold for every script it generates and every script its shrinker
 // tries (Valid), so a failure found in one corner stays in it.
 type domain struct {
+	aim    // the check it is for
 	config func(r *rand.Rand) Config
 	cfgOK  func(c Config) bool // the corner's rules on a (valid) config; nil: any
 	start  func(r *rand.Rand) uint64
@@ -26,10 +27,10 @@ type domain struct {
 	// wrong global limit shows there before any write it changes.
 	statusAfter bool
 	maxOps      int
-	// trap, if set, reports whether a failing script shows the check's own
-	// mistake (see trap.go).
-	trap func(s script, t check.Trace, replay func(script) check.Trace) bool
 }
+
+// aim is what a domain is for: its check, that check's trap and explanation.
+type aim = check.Aim[setup, op]
 
 // maxWait bounds a call's wait, so that times stay far from 2^64.
 const maxWait = 1 << 40
@@ -109,13 +110,12 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	return s
 }
 
+// base is what every property of the suite shares: how its scripts
+// shrink and how their failures are explained.
+var base = check.Property[setup, op]{ShrinkSetup: shrinkSetup, ShrinkOp: shrinkOp, Merge: merge, Explain: explain}
+
 func (d domain) property(impl Impl) check.Property[setup, op] {
-	run := func(s script) check.Trace { return replay(impl, s) }
-	p := check.Over(d, shrinkSetup, shrinkOp, run)
-	p.Merge = merge
-	p.Trap = check.TrapOver(d.trap, run)
-	p.Explain = explain
-	return p
+	return d.aim.Property(d, base, func(s script) check.Trace { return replay(impl, s) })
 }
 
 // weights lists the weight of each call: write, SetState,
@@ -171,14 +171,16 @@ func someLimit(r *rand.Rand) RateLimit {
 }
 
 var recoverDomain = domain{
-	trap: recoverTrap, config: baseConfig(1), cfgOK: func(c Config) bool { return c.Breaker.AutoRecover },
+	aim:    aim{Check: "recover-first", Trap: recoverTrap},
+	config: baseConfig(1), cfgOK: func(c Config) bool { return c.Breaker.AutoRecover },
 	start: smallStart, wait: recoverWait,
 	weights: weights(6, 3, 0, 0, 0, 1, 0), states: []State{Degraded, Degraded, Paused, Paused, Normal},
 	addrs: []uint64{1, 2}, maxOps: 24,
 }
 
 var pauseDomain = domain{
-	trap: pauseTrap, config: baseConfig(0), cfgOK: noAutoRecover, start: smallStart, wait: smallWait,
+	aim:    aim{Check: "pause-all", Trap: pauseTrap},
+	config: baseConfig(0), cfgOK: noAutoRecover, start: smallStart, wait: smallWait,
 	weights: weights(6, 2, 0, 0, 3, 0, 0), states: []State{Paused, Paused, Normal, Degraded},
 	addrs: []uint64{1, 2}, maxOps: 20,
 }
@@ -186,7 +188,8 @@ var pauseDomain = domain{
 // whitelistDomain: bursts (a window rarely passes) at limits of one or
 // two, addresses going on and off the list, degraded periods now and then.
 var whitelistDomain = domain{
-	trap: whitelistTrap, config: func(r *rand.Rand) Config {
+	aim: aim{Check: "whitelist-scope", Trap: whitelistTrap},
+	config: func(r *rand.Rand) Config {
 		c := baseConfig(0)(r)
 		c.Rate.MaxCalls = uint32(check.Between(r, 1, 2))
 		return c
@@ -198,7 +201,8 @@ var whitelistDomain = domain{
 }
 
 var overrideDomain = domain{
-	trap: overrideTrap, config: baseConfig(0), cfgOK: func(c Config) bool {
+	aim:    aim{Check: "override", Trap: overrideTrap},
+	config: baseConfig(0), cfgOK: func(c Config) bool {
 		return !c.Breaker.AutoRecover && (c.Congestion.ReduceBps > 0 || c.Congestion.IncreaseBps > 0)
 	},
 	start: smallStart, wait: smallWait,
@@ -210,7 +214,8 @@ var overrideDomain = domain{
 // (every step shown by a Status), early times, waits on the window's
 // edges.
 var rateDomain = domain{
-	trap: rateTrap, config: func(r *rand.Rand) Config {
+	aim: aim{Check: "rate-window", Trap: rateTrap},
+	config: func(r *rand.Rand) Config {
 		c := baseConfig(0)(r)
 		c.Congestion.WindowNs = c.Rate.WindowNs / check.Pick[uint64](r, 1, 2)
 		c.Congestion.ReduceBps = check.Pick[uint32](r, 5000, 7500, 10_000)
@@ -228,7 +233,8 @@ var rateDomain = domain{
 // gateDomain: congestion that reaches High easily but moves nothing (0
 // basis points), and global limits that rarely refuse.
 var gateDomain = domain{
-	trap: gateTrap, config: func(r *rand.Rand) Config {
+	aim: aim{Check: "congestion-not-a-gate", Trap: gateTrap},
+	config: func(r *rand.Rand) Config {
 		c := baseConfig(0)(r)
 		c.Rate.MaxCalls = uint32(check.Between(r, 3, 6))
 		c.Congestion = CongestionConfig{
@@ -249,7 +255,8 @@ var gateDomain = domain{
 // largest, levels swinging straight from High to Low (a wait of a whole
 // congestion window empties it), Adjusts repeated at the same level.
 var stepDomain = domain{
-	trap: stepTrap, config: func(r *rand.Rand) Config {
+	aim: aim{Check: "congestion-step", Trap: stepTrap},
+	config: func(r *rand.Rand) Config {
 		low := uint32(check.Between(r, 1, 2))
 		return Config{
 			Rate: RateLimit{
@@ -273,7 +280,8 @@ var stepDomain = domain{
 }
 
 var degradedDomain = domain{
-	trap: degradedTrap, config: func(r *rand.Rand) Config {
+	aim: aim{Check: "degraded-period", Trap: degradedTrap},
+	config: func(r *rand.Rand) Config {
 		c := baseConfig(0)(r)
 		c.Rate.MaxCalls = uint32(check.Between(r, 3, 6))
 		return c
@@ -284,7 +292,8 @@ var degradedDomain = domain{
 }
 
 var precedenceDomain = domain{
-	trap: precedenceTrap, config: func(r *rand.Rand) Config {
+	aim: aim{Check: "precedence", Trap: precedenceTrap},
+	config: func(r *rand.Rand) Config {
 		c := baseConfig(0)(r)
 		c.Rate = RateLimit{uint32(check.Between(r, 1, 2)), 1000}
 		c.Breaker.DegradedWriteLimit = uint32(check.Between(r, 0, 2))
@@ -298,7 +307,8 @@ var precedenceDomain = domain{
 // statusDomain: every call, with Status often, right at and past
 // RecoverAtNs; TTLs that saturate now and then.
 var statusDomain = domain{
-	trap: statusTrap, config: func(r *rand.Rand) Config {
+	aim: aim{Check: "status", Trap: statusTrap},
+	config: func(r *rand.Rand) Config {
 		c := baseConfig(0.8)(r)
 		if check.Chance(r, 0.1) {
 			c.Breaker.TTLNs = math.MaxUint64 - check.Between(r, 0, 10)
@@ -310,12 +320,14 @@ var statusDomain = domain{
 }
 
 var backwardDomain = domain{
-	trap: check.BackwardTrap[setup, op], config: baseConfig(0.5), start: func(r *rand.Rand) uint64 { return check.Between(r, 0, 1e6) },
+	aim:    aim{Check: "backward-time", Trap: check.BackwardTrap[setup, op]},
+	config: baseConfig(0.5), start: func(r *rand.Rand) uint64 { return check.Between(r, 0, 1e6) },
 	wait: recoverWait, back: 0.25,
 	weights: weights(8, 2, 1, 1, 1, 2, 2), states: allStates, addrs: []uint64{1, 2}, limit: someLimit, maxOps: 30,
 }
 
 var exactDomain = domain{
+	aim:    aim{Check: "exactness"},
 	config: baseConfig(0.5), start: smallStart, wait: recoverWait,
 	weights: weights(8, 2, 1, 1, 1, 2, 2), states: allStates, addrs: []uint64{1, 2, 3}, limit: someLimit, maxOps: 40,
 }

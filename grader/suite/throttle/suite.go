@@ -125,26 +125,13 @@ type Impl struct {
 var prose []byte
 
 // domains are the properties' domains, by check name.
-var domains = map[string]domain{
-	"recover-first":         recoverDomain,
-	"pause-all":             pauseDomain,
-	"whitelist-scope":       whitelistDomain,
-	"override":              overrideDomain,
-	"rate-window":           rateDomain,
-	"congestion-not-a-gate": gateDomain,
-	"congestion-step":       stepDomain,
-	"degraded-period":       degradedDomain,
-	"precedence":            precedenceDomain,
-	"status":                statusDomain,
-	"backward-time":         backwardDomain,
-	"exactness":             exactDomain,
-}
+var domains = check.ByName(recoverDomain, pauseDomain, whitelistDomain, overrideDomain, rateDomain, gateDomain, stepDomain, degradedDomain, precedenceDomain, statusDomain, backwardDomain, exactDomain)
 
 // Suite returns the checks of the implementation r serves; a nil r only
 // lists them. Their words are in checks.json.
 func Suite(r check.Remote) check.Suite {
 	impl := Remote(r)
-	runs := check.Properties(domains, func(d domain) check.Property[setup, op] { return d.property(impl) })
+	runs := check.Properties(domains, impl, domain.property)
 	runs["config-validation"] = check.Fixed(func() check.Outcome { return validation(impl) })
 	runs["budget"] = check.Fixed(func() check.Outcome { return benchmark(r) })
 	return check.NewSuite("throttle", prose, func() bool { return notStarted(impl) }, runs)
@@ -153,13 +140,6 @@ func Suite(r check.Remote) check.Suite {
 // notStarted reports whether impl is the untouched stub.
 func notStarted(impl Impl) bool {
 	cfg := Config{Rate: RateLimit{1, 1}, Congestion: CongestionConfig{WindowNs: 1, MinMaxCalls: 1, MaxMaxCalls: 1}}
-	g, p := check.Call(func() Gate { g, _ := impl.New(cfg, 0); return g })
-	if p != nil || g == nil {
-		return p.Stub()
-	}
-	_, p1 := check.Call(func() WriteResult { return g.Write(1, 0) })
-	_, p2 := check.Call(func() Status { return g.Status(0) })
-	_, p3 := check.Call(func() Level { return g.AdjustCongestion(0) })
-	_, p4 := check.Call(func() bool { g.SetState(Degraded, 0); return true })
-	return p1.Stub() && p2.Stub() && p3.Stub() && p4.Stub()
+	return check.Untouched(func() Gate { g, _ := impl.New(cfg, 0); return g },
+		func(g Gate) { g.Write(1, 0) }, func(g Gate) { g.Status(0) }, func(g Gate) { g.AdjustCongestion(0) }, func(g Gate) { g.SetState(Degraded, 0) })
 }

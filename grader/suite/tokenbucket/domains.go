@@ -16,23 +16,22 @@ import (
 // counterexample of the fractional-tokens check still only makes sub-token
 // steps, and is never blamed on a different mistake.
 type domain struct {
+	aim       // the check it is for
 	setup     func(r *rand.Rand) setup
 	setupOK   func(s setup) bool
 	drain     bool // the first call takes the whole capacity at the start time
 	wait      func(r *rand.Rand, s setup) uint64
 	back      float64 // chance of a step back in time
-	aim       float64 // chance of a wait aimed at the nanosecond the next token arrives, or the one before
+	aimed     float64 // chance of a wait aimed at the nanosecond the next token arrives, or the one before
 	available float64 // chance of an Available call
 	// n draws TryAcquire's n; avail is what the model holds at that time.
 	n      func(r *rand.Rand, s setup, avail uint64) uint64
 	rules  rules
 	maxOps int
-	// trap, if set, reports whether a failing script shows the check's own
-	// mistake (see trap.go); replay replays a script on the implementation.
-	trap func(s script, t check.Trace, replay func(script) check.Trace) bool
-	// explain, if set, says what a failing script shows in its own numbers.
-	explain func(s script, t check.Trace, why string) string
 }
+
+// aim is what a domain is for: its check, that check's trap and explanation.
+type aim = check.Aim[setup, op]
 
 // rules restrict the calls of a domain; see Valid.
 type rules struct {
@@ -107,7 +106,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	run := 0 // consecutive Available calls
 	for range check.Ops(r, size, 1, d.maxOps) {
 		o := op{Wait: d.wait(r, s)}
-		if check.Chance(r, d.aim) {
+		if check.Chance(r, d.aimed) {
 			next := m.NsToNextToken()
 			o.Wait = next - check.Pick(r, uint64(0), min(next, 1))
 		}
@@ -136,15 +135,12 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	return sc
 }
 
+// base is what every property of the suite shares: how its scripts
+// shrink and how their failures are explained.
+var base = check.Property[setup, op]{ShrinkSetup: shrinkSetup, ShrinkOp: shrinkOp, Merge: check.MergeWaits[op], Explain: explain}
+
 func (d domain) property(newImpl New) check.Property[setup, op] {
-	run := func(s script) check.Trace { return replay(newImpl, s) }
-	p := check.Over(d, shrinkSetup, shrinkOp, run)
-	p.Merge, p.Explain = check.MergeWaits[op], explain
-	if d.explain != nil {
-		p.Explain = d.explain
-	}
-	p.Trap = check.TrapOver(d.trap, run)
-	return p
+	return d.aim.Property(d, base, func(s script) check.Trace { return replay(newImpl, s) })
 }
 
 func anyRate(r *rand.Rand) uint64 {
@@ -181,6 +177,7 @@ func tokens(k uint64) func(r *rand.Rand, s setup) uint64 {
 func upTo(r *rand.Rand, _ setup, avail uint64) uint64 { return check.Between(r, 0, avail) }
 
 var capacityDomain = domain{
+	aim:     aim{Check: "capacity"},
 	setup:   divisorRate(40),
 	setupOK: divisorRateOK(40),
 	wait: func(r *rand.Rand, s setup) uint64 {
@@ -194,8 +191,7 @@ var capacityDomain = domain{
 }
 
 var fractionalDomain = domain{
-	trap:    fractionalTrap,
-	explain: explainFractional,
+	aim: aim{Check: "fractional-tokens", Trap: fractionalTrap, Explain: explainFractional},
 	setup: func(r *rand.Rand) setup {
 		return setup{
 			Capacity: check.Between(r, 8, 64),
@@ -212,14 +208,14 @@ var fractionalDomain = domain{
 	// No Available calls: how it rounds is exactness's business; here
 	// only the tokens granted count.
 	available: 0,
-	aim:       0.3,
+	aimed:     0.3,
 	n:         func(*rand.Rand, setup, uint64) uint64 { return 1 },
 	rules:     rules{subToken: true, noClamp: true, nIsOne: true},
 	maxOps:    60,
 }
 
 var partialDomain = domain{
-	trap:      partialTrap,
+	aim:       aim{Check: "partial-take", Trap: partialTrap},
 	setup:     divisorRate(20),
 	setupOK:   divisorRateOK(20),
 	drain:     true,
@@ -231,7 +227,7 @@ var partialDomain = domain{
 }
 
 var backwardDomain = domain{
-	trap:      backwardTrap,
+	aim:       aim{Check: "backward-time", Trap: backwardTrap},
 	setup:     divisorRate(20),
 	setupOK:   divisorRateOK(20),
 	drain:     true,
@@ -248,7 +244,7 @@ var backwardDomain = domain{
 var hugeRates = []uint64{1_000_000_000, 2_000_000_000, 1e12, 1e15, 1e18, 18e18, math.MaxUint64 - math.MaxUint64%1_000_000_000}
 
 var overflowDomain = domain{
-	trap: overflowTrap,
+	aim: aim{Check: "overflow", Trap: overflowTrap},
 	// Shrinking keeps what the generator draws: no capacity or rate of 0.
 	setupOK: drawnRange,
 	setup: func(r *rand.Rand) setup {
@@ -274,6 +270,7 @@ var overflowDomain = domain{
 }
 
 var exactDomain = domain{
+	aim:     aim{Check: "exactness"},
 	setupOK: drawnRange,
 	setup: func(r *rand.Rand) setup {
 		return setup{Capacity: check.Pick(r, 1, 2, 3, check.Between(r, 1, 1000)), Rate: anyRate(r), Start: moderateStart(r)}
@@ -282,7 +279,7 @@ var exactDomain = domain{
 		i := interval(s.Rate)
 		return check.Pick(r, 0, 1, i/2, i, i+1, check.Between(r, 0, 4*i), check.Between(r, 0, (s.Capacity+2)*i))
 	},
-	aim:       0.3,
+	aimed:     0.3,
 	available: 0.3,
 	n: func(r *rand.Rand, s setup, avail uint64) uint64 {
 		return check.Pick(r, 0, 1, 1, 2, avail, avail+1, s.Capacity, check.Between(r, 0, s.Capacity))

@@ -19,14 +19,7 @@ type New func(capacity, ratePerSec, nowNs uint64) Bucket
 var prose []byte
 
 // domains are the properties' domains, by check name.
-var domains = map[string]domain{
-	"capacity":          capacityDomain,
-	"fractional-tokens": fractionalDomain,
-	"partial-take":      partialDomain,
-	"backward-time":     backwardDomain,
-	"overflow":          overflowDomain,
-	"exactness":         exactDomain,
-}
+var domains = check.ByName(capacityDomain, fractionalDomain, partialDomain, backwardDomain, overflowDomain, exactDomain)
 
 // Suite returns the checks of the implementation r serves; a nil r only
 // lists them. Their words are in checks.json.
@@ -35,7 +28,7 @@ func Suite(r check.Remote) check.Suite {
 	run := func(s script) check.Trace { return replay(impl, s) }
 	// waits-exactly's mistake shows only after the first call.
 	afterStart := func(s script, t check.Trace) bool { return fractionalTrap(s, t, run) }
-	runs := check.Properties(domains, func(d domain) check.Property[setup, op] { return d.property(impl) })
+	runs := check.Properties(domains, impl, domain.property)
 	runs["starts-full"] = check.Scripted(script{Setup: setup{Capacity: 5, Rate: 1, Start: 1000}, Ops: []op{
 		{Available: true}, {N: 5}, {Available: true}, {N: 1},
 	}}, run)
@@ -46,13 +39,7 @@ func Suite(r check.Remote) check.Suite {
 
 // notStarted reports whether impl is the untouched stub.
 func notStarted(impl New) bool {
-	b, p := check.Call(func() Bucket { return impl(1, 1, 0) })
-	if p != nil {
-		return p.Stub()
-	}
-	_, p1 := check.Call(func() bool { return b.TryAcquire(0, 1) })
-	_, p2 := check.Call(func() uint64 { return b.Available(0) })
-	return p1.Stub() && p2.Stub()
+	return check.Untouched(func() Bucket { return impl(1, 1, 0) }, func(b Bucket) { b.TryAcquire(0, 1) }, func(b Bucket) { b.Available(0) })
 }
 
 func everyHundredMicros() script {

@@ -1,0 +1,33 @@
+package check
+
+// Aim is what a suite's domain is for, beside how it draws its scripts:
+// the property check whose corner it is, the mistake that check exists to
+// catch, and how its failures are explained. A suite's domain type embeds
+// it, so that every domain names its check where it is defined.
+type Aim[S, O any] struct {
+	Check string // the check's name: its id after "<exercise>/"
+	// Trap, if set, reports whether a failing script shows the check's own
+	// mistake (see Property.Trap); replay replays other scripts on the
+	// implementation, to compare.
+	Trap func(s Script[S, O], t Trace, replay func(Script[S, O]) Trace) bool
+	// Explain, if set, explains the check's failures in place of the
+	// suite's own Explain (see Property.Explain).
+	Explain func(s Script[S, O], t Trace, why string) string
+}
+
+// Name is the name of the check a is for (see ByName).
+func (a Aim[S, O]) Name() string { return a.Check }
+
+// Property is the property of d's scripts for the check a is for: base
+// holds what every property of the suite shares (ShrinkSetup, ShrinkOp,
+// Merge, Explain), replay replays a script on the implementation, a's Trap
+// judges which failures count, and a's Explain, if set, replaces base's.
+func (a Aim[S, O]) Property(d Domain[S, O], base Property[S, O], replay func(Script[S, O]) Trace) Property[S, O] {
+	p := Over(d, base.ShrinkSetup, base.ShrinkOp, replay)
+	p.Merge, p.Explain = base.Merge, base.Explain
+	if a.Explain != nil {
+		p.Explain = a.Explain
+	}
+	p.Trap = TrapOver(a.Trap, replay)
+	return p
+}
