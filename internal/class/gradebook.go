@@ -313,3 +313,62 @@ func csvSafe(s string) string {
 	}
 	return s
 }
+
+// canvasHeader is the first columns of Canvas's Grades import, in its own
+// words.
+var canvasHeader = []string{"Student", "ID", "SIS User ID", "SIS Login ID", "Section"}
+
+// WriteCanvasCSV writes the gradebook in the form Canvas's Grades import
+// reads: the columns Student, ID, SIS User ID, SIS Login ID and Section,
+// then one column per exercise, a "Points Possible" row of each
+// exercise's maximum, and one row per learner with their best score.
+//
+// Canvas matches a row to a student by ID, SIS User ID or SIS Login ID,
+// and ratelab knows only the roster's names: each name goes in Student and
+// in SIS Login ID (ID and SIS User ID are left empty), so the roster's
+// names should be the students' Canvas login IDs. A column titled
+// without a Canvas assignment id ("ratelab: Token bucket") makes Canvas
+// create the assignment, with the Points Possible row's points, on the
+// first import. An exercise not graded for a learner is left empty, which
+// Canvas reads as no change.
+func (g *Gradebook) WriteCanvasCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	head := slices.Clone(canvasHeader)
+	points := []string{"Points Possible", "", "", "", ""}
+	for _, e := range g.Exercises {
+		head = append(head, "ratelab: "+e.Title)
+		points = append(points, num(exerciseMax(e.ID)))
+	}
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	if err := cw.Write(points); err != nil {
+		return err
+	}
+	for _, l := range g.Learners {
+		name := csvSafe(l)
+		row := []string{name, "", "", name, ""}
+		for _, e := range g.Exercises {
+			if c := g.Cell(l, e.ID); c.Graded {
+				row = append(row, num(c.Best))
+			} else {
+				row = append(row, "")
+			}
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// exerciseMax is an exercise's points: the sum over its plan of checks.
+func exerciseMax(id string) float64 {
+	plan, _ := grader.Plan(id)
+	var max float64
+	for _, c := range plan {
+		max += c.MaxScore
+	}
+	return max
+}

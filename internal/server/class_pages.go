@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -10,6 +11,7 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/report"
+	"ratelab/internal/class"
 	"ratelab/internal/store"
 	"ratelab/web/page"
 )
@@ -102,17 +104,27 @@ func (h *classHandlers) dashboard(c echo.Context) error {
 	return render(c, http.StatusOK, page.ClassDashboard(pageDashboard(gb, u.Name, csrfToken(c), pageSubmissions(recent), queued, c.QueryParam("regraded")), h.pageAssets()))
 }
 
-// gradebookCSV is the gradebook as a CSV attachment (class.Gradebook.WriteCSV).
+// gradebookCSV is the gradebook as a CSV attachment
+// (class.Gradebook.WriteCSV), or with ?format=canvas in the form Canvas's
+// Grades import reads (WriteCanvasCSV).
 func (h *classHandlers) gradebookCSV(c echo.Context) error {
+	write, name := (*class.Gradebook).WriteCSV, "gradebook.csv"
+	switch f := c.QueryParam("format"); f {
+	case "":
+	case "canvas":
+		write, name = (*class.Gradebook).WriteCanvasCSV, "gradebook-canvas.csv"
+	default:
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("format %q: want canvas, or none for ratelab's own CSV", f))
+	}
 	gb, err := h.grading.Gradebook(c.Request().Context())
 	if err != nil {
 		return err
 	}
 	var b bytes.Buffer
-	if err := gb.WriteCSV(&b); err != nil {
+	if err := write(gb, &b); err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="gradebook.csv"`)
+	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+name+`"`)
 	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", b.Bytes())
 }
 

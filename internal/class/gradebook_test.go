@@ -1,0 +1,61 @@
+package class_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"slices"
+	"strconv"
+	"testing"
+
+	"ratelab/grader"
+	"ratelab/internal/class"
+	"ratelab/lab/course"
+)
+
+func TestWriteCanvasCSV(t *testing.T) {
+	tb, _ := course.Lookup("tokenbucket")
+	gcra, _ := course.Lookup("gcra")
+	gb := &class.Gradebook{
+		Exercises: []course.Exercise{tb, gcra},
+		Learners:  []string{"ada", "bob", "=cmd"},
+		Cells: map[string]map[string]class.Cell{
+			"ada": {"tokenbucket": {Graded: true, Best: 30, Latest: 20, Max: 35}, "gcra": {Graded: true, Best: 12.5, Latest: 12.5, Max: 25}},
+			"bob": {"gcra": {Graded: true, Best: 0, Max: 25}},
+		},
+	}
+	var b bytes.Buffer
+	if err := gb.WriteCanvasCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatalf("not CSV: %v\n%s", err, b.String())
+	}
+	want := [][]string{
+		{"Student", "ID", "SIS User ID", "SIS Login ID", "Section", "ratelab: " + tb.Title, "ratelab: " + gcra.Title},
+		{"Points Possible", "", "", "", "", points(t, "tokenbucket"), points(t, "gcra")},
+		{"ada", "", "", "ada", "", "30", "12.5"},
+		{"bob", "", "", "bob", "", "", "0"},
+		{"'=cmd", "", "", "'=cmd", "", "", ""},
+	}
+	if !slices.EqualFunc(rows, want, slices.Equal) {
+		t.Errorf("Canvas CSV =\n%q\nwant\n%q", rows, want)
+	}
+}
+
+// points is an exercise's maximum as the grader's plan of checks says.
+func points(t *testing.T, id string) string {
+	t.Helper()
+	plan, err := grader.Plan(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var max float64
+	for _, c := range plan {
+		max += c.MaxScore
+	}
+	if max == 0 {
+		t.Fatalf("%s: a plan worth no points", id)
+	}
+	return strconv.FormatFloat(max, 'f', -1, 64)
+}
