@@ -3,6 +3,7 @@ package grader_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -164,5 +165,69 @@ func TestBuildCacheCapEvicts(t *testing.T) {
 	}
 	if s := cache.Stats(); s.Evictions != 2 {
 		t.Errorf("cache stats %+v; want 2 evictions", s)
+	}
+}
+
+// BenchmarkRegrade grades again, one by one, 100 submissions graded
+// before (tokenbucket fixtures, each made distinct by a comment), without
+// benchmarks, with and without a build cache: the figure class mode's
+// Regrade all turns on. The cache is filled by a first pass, not timed;
+// -benchtime 100x regrades each submission once. Run it on a tree nobody
+// edits meanwhile: a change to a source the child links builds again, as
+// it should.
+func BenchmarkRegrade(b *testing.B) {
+	const submissions = 100
+	fixtures := []string{"no-cap", "partial-take", "correct-split", "correct-timetofull", "clock-by-whole-ns"}
+	dirs := make([]string, submissions)
+	for i := range dirs {
+		dirs[i] = b.TempDir()
+		src := filepath.Join("testdata", "fixtures", "tokenbucket", fixtures[i%len(fixtures)])
+		files, _ := filepath.Glob(filepath.Join(src, "*.go"))
+		for j, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if j == 0 {
+				data = fmt.Appendf(data, "\n// submission %d\n", i)
+			}
+			os.WriteFile(filepath.Join(dirs[i], filepath.Base(f)), data, 0o644)
+		}
+	}
+	root, _ := filepath.Abs("..")
+	grade := func(cache *buildcache.Cache, dir string) {
+		_, err := grader.Grade(context.Background(), grader.Options{
+			Root: root, Exercises: []string{"tokenbucket"}, Seed: grader.DefaultSeed, NoBench: true,
+			Replace: map[string]string{"tokenbucket": dir}, BuildCache: cache,
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, cached := range []bool{false, true} {
+		name := "no-cache"
+		if cached {
+			name = "cache"
+		}
+		b.Run(name, func(b *testing.B) {
+			var cache *buildcache.Cache
+			if cached {
+				var err error
+				if cache, err = buildcache.Open(b.TempDir(), 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for _, d := range dirs {
+				grade(cache, d) // the first grading of each, and Go's own build cache, warm
+			}
+			builds := grader.GoBuilds()
+			i := 0
+			for b.Loop() {
+				grade(cache, dirs[i%len(dirs)])
+				i++
+			}
+			b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "gradings/s")
+			b.ReportMetric(float64(grader.GoBuilds()-builds)/float64(i), "builds/op")
+		})
 	}
 }
