@@ -15,16 +15,10 @@ type Gate struct {
 	recover  uint64 // RecoverAtNs; 0: none pending
 	degraded uint32 // writes accepted in this degraded period
 	maxCalls uint32 // the global limit
+	keep     uint32 // the most the global limit can ever be: max(Rate.MaxCalls, MaxMaxCalls)
 	level    Level
-	addrs    map[uint64]*address
-	recent   history // every accepted write, for congestion
-}
-
-// address is what the gate keeps of one address.
-type address struct {
-	override    RateLimit // MaxCalls 0: none
-	whitelisted bool
-	hist        history // its accepted writes in its window
+	addrs    addresses
+	recent   history // the accepted writes, for congestion
 }
 
 // New returns a gate in state Normal at level NormalLoad with the global
@@ -34,7 +28,7 @@ func New(cfg Config, nowNs uint64) (*Gate, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	return &Gate{cfg: cfg, latest: nowNs, maxCalls: cfg.Rate.MaxCalls, level: NormalLoad, addrs: map[uint64]*address{}}, nil
+	return &Gate{cfg: cfg, latest: nowNs, maxCalls: cfg.Rate.MaxCalls, keep: max(cfg.Rate.MaxCalls, cfg.Congestion.MaxMaxCalls), level: NormalLoad}, nil
 }
 
 // tick moves the clock to nowNs if it is later, applies automatic recovery
@@ -61,16 +55,6 @@ func (g *Gate) SetState(s State, nowNs uint64) {
 	}
 }
 
-// at returns addr's state, made on first use.
-func (g *Gate) at(addr uint64) *address {
-	a := g.addrs[addr]
-	if a == nil {
-		a = &address{}
-		g.addrs[addr] = a
-	}
-	return a
-}
-
 // SetIssuerLimit gives addr a limit of its own, which wins over the global
 // one and which congestion never moves; addr's window starts afresh. A 0
 // field is an error naming it, and nothing changes.
@@ -81,18 +65,18 @@ func (g *Gate) SetIssuerLimit(addr uint64, rl RateLimit) error {
 	case rl.WindowNs == 0:
 		return errors.New("throttle: RateLimit.WindowNs is 0 (at least 1)")
 	}
-	a := g.at(addr)
+	a := g.addrs.at(addr)
 	a.override = rl
-	a.hist.reset()
+	a.log.reset()
 	return nil
 }
 
 // ClearIssuerLimit puts addr back under the global limit; its window
 // starts afresh, whether it had an override or not.
 func (g *Gate) ClearIssuerLimit(addr uint64) {
-	if a := g.addrs[addr]; a != nil {
+	if a := g.addrs.get(addr); a != nil {
 		a.override = RateLimit{}
-		a.hist.reset()
+		a.log.reset()
 	}
 }
 
@@ -100,8 +84,8 @@ func (g *Gate) ClearIssuerLimit(addr uint64) {
 // whitelisted address skips the rate limit, and nothing else: the breaker
 // still refuses it, and its accepted writes count everywhere.
 func (g *Gate) SetWhitelisted(addr uint64, on bool) {
-	if a := g.addrs[addr]; a != nil || on {
-		g.at(addr).whitelisted = on
+	if a := g.addrs.get(addr); a != nil || on {
+		g.addrs.at(addr).whitelisted = on
 	}
 }
 
@@ -118,20 +102,22 @@ func (g *Gate) Write(addr uint64, nowNs uint64) error {
 	if g.state == Degraded && g.degraded >= g.cfg.Breaker.DegradedWriteLimit {
 		return ErrDegradedLimit
 	}
-	a := g.at(addr)
-	limit := RateLimit{g.maxCalls, g.cfg.Rate.WindowNs}
+	a := g.addrs.at(addr)
+	// The address's log keeps as many writes as the largest limit that can
+	// apply to it: its override's, or the most congestion can ever make
+	// the global one.
+	limit, keep := RateLimit{g.maxCalls, g.cfg.Rate.WindowNs}, g.keep
 	if a.override.MaxCalls != 0 {
-		limit = a.override
+		limit, keep = a.override, a.override.MaxCalls
 	}
-	if n := a.hist.count(now, limit.WindowNs); !a.whitelisted && n >= uint64(limit.MaxCalls) {
+	if !a.whitelisted && a.log.atLimit(now, limit.WindowNs, limit.MaxCalls) {
 		return ErrRateLimited
 	}
 	if g.state == Degraded {
 		g.degraded++
 	}
-	a.hist.add(now)
-	g.recent.count(now, g.cfg.Congestion.WindowNs)
-	g.recent.add(now)
+	a.log.add(now, limit.WindowNs, keep)
+	g.recent.add(now, g.cfg.Congestion.WindowNs)
 	return nil
 }
 

@@ -3,24 +3,32 @@ package throttle
 // mark is the accepted writes of one instant: n of them at time t.
 type mark struct{ t, n uint64 }
 
-// history is the accepted writes still in a window, oldest first, as a
-// ring of marks (a power of two of them, so an index is a mask): writes at
-// the same instant share one. It grows when full and never shrinks, so a
-// steady load allocates nothing.
+// history is the gate's accepted writes still in congestion's window,
+// oldest first, as a ring of marks (a power of two of them, so an index is
+// a mask): writes at the same instant share one. Only the keeper counts
+// them, so a write only adds its mark: the marks that left the window are
+// forgotten when the keeper counts or when the ring needs room. It grows
+// only when forgetting frees nothing and never shrinks, so a steady load
+// allocates nothing.
 type history struct {
 	buf     []mark
 	head, n int
 	total   uint64 // writes in the marks
 }
 
-// add records one accepted write at t, no earlier than the latest one.
-func (h *history) add(t uint64) {
+// add records one accepted write at t, no earlier than the latest one;
+// when the ring is full, it first forgets the marks that left the window
+// (t-windowNs, t].
+func (h *history) add(t, windowNs uint64) {
 	h.total++
 	if h.n > 0 {
 		if last := &h.buf[(h.head+h.n-1)&(len(h.buf)-1)]; last.t == t {
 			last.n++
 			return
 		}
+	}
+	if h.n == len(h.buf) {
+		h.count(t, windowNs)
 	}
 	if h.n == len(h.buf) {
 		buf := make([]mark, max(4, 2*len(h.buf)))
@@ -44,6 +52,3 @@ func (h *history) count(now, windowNs uint64) uint64 {
 	}
 	return h.total
 }
-
-// reset forgets every write, keeping the memory.
-func (h *history) reset() { h.head, h.n, h.total = 0, 0, 0 }

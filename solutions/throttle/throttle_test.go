@@ -115,17 +115,73 @@ func TestGate(t *testing.T) {
 			adjust(101, throttle.Low), maxCalls(101, 2), write(4, 101, nil), write(4, 101, throttle.ErrRateLimited),
 		}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			g, err := throttle.New(config(), 0)
-			if err != nil {
-				t.Fatal(err)
+		t.Run(tc.name, func(t *testing.T) { run(t, config(), tc.steps) })
+	}
+}
+
+// run makes the steps on a gate made with cfg at 0.
+func run(t *testing.T, cfg throttle.Config, steps []step) {
+	t.Helper()
+	g, err := throttle.New(cfg, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range steps {
+		if got := s.do(g); got != s.want {
+			t.Fatalf("step %d: %s = %q, want %q", i, s.name, got, s.want)
+		}
+	}
+}
+
+// TestLimitRaisedAboveTheConfigured checks that an address's writes are
+// all there for a global limit congestion raised above Rate.MaxCalls:
+// the gate cannot keep only Rate.MaxCalls of them.
+func TestLimitRaisedAboveTheConfigured(t *testing.T) {
+	cfg := throttle.Config{
+		Rate: throttle.RateLimit{MaxCalls: 2, WindowNs: 1000},
+		Congestion: throttle.CongestionConfig{
+			WindowNs: 10, LowBelow: 1, HighAbove: 100, IncreaseBps: 30_000, MinMaxCalls: 1, MaxMaxCalls: 8,
+		},
+	}
+	steps := []step{whitelist(1, true)}
+	for range 10 {
+		steps = append(steps, write(1, 0, nil))
+	}
+	steps = append(steps, whitelist(1, false), write(1, 1, throttle.ErrRateLimited),
+		adjust(20, throttle.Low), maxCalls(20, 8),
+		write(1, 20, throttle.ErrRateLimited)) // 10 writes in the window, the limit 8
+	for at := range uint64(8) {
+		steps = append(steps, write(2, 20+at, nil))
+	}
+	steps = append(steps, write(2, 28, throttle.ErrRateLimited),
+		write(1, 1000, nil), // the 10 writes at 0 have left the window
+		write(2, 1019, throttle.ErrRateLimited), write(2, 1020, nil))
+	run(t, cfg, steps)
+}
+
+// TestManyAddresses checks that each of many addresses has its own
+// window, whatever their values (neighbours, multiples of large powers of
+// two, values near the top).
+func TestManyAddresses(t *testing.T) {
+	g, err := throttle.New(config(), 0) // 2 writes per 100 ns
+	if err != nil {
+		t.Fatal(err)
+	}
+	addrs := make([]uint64, 0, 30_000)
+	for i := range uint64(10_000) {
+		addrs = append(addrs, i, (i+1)<<40, math.MaxUint64-i)
+	}
+	for round, want := range []error{nil, nil, throttle.ErrRateLimited} {
+		for _, a := range addrs {
+			if err := g.Write(a, 0); err != want {
+				t.Fatalf("round %d: Write(%d, 0) = %v, want %v", round, a, err, want)
 			}
-			for i, s := range tc.steps {
-				if got := s.do(g); got != s.want {
-					t.Fatalf("step %d: %s = %q, want %q", i, s.name, got, s.want)
-				}
-			}
-		})
+		}
+	}
+	for _, a := range addrs {
+		if err := g.Write(a, 100); err != nil {
+			t.Fatalf("Write(%d, 100) = %v, want nil", a, err)
+		}
 	}
 }
 
