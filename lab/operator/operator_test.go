@@ -193,24 +193,25 @@ func TestAct(t *testing.T) {
 	}
 }
 
-// stub is a gate whose every method panics as an exercise stub does.
+// stubGate is a gate whose every method panics as an exercise stub does.
 type stubGate struct{}
 
-func (stubGate) SetState(State, uint64)                  { panic("not implemented") }
-func (stubGate) SetIssuerLimit(uint64, RateLimit) error  { panic("not implemented") }
-func (stubGate) SetWhitelisted(uint64, bool)             { panic("not implemented") }
-func (stubGate) Write(uint64, uint64) error              { panic("not implemented") }
-func (stubGate) AdjustCongestion(uint64) Level           { panic("not implemented") }
-func (stubGate) Status(uint64) Status                    { panic("not implemented") }
-func (g oddGate) Write(addr, now uint64) error           { return errors.New("busy") }
-func (g oddGate) SetIssuerLimit(uint64, RateLimit) error { return nil }
-func (g oddGate) SetWhitelisted(uint64, bool)            {}
-func (g oddGate) SetState(State, uint64)                 {}
-func (g oddGate) AdjustCongestion(uint64) Level          { return throttle.NormalLoad }
-func (g oddGate) Status(uint64) Status                   { return Status{MaxCalls: 8, WindowNs: 1e9} }
+func (stubGate) SetState(State, uint64)                 { panic("not implemented") }
+func (stubGate) SetIssuerLimit(uint64, RateLimit) error { panic("not implemented") }
+func (stubGate) SetWhitelisted(uint64, bool)            { panic("not implemented") }
+func (stubGate) Write(uint64, uint64) error             { panic("not implemented") }
+func (stubGate) AdjustCongestion(uint64) Level          { panic("not implemented") }
+func (stubGate) Status(uint64) Status                   { panic("not implemented") }
 
 // oddGate refuses every write with an error of its own.
 type oddGate struct{}
+
+func (oddGate) SetState(State, uint64)                 {}
+func (oddGate) SetIssuerLimit(uint64, RateLimit) error { return nil }
+func (oddGate) SetWhitelisted(uint64, bool)            {}
+func (oddGate) Write(uint64, uint64) error             { return errors.New("busy") }
+func (oddGate) AdjustCongestion(uint64) Level          { return throttle.NormalLoad }
+func (oddGate) Status(uint64) Status                   { return Status{MaxCalls: 8, WindowNs: 1e9} }
 
 func TestYoursStopsOrIsShownAsItAnswers(t *testing.T) {
 	cases := []struct {
