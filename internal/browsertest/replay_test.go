@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,6 +56,50 @@ func fixtureWasm(t *testing.T, root, exercise, dir string) string {
 	return static
 }
 
+// gradeFixture grades the known-buggy fixture
+// grader/testdata/fixtures/<exercise>/<name> as `make grade` would grade
+// it in place of exercises/<exercise> (seed 1, no benchmarks), and returns
+// the report, the first failed check whose counterexample is carried as
+// data, and the fixture's folder.
+func gradeFixture(t *testing.T, root, exercise, name string) (*report.Report, *report.Check, string) {
+	t.Helper()
+	fixture := filepath.Join(root, "grader", "testdata", "fixtures", exercise, name)
+	r, err := grader.Grade(context.Background(), grader.Options{
+		Root: root, Exercises: []string{exercise},
+		Replace: map[string]string{exercise: fixture},
+		Seed:    grader.DefaultSeed, NoBench: true,
+	})
+	if err != nil {
+		t.Fatalf("grading the fixture: %v", err)
+	}
+	for i, c := range r.Exercises[0].Checks {
+		if c.Status == report.Failed && c.Counterexample != nil && c.Counterexample.SetupCall != nil {
+			failed := &r.Exercises[0].Checks[i]
+			steps := failed.Counterexample.Steps
+			if last := steps[len(steps)-1]; last.Got == last.Want {
+				t.Fatalf("%s: the counterexample's last step agrees: %+v", failed.ID, last)
+			}
+			return r, failed, fixture
+		}
+	}
+	t.Fatalf("the fixture failed no check with a replayable counterexample: %+v", r.Exercises[0].Checks)
+	return nil, nil, ""
+}
+
+// replayRows clicks the Replay button of the check and returns the rows
+// of its step table once drawn: each row's test id, then its first four
+// cells' text (#, call, got, want).
+func replayRows(t *testing.T, ctx context.Context, in string) [][]string {
+	t.Helper()
+	WaitTestID(t, ctx, "replay-button")
+	if n := Eval[int](t, ctx, `document.querySelectorAll('.replay:not([hidden]) [data-testid="replay-button"]').length`); n == 0 {
+		t.Fatal("no visible Replay button")
+	}
+	Eval[bool](t, ctx, in+`.querySelector('[data-testid="replay-button"]').click() || true`)
+	WaitTestID(t, ctx, "replay-result")
+	return Eval[[][]string](t, ctx, `Array.from(`+in+`.querySelectorAll('[data-testid="replay-result"] tbody tr')).map(tr => [tr.dataset.testid, ...Array.from(tr.cells).slice(0, 4).map(c => c.textContent.trim())])`)
+}
+
 // A failed check of a known-buggy token bucket (the fixture that drops the
 // fraction of every refill), graded and saved as `make grade` does: its
 // Replay button runs the counterexample on the reference and on Yours (the
@@ -67,43 +112,13 @@ func TestReplayShowsTheDifferingStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fixture := filepath.Join(root, "grader", "testdata", "fixtures", "tokenbucket", "truncating-refill")
-	r, err := grader.Grade(context.Background(), grader.Options{
-		Root: root, Exercises: []string{"tokenbucket"},
-		Replace: map[string]string{"tokenbucket": fixture},
-		Seed:    grader.DefaultSeed, NoBench: true,
-	})
-	if err != nil {
-		t.Fatalf("grading the fixture: %v", err)
-	}
-	// The first failed check with a counterexample carried as data.
-	var failed *report.Check
-	for i, c := range r.Exercises[0].Checks {
-		if c.Status == report.Failed && c.Counterexample != nil && c.Counterexample.SetupCall != nil {
-			failed = &r.Exercises[0].Checks[i]
-			break
-		}
-	}
-	if failed == nil {
-		t.Fatalf("the fixture failed no check with a replayable counterexample: %+v", r.Exercises[0].Checks)
-	}
+	r, failed, fixture := gradeFixture(t, root, "tokenbucket", "truncating-refill")
 	steps := failed.Counterexample.Steps
-	last := steps[len(steps)-1]
-	if last.Got == last.Want {
-		t.Fatalf("%s: the counterexample's last step agrees: %+v", failed.ID, last)
-	}
 	s := StartServer(t, ServerOptions{StaticDir: fixtureWasm(t, root, "tokenbucket", fixture), Reports: []*report.Report{r}})
 	Open(t, ctx, s, "/exercises/tokenbucket", "exercise-title")
 
 	in := `document.querySelector('[data-testid="check-` + failed.ID + `"]')`
-	WaitTestID(t, ctx, "replay-button")
-	if n := Eval[int](t, ctx, `document.querySelectorAll('.replay:not([hidden]) [data-testid="replay-button"]').length`); n == 0 {
-		t.Fatal("no visible Replay button")
-	}
-	Eval[bool](t, ctx, in+`.querySelector('[data-testid="replay-button"]').click() || true`)
-	WaitTestID(t, ctx, "replay-result")
-
-	rows := Eval[[][]string](t, ctx, `Array.from(`+in+`.querySelectorAll('[data-testid="replay-result"] tbody tr')).map(tr => [tr.dataset.testid, ...Array.from(tr.cells).slice(0, 4).map(c => c.textContent.trim())])`)
+	rows := replayRows(t, ctx, in)
 	if len(rows) != len(steps)+1 {
 		t.Fatalf("replay rows = %q, want the setup and %d steps", rows, len(steps))
 	}
@@ -147,6 +162,64 @@ func TestReplayShowsTheDifferingStep(t *testing.T) {
 	if n := Eval[int](t, ctx, in+`.querySelectorAll('[data-testid="replay-result"]').length`); n != 0 {
 		t.Errorf("after Hide, %d replay tables", n)
 	}
+	if e := errs(); len(e) > 0 {
+		t.Errorf("console errors: %q", e)
+	}
+}
+
+// A week 5 exercise replays too: the throttle fixture that counts refused
+// writes in the address's window, graded and saved; Replay on its failed
+// check shows the step table with the grade's differing step marked, and
+// beside it the gate's state: the breaker, MaxCalls, the congestion level
+// and the written address's window count against its limit, drawn as a
+// meter.
+func TestReplayShowsTheThrottlesWindow(t *testing.T) {
+	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
+	errs := Console(ctx)
+	root, err := ModuleRoot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, failed, fixture := gradeFixture(t, root, "throttle", "counts-refused")
+	steps := failed.Counterexample.Steps
+	s := StartServer(t, ServerOptions{StaticDir: fixtureWasm(t, root, "throttle", fixture), Reports: []*report.Report{r}})
+	Open(t, ctx, s, "/exercises/throttle", "exercise-title")
+
+	in := `document.querySelector('[data-testid="check-` + failed.ID + `"]')`
+	rows := replayRows(t, ctx, in)
+	if len(rows) != len(steps)+1 || rows[0][0] != "replay-start" {
+		t.Fatalf("replay rows = %q, want the setup and %d steps", rows, len(steps))
+	}
+	// The throttle's answers read as the grade's: nil, or the refusal's name.
+	for i, st := range steps {
+		row := rows[i+1]
+		want := []string{"replay-step", strconv.Itoa(i + 1), st.Call, st.Got, st.Want}
+		if i == len(steps)-1 {
+			want[0], want[3] = "replay-first-diff", st.Got+"differs"
+		}
+		if strings.Join(row, "|") != strings.Join(want, "|") {
+			t.Errorf("replay row %d = %q, want %q", i+1, row, want)
+		}
+	}
+	last := steps[len(steps)-1]
+	addr, _ := last.Args["addr"].(string)
+	if last.Name != "Write" || addr == "" {
+		t.Fatalf("the differing step is %s(%v), want a Write", last.Name, last.Args)
+	}
+	fields := Eval[map[string]string](t, ctx, `Object.fromEntries(Array.from(`+in+`.querySelectorAll('[data-testid="replay-first-diff"] .replay-field')).map(f => [f.dataset.field, f.querySelector('.replay-text').textContent]))`)
+	for _, label := range []string{"breaker", "MaxCalls", "congestion", "addr " + addr, "now"} {
+		if fields[label] == "" {
+			t.Errorf("no %q beside the differing step: %q", label, fields)
+		}
+	}
+	if got := fields["addr "+addr]; !regexp.MustCompile(`^[0-9]+ of [0-9]+ in the last [0-9,]+ ns`).MatchString(got) {
+		t.Errorf("addr %s = %q, want its window's count against its limit", addr, got)
+	}
+	if n := Eval[int](t, ctx, in+`.querySelectorAll('[data-testid="replay-first-diff"] [data-field="addr `+addr+`"] meter').length`); n != 1 {
+		t.Errorf("%d meters for addr %s, want 1", n, addr)
+	}
+	Eval[bool](t, ctx, `(`+in+`.querySelector('[data-testid="replay-result"]').scrollIntoView(), true)`)
+	ScreenshotViewport(t, ctx, "replay-throttle")
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors: %q", e)
 	}

@@ -440,8 +440,8 @@ func (m *ThrottleModel) State() []Field {
 	out := []Field{
 		{Label: "breaker", Text: breaker},
 		{Label: "MaxCalls", Text: fmt.Sprintf("%d in [%d, %d] per %s ns", m.MaxCalls, c.MinMaxCalls, c.MaxMaxCalls, u(m.Cfg.Rate.WindowNs))},
-		{Label: "congestion", Text: fmt.Sprintf("%s; %d accepted writes in the last %s ns (Low below %d, High above %d)",
-			enumText(throttleLevels, uint8(m.Level), "Level"), writes, u(c.WindowNs), c.LowBelow, c.HighAbove)},
+		{Label: "congestion", Text: fmt.Sprintf("%s; %s in the last %s ns (Low below %d, High above %d)",
+			enumText(throttleLevels, uint8(m.Level), "Level"), plural(writes, "accepted write"), u(c.WindowNs), c.LowBelow, c.HighAbove)},
 	}
 	for _, a := range m.seen[:min(len(m.seen), maxAddrs)] {
 		rl := m.limitOf(a)
@@ -473,4 +473,12 @@ func modelThrottle(setup report.Call) (Model, error) {
 		return nil, fmt.Errorf("New: %v: the config is refused, nothing to replay", err)
 	}
 	return NewThrottleModel(cfg, now), nil
+}
+
+// plural is "1 thing" or "n things".
+func plural(n uint64, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return u(n) + " " + thing + "s"
 }
