@@ -153,7 +153,7 @@ func checkLate(t *testing.T, m *mountView, f map[string]string, scenario string)
 	if whileOpen == 0 {
 		t.Errorf("%s: no late result arrived while the breaker was open", scenario)
 	}
-	if strings.Contains(f["note"], "changed") {
+	if strings.Contains(f["note"], "must neither") {
 		t.Errorf("%s: note = %q", scenario, f["note"])
 	}
 	t.Logf("%s: %d late results, %d of them while open, all ignored", scenario, late, whileOpen)
@@ -177,6 +177,8 @@ func TestWeek5CircuitProbesAndLateResults(t *testing.T) {
 	}
 	m.scrollIntoView()
 	ScreenshotViewport(t, m.ctx, "slow-calls")
+	Eval[bool](t, m.ctx, `(`+m.js("load-chart")+`.scrollIntoView({block: "start"}), true)`)
+	ScreenshotViewport(t, m.ctx, "slow-calls-details")
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors: %v", e)
 	}

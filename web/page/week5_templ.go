@@ -53,7 +53,7 @@ func week5(l course.Lesson, a Assets) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		templ_7745c5c3_Err = vizMount(l, "breaker",
-			"Top: the backend (up or down) and the breaker's state over time; each client's attempts in its lane, from the call to its result: green success, red failure, dark red a call that hung until its timeout, purple a late result, grey ticks the calls refused at once. Below: the attempts reaching the backend per second, the side shown filled and the other dashed. The table lists every half-open period with the calls it let through and refused; the log, every change of state and every late result with the state before and after it. Yours runs the code in exercises/breaker.", a).Render(ctx, templ_7745c5c3_Buffer)
+			"Top: the backend (up or down) and the breaker's state over time; each client's attempts in its lane, a tick per call coloured by its result (green success, red failure, dark red a call that hung until its timeout, purple a late result) and, under it, a bar for a call of 150 ms or more; grey ticks are the calls refused at once, ▾ the probes. Below: the attempts reaching the backend per second, the side shown filled and the other dashed. The table lists every half-open period with the calls it let through and refused; the log, every change of state and every late result with the state before and after it. Yours runs the code in exercises/breaker.", a).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

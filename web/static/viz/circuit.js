@@ -26,6 +26,7 @@ const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["0.25", "0.5", "1", "2", "5", "10"]; // virtual seconds per real second
 const BIN_NS = 100e6; // the load chart's bins
 const LOG_MAX = 200; // lines kept in the log
+const LONG_NS = 150e6; // an attempt at least this long is drawn as a bar too
 
 // The states, numbered as lab/circuit's.
 const CLOSED = 0, OPEN = 1, HALF_OPEN = 2;
@@ -167,11 +168,11 @@ class CircuitViz extends Viz {
       verdict: h("p", { class: "rcv-verdict", "data-testid": "verdict", "aria-live": "polite" }),
     };
     this.figs = {
-      state: figure("state", "Breaker", "as the last call saw it"),
-      load: figure("load-down", "Backend load while down", "attempts a second"),
-      refused: figure("refused", "Refused at once", "calls the breaker failed fast"),
-      late: figure("late", "Late results", "of an earlier generation: ignored"),
-      failed: figure("failed", "Requests failed", "every try failed, of those finished"),
+      state: figure("state", "Breaker", ""),
+      load: figure("load-down", "Load while down", ""),
+      refused: figure("refused", "Refused at once", "failed fast, never sent"),
+      late: figure("late", "Late results", ""),
+      failed: figure("failed", "Requests failed", "of those finished"),
     };
     const controls = h("form", { class: "rcv-controls", "aria-label": "Failure-driven breaker settings" }, [
       field("Scenario", ui.preset),
@@ -190,7 +191,7 @@ class CircuitViz extends Viz {
       key("closed", "closed"), key("open", "open"), key("half", "half-open"),
       key("ok", "success"), key("fail", "failure"), key("timeout", "hung until the timeout"),
       key("flight", "in flight"), key("refused", "refused at once"), key("late", "late result"),
-      h("span", { class: "rcv-key" }, ["▾ probe"]),
+      h("span", { class: "rcv-key" }, ["▾ probe · ticks: calls; bars: calls of " + LONG_NS / 1e6 + " ms or more"]),
     ]);
     const loadLegend = h("p", { class: "rcv-legend" }, [
       key("load", "attempts at the backend, the side shown"), key("other", "the other side (dashed)"), key("down", "backend down"),
@@ -406,7 +407,8 @@ class CircuitViz extends Viz {
     const ok = (e[L.flags] & L.flagSuccess) !== 0, timeout = (e[L.flags] & L.flagTimeout) !== 0;
     const what = ok ? "success" : timeout ? "timeout" : "failure";
     const text = "t = " + sec(e[L.at]) + " · late " + what + " of client " + (e[L.client] + 1) + ", let through at " + sec(e[L.start]) +
-      " in generation " + e[L.ticketGen] + ": " + (changed ? "changed the breaker, " + before + " → " + after + "!" : "ignored, still " + before);
+      " in generation " + e[L.ticketGen] + ": " + (changed ? "changed the breaker: " + this.stateName(e[L.prevState]) + ", generation " + e[L.prevGen] + " → " +
+        this.stateName(e[L.evState]) + ", generation " + e[L.evGen] + "!" : "ignored: still " + this.stateName(e[L.prevState]) + ", generation " + e[L.prevGen]);
     this.log({ kind: "late", at: String(e[L.at]), before, after, changed: String(changed) }, text, changed ? "rcv-hot" : "rcv-late");
   }
 
@@ -449,19 +451,19 @@ class CircuitViz extends Viz {
     const dash = stopped || F.length === 0;
     const state = guarded ? v(L.state) : -1;
     figs.state.value.textContent = !guarded ? "none" : dash ? "–" : this.stateName(state);
-    figs.state.note.textContent = guarded ? "opened " + int(v(L.opens)) + " times so far" : "nothing stands between the retries and the backend";
+    figs.state.note.textContent = guarded ? "opened " + int(v(L.opens)) + (v(L.opens) === 1 ? " time" : " times") : "retries go straight through";
     for (const s of ["closed", "open", "half"]) figs.state.box.classList.toggle("rcv-st-" + s, guarded && !dash && ["closed", "open", "half"][state] === s);
     const downS = v(L.downNs) / 1e9;
     figs.load.value.textContent = dash || downS <= 0 ? "–" : int(v(L.downAttempts) / downS) + "/s";
     const reqPerSec = (info.scenario.clients * 1e9) / info.scenario.everyNs;
-    figs.load.note.textContent = "attempts a second reaching it, against " + int(reqPerSec) + " requests a second";
+    figs.load.note.textContent = "attempts a second at the backend; requests: " + int(reqPerSec) + "/s";
     figs.load.box.classList.toggle("rcv-hot", !dash && downS > 0 && v(L.downAttempts) / downS > reqPerSec);
     figs.load.box.classList.toggle("rcv-green", !dash && downS > 0 && v(L.downAttempts) / downS <= reqPerSec);
     figs.refused.value.textContent = !guarded ? "0" : dash ? "–" : int(v(L.refused));
     figs.late.value.textContent = !guarded ? "–" : dash ? "–" : int(v(L.late));
     const changed = v(L.lateChanged);
-    figs.late.note.textContent = !guarded ? "without a breaker there are no generations" :
-      changed > 0 ? int(changed) + " changed the breaker: they must be ignored" : "of an earlier generation: ignored";
+    figs.late.note.textContent = !guarded ? "no breaker, no generations" :
+      changed > 0 ? int(changed) + " changed the breaker!" : "of an earlier generation, ignored";
     figs.late.box.classList.toggle("rcv-hot", guarded && !dash && changed > 0);
     figs.late.box.classList.toggle("rcv-green", guarded && !dash && changed === 0 && v(L.late) > 0);
     const finished = v(L.requestsOK) + v(L.requestsFailed);
@@ -590,7 +592,8 @@ class CircuitViz extends Viz {
       st.states.forEach((s, i) => {
         const to = i + 1 < st.states.length ? st.states[i + 1].at : now;
         g.fillStyle = fills[s.state] || C.bad;
-        g.fillRect(x(s.at), G.breaker, Math.max(x(to) - x(s.at), 1), G.rowH);
+        // Half-open lasts a few calls: at least 3 px, so that it shows.
+        g.fillRect(x(s.at), G.breaker, Math.max(x(to) - x(s.at), s.state === HALF_OPEN ? 3 : 1), G.rowH);
         const label = this.stateName(s.state);
         g.font = "600 10px system-ui, sans-serif";
         if (x(to) - x(s.at) > g.measureText(label).width + 8) {
@@ -616,18 +619,23 @@ class CircuitViz extends Viz {
     // Refused calls: a thin tick each.
     g.fillStyle = C.refused;
     for (const r of st.refused) g.fillRect(x(r.at) - 0.5, G.lane0 + r.client * G.laneH + 3, 1, G.laneH - 6);
-    // Attempts let through: a bar from the call to its result.
+    // Attempts let through: a tick at the call, coloured by its result, in
+    // the lane's upper part; a long one (slow, or hung) also as a bar from
+    // the call to its result in the lower part, where late ones stand out.
+    const tickH = Math.ceil(G.laneH / 2) - 1, barY = tickH + 2, barH = G.laneH - barY - 2;
     for (const a of st.attempts) {
-      const y = G.lane0 + a.client * G.laneH + 2, hh = G.laneH - 5;
+      const y = G.lane0 + a.client * G.laneH;
       const end = a.end < 0 ? now : a.end;
-      g.fillStyle = a.end < 0 ? C.flight : a.late ? C.late : a.ok ? C.ok : a.timeout ? C.timeout : C.fail;
-      g.fillRect(x(a.start), y, Math.max(x(end) - x(a.start), 1.5), hh);
-      if (a.late) {
-        g.beginPath(); g.arc(x(end), y + hh / 2, 3, 0, 2 * Math.PI); g.fill();
+      const color = a.end < 0 ? C.flight : a.late ? C.late : a.ok ? C.ok : a.timeout ? C.timeout : C.fail;
+      const xs = x(a.start);
+      g.fillStyle = color;
+      g.fillRect(xs - 0.6, y + 1, 1.2, tickH);
+      if (end - a.start >= LONG_NS) {
+        g.fillRect(xs, y + barY, Math.max(x(end) - xs, 1.5), barH);
+        if (a.late) { g.beginPath(); g.arc(x(end), y + barY + barH / 2, 2.5, 0, 2 * Math.PI); g.fill(); }
       }
       if (a.probe) {
         g.fillStyle = C.half;
-        const xs = x(a.start);
         g.beginPath(); g.moveTo(xs - 3.5, y - 3); g.lineTo(xs + 3.5, y - 3); g.lineTo(xs, y + 2); g.fill();
       }
     }
