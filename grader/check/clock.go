@@ -76,3 +76,18 @@ func BackwardTrap[S, O any, P Clocked[O]](s Script[S, O], t Trace, replay func(S
 	}
 	return back && !replay(alt).Bad
 }
+
+// When is when a call comes: Wait after the latest time of its script so
+// far (saturating at MaxUint64), or, if Back is not 0, Back before it
+// (stopping at 0). A suite's call type embeds it, and is then Timed and
+// Clocked.
+type When struct {
+	Wait uint64 // ns forward from the latest time
+	Back uint64 // ns back from the latest time; wins over Wait
+}
+
+// At returns the time of the call when latest is the latest time so far.
+func (w When) At(latest uint64) uint64 { return TimeAt(latest, w.Wait, w.Back) }
+
+// Clock returns w's wait and step back, for MergeWaits and Without.
+func (w *When) Clock() (wait, back *uint64) { return &w.Wait, &w.Back }

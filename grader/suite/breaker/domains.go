@@ -145,7 +145,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	var tks []*modelTicket
 	latest := s.Setup.Start
 	for i := range check.Ops(r, size, 4, d.maxOps) {
-		o := op{Wait: d.wait(r, m)}
+		o := op{When: check.When{Wait: d.wait(r, m)}}
 		if d.rules.backward && check.Chance(r, d.back) {
 			o.Wait, o.Back = 0, check.Pick[uint64](r, 1, 10, 100, 1000, latest)
 		}

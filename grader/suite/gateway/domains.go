@@ -95,13 +95,10 @@ func (d domain) Valid(s script) int {
 // Gen opens the sessions, then draws calls with the model's state in
 // view, and keeps the longest valid prefix.
 func (d domain) Gen(r *rand.Rand, size int) script {
-	cfg := check.DrawUntil(r, d.config, d.configOK)
-	s := script{Setup: setup{Cfg: cfg, Start: d.start(r)}}
-	m := newModel(cfg, s.Setup.Start)
-	latest := s.Setup.Start
+	st := setup{Cfg: check.DrawUntil(r, d.config, d.configOK), Start: d.start(r)}
+	m, s := newModel(st.Cfg, st.Start), check.NewDraft[setup, op](st, st.Start)
 	add := func(o op) {
-		now := o.At(latest)
-		latest = max(latest, now)
+		now := s.Add(o)
 		switch o.Call {
 		case openCall:
 			m.open(o.Session, o.Class, now)
@@ -110,14 +107,13 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		default:
 			m.admit(o.Session, o.Kind, now)
 		}
-		s.Ops = append(s.Ops, o)
 	}
-	classes := classNames(cfg)
+	classes := classNames(st.Cfg)
 	for _, id := range d.sessions[:len(d.sessions)-1] { // the last one is never opened
 		add(op{Call: openCall, Session: id, Class: check.Pick(r, classes...)})
 	}
 	for range check.Ops(r, size, 1, d.maxOps) {
-		o := op{Call: admitCall, Session: check.Pick(r, d.sessions...), Kind: check.Pick(r, d.kinds...), Wait: d.wait(r, m)}
+		o := op{Call: admitCall, Session: check.Pick(r, d.sessions...), Kind: check.Pick(r, d.kinds...), When: check.When{Wait: d.wait(r, m)}}
 		switch {
 		case d.rules.reopen && (check.Chance(r, d.reopen) || closed(m, o.Session) && check.Chance(r, 0.5)):
 			o.Call, o.Class = openCall, check.Pick(r, classNames(m.cfg)...)
@@ -137,8 +133,8 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		}
 		add(o)
 	}
-	s.Ops = s.Ops[:max(0, d.Valid(s))]
-	return s
+	s.Ops = s.Ops[:max(0, d.Valid(s.Script))]
+	return s.Script
 }
 
 // base is what every property of the suite shares: how its scripts

@@ -9,10 +9,7 @@ import (
 )
 
 // setup is New's arguments.
-type setup struct {
-	Cfg   Config
-	Start uint64
-}
+type setup = check.ConfigAt[Config]
 
 // call is the method an op calls.
 type call uint8
@@ -31,18 +28,10 @@ type op struct {
 	Kind    Kind   // Admit's
 	Class   string // Open's
 	Cfg     Config // Reload's
-	Wait    uint64
-	Back    uint64
+	check.When
 }
 
 type script = check.Script[setup, op]
-
-// At returns the time of o when latest is the latest time so far.
-func (o op) At(latest uint64) uint64 { return check.TimeAt(latest, o.Wait, o.Back) }
-
-// Clock returns o's wait and step back, for check.MergeWaits and
-// check.Without.
-func (o *op) Clock() (wait, back *uint64) { return &o.Wait, &o.Back }
 
 var kindNames = []string{"NewOrder", "Modify", "Cancel", "Heartbeat"}
 var outcomeNames = []string{"Accept", "Reject", "Silent", "Disconnect"}

@@ -41,10 +41,10 @@ func shrinkConfig(cfg Config) []Config {
 func shrinkSetup(s setup) []setup {
 	var out []setup
 	for _, c := range shrinkConfig(s.Cfg) {
-		out = append(out, setup{c, s.Start})
+		out = append(out, setup{Cfg: c, Start: s.Start})
 	}
 	for _, t := range check.Simpler(s.Start) {
-		out = append(out, setup{s.Cfg, t})
+		out = append(out, setup{Cfg: s.Cfg, Start: t})
 	}
 	return out
 }

@@ -101,7 +101,7 @@ func escalationTrap(s script, t check.Trace, replay func(script) check.Trace) bo
 // every reload.
 func escalationOff(s script) script {
 	off := func(c Config) Config { c.SilenceAfterNs, c.DisconnectAfterNs = 0, 0; return c }
-	alt := script{Setup: setup{off(s.Setup.Cfg), s.Setup.Start}}
+	alt := script{Setup: setup{Cfg: off(s.Setup.Cfg), Start: s.Setup.Start}}
 	for _, o := range s.Ops {
 		if o.Call == reloadCall {
 			o.Cfg = off(o.Cfg)
@@ -220,7 +220,7 @@ func small(s script) script {
 		}
 		return out
 	}
-	alt := script{Setup: setup{cfg(s.Setup.Cfg), 0}}
+	alt := script{Setup: setup{Cfg: cfg(s.Setup.Cfg)}}
 	latest := s.Setup.Start
 	for _, o := range s.Ops {
 		now := o.At(latest)

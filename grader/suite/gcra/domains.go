@@ -87,9 +87,9 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	for range check.Ops(r, size, 1, d.maxOps) {
 		var o op
 		for range 8 {
-			o = op{Wait: d.wait(r, s, m)}
+			o = op{When: check.When{Wait: d.wait(r, s, m)}}
 			if d.rules.backward && check.Chance(r, d.backChance) {
-				o = op{Back: max(1, d.back(r, s, latest))}
+				o = op{When: check.When{Back: max(1, d.back(r, s, latest))}}
 			}
 			if d.stepOK(s, latest, o) {
 				break
@@ -277,9 +277,9 @@ func overflowTrap(s script, t check.Trace, replay func(script) check.Trace) bool
 	for _, o := range s.Ops {
 		now := o.At(latest)
 		if now >= latest {
-			alt.Ops = append(alt.Ops, op{Wait: min(now-latest, fill)})
+			alt.Ops = append(alt.Ops, op{When: check.When{Wait: min(now-latest, fill)}})
 		} else {
-			alt.Ops = append(alt.Ops, op{Back: o.Back})
+			alt.Ops = append(alt.Ops, op{When: check.When{Back: o.Back}})
 		}
 		latest = max(latest, now)
 	}

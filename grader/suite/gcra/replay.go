@@ -15,18 +15,10 @@ type setup struct{ Rate, Burst, Start uint64 }
 // script so far (saturating at MaxUint64), or, if Back is non-zero, Back
 // before it (stopping at 0).
 type op struct {
-	Wait uint64
-	Back uint64 // wins over Wait
+	check.When
 }
 
 type script = check.Script[setup, op]
-
-// At returns the time of o when latest is the latest time so far.
-func (o op) At(latest uint64) uint64 { return check.TimeAt(latest, o.Wait, o.Back) }
-
-// Clock returns o's wait and step back, for check.MergeWaits and
-// check.Without.
-func (o *op) Clock() (wait, back *uint64) { return &o.Wait, &o.Back }
 
 // newCall is the call of New with s's arguments, as the learner reads it.
 func newCall(s setup) string {

@@ -21,10 +21,10 @@ func shrinkSetup(s setup) []setup {
 func shrinkOp(o op) []op {
 	var out []op
 	for _, w := range check.Simpler(o.Wait) {
-		out = append(out, op{Wait: w, Back: o.Back})
+		out = append(out, op{When: check.When{Wait: w, Back: o.Back}})
 	}
 	for _, b := range check.Smaller(o.Back) {
-		out = append(out, op{Wait: o.Wait, Back: b})
+		out = append(out, op{When: check.When{Wait: o.Wait, Back: b}})
 	}
 	return out
 }

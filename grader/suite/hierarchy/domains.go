@@ -149,7 +149,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 				continue
 			}
 		}
-		o := op{Wait: d.wait(r, m)}
+		o := op{When: check.When{Wait: d.wait(r, m)}}
 		if d.node != nil {
 			o.Node = d.node(r, m)
 		} else if len(m.nodes) > 0 {

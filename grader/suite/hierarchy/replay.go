@@ -30,10 +30,9 @@ const (
 type op struct {
 	Kind kind
 	Node int    // TryAcquire's or Available's node; Add's parent
-	Wait uint64 // ns forward from the latest time
-	Back uint64 // ns back from the latest time; wins over Wait
 	N    uint64 // TryAcquire's n; Add's capacity
 	Rate uint64 // Add's ratePerSec
+	check.When
 }
 
 type script = check.Script[setup, op]
@@ -45,10 +44,6 @@ func (o op) At(latest uint64) uint64 {
 	}
 	return check.TimeAt(latest, o.Wait, o.Back)
 }
-
-// Clock returns o's wait and step back, for check.MergeWaits and
-// check.Without.
-func (o *op) Clock() (wait, back *uint64) { return &o.Wait, &o.Back }
 
 func nodeName(id int) string {
 	if id == rootID {

@@ -263,7 +263,7 @@ func addErrorsTrap(s script, t check.Trace, replay func(script) check.Trace) boo
 		if nodes == 0 {
 			return false
 		}
-		alt.Ops = append(alt.Ops, op{Kind: available, Node: 0, Wait: o.Wait, Back: o.Back})
+		alt.Ops = append(alt.Ops, op{Kind: available, Node: 0, When: o.When})
 	}
 	return bad && !replay(alt).Bad
 }

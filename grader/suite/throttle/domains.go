@@ -64,16 +64,9 @@ func (d domain) Valid(s script) int {
 // Gen draws calls with the model's state in view, and keeps the longest
 // valid prefix.
 func (d domain) Gen(r *rand.Rand, size int) script {
-	cfg := check.DrawUntil(r, d.config, d.configOK)
-	s := script{Setup: setup{Cfg: cfg, Start: d.start(r)}}
-	m := newModel(cfg, s.Setup.Start)
-	latest := s.Setup.Start
-	add := func(o op) {
-		now := o.At(latest)
-		latest = max(latest, now)
-		m.step(o, now)
-		s.Ops = append(s.Ops, o)
-	}
+	st := setup{Cfg: check.DrawUntil(r, d.config, d.configOK), Start: d.start(r)}
+	m, s := newModel(st.Cfg, st.Start), check.NewDraft[setup, op](st, st.Start)
+	add := func(o op) { m.step(o, s.Add(o)) }
 	total := 0
 	for _, w := range d.weights {
 		total += w
@@ -106,8 +99,8 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 			add(op{Call: statusCall})
 		}
 	}
-	s.Ops = s.Ops[:max(0, d.Valid(s))]
-	return s
+	s.Ops = s.Ops[:max(0, d.Valid(s.Script))]
+	return s.Script
 }
 
 // base is what every property of the suite shares: how its scripts

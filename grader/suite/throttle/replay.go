@@ -8,10 +8,7 @@ import (
 )
 
 // setup is New's arguments.
-type setup struct {
-	Cfg   Config
-	Start uint64
-}
+type setup = check.ConfigAt[Config]
 
 // call is the method an op calls.
 type call uint8
@@ -41,18 +38,10 @@ type op struct {
 	State State     // SetState's
 	Limit RateLimit // SetIssuerLimit's
 	On    bool      // SetWhitelisted's
-	Wait  uint64
-	Back  uint64
+	check.When
 }
 
 type script = check.Script[setup, op]
-
-// At returns the time of o when latest is the latest time so far.
-func (o op) At(latest uint64) uint64 { return check.TimeAt(latest, o.Wait, o.Back) }
-
-// Clock returns o's wait and step back, for check.MergeWaits and
-// check.Without.
-func (o *op) Clock() (wait, back *uint64) { return &o.Wait, &o.Back }
 
 var stateNames = []string{"Normal", "Degraded", "Paused"}
 var levelNames = []string{"Low", "NormalLoad", "High"}

@@ -12,7 +12,7 @@ func shrinkSetup(s setup) []setup {
 		for _, v := range vs {
 			n := c
 			set(&n, v)
-			out = append(out, setup{n, s.Start})
+			out = append(out, setup{Cfg: n, Start: s.Start})
 		}
 	}
 	with(check.Smaller(uint64(c.Rate.MaxCalls)), func(c *Config, v uint64) { c.Rate.MaxCalls = uint32(v) })
@@ -31,7 +31,7 @@ func shrinkSetup(s setup) []setup {
 	with(check.Smaller(uint64(k.MinMaxCalls)), func(c *Config, v uint64) { c.Congestion.MinMaxCalls = uint32(v) })
 	with(check.Smaller(uint64(k.MaxMaxCalls)), func(c *Config, v uint64) { c.Congestion.MaxMaxCalls = uint32(v) })
 	for _, t := range check.Smaller(s.Start) {
-		out = append(out, setup{c, t})
+		out = append(out, setup{Cfg: c, Start: t})
 	}
 	return out
 }

@@ -99,7 +99,7 @@ func recoverTrap(s script, t check.Trace, replay func(script) check.Trace) bool 
 		}
 		if r.recovered[i] {
 			at := r.recoverAt[i]
-			alt.Ops = append(alt.Ops, op{Call: stateCall, State: Normal, Wait: at - latest})
+			alt.Ops = append(alt.Ops, op{Call: stateCall, State: Normal, When: check.When{Wait: at - latest}})
 			o.Wait = r.now[i] - at
 		}
 		latest = r.now[i]

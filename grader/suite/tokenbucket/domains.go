@@ -105,7 +105,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	}
 	run := 0 // consecutive Available calls
 	for range check.Ops(r, size, 1, d.maxOps) {
-		o := op{Wait: d.wait(r, s)}
+		o := op{When: check.When{Wait: d.wait(r, s)}}
 		if check.Chance(r, d.aimed) {
 			next := m.NsToNextToken()
 			o.Wait = next - check.Pick(r, uint64(0), min(next, 1))

@@ -15,19 +15,11 @@ type setup struct{ Capacity, Rate, Start uint64 }
 // far (saturating at MaxUint64), or, if Back is non-zero, Back before it.
 type op struct {
 	Available bool   // Available instead of TryAcquire
-	Wait      uint64 // ns forward from the latest time
-	Back      uint64 // ns back from the latest time; wins over Wait
 	N         uint64 // TryAcquire's n
+	check.When
 }
 
 type script = check.Script[setup, op]
-
-// At returns the time of o when latest is the latest time so far.
-func (o op) At(latest uint64) uint64 { return check.TimeAt(latest, o.Wait, o.Back) }
-
-// Clock returns o's wait and step back, for check.MergeWaits and
-// check.Without.
-func (o *op) Clock() (wait, back *uint64) { return &o.Wait, &o.Back }
 
 // unitsPerToken is the contract's fixed-point scale: 1 token = 10^9 units.
 var unitsPerToken = big.NewInt(1_000_000_000)

@@ -45,7 +45,7 @@ func notStarted(impl New) bool {
 func everyHundredMicros() script {
 	ops := []op{{N: 1}} // take the only token
 	for range 10 {
-		ops = append(ops, op{Wait: 100_000, N: 1})
+		ops = append(ops, op{When: check.When{Wait: 100_000}, N: 1})
 	}
 	return script{Setup: setup{Capacity: 1, Rate: 1000}, Ops: ops}
 }

@@ -41,14 +41,14 @@ func TestFractionalDomainReachesTheTrap(t *testing.T) {
 func TestExplainBlamesTheStartOnlyForTheFirstCallAtTheStart(t *testing.T) {
 	one := check.Trace{Steps: make([]report.Step, 1)}
 	two := check.Trace{Steps: make([]report.Step, 2)}
-	s := script{Setup: setup{Capacity: 1, Rate: 1, Start: 7}, Ops: []op{{N: 1}, {Wait: 5, N: 1}}}
+	s := script{Setup: setup{Capacity: 1, Rate: 1, Start: 7}, Ops: []op{{N: 1}, {When: check.When{Wait: 5}, N: 1}}}
 	if got := explain(s, one, "why"); got != startsFull {
 		t.Errorf("first call at the start: explain = %q, want startsFull", got)
 	}
 	if got := explain(s, two, "why"); got != "why" {
 		t.Errorf("failure on the second call: explain = %q, want the check's own", got)
 	}
-	later := script{Setup: s.Setup, Ops: []op{{Wait: 1, N: 1}}}
+	later := script{Setup: s.Setup, Ops: []op{{When: check.When{Wait: 1}, N: 1}}}
 	if got := explain(later, one, "why"); got != "why" {
 		t.Errorf("first call after the start: explain = %q, want the check's own", got)
 	}
