@@ -34,7 +34,9 @@ func (g *grading) build(ctx context.Context, ids []string) (bin string, broken m
 	}
 	key, err := g.buildKey(ids)
 	if err != nil {
-		return "", nil, err
+		// Without a key (go list could not list what the program links),
+		// build as without a cache: the build reports what is wrong.
+		return g.buildEach(ctx, ids)
 	}
 	unlock := cache.Lock(key)
 	defer unlock()

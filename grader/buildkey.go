@@ -223,7 +223,7 @@ func (s *sourceHasher) sum(root string, pkgs []string) (buildcache.Key, error) {
 // goListDeps lists the folders, within the module under root, of pkgs and
 // every package they import, directly or not.
 func goListDeps(root string, pkgs []string) ([]string, error) {
-	cmd := exec.Command("go", append([]string{"list", "-deps", "-f", "{{if not .Standard}}{{.Dir}}{{end}}"}, pkgs...)...)
+	cmd := exec.Command("go", append([]string{"list", "-e", "-deps", "-f", "{{if not .Standard}}{{.Dir}}{{end}}"}, pkgs...)...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	var stderr strings.Builder

@@ -1,10 +1,15 @@
 package grader
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"ratelab/grader/buildcache"
+	"ratelab/grader/report"
 )
 
 func writeTree(t *testing.T, root string, files map[string]string) {
@@ -128,5 +133,28 @@ func TestBuildKeyFollowsTheSubmittedFiles(t *testing.T) {
 		if got := key(c.files, c.sandboxed, c.ids...); (got == base) != c.same {
 			t.Errorf("%s: same key = %v, want %v", c.name, got == base, c.same)
 		}
+	}
+}
+
+// A submission that imports a package that does not exist is reported as
+// not building, with a cache as without.
+func TestBuildCacheMissingImportDoesNotBuild(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"tokenbucket.go": "package tokenbucket\n\nimport _ \"ratelab/no/such/package\"\n"})
+	cache, err := buildcache.Open(filepath.Join(t.TempDir(), "programs"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Grade(context.Background(), Options{Root: root, Exercises: []string{"tokenbucket"}, Seed: DefaultSeed, NoBench: true,
+		Replace: map[string]string{"tokenbucket": dir}, BuildCache: cache})
+	if err != nil {
+		t.Fatalf("Grade: %v; want a report saying the code does not build", err)
+	}
+	if e := r.Exercises[0]; e.Status != report.Error || !strings.Contains(e.Message, "does not build") {
+		t.Errorf("tokenbucket: %s %q; want error, does not build", e.Status, e.Message)
 	}
 }
