@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"ratelab/grader/check"
+	"ratelab/grader/harness"
 	"ratelab/grader/report"
 )
 
@@ -69,13 +70,14 @@ func EveryPropertyHasADomain[D any](t *testing.T, s check.Suite, domains map[str
 }
 
 // ReferencePasses runs, in a subtest ReferencePassesEveryCheck, every
-// check of s but its benchmarks (tests never judge time: the grader's own
-// tests grade the references' benchmarks), the suite over the reference
-// solution, with seeds 1 to seeds: each must pass, s must not read as not
+// check of suite but its benchmarks (tests never judge time: the grader's
+// own tests grade the references' benchmarks) over the reference solution
+// served by api, through the same encoding as the grading child, with
+// seeds 1 to seeds: each must pass, the suite must not read as not
 // started, and the points of all its checks must add up to points.
-func ReferencePasses(t *testing.T, s check.Suite, seeds int64, points float64) {
+func ReferencePasses(t *testing.T, suite func(check.Remote) check.Suite, api harness.API, seeds int64, points float64) {
 	t.Helper()
-	t.Run("ReferencePassesEveryCheck", func(t *testing.T) { referencePasses(t, s, seeds, points) })
+	t.Run("ReferencePassesEveryCheck", func(t *testing.T) { referencePasses(t, suite(harness.Local(api)), seeds, points) })
 }
 
 func referencePasses(t *testing.T, s check.Suite, seeds int64, points float64) {

@@ -5,27 +5,30 @@ import (
 	"testing"
 
 	"ratelab/grader/check"
+	"ratelab/grader/harness"
 )
 
 // Generators runs, as subtests of t, the tests of a suite's generators
 // and model: DomainsGenerateValidScripts (Domains with minOps),
-// ModelAgreesWithReference (ModelAgrees, replay on the reference) and
+// ModelAgreesWithReference (ModelAgrees, replay on the reference ref) and
 // EveryPropertyHasADomain (s is the suite over no implementation).
-func Generators[S, O any, D check.Domain[S, O]](t *testing.T, s check.Suite, domains map[string]D, minOps func(D) float64, replay func(check.Script[S, O]) check.Trace) {
+func Generators[I, S, O any, D check.Domain[S, O]](t *testing.T, s check.Suite, domains map[string]D, minOps func(D) float64, replay func(I, check.Script[S, O]) check.Trace, ref I) {
 	t.Run("DomainsGenerateValidScripts", func(t *testing.T) { Domains(t, domains, minOps, nil) })
-	t.Run("ModelAgreesWithReference", func(t *testing.T) { ModelAgrees(t, domains, replay) })
+	t.Run("ModelAgreesWithReference", func(t *testing.T) {
+		ModelAgrees(t, domains, func(s check.Script[S, O]) check.Trace { return replay(ref, s) })
+	})
 	t.Run("EveryPropertyHasADomain", func(t *testing.T) { EveryPropertyHasADomain(t, s, domains) })
 }
 
 // ReferencePassesLong is ReferencePasses, skipped in -short mode: it runs
 // every check seeds times.
-func ReferencePassesLong(t *testing.T, s check.Suite, seeds int64, points float64) {
+func ReferencePassesLong(t *testing.T, suite func(check.Remote) check.Suite, api harness.API, seeds int64, points float64) {
 	t.Helper()
 	t.Run("ReferencePassesEveryCheck", func(t *testing.T) {
 		if testing.Short() {
 			t.Skip(fmt.Sprintf("runs every check %d times", seeds))
 		}
-		referencePasses(t, s, seeds, points)
+		referencePasses(t, suite(harness.Local(api)), seeds, points)
 	})
 }
 

@@ -3,9 +3,7 @@ package fairqueue
 import (
 	"testing"
 
-	"ratelab/grader/check"
 	"ratelab/grader/check/checktest"
-	"ratelab/grader/harness"
 )
 
 // TestSuite checks the generators and the model (see
@@ -13,7 +11,7 @@ import (
 // as the child for three seeds, and checks that the benchmark's loop on
 // the reference decides, the same way twice.
 func TestSuite(t *testing.T) {
-	checktest.Generators(t, Suite(nil), domains, func(d domain) float64 { return float64(d.maxOps) / 4 }, func(s script) check.Trace { return replay(refNew, s) })
-	checktest.ReferencePasses(t, Suite(harness.Local(API(refNew, refNew))), 3, 35)
+	checktest.Generators(t, Suite(nil), domains, func(d domain) float64 { return float64(d.maxOps) / 4 }, replay, refNew)
+	checktest.ReferencePasses(t, Suite, API(refNew, refNew), 3, 35)
 	t.Run("BenchmarkLoopDecides", func(t *testing.T) { checktest.LoopDecides(t, func() uint64 { return loop(refNew, 5000) }) })
 }

@@ -4,14 +4,13 @@ import (
 	"math/rand"
 	"testing"
 
-	"ratelab/grader/check"
 	"ratelab/grader/check/checktest"
 )
 
 // TestSuite checks the generators and the model (see
 // checktest.Generators), and the new-arguments check on the reference.
 func TestSuite(t *testing.T) {
-	checktest.Generators(t, Suite(nil), domains, func(d domain) float64 { return float64(d.maxOps) / 3 }, func(s script) check.Trace { return replay(refNew, s) })
+	checktest.Generators(t, Suite(nil), domains, func(d domain) float64 { return float64(d.maxOps) / 3 }, replay, refNew)
 	checktest.Passes(t, "new-arguments", newArguments(refNew))
 }
 

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"ratelab/grader/check/checktest"
-	"ratelab/grader/harness"
 	ref "ratelab/solutions/gradient2"
 )
 
@@ -69,7 +68,7 @@ func reference(c Config) Limit {
 }
 
 func TestReferencePassesEveryCheck(t *testing.T) {
-	checktest.ReferencePasses(t, Suite(harness.Local(API(reference))), 5, 25)
+	checktest.ReferencePasses(t, Suite, API(reference), 5, 25)
 }
 
 // TestModelWarmupAndDecay pins the model's long RTT down on the contract's

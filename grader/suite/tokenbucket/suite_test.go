@@ -13,7 +13,7 @@ import (
 // TestSuite checks the generators and the model (see
 // checktest.Generators).
 func TestSuite(t *testing.T) {
-	checktest.Generators(t, Suite(nil), domains, func(domain) float64 { return 3 }, func(s script) check.Trace { return replay(refNew, s) })
+	checktest.Generators(t, Suite(nil), domains, func(domain) float64 { return 3 }, replay, refNew)
 }
 
 // TestFractionalDomainReachesTheTrap checks that the fractional-tokens
