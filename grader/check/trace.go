@@ -34,3 +34,7 @@ func (t *Trace) Step(call, got, want string, p *Panic) bool {
 func (t *Trace) SetupPanic(p *Panic) {
 	t.Bad, t.Panic = true, p
 }
+
+// Last returns the index of t's last step (the failing call of a bad
+// trace), or -1 if it has none.
+func (t Trace) Last() int { return len(t.Steps) - 1 }

@@ -12,10 +12,6 @@ import (
 // script without those calls (their waits kept) must be answered right,
 // so the failure is those calls' doing.
 
-// lastOf is the index of the call a failing trace ends on; -1 if New
-// failed.
-func lastOf(t check.Trace) int { return len(t.Steps) - 1 }
-
 // at returns the model as it stands at call last, its time applied, with
 // prior the state before it was.
 func at(s script, last int) *model {
@@ -26,7 +22,7 @@ func at(s script, last int) *model {
 // set a count of failures above 0 back to 0, and the breaker never opened
 // (so no other rule has played a part yet).
 func consecutiveTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return false
 	}
@@ -38,7 +34,7 @@ func consecutiveTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 // its time is applied): whether that time ends the open period is the
 // question.
 func openTimeoutTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	return last >= 0 && at(s, last).prior == Open
 }
 
@@ -46,7 +42,7 @@ func openTimeoutTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 // already going on, or in an open period that a failed probe started and
 // that this call does not end.
 func halfOpenTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return false
 	}
@@ -69,7 +65,7 @@ func staleOrBogus(s script) []bool {
 // the failing call, and the same script without those reports (which the
 // contract ignores) is answered right.
 func generationTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return false
 	}
@@ -99,7 +95,7 @@ func generationTrap(s script, t check.Trace, replay func(script) check.Trace) bo
 // script with every step back made at the latest time instead is answered
 // right.
 func backwardTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return false
 	}
@@ -118,7 +114,7 @@ func backwardTrap(s script, t check.Trace, replay func(script) check.Trace) bool
 // Explanations: the failing script's own numbers.
 
 func explainConsecutive(s script, t check.Trace, why string) string {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return why
 	}
@@ -139,7 +135,7 @@ func explainConsecutive(s script, t check.Trace, why string) string {
 }
 
 func explainOpenTimeout(s script, t check.Trace, why string) string {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return why
 	}
@@ -159,7 +155,7 @@ func explainOpenTimeout(s script, t check.Trace, why string) string {
 }
 
 func explainHalfOpen(s script, t check.Trace, why string) string {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return why
 	}
@@ -174,7 +170,7 @@ func explainHalfOpen(s script, t check.Trace, why string) string {
 }
 
 func explainGeneration(s script, t check.Trace, why string) string {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return why
 	}
@@ -195,7 +191,7 @@ func explainGeneration(s script, t check.Trace, why string) string {
 }
 
 func explainBackward(s script, t check.Trace, why string) string {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return why
 	}

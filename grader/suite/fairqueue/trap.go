@@ -11,8 +11,6 @@ import (
 // Traps: each check's failure must contain the mistake it names (see
 // check.Property.Trap).
 
-func lastOf(t check.Trace) int { return len(t.Steps) - 1 }
-
 // before replays the model over the calls before last.
 func before(s script, last int) *model {
 	m := newModel(s.Setup.Quantum)
@@ -36,7 +34,7 @@ type failedPop struct {
 }
 
 func parsePop(t check.Trace, s script) (failedPop, bool) {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 || !s.Ops[last].Pop || t.Panic != nil {
 		return failedPop{}, false
 	}
@@ -87,7 +85,7 @@ func comebacks(s script, last int) ([]uint32, script) {
 // the failing call, and with each comeback made by a fresh session the
 // script passes.
 func deficitTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return false
 	}
@@ -98,7 +96,7 @@ func deficitTrap(s script, t check.Trace, replay func(script) check.Trace) bool 
 // largeTrap: a command costing more than quantum was pushed up to the
 // failing call, and with every cost cut to quantum the script passes.
 func largeTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return false
 	}
@@ -128,7 +126,7 @@ func roundTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 	if !ok || !f.both || f.got == f.want {
 		return false
 	}
-	head, inTurn, _ := before(s, lastOf(t)).head()
+	head, inTurn, _ := before(s, t.Last()).head()
 	return !(inTurn && (f.want == head || f.got == head))
 }
 
@@ -140,7 +138,7 @@ func turnTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 	if !ok || !f.both {
 		return false
 	}
-	head, inTurn, _ := before(s, lastOf(t)).head()
+	head, inTurn, _ := before(s, t.Last()).head()
 	return inTurn && (f.want == head) != (f.got == head)
 }
 
@@ -153,7 +151,7 @@ func fifoTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 // Explanations in the script's own numbers.
 
 func explainDeficit(s script, t check.Trace, why string) string {
-	back, _ := comebacks(s, lastOf(t))
+	back, _ := comebacks(s, t.Last())
 	var ids []string
 	for _, b := range back {
 		ids = append(ids, fmt.Sprint(b))
@@ -166,7 +164,7 @@ func explainLarge(s script, t check.Trace, why string) string {
 }
 
 func explainRound(s script, t check.Trace, why string) string {
-	m := before(s, lastOf(t))
+	m := before(s, t.Last())
 	var order []string
 	for _, x := range m.round {
 		order = append(order, fmt.Sprint(x))
@@ -175,7 +173,7 @@ func explainRound(s script, t check.Trace, why string) string {
 }
 
 func explainTurn(s script, t check.Trace, why string) string {
-	m := before(s, lastOf(t))
+	m := before(s, t.Last())
 	head, _, _ := m.head()
 	return fmt.Sprintf("Before the last Pop, session %d was in its turn with a deficit of %s and its next command costing %s. %s", head, check.U(m.deficit[head]), check.U(m.fifo[head][0]), why)
 }

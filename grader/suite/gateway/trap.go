@@ -12,10 +12,6 @@ import (
 // script without those calls (their waits kept) must be answered right,
 // so the failure is those calls' doing.
 
-// lastOf is the index of the call a failing trace ends on; -1 if New
-// failed.
-func lastOf(t check.Trace) int { return len(t.Steps) - 1 }
-
 // headDiffers reports whether the failing step differs in more than the
 // retry-after (or panicked): the outcome, the budget, or an error.
 func headDiffers(t check.Trace) bool {
@@ -38,7 +34,7 @@ func isAdmit(k Kind) func(op) bool {
 // or the script without the cancels before it (the orders before it, for
 // a failing cancel) is answered right.
 func cancelTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 || !headDiffers(t) {
 		return false
 	}
@@ -71,7 +67,7 @@ func unlimitedCancels(s script, last int) bool {
 // heartbeatTrap: the failing call is a heartbeat, or the script without
 // the heartbeats before it is answered right.
 func heartbeatTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return false
 	}
@@ -83,14 +79,14 @@ func heartbeatTrap(s script, t check.Trace, replay func(script) check.Trace) boo
 
 // retryTrap: the outcome and the budget are right, the retry-after is not.
 func retryTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	return last >= 0 && !headDiffers(t) && s.Ops[last].Call == admitCall
 }
 
 // escalationTrap: the failing call is an Admit, and the same script with
 // escalation off (in the setup and every reload) is answered right.
 func escalationTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 || s.Ops[last].Call != admitCall || !headDiffers(t) {
 		return false
 	}
@@ -129,7 +125,7 @@ func acceptanceDiffers(t check.Trace) bool {
 // accepts where the contract refuses (or the other way round), and the same script with every reopened session
 // continuing under a fresh id from its reopening on is answered right.
 func reconnectTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 || s.Ops[last].Call == admitCall && !acceptanceDiffers(t) {
 		return false
 	}
@@ -167,7 +163,7 @@ func reconnectTrap(s script, t check.Trace, replay func(script) check.Trace) boo
 // with and under the config the last reload before the failing call put
 // in force: the failure needs the change of config.
 func reloadTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return false
 	}
@@ -237,7 +233,7 @@ func small(s script) script {
 }
 
 func hugeValues(s script, t check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 || !headDiffers(t) {
 		return false
 	}

@@ -297,7 +297,7 @@ var lazyDomain = domain{
 }
 
 var backwardDomain = domain{
-	aim:    aim{Check: "backward-time", Trap: backwardTrap, Explain: explainBackward},
+	aim:    aim{Check: "backward-time", Trap: check.BackwardTrap[setup, op], Explain: explainBackward},
 	start:  func(r *rand.Rand) uint64 { return check.Pick(r, 0, 5*second, check.Between(r, 0, 1e12)) },
 	tree:   randomTree(4, 1, 10, 1, 4),
 	wait:   seconds(3),

@@ -55,13 +55,11 @@ func events(s script, last int) ([]event, *model) {
 	return out, m
 }
 
-func lastOf(t check.Trace) int { return len(t.Steps) - 1 }
-
 // allOrNothingTrap: a TryAcquire before the failing call was refused, and
 // with the refused calls made as Available calls instead (which take
 // nothing either) the script passes.
 func allOrNothingTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return false
 	}
@@ -81,7 +79,7 @@ func allOrNothingTrap(s script, t check.Trace, replay func(script) check.Trace) 
 // earlier granted one charged a node above its own that is on the failing
 // call's path (a parent, shared or not, had to pay).
 func sharedTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return false
 	}
@@ -110,7 +108,7 @@ func sharedTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 // pass). In this check's scripts every refill is whole tokens and no
 // request asks for more than is there, so only a lost refill errs that way.
 func lazyTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 || t.Panic != nil || len(missed(s, last)) == 0 {
 		return false
 	}
@@ -150,29 +148,11 @@ func missed(s script, last int) map[int]uint64 {
 	return out
 }
 
-// backwardTrap: a call up to the failing one stepped back, and with every
-// step back made at the latest time instead the script passes.
-func backwardTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
-	if last < 0 {
-		return false
-	}
-	back := false
-	alt := script{Setup: s.Setup, Ops: slices.Clone(s.Ops)}
-	for i, o := range s.Ops {
-		if o.Back > 0 {
-			back = back || i <= last
-			alt.Ops[i].Back, alt.Ops[i].Wait = 0, 0
-		}
-	}
-	return back && !replay(alt).Bad
-}
-
 // fractionalTrap: the failure comes after a call that earned part of a
 // token, not on the first call after the Adds (the drain), whose failure
 // is the tree's start.
 func fractionalTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	calls := 0
 	for _, o := range s.Ops[:max(0, last+1)] {
 		if o.Kind != add {
@@ -188,7 +168,7 @@ func fractionalTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 // overflow's only if the same tree with capacities of 1 passes a request
 // for 1: otherwise the tree just did not start full.
 func overflowTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 || s.Ops[last].Kind == add {
 		return false
 	}
@@ -240,7 +220,7 @@ func overflowTrap(s script, t check.Trace, replay func(script) check.Trace) bool
 // calls made as Available on node 0 at the same time, which changes nothing
 // but the clock, as they do) the script passes.
 func addErrorsTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return false
 	}
@@ -271,7 +251,7 @@ func addErrorsTrap(s script, t check.Trace, replay func(script) check.Trace) boo
 // Explanations, in the script's own numbers.
 
 func explainAllOrNothing(s script, t check.Trace, why string) string {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return why
 	}
@@ -308,7 +288,7 @@ func explainAllOrNothing(s script, t check.Trace, why string) string {
 }
 
 func explainShared(s script, t check.Trace, why string) string {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return why
 	}
@@ -335,7 +315,7 @@ func explainShared(s script, t check.Trace, why string) string {
 }
 
 func explainLazy(s script, t check.Trace, why string) string {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return why
 	}
@@ -348,7 +328,7 @@ func explainLazy(s script, t check.Trace, why string) string {
 }
 
 func explainBackward(s script, t check.Trace, why string) string {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return why
 	}
@@ -365,7 +345,7 @@ func explainBackward(s script, t check.Trace, why string) string {
 }
 
 func explainFractional(s script, t check.Trace, why string) string {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return why
 	}
@@ -395,7 +375,7 @@ func explainFractional(s script, t check.Trace, why string) string {
 }
 
 func explainAddErrors(s script, t check.Trace, why string) string {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return why
 	}

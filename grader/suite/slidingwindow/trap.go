@@ -56,15 +56,11 @@ func factsOf(s script, last int) facts {
 	return f
 }
 
-// lastOf is the index of the call a failing trace ends on; -1 if New
-// failed.
-func lastOf(t check.Trace) int { return len(t.Steps) - 1 }
-
 // rejectedTrap: a refused call came before the failure, the failure errs
 // the way counting refusals does (Count too high, or a call refused), and
 // with the refused calls made as Count calls instead the script passes.
 func rejectedTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 || !factsOf(s, last).refused || !tooFull(t.Steps[last].Call, t.Steps[last].Got, t.Steps[last].Want, t.Panic != nil) {
 		return false
 	}
@@ -101,7 +97,7 @@ func tooFull(call, got, want string, panicked bool) bool {
 // the window, and without those calls (made as Count calls instead) the
 // script passes.
 func staleTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	return last >= 0 && factsOf(s, last).stale &&
 		!replay(without(s, last, func(m *model, id, cur uint64) bool { return !m.inWindow(id, cur) })).Bad
 }
@@ -109,7 +105,7 @@ func staleTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 // edgeTrap: at the failing call, a bucket holding accepted calls is on the
 // window's edge, and without those calls the script passes.
 func edgeTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	return last >= 0 && factsOf(s, last).edge &&
 		!replay(without(s, last, func(m *model, id, cur uint64) bool { return m.edge(cur - id) })).Bad
 }
@@ -139,7 +135,7 @@ func without(s script, last int, pick func(m *model, id, cur uint64) bool) scrip
 // back made a call at the latest time instead (the same thing, by the
 // contract) passes.
 func backwardTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 || !factsOf(s, last).steppedBack {
 		return false
 	}
@@ -157,7 +153,7 @@ func backwardTrap(s script, t check.Trace, replay func(script) check.Trace) bool
 // to small times (by whole buckets, so that every call falls in the same
 // place of its bucket and the window's state is the same) pass.
 func overflowTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 || !factsOf(s, last).huge {
 		return false
 	}
@@ -262,7 +258,7 @@ func bucketsWhere(m *model, cur uint64, pick func(id uint64) bool) string {
 }
 
 func explainStale(s script, t check.Trace, why string) string {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return why
 	}
@@ -273,7 +269,7 @@ func explainStale(s script, t check.Trace, why string) string {
 }
 
 func explainEdge(s script, t check.Trace, why string) string {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return why
 	}
@@ -284,7 +280,7 @@ func explainEdge(s script, t check.Trace, why string) string {
 }
 
 func explainRejected(s script, t check.Trace, why string) string {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return why
 	}
@@ -305,7 +301,7 @@ func explainRejected(s script, t check.Trace, why string) string {
 }
 
 func explainBackward(s script, t check.Trace, why string) string {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return why
 	}

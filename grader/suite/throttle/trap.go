@@ -13,10 +13,6 @@ import (
 // script without those calls (their waits kept) must be answered right,
 // so the failure is those calls' doing.
 
-// lastOf is the index of the call a failing trace ends on; -1 if New
-// failed.
-func lastOf(t check.Trace) int { return len(t.Steps) - 1 }
-
 func is(c call) func(int, op) bool { return func(_ int, o op) bool { return o.Call == c } }
 
 // needsRefused reports whether the failure goes away without the writes
@@ -32,7 +28,7 @@ func needsRefused(s script, last int, replay func(script) check.Trace) bool {
 // ends reports whether the failing step is a call c with got and want as
 // keep says.
 func ends(s script, t check.Trace, c call, keep func(got, want string) bool) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 || t.Panic != nil || s.Ops[last].Call != c {
 		return false
 	}
@@ -44,7 +40,7 @@ func ends(s script, t check.Trace, c call, keep func(got, want string) bool) boo
 // accepts, refused at level High: congestion-not-a-gate's failure, which
 // the checks of the rate limit leave to it.
 func gateLike(s script, t check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if !ends(s, t, writeCall, func(got, want string) bool { return want == "nil" && got != "nil" }) {
 		return false
 	}
@@ -82,7 +78,7 @@ func applies(s script, last int) []string {
 // one, and with AutoRecover off and SetState(Normal) made at each
 // RecoverAtNs instead, the same calls are answered right.
 func recoverTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 {
 		return false
 	}
@@ -116,7 +112,7 @@ func pauseTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 // whitelistTrap: an address was whitelisted before the failing call, and
 // without the SetWhitelisted calls the same script is answered right.
 func whitelistTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 || t.Panic != nil {
 		return false
 	}
@@ -128,7 +124,7 @@ func whitelistTrap(s script, t check.Trace, replay func(script) check.Trace) boo
 // before the failing one the same script is answered right, and the
 // failure does not need the refused writes.
 func overrideTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if !ends(s, t, writeCall, func(string, string) bool { return true }) || gateLike(s, t) {
 		return false
 	}
@@ -139,7 +135,7 @@ func overrideTrap(s script, t check.Trace, replay func(script) check.Trace) bool
 // rateTrap: a write is answered wrong while every move of the global limit
 // before it was shown right by the Status that follows it.
 func rateTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
-	last := lastOf(t)
+	last := t.Last()
 	if !ends(s, t, writeCall, func(string, string) bool { return true }) || gateLike(s, t) {
 		return false
 	}
@@ -180,7 +176,7 @@ func degradedTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 // and it answers with one of them, not the first.
 func precedenceTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 	return ends(s, t, writeCall, func(got, want string) bool {
-		in := applies(s, lastOf(t))
+		in := applies(s, t.Last())
 		return got != want && len(in) > 1 && slices.Contains(in, got)
 	})
 }
@@ -197,7 +193,7 @@ func statusTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 // explain tells the story of the failing call in the script's own
 // numbers, before the check's explanation.
 func explain(s script, t check.Trace, why string) string {
-	last := lastOf(t)
+	last := t.Last()
 	if last < 0 || t.Panic != nil {
 		return why
 	}
