@@ -1,5 +1,7 @@
 package check
 
+import "fmt"
+
 // Aim is what a suite's domain is for, beside how it draws its scripts:
 // the property check whose corner it is, the mistake that check exists to
 // catch, and how its failures are explained. A suite's domain type embeds
@@ -30,4 +32,20 @@ func (a Aim[S, O]) Property(d Domain[S, O], base Property[S, O], replay func(Scr
 	}
 	p.Trap = TrapOver(a.Trap, replay)
 	return p
+}
+
+// ByName returns a suite's domains by the name of the property check each
+// is the corner of (its Name). A name given twice, or none, is a mistake
+// in the suite: it panics, and the suite's tests, which read the table,
+// find it.
+func ByName[D interface{ Name() string }](domains ...D) map[string]D {
+	out := make(map[string]D, len(domains))
+	for _, d := range domains {
+		name := d.Name()
+		if _, dup := out[name]; dup || name == "" {
+			panic(fmt.Sprintf("check.ByName: a domain named %q is there twice, or has no name", name))
+		}
+		out[name] = d
+	}
+	return out
 }

@@ -129,19 +129,3 @@ func NewSuite(exercise string, prose []byte, notStarted func() bool, runs map[st
 	}
 	return s
 }
-
-// ByName returns a suite's domains by the name of the property check each
-// is the corner of (its Name). A name given twice, or none, is a mistake
-// in the suite: it panics, and the suite's tests, which read the table,
-// find it.
-func ByName[D interface{ Name() string }](domains ...D) map[string]D {
-	out := make(map[string]D, len(domains))
-	for _, d := range domains {
-		name := d.Name()
-		if _, dup := out[name]; dup || name == "" {
-			panic(fmt.Sprintf("check.ByName: a domain named %q is there twice, or has no name", name))
-		}
-		out[name] = d
-	}
-	return out
-}
