@@ -57,6 +57,22 @@ func perSecond(t *testing.T, f map[string]string, id string) float64 {
 	return x
 }
 
+// circuitTip moves the pointer over the timeline at virtual time tNs, in
+// the breaker's row or a client's lane ("client1", ...), and returns the
+// tooltip's text then ("" if none shows).
+func (m *mountView) circuitTip(tNs float64, row string) string {
+	m.t.Helper()
+	return Eval[string](m.t, m.ctx, `(() => {
+		const c = `+m.js("timeline")+`, r = c.getBoundingClientRect(), w = r.width;
+		const padL = w < 480 ? 54 : 74, padR = 10, plotW = w - padL - padR;
+		const row = `+strconv.Quote(row)+`;
+		const y = row === "breaker" ? 4 + 14 + 4 + 7 : 4 + 14 + 4 + 14 + 10 + (Number(row.slice(6)) - 1) * 12 + 6;
+		c.dispatchEvent(new PointerEvent("pointermove", {clientX: r.left + padL + plotW * `+strconv.FormatFloat(tNs, 'f', -1, 64)+` / 10e9, clientY: r.top + y, bubbles: true}));
+		const tip = document.querySelector(`+strconv.Quote(m.mount)+` + " .rcv-tip");
+		return tip && !tip.hidden ? tip.textContent : "";
+	})()`)
+}
+
 // halfOpenRow is one row of the half-open table.
 type halfOpenRow struct {
 	At               string
@@ -173,6 +189,14 @@ func TestWeek5CircuitProbesAndLateResults(t *testing.T) {
 		checkLate(t, m, f, scenario)
 		if f["state"] != "closed" {
 			t.Errorf("%s: the breaker ends %q, want closed once the backend is back", scenario, f["state"])
+		}
+		if scenario == "outage" {
+			// The breaker's row at 2.5 s, a moment into the outage.
+			tip := m.circuitTip(2.5e9, "breaker")
+			if !strings.HasPrefix(tip, "open from 2.0") {
+				t.Errorf("the tip over the breaker's row at 2.5 s = %q, want it open since about 2 s", tip)
+			}
+			t.Logf("tip at 2.5 s: %s; over client 1 at 3.06 s: %s", tip, m.circuitTip(3.06e9, "client1"))
 		}
 	}
 	m.scrollIntoView()

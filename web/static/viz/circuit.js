@@ -92,6 +92,7 @@ function secShort(ns) { return String(+(ns / 1e9).toFixed(2)) + " s"; }
  * @property {boolean} timeout it hung until the timeout
  * @property {boolean} probe let through in half-open
  * @property {boolean} late its result came in a later generation
+ * @property {number} tr the request's try, 1 for its first
  */
 
 /**
@@ -106,7 +107,7 @@ function secShort(ns) { return String(+(ns / 1e9).toFixed(2)) + " s"; }
  * @typedef {object} SideState what one side has done so far
  * @property {Attempt[]} attempts
  * @property {Map<string, number[]>} waiting attempts in flight by client and start
- * @property {{client: number, at: number}[]} refused
+ * @property {{client: number, at: number, tr: number, state: number}[]} refused
  * @property {{at: number, state: number}[]} states the state from each instant on
  * @property {HalfOpen[]} halfOpens
  * @property {number[]} bins attempts at the backend per BIN_NS
@@ -166,6 +167,7 @@ class CircuitViz extends Viz {
       log: h("ol", { class: "rcv-log", "data-testid": "log", "aria-label": "State changes and late results, newest first" }),
       note: h("p", { class: "rcv-note", "data-testid": "note" }),
       verdict: h("p", { class: "rcv-verdict", "data-testid": "verdict", "aria-live": "polite" }),
+      tip: h("div", { class: "rcv-tip", role: "tooltip", hidden: "" }),
     };
     this.figs = {
       state: figure("state", "Breaker", ""),
@@ -217,7 +219,9 @@ class CircuitViz extends Viz {
       ]),
       ui.note,
     ]);
-    this.el = h("div", { class: "rcv" }, [controls, statusLine, ui.scenario, config, this.error, legend, panel, ui.verdict]);
+    this.el = h("div", { class: "rcv" }, [controls, statusLine, ui.scenario, config, this.error, legend, panel, ui.verdict, ui.tip]);
+    ui.timeline.addEventListener("pointermove", (e) => this.hover(e));
+    ui.timeline.addEventListener("pointerleave", () => { ui.tip.hidden = true; });
     this.root.appendChild(this.el);
 
     ui.preset.addEventListener("change", () => { this.cfg.scenario = ui.preset.value; this.restart(); });
@@ -355,7 +359,7 @@ class CircuitViz extends Viz {
     if (kind === L.kindCall) {
       const client = e[L.client];
       if (flags & L.flagAdmitted) {
-        const a = { client, start: at, end: -1, ok: false, timeout: false, probe: (flags & L.flagProbe) !== 0, late: false };
+        const a = { client, start: at, end: -1, ok: false, timeout: false, probe: (flags & L.flagProbe) !== 0, late: false, tr: e[L.try] };
         const k = client + ":" + at, list = st.waiting.get(k);
         if (list) list.push(st.attempts.length);
         else st.waiting.set(k, [st.attempts.length]);
@@ -365,7 +369,7 @@ class CircuitViz extends Viz {
         st.bins[b]++;
         if (half && e[L.evState] === HALF_OPEN) half.probes++;
       } else {
-        st.refused.push({ client, at });
+        st.refused.push({ client, at, tr: e[L.try], state: e[L.evState] });
         if (half && e[L.evState] === HALF_OPEN) half.refused++;
       }
     } else if (kind === L.kindResult) {
@@ -734,6 +738,50 @@ class CircuitViz extends Viz {
     g.fillStyle = C.future;
     g.fillRect(x(now), top, w - padR - x(now), bottom - top);
     this.axis(g, x, tMax, w, bottom + 3);
+  }
+
+  /**
+   * hover shows what is under the pointer on the timeline: the breaker's
+   * state there, or the attempt nearest it in a client's lane.
+   * @param {PointerEvent} ev
+   */
+  hover(ev) {
+    const info = this.info, tip = this.ui.tip, canvas = this.ui.timeline;
+    if (!info) return;
+    const sc = info.scenario, rect = canvas.getBoundingClientRect(), w = rect.width, G = this.geometry(w, sc.clients);
+    const px = ev.clientX - rect.left, py = ev.clientY - rect.top, plotW = w - G.padL - G.padR;
+    const t = ((px - G.padL) / plotW) * sc.durationNs, st = this.state[this.shown];
+    let text = "";
+    if (px >= G.padL && t <= this.tNs && py >= G.breaker && py < G.breaker + G.rowH && this.shown === 0) {
+      let i = st.states.length - 1;
+      while (i > 0 && st.states[i].at > t) i--;
+      if (i >= 0) {
+        const to = i + 1 < st.states.length ? "until " + sec(st.states[i + 1].at) : "since then";
+        text = this.stateName(st.states[i].state) + " from " + sec(st.states[i].at) + ", " + to + " (generation " + i + ")";
+      }
+    }
+    const lane = Math.floor((py - G.lane0) / G.laneH);
+    if (px >= G.padL && lane >= 0 && lane < sc.clients) {
+      let bestD = (6 / plotW) * sc.durationNs;
+      for (const a of st.attempts) {
+        if (a.client !== lane || Math.abs(a.start - t) >= bestD) continue;
+        bestD = Math.abs(a.start - t);
+        const result = a.end < 0 ? "in flight" : (a.ok ? "success" : a.timeout ? "hung: failure at the timeout" : "failure") + " at " + sec(a.end);
+        text = "client " + (lane + 1) + ", try " + a.tr + ": let through at " + sec(a.start) + (a.probe ? " as a probe" : "") + "; " + result +
+          (a.late ? ", late: ignored" : "");
+      }
+      for (const r of st.refused) {
+        if (r.client !== lane || Math.abs(r.at - t) >= bestD) continue;
+        bestD = Math.abs(r.at - t);
+        text = "client " + (lane + 1) + ", try " + r.tr + ": refused at once at " + sec(r.at) + " (" + this.stateName(r.state) + ")";
+      }
+    }
+    if (!text) { tip.hidden = true; return; }
+    tip.textContent = text;
+    tip.hidden = false;
+    const host = this.el.getBoundingClientRect();
+    tip.style.left = Math.max(0, Math.min(ev.clientX - host.left + 12, host.width - tip.offsetWidth - 4)) + "px";
+    tip.style.top = ev.clientY - host.top + 14 + "px";
   }
 }
 
