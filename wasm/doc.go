@@ -90,4 +90,15 @@
 //
 // Learner code that panics stops its run; info().implStatus then says why
 // ("Yours: not implemented yet" for a stub).
+//
+// The page runs the reference and Yours from two instances of this build:
+// the reference on the main thread, Yours in a Web Worker
+// (web/static/viz/worker.js), so that learner code that never returns
+// cannot freeze the page. The worker makes the runs the page asks for with
+// the constructors above (newSim, fairness.newSim, ...), calls their
+// methods with the same arguments, hands typed arrays back transferred,
+// and runs ratelab.replay.run for the exercise page's replays; the page
+// (web/static/viz/remote.js) gives each call a deadline of 1 s of wall time
+// and ends the worker past it. Nothing in this package knows which side it
+// runs on.
 package main

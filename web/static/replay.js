@@ -13,8 +13,13 @@
 //
 // Clicks are delegated from document and new boxes are shown as they come,
 // so it keeps working after live.js replaces the report.
+//
+// The replay runs in the Web Worker that runs Yours (viz/remote.js): the
+// page stays responsive if Yours never returns, and after remote.js's
+// deadline the replay says so.
 
-import { ensureCSS, h, loadWasm } from "./viz/common.js";
+import { ensureCSS, h } from "./viz/common.js";
+import { DEADLINE_MS, Hung, replay, defaultBuild } from "./viz/remote.js";
 
 const WASM = "/static/lab.wasm";
 const EXEC = "/static/wasm_exec.js";
@@ -24,7 +29,6 @@ const EXEC = "/static/wasm_exec.js";
  * @typedef {{call: string, got: string, want: string, differs: boolean, state: Field[]}} Step
  * @typedef {{exercise: string, setup: string, error?: string, yours?: string, yoursStep: number,
  *   start: Field[] | null, steps: Step[] | null, first: number}} Result
- * @typedef {{exercises: string[], run(exercise: string, cx: string): string}} ReplayAPI
  */
 
 ensureCSS(new URL("/static/replay.css", location.href).href);
@@ -59,15 +63,25 @@ document.addEventListener("click", (ev) => {
 });
 
 /**
- * run replays cx (JSON text) of exercise in the lab's WebAssembly.
+ * run replays cx (JSON text) of exercise in the lab's WebAssembly, in
+ * Yours' worker. The replay is one call that runs the reference and Yours
+ * together, so when Yours does not return the step it hung at is not
+ * known: the error says it did not return.
  * @param {string} exercise
  * @param {string} cx
  * @returns {Promise<Result>}
  */
 async function run(exercise, cx) {
-  const api = /** @type {{replay?: ReplayAPI}} */ (/** @type {unknown} */ (await loadWasm(WASM, EXEC)));
-  if (!api.replay) throw new Error("this lab.wasm was built before replays: run make wasm");
-  return /** @type {Result} */ (JSON.parse(api.replay.run(exercise, cx)));
+  defaultBuild(WASM, EXEC); // unless a visualization or live.js set one
+  let text;
+  try {
+    text = await replay(exercise, cx);
+  } catch (err) {
+    if (err instanceof Hung) throw new Error("Yours did not return within " + DEADLINE_MS / 1000 + " s: an endless loop?");
+    if (err instanceof Error && err.message.includes("no ratelab.replay")) throw new Error("this lab.wasm was built before replays: run make wasm");
+    throw err;
+  }
+  return /** @type {Result} */ (JSON.parse(text));
 }
 
 /**

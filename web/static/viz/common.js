@@ -7,9 +7,19 @@
 // with what every visualization does alike, and register, which mounts each
 // kind into its <div data-viz="kind"> elements.
 //
+// The reference runs on the main thread, from the lab.wasm loaded here.
+// "Yours" runs in a Web Worker (remote.js, worker.js), so that learner code
+// that never returns cannot freeze the page: the API loadWasm resolves with
+// makes a config with impl "yours" into a promise of a stand-in run whose
+// calls answer with promises. Visualizations therefore await every run
+// call (awaiting a reference run's plain answer costs nothing), and Viz
+// makes one call at a time per visualization (see Viz.serial).
+//
 // No build step: the browser loads these files as they are. They are
 // type-checked by tsc from JSDoc (make lint-js); the types of the global
 // `ratelab` are in lab.d.ts, those of wasm_exec.js's `Go` in wasm_exec.d.ts.
+
+import { DEADLINE_MS, Freed, Hung, Lost, defaultBuild, withYours } from "./remote.js";
 
 // ---- loading, once per page --------------------------------------------------
 
@@ -34,7 +44,8 @@ function loadScript(src) {
 /**
  * loadWasm returns the promise of the ratelab API, whichever visualization
  * asks first: lab.wasm is fetched and started once, from the URLs of that
- * first call.
+ * first call, and Yours will run in a worker from the same URLs. The API's
+ * constructors make Yours' runs in the worker (remote.js's withYours).
  * @param {string} wasmURL
  * @param {string} execURL wasm_exec.js, loaded only if `Go` is not defined
  * @returns {Promise<lab.API>}
@@ -42,7 +53,8 @@ function loadScript(src) {
 export function loadWasm(wasmURL, execURL) {
   if (loading) return loading;
   firstURLs = { wasm: wasmURL, exec: execURL };
-  loading = globalThis.ratelab ? Promise.resolve(globalThis.ratelab) : startWasm(wasmURL, execURL);
+  defaultBuild(wasmURL, execURL);
+  loading = (globalThis.ratelab ? Promise.resolve(globalThis.ratelab) : startWasm(wasmURL, execURL)).then(withYours);
   return loading;
 }
 
@@ -77,14 +89,15 @@ async function startWasm(wasmURL, execURL) {
 }
 
 // A new "Yours" build (web/static/live.js dispatches ratelab:yours when the
-// server has rebuilt lab.wasm after a save): start it beside the running
-// one; every visualization makes its next run with it, and one showing
-// "Yours" restarts on it at once. Runs of the reference go on undisturbed.
+// server has rebuilt lab.wasm after a save): remote.js starts Yours' worker
+// on it; here it starts beside the running one, every visualization makes
+// its next run with it, and one showing "Yours" restarts at once. Runs of
+// the reference go on undisturbed.
 document.addEventListener("ratelab:yours", (ev) => {
   if (!firstURLs || !loading) return; // no visualization on this page
   const detail = /** @type {CustomEvent<{version?: number}>} */ (ev).detail || {};
   const url = firstURLs.wasm + (firstURLs.wasm.includes("?") ? "&" : "?") + "v=" + String(detail.version ?? Date.now());
-  loading = startWasm(url, firstURLs.exec);
+  loading = startWasm(url, firstURLs.exec).then(withYours);
   loading.then((api) => { for (const viz of every) viz.swap(api); }, (err) => { for (const viz of every) viz.fail(err); });
 });
 
@@ -267,13 +280,50 @@ export function stoppedNote(g, color, status, x, y) {
 
 // ---- what every visualization does alike ---------------------------------------------
 
+/** @type {WeakSet<object>} the runs freed, so that none is freed twice */
+const freedRuns = new WeakSet();
+
+/**
+ * freeRun frees a run once.
+ * @param {{free(): unknown}} run
+ */
+function freeRun(run) {
+  if (freedRuns.has(run)) return;
+  freedRuns.add(run);
+  run.free();
+}
+
+/**
+ * formatSimSeconds writes a simulated time in ns as seconds, to the
+ * millisecond without trailing zeros: 3200000000 is "3.2".
+ * @param {number} ns
+ */
+export function formatSimSeconds(ns) {
+  return String(+(ns / 1e9).toFixed(3));
+}
+
+/** SLOW_MS is how long a call of the run may take before the status says the page is waiting for it. */
+const SLOW_MS = 250;
+/** WAITING is what the ready dot says meanwhile. */
+const WAITING = "waiting for Yours…";
+
 /**
  * Viz is what every visualization does alike. A visualization extends it:
  * its constructor builds into root what it shows, with the status line's
  * status and readyDot and the error line made here, and sets el (what it
  * built); its start(api) runs once lab.wasm has started, then calls begin.
- * It overrides restart, which makes a new run (with newRun), and tick(dt),
- * which advances the run by dt real milliseconds and draws.
+ * It overrides makeRun, which makes a new run (with newRun) and sets the
+ * visualization up for it, tick(dt), which advances the run by dt real
+ * milliseconds and draws, and simNs, the run's simulated time.
+ *
+ * A run of Yours lives in a worker: its calls answer later, with promises.
+ * So makeRun and tick await every run call, and Viz runs them one at a time
+ * (serial): a frame's batch is not asked for before the previous one
+ * answered, and restart (which any control calls) waits its turn, except
+ * that it frees the run at once so that a call still waiting on it gives
+ * up. A call of Yours that does not answer within remote.js's deadline
+ * stops the run with a message naming the call and the simulated time; the
+ * visualization's controls keep working, and other runs go on.
  * @template {{free(): void}} S the run, as lab.wasm returns it
  */
 export class Viz {
@@ -285,6 +335,7 @@ export class Viz {
    */
   constructor(root, prefix, colorVars, maxDtMs) {
     this.root = root;
+    this.prefix = prefix;
     this.colorVars = colorVars;
     this.maxDtMs = maxDtMs;
     /** The implementation and its status, or why the visualization could not start. */
@@ -299,12 +350,20 @@ export class Viz {
     this.colors = {};
     /** @type {lab.API | null} */
     this.api = null;
-    /** @type {S | null} */
+    /** @type {lab.Run<S> | null} the run; a stand-in whose calls answer with promises for Yours */
     this.sim = null;
     this.lastFrame = 0;
     this.ready = false;
     /** @type {{impl?: string} | undefined} the settings (each visualization's own) */
     this.cfg = undefined;
+    /** @type {Promise<void>} the last of the operations on runs, which run one at a time */
+    this.chain = Promise.resolve();
+    /** How many operations are queued or running. */
+    this.queued = 0;
+    /** When the operation running now started (performance.now()). */
+    this.opStarted = 0;
+    /** What the ready dot said before it said WAITING. */
+    this.dotBefore = "";
   }
 
   readColors() {
@@ -314,21 +373,21 @@ export class Viz {
   /**
    * newRun frees the run there is and returns a new one, made by make; or,
    * if the settings do not make one, null after showing why, after prefix.
-   * @param {() => S | lab.Failure} make
+   * @param {() => S | lab.Failure | Promise<lab.Run<S> | lab.Failure>} make
    * @param {string} prefix
-   * @returns {S | null}
+   * @returns {Promise<lab.Run<S> | null>}
    */
-  newRun(make, prefix) {
+  async newRun(make, prefix) {
     if (!this.api) return null;
-    if (this.sim) { this.sim.free(); this.sim = null; }
-    const s = make();
+    if (this.sim) { freeRun(this.sim); this.sim = null; }
+    const s = await make();
     if ("error" in s) {
       this.showError(prefix + s.error);
       return null;
     }
     this.showError("");
-    this.sim = s;
-    return s;
+    this.sim = /** @type {lab.Run<S>} */ (s);
+    return this.sim;
   }
 
   /** @param {string} msg */
@@ -337,14 +396,90 @@ export class Viz {
     this.error.hidden = !msg;
   }
 
-  /** restart makes a new run from the settings. */
-  restart() {}
+  /**
+   * restart makes a new run from the settings: it frees the run there is
+   * now and queues makeRun.
+   * @returns {Promise<void>}
+   */
+  restart() {
+    if (this.sim) freeRun(this.sim);
+    return this.serial(() => this.makeRun());
+  }
+
+  /**
+   * makeRun makes a new run from the settings (with newRun) and shows it.
+   * @returns {Promise<void>}
+   */
+  async makeRun() {}
 
   /**
    * tick advances the run by dt real milliseconds and draws.
    * @param {number} dt
+   * @returns {Promise<void>}
    */
-  tick(dt) {}
+  async tick(dt) {}
+
+  /**
+   * simNs returns the run's simulated time in nanoseconds, as far as the
+   * page knows it: the time a run of Yours had reached when a call hung.
+   * @returns {number}
+   */
+  simNs() {
+    return 0;
+  }
+
+  /**
+   * serial queues op after the operations on runs already queued and
+   * returns when it has run. Its errors end at runFailed.
+   * @param {() => Promise<void> | void} op
+   * @returns {Promise<void>}
+   */
+  serial(op) {
+    this.queued++;
+    const p = this.chain.then(() => {
+      this.opStarted = performance.now();
+      return op();
+    }).catch((err) => this.runFailed(err)).finally(() => {
+      this.queued--;
+      if (this.readyDot.textContent === WAITING) this.readyDot.textContent = this.dotBefore;
+    });
+    this.chain = p;
+    return p;
+  }
+
+  /**
+   * runFailed handles what a run's call threw: nothing for a run freed
+   * meanwhile; a new run for one whose worker was replaced (another run
+   * hung, or a new build came); the stop for one that hung; anything else
+   * is reported as an uncaught error.
+   * @param {unknown} err
+   */
+  runFailed(err) {
+    if (err instanceof Freed) return;
+    if (err instanceof Lost) {
+      if (this.cfg && this.cfg.impl === "yours") this.restart();
+      return;
+    }
+    if (err instanceof Hung) {
+      this.stopHung(err);
+      return;
+    }
+    reportError(err);
+  }
+
+  /**
+   * stopHung stops the run whose call hung: it says which call, at which
+   * simulated time, and the visualization stops stepping it.
+   * @param {Hung} err
+   */
+  stopHung(err) {
+    const at = formatSimSeconds(this.simNs());
+    if (this.sim) { freeRun(this.sim); this.sim = null; }
+    this.status.textContent = "Yours: stopped";
+    this.status.classList.add(this.prefix + "-bad");
+    this.showError("Yours did not return from " + err.call + "(…) within " + DEADLINE_MS / 1000 + " s at t = " + at + " s: an endless loop?");
+    this.readyDot.textContent = "stopped";
+  }
 
   /**
    * swap makes the visualization's next runs with api, a newer build of
@@ -381,14 +516,26 @@ export class Viz {
     requestAnimationFrame((t) => this.frame(t));
   }
 
-  /** @param {number} ts */
+  /**
+   * frame queues a tick, unless an operation on the run is still under
+   * way: then the next frame advances by the real time since this one's,
+   * and after SLOW_MS the ready dot says the page is waiting for Yours (a
+   * run of the reference answers within the frame).
+   * @param {number} ts
+   */
   frame(ts) {
-    if (!this.root.isConnected) { if (this.sim) this.sim.free(); return; }
-    const dt = this.lastFrame ? Math.min(ts - this.lastFrame, this.maxDtMs) : 1000 / 60;
-    this.lastFrame = ts;
-    if (this.sim) {
-      this.tick(dt);
-      if (!this.ready) this.markReady();
+    if (!this.root.isConnected) { if (this.sim) freeRun(this.sim); return; }
+    if (this.queued > 0 && performance.now() - this.opStarted > SLOW_MS && this.readyDot.textContent !== WAITING) {
+      this.dotBefore = this.readyDot.textContent || "";
+      this.readyDot.textContent = WAITING;
+    }
+    if (this.sim && this.queued === 0) {
+      const dt = this.lastFrame ? Math.min(ts - this.lastFrame, this.maxDtMs) : 1000 / 60;
+      this.lastFrame = ts;
+      this.serial(async () => {
+        await this.tick(dt);
+        if (!this.ready) this.markReady();
+      });
     }
     requestAnimationFrame((t) => this.frame(t));
   }

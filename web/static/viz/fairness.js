@@ -225,21 +225,26 @@ class FairnessViz extends Viz {
     return ui;
   }
 
-  restart() {
+  /** makeRun makes a new run from the settings and clears the charts. */
+  async makeRun() {
     const F = this.api && this.api.fairness;
     if (!F) return;
-    const s = this.newRun(() => F.newSim(this.cfg), "Cannot run: ");
+    const s = await this.newRun(() => F.newSim(this.cfg), "Cannot run: ");
     if (!s) return;
+    // The page changes once the new run has answered (a run of Yours
+    // answers later): never the new status beside the old figures.
+    this.info = await s.info();
+    this.stopped = this.info.stopped;
+    this.bound = this.info.bound;
     this.bins = [];
     this.now = 0;
     this.wanted = 0;
     this.lanes = [];
-    const info = this.updateInfo(s.info());
-    this.bound = info.bound;
+    await this.advance(0);
+    const info = this.updateInfo(this.info);
     this.ui.bound.textContent = String(info.bound);
     this.ui.boundText.textContent = "= 2 × quantum " + info.quantum + " + largest cost " + Math.max(1, info.heavyCost);
     this.ui.costCells.forEach((c, i) => { c.textContent = String(i === 1 ? info.heavyCost : 1); });
-    this.advance(0);
     this.draw();
   }
 
@@ -261,11 +266,11 @@ class FairnessViz extends Viz {
   }
 
   /** @param {number} untilNs */
-  advance(untilNs) {
-    const F = this.api && this.api.fairness;
-    if (!F || !this.sim) return;
+  async advance(untilNs) {
+    const F = this.api && this.api.fairness, sim = this.sim;
+    if (!F || !sim) return;
     const L = F.layout;
-    const n = this.sim.step(untilNs, F.maxBins, this.bytes);
+    const n = await sim.step(untilNs, F.maxBins, this.bytes);
     const f = this.floats;
     this.now = f[L.now];
     this.bound = f[L.bound];
@@ -296,7 +301,7 @@ class FairnessViz extends Viz {
     }
     const keep = Math.ceil(VISIBLE_NS / F.binNs) + 2;
     if (this.bins.length > keep * 2) this.bins.splice(0, this.bins.length - keep);
-    if (f[L.stopped] && !this.stopped) this.updateInfo(this.sim.info());
+    if (f[L.stopped] && !this.stopped) this.updateInfo(await sim.info());
   }
 
   draw() {
@@ -440,12 +445,16 @@ class FairnessViz extends Viz {
    * calls it once a frame).
    * @param {number} dt
    */
-  tick(dt) {
+  async tick(dt) {
     if (!this.paused) {
       this.wanted += dt * this.speed * 1e6;
-      this.advance(this.wanted);
+      await this.advance(this.wanted);
     }
     this.draw();
+  }
+
+  simNs() {
+    return this.now;
   }
 
   /** @param {lab.API} api */

@@ -203,7 +203,7 @@ class GovernorViz extends Viz {
     ui.pause.addEventListener("click", () => this.setPaused(!this.paused));
     ui.step.addEventListener("click", () => {
       this.setPaused(true);
-      if (this.sim) { this.advance(1); this.draw(); }
+      this.serial(async () => { await this.advance(1); this.draw(); });
     });
     ui.restart.addEventListener("click", () => this.restart());
     return ui;
@@ -225,19 +225,20 @@ class GovernorViz extends Viz {
     this.ui.pause.setAttribute("aria-pressed", p ? "true" : "false");
   }
 
-  /** restart makes a new run from the settings and clears the charts and the log. */
-  restart() {
+  /** makeRun makes a new run from the settings and clears the charts and the log. */
+  async makeRun() {
     const api = this.api, make = api && api.newGovernorSim;
     if (!make) return;
-    const s = this.newRun(() => make(this.cfg), "Cannot run these settings: ");
+    const s = await this.newRun(() => make(this.cfg), "Cannot run these settings: ");
     if (!s) return;
+    const info = await s.info(); // first: a run of Yours answers later, and the page changes after
     this.windows = [];
     this.due = 0;
     this.ui.log.textContent = "";
     this.ui.decision.textContent = "";
     this.logCount = 0;
     this.lastWindow = null;
-    this.updateInfo(s.info());
+    this.updateInfo(info);
     this.draw();
   }
 
@@ -266,13 +267,13 @@ class GovernorViz extends Viz {
    * advance runs up to n windows in one call to Go and takes in what they did.
    * @param {number} n
    */
-  advance(n) {
-    const G = this.api && this.api.governor;
-    if (!G || !this.sim) return 0;
+  async advance(n) {
+    const G = this.api && this.api.governor, sim = this.sim;
+    if (!G || !sim) return 0;
     const L = G.layout;
     n = Math.min(n, G.maxSteps);
     if (n <= 0 || this.stopped) return 0;
-    const got = this.sim.step(n, this.bytes);
+    const got = await sim.step(n, this.bytes);
     const f = this.floats;
     const wasStopped = this.stopped;
     this.offer = f[L.offer];
@@ -297,7 +298,7 @@ class GovernorViz extends Viz {
       this.lastWindow = w;
     }
     if (this.windows.length > HISTORY) this.windows.splice(0, this.windows.length - HISTORY);
-    if (f[L.stopped] && !wasStopped) this.updateInfo(this.sim.info());
+    if (f[L.stopped] && !wasStopped) this.updateInfo(await sim.info());
     return got;
   }
 
@@ -569,16 +570,20 @@ class GovernorViz extends Viz {
    * calls it once a frame).
    * @param {number} dt
    */
-  tick(dt) {
+  async tick(dt) {
     if (!this.paused && !this.stopped) {
       this.due += (dt / 1000) * this.speed;
       const n = Math.floor(this.due);
       if (n > 0) {
         this.due -= n;
-        this.advance(n);
+        await this.advance(n);
       }
     }
     this.draw();
+  }
+
+  simNs() {
+    return this.lastWindow && this.info ? (this.lastWindow.index + 1) * this.info.windowNs : 0;
   }
 
   /** @param {lab.API} api */

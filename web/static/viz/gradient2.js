@@ -176,18 +176,20 @@ class Gradient2Viz extends Viz {
     return ui;
   }
 
-  restart() {
+  /** makeRun makes a new run from the settings and clears the charts. */
+  async makeRun() {
     const api = this.api, make = api && api.newGradientSim;
     if (!make) return;
-    const s = this.newRun(() => make(this.cfg), "Cannot run: ");
+    const s = await this.newRun(() => make(this.cfg), "Cannot run: ");
     if (!s) return;
+    const fresh = await s.info(); // first: a run of Yours answers later, and the page changes after
     this.bins = [];
     this.now = 0;
     this.wanted = 0;
     this.stepRows = [];
     this.ui.steps.textContent = "";
     this.state = { limit: 0, short: 0, long: 0, inflight: 0 };
-    const info = this.updateInfo(s.info());
+    const info = this.updateInfo(fresh);
     this.state.limit = info.limit.initial;
     this.draw();
   }
@@ -223,11 +225,11 @@ class Gradient2Viz extends Viz {
   }
 
   /** @param {number} untilNs */
-  advance(untilNs) {
-    const G = this.api && this.api.gradient;
-    if (!G || !this.sim) return;
+  async advance(untilNs) {
+    const G = this.api && this.api.gradient, sim = this.sim;
+    if (!G || !sim) return;
     const L = G.layout;
-    const n = this.sim.step(untilNs, G.maxBins, this.bytes);
+    const n = await sim.step(untilNs, G.maxBins, this.bytes);
     const f = this.floats;
     this.now = f[L.now];
     this.state = { limit: f[L.limit], short: f[L.short], long: f[L.long], inflight: f[L.inflight] };
@@ -244,7 +246,7 @@ class Gradient2Viz extends Viz {
     }
     const keep = Math.ceil(VISIBLE_NS / G.binNs) + 2;
     if (this.bins.length > keep * 2) this.bins.splice(0, this.bins.length - keep);
-    if (f[L.stopped] && !this.stopped) this.updateInfo(this.sim.info());
+    if (f[L.stopped] && !this.stopped) this.updateInfo(await sim.info());
   }
 
   /**
@@ -522,15 +524,19 @@ class Gradient2Viz extends Viz {
    * calls it once a frame).
    * @param {number} dt
    */
-  tick(dt) {
+  async tick(dt) {
     // Go runs whole bins only, so the time asked for is kept here: adding
     // each frame's share to Go's bin-aligned clock would stall whenever a
     // frame is shorter than a bin.
     if (!this.paused && !this.stopped) {
       this.wanted += dt * this.speed * 1e6;
-      this.advance(this.wanted);
+      await this.advance(this.wanted);
     }
     this.draw();
+  }
+
+  simNs() {
+    return this.now;
   }
 
   /** @param {lab.API} api */

@@ -3,6 +3,14 @@
 // it. For tsc only; the browser never loads this file.
 
 declare namespace lab {
+  /**
+   * A run as a visualization holds it: a run of the reference answers at
+   * once, one of Yours (in a Web Worker, viz/remote.js) with promises.
+   */
+  type Run<S> = {
+    [K in keyof S]: S[K] extends (...args: infer A) => infer R ? (...args: A) => R | Promise<R> : S[K];
+  };
+
   /** What a constructor returns when the settings do not make a run. */
   interface Failure {
     error: string;
@@ -119,19 +127,23 @@ declare namespace lab {
     free(): void;
   }
 
-  /** The object lab.wasm sets as globalThis.ratelab. */
+  /**
+   * The object lab.wasm sets as globalThis.ratelab. As common.js's loadWasm
+   * hands it to the visualizations, a constructor given impl "yours"
+   * returns a promise (the run is made in a Web Worker).
+   */
   interface API {
     lanes: Lane[];
     /** The traffic scenarios' names (traffic.Names), in the lab's order. */
     traffics: string[];
     layout: SimLayout;
     maxBatch: number;
-    newSim(config: SimConfig): Sim | Failure;
+    newSim(config: SimConfig): Sim | Failure | Promise<Run<Sim> | Failure>;
     /** Absent from a lab.wasm built before week 4. */
     governor?: Governor;
-    newGovernorSim?(config: GovernorConfig): GovernorSim | Failure;
+    newGovernorSim?(config: GovernorConfig): GovernorSim | Failure | Promise<Run<GovernorSim> | Failure>;
     gradient?: Gradient;
-    newGradientSim?(config: GradientConfig): GradientSim | Failure;
+    newGradientSim?(config: GradientConfig): GradientSim | Failure | Promise<Run<GradientSim> | Failure>;
   }
 }
 

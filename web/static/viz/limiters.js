@@ -7,7 +7,8 @@
 // it defines the global `ratelab` (see wasm/doc.go), whose lanes and traffic
 // scenarios this file shows. Once per animation frame this file asks Go to
 // decide a batch of messages (one call, typed arrays back) and draws: Go
-// decides and measures, this file only shows.
+// decides and measures, this file only shows. A run of Yours answers from
+// a Web Worker (see common.js): every run call is awaited.
 //
 // Attributes of the mount element, all optional:
 //   data-preset     "edge-attack", "naive-refill" or absent
@@ -315,7 +316,7 @@ class LimitersViz extends Viz {
     ui.pause.addEventListener("click", () => this.setPaused(!this.paused));
     ui.step.addEventListener("click", () => {
       this.setPaused(true);
-      if (this.sim) this.advance(1, 1e30);
+      this.serial(() => this.advance(1, 1e30));
     });
     ui.restart.addEventListener("click", () => this.restart());
     return ui;
@@ -412,27 +413,31 @@ class LimitersViz extends Viz {
     return ((this.stopped >> lane.bit) & 1) === 1;
   }
 
-  /** restart makes a new simulation from the settings and clears the timeline. */
-  restart() {
+  /** makeRun makes a new simulation from the settings and clears the timeline. */
+  async makeRun() {
     const api = this.api;
     if (!api) return;
-    const s = this.newRun(() => api.newSim(this.cfg), "Cannot run these settings: ");
+    const s = await this.newRun(() => api.newSim(this.cfg), "Cannot run these settings: ");
     if (!s) return;
+    // The page changes only once the new run has answered (a run of Yours
+    // answers later): never the new status beside the old figures.
+    const info = await s.info();
+    const K = info.buckets;
+    const stateBytes = new Uint8Array(8 * (api.layout.header + this.lanes.length * api.layout.laneFields + K));
+    await s.state(stateBytes);
     this.stopped = -1;
+    this.now = 0;
     this.slowed = false;
     this.ui.last.textContent = "";
-    const info = s.info();
     this.info = info;
     this.windowNs = info.windowNs;
     this.binNs = info.windowNs / BINS_PER_WINDOW;
     this.lastBin = -1;
     for (const lane of this.lanes) { lane.acc.fill(0); lane.ref.fill(0); }
-    const K = info.buckets;
-    this.stateBytes = new Uint8Array(8 * (api.layout.header + this.lanes.length * api.layout.laneFields + K));
-    this.state = new Float64Array(this.stateBytes.buffer);
+    this.stateBytes = stateBytes;
+    this.state = new Float64Array(stateBytes.buffer);
     this.buildBucketBars(K);
-    this.updateInfo(info);
-    this.readState();
+    this.takeState(info);
     this.drawAll();
   }
 
@@ -500,9 +505,9 @@ class LimitersViz extends Viz {
    * @param {number} max
    * @param {number} untilNs
    */
-  advance(max, untilNs) {
+  async advance(max, untilNs) {
     if (!this.sim) return;
-    const n = this.sim.step(max, untilNs, this.batch);
+    const n = await this.sim.step(max, untilNs, this.batch);
     this.slowed = n === max && max > 1;
     const times = this.times, masks = this.batch, off = 8 * n, lanes = this.lanes;
     const stopped = this.stopped < 0 ? 0 : this.stopped;
@@ -516,7 +521,7 @@ class LimitersViz extends Viz {
       }
     }
     if (n > 0) this.showLast(times[n - 1], masks[off + n - 1]);
-    this.readState();
+    await this.readState();
   }
 
   /**
@@ -551,16 +556,27 @@ class LimitersViz extends Viz {
     this.lastBin = bin;
   }
 
-  readState() {
-    if (!this.sim || !this.api) return;
-    this.sim.state(this.stateBytes);
+  async readState() {
+    const sim = this.sim;
+    if (!sim || !this.api) return;
+    await sim.state(this.stateBytes);
+    const stopped = this.state[this.api.layout.stopped];
+    this.takeState(stopped !== this.stopped ? await sim.info() : null);
+  }
+
+  /**
+   * takeState takes in the state read into this.state, and info, the
+   * run's info if it was read again (when a lane stopped).
+   * @param {lab.SimInfo | null} info
+   */
+  takeState(info) {
+    if (!this.api) return;
     const s = this.state, lay = this.api.layout;
     this.now = s[lay.now];
-    const stopped = s[lay.stopped];
-    if (stopped !== this.stopped) {
-      this.stopped = stopped;
-      this.info = this.sim.info();
-      this.updateInfo(this.info);
+    this.stopped = s[lay.stopped];
+    if (info) {
+      this.info = info;
+      this.updateInfo(info);
     }
   }
 
@@ -852,9 +868,13 @@ class LimitersViz extends Viz {
    * (Viz calls it once a frame).
    * @param {number} dt
    */
-  tick(dt) {
-    if (!this.paused) this.advance(MAX_PER_FRAME, this.now + dt * this.speed * 1e6);
+  async tick(dt) {
+    if (!this.paused) await this.advance(MAX_PER_FRAME, this.now + dt * this.speed * 1e6);
     this.drawAll();
+  }
+
+  simNs() {
+    return this.now;
   }
 
   /** @param {lab.API} api */

@@ -218,13 +218,14 @@ class NestingViz extends Viz {
     this.readyDot.textContent = p ? "paused" : this.done ? "done" : "live";
   }
 
-  restart() {
+  /** makeRun makes a new run from the settings and shows it at t = 0. */
+  async makeRun() {
     const api = this.api, make = api && api.newNestingSim, N = api && api.nesting;
     if (!make || !N) {
       if (api) this.showError("This lab.wasm predates the hierarchy leak: run make wasm.");
       return;
     }
-    const s = this.newRun(() => make(this.cfg), "Cannot run: ");
+    const s = await this.newRun(() => make(this.cfg), "Cannot run: ");
     if (!s) return;
     if (this.bytes.length < N.bytes) {
       this.bytes = new Uint8Array(N.bytes);
@@ -244,10 +245,12 @@ class NestingViz extends Viz {
       v.rows.forEach((r, i) => { r.name.textContent = sessions[i].name; });
       v.nodes.slice(2).forEach((n, i) => { n.box.firstChild && (n.box.firstChild.textContent = sessions[i].name); });
     }
-    this.info = s.info();
+    this.info = await s.info();
+    await this.advance(0);
+    // The status last: a run of Yours answers later, and the page shows
+    // the new run's status only beside its figures.
     this.showInfo();
     this.setPaused(this.paused);
-    this.advance(0);
   }
 
   showInfo() {
@@ -263,8 +266,12 @@ class NestingViz extends Viz {
   }
 
   /** @param {number} dt */
-  tick(dt) {
-    if (!this.paused && !this.done) this.advance(dt * this.speed * 1e6);
+  async tick(dt) {
+    if (!this.paused && !this.done) await this.advance(dt * this.speed * 1e6);
+  }
+
+  simNs() {
+    return this.tNs;
   }
 
   /**
@@ -272,16 +279,17 @@ class NestingViz extends Viz {
    * shows it.
    * @param {number} dNs
    */
-  advance(dNs) {
-    const N = this.api && this.api.nesting;
-    if (!N || !this.sim) return;
+  async advance(dNs) {
+    const N = this.api && this.api.nesting, sim = this.sim;
+    if (!N || !sim) return;
     const L = N.layout;
-    this.tNs = Math.min(this.tNs + dNs, N.durationNs);
-    this.sim.step(this.tNs, this.bytes);
+    const until = Math.min(this.tNs + dNs, N.durationNs);
+    await sim.step(until, this.bytes);
+    this.tNs = until;
     const f = this.floats;
     const wasStopped = this.info ? this.info.stopped : false;
     if (f[L.header + L.sideFields + L.stopped] && !wasStopped) {
-      this.info = this.sim.info();
+      this.info = await sim.info();
       this.showInfo();
     }
     const tSec = f[L.now] / 1e9;

@@ -254,13 +254,14 @@ class PolicyViz extends Viz {
     this.readyDot.textContent = p ? "paused" : this.done ? "done" : "live";
   }
 
-  restart() {
+  /** makeRun makes a new run from the settings and shows it at t = 0. */
+  async makeRun() {
     const api = this.api, make = api && api.newPolicySim, P = api && api.policy;
     if (!make || !P) {
       if (api) this.showError("This lab.wasm predates the policy timeline: run make wasm.");
       return;
     }
-    const s = this.newRun(() => make(this.cfg), "Cannot run: ");
+    const s = await this.newRun(() => make(this.cfg), "Cannot run: ");
     if (!s) return;
     if (this.bytes.length < P.bytes) {
       this.bytes = new Uint8Array(P.bytes);
@@ -293,10 +294,12 @@ class PolicyViz extends Viz {
       r.cancels.capacity + " at " + r.cancels.rate + "/s.";
     this.sides[1].budgets.textContent = "orders and cancels share " + c.orders.capacity + " tokens at " + c.orders.rate +
       "/s; after the reload " + r.orders.capacity + " at " + r.orders.rate + "/s. Heartbeats, verdicts and escalation as the exercise's.";
-    this.info = s.info();
+    this.info = await s.info();
+    await this.advance(0);
+    // The status last: a run of Yours answers later, and the page shows
+    // the new run's status only beside its figures.
     this.showInfo();
     this.setPaused(this.paused);
-    this.advance(0);
   }
 
   showInfo() {
@@ -311,9 +314,13 @@ class PolicyViz extends Viz {
     this.sides[0].title.textContent = "Cancels on their own budget: " + info.impl;
   }
 
+  simNs() {
+    return this.tNs;
+  }
+
   /** @param {number} dt */
-  tick(dt) {
-    if (!this.paused && !this.done) this.advance(dt * this.speed * 1e6);
+  async tick(dt) {
+    if (!this.paused && !this.done) await this.advance(dt * this.speed * 1e6);
     else if (this.sides.some((v) => v.chart.clientWidth !== this.drawnWidth)) this.draw(); // resized while still
   }
 
@@ -322,14 +329,15 @@ class PolicyViz extends Viz {
    * there, and shows them.
    * @param {number} dNs
    */
-  advance(dNs) {
-    const P = this.api && this.api.policy;
-    if (!P || !this.sim) return;
+  async advance(dNs) {
+    const P = this.api && this.api.policy, sim = this.sim;
+    if (!P || !sim) return;
     const L = P.layout, f = this.values;
-    this.tNs = Math.min(this.tNs + dNs, P.scenario.durationNs);
+    const until = Math.min(this.tNs + dNs, P.scenario.durationNs);
     let reloaded = false;
     for (let guard = 0; guard < 100; guard++) {
-      this.sim.step(this.tNs, this.bytes);
+      await sim.step(until, this.bytes);
+      this.tNs = until; // take reads it
       let o = L.header + 2 * L.sideFields;
       for (let si = 0; si < 2; si++) {
         const st = this.state[si], so = L.header + si * L.sideFields;
@@ -347,7 +355,7 @@ class PolicyViz extends Viz {
     }
     const wasStopped = this.info ? this.info.stopped : false;
     if (reloaded || (this.state[0].stopped && !wasStopped)) {
-      this.info = this.sim.info();
+      this.info = await sim.info();
       this.showInfo();
     }
     this.ui.clock.textContent = "t = " + (f[L.now] / 1e9).toFixed(1) + " s";
