@@ -38,7 +38,7 @@ func runReplay(_ js.Value, args []js.Value) any {
 			res = replay.Run(args[0].String(), cx, replay.Impls{
 				Limiters: yours(), Adaptive: yoursAdaptive(),
 				Nesting: yoursHierarchy(), Fairness: yoursFairness(), Policy: yoursGateway(),
-				Throttle: yoursThrottle(), Breaker: yoursBreaker(),
+				Throttle: yoursThrottle(), Breaker: yoursBreaker(), Week4: yoursWeek4(),
 			})
 		}
 	}

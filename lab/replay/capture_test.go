@@ -26,6 +26,16 @@ var captured = [][2]string{
 	{"gateway", "heartbeat-takes-token"},
 	{"throttle", "counts-refused"},
 	{"breaker", "no-generation"},
+	// More shapes of call: SetState, Reload, Len, Available, State.
+	{"throttle", "recovers-after"},
+	{"throttle", "period-not-reset"},
+	{"gateway", "flood-never-ends"},
+	{"gateway", "reload-new-rate"},
+	{"fairqueue", "lifo"},
+	{"hierarchy", "truncating-refill"},
+	{"breaker", "probes-unlimited"},
+	{"governor", "no-dead-band"},
+	{"gradient2", "decay-not-kept"},
 }
 
 // TestCapture grades each captured fixture with the grader (seed 1, no

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"ratelab/grader/report"
@@ -57,4 +58,40 @@ func replayCaptured(t *testing.T, exercise, fixture string, yours Impls) int {
 		t.Errorf("%s/%s: no failed check with a replayable counterexample", exercise, fixture)
 	}
 	return n
+}
+
+// Replayed on the reference alone, every captured counterexample runs to
+// its end with no step differing, and where the grader writes the
+// exercise's answers as they are (weeks 3 and 5), the reference's answers
+// read as the grade's wants, step for step. The governor's and
+// Gradient2's grades explain their wants in words, and hierarchy's names
+// the problem an Add's error must name: those are not compared.
+func TestCapturedReplayOnTheReference(t *testing.T) {
+	words := map[string]bool{"hierarchy": true, "fairqueue": true, "gateway": true, "throttle": true, "breaker": true}
+	for _, f := range captured {
+		b, err := os.ReadFile(filepath.Join("testdata", f[0]+"-"+f[1]+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r report.Report
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range r.Exercises[0].Checks {
+			cx := c.Counterexample
+			if c.Status != report.Failed || cx == nil || !Replayable(f[0], cx) {
+				continue
+			}
+			res := Run(f[0], *cx, Reference)
+			if res.Error != "" || res.First != -1 || len(res.Steps) != len(cx.Steps) {
+				t.Errorf("%s (%s): error %q, first %d, %d of %d steps", c.ID, f[1], res.Error, res.First, len(res.Steps), len(cx.Steps))
+				continue
+			}
+			for i, s := range res.Steps {
+				if w := cx.Steps[i].Want; words[f[0]] && !strings.HasPrefix(w, "-1 and an error naming") && s.Want != w {
+					t.Errorf("%s (%s) step %d %s: the reference answers %q, the grade wants %q", c.ID, f[1], i+1, s.Call, s.Want, w)
+				}
+			}
+		}
+	}
 }

@@ -50,7 +50,7 @@ func doFairqueue(q fairness.Scheduler, c report.Call) (string, error) {
 		return "", nil
 	case "Pop":
 		s, cost, ok := q.Pop()
-		return fmt.Sprintf("(%d, %d, %t)", s, cost, ok), nil
+		return fmt.Sprintf("(%d, %s, %t)", s, goU(cost), ok), nil
 	case "Len":
 		return strconv.Itoa(q.Len()), nil
 	}

@@ -86,7 +86,7 @@ var (
 )
 
 // verdictText writes a verdict as the grader does: "Accept",
-// "Disconnect", or `Reject "orders" retryAfterNs=1000`.
+// "Disconnect", or `Reject "orders" retryAfterNs=10_000_000`.
 func verdictText(v policy.Verdict) string {
 	name := "Outcome(" + strconv.Itoa(int(v.Outcome)) + ")"
 	if int(v.Outcome) < len(gatewayOutcomes) {
@@ -95,7 +95,7 @@ func verdictText(v policy.Verdict) string {
 	if (v.Outcome == policy.Accept || v.Outcome == policy.Disconnect) && v.Budget == "" && v.RetryAfterNs == 0 {
 		return name
 	}
-	return fmt.Sprintf("%s %q retryAfterNs=%s", name, v.Budget, u(v.RetryAfterNs))
+	return fmt.Sprintf("%s %q retryAfterNs=%s", name, v.Budget, goU(v.RetryAfterNs))
 }
 
 // errText is an error as the replay compares it: "nil" or "an error" (the

@@ -12,7 +12,27 @@ import (
 // The week 4 throttle governor: offer, congestion memory (LastBad) and the
 // streak of clean windows that clears it.
 func init() {
-	register(Exercise{ID: "governor", Build: buildGovernor, Model: modelGovernor})
+	register(Exercise{ID: "governor", Build: buildGovernor, Model: modelGovernor, Binding: governorBinding})
+}
+
+// governorBinding reads the setups of the governor's pure functions,
+// which call nothing: "cfg = Config{…}" before calls of Decide(cfg, …)
+// becomes a call named cfg with the argument cfg, and "MemoryClearStreak =
+// 3; …" before calls of MemoryClearStep a call named MemoryClearStreak.
+func governorBinding(setup string) (report.Call, bool) {
+	name, value, ok := cutTop(setup, '=')
+	switch {
+	case !ok:
+		return report.Call{}, false
+	case name == "cfg":
+		if _, err := literal(value); err != nil {
+			return report.Call{}, false
+		}
+		return report.Call{Name: "cfg", Args: map[string]any{"cfg": value}}, true
+	case name == "MemoryClearStreak":
+		return report.Call{Name: "MemoryClearStreak", Args: map[string]any{}}, true
+	}
+	return report.Call{}, false
 }
 
 // governorSetup reads New(cfg) with cfg = Config{…}. It refuses, as the
@@ -21,6 +41,17 @@ func governorSetup(c report.Call) (cfg adaptive.GovernorConfig, err error) {
 	if err = want(c, "New"); err != nil {
 		return cfg, err
 	}
+	if cfg, err = governorConfig(c); err != nil {
+		return cfg, err
+	}
+	if !(cfg.Floor > 0 && cfg.Ceiling >= cfg.Floor && cfg.Low >= 0 && cfg.High >= cfg.Low) || math.IsNaN(cfg.Start) {
+		return cfg, fmt.Errorf("New: %+v is outside the contract (0 < Floor <= Ceiling, 0 <= Low <= High): nothing to replay", cfg)
+	}
+	return cfg, nil
+}
+
+// governorConfig reads c's argument cfg.
+func governorConfig(c report.Call) (cfg adaptive.GovernorConfig, err error) {
 	s, err := structArg(c, "cfg")
 	if err != nil {
 		return cfg, err
@@ -32,9 +63,6 @@ func governorSetup(c report.Call) (cfg adaptive.GovernorConfig, err error) {
 		if *f.to, err = argFloat(s, f.name); err != nil {
 			return cfg, err
 		}
-	}
-	if !(cfg.Floor > 0 && cfg.Ceiling >= cfg.Floor && cfg.Low >= 0 && cfg.High >= cfg.Low) || math.IsNaN(cfg.Start) {
-		return cfg, fmt.Errorf("New: %+v is outside the contract (0 < Floor <= Ceiling, 0 <= Low <= High): nothing to replay", cfg)
 	}
 	return cfg, nil
 }
@@ -61,8 +89,7 @@ func doGovernor(g governorAPI, c report.Call) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		d := g.Observe(f, r)
-		return fmt.Sprintf("{Action: %s, Offer: %s, LastBad: %s}", actionName(d.Action), floatText(d.Offer), floatText(d.LastBad)), nil
+		return decisionText(g.Observe(f, r)), nil
 	case "Offer":
 		return floatText(g.Offer()), nil
 	}
@@ -84,6 +111,22 @@ type governorCalls struct{ g adaptive.Governor }
 func (x governorCalls) Do(c report.Call) (string, error) { return doGovernor(x.g, c) }
 
 func buildGovernor(impls Impls, setup report.Call) (Instance, error) {
+	switch setup.Name {
+	case "cfg":
+		cfg, err := governorConfig(setup)
+		if err != nil {
+			return nil, err
+		}
+		if impls.Week4.Decide == nil {
+			return nil, errMissing(impls.Adaptive.Missing)
+		}
+		return decideCalls{cfg, impls.Week4.Decide}, nil
+	case "MemoryClearStreak":
+		if impls.Week4.MemoryClearStep == nil {
+			return nil, errMissing(impls.Adaptive.Missing)
+		}
+		return streakCalls{impls.Week4.MemoryClearStep}, nil
+	}
 	cfg, err := governorSetup(setup)
 	if err != nil {
 		return nil, err
@@ -163,18 +206,22 @@ func (m *GovernorModel) kind(frac float64) string {
 
 // decide is the contract's Decide with the committed offer and memory.
 func (m *GovernorModel) decide(frac float64) adaptive.Decision {
-	cfg, cur := m.Cfg, m.Offer
+	return decide(m.Cfg, frac, m.Offer, m.LastBad)
+}
+
+// decide is the contract's Decide.
+func decide(cfg adaptive.GovernorConfig, frac, cur, lastBad float64) adaptive.Decision {
 	switch {
 	case frac > cfg.High:
 		return adaptive.Decision{Action: adaptive.BackOff, Offer: math.Max(cfg.Floor, cur*math.Min(math.Max(1-frac, 0.25), 0.9)), LastBad: cur}
 	case frac > cfg.Low:
-		return adaptive.Decision{Action: adaptive.Hold, Offer: cur, LastBad: m.LastBad}
-	case m.LastBad == 0:
+		return adaptive.Decision{Action: adaptive.Hold, Offer: cur, LastBad: lastBad}
+	case lastBad == 0:
 		return adaptive.Decision{Action: adaptive.Double, Offer: math.Min(cfg.Ceiling, 2*cur)}
-	case cur < 0.75*m.LastBad:
-		return adaptive.Decision{Action: adaptive.Recover, Offer: math.Min(1.5*cur, 0.75*m.LastBad), LastBad: m.LastBad}
+	case cur < 0.75*lastBad:
+		return adaptive.Decision{Action: adaptive.Recover, Offer: math.Min(1.5*cur, 0.75*lastBad), LastBad: lastBad}
 	}
-	return adaptive.Decision{Action: adaptive.Probe, Offer: math.Min(cfg.Ceiling, cur+math.Max(1, 0.02*m.LastBad)), LastBad: m.LastBad}
+	return adaptive.Decision{Action: adaptive.Probe, Offer: math.Min(cfg.Ceiling, cur+math.Max(1, 0.02*lastBad)), LastBad: lastBad}
 }
 
 func (m *GovernorModel) Do(c report.Call) (string, error) { return doGovernor(governorModelAPI{m}, c) }
@@ -208,9 +255,157 @@ func (m *GovernorModel) State() []Field {
 }
 
 func modelGovernor(setup report.Call) (Model, error) {
+	switch setup.Name {
+	case "cfg":
+		cfg, err := governorConfig(setup)
+		if err != nil {
+			return nil, err
+		}
+		return &DecideModel{Cfg: cfg}, nil
+	case "MemoryClearStreak":
+		return &StreakModel{}, nil
+	}
 	cfg, err := governorSetup(setup)
 	if err != nil {
 		return nil, err
 	}
 	return NewGovernorModel(cfg), nil
+}
+
+// decisionText is a Decision as the grader writes it.
+func decisionText(d adaptive.Decision) string {
+	return fmt.Sprintf("{Action: %s, Offer: %s, LastBad: %s}", actionName(d.Action), floatText(d.Offer), floatText(d.LastBad))
+}
+
+// decideCalls replays calls of the pure Decide(cfg, frac, current,
+// lastBad) with the cfg of the setup.
+type decideCalls struct {
+	cfg    adaptive.GovernorConfig
+	decide func(cfg adaptive.GovernorConfig, frac, current, lastBad float64) adaptive.Decision
+}
+
+func (x decideCalls) Do(c report.Call) (string, error) {
+	frac, current, lastBad, err := decideArgs(c)
+	if err != nil {
+		return "", err
+	}
+	return decisionText(x.decide(x.cfg, frac, current, lastBad)), nil
+}
+
+func decideArgs(c report.Call) (frac, current, lastBad float64, err error) {
+	if err = want(c, "Decide"); err != nil {
+		return
+	}
+	if frac, err = argFloat(c, "frac"); err != nil {
+		return
+	}
+	if current, err = argFloat(c, "current"); err != nil {
+		return
+	}
+	lastBad, err = argFloat(c, "lastBad")
+	return
+}
+
+// DecideModel is the contract's pure Decide: no state of its own, so it
+// shows the latest call's inputs and the rule they fall under.
+type DecideModel struct {
+	Cfg                    adaptive.GovernorConfig
+	Frac, Current, LastBad float64
+	Called                 bool
+}
+
+func (m *DecideModel) Do(c report.Call) (string, error) {
+	frac, current, lastBad, err := decideArgs(c)
+	if err != nil {
+		return "", err
+	}
+	m.Frac, m.Current, m.LastBad, m.Called = frac, current, lastBad, true
+	return decisionText(decide(m.Cfg, frac, current, lastBad)), nil
+}
+
+// State is the config before any call; after one, the window's frac
+// against Low and High, the offer against 75% of last_bad, and the rule.
+func (m *DecideModel) State() []Field {
+	cfg := []Field{{Label: "cfg", Text: fmt.Sprintf("offer in [%s, %s]; clean at frac <= %s, breach above %s",
+		floatText(m.Cfg.Floor), floatText(m.Cfg.Ceiling), floatText(m.Cfg.Low), floatText(m.Cfg.High))}}
+	if !m.Called {
+		return cfg
+	}
+	var rule string
+	switch {
+	case m.Frac > m.Cfg.High:
+		rule = "breach: back off to max(Floor, current × clamp(1 − frac, 0.25, 0.9)), last_bad = current"
+	case m.Frac > m.Cfg.Low:
+		rule = "dead band: hold, nothing changes"
+	case m.LastBad == 0:
+		rule = "clean, no memory: double, up to Ceiling"
+	case m.Current < 0.75*m.LastBad:
+		rule = "clean below 75% of last_bad (" + floatText(0.75*m.LastBad) + "): recover ×1.5, up to it"
+	default:
+		rule = "clean at or above 75% of last_bad (" + floatText(0.75*m.LastBad) + "): probe + max(1, 2% of last_bad)"
+	}
+	lastBad := "none"
+	if m.LastBad > 0 {
+		lastBad = floatText(m.LastBad)
+	}
+	return append(cfg,
+		Field{Label: "frac", Text: floatText(m.Frac) + " (Low " + floatText(m.Cfg.Low) + ", High " + floatText(m.Cfg.High) + ")"},
+		Field{Label: "offer", Text: floatText(m.Current) + ", last_bad " + lastBad},
+		Field{Label: "rule", Text: rule},
+	)
+}
+
+// streakCalls replays calls of the pure MemoryClearStep.
+type streakCalls struct {
+	step func(streak int, cleanAtOrAboveLastBad bool) (int, bool)
+}
+
+func (x streakCalls) Do(c report.Call) (string, error) {
+	streak, evidence, err := streakArgs(c)
+	if err != nil {
+		return "", err
+	}
+	next, clears := x.step(streak, evidence)
+	return strconv.Itoa(next) + ", " + bool2(clears), nil
+}
+
+func streakArgs(c report.Call) (streak int, evidence bool, err error) {
+	if err = want(c, "MemoryClearStep"); err != nil {
+		return
+	}
+	if streak, err = argInt(c, "streak"); err != nil {
+		return
+	}
+	evidence, err = argBool(c, "cleanAtOrAboveLastBad")
+	return
+}
+
+// StreakModel is the contract's pure MemoryClearStep; it shows the
+// streak the latest call returned against MemoryClearStreak.
+type StreakModel struct {
+	Next   int
+	Clears bool
+}
+
+func (m *StreakModel) Do(c report.Call) (string, error) {
+	streak, evidence, err := streakArgs(c)
+	if err != nil {
+		return "", err
+	}
+	m.Next, m.Clears = 0, false
+	if evidence {
+		if m.Next = streak + 1; m.Next == MemoryClearStreak {
+			m.Next, m.Clears = 0, true
+		}
+	}
+	return strconv.Itoa(m.Next) + ", " + bool2(m.Clears), nil
+}
+
+// State is the streak returned, against MemoryClearStreak.
+func (m *StreakModel) State() []Field {
+	text := strconv.Itoa(m.Next) + " of " + strconv.Itoa(MemoryClearStreak) + " clean windows in a row at or above last_bad"
+	if m.Clears {
+		text = "0: the memory clears"
+	}
+	return []Field{{Label: "streak", Text: text, Value: float64(m.Next), Max: MemoryClearStreak}}
 }

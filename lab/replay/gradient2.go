@@ -15,11 +15,37 @@ func init() {
 	register(Exercise{ID: "gradient2", Build: buildGradient2, Model: modelGradient2})
 }
 
-// gradient2Setup reads New(Config{…, QueueSize: nil}). A config with a
-// QueueSize function cannot be replayed (the report carries only its
-// text), and one outside the contract is refused as the reference would
-// by panicking.
-func gradient2Setup(c report.Call) (cfg adaptive.LimitConfig, err error) {
+// queueSizes are the QueueSize functions a report can carry, by their
+// text: nil, and the grader's four. Another function cannot be replayed
+// (the report carries only its text).
+var queueSizes = map[string]func(int) float64{
+	"nil":                            nil,
+	"func(int) float64 { return 0 }": func(int) float64 { return 0 },
+	"func(int) float64 { return 8 }": func(int) float64 { return 8 },
+	"func(l int) float64 { return math.Sqrt(float64(l)) }": func(l int) float64 { return math.Sqrt(float64(l)) },
+	"func(l int) float64 { return float64(l) / 10 }":       func(l int) float64 { return float64(l) / 10 },
+}
+
+// gradient2Setup reads New(Config{…, QueueSize: …}). A config outside the
+// contract is refused as the reference would by panicking.
+func gradient2Setup(c report.Call) (cfg adaptive.LimitConfig, queue func(int) float64, err error) {
+	cfg, err = gradient2Config(c)
+	if err != nil {
+		return cfg, nil, err
+	}
+	s, _ := structArg(c, "arg1")
+	text, _ := s.Args["QueueSize"].(string)
+	if text == "" {
+		text = "nil"
+	}
+	queue, ok := queueSizes[text]
+	if !ok {
+		return cfg, nil, fmt.Errorf("New: QueueSize %s is not one of the functions a replay knows", text)
+	}
+	return cfg, queue, nil
+}
+
+func gradient2Config(c report.Call) (cfg adaptive.LimitConfig, err error) {
 	if err = want(c, "New"); err != nil {
 		return cfg, err
 	}
@@ -38,9 +64,6 @@ func gradient2Setup(c report.Call) (cfg adaptive.LimitConfig, err error) {
 	w, err := argU64(s, "LongWindow")
 	if err != nil {
 		return cfg, err
-	}
-	if q, ok := s.Args["QueueSize"]; ok && q != "nil" {
-		return cfg, fmt.Errorf("New: QueueSize %v is a function the report does not carry: only QueueSize nil replays", q)
 	}
 	if w < 1 || w > math.MaxInt32 || !(cfg.MinLimit <= cfg.MaxLimit) || !(cfg.Smoothing >= 0 && cfg.Smoothing <= 1) || !(cfg.RTTTolerance >= 1) {
 		return cfg, fmt.Errorf("New: %+v is outside the contract: nothing to replay", s.Args)
@@ -99,15 +122,20 @@ type gradient2Calls struct{ l adaptive.Limit }
 
 func (x gradient2Calls) Do(c report.Call) (string, error) { return doGradient2(x.l, c) }
 
+// buildGradient2 builds with Week4.NewLimit, which takes QueueSize, or
+// without one with the lab's adaptive.Impl.
 func buildGradient2(impls Impls, setup report.Call) (Instance, error) {
-	cfg, err := gradient2Setup(setup)
+	cfg, queue, err := gradient2Setup(setup)
 	if err != nil {
 		return nil, err
 	}
-	if impls.Adaptive.NewLimit == nil {
-		return nil, errMissing(impls.Adaptive.Missing)
+	switch {
+	case impls.Week4.NewLimit != nil:
+		return gradient2Calls{impls.Week4.NewLimit(cfg, queue)}, nil
+	case queue == nil && impls.Adaptive.NewLimit != nil:
+		return gradient2Calls{impls.Adaptive.NewLimit(cfg)}, nil
 	}
-	return gradient2Calls{impls.Adaptive.NewLimit(cfg)}, nil
+	return nil, errMissing(impls.Adaptive.Missing)
 }
 
 // gradient2Warmup is the number of first samples the long RTT plainly
@@ -121,19 +149,22 @@ const gradient2Warmup = 10
 // gradient.
 type Gradient2Model struct {
 	Cfg        adaptive.LimitConfig
+	QueueSize  func(limit int) float64 // nil: 4
 	Est        float64
 	Seen       int
 	Sum, Long  float64
 	Short      float64 // the latest sample's RTT; 0 before the first
 	UsedLong   float64 // the long RTT the latest sample used (before any decay)
 	Gradient   float64
-	AppLimited bool // the latest sample left the limit unchanged: inflight < limit/2
-	Decayed    bool // the latest sample decayed the long RTT
+	Queue      float64 // the latest sample's queue allowance
+	AppLimited bool    // the latest sample left the limit unchanged: inflight < limit/2
+	Decayed    bool    // the latest sample decayed the long RTT
 }
 
-// NewGradient2Model is New(cfg): the limit at InitialLimit, no samples.
-func NewGradient2Model(cfg adaptive.LimitConfig) *Gradient2Model {
-	return &Gradient2Model{Cfg: cfg, Est: cfg.InitialLimit}
+// NewGradient2Model is New(cfg) with cfg's QueueSize queueSize (nil: 4):
+// the limit at InitialLimit, no samples.
+func NewGradient2Model(cfg adaptive.LimitConfig, queueSize func(limit int) float64) *Gradient2Model {
+	return &Gradient2Model{Cfg: cfg, QueueSize: queueSize, Est: cfg.InitialLimit}
 }
 
 // Update takes one sample; an rtt of 0 is no sample (the reference's
@@ -142,7 +173,10 @@ func (m *Gradient2Model) Update(rttNs uint64, inflight int) int {
 	if rttNs == 0 {
 		return int(m.Est)
 	}
-	const queue = 4.0
+	queue := 4.0
+	if m.QueueSize != nil {
+		queue = m.QueueSize(int(m.Est))
+	}
 	short := float64(rttNs)
 	if m.Seen < gradient2Warmup {
 		m.Seen++
@@ -152,7 +186,7 @@ func (m *Gradient2Model) Update(rttNs uint64, inflight int) int {
 		factor := 2 / (float64(m.Cfg.LongWindow) + 1)
 		m.Long = (1-factor)*m.Long + factor*short
 	}
-	m.Short, m.UsedLong = short, m.Long
+	m.Short, m.UsedLong, m.Queue = short, m.Long, queue
 	m.Decayed = m.Long/short > 2
 	if m.Decayed {
 		m.Long *= 0.95
@@ -193,6 +227,8 @@ func (m *Gradient2Model) State() []Field {
 	grad := "gradient " + floatText(m.Gradient) + " = clamp(" + floatText(m.Cfg.RTTTolerance) + " × long/short, 0.5, 1)"
 	if m.AppLimited {
 		grad += "; app-limited: inflight < limit/2, the limit stays"
+	} else {
+		grad += "; queue allowance +" + floatText(m.Queue)
 	}
 	return []Field{
 		limit,
@@ -211,9 +247,9 @@ func nsFloat(ns float64) string {
 }
 
 func modelGradient2(setup report.Call) (Model, error) {
-	cfg, err := gradient2Setup(setup)
+	cfg, queue, err := gradient2Setup(setup)
 	if err != nil {
 		return nil, err
 	}
-	return NewGradient2Model(cfg), nil
+	return NewGradient2Model(cfg, queue), nil
 }

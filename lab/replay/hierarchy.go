@@ -65,7 +65,7 @@ func doHierarchy(t nesting.Tree, c report.Call) (string, error) {
 			return "", err
 		}
 		if c.Name == "Available" {
-			return strconv.FormatUint(t.Available(node, now), 10), nil
+			return goU(t.Available(node, now)), nil
 		}
 		n, err := argU64(c, "n")
 		if err != nil {

@@ -64,7 +64,7 @@ func doBucket(b bucketAPI, c report.Call) (string, error) {
 		}
 		return bool2(b.TryAcquire(now, n)), nil
 	case "Available":
-		return strconv.FormatUint(b.Available(now), 10), nil
+		return goU(b.Available(now)), nil
 	}
 	return "", want(c, "TryAcquire", "Available")
 }

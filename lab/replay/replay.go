@@ -8,7 +8,16 @@
 // integer a decimal string). What each exercise needs is one entry of the
 // table Exercises: how to build it from the setup call, how to make each
 // step's call, and what state to show. An exercise added later gets a
-// replay by adding its entry.
+// replay by adding its entry, in a file of its own (tokenbucket, GCRA and
+// the sliding window share limiters.go); a test fails while an exercise of
+// the course has none.
+//
+// Each entry's model is a plain restatement of the contract, written for
+// the state it draws, not a copy of the reference: its tests replay
+// generated scripts on the model and on the reference and require the same
+// answer at every call, and replay the graded counterexamples of
+// known-buggy fixtures (testdata, written by TestCapture) with the fixture
+// as Yours, requiring the first differing step to be the grade's.
 package replay
 
 import (
@@ -41,6 +50,20 @@ type Impls struct {
 	Policy   policy.Impl   // gateway
 	Throttle operator.Impl // throttle
 	Breaker  circuit.Impl  // breaker
+	// Week4 are the governor's and Gradient2's calls that adaptive.Impl
+	// does not carry.
+	Week4 Week4
+}
+
+// Week4 are the week 4 calls a replay needs beyond the lab's adaptive.Impl:
+// the governor's pure functions, and Gradient2 with a QueueSize function.
+// A nil function is unavailable (Yours then stops and says
+// Adaptive.Missing).
+type Week4 struct {
+	Decide          func(cfg adaptive.GovernorConfig, frac, current, lastBad float64) adaptive.Decision
+	MemoryClearStep func(streak int, cleanAtOrAboveLastBad bool) (next int, clears bool)
+	// NewLimit builds Gradient2; queueSize nil means the default 4.
+	NewLimit func(cfg adaptive.LimitConfig, queueSize func(limit int) float64) adaptive.Limit
 }
 
 // Reference is the Impls of the solutions packages.
@@ -48,6 +71,7 @@ var Reference = Impls{
 	Limiters: limiters.Reference, Adaptive: adaptive.Reference,
 	Nesting: nesting.Reference, Fairness: fairness.Reference, Policy: policy.Reference,
 	Throttle: operator.Reference, Breaker: circuit.Reference,
+	Week4: week4Reference,
 }
 
 // Field is one piece of state shown beside a step, as plain data for the
@@ -84,6 +108,25 @@ type Exercise struct {
 	Build func(impls Impls, setup report.Call) (Instance, error)
 	// Model makes the plain model of the contract from the setup call.
 	Model func(setup report.Call) (Model, error)
+	// Binding, if set, reads a setup that binds a name rather than calling
+	// New (the governor's "cfg = Config{…}" before calls of the pure
+	// Decide), which reports carry without setup_call: it returns the
+	// setup as a call of that name, for Build and Model.
+	Binding func(setup string) (report.Call, bool)
+}
+
+// setupOf is cx's setup call: its setup_call, or the entry's reading of
+// its setup text; nil if neither.
+func (e Exercise) setupOf(cx *report.Counterexample) *report.Call {
+	if cx.SetupCall != nil {
+		return cx.SetupCall
+	}
+	if e.Binding != nil {
+		if c, ok := e.Binding(cx.Setup); ok {
+			return &c
+		}
+	}
+	return nil
 }
 
 // Exercises is the table, by exercise id.
@@ -104,7 +147,8 @@ func IDs() []string {
 // Replayable reports whether cx can be replayed for exercise id: the
 // exercise has an entry and cx carries its calls as data.
 func Replayable(id string, cx *report.Counterexample) bool {
-	if _, ok := Exercises[id]; !ok || cx == nil || cx.SetupCall == nil || len(cx.Steps) == 0 {
+	e, ok := Exercises[id]
+	if !ok || cx == nil || e.setupOf(cx) == nil || len(cx.Steps) == 0 {
 		return false
 	}
 	for _, s := range cx.Steps {
@@ -157,12 +201,13 @@ func Run(id string, cx report.Counterexample, yours Impls) Result {
 		res.Error = "this report does not carry the counterexample as data: grade again to replay it"
 		return res
 	}
-	m, err := e.Model(*cx.SetupCall)
+	setup := *e.setupOf(&cx)
+	m, err := e.Model(setup)
 	if err != nil {
 		res.Error = err.Error()
 		return res
 	}
-	ref, err := e.Build(Reference, *cx.SetupCall)
+	ref, err := e.Build(Reference, setup)
 	if err != nil {
 		res.Error = err.Error()
 		return res
@@ -176,7 +221,7 @@ func Run(id string, cx report.Counterexample, yours Impls) Result {
 				res.Yours = guard.Status(v)
 			}
 		}()
-		mine, err = e.Build(yours, *cx.SetupCall)
+		mine, err = e.Build(yours, setup)
 		if err != nil {
 			res.Yours = err.Error()
 		}
@@ -276,6 +321,23 @@ func want(c report.Call, names ...string) error {
 		}
 	}
 	return fmt.Errorf("cannot replay a call of %s (only %s)", c.Name, strings.Join(names, ", "))
+}
+
+// goU is n as the grader writes an answer's integer, so that a replay
+// reads as the grade: as Go would take it, with digit separators above
+// four digits (10_000_000), next to MaxUint64 as math.MaxUint64-k.
+func goU(n uint64) string {
+	if d := math.MaxUint64 - n; d < 1_000_000 {
+		if d == 0 {
+			return "math.MaxUint64"
+		}
+		return "math.MaxUint64-" + strconv.FormatUint(d, 10)
+	}
+	s := strconv.FormatUint(n, 10)
+	if len(s) <= 4 {
+		return s
+	}
+	return strings.ReplaceAll(group(s), ",", "_")
 }
 
 // u is n with thousands separators, as the pages write integers.

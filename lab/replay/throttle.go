@@ -138,11 +138,11 @@ func statusText(s operator.Status, cfg operator.Congestion) string {
 	cong := "as configured"
 	if s.Congestion != cfg {
 		c := s.Congestion
-		cong = fmt.Sprintf("{WindowNs: %d, LowBelow: %d, HighAbove: %d, ReduceBps: %d, IncreaseBps: %d, MinMaxCalls: %d, MaxMaxCalls: %d}",
-			c.WindowNs, c.LowBelow, c.HighAbove, c.ReduceBps, c.IncreaseBps, c.MinMaxCalls, c.MaxMaxCalls)
+		cong = fmt.Sprintf("{WindowNs: %s, LowBelow: %d, HighAbove: %d, ReduceBps: %d, IncreaseBps: %d, MinMaxCalls: %d, MaxMaxCalls: %d}",
+			goU(c.WindowNs), c.LowBelow, c.HighAbove, c.ReduceBps, c.IncreaseBps, c.MinMaxCalls, c.MaxMaxCalls)
 	}
 	return fmt.Sprintf("{State: %s; RecoverAtNs: %s; DegradedWriteLimit: %d; DegradedWrites: %d; MaxCalls: %d; WindowNs: %s; Level: %s; Congestion: %s}",
-		enumText(throttleStates, uint8(s.State), "State"), u(s.RecoverAtNs), s.DegradedWriteLimit, s.DegradedWrites, s.MaxCalls, u(s.WindowNs),
+		enumText(throttleStates, uint8(s.State), "State"), goU(s.RecoverAtNs), s.DegradedWriteLimit, s.DegradedWrites, s.MaxCalls, goU(s.WindowNs),
 		enumText(throttleLevels, uint8(s.Level), "Level"), cong)
 }
 
@@ -151,16 +151,15 @@ func doThrottle(g throttleGate, errs throttleErrs, cfg operator.Config, c report
 	now := func() (uint64, error) { return argU64(c, "nowNs") }
 	switch c.Name {
 	case "SetState":
-		name, err := argText(c, "arg1")
+		s, err := stateArg(c)
 		if err != nil {
 			return "", err
 		}
-		s := slices.Index(throttleStates, name)
 		t, err := now()
-		if s < 0 || err != nil {
-			return "", errors.Join(fmt.Errorf("SetState: %q is not a State", name), err)
+		if err != nil {
+			return "", err
 		}
-		g.SetState(operator.State(s), t)
+		g.SetState(s, t)
 		return "", nil
 	case "SetIssuerLimit":
 		a, err := addr()
@@ -212,6 +211,23 @@ func doThrottle(g throttleGate, errs throttleErrs, cfg operator.Config, c report
 		return errs.writeText(g.Write(a, t)), nil
 	}
 	return "", want(c, "SetState", "SetIssuerLimit", "ClearIssuerLimit", "SetWhitelisted", "AdjustCongestion", "Status", "Write")
+}
+
+// stateArg reads SetState's state, printed bare ("SetState(Degraded,
+// nowNs=5)"): the report carries it as an argument named by its own value
+// (a name standing for a value), or as its first argument.
+func stateArg(c report.Call) (operator.State, error) {
+	for i, name := range throttleStates {
+		if v, ok := c.Args[name]; ok && v == name {
+			return operator.State(i), nil
+		}
+	}
+	if v, ok := c.Args["arg1"].(string); ok {
+		if i := slices.Index(throttleStates, v); i >= 0 {
+			return operator.State(i), nil
+		}
+	}
+	return 0, fmt.Errorf("SetState: no State among %v", c.Args)
 }
 
 type throttleCalls struct {
