@@ -10,6 +10,29 @@ import (
 	"ratelab/grader/report"
 )
 
+// captured are the known-buggy fixtures (grader/testdata/fixtures/<exercise>/<name>)
+// whose graded reports testdata/<exercise>-<name>.json hold: real
+// counterexamples, as the grader writes them, for the replay tests.
+var captured = [][2]string{
+	{"governor", "streak-not-reset"},
+	{"gradient2", "no-smoothing"},
+	{"hierarchy", "charges-as-it-goes"},
+	{"fairqueue", "keeps-credit"},
+	{"gateway", "heartbeat-takes-token"},
+	{"throttle", "counts-refused"},
+	{"breaker", "no-generation"},
+	// More shapes of call: SetState, Reload, Len, Available, State.
+	{"throttle", "recovers-after"},
+	{"throttle", "period-not-reset"},
+	{"gateway", "flood-never-ends"},
+	{"gateway", "reload-new-rate"},
+	{"fairqueue", "lifo"},
+	{"hierarchy", "truncating-refill"},
+	{"breaker", "probes-unlimited"},
+	{"governor", "no-dead-band"},
+	{"gradient2", "decay-not-kept"},
+}
+
 // replayCaptured replays every failed check of a captured report
 // (testdata/<exercise>-<fixture>.json, written by TestCapture) that
 // carries its counterexample as data, with yours built from the same
