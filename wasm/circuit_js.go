@@ -77,9 +77,12 @@ func newCircuitSim(_ js.Value, args []js.Value) any {
 
 // circuitScenarioJS is the scenario as info() gives it.
 func circuitScenarioJS(sc circuit.Scenario) map[string]any {
-	down := make([]any, len(sc.Down))
-	for i, d := range sc.Down {
-		down[i] = map[string]any{"fromNs": float64(d.FromNs), "toNs": float64(d.ToNs)}
+	spans := func(ss []circuit.Span) []any {
+		out := make([]any, len(ss))
+		for i, d := range ss {
+			out[i] = map[string]any{"fromNs": float64(d.FromNs), "toNs": float64(d.ToNs)}
+		}
+		return out
 	}
 	return map[string]any{
 		"id": sc.Name, "title": sc.Title,
@@ -87,7 +90,7 @@ func circuitScenarioJS(sc circuit.Scenario) map[string]any {
 		"clients": sc.Clients, "everyNs": float64(sc.EveryNs), "tries": sc.Tries, "retryNs": float64(sc.RetryNs),
 		"latencyNs": float64(sc.LatencyNs), "slowPerMille": sc.SlowPerMille, "slowNs": float64(sc.SlowNs),
 		"failNs": float64(sc.FailNs), "hangPerMille": sc.HangPerMille, "timeoutNs": float64(sc.TimeoutNs),
-		"down": down, "durationNs": float64(sc.DurationNs), "seed": float64(sc.Seed),
+		"down": spans(sc.Down), "slow": spans(sc.Slow), "durationNs": float64(sc.DurationNs), "seed": float64(sc.Seed),
 	}
 }
 

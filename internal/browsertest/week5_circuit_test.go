@@ -1,6 +1,8 @@
 package browsertest
 
 import (
+	"context"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -69,7 +71,9 @@ func (m *mountView) circuitTip(tNs float64, row string) string {
 		const y = row === "breaker" ? 4 + 14 + 4 + 7 : 4 + 14 + 4 + 14 + 10 + (Number(row.slice(6)) - 1) * 12 + 6;
 		c.dispatchEvent(new PointerEvent("pointermove", {clientX: r.left + padL + plotW * `+strconv.FormatFloat(tNs, 'f', -1, 64)+` / 10e9, clientY: r.top + y, bubbles: true}));
 		const tip = document.querySelector(`+strconv.Quote(m.mount)+` + " .rcv-tip");
-		return tip && !tip.hidden ? tip.textContent : "";
+		const text = tip && !tip.hidden ? tip.textContent : "";
+		c.dispatchEvent(new PointerEvent("pointerleave"));
+		return text;
 	})()`)
 }
 
@@ -252,4 +256,67 @@ func TestWeek5CircuitRetryStorm(t *testing.T) {
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors: %v", e)
 	}
+}
+
+// TestWeek5CircuitShowsBuggyBreakers runs known-buggy breakers of the
+// grader's fixtures as Yours (lab.wasm built with the fixture in place of
+// exercises/breaker) and wants the page to show their mistakes: late
+// results that change the breaker without generations, and half-open
+// periods that let more than the probes through without a limit.
+func TestWeek5CircuitShowsBuggyBreakers(t *testing.T) {
+	ctx := NewBrowser(t, BrowserOptions{Timeout: 4 * time.Minute})
+	requireWasm(t)
+	root, err := ModuleRoot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(fixture, scenario string) *mountView {
+		t.Helper()
+		static := fixtureWasm(t, root, "breaker", filepath.Join(root, "grader", "testdata", "fixtures", "breaker", fixture))
+		s := StartServer(t, ServerOptions{StaticDir: static})
+		Open(t, ctx, s, "/lessons/week-5", "viz-breaker")
+		m := &mountView{newVizPage(t, ctx, "viz-breaker")}
+		m.waitReady()
+		m.set("speed", "0.25")
+		m.set("impl", "yours")
+		m.set("preset", scenario)
+		m.waitFor("Yours to start", `f["impl-status"] === "Breaker: Yours" && n("clock") < 9`)
+		m.set("speed", "10")
+		m.waitFor(fixture+" to run "+scenario, `f.clock === "t = 10.0 s"`)
+		return m
+	}
+
+	m := run("no-generation", "slow-calls")
+	f := m.figures()
+	changed := 0
+	for _, l := range m.circuitLog() {
+		if l.Kind == "late" && l.Changed == "true" {
+			changed++
+			if l.Before == l.After {
+				t.Errorf("no-generation: a late result marked changed with the same state before and after: %+v", l)
+			}
+		}
+	}
+	if changed == 0 || !strings.Contains(f["note"], "must neither close nor reopen it") {
+		t.Errorf("no-generation: %d late results shown as changing the breaker, note %q; want some, and the note to say so", changed, f["note"])
+	}
+	t.Logf("no-generation: %d late results changed the breaker; late figure %s", changed, f["late"])
+	m.scrollIntoView()
+	ScreenshotViewport(t, ctx, "no-generation")
+
+	m = run("probes-unlimited", "outage")
+	probes, _ := strconv.Atoi(m.figures()["probes-config"])
+	over := 0
+	for _, r := range m.halfOpenRows() {
+		if r.Probes > probes {
+			over++
+			if !r.FlaggedOnThePage {
+				t.Errorf("probes-unlimited: half-open at %s let %d through, not flagged", r.At, r.Probes)
+			}
+		}
+	}
+	if over == 0 {
+		t.Errorf("probes-unlimited: no half-open period let more than %d through: %+v", probes, m.halfOpenRows())
+	}
+	t.Logf("probes-unlimited: %d half-open periods let more than %d calls through", over, probes)
 }

@@ -88,6 +88,7 @@ type Scenario struct {
 	TimeoutNs    uint64 // a hung call fails after this long
 
 	Down       []Span // when the backend is down, in time order
+	Slow       []Span // when every call the backend answers is slow (SlowNs)
 	DurationNs uint64
 	Seed       uint64
 }
@@ -111,18 +112,25 @@ func (sc Scenario) Validate() error {
 			return fmt.Errorf("circuit: outage %d is empty or out of order", i)
 		}
 	}
+	for i, d := range sc.Slow {
+		if d.ToNs <= d.FromNs {
+			return fmt.Errorf("circuit: slow span %d is empty", i)
+		}
+	}
 	return nil
 }
 
-// DownAt reports whether the backend is down at t.
-func (sc Scenario) DownAt(t uint64) bool {
-	for _, d := range sc.Down {
+func within(spans []Span, t uint64) bool {
+	for _, d := range spans {
 		if t >= d.FromNs && t < d.ToNs {
 			return true
 		}
 	}
 	return false
 }
+
+// DownAt reports whether the backend is down at t.
+func (sc Scenario) DownAt(t uint64) bool { return within(sc.Down, t) }
 
 // DownNs returns how long the backend has been down in [0, t).
 func (sc Scenario) DownNs(t uint64) uint64 {
@@ -162,8 +170,11 @@ func base() Scenario {
 //
 //   - outage: the backend is down from 2 s to 5.5 s; the breaker's probes
 //     fail until it is back;
-//   - slow-calls: a fifth of healthy calls take 900 ms, so many results
-//     arrive after the breaker opened at the start of a 1.5 s outage;
+//   - slow-calls: from 1.5 s every call takes 1.5 s, and from 2 s to 4.5 s
+//     the backend is down and every call hangs until a 300 ms timeout: the
+//     slow successes arrive while the breaker is open or half-open, the
+//     hung calls after it opened, and a breaker without generations closes
+//     on them in the middle of the crash;
 //   - blip: the backend is down for 300 ms only, and the breaker stays
 //     open its full second all the same.
 func Named(name string) (Scenario, bool) {
@@ -174,9 +185,10 @@ func Named(name string) (Scenario, bool) {
 		sc.Title = "An outage of 3.5 s"
 		sc.Down = []Span{{2_000_000_000, 5_500_000_000}}
 	case SlowCallsName:
-		sc.Title = "Slow calls, then an outage"
-		sc.SlowPerMille, sc.SlowNs = 200, 900_000_000
-		sc.Down = []Span{{2_000_000_000, 3_500_000_000}}
+		sc.Title = "Slow calls, then a crash"
+		sc.Slow, sc.SlowNs = []Span{{1_500_000_000, 2_000_000_000}}, 1_500_000_000
+		sc.HangPerMille, sc.TimeoutNs = 1000, 300_000_000
+		sc.Down = []Span{{2_000_000_000, 4_500_000_000}}
 	case BlipName:
 		sc.Title = "A blip of 300 ms"
 		sc.Down = []Span{{2_000_000_000, 2_300_000_000}}
@@ -416,7 +428,7 @@ func (sc Scenario) backend(t uint64, c, k, try int) (success, timeout bool, at u
 		}
 		return false, false, t + sc.FailNs
 	}
-	if d < uint64(sc.SlowPerMille) {
+	if d < uint64(sc.SlowPerMille) || within(sc.Slow, t) {
 		return true, false, t + sc.SlowNs
 	}
 	return true, false, t + sc.LatencyNs

@@ -126,8 +126,10 @@ func TestLateResultsChangeNothing(t *testing.T) {
 	}
 }
 
-// naive is a breaker without generations: every report counts.
+// naive is a breaker without generations: every report counts, or with
+// whileOpen false, every report but those that arrive while it is open.
 type naive struct {
+	whileOpen           bool
 	cfg                 circuit.Config
 	state               circuit.State
 	openedAt, latest    uint64
@@ -158,6 +160,9 @@ func (n *naive) Allow(now uint64) (uint64, bool) {
 
 func (n *naive) Done(_ uint64, ok bool, now uint64) {
 	n.advance(now)
+	if n.state == circuit.Open && !n.whileOpen {
+		return
+	}
 	switch {
 	case !ok && n.state != circuit.Open:
 		n.failures++
@@ -177,12 +182,20 @@ func (n *naive) Done(_ uint64, ok bool, now uint64) {
 func (n *naive) State(now uint64) circuit.State { n.advance(now); return n.state }
 
 func TestLateResultsExposeABreakerWithoutGenerations(t *testing.T) {
-	impl := circuit.Impl{Name: "Naive", New: func(cfg circuit.Config, now uint64) (circuit.Breaker, error) {
-		return &naive{cfg: cfg, latest: now}, nil
-	}}
-	r := run(t, circuit.SlowCallsName, impl)
-	if r.Breaker.Counts.LateChanged == 0 {
-		t.Errorf("a breaker without generations: %d late results, none changed anything; want some changed", r.Breaker.Counts.Late)
+	for _, whileOpen := range []bool{true, false} {
+		impl := circuit.Impl{Name: "Naive", New: func(cfg circuit.Config, now uint64) (circuit.Breaker, error) {
+			return &naive{whileOpen: whileOpen, cfg: cfg, latest: now}, nil
+		}}
+		r := run(t, circuit.SlowCallsName, impl)
+		if r.Breaker.Counts.LateChanged == 0 {
+			t.Errorf("a breaker without generations (reports counted while open: %v): %d late results, none changed anything; want some changed",
+				whileOpen, r.Breaker.Counts.Late)
+		}
+		ref := run(t, circuit.SlowCallsName, circuit.Reference)
+		if !whileOpen && r.Breaker.Counts.DownAttempts <= ref.Breaker.Counts.DownAttempts {
+			t.Errorf("a breaker closed by late successes: %d attempts at the down backend, the reference %d; want more",
+				r.Breaker.Counts.DownAttempts, ref.Breaker.Counts.DownAttempts)
+		}
 	}
 }
 

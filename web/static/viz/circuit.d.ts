@@ -34,6 +34,8 @@ declare namespace lab {
     latencyNs: number; slowPerMille: number; slowNs: number;
     failNs: number; hangPerMille: number; timeoutNs: number;
     down: { fromNs: number; toNs: number }[];
+    /** When every call the backend answers is slow. */
+    slow: { fromNs: number; toNs: number }[];
     durationNs: number; seed: number;
   }
 

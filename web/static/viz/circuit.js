@@ -147,7 +147,7 @@ class CircuitViz extends Viz {
   build() {
     const ui = {
       preset: select("preset", [], ""), // its options come with lab.wasm
-      breaker: select("breaker", [["on", "On"], ["off", "Off: every retry reaches the backend"]], "on"),
+      breaker: select("breaker", [["on", "On"], ["off", "Off"]], "on"),
       impl: select("impl", [["reference", "Reference"], ["yours", "Yours"]], "reference"),
       speed: select("speed", SPEEDS.map((s) => /** @type {[string, string]} */ ([s, s + "× real time"])), String(this.speed)),
       pause: h("button", { type: "button", "data-testid": "pause", "aria-pressed": "false", text: "Pause" }),
@@ -268,6 +268,7 @@ class CircuitViz extends Viz {
     this.state = [newSideState(), newSideState()];
     this.ui.halfOpens.textContent = "";
     this.ui.log.textContent = "";
+    this.ui.tip.hidden = true;
     const info = await s.info();
     if (s !== this.sim) return; // restarted meanwhile
     this.info = info;
@@ -283,11 +284,14 @@ class CircuitViz extends Viz {
    */
   describe(sc) {
     const perSec = (sc.clients * 1e9) / sc.everyNs;
-    const down = sc.down.map((d) => secShort(d.fromNs) + " to " + secShort(d.toNs)).join(" and ");
+    /** @param {{fromNs: number, toNs: number}[]} spans */
+    const when = (spans) => spans.map((d) => secShort(d.fromNs) + " to " + secShort(d.toNs)).join(" and ");
+    const slow = sc.slow.length ? " From " + when(sc.slow) + " every call is that slow." : "";
+    const down = sc.hangPerMille >= 1000 ? "it hangs every call until a " + ms(sc.timeoutNs) + " timeout" :
+      "it fails calls in " + ms(sc.failNs) + ", and " + sc.hangPerMille / 10 + "% hang until a " + ms(sc.timeoutNs) + " timeout";
     this.ui.scenario.textContent = sc.clients + " clients send " + int(perSec) + " requests a second in all; a failed attempt is tried again " +
       ms(sc.retryNs) + " later, up to " + sc.tries + " tries. The backend answers in " + ms(sc.latencyNs) + " (" +
-      sc.slowPerMille / 10 + "% of calls are slow: " + ms(sc.slowNs) + "). It is down from " + down + ": it fails calls in " +
-      ms(sc.failNs) + ", and " + sc.hangPerMille / 10 + "% hang until a " + ms(sc.timeoutNs) + " timeout.";
+      sc.slowPerMille / 10 + "% of calls are slow: " + ms(sc.slowNs) + ")." + slow + " It is down from " + when(sc.down) + ": " + down + ".";
     this.ui.threshold.textContent = String(sc.failureThreshold);
     this.ui.openFor.textContent = secShort(sc.openNs);
     this.ui.probes.textContent = String(sc.halfOpenProbes);
