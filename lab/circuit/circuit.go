@@ -231,7 +231,8 @@ type Event struct {
 	StartNs                uint64
 	TicketGen, PrevGen     uint32
 	PrevState              State
-	// State change: PrevState is the state it left.
+	// A state change also has PrevState and PrevGen: the state it left and
+	// that state's generation.
 }
 
 // Changed reports whether a result changed the breaker's state or

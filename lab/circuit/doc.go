@@ -10,10 +10,12 @@
 // when it arrives. Without the breaker every attempt, retries included,
 // reaches the backend: the retry storm the breaker prevents.
 //
-// The backend answers a healthy call quickly, except a few slow ones; while
-// it is down it fails calls quickly, except a few that hang until a
-// timeout. Slow calls and hung ones are the late results of the lesson: a
-// call let through before the breaker opened that reports after it did.
+// The backend answers a healthy call quickly, except a few slow ones (and
+// every one started in a slow span of the scenario); while it is down it
+// fails calls quickly, except a few that hang until a timeout (or all of
+// them, as the scenario says). Slow calls and hung ones are the late
+// results of the lesson: a call let through before the breaker changed
+// state that reports after it did.
 // The simulation numbers the breaker's generations from outside, by the
 // state changes it observes with State, and marks every report of an
 // earlier generation as late, with the state and the generation before and
