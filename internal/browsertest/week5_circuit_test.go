@@ -253,6 +253,8 @@ func TestWeek5CircuitRetryStorm(t *testing.T) {
 	m.set("breaker", "on")
 	m.scrollIntoView()
 	ScreenshotViewport(t, m.ctx, "phone")
+	Eval[bool](t, m.ctx, `(`+m.js("timeline")+`.scrollIntoView({block: "start"}), true)`)
+	ScreenshotViewport(t, m.ctx, "phone-timeline")
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors: %v", e)
 	}

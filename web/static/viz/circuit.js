@@ -595,7 +595,10 @@ class CircuitViz extends Viz {
       }
     }
     // The breaker's state over time.
-    if (this.shown === 0) {
+    if (this.shown === 0 && st.stopped) {
+      g.fillStyle = C.refused;
+      g.fillRect(x(0), G.breaker, x(now) - x(0), G.rowH);
+    } else if (this.shown === 0) {
       const fills = [C.closed, C.open, C.half];
       st.states.forEach((s, i) => {
         const to = i + 1 < st.states.length ? st.states[i + 1].at : now;
@@ -651,7 +654,10 @@ class CircuitViz extends Viz {
     g.fillStyle = C.future;
     g.fillRect(x(now), G.backend, w - G.padR - x(now), G.axis - G.backend);
     this.axis(g, x, tMax, w, G.axis);
-    if (this.shown === 0 && info.stopped) stoppedNote(g, C.bad, "breaker: " + info.status, G.padL + 8, G.lane0 + G.laneH);
+    if (this.shown === 0 && info.stopped) {
+      g.textAlign = "left";
+      stoppedNote(g, C.bad, "breaker: " + info.status, G.padL + 8, G.lane0 + G.laneH);
+    }
   }
 
   /**
@@ -715,7 +721,10 @@ class CircuitViz extends Viz {
       }
       return out;
     };
-    const other = points(this.state[1 - this.shown].bins), mine = points(this.state[this.shown].bins);
+    // A side that stopped (Yours panicked) has no load to show.
+    /** @param {SideState} st */
+    const load = (st) => (st.stopped ? [] : points(st.bins));
+    const other = load(this.state[1 - this.shown]), mine = load(this.state[this.shown]);
     if (mine.length) {
       g.fillStyle = C.load;
       g.globalAlpha = 0.22;
