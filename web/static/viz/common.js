@@ -19,7 +19,7 @@
 // type-checked by tsc from JSDoc (make lint-js); the types of the global
 // `ratelab` are in lab.d.ts, those of wasm_exec.js's `Go` in wasm_exec.d.ts.
 
-import { DEADLINE_MS, Freed, Hung, Lost, defaultBuild, withYours } from "./remote.js";
+import { DEADLINE_MS, Freed, Hung, Lost, NoStart, defaultBuild, withYours } from "./remote.js";
 
 // ---- loading, once per page --------------------------------------------------
 
@@ -450,8 +450,9 @@ export class Viz {
   /**
    * runFailed handles what a run's call threw: nothing for a run freed
    * meanwhile; a new run for one whose worker was replaced (another run
-   * hung, or a new build came); the stop for one that hung; anything else
-   * is reported as an uncaught error.
+   * hung, or a new build came); the stop for one that hung or whose worker
+   * could not start; anything else is reported as an uncaught error, and
+   * stops a run of Yours.
    * @param {unknown} err
    */
   runFailed(err) {
@@ -461,23 +462,30 @@ export class Viz {
       return;
     }
     if (err instanceof Hung) {
-      this.stopHung(err);
+      this.stop("Yours did not return from " + err.call + "(…) within " + DEADLINE_MS / 1000 + " s at t = " +
+        formatSimSeconds(this.simNs()) + " s: an endless loop?");
+      return;
+    }
+    if (err instanceof NoStart) {
+      this.stop(err.message);
       return;
     }
     reportError(err);
+    // Not again every frame: a run of Yours that throws (its Go program
+    // ended, say) stops.
+    if (this.cfg && this.cfg.impl === "yours" && this.sim) this.stop("Yours failed: " + (err instanceof Error ? err.message : String(err)));
   }
 
   /**
-   * stopHung stops the run whose call hung: it says which call, at which
-   * simulated time, and the visualization stops stepping it.
-   * @param {Hung} err
+   * stop stops the run of Yours, which hung or could not start, saying
+   * why: the visualization no longer steps it.
+   * @param {string} why
    */
-  stopHung(err) {
-    const at = formatSimSeconds(this.simNs());
+  stop(why) {
     if (this.sim) { freeRun(this.sim); this.sim = null; }
     this.status.textContent = "Yours: stopped";
     this.status.classList.add(this.prefix + "-bad");
-    this.showError("Yours did not return from " + err.call + "(…) within " + DEADLINE_MS / 1000 + " s at t = " + at + " s: an endless loop?");
+    this.showError(why);
     this.readyDot.textContent = "stopped";
   }
 

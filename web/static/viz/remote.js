@@ -49,6 +49,15 @@ export class Lost extends Error {
   }
 }
 
+/** NoStart rejects a call when the worker could not start lab.wasm. */
+export class NoStart extends Error {
+  /** @param {string} why */
+  constructor(why) {
+    super("Yours could not start: " + why);
+    this.name = "NoStart";
+  }
+}
+
 /** Freed rejects a call of a run that was freed before it answered. */
 export class Freed extends Error {
   constructor() {
@@ -83,9 +92,13 @@ class YoursWorker {
     /** @type {Map<number, Waiting>} */
     this.waiting = new Map();
     this.worker.onmessage = (ev) => this.answer(ev.data);
-    this.worker.onerror = (ev) => { ev.preventDefault(); this.end(new Lost(ev.message || "the worker failed"), null); };
+    // worker.js itself failed (not a call: handle answers those): no fresh
+    // worker now, which would fail the same way; the next run asks for one.
+    this.worker.onerror = (ev) => { ev.preventDefault(); this.end(new NoStart(ev.message || "the worker failed"), null, false); };
     /** Resolves once lab.wasm runs in the worker; requests are posted after it. */
     this.ready = this.post({ op: "load", wasm: urls.wasm, exec: urls.exec }, [], 0, "");
+    // A worker that ends before anything asks for it: nobody to tell.
+    this.ready.catch(() => {});
   }
 
   /**
@@ -117,7 +130,11 @@ class YoursWorker {
    * @param {string} call
    */
   async request(make, run, call) {
-    await this.ready;
+    try {
+      await this.ready;
+    } catch (e) {
+      throw e instanceof Lost ? e : new NoStart(e instanceof Error ? e.message : String(e));
+    }
     const { req, move } = make();
     return this.post(req, move, run, call);
   }
@@ -144,11 +161,12 @@ class YoursWorker {
   /**
    * end terminates the worker: hung, if not null, is rejected with its own
    * error, every other waiting request with lost. If this was the current
-   * worker, a fresh one starts from the same build.
-   * @param {Lost} lost
+   * worker and fresh, a fresh one starts from the build.
+   * @param {Error} lost
    * @param {{id: number, err: Error} | null} hung
+   * @param {boolean} [fresh]
    */
-  end(lost, hung) {
+  end(lost, hung, fresh = true) {
     if (this.dead) return;
     this.dead = true;
     this.worker.terminate();
@@ -157,7 +175,7 @@ class YoursWorker {
       w.reject(hung && hung.id === id ? hung.err : lost);
     }
     this.waiting.clear();
-    if (current === this) current = build ? new YoursWorker(build) : null;
+    if (current === this) current = fresh && build ? new YoursWorker(build) : null;
   }
 }
 

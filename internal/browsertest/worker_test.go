@@ -1,0 +1,330 @@
+package browsertest
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"ratelab/grader/report"
+)
+
+// The tests of "Yours" in a Web Worker (web/static/viz/remote.js and
+// worker.js): learner code that never returns cannot freeze the page.
+
+// addReferenceViz mounts a second limiters visualization, on the
+// reference, under the lesson's (data-testid viz-second), and waits until
+// it draws.
+func addReferenceViz(t *testing.T, ctx context.Context, after string) *vizPage {
+	t.Helper()
+	Eval[bool](t, ctx, `(() => {
+		const d = document.createElement("div");
+		d.className = "viz";
+		d.dataset.viz = "limiters";
+		d.dataset.testid = "viz-second";
+		document.querySelector(`+strconv.Quote(after)+`).after(d);
+		import("/static/viz/common.js").then((m) => m.mount(d));
+		return true;
+	})()`)
+	v := newVizPage(t, ctx, "viz-second")
+	v.waitReady()
+	return v
+}
+
+// clockSeconds reads a limiters clock ("t = 1.234 s", maybe with a note).
+func clockSeconds(t *testing.T, clock string) float64 {
+	t.Helper()
+	m := regexp.MustCompile(`^t = ([0-9.]+) s`).FindStringSubmatch(clock)
+	if m == nil {
+		t.Fatalf("clock %q is not t = <seconds> s", clock)
+	}
+	x, _ := strconv.ParseFloat(m[1], 64)
+	return x
+}
+
+// A Yours whose TryAcquire loops forever from t = 1 s (the fixture
+// testdata/endless-tokenbucket built into lab.wasm): while the worker is
+// stuck, a click on the visualization is answered within 100 ms (from the
+// input event's time stamp to the DOM change its handler makes, measured
+// in the page) and a second visualization on the reference goes on; after
+// the deadline the page names the call and the simulated time it hung at;
+// a correct Yours, built after, runs again in a fresh worker.
+func TestYoursEndlessLoopLeavesThePageResponsive(t *testing.T) {
+	ctx := NewBrowser(t, BrowserOptions{Timeout: 4 * time.Minute})
+	requireWasm(t)
+	errs := Console(ctx)
+	root, err := ModuleRoot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	endless, err := filepath.Abs(filepath.Join("testdata", "endless-tokenbucket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	static := fixtureWasm(t, root, "tokenbucket", endless)
+	correct := fixtureWasm(t, root, "tokenbucket", filepath.Join(root, "grader", "testdata", "fixtures", "tokenbucket", "correct-split"))
+	s := StartServer(t, ServerOptions{StaticDir: static})
+
+	v := openViz(t, ctx, s, "week-2", "edge-attack")
+	ref := addReferenceViz(t, ctx, v.mount)
+
+	// In the page: the click's event time and when its handler changed the
+	// button; when the hang was reported; the reference's clock at both.
+	Eval[bool](t, ctx, `(() => {
+		const pause = `+v.js("pause")+`, alert = `+v.js("viz-error")+`, refClock = `+ref.js("clock")+`, clock = `+v.js("clock")+`;
+		window.rlProbe = {};
+		pause.addEventListener("click", (e) => {
+			if (rlProbe.clickAt === undefined) Object.assign(rlProbe, {clickAt: e.timeStamp, refAtClick: refClock.textContent, yoursAtClick: clock.textContent});
+		}, {capture: true});
+		new MutationObserver(() => {
+			if (rlProbe.changedAt === undefined && rlProbe.clickAt !== undefined) rlProbe.changedAt = performance.now();
+		}).observe(pause, {attributes: true, attributeFilter: ["aria-pressed"]});
+		new MutationObserver(() => {
+			if (rlProbe.hungAt === undefined && !alert.hidden && alert.textContent) Object.assign(rlProbe, {hungAt: performance.now(), refAtHang: refClock.textContent});
+		}).observe(alert, {attributes: true, childList: true, characterData: true, subtree: true});
+		return true;
+	})()`)
+	// Where to click Pause: one input event, not a query first, so that it
+	// lands while the worker is stuck.
+	at := Eval[[]float64](t, ctx, `(() => {
+		const b = `+v.js("pause")+`;
+		b.scrollIntoView({block: "center"});
+		const r = b.getBoundingClientRect();
+		return [r.left + r.width / 2, r.top + r.height / 2];
+	})()`)
+
+	v.set("impl", "yours")
+	report := regexp.MustCompile(`^Yours did not return from step\(…\) within 1 s at t = ([0-9.]+) s: an endless loop\?$`)
+	var (
+		f     figures
+		probe map[string]any
+		tries []string
+	)
+	// The click must land while the call is stuck: after the page says it
+	// waits (250 ms into the call) and before the deadline (1 s), with
+	// Yours' clock at the click the time of the report (so not during an
+	// earlier, slow call). On a busy machine it may come too late, or the
+	// operating system may leave the page's thread unscheduled past 100 ms
+	// (the stuck worker spins a core of its own); then the run is restarted
+	// and the measure taken again, up to 5 times. A page whose thread the
+	// stuck call froze would answer no click before the report.
+	for attempt := 1; ; attempt++ {
+		Eval[bool](t, ctx, `(window.rlProbe = {}, true)`)
+		// Running (the worker has loaded lab.wasm), then stuck at 1 s.
+		v.waitFor("Yours running", `f["impl-status"].startsWith("Yours") && f["viz-error"] === "" && parseFloat(f.clock.slice(4)) > 0.3`)
+		v.waitFor("the page waiting for Yours", `f["viz-ready"] === "waiting for Yours…"`)
+		Do(t, ctx, chromedp.MouseClickXY(at[0], at[1]))
+		f = v.waitFor("the report of the endless loop", `f["viz-error"] !== ""`)
+		msg := f.text("viz-error")
+		m := report.FindStringSubmatch(msg)
+		if m == nil {
+			t.Fatalf("the report = %q; want Yours did not return from step(…) within 1 s at t = <seconds> s: an endless loop?", msg)
+		}
+		// The fixture loops from 1 s; the run had decided up to the frame before.
+		hungAtSim, _ := strconv.ParseFloat(m[1], 64)
+		if hungAtSim < 0.8 || hungAtSim > 1 {
+			t.Errorf("the report's time = %v s; want the last time before 1 s the run reached", hungAtSim)
+		}
+		if got := f.text("impl-status"); got != "Yours: stopped" {
+			t.Errorf("status = %q; want Yours: stopped", got)
+		}
+		probe = Eval[map[string]any](t, ctx, `rlProbe`)
+		clickAt, ok1 := probe["clickAt"].(float64)
+		changedAt, ok2 := probe["changedAt"].(float64)
+		hungAt, ok3 := probe["hungAt"].(float64)
+		if !ok1 || !ok2 || !ok3 {
+			t.Fatalf("the page's probe = %v; want the click, its DOM change and the report", probe)
+		}
+		yoursAtClick := clockSeconds(t, probe["yoursAtClick"].(string))
+		switch {
+		case clickAt >= hungAt:
+			tries = append(tries, fmt.Sprintf("the click came %.0f ms after the report", clickAt-hungAt))
+		case math.Abs(yoursAtClick-hungAtSim) > 0.0005:
+			tries = append(tries, fmt.Sprintf("the click came at Yours' t = %v s, before the stuck call at %v s", yoursAtClick, hungAtSim))
+		case changedAt-clickAt > 100:
+			tries = append(tries, fmt.Sprintf("the click was answered in %.0f ms", changedAt-clickAt))
+		default:
+			t.Logf("click answered in %.1f ms while Yours was stuck (the report came %.0f ms after the click; attempt %d, before: %q)", changedAt-clickAt, hungAt-clickAt, attempt, tries)
+		}
+		if len(tries) < attempt {
+			break
+		}
+		if attempt == 5 {
+			t.Fatalf("no click answered within 100 ms while Yours was stuck in 5 attempts: %q", tries)
+		}
+		v.setPaused(false)
+		v.click("restart", 1)
+	}
+	atClick := clockSeconds(t, probe["refAtClick"].(string))
+	atHang := clockSeconds(t, probe["refAtHang"].(string))
+	if atHang <= atClick {
+		t.Errorf("the reference's clock went from %v s at the click to %v s at the report; want it to advance meanwhile", atClick, atHang)
+	}
+	ref.waitFor("the reference going on after the report", `parseFloat(f.clock.slice(4)) > `+strconv.FormatFloat(atHang+0.2, 'f', 3, 64))
+	ScreenshotViewport(t, ctx, "endless-loop")
+
+	// A correct build of Yours, served as a new live build: the stopped
+	// visualization runs it in a fresh worker, past the time that hung.
+	wasm, err := os.ReadFile(filepath.Join(correct, "lab.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(static, "lab.wasm"), wasm, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v.set("speed", "5")
+	v.setPaused(false)
+	Eval[bool](t, ctx, `(document.dispatchEvent(new CustomEvent("ratelab:yours", {detail: {version: 2}})), true)`)
+	f = v.waitFor("the correct Yours past 2 s", `f["impl-status"].startsWith("Yours") && f["viz-error"] === "" && parseFloat(f.clock.slice(4)) > 2 && n("accepted-tokenbucket") > 0`)
+	if strings.Contains(f.text("viz-ready"), "waiting") {
+		t.Errorf("ready dot = %q after the correct build ran", f.text("viz-ready"))
+	}
+	if e := errs(); len(e) > 0 {
+		t.Errorf("console errors: %q", e)
+	}
+}
+
+// callsPerSecondJS measures, in a page that has loaded common.js, how many
+// messages a limiters simulation decides per second of wall time, called
+// as the visualization calls it each frame (step of 20,000 messages, then
+// state): on the reference, on Yours called on the main thread (lab.wasm's
+// own API, as the page did before the worker) and on Yours in the worker
+// (the API common.js hands out). Each for about 0.7 s, five rounds in
+// turn (the worker's lab.wasm starts cold: the browser compiles its hot
+// functions again); it returns each one's rounds.
+const callsPerSecondJS = `(async () => {
+	const m = await import("/static/viz/common.js");
+	const face = await m.loadWasm("/static/lab.wasm", "/static/wasm_exec.js");
+	const raw = globalThis.ratelab;
+	const cfg = {traffic: "steady", limit: 100000, windowMs: 1, buckets: 10, burst: 0, refill: "exact", seed: 1};
+	const ways = {reference: [face, "reference"], "yours-main": [raw, "yours"], "yours-worker": [face, "yours"]};
+	const batch = new Uint8Array(9 * 20000), state = new Uint8Array(8 * 1024);
+	const out = {};
+	for (let round = 0; round < 5; round++) {
+		for (const [name, [api, impl]] of Object.entries(ways)) {
+			const run = await api.newSim({...cfg, impl});
+			if (run.error) throw new Error(name + ": " + run.error);
+			await run.step(20000, 1e30, batch); // warm
+			let decided = 0;
+			const t0 = performance.now();
+			while (performance.now() - t0 < 700) {
+				decided += await run.step(20000, 1e30, batch);
+				await run.state(state);
+			}
+			(out[name] = out[name] || []).push(decided * 1000 / (performance.now() - t0));
+			await run.free();
+		}
+	}
+	return out;
+})()`
+
+// The worker's cost: how many calls per second a limiters simulation
+// answers on the reference, on Yours on the main thread (as before the
+// worker) and on Yours in the worker, with a correct token bucket as
+// Yours. Measured and logged, not asserted (wall time); the test fails
+// only if one decides nothing.
+func TestYoursCallsPerSecond(t *testing.T) {
+	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
+	requireWasm(t)
+	errs := Console(ctx)
+	root, err := ModuleRoot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	static := fixtureWasm(t, root, "tokenbucket", filepath.Join(root, "grader", "testdata", "fixtures", "tokenbucket", "correct-split"))
+	s := StartServer(t, ServerOptions{StaticDir: static})
+	openViz(t, ctx, s, "week-2", "edge-attack")
+	rounds, err := chromedp.Run(ctx, chromedp.Evaluate[map[string][]float64](callsPerSecondJS, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("measuring: %v", err)
+	}
+	for _, name := range []string{"reference", "yours-main", "yours-worker"} {
+		r := rounds[name]
+		best := 0.0
+		for _, x := range r {
+			best = max(best, x)
+		}
+		t.Logf("%s: best %.0f decisions per second (20,000 a step, then state), rounds %.0f", name, best, r)
+		if best <= 0 {
+			t.Errorf("%s decided nothing", name)
+		}
+	}
+	if e := errs(); len(e) > 0 {
+		t.Errorf("console errors: %q", e)
+	}
+}
+
+// endlessReport is a grade of the token bucket whose failed check's
+// counterexample calls TryAcquire at 2 s: where the endless fixture never
+// returns.
+func endlessReport() *report.Report {
+	r := &report.Report{
+		Schema: report.Schema, Target: "exercises", Seed: 1,
+		Exercises: []report.Exercise{{
+			ID: "tokenbucket", Week: 1, Title: "Token bucket", Status: report.Failed, Score: 0, MaxScore: 5,
+			Checks: []report.Check{{
+				ID: "tokenbucket/exactness", Title: "Agrees with the model on every call",
+				Kind: report.Property, Pitfall: "exactness", Status: report.Failed, Score: 0, MaxScore: 5,
+				Message: "TryAcquire did not return.",
+				Counterexample: &report.Counterexample{
+					Setup:     "New(capacity=1, ratePerSec=1000, nowNs=0)",
+					SetupCall: &report.Call{Name: "New", Args: map[string]any{"capacity": "1", "ratePerSec": "1000", "nowNs": "0"}},
+					Steps: []report.Step{
+						{Call: "TryAcquire(nowNs=0, n=1)", Got: "true", Want: "true", Name: "TryAcquire", Args: map[string]any{"nowNs": "0", "n": "1"}},
+						{Call: "TryAcquire(nowNs=2000000000, n=1)", Got: "", Want: "true", Name: "TryAcquire", Args: map[string]any{"nowNs": "2000000000", "n": "1"}},
+					},
+				},
+			}},
+		}},
+	}
+	r.Total()
+	return r
+}
+
+// A replay runs in Yours' worker too: with a Yours that never returns, it
+// says so after the deadline, and the next replay runs in a fresh worker
+// (and says so again).
+func TestReplayOfAnEndlessYours(t *testing.T) {
+	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
+	requireWasm(t)
+	errs := Console(ctx)
+	root, err := ModuleRoot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	endless, err := filepath.Abs(filepath.Join("testdata", "endless-tokenbucket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := StartServer(t, ServerOptions{StaticDir: fixtureWasm(t, root, "tokenbucket", endless), Reports: []*report.Report{endlessReport()}})
+	Open(t, ctx, s, "/exercises/tokenbucket", "exercise-title")
+	WaitTestID(t, ctx, "replay-button")
+	const want = "Could not replay: Yours did not return within 1 s: an endless loop?"
+	for i := 1; i <= 2; i++ {
+		if i == 2 { // hide, then replay again
+			Eval[bool](t, ctx, `document.querySelector('[data-testid="replay-button"]').click() || true`)
+		}
+		Eval[bool](t, ctx, `document.querySelector('[data-testid="replay-button"]').click() || true`)
+		got, err := chromedp.Run(ctx, chromedp.Poll[string](`(() => {
+			const e = document.querySelector('[data-testid="replay-error"]');
+			return e ? e.textContent : null;
+		})()`, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(vizTimeout)))
+		if err != nil {
+			t.Fatalf("replay %d: waiting for the error: %v", i, err)
+		}
+		if got != want {
+			t.Errorf("replay %d: %q; want %q", i, got, want)
+		}
+	}
+	if e := errs(); len(e) > 0 {
+		t.Errorf("console errors: %q", e)
+	}
+}
