@@ -6,6 +6,7 @@ package checktest
 
 import (
 	"math/rand"
+	"reflect"
 	"testing"
 
 	"ratelab/grader/check"
@@ -17,7 +18,8 @@ import (
 // subtest named after it, and fails if one leaves its domain (the shrinker
 // keeps to the rules the generator must keep to, so gopter would discard
 // it) or if they average fewer than minOps(d) calls (too short to reach
-// the traps). Then each, if not nil, looks at the domain's scripts.
+// the traps), or if drawing them again from the same seed gives other
+// scripts. Then each, if not nil, looks at the domain's scripts.
 func Domains[S, O any, D check.Domain[S, O]](t *testing.T, domains map[string]D, minOps func(D) float64, each func(t *testing.T, name string, scripts []check.Script[S, O])) {
 	t.Helper()
 	for name, d := range domains {
@@ -32,6 +34,12 @@ func Domains[S, O any, D check.Domain[S, O]](t *testing.T, domains map[string]D,
 				}
 				scripts[i] = s
 				ops += len(s.Ops)
+			}
+			again := rand.New(rand.NewSource(1))
+			for i := range scripts {
+				if s := d.Gen(again, 100); !reflect.DeepEqual(s, scripts[i]) {
+					t.Fatalf("the same seed draws another script %d: %+v, then %+v", i, scripts[i], s)
+				}
 			}
 			if avg, want := float64(ops)/float64(len(scripts)), minOps(d); avg < want {
 				t.Errorf("scripts average %.1f calls, want at least %.1f", avg, want)

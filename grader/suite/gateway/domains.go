@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"maps"
 	"math"
 	"math/big"
 	"math/bits"
@@ -347,7 +348,10 @@ var exactDomain = domain{
 	aim: aim{Check: "exactness"},
 	config: func(r *rand.Rand) Config {
 		cfg := wholeConfig(true, 0.3)(r)
-		for n, k := range cfg.Classes {
+		// In the classes' order: drawn in the map's order, the same seed
+		// would draw other configs.
+		for _, n := range slices.Sorted(maps.Keys(cfg.Classes)) {
+			k := cfg.Classes[n]
 			k.Orders.RatePerSec = check.Pick(r, k.Orders.RatePerSec, check.Pick(r, check.NotDividingSecond[:10]...))
 			if k.Cancels.Capacity > 0 {
 				k.Cancels.RatePerSec = max(k.Cancels.RatePerSec, k.Orders.RatePerSec)
