@@ -286,9 +286,9 @@ func (m *BreakerModel) State() []Field {
 		}
 	}
 	stale := len(m.Outstanding) - inFlight
-	gen := "generation " + u(m.Gen) + "; " + strconv.Itoa(inFlight) + " tickets of it outstanding"
+	gen := u(m.Gen) + "; " + plural(uint64(inFlight), "ticket") + " of it outstanding"
 	if stale > 0 {
-		gen += ", " + strconv.Itoa(stale) + " of earlier generations (ignored when reported)"
+		gen += ", " + strconv.Itoa(stale) + " stale (ignored when reported)"
 	}
 	out := []Field{{Label: "state", Text: state}, {Label: "generation", Text: gen}}
 	switch m.Current {

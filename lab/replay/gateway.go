@@ -364,14 +364,10 @@ func (m *GatewayModel) Do(c report.Call) (string, error) { return doGateway(m, c
 // maxSessions is the most sessions drawn.
 const maxSessions = 8
 
-// State is the clock and escalation times, then each session (by id): open
-// or closed, its class and flood, and its two budgets.
+// State is each session (by id): open or closed, its class and flood,
+// and its two budgets; then the escalation times, if any, and the clock.
 func (m *GatewayModel) State() []Field {
-	esc := "never silent, never disconnect"
-	if m.Cfg.SilenceAfterNs > 0 || m.Cfg.DisconnectAfterNs > 0 {
-		esc = "silent after " + nsOrNever(m.Cfg.SilenceAfterNs) + ", disconnect after " + nsOrNever(m.Cfg.DisconnectAfterNs) + " of flood"
-	}
-	out := []Field{{Label: "now", Text: "t = " + u(m.Latest) + " ns; " + esc}}
+	var out []Field
 	ids := make([]uint64, 0, len(m.Sessions))
 	for id := range m.Sessions {
 		ids = append(ids, id)
@@ -379,7 +375,6 @@ func (m *GatewayModel) State() []Field {
 	slices.Sort(ids)
 	for _, id := range ids[:min(len(ids), maxSessions)] {
 		s := m.Sessions[id]
-		label := "session " + u(id)
 		text := "open, " + strconv.Quote(s.Class)
 		if !s.Open {
 			text = "closed, " + strconv.Quote(s.Class)
@@ -389,12 +384,18 @@ func (m *GatewayModel) State() []Field {
 		} else {
 			text += "; no flood"
 		}
-		out = append(out, Field{Label: label, Text: text}, s.Orders.field(label+" orders"), s.Cancels.field(label+" cancels"))
+		out = append(out, Field{Label: "session " + u(id), Text: text}, s.Orders.field("orders"), s.Cancels.field("cancels"))
 	}
 	if len(ids) > maxSessions {
 		out = append(out, Field{Label: "more", Text: strconv.Itoa(len(ids)-maxSessions) + " sessions not drawn"})
 	}
-	return out
+	if len(ids) == 0 {
+		out = append(out, Field{Label: "sessions", Text: "none open yet"})
+	}
+	if m.Cfg.SilenceAfterNs > 0 || m.Cfg.DisconnectAfterNs > 0 {
+		out = append(out, Field{Label: "escalation", Text: "silent after " + nsOrNever(m.Cfg.SilenceAfterNs) + ", disconnect after " + nsOrNever(m.Cfg.DisconnectAfterNs) + " of flood"})
+	}
+	return append(out, Field{Label: "now", Text: "t = " + u(m.Latest) + " ns"})
 }
 
 func nsOrNever(ns uint64) string {

@@ -169,7 +169,7 @@ func TestBreakerState(t *testing.T) {
 	if res.Error != "" {
 		t.Fatal(res.Error)
 	}
-	if s := res.Steps[2].State; s[0].Text != "Open until t = 11 ns" || s[1].Text != "generation 1; 0 tickets of it outstanding, 1 of earlier generations (ignored when reported)" {
+	if s := res.Steps[2].State; s[0].Text != "Open until t = 11 ns" || s[1].Text != "1; 0 tickets of it outstanding, 1 stale (ignored when reported)" {
 		t.Errorf("after the failure: %+v", s)
 	}
 	if s := res.Steps[3].State; s[0].Text != "HalfOpen" || s[2].Text != "1 of 2 let through, 1 in flight, 0 succeeded" || res.Steps[3].Want != "true" {
