@@ -131,8 +131,13 @@ func labserver(t *testing.T, stdin string, args ...string) (string, string, int)
 // database and returns its path and the learners' tokens.
 func setupClass(t *testing.T, learners ...string) (db string, tokens map[string]string) {
 	t.Helper()
+	return setupClassOn(t, filepath.Join(t.TempDir(), "class.db"), learners...)
+}
+
+// setupClassOn is setupClass on the database db (a path or a Postgres URL).
+func setupClassOn(t *testing.T, db string, learners ...string) (string, map[string]string) {
+	t.Helper()
 	dir := t.TempDir()
-	db = filepath.Join(dir, "class.db")
 	roster := filepath.Join(dir, "roster.csv")
 	os.WriteFile(roster, []byte("name,email\n"+strings.Join(learners, ",x@example.org\n")+",x@example.org\n"), 0o644)
 	out, stderr, code := labserver(t, "", "roster", "import", "--db", db, roster)
@@ -143,7 +148,7 @@ func setupClass(t *testing.T, learners ...string) (db string, tokens map[string]
 	if err != nil || len(rows) != len(learners)+1 {
 		t.Fatalf("roster import printed %q (%v); want a header and one token per learner", out, err)
 	}
-	tokens = map[string]string{}
+	tokens := map[string]string{}
 	for _, r := range rows[1:] {
 		tokens[r[0]] = r[1]
 	}

@@ -7,6 +7,8 @@
 //	labserver roster import   create learners, print their tokens
 //	labserver roster remove   take a learner off the roster
 //	labserver instructor add  create an instructor
+//	labserver worker --db URL grade a Postgres class's submissions on this machine
+//	labserver migrate         bring a class's database to this version's schema
 //	labserver submit [flags]  submit exercises to a class server
 package main
 
@@ -34,6 +36,8 @@ func commands() []command {
 		{"roster", "roster import FILE: create learners, print their tokens; roster remove NAME: take one off", runRoster},
 		{"instructor", "instructor add NAME: create an instructor (password on stdin)", runInstructor},
 		{"submit", "upload your exercises to the class server and follow the grading", runSubmit},
+		{"worker", "worker --db postgres://…: grade a class's submissions on this machine", runWorker},
+		{"migrate", "migrate --db PATH|URL: bring a class's database to this version's schema", runMigrate},
 	}
 }
 

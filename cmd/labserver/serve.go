@@ -197,13 +197,25 @@ func startClass(ctx context.Context, st *store.Store, o classOptions, log io.Wri
 		return nil, nil, fmt.Errorf("class mode grades against the repository: %w", err)
 	}
 	logger := slog.New(slog.NewTextHandler(log, nil))
+	if o.workers < 0 {
+		return nil, nil, fmt.Errorf("--workers %d: want 0 (pages only, on Postgres) or more", o.workers)
+	}
+	if o.workers == 0 && st.Backend() != store.Postgres {
+		return nil, nil, errors.New("--workers 0 serves pages only, for a class graded by `labserver worker` processes: that needs a Postgres --db")
+	}
 	cl := class.New(class.Config{
 		Store: st, Root: root, Clock: wallClock{},
-		Workers: o.workers, MaxQueue: o.queue,
+		Workers: o.workers, PagesOnly: o.workers == 0, MaxQueue: o.queue,
 		Seed: o.seed, NoBench: o.noBench, CheckTimeout: o.checkTimeout, JobTimeout: o.jobTimeout,
 		SubmitBurst: uint64(o.burst), SubmitEvery: o.every,
 		Log: logger,
 	})
+	if st.Backend() == store.Postgres {
+		// Workers on other machines check they grade as this server does.
+		if err := cl.RecordSuites(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
 	cctx, cancel := context.WithCancel(ctx)
 	if err := cl.Start(cctx); err != nil {
 		cancel()

@@ -68,7 +68,9 @@ type Config struct {
 	// --workers 0: `labserver worker` processes grade); Workers is then
 	// this process's River workers. RescueAfter is how long a River job
 	// may run before River gives it to another worker (its worker was
-	// killed); 0 means JobTimeout plus a minute. DispatchDepth is how many
+	// killed); 0 means JobTimeout plus a minute; it must exceed JobTimeout
+	// by more than 5s (River's own deadline of the grading). River looks for
+	// such jobs every 30 s. DispatchDepth is how many
 	// River jobs may wait at once; 0 means 8.
 	PagesOnly     bool
 	RescueAfter   time.Duration

@@ -123,12 +123,16 @@ func (c *Class) startRemote(ctx context.Context) error {
 		pool.Close()
 		return err
 	}
+	if c.cfg.RescueAfter <= riverTimeout(c.cfg.JobTimeout) {
+		pool.Close()
+		return fmt.Errorf("a grading may run %s before River gives it to another worker: that must be longer than the job timeout (%s) and 5s", c.cfg.RescueAfter, c.cfg.JobTimeout)
+	}
 	r := &remote{c: c, pool: pool, wake: make(chan struct{}, 1)}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &gradeWorker{c: c})
 	cfg := &river.Config{
 		Workers:              workers,
-		JobTimeout:           -1, // the grading has its own (Config.JobTimeout)
+		JobTimeout:           riverTimeout(c.cfg.JobTimeout),
 		RescueStuckJobsAfter: c.cfg.RescueAfter,
 		RetryPolicy:          retryAfter{clock: c.cfg.Clock, wait: time.Second},
 		MaxAttempts:          maxAttempts + 1, // the last attempt only records that it was given up
@@ -175,6 +179,12 @@ func (r *remote) stop() {
 	}
 	r.pool.Close()
 }
+
+// riverTimeout is River's deadline of a grading whose own is jobTimeout: a
+// little later, so that the grading's own message says it timed out. River
+// rescues only jobs running longer than their deadline (and than
+// Config.RescueAfter), so it is never "none".
+func riverTimeout(jobTimeout time.Duration) time.Duration { return jobTimeout + 5*time.Second }
 
 // retryAfter retries a River job a fixed wait after it failed.
 type retryAfter struct {
@@ -365,10 +375,12 @@ func (c *Class) heard(ctx context.Context, e Event) {
 	case EventRunning:
 		c.book.running(sub)
 	case EventDone:
-		c.book.mu.Lock()
-		built := c.book.gb != nil
-		c.book.mu.Unlock()
-		if built && e.Job != 0 {
+		// Only a process with subscribers (a server with a dashboard open)
+		// keeps a gradebook: a worker does not read the whole class.
+		c.mu.Lock()
+		watched := len(c.subs) > 0
+		c.mu.Unlock()
+		if watched && e.Job != 0 {
 			if gb, err := c.finished(ctx, sub, e.Job, e.Summary); err == nil {
 				cell := gb.Cell(sub.Learner, sub.Exercise)
 				e.Cell = &cell

@@ -40,7 +40,7 @@
       var li;
       switch (e.type) {
         case EVENT.QUEUED: status.textContent = "Queued: waiting for a grader…"; break;
-        case EVENT.RUNNING: status.textContent = "Grading…"; break;
+        case EVENT.RUNNING: status.textContent = e.message ? "Grading: " + e.message + "…" : "Grading…"; break;
         case EVENT.BUILD: status.textContent = "Building your code…"; break;
         case EVENT.START: status.textContent = "Running " + e.check + "…"; break;
         case EVENT.RESULT:
