@@ -126,3 +126,26 @@ func TestWorkerRefuses(t *testing.T) {
 		t.Errorf("serve --workers 0 on SQLite: exit %d\n%s\nwant 2, asking for Postgres", code, stderr)
 	}
 }
+
+// labserver migrate brings a database to the schema, River's tables
+// included on Postgres, and a second run changes nothing.
+func TestMigrate(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db string) {
+		for run := 1; run <= 2; run++ {
+			_, stderr, code := labserver(t, "", "migrate", "--db", db)
+			if code != 0 || !strings.Contains(stderr, "schema version") {
+				t.Fatalf("migrate (run %d): exit %d\n%s", run, code, stderr)
+			}
+			if strings.HasPrefix(db, "postgres") != strings.Contains(stderr, "River's tables up to date") {
+				t.Errorf("migrate (run %d) said %q; River's tables are Postgres's only", run, stderr)
+			}
+		}
+		st := openTestStore(t, db)
+		if st.Backend() == store.Postgres {
+			var n int
+			if err := st.DB().QueryRow(`SELECT COUNT(*) FROM river_job`).Scan(&n); err != nil || n != 0 {
+				t.Errorf("river_job after migrate: %d rows, %v; want an empty table", n, err)
+			}
+		}
+	})
+}

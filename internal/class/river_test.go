@@ -2,6 +2,7 @@ package class_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,11 +18,18 @@ import (
 // stop is called (or the test ends).
 func startOn(t *testing.T, db string, pagesOnly bool, grade func(context.Context, grader.Options) (*report.Report, error)) (*class.Class, *store.Store, func()) {
 	t.Helper()
+	return startWith(t, db, class.Config{PagesOnly: pagesOnly}, grade)
+}
+
+// startWith is startOn with a configuration.
+func startWith(t *testing.T, db string, cfg class.Config, grade func(context.Context, grader.Options) (*report.Report, error)) (*class.Class, *store.Store, func()) {
+	t.Helper()
 	st, err := store.Open(t.Context(), db, wall{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := class.New(class.Config{Store: st, Clock: wall{}, Root: "../..", PagesOnly: pagesOnly, TempDir: t.TempDir()})
+	cfg.Store, cfg.Clock, cfg.Root, cfg.TempDir = st, wall{}, "../..", t.TempDir()
+	c := class.New(cfg)
 	if grade != nil {
 		class.SetGradeForTest(c, grade)
 	}
@@ -130,5 +138,74 @@ func TestWorkerStoppedJobRegradedElsewhere(t *testing.T) {
 	}
 	if riverJobs != 1 || completed != 1 || attempt != 2 {
 		t.Errorf("River jobs of the job: %d, %d completed, attempt %d; want one, completed on its second attempt", riverJobs, completed, attempt)
+	}
+}
+
+// River's queue is fed in learner turns: with one River job waiting at a
+// time, a learner who queued three submissions does not make the next
+// wait behind all of them, and a regrade waits behind new submissions.
+func TestDispatchInLearnerTurns(t *testing.T) {
+	db := storetest.PostgresURL(t)
+	const depth = 1
+	server, st, _ := startWith(t, db, class.Config{PagesOnly: true, DispatchDepth: depth}, nil)
+	events := server.Subscribe(0)
+	defer events.Close()
+	users := map[string]store.User{}
+	for _, n := range []string{"ada", "bob"} {
+		u, err := st.AddLearner(t.Context(), n, []byte(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		users[n] = u
+	}
+	names := map[int64]string{}
+	submit := func(learner, exercise string) {
+		t.Helper()
+		sub, err := server.Submit(t.Context(), users[learner], exercise, []store.File{{Name: exercise + ".go", Content: []byte("package " + exercise)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		names[sub.ID] = learner + "/" + exercise
+	}
+	submit("ada", "tokenbucket")
+	submit("ada", "gcra")
+	submit("ada", "slidingwindow")
+	// Wait for the dispatcher to fill River's queue (no worker runs yet),
+	// then bob submits.
+	for end := time.Now().Add(20 * time.Second); ; {
+		n, err := st.CountJobs(t.Context(), store.Running)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == min(depth, 3) {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%d jobs dispatched to River within 20s; want %d", n, min(depth, 3))
+		}
+		time.Sleep(10 * time.Millisecond) // polling the store, with a deadline
+	}
+	submit("bob", "tokenbucket")
+
+	var order []string
+	startWith(t, db, class.Config{Workers: 1}, func(_ context.Context, o grader.Options) (*report.Report, error) {
+		return &report.Report{Exercises: []report.Exercise{{ID: o.Exercises[0], Status: report.Passed}}}, nil
+	})
+	deadline := time.After(30 * time.Second)
+	for len(order) < 4 {
+		select {
+		case e := <-events.C:
+			if e.Type == class.EventRunning {
+				order = append(order, names[e.Submission])
+			}
+		case <-deadline:
+			t.Fatalf("graded %v within 30s; want four", order)
+		}
+	}
+	// ada's first went to River before bob submitted, the others waited
+	// in the store's fair queue: then bob's turn.
+	want := "ada/tokenbucket,bob/tokenbucket,ada/gcra,ada/slidingwindow"
+	if got := strings.Join(order, ","); got != want {
+		t.Errorf("grading order %s; want %s", got, want)
 	}
 }
