@@ -145,7 +145,11 @@ func IDs() []string {
 }
 
 // Replayable reports whether cx can be replayed for exercise id: the
-// exercise has an entry and cx carries its calls as data.
+// exercise has an entry and cx carries its calls as data (its setup as
+// setup_call, or as a binding the entry reads, and a name for every
+// step). A counterexample whose steps are each a call on its own (the
+// config-validation cases: "// each step is a call on its own") has
+// neither, and is not replayed.
 func Replayable(id string, cx *report.Counterexample) bool {
 	e, ok := Exercises[id]
 	if !ok || cx == nil || e.setupOf(cx) == nil || len(cx.Steps) == 0 {

@@ -19,7 +19,9 @@ func (a Assets) replayReady() bool { return a.files[labWasm] && a.files[wasmExec
 
 // replayable reports whether the counterexample of a check of exercise id
 // can be replayed: lab/replay knows the exercise and the report carries
-// the calls as data (reports from before setup_call do not).
+// the calls as data (reports from before setup_call do not; the
+// governor's pure Decide needs none, its setup "cfg = Config{…}" is read
+// by lab/replay).
 func replayable(id string, cx report.Counterexample) bool {
 	return replay.Replayable(id, &cx)
 }

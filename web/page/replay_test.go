@@ -57,3 +57,31 @@ func TestExercisePageCarriesReplayData(t *testing.T) {
 		t.Error("the exercise page loads replay.js without lab.wasm")
 	}
 }
+
+// A counterexample of the governor's pure Decide carries no setup_call
+// (its setup binds cfg), and still gets a replay box: lab/replay reads the
+// binding.
+func TestExercisePageReplaysDecide(t *testing.T) {
+	ex, _ := course.Lookup("governor")
+	cx := report.Counterexample{
+		Setup: "cfg = Config{Floor: 1, Ceiling: 10, Start: 0, Low: 0, High: 0.1}",
+		Steps: []report.Step{{
+			Call: "Decide(cfg, frac=0.1, current=1, lastBad=0)", Got: "{Action: Double, Offer: 2, LastBad: 0}", Want: "{Action: Hold, Offer: 1, LastBad: 0}",
+			Name: "Decide", Args: map[string]any{"cfg": "cfg", "frac": 0.1, "current": "1", "lastBad": "0"},
+		}},
+	}
+	e := report.Exercise{ID: "governor", Week: 4, Title: "Throttle governor", Status: report.Failed, MaxScore: 30, Checks: []report.Check{{
+		ID: "governor/dead-band", Title: "Holds in the dead band", Kind: report.Property, Pitfall: "dead-band",
+		Status: report.Failed, MaxScore: 4, Counterexample: &cx,
+	}}}
+	g := &Graded{Result: e, SavedAt: time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC), Seed: 1}
+	doc := render(t, ExercisePage(ex, g, FindAssets(func(string) bool { return true })))
+	if box := doc.Find("[data-replay]"); box.Length() != 1 || box.AttrOr("data-replay", "") != "governor" {
+		t.Fatalf("replay boxes = %d (exercise %q), want 1 for governor", box.Length(), box.AttrOr("data-replay", ""))
+	}
+	cx.Setup = "// each step is a call on its own"
+	doc = render(t, ExercisePage(ex, g, FindAssets(func(string) bool { return true })))
+	if n := doc.Find("[data-replay]").Length(); n != 0 {
+		t.Errorf("%d replay boxes for steps that are each a call on their own", n)
+	}
+}
