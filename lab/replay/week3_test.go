@@ -146,6 +146,7 @@ func randomGatewayConfig(r *rand.Rand) policy.Config {
 func TestGatewayModelAgreesWithReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
 	classes := []string{"regular", "market-maker", "nobody"}
+	seen := map[string]bool{}
 	for run := 0; run < 1000; run++ {
 		cfg := randomGatewayConfig(r)
 		start := r.Uint64N(1_000_000)
@@ -174,6 +175,12 @@ func TestGatewayModelAgreesWithReference(t *testing.T) {
 			if got != want {
 				t.Fatalf("run %d step %d: model %s, reference %s (cfg %+v)", run, i, got, want, cfg)
 			}
+			seen[strings.Fields(want)[0]] = true
+		}
+	}
+	for _, a := range []string{"nil", "an", "Accept", "Reject", "Silent", "Disconnect"} {
+		if !seen[a] {
+			t.Errorf("no call answered %s…: the scripts miss a case", a)
 		}
 	}
 }
