@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -136,7 +137,7 @@ func (c *Class) startRemote(ctx context.Context) error {
 		RescueStuckJobsAfter: c.cfg.RescueAfter,
 		RetryPolicy:          retryAfter{clock: c.cfg.Clock, wait: time.Second},
 		MaxAttempts:          maxAttempts + 1, // the last attempt only records that it was given up
-		Logger:               c.cfg.Log,
+		Logger:               slog.New(warnings{c.cfg.Log.Handler()}),
 	}
 	if !c.cfg.PagesOnly {
 		cfg.Queues = map[string]river.QueueConfig{riverQueue: {MaxWorkers: c.cfg.Workers}}
@@ -185,6 +186,17 @@ func (r *remote) stop() {
 // rescues only jobs running longer than their deadline (and than
 // Config.RescueAfter), so it is never "none".
 func riverTimeout(jobTimeout time.Duration) time.Duration { return jobTimeout + 5*time.Second }
+
+// warnings passes on River's warnings and errors, not its routine
+// information (a line every five seconds per worker).
+type warnings struct{ slog.Handler }
+
+func (w warnings) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && w.Handler.Enabled(ctx, l)
+}
+
+func (w warnings) WithAttrs(as []slog.Attr) slog.Handler { return warnings{w.Handler.WithAttrs(as)} }
+func (w warnings) WithGroup(name string) slog.Handler    { return warnings{w.Handler.WithGroup(name)} }
 
 // retryAfter retries a River job a fixed wait after it failed.
 type retryAfter struct {
