@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"ratelab/lab/guard"
 	"ratelab/lab/replay"
 )
 
@@ -59,5 +60,26 @@ func TestReplayRunsTheThrottle(t *testing.T) {
 	}
 	if res.Yours == "" && res.Steps[2].Got == "" {
 		t.Errorf("Yours neither answered nor said why: %+v", res)
+	}
+}
+
+// The governor's pure Decide replays from its setup's binding (no
+// setup_call), Yours' Decide taken from the learner's exercises/governor.
+func TestReplayRunsDecide(t *testing.T) {
+	cx := `{"setup": "cfg = Config{Floor: 1, Ceiling: 10, Start: 0, Low: 0, High: 0.1}",
+		"steps": [{"call": "Decide(cfg, frac=0.1, current=1, lastBad=0)", "name": "Decide",
+			"args": {"cfg": "cfg", "frac": 0.1, "current": "1", "lastBad": "0"}}]}`
+	var res replay.Result
+	if err := json.Unmarshal([]byte(api().Get("replay").Call("run", "governor", cx).String()), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Error != "" || len(res.Steps) != 1 || res.Steps[0].Want != "{Action: Hold, Offer: 1, LastBad: 0}" {
+		t.Fatalf("run = %+v", res)
+	}
+	if res.Yours == "" && res.Steps[0].Got == "" {
+		t.Errorf("Yours neither answered nor said why: %+v", res)
+	}
+	if res.Yours == guard.Missing("") {
+		t.Errorf("Yours' Decide is not wired in: %+v", res)
 	}
 }
