@@ -342,7 +342,7 @@ export class Viz {
     this.status = h("span", { class: prefix + "-impl", "data-testid": "impl-status", text: "Loading…" });
     /** Why the settings make no run, hidden when they do. */
     this.error = h("p", { class: prefix + "-error", role: "alert", "data-testid": "viz-error", hidden: "" });
-    /** "live", "paused" or "stopped"; data-testid viz-ready once a frame is drawn. */
+    /** "live", "paused", "stopped" or WAITING; data-testid viz-ready once a frame is drawn. */
     this.readyDot = h("span", { class: prefix + "-ready", text: "live" });
     /** What the visualization built in root (its constructor sets it). */
     this.el = h("div");
