@@ -174,8 +174,6 @@ class OperatorViz extends Viz {
     /** @type {string[]} the operator's buttons pressed since the last frame, applied at its start */
     this.acts = [];
     this.drawnWidth = 0;
-    /** true while a tick or a new run awaits the run (with a common.js that does not queue them) */
-    this.busy = false;
     /** events Go has decided and not yet handed over */
     this.pending = 0;
     /** @type {Record<string, import("./common.js").Figure>} */
@@ -333,30 +331,6 @@ class OperatorViz extends Viz {
     this.readyDot.textContent = held ? "held" : this.done ? "done" : "live";
   }
 
-  /**
-   * restart makes a new run from the settings. With common.js's queue of
-   * run operations (Viz.serial), the base class does it; without, it is
-   * done here, never while a frame still awaits the run.
-   * @returns {Promise<void>}
-   */
-  restart() {
-    const base = /** @type {any} */ (Viz.prototype);
-    if (typeof base.serial === "function" && typeof base.makeRun === "function") return /** @type {any} */ (super.restart());
-    return this.alone(() => this.makeRun());
-  }
-
-  /**
-   * alone runs op unless a tick or another op is under way; then again
-   * on the next frame. For a common.js without Viz.serial.
-   * @param {() => Promise<void>} op
-   * @returns {Promise<void>}
-   */
-  async alone(op) {
-    while (this.busy) await new Promise((r) => requestAnimationFrame(() => r(undefined)));
-    this.busy = true;
-    try { await op(); } finally { this.busy = false; }
-  }
-
   /** simNs is the virtual time reached. */
   simNs() { return this.tNs; }
 
@@ -428,14 +402,6 @@ class OperatorViz extends Viz {
   async tick(dt) {
     const s = this.sim;
     if (!s) return;
-    const base = /** @type {any} */ (Viz.prototype);
-    if (typeof base.serial !== "function") {
-      // A common.js that does not queue run operations: one at a time here.
-      if (this.busy) return;
-      this.busy = true;
-      try { await this.tickRun(s, dt); } finally { this.busy = false; }
-      return;
-    }
     await this.tickRun(s, dt);
   }
 
