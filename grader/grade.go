@@ -24,6 +24,10 @@ type Options struct {
 	Exercises []string // ids to grade; nil means every gradable exercise
 	Seed      int64
 	NoBench   bool
+	// BenchOnly runs the benchmark checks alone; the others report skipped
+	// (the second pass of a grade whose properties were just run, as the
+	// live loop does). It excludes NoBench.
+	BenchOnly bool
 	// CheckTimeout bounds one property or case check; 0 means 20s.
 	CheckTimeout time.Duration
 	// BenchTimeout bounds one benchmark check; 0 means 60s.
@@ -89,6 +93,9 @@ func Grade(ctx context.Context, opts Options) (*report.Report, error) {
 	}
 	if len(opts.Replace) > 0 && opts.Target != "exercises" {
 		return nil, fmt.Errorf("replacement sources only apply to the exercises tree")
+	}
+	if opts.NoBench && opts.BenchOnly {
+		return nil, fmt.Errorf("NoBench and BenchOnly together would run nothing: choose one")
 	}
 	if opts.CheckTimeout == 0 {
 		opts.CheckTimeout = 20 * time.Second

@@ -189,3 +189,33 @@ func TestUnknownExercise(t *testing.T) {
 		t.Errorf("err = %v, want one that lists the exercises", err)
 	}
 }
+
+// BenchOnly, the live loop's second pass, runs the benchmarks alone: every
+// other check reports skipped and earns nothing, the benchmarks are run.
+func TestBenchOnlyRunsTheBenchmarksAlone(t *testing.T) {
+	r, err := grader.Grade(context.Background(), grader.Options{
+		Root: root(t), Target: "solutions", Exercises: []string{"gcra"}, Seed: grader.DefaultSeed, BenchOnly: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var benches int
+	for _, c := range r.Exercises[0].Checks {
+		switch {
+		case c.Kind == report.Benchmark:
+			benches++
+			if c.Status != report.Passed {
+				t.Errorf("%s: %s (%s); want the reference's benchmark run and passed", c.ID, c.Status, c.Message)
+			}
+		case c.Status != report.Skipped || c.Score != 0:
+			t.Errorf("%s (%s): %s %g points; want skipped, 0 points", c.ID, c.Kind, c.Status, c.Score)
+		}
+	}
+	if benches == 0 {
+		t.Error("no benchmark check in the report")
+	}
+	_, err = grader.Grade(context.Background(), grader.Options{Root: root(t), NoBench: true, BenchOnly: true})
+	if err == nil || !strings.Contains(err.Error(), "choose one") {
+		t.Errorf("NoBench with BenchOnly: err = %v; want one that says to choose one", err)
+	}
+}

@@ -44,9 +44,12 @@ func (g *grading) runExercise(ctx context.Context, bin string, ex *report.Exerci
 		}
 		g.opts.Progress(Event{Exercise: ex.ID, Phase: PhaseStart, Check: chk.ID})
 		var o check.Outcome
-		if g.opts.NoBench && chk.Kind == report.Benchmark {
+		switch {
+		case g.opts.NoBench && chk.Kind == report.Benchmark:
 			o = check.Outcome{Status: report.Skipped, Message: "benchmarks were skipped (--no-bench)."}
-		} else {
+		case g.opts.BenchOnly && chk.Kind != report.Benchmark:
+			o = check.Outcome{Status: report.Skipped, Message: "not run: this pass runs the benchmarks only."}
+		default:
 			c.arm(g.deadline(chk.Kind))
 			o = runOne(chk, g.opts.Seed)
 			if l := c.takeLost(); l != nil {

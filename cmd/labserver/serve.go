@@ -257,10 +257,10 @@ func startLive(ctx context.Context, st *store.Store, root string, static fs.FS, 
 	cfg := live.Config{
 		Hub:   hub,
 		Build: func(ctx context.Context) error { return buildYours(ctx, root, dir) },
-		Grade: func(ctx context.Context, ids []string, noBench bool, progress func(grader.Event)) (*report.Report, error) {
+		Grade: func(ctx context.Context, ids []string, pass live.Pass, progress func(grader.Event)) (*report.Report, error) {
 			return grader.Grade(ctx, grader.Options{
-				Root: root, Target: "exercises", Exercises: ids,
-				Seed: grader.DefaultSeed, NoBench: noBench, Progress: progress,
+				Root: root, Target: "exercises", Exercises: ids, Seed: grader.DefaultSeed,
+				NoBench: pass == live.Properties, BenchOnly: pass == live.Benchmarks, Progress: progress,
 			})
 		},
 		Plan: grader.Plan,

@@ -22,9 +22,9 @@ type Config struct {
 	// place of the previous build. Its error's text is what the page shows
 	// (the compiler's "file:line: message" lines).
 	Build func(ctx context.Context) error
-	// Grade grades the exercises ids (grader.Grade), without benchmarks
-	// when noBench, telling progress as it goes.
-	Grade func(ctx context.Context, ids []string, noBench bool, progress func(grader.Event)) (*report.Report, error)
+	// Grade grades the exercises ids (grader.Grade): the checks of pass,
+	// the others reported skipped, telling progress as it goes.
+	Grade func(ctx context.Context, ids []string, pass Pass, progress func(grader.Event)) (*report.Report, error)
 	// Plan returns an exercise's checks, not run yet (grader.Plan).
 	Plan func(id string) ([]report.Check, error)
 	// Save keeps a report for the pages, as `labserver grade` does.
@@ -169,7 +169,7 @@ func (l *loop) run(ctx context.Context, w *work, ids []string) {
 	if len(gradable) == 0 {
 		return
 	}
-	r, err := l.grade(ctx, gradable, true, func(ev grader.Event) {
+	r, err := l.grade(ctx, gradable, Properties, func(ev grader.Event) {
 		ex := partial[ev.Exercise]
 		if ev.Phase != grader.PhaseResult || ex == nil {
 			return
@@ -201,7 +201,7 @@ func (l *loop) run(ctx context.Context, w *work, ids []string) {
 	for i := range r.Exercises {
 		so[r.Exercises[i].ID] = &r.Exercises[i]
 	}
-	full, err := l.grade(ctx, bench, false, func(ev grader.Event) {
+	benched, err := l.grade(ctx, bench, Benchmarks, func(ev grader.Event) {
 		ex := so[ev.Exercise]
 		if ev.Phase != grader.PhaseResult || ex == nil || ev.Result.Kind != report.Benchmark {
 			return
@@ -211,13 +211,63 @@ func (l *loop) run(ctx context.Context, w *work, ids []string) {
 	if err != nil {
 		return
 	}
-	l.saved(ctx, full, func(string) bool { return false })
+	merge(r, benched)
+	l.saved(ctx, r, func(string) bool { return false })
 	w.finish(bench...)
 }
 
+// Pass is which checks one grading of the live loop runs: a save is graded
+// twice, the properties and cases first (their results come in seconds),
+// then the benchmarks alone, so that no check runs twice.
+type Pass int
+
+const (
+	Properties Pass = iota // every check but the benchmarks
+	Benchmarks             // the benchmarks alone
+)
+
+// merge puts the benchmarks of benched, the second pass, in r, the
+// first, and makes r's scores and statuses those of the whole grade. An
+// exercise the second pass could not grade (its child was lost, say) takes
+// that pass's status and message.
+func merge(r, benched *report.Report) {
+	for _, b := range benched.Exercises {
+		i := slices.IndexFunc(r.Exercises, func(e report.Exercise) bool { return e.ID == b.ID })
+		if i < 0 {
+			continue
+		}
+		ex := &r.Exercises[i]
+		for _, c := range b.Checks {
+			if c.Kind != report.Benchmark {
+				continue
+			}
+			for j := range ex.Checks {
+				if ex.Checks[j].ID == c.ID {
+					ex.Checks[j] = c
+				}
+			}
+		}
+		ex.Score, ex.MaxScore = 0, 0
+		for _, c := range ex.Checks {
+			ex.Score += c.Score
+			ex.MaxScore += c.MaxScore
+		}
+		switch b.Status {
+		case report.Error, report.Timeout:
+			ex.Status, ex.Message = b.Status, b.Message
+		default:
+			ex.Status = report.Failed
+			if ex.Score == ex.MaxScore {
+				ex.Status = report.Passed
+			}
+		}
+	}
+	r.Total()
+}
+
 // grade runs cfg.Grade and tells the pages when the grader itself fails.
-func (l *loop) grade(ctx context.Context, ids []string, noBench bool, progress func(grader.Event)) (*report.Report, error) {
-	r, err := l.cfg.Grade(ctx, ids, noBench, progress)
+func (l *loop) grade(ctx context.Context, ids []string, pass Pass, progress func(grader.Event)) (*report.Report, error) {
+	r, err := l.cfg.Grade(ctx, ids, pass, progress)
 	if err != nil && ctx.Err() == nil {
 		l.cfg.Log.Error("live: grading", "exercises", ids, "err", err)
 		l.publish(Event{Type: TypeGradeFailed, Message: err.Error()})

@@ -14,14 +14,16 @@ import (
 )
 
 // fakeGrader grades exercise x with a property check x/p and a benchmark
-// x/b: the property passes unless broken[x], the benchmark always passes.
+// x/b: the property passes unless broken[x], the benchmark always passes;
+// each pass runs only its own checks and reports the others skipped, as
+// grader.Grade does with NoBench or BenchOnly.
 type fakeGrader struct {
 	mu     sync.Mutex
 	broken map[string]bool
-	calls  []string // "nobench a,b" / "bench a"
+	calls  []string // "nobench [a b]" / "bench [a]"
 	saved  []*report.Report
 	// block, if set, is called at the start of each grading; it may wait.
-	block func(ctx context.Context, ids []string, noBench bool)
+	block func(ctx context.Context, ids []string, pass Pass)
 }
 
 func plan(id string) ([]report.Check, error) {
@@ -31,17 +33,17 @@ func plan(id string) ([]report.Check, error) {
 	}, nil
 }
 
-func (f *fakeGrader) grade(ctx context.Context, ids []string, noBench bool, progress func(grader.Event)) (*report.Report, error) {
+func (f *fakeGrader) grade(ctx context.Context, ids []string, pass Pass, progress func(grader.Event)) (*report.Report, error) {
 	f.mu.Lock()
 	mode := "bench"
-	if noBench {
+	if pass == Properties {
 		mode = "nobench"
 	}
 	f.calls = append(f.calls, fmt.Sprintf("%s %v", mode, ids))
 	block := f.block
 	f.mu.Unlock()
 	if block != nil {
-		block(ctx, ids, noBench)
+		block(ctx, ids, pass)
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -53,8 +55,11 @@ func (f *fakeGrader) grade(ctx context.Context, ids []string, noBench bool, prog
 		if f.broken[id] {
 			p.Status, p.Score = report.Failed, 0
 		}
+		if pass == Benchmarks {
+			p.Status, p.Score = report.Skipped, 0
+		}
 		b := report.Check{ID: id + "/b", Kind: report.Benchmark, Status: report.Passed, Score: 5, MaxScore: 5}
-		if noBench {
+		if pass == Properties {
 			b.Status, b.Score = report.Skipped, 0
 		}
 		for _, c := range []report.Check{p, b} {
@@ -163,8 +168,14 @@ func TestRunGradesWithoutThenWithBenchmarks(t *testing.T) {
 	if want := []string{"nobench [tokenbucket]", "bench [tokenbucket]"}; !slices.Equal(f.calls, want) {
 		t.Errorf("gradings = %q; want %q", f.calls, want)
 	}
-	if len(f.saved) != 2 || f.saved[1].Exercises[0].Status != report.Passed {
-		t.Errorf("saved %d reports; want 2, the last one passed", len(f.saved))
+	// The benchmark pass skipped the property: the saved grade keeps the
+	// first pass's result for it.
+	if len(f.saved) != 2 {
+		t.Fatalf("saved %d reports; want 2", len(f.saved))
+	}
+	last := f.saved[1]
+	if ex := last.Exercises[0]; ex.Status != report.Passed || ex.Score != 10 || ex.Checks[0].Status != report.Passed || last.Score != 10 {
+		t.Errorf("last saved grade %s %g/%g (report %g), property %s; want passed 10/10 with the property passed", ex.Status, ex.Score, ex.MaxScore, last.Score, ex.Checks[0].Status)
 	}
 }
 
@@ -174,7 +185,7 @@ func TestRunBuildFailed(t *testing.T) {
 	var h Hub
 	s, _ := h.Subscribe()
 	f := &fakeGrader{broken: map[string]bool{"gcra": true}}
-	f.block = func(ctx context.Context, ids []string, noBench bool) {}
+	f.block = func(ctx context.Context, ids []string, pass Pass) {}
 	changes := make(chan []string, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -207,7 +218,7 @@ func TestRunNewSaveCancelsAndJoins(t *testing.T) {
 	f := &fakeGrader{}
 	started := make(chan []string)
 	first := true
-	f.block = func(ctx context.Context, ids []string, noBench bool) {
+	f.block = func(ctx context.Context, ids []string, pass Pass) {
 		if first {
 			first = false
 			started <- ids
