@@ -283,7 +283,12 @@ func TestSubmissionSameAs(t *testing.T) {
 // the same job, and every job is claimed.
 func TestClaimJobConcurrently(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, target string) {
-		s := open(t, target)
+		// A fixed clock: the stepping one is not for many goroutines.
+		s, err := store.Open(t.Context(), target, fixedClock(t0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
 		us := learners(t, s, "ada", "bob", "cy", "dee")
 		const perLearner = 10
 		want := 0
