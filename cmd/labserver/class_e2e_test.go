@@ -12,14 +12,20 @@ import (
 	"github.com/coder/websocket/wsjson"
 
 	"ratelab/internal/class"
+	"ratelab/internal/store/storetest"
 )
 
 // TestClassEndToEnd runs a class through the real binary: roster, an
 // instructor, a learner submitting with the command line and following it
 // live, the dashboard (and its websocket), the drill-down, the CSV, who may
-// see what, and the throttle.
+// see what, and the throttle; on each store (on Postgres, the server's
+// own worker grades through River).
 func TestClassEndToEnd(t *testing.T) {
-	db, tokens := setupClass(t, "ada", "bob", "carol")
+	storetest.Each(t, testClassEndToEnd)
+}
+
+func testClassEndToEnd(t *testing.T, target string) {
+	db, tokens := setupClassOn(t, target, "ada", "bob", "carol")
 	s := startClassServer(t, db, "--submit-burst", "3", "--submit-every", "1h")
 	prof, csrf := instructor(t, s)
 	dash := dialDashboard(t, s, prof)
