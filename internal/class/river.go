@@ -335,7 +335,9 @@ func (w *gradeWorker) Work(ctx context.Context, rj *river.Job[gradeArgs]) error 
 	if err != nil {
 		return err
 	}
-	if job.State != store.Running {
+	if running, err := c.st.StartJob(ctx, job.ID); err != nil {
+		return err
+	} else if !running {
 		return nil // done already (a retry of a finished job), superseded, or put back
 	}
 	if rj.Attempt > maxAttempts {

@@ -3,6 +3,7 @@ package class_test
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -65,9 +66,9 @@ func TestWorkerStoppedJobRegradedElsewhere(t *testing.T) {
 	defer events.Close()
 
 	started := make(chan struct{})
-	var firstCalls, secondCalls int
+	var firstCalls, secondCalls atomic.Int32
 	_, _, stopFirst := startOn(t, db, false, func(ctx context.Context, _ grader.Options) (*report.Report, error) {
-		firstCalls++
+		firstCalls.Add(1)
 		close(started)
 		<-ctx.Done() // grades until its worker stops
 		return nil, ctx.Err()
@@ -83,7 +84,7 @@ func TestWorkerStoppedJobRegradedElsewhere(t *testing.T) {
 	}
 	stopFirst()
 	startOn(t, db, false, func(context.Context, grader.Options) (*report.Report, error) {
-		secondCalls++
+		secondCalls.Add(1)
 		return result(report.Failed, ""), nil
 	})
 
@@ -114,8 +115,8 @@ func TestWorkerStoppedJobRegradedElsewhere(t *testing.T) {
 	if !regrading {
 		t.Error(`the server heard no running event saying "regrading after a worker stopped"`)
 	}
-	if firstCalls != 1 || secondCalls != 1 {
-		t.Errorf("gradings: first worker %d, second %d; want one each", firstCalls, secondCalls)
+	if firstCalls.Load() != 1 || secondCalls.Load() != 1 {
+		t.Errorf("gradings: first worker %d, second %d; want one each", firstCalls.Load(), secondCalls.Load())
 	}
 	got, err := st.Submission(t.Context(), sub.ID)
 	if err != nil {
@@ -207,5 +208,66 @@ func TestDispatchInLearnerTurns(t *testing.T) {
 	want := "ada/tokenbucket,bob/tokenbucket,ada/gcra,ada/slidingwindow"
 	if got := strings.Join(order, ","); got != want {
 		t.Errorf("grading order %s; want %s", got, want)
+	}
+}
+
+// A job whose worker stops every time it grades it is given up after three
+// attempts, with a message, and never graded a fourth time.
+func TestJobGivenUpAfterThreeStoppedWorkers(t *testing.T) {
+	db := storetest.PostgresURL(t)
+	server, st, _ := startOn(t, db, true, nil)
+	ada, err := st.AddLearner(t.Context(), "ada", []byte("ada"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := server.Subscribe(0)
+	defer events.Close()
+	sub, err := server.Submit(t.Context(), ada, "tokenbucket", []store.File{{Name: "tokenbucket.go", Content: []byte(okSource)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for attempt := 1; attempt <= 3; attempt++ {
+		started := make(chan struct{})
+		_, _, stop := startOn(t, db, false, func(ctx context.Context, _ grader.Options) (*report.Report, error) {
+			close(started)
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+		select {
+		case <-started:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("attempt %d: no worker took the job", attempt)
+		}
+		stop()
+	}
+	var graded atomic.Bool
+	startOn(t, db, false, func(context.Context, grader.Options) (*report.Report, error) {
+		graded.Store(true)
+		return result(report.Passed, ""), nil
+	})
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case e := <-events.C:
+			if e.Type != class.EventDone || e.Submission != sub.ID {
+				continue
+			}
+			if e.Summary != nil || !strings.Contains(e.Message, "interrupted 3 times") {
+				t.Errorf("done event = %+v; want no result, saying it was interrupted 3 times", e)
+			}
+			got, err := st.Submission(t.Context(), sub.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Job.State != store.Done || !got.Job.ServerFault || got.Job.Result != nil {
+				t.Errorf("stored job = %+v; want done, the server's fault, no result", got.Job)
+			}
+			if graded.Load() {
+				t.Error("the fourth worker graded the job; want it given up")
+			}
+			return
+		case <-deadline:
+			t.Fatal("no done event within 30s of the fourth worker starting")
+		}
 	}
 }

@@ -85,7 +85,7 @@ type Job struct {
 	State        JobState
 	Attempts     int
 	QueuedAt     time.Time
-	StartedAt    time.Time // zero until claimed
+	StartedAt    time.Time // zero until claimed (on Postgres: until a worker starts it, see StartJob)
 	FinishedAt   time.Time // zero until done
 	Seed         int64
 	Error        string           // set when it could not be graded at all

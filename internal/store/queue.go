@@ -85,6 +85,12 @@ ON CONFLICT (user_id) DO UPDATE SET last_claim = excluded.last_claim`, job.Submi
 		return Job{}, false, fmt.Errorf("store: %w", err)
 	}
 	if hand != nil {
+		// Handed on, not started: a newer submission still supersedes it
+		// until a worker starts it (StartJob).
+		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET started_at_ns = NULL WHERE id = ?`, job.ID); err != nil {
+			return Job{}, false, fmt.Errorf("store: %w", err)
+		}
+		job.StartedAt = time.Time{}
 		if err := hand(ctx, tx.Tx, job); err != nil {
 			return Job{}, false, err
 		}
@@ -192,13 +198,14 @@ WHERE id = ? AND state = 'running'`, ns(notBefore), jobID)
 }
 
 // supersede marks superseded the learner's jobs still queued for older
-// submissions of the exercise than newest, and returns those submissions.
+// submissions of the exercise than newest (or dispatched to River and not
+// started: running without a start), and returns those submissions.
 func supersede(ctx context.Context, tx *tx, userID int64, exercise string, newest int64, now time.Time) ([]int64, error) {
 	rows, err := tx.QueryContext(ctx, `
 UPDATE jobs SET state = 'superseded', finished_at_ns = ?, error = ?
-WHERE state = 'queued' AND submission_id IN (
+WHERE (state = 'queued' OR state = 'running' AND started_at_ns IS NULL) AND submission_id IN (
 	SELECT id FROM submissions WHERE user_id = ? AND exercise_id = ? AND id < ?)
-RETURNING submission_id`, ns(now), fmt.Sprintf("not graded: submission %d, a newer one of the same exercise, replaced it while it waited", newest),
+RETURNING submission_id`, ns(now), SupersededBy(newest),
 		userID, exercise, newest)
 	if err != nil {
 		return nil, fmt.Errorf("store: superseding: %w", err)
@@ -253,4 +260,24 @@ func (s *Store) Path(ctx context.Context) (string, error) {
 		}
 	}
 	return "", rows.Err()
+}
+
+// StartJob records that a worker starts a dispatched job (DispatchJob
+// leaves its start unset), and reports whether the job is still running:
+// false when it was finished, superseded (Submit supersedes dispatched
+// jobs no worker has started) or put back meanwhile. A job started before
+// (a retry after a worker stopped) keeps its first start.
+func (s *Store) StartJob(ctx context.Context, jobID int64) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE jobs SET started_at_ns = COALESCE(started_at_ns, ?) WHERE id = ? AND state = 'running'`,
+		ns(s.clock.Now()), jobID)
+	if err != nil {
+		return false, fmt.Errorf("store: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// SupersededBy is the error of a job superseded by the submission newest.
+func SupersededBy(newest int64) string {
+	return fmt.Sprintf("not graded: submission %d, a newer one of the same exercise, replaced it while it waited", newest)
 }
