@@ -107,6 +107,9 @@ func OpenWith(ctx context.Context, path string, clock Clock, o Options) (*Store,
 	return &Store{db: &db{DB: sd, d: sqliteDialect}, clock: clock}, nil
 }
 
+// maxPostgresConns bounds a Store's connections to Postgres.
+const maxPostgresConns = 10
+
 // openPostgres opens the Postgres database at url (pgx through
 // database/sql) and migrates it. Every commit is durable there already
 // (synchronous_commit), so Options.Durable changes nothing.
@@ -115,6 +118,10 @@ func openPostgres(ctx context.Context, url string, clock Clock) (*Store, error) 
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
+	// Every process of a class (a server, each worker) holds connections:
+	// bounded, so that a few processes stay within Postgres's default 100
+	// (with River's pool and the listening connection, about 15 each).
+	sd.SetMaxOpenConns(maxPostgresConns)
 	if err := sd.PingContext(ctx); err != nil {
 		sd.Close()
 		return nil, fmt.Errorf("store: %s: %w", Redact(url), err)
