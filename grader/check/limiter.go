@@ -2,7 +2,8 @@ package check
 
 // The week 1 and 2 limiters (tokenbucket, gcra, slidingwindow) share the
 // shape of their benchmark: New on the learner's code and on the
-// reference's, then TryAcquire on precomputed traffic.
+// reference's, then TryAcquire on precomputed traffic, against
+// LimiterBudgetNs (see Parts).
 
 // Loop is a limiter benchmark's loop: n calls of try, each at a time
 // steps[i mod len(steps)] after the one before (starting from 0;
@@ -16,14 +17,4 @@ func Loop(n int, steps []uint64, try func(nowNs uint64) bool) uint64 {
 		d = Digest(d, Bit(try(now)))
 	}
 	return d
-}
-
-// LimiterBench is the budget check of a limiter: the learner's loop
-// against LimiterBudgetNs, in r's process, beside the reference's; loop on
-// ref, in the grader's own process, gives the decisions expected.
-func LimiterBench[N any](r Remote, ref N, loop func(newL N, n int) uint64) Outcome {
-	return Bench{
-		BudgetNs: LimiterBudgetNs, Remote: r,
-		Expected: func(n int) uint64 { return loop(ref, n) },
-	}.Run()
 }

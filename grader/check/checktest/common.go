@@ -8,16 +8,37 @@ import (
 	"ratelab/grader/harness"
 )
 
-// Generators runs, as subtests of t, the tests of a suite's generators
-// and model: DomainsGenerateValidScripts (Domains with minOps),
-// ModelAgreesWithReference (ModelAgrees, replay on the reference ref) and
-// EveryPropertyHasADomain (s is the suite over no implementation).
-func Generators[I, S, O any, D check.Domain[S, O]](t *testing.T, s check.Suite, domains map[string]D, minOps func(D) float64, replay func(I, check.Script[S, O]) check.Trace, ref I) {
-	t.Run("DomainsGenerateValidScripts", func(t *testing.T) { Domains(t, domains, minOps, nil) })
-	t.Run("ModelAgreesWithReference", func(t *testing.T) {
-		ModelAgrees(t, domains, func(s check.Script[S, O]) check.Trace { return replay(ref, s) })
+// Run runs, as subtests of t, the tests every suite's parts p get: those
+// of its generators and model (Generators, with minOps and replay), that
+// each of its Fixed checks passes on the reference p.Ref
+// (FixedChecksPassOnReference), and, if it has a budget check, that its
+// benchmark's loop on the reference decides (BenchmarkLoopDecides, with
+// 5000 iterations).
+func Run[I, S, O any, D check.Domain[S, O]](t *testing.T, p check.Parts[I, D, S, O], minOps func(D) float64, replay func(I, check.Script[S, O]) check.Trace) {
+	t.Helper()
+	Generators(t, p, minOps, replay)
+	t.Run("FixedChecksPassOnReference", func(t *testing.T) {
+		for name, run := range p.Fixed {
+			Passes(t, name, run(p.Ref))
+		}
 	})
-	t.Run("EveryPropertyHasADomain", func(t *testing.T) { EveryPropertyHasADomain(t, s, domains) })
+	if p.BudgetNs > 0 {
+		t.Run("BenchmarkLoopDecides", func(t *testing.T) { LoopDecides(t, func() uint64 { return p.Loop(p.Ref, 5000) }) })
+	}
+}
+
+// Generators runs, as subtests of t, the tests of the generators and
+// model of a suite's parts p: DomainsGenerateValidScripts (Domains with
+// minOps), ModelAgreesWithReference (ModelAgrees, replay on the reference
+// p.Ref) and EveryPropertyHasADomain (on p's suite over no
+// implementation).
+func Generators[I, S, O any, D check.Domain[S, O]](t *testing.T, p check.Parts[I, D, S, O], minOps func(D) float64, replay func(I, check.Script[S, O]) check.Trace) {
+	t.Helper()
+	t.Run("DomainsGenerateValidScripts", func(t *testing.T) { Domains(t, p.Domains, minOps, nil) })
+	t.Run("ModelAgreesWithReference", func(t *testing.T) {
+		ModelAgrees(t, p.Domains, func(s check.Script[S, O]) check.Trace { return replay(p.Ref, s) })
+	})
+	t.Run("EveryPropertyHasADomain", func(t *testing.T) { EveryPropertyHasADomain(t, p.Suite(nil), p.Domains) })
 }
 
 // ReferencePassesLong is ReferencePasses, skipped in -short mode: it runs

@@ -83,12 +83,6 @@ func (a refBreaker) Done(ticket uint64, success bool, nowNs uint64) {
 }
 func (a refBreaker) State(nowNs uint64) State { return State(a.b.State(nowNs)) }
 
-// benchmark times the learner's loop beside the reference's, in r's
-// process, against the contract's 40 ns.
-func benchmark(r check.Remote) check.Outcome {
-	return check.Bench{BudgetNs: check.LimiterBudgetNs, Remote: r, Expected: func(n int) uint64 { return loop(refNew, n) }}.Run()
-}
-
 // benchLag is how many iterations a call takes before it reports: calls
 // are in flight together, so some reports arrive after the breaker
 // changed state and are stale.

@@ -18,22 +18,29 @@ var prose []byte
 // domains are the properties' domains, by check name.
 var domains = check.ByName(consecutiveDomain, openTimeoutDomain, halfOpenDomain, generationDomain, backwardDomain, exactDomain)
 
+// parts are the suite's checks; their words are in checks.json.
+var parts = check.Parts[New, domain, setup, op]{
+	Exercise: "breaker", Prose: prose, Remote: Remote, NotStarted: notStarted,
+	Domains: domains, Property: domain.property,
+	Runs: exactness,
+	Ref:  refNew, Loop: loop, BudgetNs: check.LimiterBudgetNs,
+}
+
 // Suite returns the checks of the implementation r serves; a nil r only
-// lists them. Their words are in checks.json.
-func Suite(r check.Remote) check.Suite {
-	impl := Remote(r)
-	runs := check.Properties(domains, impl, domain.property)
-	// exactness judges New's validation first, then the calls.
-	runs["exactness"] = func(why string) func(int64) check.Outcome {
+// lists them.
+func Suite(r check.Remote) check.Suite { return parts.Suite(r) }
+
+// exactness is the exactness check's Runner: it judges New's validation
+// first, then the calls.
+func exactness(impl New) map[string]check.Runner {
+	return map[string]check.Runner{"exactness": func(why string) func(int64) check.Outcome {
 		return func(seed int64) check.Outcome {
 			if o := validation(impl); o.Status != report.Passed {
 				return o
 			}
 			return exactDomain.property(impl).Run(seed, why)
 		}
-	}
-	runs["budget"] = check.Fixed(func() check.Outcome { return benchmark(r) })
-	return check.NewSuite("breaker", prose, func() bool { return notStarted(impl) }, runs)
+	}}
 }
 
 // notStarted reports whether newImpl is the untouched stub.

@@ -36,10 +36,6 @@ func refNew(quantum uint64) Queue { return ref.New(quantum) }
 // BudgetNs is the budget of one Push and one Pop.
 const BudgetNs = 100
 
-func benchmark(r check.Remote) check.Outcome {
-	return check.Bench{BudgetNs: BudgetNs, Remote: r, Expected: func(n int) uint64 { return loop(refNew, n) }}.Run()
-}
-
 // The benchmark: a quantum of 1,000, 1,000 sessions with four commands
 // waiting each, then n pairs of a Push (a random session, a cost drawn
 // from [1, quantum]) and a Pop, folded into a digest of what Pop returns.

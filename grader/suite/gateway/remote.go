@@ -79,12 +79,6 @@ func (a refGateway) Admit(session uint64, kind Kind, nowNs uint64) Verdict {
 }
 func (a refGateway) Reload(cfg Config, nowNs uint64) error { return a.g.Reload(refConfig(cfg), nowNs) }
 
-// benchmark times the learner's loop beside the reference's, in r's
-// process, against the contract's 100 ns.
-func benchmark(r check.Remote) check.Outcome {
-	return check.Bench{BudgetNs: budgetNs, Remote: r, Expected: func(n int) uint64 { return loop(refImpl, n) }}.Run()
-}
-
 const budgetNs = 100
 
 // benchSessions is how many sessions are open in the benchmark.

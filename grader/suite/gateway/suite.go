@@ -65,15 +65,17 @@ var prose []byte
 // domains are the properties' domains, by check name.
 var domains = check.ByName(cancelDomain, heartbeatDomain, retryDomain, escalationDomain, reconnectDomain, reloadDomain, backwardDomain, overflowDomain, exactDomain)
 
-// Suite returns the checks of the implementation r serves; a nil r only
-// lists them. Their words are in checks.json.
-func Suite(r check.Remote) check.Suite {
-	impl := Remote(r)
-	runs := check.Properties(domains, impl, domain.property)
-	runs["config-validation"] = check.Fixed(func() check.Outcome { return validation(impl) })
-	runs["budget"] = check.Fixed(func() check.Outcome { return benchmark(r) })
-	return check.NewSuite("gateway", prose, func() bool { return notStarted(impl) }, runs)
+// parts are the suite's checks; their words are in checks.json.
+var parts = check.Parts[Impl, domain, setup, op]{
+	Exercise: "gateway", Prose: prose, Remote: Remote, NotStarted: notStarted,
+	Domains: domains, Property: domain.property,
+	Fixed: map[string]func(Impl) check.Outcome{"config-validation": validation},
+	Ref:   refImpl, Loop: loop, BudgetNs: budgetNs,
 }
+
+// Suite returns the checks of the implementation r serves; a nil r only
+// lists them.
+func Suite(r check.Remote) check.Suite { return parts.Suite(r) }
 
 // notStarted reports whether impl is the untouched stub.
 func notStarted(impl Impl) bool {

@@ -27,10 +27,6 @@ func (x remoteLimiter) TryAcquire(nowNs uint64) bool {
 // refNew is the reference solution: the benchmark's decisions must be its.
 func refNew(rate, burst, now uint64) Limiter { return ref.New(rate, burst, now) }
 
-// benchmark times the learner's loop beside the reference's, in r's
-// process.
-func benchmark(r check.Remote) check.Outcome { return check.LimiterBench[New](r, refNew, loop) }
-
 // loop is the benchmark: TryAcquire at 1,000,000 calls/s with a burst of
 // 100, called on average twice as often as the rate allows, so about half
 // the calls are refused.

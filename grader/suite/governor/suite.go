@@ -58,15 +58,20 @@ var prose []byte
 // domains are the properties' domains, by check name.
 var domains = check.ByName(slowStartDomain, backOffDomain, deadBandDomain, memoryDomain, floorCeilingDomain, openingDomain, memoryClearDomain, windowingDomain, exactDomain)
 
-// Suite returns the checks of the implementation r serves; a nil r only
-// lists them. Their words are in checks.json.
-func Suite(r check.Remote) check.Suite {
-	impl := Remote(r)
-	runs := check.Properties(domains, impl, domain.property)
-	runs["climb-after-back-off"] = check.Scripted(climbAfterBackOff(), func(s script) check.Trace { return replay(impl, s, full, false) })
-	runs["memory-clear-step"] = check.Fixed(func() check.Outcome { return memoryClearSteps(impl) })
-	return check.NewSuite("governor", prose, func() bool { return notStarted(impl) }, runs)
+// parts are the suite's checks; their words are in checks.json. The
+// suite has no budget check.
+var parts = check.Parts[Impl, domain, Config, op]{
+	Exercise: "governor", Prose: prose, Remote: Remote, NotStarted: notStarted,
+	Domains: domains, Property: domain.property,
+	Fixed: map[string]func(Impl) check.Outcome{"memory-clear-step": memoryClearSteps},
+	Runs: func(impl Impl) map[string]check.Runner {
+		return map[string]check.Runner{"climb-after-back-off": check.Scripted(climbAfterBackOff(), func(s script) check.Trace { return replay(impl, s, full, false) })}
+	},
 }
+
+// Suite returns the checks of the implementation r serves; a nil r only
+// lists them.
+func Suite(r check.Remote) check.Suite { return parts.Suite(r) }
 
 // notStarted reports whether every entry point is the untouched stub.
 func notStarted(impl Impl) bool {

@@ -31,13 +31,16 @@ var prose []byte
 // domains are the properties' domains, by check name.
 var domains = check.ByName(warmupDomain, decayDomain, appDomain, clampDomain, smoothingDomain, floorDomain, exactDomain)
 
-// Suite returns the checks of the implementation r serves; a nil r only
-// lists them. Their words are in checks.json.
-func Suite(r check.Remote) check.Suite {
-	impl := Remote(r)
-	runs := check.Properties(domains, impl, domain.property)
-	return check.NewSuite("gradient2", prose, func() bool { return notStarted(impl) }, runs)
+// parts are the suite's checks, its properties alone; their words are in
+// checks.json.
+var parts = check.Parts[New, domain, setup, op]{
+	Exercise: "gradient2", Prose: prose, Remote: Remote, NotStarted: notStarted,
+	Domains: domains, Property: domain.property,
 }
+
+// Suite returns the checks of the implementation r serves; a nil r only
+// lists them.
+func Suite(r check.Remote) check.Suite { return parts.Suite(r) }
 
 // notStarted reports whether impl is the untouched stub.
 func notStarted(impl New) bool {

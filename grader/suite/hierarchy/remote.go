@@ -36,10 +36,6 @@ func (x remoteTree) Available(node int, nowNs uint64) uint64 {
 // refNew is the reference solution: the benchmark's decisions must be its.
 func refNew(nowNs uint64) Tree { return ref.New(nowNs) }
 
-// benchmark times the learner's loop beside the reference's, in r's
-// process.
-func benchmark(r check.Remote) check.Outcome { return check.LimiterBench[New](r, refNew, loop) }
-
 // The benchmark's tree: one firm (1,000 tokens, 10^6/s), 10 accounts (200,
 // 150,000/s) of 100 sessions each (10, 2,000/s). Calls come on average
 // every 500 ns on random sessions: twice what the firm lets through, so

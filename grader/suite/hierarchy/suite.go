@@ -22,15 +22,19 @@ var prose []byte
 // domains are the properties' domains, by check name.
 var domains = check.ByName(allOrNothingDomain, sharedDomain, lazyDomain, backwardDomain, fractionalDomain, overflowDomain, addErrorsDomain, exactDomain)
 
-// Suite returns the checks of the implementation r serves; a nil r only
-// lists them. Their words are in checks.json.
-func Suite(r check.Remote) check.Suite {
-	impl := Remote(r)
-	runs := check.Properties(domains, impl, domain.property)
-	runs["max-depth"] = check.Scripted(deepChain(), func(s script) check.Trace { return replay(impl, s) })
-	runs["budget"] = check.Fixed(func() check.Outcome { return benchmark(r) })
-	return check.NewSuite("hierarchy", prose, func() bool { return notStarted(impl) }, runs)
+// parts are the suite's checks; their words are in checks.json.
+var parts = check.Parts[New, domain, setup, op]{
+	Exercise: "hierarchy", Prose: prose, Remote: Remote, NotStarted: notStarted,
+	Domains: domains, Property: domain.property,
+	Runs: func(impl New) map[string]check.Runner {
+		return map[string]check.Runner{"max-depth": check.Scripted(deepChain(), func(s script) check.Trace { return replay(impl, s) })}
+	},
+	Ref: refNew, Loop: loop, BudgetNs: check.LimiterBudgetNs,
 }
+
+// Suite returns the checks of the implementation r serves; a nil r only
+// lists them.
+func Suite(r check.Remote) check.Suite { return parts.Suite(r) }
 
 // deepChain builds a chain of MaxDepth nodes, Adds a ninth level under it
 // (refused), then a sibling of the deepest node (id 8) and uses it.

@@ -33,10 +33,6 @@ func refNew(limit uint32, windowNs uint64, buckets int) Window {
 	return ref.New(limit, windowNs, buckets)
 }
 
-// benchmark times the learner's loop beside the reference's, in r's
-// process.
-func benchmark(r check.Remote) check.Outcome { return check.LimiterBench[New](r, refNew, loop) }
-
 // Bench figures: 1,024 buckets of 10 µs, a limit of 2,560 calls per
 // window, calls on average every 2 µs (twice what the limit lets through),
 // and an idle gap of two windows every 16,384 calls. About half the calls

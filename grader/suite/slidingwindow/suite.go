@@ -22,15 +22,17 @@ var prose []byte
 // domains are the properties' domains, by check name.
 var domains = check.ByName(rejectedDomain, staleDomain, edgeDomain, backwardDomain, overflowDomain, exactDomain)
 
-// Suite returns the checks of the implementation r serves; a nil r only
-// lists them. Their words are in checks.json.
-func Suite(r check.Remote) check.Suite {
-	impl := Remote(r)
-	runs := check.Properties(domains, impl, domain.property)
-	runs["new-arguments"] = check.Fixed(func() check.Outcome { return newArguments(impl) })
-	runs["budget"] = check.Fixed(func() check.Outcome { return benchmark(r) })
-	return check.NewSuite("slidingwindow", prose, func() bool { return notStarted(impl) }, runs)
+// parts are the suite's checks; their words are in checks.json.
+var parts = check.Parts[New, domain, setup, op]{
+	Exercise: "slidingwindow", Prose: prose, Remote: Remote, NotStarted: notStarted,
+	Domains: domains, Property: domain.property,
+	Fixed: map[string]func(New) check.Outcome{"new-arguments": newArguments},
+	Ref:   refNew, Loop: loop, BudgetNs: check.LimiterBudgetNs,
 }
+
+// Suite returns the checks of the implementation r serves; a nil r only
+// lists them.
+func Suite(r check.Remote) check.Suite { return parts.Suite(r) }
 
 // notStarted reports whether impl is the untouched stub.
 func notStarted(impl New) bool {

@@ -93,12 +93,6 @@ func (a refGate) Status(nowNs uint64) Status {
 	}
 }
 
-// benchmark times the learner's loop beside the reference's, in r's
-// process, against the contract's 100 ns.
-func benchmark(r check.Remote) check.Outcome {
-	return check.Bench{BudgetNs: budgetNs, Remote: r, Expected: func(n int) uint64 { return loop(refImpl, n) }}.Run()
-}
-
 const budgetNs = 100
 
 // benchAddrs is how many addresses write in the benchmark.

@@ -31,10 +31,6 @@ func (x remoteBucket) Available(nowNs uint64) uint64 {
 // refNew is the reference solution: the benchmark's decisions must be its.
 func refNew(capacity, rate, now uint64) Bucket { return ref.New(capacity, rate, now) }
 
-// benchmark times the learner's loop beside the reference's, in r's
-// process.
-func benchmark(r check.Remote) check.Outcome { return check.LimiterBench[New](r, refNew, loop) }
-
 // loop is the benchmark: TryAcquire at 1,000,000 tokens/s with a burst of
 // 100, called on average twice as often as the rate allows, so about half
 // the calls are refused.

@@ -21,20 +21,29 @@ var prose []byte
 // domains are the properties' domains, by check name.
 var domains = check.ByName(capacityDomain, fractionalDomain, partialDomain, backwardDomain, overflowDomain, exactDomain)
 
+// parts are the suite's checks; their words are in checks.json.
+var parts = check.Parts[New, domain, setup, op]{
+	Exercise: "tokenbucket", Prose: prose, Remote: Remote, NotStarted: notStarted,
+	Domains: domains, Property: domain.property,
+	Runs: cases,
+	Ref:  refNew, Loop: loop, BudgetNs: check.LimiterBudgetNs,
+}
+
 // Suite returns the checks of the implementation r serves; a nil r only
-// lists them. Their words are in checks.json.
-func Suite(r check.Remote) check.Suite {
-	impl := Remote(r)
+// lists them.
+func Suite(r check.Remote) check.Suite { return parts.Suite(r) }
+
+// cases are the suite's two cases, starts-full and waits-exactly.
+func cases(impl New) map[string]check.Runner {
 	run := func(s script) check.Trace { return replay(impl, s) }
 	// waits-exactly's mistake shows only after the first call.
 	afterStart := func(s script, t check.Trace) bool { return fractionalTrap(s, t, run) }
-	runs := check.Properties(domains, impl, domain.property)
-	runs["starts-full"] = check.Scripted(script{Setup: setup{Capacity: 5, Rate: 1, Start: 1000}, Ops: []op{
-		{Available: true}, {N: 5}, {Available: true}, {N: 1},
-	}}, run)
-	runs["waits-exactly"] = check.TrappedScripted(everyHundredMicros(), run, afterStart)
-	runs["budget"] = check.Fixed(func() check.Outcome { return benchmark(r) })
-	return check.NewSuite("tokenbucket", prose, func() bool { return notStarted(impl) }, runs)
+	return map[string]check.Runner{
+		"starts-full": check.Scripted(script{Setup: setup{Capacity: 5, Rate: 1, Start: 1000}, Ops: []op{
+			{Available: true}, {N: 5}, {Available: true}, {N: 1},
+		}}, run),
+		"waits-exactly": check.TrappedScripted(everyHundredMicros(), run, afterStart),
+	}
 }
 
 // notStarted reports whether impl is the untouched stub.

@@ -1,0 +1,58 @@
+package check
+
+// Parts are what one exercise's suite is made of, before it meets an
+// implementation: Suite puts them together for the implementation a
+// Remote serves. I is the exercise's API as the suite sees it (its New, or
+// a struct of its package functions), D the suite's domain type, S and O
+// its scripts' setup and call.
+type Parts[I, D, S, O any] struct {
+	Exercise string
+	Prose    []byte // the suite's checks.json (see Assemble)
+	// Remote adapts a Remote to I: every call I makes is a call in the
+	// Remote's process.
+	Remote func(Remote) I
+	// NotStarted reports whether an implementation is still the stub (see
+	// Suite.NotStarted).
+	NotStarted func(I) bool
+	// Domains are the properties' domains by check name, each made into
+	// its property by Property (see Properties).
+	Domains  map[string]D
+	Property func(D, I) Property[S, O]
+	// Fixed are the checks with no seed and no script of their own, by
+	// name: argument or config validation.
+	Fixed map[string]func(I) Outcome
+	// Runs, if not nil, returns the suite's other checks by name, e.g.
+	// cases (Scripted). A name it shares with a property replaces that
+	// property's Runner.
+	Runs func(I) map[string]Runner
+	// Ref is the reference solution. Loop is the benchmark's loop: n
+	// iterations on an implementation, folded into a digest of its
+	// decisions. If BudgetNs is above 0 the suite has a budget check:
+	// Loop timed in the Remote's process against BudgetNs per iteration,
+	// beside the reference's, its decisions those of Loop on Ref in the
+	// grader's own process (see Bench).
+	Ref      I
+	Loop     func(impl I, n int) uint64
+	BudgetNs float64
+}
+
+// Suite returns the checks of the implementation r serves; a nil r only
+// lists them (see NewSuite).
+func (p Parts[I, D, S, O]) Suite(r Remote) Suite {
+	impl := p.Remote(r)
+	runs := Properties(p.Domains, impl, p.Property)
+	for name, run := range p.Fixed {
+		runs[name] = Fixed(func() Outcome { return run(impl) })
+	}
+	if p.Runs != nil {
+		for name, run := range p.Runs(impl) {
+			runs[name] = run
+		}
+	}
+	if p.BudgetNs > 0 {
+		runs["budget"] = Fixed(func() Outcome {
+			return Bench{BudgetNs: p.BudgetNs, Remote: r, Expected: func(n int) uint64 { return p.Loop(p.Ref, n) }}.Run()
+		})
+	}
+	return NewSuite(p.Exercise, p.Prose, func() bool { return p.NotStarted(impl) }, runs)
+}
