@@ -10,7 +10,8 @@ type Aim[S, O any] struct {
 	Check string // the check's name: its id after "<exercise>/"
 	// Trap, if set, reports whether a failing script shows the check's own
 	// mistake (see Property.Trap); replay replays other scripts on the
-	// implementation, to compare.
+	// implementation, to compare. It is only asked of a trace with a
+	// failing call (see TrapOver).
 	Trap func(s Script[S, O], t Trace, replay func(Script[S, O]) Trace) bool
 	// Explain, if set, explains the check's failures in place of the
 	// suite's own Explain (see Property.Explain).

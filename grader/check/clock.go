@@ -61,10 +61,7 @@ func PassesWithout[S, O any, P Clocked[O]](s Script[S, O], last int, drop func(i
 // every step back made a call at the latest time instead the script is
 // answered right by replay.
 func BackwardTrap[S, O any, P Clocked[O]](s Script[S, O], t Trace, replay func(Script[S, O]) Trace) bool {
-	last := len(t.Steps) - 1
-	if last < 0 {
-		return false
-	}
+	last := t.Last()
 	back := false
 	alt := Script[S, O]{Setup: s.Setup}
 	for i, o := range s.Ops {

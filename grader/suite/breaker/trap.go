@@ -66,9 +66,6 @@ func staleOrBogus(s script) []bool {
 // contract ignores) is answered right.
 func generationTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 {
-		return false
-	}
 	drop := staleOrBogus(s)
 	some := false
 	for _, d := range drop[:last] {
@@ -96,9 +93,6 @@ func generationTrap(s script, t check.Trace, replay func(script) check.Trace) bo
 // right.
 func backwardTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 {
-		return false
-	}
 	some := false
 	alt := script{Setup: s.Setup}
 	for i, o := range s.Ops {

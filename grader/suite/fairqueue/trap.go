@@ -86,9 +86,6 @@ func comebacks(s script, last int) ([]uint32, script) {
 // script passes.
 func deficitTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 {
-		return false
-	}
 	back, alt := comebacks(s, last)
 	return len(back) > 0 && !replay(alt).Bad
 }
@@ -97,9 +94,6 @@ func deficitTrap(s script, t check.Trace, replay func(script) check.Trace) bool 
 // failing call, and with every cost cut to quantum the script passes.
 func largeTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 {
-		return false
-	}
 	large := false
 	alt := script{Setup: s.Setup, Ops: slices.Clone(s.Ops)}
 	for i, o := range s.Ops {

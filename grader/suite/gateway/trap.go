@@ -68,9 +68,6 @@ func unlimitedCancels(s script, last int) bool {
 // the heartbeats before it is answered right.
 func heartbeatTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 {
-		return false
-	}
 	if isAdmit(Heartbeat)(s.Ops[last]) {
 		return true
 	}
@@ -164,9 +161,6 @@ func reconnectTrap(s script, t check.Trace, replay func(script) check.Trace) boo
 // in force: the failure needs the change of config.
 func reloadTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 {
-		return false
-	}
 	if s.Ops[last].Call == reloadCall {
 		return true
 	}

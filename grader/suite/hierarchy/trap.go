@@ -60,9 +60,6 @@ func events(s script, last int) ([]event, *model) {
 // nothing either) the script passes.
 func allOrNothingTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 {
-		return false
-	}
 	ev, _ := events(s, last)
 	alt := script{Setup: s.Setup, Ops: slices.Clone(s.Ops)}
 	refused := false
@@ -221,9 +218,6 @@ func overflowTrap(s script, t check.Trace, replay func(script) check.Trace) bool
 // but the clock, as they do) the script passes.
 func addErrorsTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 {
-		return false
-	}
 	ev, _ := events(s, len(s.Ops)-1)
 	alt := script{Setup: s.Setup}
 	bad := false

@@ -79,9 +79,6 @@ func applies(s script, last int) []string {
 // RecoverAtNs instead, the same calls are answered right.
 func recoverTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 {
-		return false
-	}
 	r := modelRun(s)
 	if !slices.Contains(r.recovered[:last+1], true) {
 		return false
