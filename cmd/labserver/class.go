@@ -29,6 +29,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"ratelab/grader"
+	"ratelab/grader/buildcache"
 	"ratelab/grader/console"
 	"ratelab/grader/report"
 	"ratelab/internal/class"
@@ -472,6 +473,8 @@ type classOptions struct {
 	checkTimeout  time.Duration
 	jobTimeout    time.Duration
 	secureCookies bool
+	buildCache    string // "" builds every time (serve's default: a single machine's class as before)
+	buildCacheMax int64  // MiB; 0 means buildcache.DefaultMax
 }
 
 func (o *classOptions) flags(fs *flag.FlagSet) {
@@ -485,4 +488,18 @@ func (o *classOptions) flags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.checkTimeout, "check-timeout", 10*time.Second, "class mode: deadline of one property or case check")
 	fs.DurationVar(&o.jobTimeout, "job-timeout", class.DefaultJobTimeout, "class mode: deadline of one whole grading")
 	fs.BoolVar(&o.secureCookies, "secure-cookies", false, "class mode: mark the session cookie Secure (serve over HTTPS)")
+	fs.StringVar(&o.buildCache, "build-cache", "", `class mode: folder keeping graded programs by content, so a regrade or an identical resubmission does not build again; "" (the default) builds every time`)
+	fs.Int64Var(&o.buildCacheMax, "build-cache-max", 0, "class mode: the build cache's cap in MiB, its oldest programs removed beyond; 0 means the cache's default")
+}
+
+// openBuildCache opens the build cache of --build-cache dir and
+// --build-cache-max maxMiB (serve's and worker's): nil when dir is "".
+func openBuildCache(dir string, maxMiB int64) (*buildcache.Cache, error) {
+	if maxMiB < 0 {
+		return nil, fmt.Errorf("--build-cache-max %d: want 0 (the default, %d MiB) or more MiB", maxMiB, buildcache.DefaultMax>>20)
+	}
+	if dir == "" {
+		return nil, nil
+	}
+	return buildcache.Open(dir, maxMiB<<20)
 }

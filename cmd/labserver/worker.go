@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"ratelab/grader"
-	"ratelab/grader/buildcache"
 	"ratelab/internal/class"
 	"ratelab/internal/store"
 )
@@ -28,6 +27,7 @@ type workerOptions struct {
 	checkTimeout time.Duration
 	jobTimeout   time.Duration
 	buildCache   string
+	buildMaxMiB  int64
 	rescueAfter  time.Duration
 }
 
@@ -44,6 +44,7 @@ func runWorker(args []string) error {
 	fs.DurationVar(&o.checkTimeout, "check-timeout", 10*time.Second, "deadline of one property or case check")
 	fs.DurationVar(&o.jobTimeout, "job-timeout", class.DefaultJobTimeout, "deadline of one whole grading")
 	fs.StringVar(&o.buildCache, "build-cache", defaultBuildCache(), `folder keeping graded programs by content, so a regrade does not build again; "" builds every time`)
+	fs.Int64Var(&o.buildMaxMiB, "build-cache-max", 0, "the build cache's cap in MiB, its oldest programs removed beyond; 0 means the cache's default")
 	fs.DurationVar(&o.rescueAfter, "rescue-after", 0, "how long a grading may run before River, presuming its worker dead, gives it to another; 0 means --job-timeout plus a minute")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: labserver worker --db postgres://… [flags]\n\nGrades a class's submissions on this machine, from this clone of the repository\n(the server's commit: a worker whose suites differ refuses to start). Run as many\nas you have machines; Ctrl-C stops one, and its grading goes to another.\n\nflags:")
@@ -87,11 +88,9 @@ func work(ctx context.Context, o workerOptions, log io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	var cache *buildcache.Cache
-	if o.buildCache != "" {
-		if cache, err = buildcache.Open(o.buildCache, 0); err != nil {
-			return err
-		}
+	cache, err := openBuildCache(o.buildCache, o.buildMaxMiB)
+	if err != nil {
+		return err
 	}
 	logger := slog.New(slog.NewTextHandler(log, nil))
 	cl := class.New(class.Config{
