@@ -10,6 +10,14 @@ import (
 	"strings"
 )
 
+// A class without a database file of its own (Postgres, in memory) keeps
+// its temporary files in a folder named by its process id, classTempPrefix
+// + pidPrefix + pid, under the system's temporary folder.
+const (
+	classTempPrefix = "ratelab-class-"
+	pidPrefix       = "pid-"
+)
+
 // tempRoot returns the class's own folder of temporary files (see
 // Config.TempDir), creating it.
 func (c *Class) tempRoot(ctx context.Context) (string, error) {
@@ -19,7 +27,7 @@ func (c *Class) tempRoot(ctx context.Context) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		name := "pid-" + strconv.Itoa(os.Getpid())
+		name := pidPrefix + strconv.Itoa(os.Getpid())
 		if db != "" {
 			if abs, err := filepath.Abs(db); err == nil {
 				db = abs
@@ -27,7 +35,7 @@ func (c *Class) tempRoot(ctx context.Context) (string, error) {
 			sum := sha256.Sum256([]byte(db))
 			name = hex.EncodeToString(sum[:6])
 		}
-		dir = filepath.Join(os.TempDir(), "ratelab-class-"+name)
+		dir = filepath.Join(os.TempDir(), classTempPrefix+name)
 		c.cfg.TempDir = dir
 	}
 	if err := os.MkdirAll(dir, 0o711); err != nil {
@@ -62,7 +70,45 @@ func (c *Class) sweep(ctx context.Context) error {
 	if n > 0 {
 		c.cfg.Log.Info("class: removed the grading folders a previous run left", "folders", n, "in", root)
 	}
+	if gone := removeGoneProcesses(os.TempDir(), os.Getpid()); len(gone) > 0 {
+		c.cfg.Log.Info("class: removed the temporary folders of class processes that stopped", "folders", gone)
+	}
 	return nil
+}
+
+// removeGoneProcesses removes, under tmp, the per-process class folders
+// (classTempPrefix + pidPrefix + pid) of processes that are gone: a worker
+// killed mid-grading never removes its own. It removes a folder only when
+// it is a folder (not a link), owned by this process's user, named by a
+// pid other than self that no process has now (processGone). A pid reused
+// by another process keeps its folder until that process is gone too;
+// where liveness or ownership cannot be told (not Unix), nothing is
+// removed. It returns the folders removed.
+func removeGoneProcesses(tmp string, self int) []string {
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), classTempPrefix+pidPrefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pid, err := strconv.Atoi(rest)
+		if err != nil || pid <= 0 || pid == self || strconv.Itoa(pid) != rest {
+			continue
+		}
+		dir := filepath.Join(tmp, e.Name())
+		fi, err := os.Lstat(dir)
+		if err != nil || !fi.IsDir() || !ownedByMe(fi) || !processGone(pid) {
+			continue
+		}
+		if os.RemoveAll(dir) == nil {
+			removed = append(removed, dir)
+		}
+	}
+	return removed
 }
 
 // tempDir makes a grading's own folder, removed when it ends.
