@@ -6,7 +6,7 @@
 // It knows nothing about any particular exercise; the suites in
 // grader/suite/... use it. A suite writes only what is its own: its checks'
 // words (Prose, in its embedded checks.json), the code that runs each
-// (assembled by name with NewSuite), its domains (each embedding the Aim
+// (declared as its Parts, assembled by name with NewSuite), its domains (each embedding the Aim
 // of its check) and its model, replay, shrinkers and traps. Checks run in the grader's own process: the
 // learner's code answers calls through a Remote (another process, see
 // package wire), and every answer is judged here. A panic in the learner's

@@ -113,3 +113,17 @@ func TestShrinkingKeepsTheKindOfFailure(t *testing.T) {
 		t.Error("the same panic in the same method, one call later, did not count as the same failure")
 	}
 }
+
+func TestTrapOverAsksOnlyOfAFailingCall(t *testing.T) {
+	asked := 0
+	always := func(Script[int, int], Trace, func(Script[int, int]) Trace) bool { asked++; return true }
+	trap := TrapOver(always, replayAdder)
+	atSetup := Trace{Setup: "New(0)", Bad: true}
+	if trap(Script[int, int]{}, atSetup) || asked != 0 {
+		t.Errorf("a failure at the setup: trap = true or asked %d times, want false, not asked", asked)
+	}
+	atCall := replayAdder(Script[int, int]{Ops: []int{9}})
+	if !atCall.Bad || !trap(Script[int, int]{Ops: []int{9}}, atCall) || asked != 1 {
+		t.Errorf("a failing call: trap = false or asked %d times, want true, asked once", asked)
+	}
+}
