@@ -335,7 +335,11 @@ func (w *gradeWorker) Work(ctx context.Context, rj *river.Job[gradeArgs]) error 
 	if err != nil {
 		return err
 	}
-	if running, err := c.st.StartJob(ctx, job.ID); err != nil {
+	note := ""
+	if rj.Attempt > 1 {
+		note = regradingMessage // kept on the job: a page opened now says it too
+	}
+	if running, err := c.st.StartJob(ctx, job.ID, note); err != nil {
 		return err
 	} else if !running {
 		return nil // done already (a retry of a finished job), superseded, or put back
@@ -348,10 +352,6 @@ func (w *gradeWorker) Work(ctx context.Context, rj *river.Job[gradeArgs]) error 
 		c.finish(ctx, job, sub, store.Outcome{ServerFault: true,
 			Error: fmt.Sprintf("not graded: grading it was interrupted %d times (the worker grading it stopped each time)", rj.Attempt-1)})
 		return nil
-	}
-	note := ""
-	if rj.Attempt > 1 {
-		note = regradingMessage
 	}
 	c.gradeNoted(ctx, job, note)
 	if after, err := c.st.Job(context.WithoutCancel(ctx), job.ID); err == nil && after.State == store.Running && ctx.Err() != nil {

@@ -97,17 +97,21 @@ func (h *classHandlers) submissionLive(c echo.Context) error {
 		conn.Close(websocket.StatusNormalClosure, "graded")
 		return nil
 	}
-	h.writeEvent(ctx, conn, class.Event{Type: stateEvent(sub.Job.State), Submission: sub.ID, Job: sub.Job.ID, Learner: sub.Learner, Exercise: sub.Exercise})
+	h.writeEvent(ctx, conn, openingEvent(sub))
 	return h.stream(ctx, conn, s.C, func(e class.Event) bool { return e.Type == class.EventDone })
 }
 
-// stateEvent is the event that says a job is in state: EventQueued or
-// EventRunning (a job done is told by class.DoneEvent).
-func stateEvent(state store.JobState) class.EventType {
-	if state == store.Running {
-		return class.EventRunning
+// openingEvent is the first event a submission's live view gets while its
+// job is not done: EventQueued while it waits (store.Job.Waiting: queued,
+// or handed to River and not started), else EventRunning with the job's
+// note ("regrading after a worker stopped"), as a worker's running event
+// said it (a job done is told by class.DoneEvent).
+func openingEvent(sub store.Submission) class.Event {
+	e := class.Event{Type: class.EventQueued, Submission: sub.ID, Job: sub.Job.ID, Learner: sub.Learner, Exercise: sub.Exercise}
+	if !sub.Job.Waiting() {
+		e.Type, e.Message = class.EventRunning, sub.Job.Note
 	}
-	return class.EventQueued
+	return e
 }
 
 // stream writes the subscription's events until last says an event was the

@@ -10,9 +10,15 @@ import (
 
 // The functions below turn the class's values into the pages' plain ones.
 
+// pageSubmission reads a job handed to River and not started by a worker
+// (store.Job.Waiting) as queued.
 func pageSubmission(s store.Submission) page.ClassSubmission {
+	state := s.Job.State
+	if s.Job.Waiting() {
+		state = store.Queued
+	}
 	return page.ClassSubmission{ID: s.ID, Learner: s.Learner, Exercise: s.Exercise, CreatedAt: s.CreatedAt,
-		State: s.Job.State, Error: s.Job.Error, Result: s.Job.Result, Seed: s.Job.Seed,
+		State: state, Error: s.Job.Error, Result: s.Job.Result, Seed: s.Job.Seed,
 		ServerFault: s.Job.ServerFault, MatchesSolution: s.MatchesSolution, SameAs: s.SameAs}
 }
 

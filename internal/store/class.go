@@ -92,6 +92,17 @@ type Job struct {
 	Result       *report.Exercise // nil until done (and when Error is set); bounded (see Bound)
 	Retries      int              // gradings that failed for the server's reasons and were retried
 	ServerFault  bool             // Error is the server's problem, not the learner's
+	// Note is what a grading's page says of it beside "running", set
+	// when a worker starts it (StartJob): "regrading after a worker
+	// stopped" on a retry; "" for none.
+	Note string
+}
+
+// Waiting reports whether the job waits for a worker: queued, or on
+// Postgres handed to River (running) but not started by a worker yet
+// (see DispatchJob). A page reads such a job as queued.
+func (j Job) Waiting() bool {
+	return j.State == Queued || j.State == Running && j.StartedAt.IsZero()
 }
 
 func ns(t time.Time) int64 { return t.UTC().UnixNano() }
@@ -313,24 +324,24 @@ func (s *Store) CountJobs(ctx context.Context, state JobState) (int, error) {
 	return n, nil
 }
 
-const jobCols = `id, submission_id, reason, state, attempts, queued_at_ns, started_at_ns, finished_at_ns, seed, error, result, retries, server_fault`
+const jobCols = `id, submission_id, reason, state, attempts, queued_at_ns, started_at_ns, finished_at_ns, seed, error, result, retries, server_fault, note`
 
 // jobRow receives a job's columns (jobCols, in order) from a scan; fill
 // then completes the Job from its nullable and encoded ones.
 type jobRow struct {
 	queued                  int64
 	started, finished, seed sql.NullInt64
-	errMsg, result          sql.NullString
+	errMsg, result, note    sql.NullString
 }
 
 func (r *jobRow) dest(j *Job) []any {
-	return []any{&j.ID, &j.SubmissionID, &j.Reason, &j.State, &j.Attempts, &r.queued, &r.started, &r.finished, &r.seed, &r.errMsg, &r.result, &j.Retries, &j.ServerFault}
+	return []any{&j.ID, &j.SubmissionID, &j.Reason, &j.State, &j.Attempts, &r.queued, &r.started, &r.finished, &r.seed, &r.errMsg, &r.result, &j.Retries, &j.ServerFault, &r.note}
 }
 
 func (r *jobRow) fill(j *Job) error {
 	j.QueuedAt = time.Unix(0, r.queued).UTC()
 	j.StartedAt, j.FinishedAt = fromNs(r.started), fromNs(r.finished)
-	j.Seed, j.Error = r.seed.Int64, r.errMsg.String
+	j.Seed, j.Error, j.Note = r.seed.Int64, r.errMsg.String, r.note.String
 	if r.result.Valid {
 		j.Result = new(report.Exercise)
 		if err := json.Unmarshal([]byte(r.result.String), j.Result); err != nil {
@@ -458,10 +469,13 @@ type Grading struct {
 	FinishedAt                  time.Time
 }
 
-// Gradings returns every job of every submission, oldest first.
+// Gradings returns every job of every submission, oldest first. A job
+// handed to River and not started by a worker (Job.Waiting) reads as
+// Queued: it waits for a worker.
 func (s *Store) Gradings(ctx context.Context) ([]Grading, error) {
 	rows, err := s.db.QueryContext(ctx, `
-SELECT j.id, s.id, s.user_id, u.name, s.exercise_id, j.state, COALESCE(j.status, ''), COALESCE(j.score, 0), COALESCE(j.max_score, 0), j.finished_at_ns
+SELECT j.id, s.id, s.user_id, u.name, s.exercise_id,
+	CASE WHEN j.state = 'running' AND j.started_at_ns IS NULL THEN 'queued' ELSE j.state END, COALESCE(j.status, ''), COALESCE(j.score, 0), COALESCE(j.max_score, 0), j.finished_at_ns
 FROM jobs j JOIN submissions s ON s.id = j.submission_id JOIN users u ON u.id = s.user_id
 ORDER BY j.id`)
 	if err != nil {

@@ -132,6 +132,12 @@ ALTER TABLE submissions ADD COLUMN fingerprint TEXT; -- hash of the normalised s
 ALTER TABLE submissions ADD COLUMN matches_solution INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX submissions_by_fingerprint ON submissions (exercise_id, fingerprint);
 `,
+	// 4: a running job's note, what the learner's page says of it beside
+	// "running" (e.g. "regrading after a worker stopped"), kept so that a
+	// page opened during the grading says it too.
+	`
+ALTER TABLE jobs ADD COLUMN note TEXT;
+`,
 }
 
 // migrate brings db up to SchemaVersion, one transaction per migration.

@@ -115,6 +115,10 @@ CREATE TABLE settings (
 	value TEXT NOT NULL
 );
 `,
+	// 3: a running job's note (SQLite's migration 4).
+	`
+ALTER TABLE jobs ADD COLUMN note TEXT;
+`,
 }
 
 // migrationLock is the key of the advisory lock Postgres migrations run

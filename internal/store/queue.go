@@ -263,13 +263,18 @@ func (s *Store) Path(ctx context.Context) (string, error) {
 }
 
 // StartJob records that a worker starts a dispatched job (DispatchJob
-// leaves its start unset), and reports whether the job is still running:
-// false when it was finished, superseded (Submit supersedes dispatched
-// jobs no worker has started) or put back meanwhile. A job started before
-// (a retry after a worker stopped) keeps its first start.
-func (s *Store) StartJob(ctx context.Context, jobID int64) (bool, error) {
-	res, err := s.db.ExecContext(ctx, `UPDATE jobs SET started_at_ns = COALESCE(started_at_ns, ?) WHERE id = ? AND state = 'running'`,
-		ns(s.clock.Now()), jobID)
+// leaves its start unset), with note as the job's Note ("" for none), and
+// reports whether the job is still running: false when it was finished,
+// superseded (Submit supersedes dispatched jobs no worker has started) or
+// put back meanwhile. A job started before (a retry after a worker
+// stopped) keeps its first start.
+func (s *Store) StartJob(ctx context.Context, jobID int64, note string) (bool, error) {
+	var nv any
+	if note != "" {
+		nv = cut(note, MaxText)
+	}
+	res, err := s.db.ExecContext(ctx, `UPDATE jobs SET started_at_ns = COALESCE(started_at_ns, ?), note = ? WHERE id = ? AND state = 'running'`,
+		ns(s.clock.Now()), nv, jobID)
 	if err != nil {
 		return false, fmt.Errorf("store: %w", err)
 	}

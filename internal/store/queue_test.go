@@ -1,6 +1,8 @@
 package store_test
 
 import (
+	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -332,6 +334,55 @@ func TestClaimJobConcurrently(t *testing.T) {
 			if n != 1 {
 				t.Errorf("job %d claimed %d times; want once", id, n)
 			}
+		}
+	})
+}
+
+// A job handed on by DispatchJob and not started by a worker waits: the
+// gradebook's Gradings read it as queued, until StartJob, which keeps the
+// job's note for the pages opened during the grading.
+func TestDispatchedJobWaitsUntilStarted(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, target string) {
+		s := open(t, target)
+		ctx := t.Context()
+		u := learners(t, s, "ada")
+		sub := submit(t, s, u["ada"], "tokenbucket")
+		handed := 0
+		job, ok, err := s.DispatchJob(ctx, func(context.Context, *sql.Tx, store.Job) error { handed++; return nil })
+		if err != nil || !ok || handed != 1 {
+			t.Fatalf("DispatchJob = %v, %v, handed %d; want a job handed once", ok, err, handed)
+		}
+		state := func() store.JobState {
+			t.Helper()
+			gs, err := s.Gradings(ctx)
+			if err != nil || len(gs) != 1 {
+				t.Fatalf("Gradings = %v, %v; want one", gs, err)
+			}
+			return gs[0].State
+		}
+		got, err := s.Submission(ctx, sub.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := state(); st != store.Queued || !got.Job.Waiting() {
+			t.Errorf("handed on, not started: Gradings state %q, Waiting %v; want queued, true", st, got.Job.Waiting())
+		}
+		const note = "regrading after a worker stopped"
+		if running, err := s.StartJob(ctx, job.ID, note); err != nil || !running {
+			t.Fatalf("StartJob = %v, %v; want running", running, err)
+		}
+		got, err = s.Submission(ctx, sub.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := state(); st != store.Running || got.Job.Waiting() || got.Job.Note != note {
+			t.Errorf("started: Gradings state %q, Waiting %v, Note %q; want running, false, %q", st, got.Job.Waiting(), got.Job.Note, note)
+		}
+		// A job claimed on this machine (SQLite's queue) runs at once.
+		submit(t, s, u["ada"], "gcra")
+		claimed, ok, err := s.ClaimJob(ctx)
+		if err != nil || !ok || claimed.Waiting() || claimed.Note != "" {
+			t.Errorf("ClaimJob = %+v, %v, %v; want a running job, no note", claimed, ok, err)
 		}
 	})
 }
