@@ -44,7 +44,12 @@ import (
 //     running until River's rescuer gives it back (Config.RescueAfter);
 //     the next attempt, on any worker, tells the learner "regrading after
 //     a worker stopped". A job interrupted maxAttempts times is given up
-//     with a message, as on SQLite.
+//     with a message, as on SQLite: River's own limit (riverMaxAttempts) is
+//     above the store's, so the attempt that gives up may itself be
+//     interrupted and retried. Should River finish with its job all the
+//     same (discarded when a worker is killed on River's last attempt,
+//     cancelled, deleted), the dispatcher gives the store job up
+//     (giveUpLost), so no job stays running forever.
 //   - Events go through Postgres (store.PublishEvent, LISTEN/NOTIFY), so a
 //     worker on another machine drives the server's live views; every
 //     process delivers to its own subscribers what it hears, its own
@@ -63,6 +68,19 @@ const riverMigrateLock = 0x7261_7465_6c61_6d // "rate lam"
 // regradingMessage is what a learner's page shows when a grading starts
 // again because the worker that had it stopped.
 const regradingMessage = "regrading after a worker stopped"
+
+// riverMaxAttempts is River's limit of attempts of a job: the store gives
+// a job up on attempt maxAttempts+1 (Work), and that attempt, which only
+// records it, gets two more chances should its worker be killed too.
+const riverMaxAttempts = maxAttempts + 3
+
+// lostEvery is how often the dispatcher looks for store jobs River no
+// longer runs (giveUpLost).
+const lostEvery = 5 * time.Second
+
+// lostMessage is the error of a job given up because River stopped
+// running it.
+const lostMessage = "not graded: the queue gave its grading up (the worker grading it stopped, the last time for good)"
 
 // gradeArgs is a River job's arguments: the store job to grade.
 type gradeArgs struct {
@@ -136,7 +154,7 @@ func (c *Class) startRemote(ctx context.Context) error {
 		JobTimeout:           riverTimeout(c.cfg.JobTimeout),
 		RescueStuckJobsAfter: c.cfg.RescueAfter,
 		RetryPolicy:          retryAfter{clock: c.cfg.Clock, wait: time.Second},
-		MaxAttempts:          maxAttempts + 1, // the last attempt only records that it was given up
+		MaxAttempts:          riverMaxAttempts,
 		Logger:               slog.New(warnings{c.cfg.Log.Handler()}),
 	}
 	if !c.cfg.PagesOnly {
@@ -240,7 +258,7 @@ func (r *remote) listenOnce(ctx context.Context) error {
 		}
 	}
 	leader := false
-	lastPrune := time.Time{}
+	lastPrune, lastLost := time.Time{}, time.Time{}
 	for ctx.Err() == nil {
 		if !leader {
 			if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, int64(dispatchLock)).Scan(&leader); err != nil {
@@ -253,6 +271,12 @@ func (r *remote) listenOnce(ctx context.Context) error {
 		if leader {
 			if err := r.dispatch(ctx); err != nil && ctx.Err() == nil {
 				r.c.cfg.Log.Error("class: dispatching", "err", err)
+			}
+			if now := time.Now(); now.Sub(lastLost) >= lostEvery {
+				lastLost = now
+				if err := r.giveUpLost(ctx); err != nil && ctx.Err() == nil {
+					r.c.cfg.Log.Warn("class: looking for gradings River no longer runs", "err", err)
+				}
 			}
 			if now := r.c.Now(); now.Sub(lastPrune) > time.Minute {
 				lastPrune = now
@@ -307,12 +331,62 @@ func (r *remote) dispatch(ctx context.Context) error {
 	}
 	for room := r.c.cfg.DispatchDepth - len(res.Jobs); room > 0; room-- {
 		_, ok, err := r.c.st.DispatchJob(ctx, func(ctx context.Context, tx *sql.Tx, j store.Job) error {
-			_, err := r.inserter.InsertTx(ctx, tx, gradeArgs{Job: j.ID}, &river.InsertOpts{Queue: riverQueue, MaxAttempts: maxAttempts + 1})
+			_, err := r.inserter.InsertTx(ctx, tx, gradeArgs{Job: j.ID}, &river.InsertOpts{Queue: riverQueue, MaxAttempts: riverMaxAttempts})
 			return err
 		})
 		if err != nil || !ok {
 			return err
 		}
+	}
+	return nil
+}
+
+// giveUpLost gives up, with lostMessage as the server's fault, every store
+// job running whose River job is no longer to be run: none waiting,
+// scheduled or running (discarded, cancelled, deleted, or completed with
+// the store job left running). DispatchJob inserts a River job in the
+// transaction that marks its store job running, so a running store job
+// always has one until River finishes with it.
+func (r *remote) giveUpLost(ctx context.Context) error {
+	rows, err := r.c.st.DB().QueryContext(ctx, `
+SELECT j.id FROM jobs j WHERE j.state = 'running' AND NOT EXISTS (
+	SELECT 1 FROM river_job rj WHERE rj.kind = $1 AND rj.queue = $2
+	AND rj.state IN ('available', 'pending', 'retryable', 'scheduled', 'running')
+	AND (rj.args->>'job')::bigint = j.id)
+ORDER BY j.id`, gradeArgs{}.Kind(), riverQueue)
+	if err != nil {
+		return err
+	}
+	var lost []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		lost = append(lost, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range lost {
+		job, err := r.c.st.Job(ctx, id)
+		if err != nil {
+			return err
+		}
+		sub, err := r.c.st.Submission(ctx, job.SubmissionID)
+		if err != nil {
+			return err
+		}
+		o := store.Outcome{ServerFault: true, Error: lostMessage, Seed: r.c.cfg.Seed}
+		if err := r.c.st.Finish(ctx, id, o); errors.Is(err, store.ErrNotRunning) {
+			continue // finished meanwhile
+		} else if err != nil {
+			return err
+		}
+		r.c.cfg.Log.Warn("class: gave up a grading River no longer runs", "job", id, "submission", sub.ID)
+		r.c.publish(doneEvent(sub, id, nil, r.c.cfg.Seed, o.Error))
 	}
 	return nil
 }

@@ -125,6 +125,10 @@ func TestWorkerStoppedJobRegradedElsewhere(t *testing.T) {
 	if got.Job.State != store.Done || got.Job.Result == nil || got.Job.Result.Status != report.Failed {
 		t.Errorf("stored job = %+v; want done with the second worker's result", got.Job)
 	}
+	// Kept on the job, so that a page opened during the regrade says it.
+	if got.Job.Note != "regrading after a worker stopped" {
+		t.Errorf("stored job's note %q; want %q", got.Job.Note, "regrading after a worker stopped")
+	}
 	// River records the completion in batches, shortly after Work returned.
 	var riverJobs, completed, attempt int
 	for end := time.Now().Add(10 * time.Second); ; {
@@ -269,5 +273,79 @@ func TestJobGivenUpAfterThreeStoppedWorkers(t *testing.T) {
 		case <-deadline:
 			t.Fatal("no done event within 30s of the fourth worker starting")
 		}
+	}
+}
+
+// A store job whose River job River no longer runs (discarded: its worker
+// was killed on River's last attempt) is given up with a message, not left
+// running forever; a job River still has waiting is left alone. River's
+// own limit is above the attempt on which the store gives up.
+func TestLostRiverJobGivenUp(t *testing.T) {
+	db := storetest.PostgresURL(t)
+	server, st, _ := startOn(t, db, true, nil) // no worker: jobs wait in River
+	events := server.Subscribe(0)
+	defer events.Close()
+	var subs []store.Submission
+	for _, name := range []string{"ada", "bob"} {
+		u, err := st.AddLearner(t.Context(), name, []byte(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub, err := server.Submit(t.Context(), u, "tokenbucket", []store.File{{Name: "tokenbucket.go", Content: []byte(okSource)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		subs = append(subs, sub)
+	}
+	ada, bob := subs[0], subs[1]
+	// Both handed to River (DispatchDepth is 8), neither started.
+	for end := time.Now().Add(20 * time.Second); ; {
+		var n, maxAttempts int
+		if err := st.DB().QueryRow(`SELECT COUNT(*), COALESCE(MIN(max_attempts), 0) FROM river_job WHERE kind = 'ratelab_grade'`).Scan(&n, &maxAttempts); err != nil {
+			t.Fatal(err)
+		}
+		if n == 2 {
+			if maxAttempts <= 4 {
+				t.Errorf("River's max_attempts %d; want above 4, the attempt on which the store gives a job up", maxAttempts)
+			}
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%d River jobs after 20s; want 2", n)
+		}
+		time.Sleep(20 * time.Millisecond) // polling River's table, with a deadline
+	}
+	// What River's rescuer does to a job whose worker was killed on its
+	// last attempt.
+	if _, err := st.DB().Exec(`UPDATE river_job SET state = 'discarded', finalized_at = now() WHERE (args->>'job')::bigint = $1`, ada.Job.ID); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(30 * time.Second)
+	for done := false; !done; {
+		select {
+		case e := <-events.C:
+			if e.Type != class.EventDone {
+				continue
+			}
+			if e.Submission != ada.ID {
+				t.Fatalf("done event for submission %d; want only ada's %d given up", e.Submission, ada.ID)
+			}
+			if e.Summary != nil || !strings.Contains(e.Message, "not graded") {
+				t.Errorf("done event = %+v; want no result and why", e)
+			}
+			done = true
+		case <-deadline:
+			t.Fatal("ada's job, its River job discarded, was not given up within 30s")
+		}
+	}
+	got, err := st.Submission(t.Context(), ada.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Job.State != store.Done || !got.Job.ServerFault || got.Job.Error == "" {
+		t.Errorf("ada's stored job = %+v; want done, the server's fault, with a message", got.Job)
+	}
+	if got, err := st.Submission(t.Context(), bob.ID); err != nil || got.Job.State != store.Running || !got.Job.Waiting() {
+		t.Errorf("bob's job = %+v, %v; want still handed to River, waiting", got.Job, err)
 	}
 }
