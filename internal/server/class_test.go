@@ -30,6 +30,7 @@ import (
 	"ratelab/internal/class"
 	"ratelab/internal/server"
 	"ratelab/internal/store"
+	"ratelab/internal/store/storetest"
 	"ratelab/web"
 )
 
@@ -67,6 +68,7 @@ func newClassBurst(t *testing.T, burst uint64) *classFixture {
 // fixtureOptions change a test class from newClass's.
 type fixtureOptions struct {
 	burst  uint64         // each learner's submissions at once; 0 means 50
+	target string         // the store's address (storetest.Each); "" means a new SQLite file
 	class  server.Class   // its sign-in and live settings (Class itself is set by newClassWith)
 	limits *server.Limits // the HTTP server's limits (server.HTTPServer, server.Listener); nil means the defaults
 }
@@ -78,7 +80,10 @@ func newClassWith(t *testing.T, o fixtureOptions) *classFixture {
 	}
 	ctx := t.Context()
 	clock := fixedClock{classNow}
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "class.db"), clock)
+	if o.target == "" {
+		o.target = filepath.Join(t.TempDir(), "class.db")
+	}
+	st, err := store.Open(ctx, o.target, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,8 +221,10 @@ func (b *browser) hasSession() bool {
 	return false
 }
 
-func TestClassSignIn(t *testing.T) {
-	f := newClass(t)
+func TestClassSignIn(t *testing.T) { storetest.Each(t, testClassSignIn) }
+
+func testClassSignIn(t *testing.T, target string) {
+	f := newClassWith(t, fixtureOptions{target: target})
 
 	t.Run("learner token", func(t *testing.T) {
 		b := f.browser(t)
@@ -365,8 +372,10 @@ type apiError struct {
 	Problems []string `json:"problems"`
 }
 
-func TestClassUpload(t *testing.T) {
-	f := newClass(t)
+func TestClassUpload(t *testing.T) { storetest.Each(t, testClassUpload) }
+
+func testClassUpload(t *testing.T, target string) {
+	f := newClassWith(t, fixtureOptions{target: target})
 
 	t.Run("accepted", func(t *testing.T) {
 		id := f.submit(t, adaToken)
@@ -453,8 +462,10 @@ func TestClassUpload(t *testing.T) {
 	}
 }
 
-func TestClassUploadThrottled(t *testing.T) {
-	f := newClassBurst(t, 1)
+func TestClassUploadThrottled(t *testing.T) { storetest.Each(t, testClassUploadThrottled) }
+
+func testClassUploadThrottled(t *testing.T, target string) {
+	f := newClassWith(t, fixtureOptions{burst: 1, target: target})
 	f.submit(t, adaToken)
 	ct, body := multipartBody(t, exercise("tokenbucket"), file("tokenbucket.go", okSource))
 	r := f.upload(t, adaToken, ct, body)
@@ -467,7 +478,11 @@ func TestClassUploadThrottled(t *testing.T) {
 }
 
 func TestClassSubmissionIsItsLearners(t *testing.T) {
-	f := newClass(t)
+	storetest.Each(t, testClassSubmissionIsItsLearners)
+}
+
+func testClassSubmissionIsItsLearners(t *testing.T, target string) {
+	f := newClassWith(t, fixtureOptions{target: target})
 	id := f.submit(t, adaToken)
 	path := "/class/submissions/" + strconv.FormatInt(id, 10)
 	asJSON := func(token string) reply {
@@ -499,8 +514,10 @@ func TestClassSubmissionIsItsLearners(t *testing.T) {
 	}
 }
 
-func TestClassInstructorOnly(t *testing.T) {
-	f := newClass(t)
+func TestClassInstructorOnly(t *testing.T) { storetest.Each(t, testClassInstructorOnly) }
+
+func testClassInstructorOnly(t *testing.T, target string) {
+	f := newClassWith(t, fixtureOptions{target: target})
 	routes := []struct{ method, path string }{
 		{http.MethodGet, "/class/dashboard"},
 		{http.MethodGet, "/class/dashboard/live"},
@@ -562,8 +579,10 @@ func (f *classFixture) finish(t *testing.T, score float64) {
 	}
 }
 
-func TestClassGradebookCSV(t *testing.T) {
-	f := newClass(t)
+func TestClassGradebookCSV(t *testing.T) { storetest.Each(t, testClassGradebookCSV) }
+
+func testClassGradebookCSV(t *testing.T, target string) {
+	f := newClassWith(t, fixtureOptions{target: target})
 	// Each graded before the next is sent: a newer submission replaces
 	// one still waiting.
 	f.submit(t, adaToken)
@@ -637,8 +656,10 @@ func read(t *testing.T, ctx context.Context, conn *websocket.Conn) class.Event {
 	return e
 }
 
-func TestClassLive(t *testing.T) {
-	f := newClass(t)
+func TestClassLive(t *testing.T) { storetest.Each(t, testClassLive) }
+
+func testClassLive(t *testing.T, target string) {
+	f := newClassWith(t, fixtureOptions{target: target})
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	ada := http.Header{"Authorization": {"Bearer " + adaToken}}
