@@ -25,7 +25,9 @@ type Parts[I, D, S, O any] struct {
 	// cases (Scripted). A name it shares with a property replaces that
 	// property's Runner.
 	Runs func(I) map[string]Runner
-	// Ref is the reference solution. Loop is the benchmark's loop: n
+	// Ref is the reference solution (the budget check and checktest.Run
+	// need it; a suite with neither may leave it out). Loop is the
+	// benchmark's loop: n
 	// iterations on an implementation, folded into a digest of its
 	// decisions. If BudgetNs is above 0 the suite has a budget check:
 	// Loop timed in the Remote's process against BudgetNs per iteration,
