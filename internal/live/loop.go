@@ -238,19 +238,9 @@ func merge(r, benched *report.Report) {
 		}
 		ex := &r.Exercises[i]
 		for _, c := range b.Checks {
-			if c.Kind != report.Benchmark {
-				continue
+			if c.Kind == report.Benchmark {
+				put(ex, c)
 			}
-			for j := range ex.Checks {
-				if ex.Checks[j].ID == c.ID {
-					ex.Checks[j] = c
-				}
-			}
-		}
-		ex.Score, ex.MaxScore = 0, 0
-		for _, c := range ex.Checks {
-			ex.Score += c.Score
-			ex.MaxScore += c.MaxScore
 		}
 		switch b.Status {
 		case report.Error, report.Timeout:
@@ -263,6 +253,21 @@ func merge(r, benched *report.Report) {
 		}
 	}
 	r.Total()
+}
+
+// put puts the result c in place of the check of its id in ex, and sums
+// ex's score and maximum again.
+func put(ex *report.Exercise, c report.Check) {
+	for i := range ex.Checks {
+		if ex.Checks[i].ID == c.ID {
+			ex.Checks[i] = c
+		}
+	}
+	ex.Score, ex.MaxScore = 0, 0
+	for _, c := range ex.Checks {
+		ex.Score += c.Score
+		ex.MaxScore += c.MaxScore
+	}
 }
 
 // grade runs cfg.Grade and tells the pages when the grader itself fails.
@@ -281,16 +286,7 @@ func (l *loop) grade(ctx context.Context, ids []string, pass Pass, progress func
 // checkDone puts a check's result in the exercise's grade so far and
 // publishes both. grading says the exercise's status is not known yet.
 func (l *loop) checkDone(ex *report.Exercise, c report.Check, grading bool) {
-	for i := range ex.Checks {
-		if ex.Checks[i].ID == c.ID {
-			ex.Checks[i] = c
-		}
-	}
-	ex.Score, ex.MaxScore = 0, 0
-	for _, c := range ex.Checks {
-		ex.Score += c.Score
-		ex.MaxScore += c.MaxScore
-	}
+	put(ex, c)
 	if grading {
 		ex.Status = Grading
 	} else {
