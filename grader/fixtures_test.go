@@ -184,7 +184,10 @@ var fixtures = []fixture{
 	{exercise: "throttle", name: "prunes-every-address", fails: []string{"budget"}, bench: true},
 	// ...and correct ones written differently from the reference.
 	{exercise: "throttle", name: "correct-slices", bench: true},
-	{exercise: "throttle", name: "correct-values", bench: true},
+	// ~80 to 87 ns against the 100 ns budget on a quiet machine: one CI run
+	// found a stretch where everything, the reference too (85 ns, usually
+	// 50), was 1.6 times slower, and it failed; behaviour only.
+	{exercise: "throttle", name: "correct-values"},
 
 	// breaker: one known-buggy breaker per pitfall (two for open-timeout)...
 	{exercise: "breaker", name: "no-reset", fails: []string{"consecutive", "exactness"}},
