@@ -57,32 +57,7 @@ func TestClassLoad(t *testing.T) {
 	}
 	defer st.Close()
 	// The instructor reloads the dashboard while the queue drains.
-	var (
-		mu        sync.Mutex
-		latencies []time.Duration
-	)
-	stop := make(chan struct{})
-	var pollers sync.WaitGroup
-	for range 2 {
-		pollers.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				t0 := time.Now()
-				if code, _ := get(t, prof, s.URL+"/class/dashboard"); code != http.StatusOK {
-					t.Errorf("dashboard under load: %d", code)
-					return
-				}
-				mu.Lock()
-				latencies = append(latencies, time.Since(t0))
-				mu.Unlock()
-				time.Sleep(50 * time.Millisecond)
-			}
-		})
-	}
+	dash := pollDashboard(t, prof, s.URL+"/class/dashboard")
 	deadline := time.Now().Add(4 * time.Minute)
 	for {
 		q, _ := st.CountJobs(context.Background(), store.Queued)
@@ -91,14 +66,13 @@ func TestClassLoad(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			close(stop)
+			dash.stop()
 			t.Fatalf("%d queued and %d running after 4 minutes", q, r)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
 	elapsed := time.Since(start)
-	close(stop)
-	pollers.Wait()
+	dash.stop()
 
 	gs, err := st.Gradings(context.Background())
 	if err != nil {
@@ -137,14 +111,64 @@ func TestClassLoad(t *testing.T) {
 	if len(want) != learners*each || !slices.Equal(got, want) {
 		t.Errorf("%d submissions accepted, %d jobs graded: want %d, one job each", len(want), len(got), learners*each)
 	}
-	slices.Sort(latencies)
-	p := func(q float64) time.Duration {
-		if len(latencies) == 0 {
-			return 0
-		}
-		return latencies[min(len(latencies)-1, int(q*float64(len(latencies))))]
-	}
 	t.Logf("%d submissions queued in %s; all graded in %s: %.1f submissions/s with 1 worker", len(want), queuedIn.Round(time.Millisecond),
 		elapsed.Round(time.Millisecond), float64(len(want))/elapsed.Seconds())
-	t.Logf("dashboard under that load: %d loads, p50 %s, p99 %s, max %s", len(latencies), p(0.5), p(0.99), p(1))
+	t.Logf("dashboard under that load: %s", dash.summary())
+}
+
+// dashboardPoll is two readers loading the dashboard at a reader's pace
+// while a queue drains, timing each load.
+type dashboardPoll struct {
+	mu        sync.Mutex
+	latencies []time.Duration
+	done      chan struct{}
+	readers   sync.WaitGroup
+}
+
+// pollDashboard starts the readers on url until stop.
+func pollDashboard(t *testing.T, prof *http.Client, url string) *dashboardPoll {
+	d := &dashboardPoll{done: make(chan struct{})}
+	for range 2 {
+		d.readers.Go(func() {
+			for {
+				select {
+				case <-d.done:
+					return
+				default:
+				}
+				t0 := time.Now()
+				if code, _ := get(t, prof, url); code != http.StatusOK {
+					t.Errorf("dashboard under load: %d", code)
+					return
+				}
+				d.mu.Lock()
+				d.latencies = append(d.latencies, time.Since(t0))
+				d.mu.Unlock()
+				time.Sleep(50 * time.Millisecond) // a reader's pace, not synchronisation
+			}
+		})
+	}
+	return d
+}
+
+// stop ends the readers and waits for them; a second call does nothing.
+func (d *dashboardPoll) stop() {
+	select {
+	case <-d.done:
+	default:
+		close(d.done)
+	}
+	d.readers.Wait()
+}
+
+// summary says how many loads there were and their p50, p99 and max.
+func (d *dashboardPoll) summary() string {
+	l := slices.Sorted(slices.Values(d.latencies))
+	p := func(q float64) time.Duration {
+		if len(l) == 0 {
+			return 0
+		}
+		return l[min(len(l)-1, int(q*float64(len(l))))]
+	}
+	return fmt.Sprintf("%d loads, p50 %s, p99 %s, max %s", len(l), p(0.5), p(0.99), p(1))
 }

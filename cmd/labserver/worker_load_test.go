@@ -97,32 +97,7 @@ func TestWorkersLoad(t *testing.T) {
 		cmds = append(cmds, cmd.Process)
 	}
 
-	var (
-		mu        sync.Mutex
-		latencies []time.Duration
-	)
-	stop := make(chan struct{})
-	var pollers sync.WaitGroup
-	for range 2 {
-		pollers.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				t0 := time.Now()
-				if code, _ := get(t, prof, s.URL+"/class/dashboard"); code != http.StatusOK {
-					t.Errorf("dashboard under load: %d", code)
-					return
-				}
-				mu.Lock()
-				latencies = append(latencies, time.Since(t0))
-				mu.Unlock()
-				time.Sleep(50 * time.Millisecond) // a reader's pace, not synchronisation
-			}
-		})
-	}
+	dash := pollDashboard(t, prof, s.URL+"/class/dashboard")
 	killed, late := workers < 3, workers < 3
 	deadline := time.Now().Add(20 * time.Minute)
 	for {
@@ -144,14 +119,13 @@ func TestWorkersLoad(t *testing.T) {
 			t.Logf("%s: last worker started, %d of %d graded", time.Since(start).Round(time.Millisecond), done, total)
 		}
 		if time.Now().After(deadline) {
-			close(stop)
+			dash.stop()
 			t.Fatalf("%d of %d graded after 20 minutes", done, total)
 		}
 		time.Sleep(200 * time.Millisecond) // polling the store, with a deadline
 	}
 	elapsed := time.Since(start)
-	close(stop)
-	pollers.Wait()
+	dash.stop()
 
 	var want []int64
 	for id := range ids {
@@ -197,15 +171,8 @@ func TestWorkersLoad(t *testing.T) {
 	if workers < 3 && retried != 0 || retried > 2 {
 		t.Errorf("%d River jobs took more than one attempt; want at most the killed worker's two", retried)
 	}
-	slices.Sort(latencies)
-	p := func(q float64) time.Duration {
-		if len(latencies) == 0 {
-			return 0
-		}
-		return latencies[min(len(latencies)-1, int(q*float64(len(latencies))))]
-	}
 	t.Logf("%d submissions from %d learners queued in %s; all graded in %s: %.2f submissions/s with %d workers (cache %v); %d River jobs retried",
 		total, learners, queuedIn.Round(time.Millisecond), elapsed.Round(time.Millisecond), float64(total)/elapsed.Seconds(), workers,
 		os.Getenv("RATELAB_LOAD_CACHE") != "0", retried)
-	t.Logf("dashboard during the drain: %d loads, p50 %s, p99 %s, max %s", len(latencies), p(0.5), p(0.99), p(1))
+	t.Logf("dashboard during the drain: %s", dash.summary())
 }
