@@ -36,7 +36,7 @@ type gradable struct {
 // learns of an exercise: the list of gradable ids, the plan of checks and
 // the child's source all come from here.
 var registry = map[string]gradable{
-	"tokenbucket": {tbsuite.Suite, `
+	"tokenbucket": {tbsuite.Checks.Suite, `
 import (
 	impl %[1]q
 	ref %[2]q
@@ -51,7 +51,7 @@ func init() {
 	))
 }
 `},
-	"gcra": {gcrasuite.Suite, `
+	"gcra": {gcrasuite.Checks.Suite, `
 import (
 	impl %[1]q
 	ref %[2]q
@@ -66,7 +66,7 @@ func init() {
 	))
 }
 `},
-	"slidingwindow": {swsuite.Suite, `
+	"slidingwindow": {swsuite.Checks.Suite, `
 import (
 	impl %[1]q
 	ref %[2]q
@@ -81,7 +81,7 @@ func init() {
 	))
 }
 `},
-	"governor": {govsuite.Suite, `
+	"governor": {govsuite.Checks.Suite, `
 import (
 	impl %[1]q
 	"ratelab/grader/harness"
@@ -116,7 +116,7 @@ func init() {
 	}))
 }
 `},
-	"gateway": {gwsuite.Suite, `
+	"gateway": {gwsuite.Checks.Suite, `
 import (
 	impl %[1]q
 	ref %[2]q
@@ -202,7 +202,7 @@ func init() {
 	}))
 }
 `},
-	"gradient2": {g2suite.Suite, `
+	"gradient2": {g2suite.Checks.Suite, `
 import (
 	impl %[1]q
 	"ratelab/grader/harness"
@@ -219,7 +219,7 @@ func init() {
 	}))
 }
 `},
-	"hierarchy": {hiersuite.Suite, `
+	"hierarchy": {hiersuite.Checks.Suite, `
 import (
 	impl %[1]q
 	ref %[2]q
@@ -234,7 +234,7 @@ func init() {
 	))
 }
 `},
-	"fairqueue": {fqsuite.Suite, `
+	"fairqueue": {fqsuite.Checks.Suite, `
 import (
 	impl %[1]q
 	ref %[2]q
@@ -249,7 +249,7 @@ func init() {
 	))
 }
 `},
-	"throttle": {thsuite.Suite, `
+	"throttle": {thsuite.Checks.Suite, `
 import (
 	impl %[1]q
 	ref %[2]q
@@ -361,7 +361,7 @@ func init() {
 	harness.Register("throttle", suite.API(suite.Impl{New: throttleNew}, suite.Impl{New: throttleRefNew}))
 }
 `},
-	"breaker": {brsuite.Suite, `
+	"breaker": {brsuite.Checks.Suite, `
 import (
 	impl %[1]q
 	ref %[2]q

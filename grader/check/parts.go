@@ -1,19 +1,38 @@
 package check
 
-// Parts are what one exercise's suite is made of, before it meets an
-// implementation: Suite puts them together for the implementation a
-// Remote serves. I is the exercise's API as the suite sees it (its New, or
-// a struct of its package functions), D the suite's domain type, S and O
-// its scripts' setup and call.
-type Parts[I, D, S, O any] struct {
-	Exercise string
-	Prose    []byte // the suite's checks.json (see Assemble)
+// API is how the grader's own process reaches an exercise's API I (its
+// New, or a struct of its package functions): through a Remote, beside the
+// reference, and in the benchmark's loop.
+type API[I any] struct {
 	// Remote adapts a Remote to I: every call I makes is a call in the
 	// Remote's process.
 	Remote func(Remote) I
 	// NotStarted reports whether an implementation is still the stub (see
 	// Suite.NotStarted).
 	NotStarted func(I) bool
+	// Ref is the reference solution, run in the grader's own process (the
+	// budget check and checktest.Run need it; a suite with neither may
+	// leave it out).
+	Ref I
+	// Loop is the benchmark's loop: n iterations on an implementation,
+	// folded into a digest of its decisions (see Bench).
+	Loop func(impl I, n int) uint64
+}
+
+// Parts are what one exercise's suite is made of, before it meets an
+// implementation: Suite puts them together for the implementation a
+// Remote serves. I is the exercise's API as the suite sees it, D the
+// suite's domain type, S and O its scripts' setup and call.
+//
+// Every suite in grader/suite declares its Parts once, as the exported
+// variable Checks that the grader's registry lists; the words of its
+// checks (title, pitfall, points, hint, why) are the suite's embedded
+// checks.json, and its properties' domains are listed by check name
+// (ByName).
+type Parts[I, D, S, O any] struct {
+	Exercise string
+	Prose    []byte // the suite's checks.json (see Assemble)
+	API[I]
 	// Domains are the properties' domains by check name, each made into
 	// its property by Property (see Properties).
 	Domains  map[string]D
@@ -25,16 +44,10 @@ type Parts[I, D, S, O any] struct {
 	// cases (Scripted). A name it shares with a property replaces that
 	// property's Runner.
 	Runs func(I) map[string]Runner
-	// Ref is the reference solution (the budget check and checktest.Run
-	// need it; a suite with neither may leave it out). Loop is the
-	// benchmark's loop: n
-	// iterations on an implementation, folded into a digest of its
-	// decisions. If BudgetNs is above 0 the suite has a budget check:
-	// Loop timed in the Remote's process against BudgetNs per iteration,
-	// beside the reference's, its decisions those of Loop on Ref in the
-	// grader's own process (see Bench).
-	Ref      I
-	Loop     func(impl I, n int) uint64
+	// BudgetNs, if above 0, gives the suite a budget check: Loop timed in
+	// the Remote's process against BudgetNs per iteration, beside the
+	// reference's, its decisions those of Loop on Ref in the grader's own
+	// process (see Bench).
 	BudgetNs float64
 }
 

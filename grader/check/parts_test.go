@@ -21,11 +21,13 @@ func tallyParts() Parts[string, tallyDomain, uint64, uint64] {
 	named := func(impl string) Outcome { return Outcome{Status: report.Passed, Message: impl} }
 	return Parts[string, tallyDomain, uint64, uint64]{
 		Exercise: "tally", Prose: []byte(tallyChecks),
-		Remote:     func(Remote) string { return "impl" },
-		NotStarted: func(impl string) bool { return impl == "stub" },
-		Domains:    map[string]tallyDomain{"sum": {}},
-		Property:   func(d tallyDomain, _ string) Property[uint64, uint64] { return tallyProperty(d) },
-		Fixed:      map[string]func(string) Outcome{"args": named},
+		API: API[string]{
+			Remote:     func(Remote) string { return "impl" },
+			NotStarted: func(impl string) bool { return impl == "stub" },
+		},
+		Domains:  map[string]tallyDomain{"sum": {}},
+		Property: func(d tallyDomain, _ string) Property[uint64, uint64] { return tallyProperty(d) },
+		Fixed:    map[string]func(string) Outcome{"args": named},
 		Runs: func(impl string) map[string]Runner {
 			return map[string]Runner{"start": Fixed(func() Outcome { return named("start " + impl) })}
 		},

@@ -1,7 +1,6 @@
 package breaker
 
 import (
-	_ "embed"
 	"fmt"
 	"strings"
 
@@ -12,23 +11,22 @@ import (
 // points is the suite's total.
 const points = 25
 
-//go:embed checks.json
-var prose []byte
+var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop}
 
-// domains are the properties' domains, by check name.
-var domains = check.ByName(consecutiveDomain, openTimeoutDomain, halfOpenDomain, generationDomain, backwardDomain, exactDomain)
-
-// parts are the suite's checks; their words are in checks.json.
-var parts = check.Parts[New, domain, setup, op]{
-	Exercise: "breaker", Prose: prose, Remote: Remote, NotStarted: notStarted,
-	Domains: domains, Property: domain.property,
-	Runs: exactness,
-	Ref:  refNew, Loop: loop, BudgetNs: check.LimiterBudgetNs,
+func notStarted(newImpl New) bool {
+	return check.Untouched(func() Breaker {
+		b, _ := newImpl(Config{FailureThreshold: 1, OpenNs: 1, HalfOpenProbes: 1}, 0)
+		return b
+	}, func(b Breaker) { b.Allow(0) }, func(b Breaker) { b.Done(1, true, 0) }, func(b Breaker) { b.State(0) })
 }
 
-// Suite returns the checks of the implementation r serves; a nil r only
-// lists them.
-func Suite(r check.Remote) check.Suite { return parts.Suite(r) }
+// Checks is the breaker's suite. Its exactness check judges New's config
+// validation first, then the calls; Allow with its Done is timed against
+// the limiters' budget.
+var Checks = check.Parts[New, domain, setup, op]{
+	Exercise: "breaker", Prose: prose, API: api, Runs: exactness, BudgetNs: check.LimiterBudgetNs,
+	Domains: check.ByName(consecutiveDomain, openTimeoutDomain, halfOpenDomain, generationDomain, backwardDomain, exactDomain), Property: domain.property,
+}
 
 // exactness is the exactness check's Runner: it judges New's validation
 // first, then the calls.
@@ -41,14 +39,6 @@ func exactness(impl New) map[string]check.Runner {
 			return exactDomain.property(impl).Run(seed, why)
 		}
 	}}
-}
-
-// notStarted reports whether newImpl is the untouched stub.
-func notStarted(newImpl New) bool {
-	return check.Untouched(func() Breaker {
-		b, _ := newImpl(Config{FailureThreshold: 1, OpenNs: 1, HalfOpenProbes: 1}, 0)
-		return b
-	}, func(b Breaker) { b.Allow(0) }, func(b Breaker) { b.Done(1, true, 0) }, func(b Breaker) { b.State(0) })
 }
 
 // validationCases are New's configs with the field at fault ("" if none).

@@ -10,6 +10,6 @@ import (
 // grades the reference through the same encoding as the child, for three
 // seeds.
 func TestSuite(t *testing.T) {
-	checktest.Run(t, parts, func(d domain) float64 { return float64(d.maxOps) / 3 }, replay)
-	checktest.ReferencePassesLong(t, Suite, API(refNew, refNew), 3, points)
+	checktest.Run(t, Checks, func(d domain) float64 { return float64(d.maxOps) / 3 }, replay)
+	checktest.ReferencePassesLong(t, Checks.Suite, API(refNew, refNew), 3, points)
 }

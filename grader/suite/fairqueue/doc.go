@@ -8,3 +8,10 @@
 // costs above the quantum, sessions joining mid-turn, long turns), and its
 // trap (trap.go) makes sure a failure it reports contains that mistake.
 package fairqueue
+
+import _ "embed" // for checks.json
+
+// prose is the words of the suite's checks (see check.Parts).
+//
+//go:embed checks.json
+var prose []byte

@@ -1,8 +1,6 @@
 package fairqueue
 
 import (
-	_ "embed"
-
 	"ratelab/grader/check"
 )
 
@@ -16,27 +14,18 @@ type Queue interface {
 // New builds a queue: fairqueue.New, adapted to return the interface.
 type New func(quantum uint64) Queue
 
-//go:embed checks.json
-var prose []byte
+var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop}
 
-// domains are the properties' domains, by check name.
-var domains = check.ByName(deficitDomain, largeDomain, roundDomain, turnDomain, fifoDomain, exactDomain)
-
-// parts are the suite's checks; their words are in checks.json.
-var parts = check.Parts[New, domain, setup, op]{
-	Exercise: "fairqueue", Prose: prose, Remote: Remote, NotStarted: notStarted,
-	Domains: domains, Property: domain.property,
-	Fixed: map[string]func(New) check.Outcome{"new-arguments": newArguments},
-	Ref:   refNew, Loop: loop, BudgetNs: BudgetNs,
-}
-
-// Suite returns the checks of the implementation r serves; a nil r only
-// lists them.
-func Suite(r check.Remote) check.Suite { return parts.Suite(r) }
-
-// notStarted reports whether impl is the untouched stub.
 func notStarted(impl New) bool {
 	return check.Untouched(func() Queue { return impl(1) }, func(q Queue) { q.Push(0, 1) }, func(q Queue) { q.Pop() }, func(q Queue) { q.Len() })
+}
+
+// Checks is the fair queue's suite: New's quantum at its bounds, then
+// properties on rounds and deficits; Push and Pop together get BudgetNs.
+var Checks = check.Parts[New, domain, setup, op]{
+	Exercise: "fairqueue", Prose: prose, API: api, BudgetNs: BudgetNs,
+	Domains: check.ByName(deficitDomain, largeDomain, roundDomain, turnDomain, fifoDomain, exactDomain), Property: domain.property,
+	Fixed: map[string]func(New) check.Outcome{"new-arguments": newArguments},
 }
 
 func newArguments(impl New) check.Outcome {

@@ -10,6 +10,6 @@ import (
 // grades the reference through the same encoding as the child, for three
 // seeds.
 func TestSuite(t *testing.T) {
-	checktest.Run(t, parts, func(d domain) float64 { return float64(d.maxOps) / 4 }, replay)
-	checktest.ReferencePasses(t, Suite, API(refNew, refNew), 3, 35)
+	checktest.Run(t, Checks, func(d domain) float64 { return float64(d.maxOps) / 4 }, replay)
+	checktest.ReferencePasses(t, Checks.Suite, API(refNew, refNew), 3, 35)
 }

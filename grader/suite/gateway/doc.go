@@ -10,3 +10,10 @@
 // huge values), and its trap (trap.go) makes sure a failure it reports
 // contains that mistake.
 package gateway
+
+import _ "embed" // for checks.json
+
+// prose is the words of the suite's checks (see check.Parts).
+//
+//go:embed checks.json
+var prose []byte

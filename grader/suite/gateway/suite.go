@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	_ "embed"
 	"fmt"
 	"math"
 	"strings"
@@ -59,31 +58,23 @@ type Impl struct {
 	Validate func(cfg Config) error
 }
 
-//go:embed checks.json
-var prose []byte
+var api = check.API[Impl]{Remote: Remote, NotStarted: notStarted, Ref: refImpl, Loop: loop}
 
-// domains are the properties' domains, by check name.
-var domains = check.ByName(cancelDomain, heartbeatDomain, retryDomain, escalationDomain, reconnectDomain, reloadDomain, backwardDomain, overflowDomain, exactDomain)
-
-// parts are the suite's checks; their words are in checks.json.
-var parts = check.Parts[Impl, domain, setup, op]{
-	Exercise: "gateway", Prose: prose, Remote: Remote, NotStarted: notStarted,
-	Domains: domains, Property: domain.property,
-	Fixed: map[string]func(Impl) check.Outcome{"config-validation": validation},
-	Ref:   refImpl, Loop: loop, BudgetNs: budgetNs,
-}
-
-// Suite returns the checks of the implementation r serves; a nil r only
-// lists them.
-func Suite(r check.Remote) check.Suite { return parts.Suite(r) }
-
-// notStarted reports whether impl is the untouched stub.
 func notStarted(impl Impl) bool {
 	return check.Untouched(func() Gateway {
 		g, _ := impl.New(Config{Classes: map[string]Class{"regular": {Orders: Budget{1, 1}}}}, 0)
 		return g
 	}, func(g Gateway) { g.Open(1, "regular", 0) }, func(g Gateway) { g.Admit(1, NewOrder, 0) }, func(g Gateway) { g.Reload(Config{}, 0) }) &&
 		check.Stubbed(func() { impl.Validate(Config{}) })
+}
+
+// Checks is the gateway's suite. Validate is judged on configs with one
+// problem each; the properties run sessions through Admit, which has
+// budgetNs (100 ns) in the benchmark.
+var Checks = check.Parts[Impl, domain, setup, op]{
+	Exercise: "gateway", Prose: prose, API: api, BudgetNs: budgetNs,
+	Domains: check.ByName(cancelDomain, heartbeatDomain, retryDomain, escalationDomain, reconnectDomain, reloadDomain, backwardDomain, overflowDomain, exactDomain), Property: domain.property,
+	Fixed: map[string]func(Impl) check.Outcome{"config-validation": validation},
 }
 
 // validationCases are configs with one problem each (the class names are

@@ -11,3 +11,10 @@
 // MaxUint64), and keeps to it while shrinking, so a failure names that
 // mistake and no other.
 package gcra
+
+import _ "embed" // for checks.json
+
+// prose is the words of the suite's checks (see check.Parts).
+//
+//go:embed checks.json
+var prose []byte

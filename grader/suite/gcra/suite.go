@@ -1,7 +1,6 @@
 package gcra
 
 import (
-	_ "embed"
 	"math"
 
 	"ratelab/grader/check"
@@ -15,27 +14,19 @@ type Limiter interface {
 // New builds a limiter: gcra.New, adapted to return the interface.
 type New func(ratePerSec, burst, nowNs uint64) Limiter
 
-//go:embed checks.json
-var prose []byte
+var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop}
 
-// domains are the properties' domains, by check name.
-var domains = check.ByName(exactDomain, roundingDomain, backwardDomain, overflowDomain)
-
-// parts are the suite's checks; their words are in checks.json.
-var parts = check.Parts[New, domain, setup, op]{
-	Exercise: "gcra", Prose: prose, Remote: Remote, NotStarted: notStarted,
-	Domains: domains, Property: domain.property,
-	Fixed: map[string]func(New) check.Outcome{"new-arguments": newArguments},
-	Ref:   refNew, Loop: loop, BudgetNs: check.LimiterBudgetNs,
-}
-
-// Suite returns the checks of the implementation r serves; a nil r only
-// lists them.
-func Suite(r check.Remote) check.Suite { return parts.Suite(r) }
-
-// notStarted reports whether impl is the untouched stub.
 func notStarted(impl New) bool {
 	return check.Untouched(func() Limiter { return impl(1, 1, 0) }, func(g Limiter) { g.TryAcquire(0) })
+}
+
+// Checks is the GCRA's suite. Each property holds the limiter to a token
+// bucket of capacity burst; New's arguments are tried at both ends of
+// their range.
+var Checks = check.Parts[New, domain, setup, op]{
+	Exercise: "gcra", Prose: prose, API: api, BudgetNs: check.LimiterBudgetNs,
+	Domains: check.ByName(exactDomain, roundingDomain, backwardDomain, overflowDomain), Property: domain.property,
+	Fixed: map[string]func(New) check.Outcome{"new-arguments": newArguments},
 }
 
 // argCases call New with arguments at both ends of the range and just

@@ -20,3 +20,10 @@
 // check's domain, so two correct implementations that round differently
 // grade alike.
 package governor
+
+import _ "embed" // for checks.json
+
+// prose is the words of the suite's checks (see check.Parts).
+//
+//go:embed checks.json
+var prose []byte

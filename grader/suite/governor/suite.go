@@ -1,7 +1,6 @@
 package governor
 
 import (
-	_ "embed"
 	"fmt"
 
 	"ratelab/grader/check"
@@ -52,32 +51,25 @@ type Impl struct {
 	New             func(cfg Config) Governor
 }
 
-//go:embed checks.json
-var prose []byte
-
-// domains are the properties' domains, by check name.
-var domains = check.ByName(slowStartDomain, backOffDomain, deadBandDomain, memoryDomain, floorCeilingDomain, openingDomain, memoryClearDomain, windowingDomain, exactDomain)
-
-// parts are the suite's checks; their words are in checks.json. The
-// suite has no budget check.
-var parts = check.Parts[Impl, domain, Config, op]{
-	Exercise: "governor", Prose: prose, Remote: Remote, NotStarted: notStarted,
-	Domains: domains, Property: domain.property,
-	Fixed: map[string]func(Impl) check.Outcome{"memory-clear-step": memoryClearSteps},
-	Runs: func(impl Impl) map[string]check.Runner {
-		return map[string]check.Runner{"climb-after-back-off": check.Scripted(climbAfterBackOff(), func(s script) check.Trace { return replay(impl, s, full, false) })}
-	},
-}
-
-// Suite returns the checks of the implementation r serves; a nil r only
-// lists them.
-func Suite(r check.Remote) check.Suite { return parts.Suite(r) }
+var api = check.API[Impl]{Remote: Remote, NotStarted: notStarted}
 
 // notStarted reports whether every entry point is the untouched stub.
 func notStarted(impl Impl) bool {
 	cfg := Config{Floor: 1, Ceiling: 10, Low: 0.01, High: 0.05}
 	return check.Stubbed(func() { impl.Decide(cfg, 0, 1, 0) }, func() { impl.MemoryClearStep(0, true) }) &&
 		check.Untouched(func() Governor { return impl.New(cfg) }, func(g Governor) { g.Observe(0, 1) }, func(g Governor) { g.Offer() }, func(g Governor) { g.LastBad() })
+}
+
+// Checks is the governor's suite. Beside the properties, the pure
+// MemoryClearStep is walked through a fixed run of clean and dirty windows
+// and one scripted climb follows a back-off; a governor is not timed.
+var Checks = check.Parts[Impl, domain, Config, op]{
+	Exercise: "governor", Prose: prose, API: api,
+	Domains: check.ByName(slowStartDomain, backOffDomain, deadBandDomain, memoryDomain, floorCeilingDomain, openingDomain, memoryClearDomain, windowingDomain, exactDomain), Property: domain.property,
+	Fixed: map[string]func(Impl) check.Outcome{"memory-clear-step": memoryClearSteps},
+	Runs: func(impl Impl) map[string]check.Runner {
+		return map[string]check.Runner{"climb-after-back-off": check.Scripted(climbAfterBackOff(), func(s script) check.Trace { return replay(impl, s, full, false) })}
+	},
 }
 
 func climbAfterBackOff() script {

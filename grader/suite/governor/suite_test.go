@@ -11,7 +11,7 @@ import (
 // to its own rules, so gopter never discards a generated script, and that
 // the scripts reach what their check is about.
 func TestDomainsGenerateValidScripts(t *testing.T) {
-	checktest.Domains(t, domains, func(d domain) float64 { return float64(d.maxOps) / 3 }, func(t *testing.T, name string, scripts []script) {
+	checktest.Domains(t, Checks.Domains, func(d domain) float64 { return float64(d.maxOps) / 3 }, func(t *testing.T, name string, scripts []script) {
 		clears, resets := 0, 0
 		for _, s := range scripts {
 			m := newModel(s.Setup)
@@ -66,7 +66,7 @@ var reference = Impl{
 }
 
 func TestReferencePassesEveryCheck(t *testing.T) {
-	checktest.ReferencePasses(t, Suite, API(reference), 5, 30)
+	checktest.ReferencePasses(t, Checks.Suite, API(reference), 5, 30)
 }
 
 func TestDecideMatchesTheContractsExamples(t *testing.T) {
@@ -91,5 +91,5 @@ func TestDecideMatchesTheContractsExamples(t *testing.T) {
 }
 
 func TestEveryPropertyHasADomain(t *testing.T) {
-	checktest.EveryPropertyHasADomain(t, Suite(nil), domains)
+	checktest.EveryPropertyHasADomain(t, Checks.Suite(nil), Checks.Domains)
 }

@@ -18,3 +18,10 @@
 // outside every domain, so two correct implementations that round
 // differently grade alike.
 package gradient2
+
+import _ "embed" // for checks.json
+
+// prose is the words of the suite's checks (see check.Parts).
+//
+//go:embed checks.json
+var prose []byte

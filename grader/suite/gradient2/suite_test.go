@@ -11,7 +11,7 @@ import (
 // to its own rules, so gopter never discards a generated script, and that
 // the streams reach what their check is about.
 func TestDomainsGenerateValidScripts(t *testing.T) {
-	checktest.Domains(t, domains, func(domain) float64 { return 0 }, func(t *testing.T, name string, scripts []script) {
+	checktest.Domains(t, Checks.Domains, func(domain) float64 { return 0 }, func(t *testing.T, name string, scripts []script) {
 		var samples, boundary, lowClamp, limitClamp, lateMoves int
 		for _, s := range scripts {
 			m := newModel(s.Setup.config())
@@ -68,7 +68,7 @@ func reference(c Config) Limit {
 }
 
 func TestReferencePassesEveryCheck(t *testing.T) {
-	checktest.ReferencePasses(t, Suite, API(reference), 5, 25)
+	checktest.ReferencePasses(t, Checks.Suite, API(reference), 5, 25)
 }
 
 // TestModelWarmupAndDecay pins the model's long RTT down on the contract's
@@ -92,5 +92,5 @@ func TestModelWarmupAndDecay(t *testing.T) {
 }
 
 func TestEveryPropertyHasADomain(t *testing.T) {
-	checktest.EveryPropertyHasADomain(t, Suite(nil), domains)
+	checktest.EveryPropertyHasADomain(t, Checks.Suite(nil), Checks.Domains)
 }

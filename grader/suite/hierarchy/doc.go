@@ -10,3 +10,10 @@
 // time passes, steps back, sub-token intervals, huge values, bad ids), and
 // its trap (trap.go) makes sure a failure it reports contains that mistake.
 package hierarchy
+
+import _ "embed" // for checks.json
+
+// prose is the words of the suite's checks (see check.Parts).
+//
+//go:embed checks.json
+var prose []byte

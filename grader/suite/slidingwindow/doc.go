@@ -13,3 +13,10 @@
 // its scripts away from the other checks' traps, while shrinking too, so a
 // failure names one mistake.
 package slidingwindow
+
+import _ "embed" // for checks.json
+
+// prose is the words of the suite's checks (see check.Parts).
+//
+//go:embed checks.json
+var prose []byte

@@ -1,7 +1,6 @@
 package slidingwindow
 
 import (
-	_ "embed"
 	"math"
 
 	"ratelab/grader/check"
@@ -16,27 +15,19 @@ type Window interface {
 // New builds a window: slidingwindow.New, adapted to return the interface.
 type New func(limit uint32, windowNs uint64, buckets int) Window
 
-//go:embed checks.json
-var prose []byte
+var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop}
 
-// domains are the properties' domains, by check name.
-var domains = check.ByName(rejectedDomain, staleDomain, edgeDomain, backwardDomain, overflowDomain, exactDomain)
-
-// parts are the suite's checks; their words are in checks.json.
-var parts = check.Parts[New, domain, setup, op]{
-	Exercise: "slidingwindow", Prose: prose, Remote: Remote, NotStarted: notStarted,
-	Domains: domains, Property: domain.property,
-	Fixed: map[string]func(New) check.Outcome{"new-arguments": newArguments},
-	Ref:   refNew, Loop: loop, BudgetNs: check.LimiterBudgetNs,
-}
-
-// Suite returns the checks of the implementation r serves; a nil r only
-// lists them.
-func Suite(r check.Remote) check.Suite { return parts.Suite(r) }
-
-// notStarted reports whether impl is the untouched stub.
 func notStarted(impl New) bool {
 	return check.Untouched(func() Window { return impl(1, 1, 1) }, func(w Window) { w.Count(0) }, func(w Window) { w.TryAcquire(0) })
+}
+
+// Checks is the sliding window's suite, with New's arguments (a window or
+// a bucket count of zero must be refused by name) and a budget that a
+// window of 1,024 buckets must keep.
+var Checks = check.Parts[New, domain, setup, op]{
+	Exercise: "slidingwindow", Prose: prose, API: api, BudgetNs: check.LimiterBudgetNs,
+	Domains: check.ByName(rejectedDomain, staleDomain, edgeDomain, backwardDomain, overflowDomain, exactDomain), Property: domain.property,
+	Fixed: map[string]func(New) check.Outcome{"new-arguments": newArguments},
 }
 
 // argCases call New with valid arguments at the ends of their range and

@@ -19,3 +19,10 @@
 // errors.Is against the package's own ErrPaused, ErrDegradedLimit and
 // ErrRateLimited (Classify) before it travels.
 package throttle
+
+import _ "embed" // for checks.json
+
+// prose is the words of the suite's checks (see check.Parts).
+//
+//go:embed checks.json
+var prose []byte

@@ -1,7 +1,6 @@
 package throttle
 
 import (
-	_ "embed"
 	"errors"
 	"fmt"
 
@@ -121,27 +120,18 @@ type Impl struct {
 	New func(cfg Config, nowNs uint64) (Gate, error)
 }
 
-//go:embed checks.json
-var prose []byte
+var api = check.API[Impl]{Remote: Remote, NotStarted: notStarted, Ref: refImpl, Loop: loop}
 
-// domains are the properties' domains, by check name.
-var domains = check.ByName(recoverDomain, pauseDomain, whitelistDomain, overrideDomain, rateDomain, gateDomain, stepDomain, degradedDomain, precedenceDomain, statusDomain, backwardDomain, exactDomain)
-
-// parts are the suite's checks; their words are in checks.json.
-var parts = check.Parts[Impl, domain, setup, op]{
-	Exercise: "throttle", Prose: prose, Remote: Remote, NotStarted: notStarted,
-	Domains: domains, Property: domain.property,
-	Fixed: map[string]func(Impl) check.Outcome{"config-validation": validation},
-	Ref:   refImpl, Loop: loop, BudgetNs: budgetNs,
-}
-
-// Suite returns the checks of the implementation r serves; a nil r only
-// lists them.
-func Suite(r check.Remote) check.Suite { return parts.Suite(r) }
-
-// notStarted reports whether impl is the untouched stub.
 func notStarted(impl Impl) bool {
 	cfg := Config{Rate: RateLimit{1, 1}, Congestion: CongestionConfig{WindowNs: 1, MinMaxCalls: 1, MaxMaxCalls: 1}}
 	return check.Untouched(func() Gate { g, _ := impl.New(cfg, 0); return g },
 		func(g Gate) { g.Write(1, 0) }, func(g Gate) { g.Status(0) }, func(g Gate) { g.AdjustCongestion(0) }, func(g Gate) { g.SetState(Degraded, 0) })
+}
+
+// Checks is the throttle's suite (week 5): its config validation, a
+// property for each rule of the gate, and a Write that fits budgetNs.
+var Checks = check.Parts[Impl, domain, setup, op]{
+	Exercise: "throttle", Prose: prose, API: api, BudgetNs: budgetNs,
+	Domains: check.ByName(recoverDomain, pauseDomain, whitelistDomain, overrideDomain, rateDomain, gateDomain, stepDomain, degradedDomain, precedenceDomain, statusDomain, backwardDomain, exactDomain), Property: domain.property,
+	Fixed: map[string]func(Impl) check.Outcome{"config-validation": validation},
 }

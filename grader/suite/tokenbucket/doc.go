@@ -7,3 +7,10 @@
 // shows (sub-token intervals, huge values, clocks stepping back, requests
 // larger than what is available), so a failure names that mistake.
 package tokenbucket
+
+import _ "embed" // for checks.json
+
+// prose is the words of the suite's checks (see check.Parts).
+//
+//go:embed checks.json
+var prose []byte

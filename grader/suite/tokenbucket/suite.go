@@ -1,8 +1,6 @@
 package tokenbucket
 
 import (
-	_ "embed"
-
 	"ratelab/grader/check"
 )
 
@@ -15,23 +13,19 @@ type Bucket interface {
 // New builds a bucket: tokenbucket.New, adapted to return the interface.
 type New func(capacity, ratePerSec, nowNs uint64) Bucket
 
-//go:embed checks.json
-var prose []byte
+var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop}
 
-// domains are the properties' domains, by check name.
-var domains = check.ByName(capacityDomain, fractionalDomain, partialDomain, backwardDomain, overflowDomain, exactDomain)
-
-// parts are the suite's checks; their words are in checks.json.
-var parts = check.Parts[New, domain, setup, op]{
-	Exercise: "tokenbucket", Prose: prose, Remote: Remote, NotStarted: notStarted,
-	Domains: domains, Property: domain.property,
-	Runs: cases,
-	Ref:  refNew, Loop: loop, BudgetNs: check.LimiterBudgetNs,
+func notStarted(impl New) bool {
+	return check.Untouched(func() Bucket { return impl(1, 1, 0) }, func(b Bucket) { b.TryAcquire(0, 1) }, func(b Bucket) { b.Available(0) })
 }
 
-// Suite returns the checks of the implementation r serves; a nil r only
-// lists them.
-func Suite(r check.Remote) check.Suite { return parts.Suite(r) }
+// Checks is the token bucket's suite: beside its properties, two cases
+// pin down a bucket that starts full and a token that comes on the
+// nanosecond it is due; TryAcquire has the limiters' 40 ns.
+var Checks = check.Parts[New, domain, setup, op]{
+	Exercise: "tokenbucket", Prose: prose, API: api, Runs: cases, BudgetNs: check.LimiterBudgetNs,
+	Domains: check.ByName(capacityDomain, fractionalDomain, partialDomain, backwardDomain, overflowDomain, exactDomain), Property: domain.property,
+}
 
 // cases are the suite's two cases, starts-full and waits-exactly.
 func cases(impl New) map[string]check.Runner {
@@ -44,11 +38,6 @@ func cases(impl New) map[string]check.Runner {
 		}}, run),
 		"waits-exactly": check.TrappedScripted(everyHundredMicros(), run, afterStart),
 	}
-}
-
-// notStarted reports whether impl is the untouched stub.
-func notStarted(impl New) bool {
-	return check.Untouched(func() Bucket { return impl(1, 1, 0) }, func(b Bucket) { b.TryAcquire(0, 1) }, func(b Bucket) { b.Available(0) })
 }
 
 func everyHundredMicros() script {

@@ -12,7 +12,7 @@ import (
 
 // TestSuite runs the tests every suite gets (see checktest.Run).
 func TestSuite(t *testing.T) {
-	checktest.Run(t, parts, func(domain) float64 { return 3 }, replay)
+	checktest.Run(t, Checks, func(domain) float64 { return 3 }, replay)
 }
 
 // TestFractionalDomainReachesTheTrap checks that the fractional-tokens
