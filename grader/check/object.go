@@ -24,3 +24,20 @@ func Get[T any](x Object, fn string, args ...any) (got T) {
 	x.Remote.Call(x.Obj, fn, args, &got)
 	return got
 }
+
+// RemoteNew1 is API.Remote for an exercise whose API is its constructor F
+// of one argument: F calls the package function New with its argument in
+// the Remote's process, and wrap makes the object New returned into the
+// suite's proxy type, whose methods call the object's (see Get).
+func RemoteNew1[F ~func(A) T, A, T any](wrap func(Object) T) func(Remote) F {
+	return func(r Remote) F {
+		return func(a A) T { return wrap(NewObject(r, "New", a)) }
+	}
+}
+
+// RemoteNew3 is RemoteNew1 for a constructor of three arguments.
+func RemoteNew3[F ~func(A, B, C) T, A, B, C, T any](wrap func(Object) T) func(Remote) F {
+	return func(r Remote) F {
+		return func(a A, b B, c C) T { return wrap(NewObject(r, "New", a, b, c)) }
+	}
+}
