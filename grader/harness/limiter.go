@@ -1,9 +1,9 @@
 package harness
 
-// Limiter is the API of a limiter exercise (tokenbucket, gcra,
-// slidingwindow): its constructor impl as "New", and the benchmark loop
-// run on impl ("learner") and on the reference's constructor ref
-// ("reference").
+// Limiter is what the grading child serves for an exercise whose API is
+// its constructor (tokenbucket, gcra, slidingwindow, hierarchy, fairqueue,
+// breaker): impl as "New", and the benchmark loop run on impl ("learner")
+// and, beside it, on the reference's constructor ref ("reference").
 func Limiter[N any](impl, ref N, loop func(newL N, n int) uint64) API {
 	return API{
 		Funcs: map[string]any{"New": impl},
