@@ -1,22 +1,9 @@
 package slidingwindow
 
-import (
-	"ratelab/grader/check"
-	"ratelab/grader/harness"
-	ref "ratelab/solutions/slidingwindow"
-)
+import "ratelab/grader/check"
 
-// API is what the grading child serves for impl, with the reference ref
-// beside it in the benchmark.
-func API(impl, ref New) harness.API { return harness.Limiter(impl, ref, loop) }
-
-// Remote returns New for the implementation r serves: every call it makes
-// is a call in r's process.
-func Remote(r check.Remote) New {
-	return func(limit uint32, windowNs uint64, buckets int) Window {
-		return remoteWindow{check.NewObject(r, "New", limit, windowNs, buckets)}
-	}
-}
+// Remote is New for the implementation a check.Remote serves.
+var Remote = check.RemoteNew3[New](func(o check.Object) Window { return remoteWindow{o} })
 
 type remoteWindow struct{ check.Object }
 
@@ -27,31 +14,3 @@ func (x remoteWindow) Count(nowNs uint64) uint32 {
 func (x remoteWindow) TryAcquire(nowNs uint64) bool {
 	return check.Get[bool](x.Object, "TryAcquire", nowNs)
 }
-
-// refNew is the reference solution: the benchmark's decisions must be its.
-func refNew(limit uint32, windowNs uint64, buckets int) Window {
-	return ref.New(limit, windowNs, buckets)
-}
-
-// Bench figures: 1,024 buckets of 10 µs, a limit of 2,560 calls per
-// window, calls on average every 2 µs (twice what the limit lets through),
-// and an idle gap of two windows every 16,384 calls. About half the calls
-// are refused.
-const (
-	benchBuckets  = 1024
-	benchBucketNs = 10_000
-	benchLimit    = 2560
-)
-
-// loop is the benchmark: TryAcquire on a window of 1,024 buckets, so that
-// work that grows with the buckets shows.
-func loop(newW New, n int) uint64 {
-	w := newW(benchLimit, benchBuckets*benchBucketNs, benchBuckets)
-	return check.Loop(n, benchSteps, func(now uint64) bool { return w.TryAcquire(now) })
-}
-
-var benchSteps = func() []uint64 {
-	s := check.Steps(1<<14, 4000)
-	s[len(s)-1] += 2 * benchBuckets * benchBucketNs
-	return s
-}()
