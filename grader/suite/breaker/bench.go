@@ -1,0 +1,66 @@
+package breaker
+
+import (
+	"ratelab/grader/check"
+	"ratelab/grader/harness"
+	ref "ratelab/solutions/breaker"
+)
+
+// loop is the benchmark: one Allow per iteration and, for a call let
+// through benchLag iterations earlier, its Done, on precomputed traffic
+// where about a third of the calls fail: the breaker opens, probes and
+// closes again and again. The digest is of Allow's decisions and of the
+// states the breaker passes through.
+func loop(newB New, n int) uint64 {
+	b := check.BenchNew(newB(Config{FailureThreshold: 3, OpenNs: 2_000, HalfOpenProbes: 2}, 0))
+	var pending [benchLag + 1]struct {
+		ticket uint64
+		ok     bool
+	}
+	now, d := uint64(0), check.DigestStart
+	for i := range n {
+		j := i & (len(benchTraffic) - 1)
+		now += benchTraffic[j].gap
+		t, ok := b.Allow(now)
+		d = check.Digest(d, check.Bit(ok))
+		pending[i%len(pending)].ticket, pending[i%len(pending)].ok = t, ok
+		if p := pending[(i+1)%len(pending)]; p.ok && i >= benchLag {
+			b.Done(p.ticket, !benchTraffic[j].fails, now)
+		}
+	}
+	return check.Digest(d, uint64(b.State(now)))
+}
+
+// benchLag is how many iterations a call takes before it reports: calls
+// are in flight together, so some reports arrive after the breaker
+// changed state and are stale.
+const benchLag = 3
+
+type benchCall struct {
+	gap   uint64
+	fails bool
+}
+
+// benchTraffic is drawn once, from a fixed seed: 4096 calls, gaps uniform
+// in [0, 200] ns, one in three failing.
+var benchTraffic = check.Drawn(4096, 200, func(gap, x uint64) benchCall {
+	return benchCall{gap: gap, fails: x%3 == 0}
+})
+
+// refNew is the reference solution (see check.API.Ref), adapted as the
+// registry adapts a learner's package.
+func refNew(cfg Config, nowNs uint64) (Breaker, error) {
+	b, err := ref.New(ref.Config{FailureThreshold: cfg.FailureThreshold, OpenNs: cfg.OpenNs, HalfOpenProbes: cfg.HalfOpenProbes}, nowNs)
+	return check.Adapt(b, err, func(b *ref.Breaker) Breaker { return refBreaker{b} })
+}
+
+type refBreaker struct{ b *ref.Breaker }
+
+func (a refBreaker) Allow(nowNs uint64) (uint64, bool) { return a.b.Allow(nowNs) }
+func (a refBreaker) Done(ticket uint64, success bool, nowNs uint64) {
+	a.b.Done(ticket, success, nowNs)
+}
+func (a refBreaker) State(nowNs uint64) State { return State(a.b.State(nowNs)) }
+
+// API is what the grading child serves (see harness.Limiter).
+func API(impl, ref New) harness.API { return harness.Limiter(impl, ref, loop) }
