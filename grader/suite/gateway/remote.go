@@ -1,25 +1,8 @@
 package gateway
 
-import (
-	"ratelab/grader/check"
-	"ratelab/grader/harness"
-	ref "ratelab/solutions/gateway"
-)
+import "ratelab/grader/check"
 
-// API is what the grading child serves for impl, with the reference ref
-// beside it in the benchmark.
-func API(impl, ref Impl) harness.API {
-	return harness.API{
-		Funcs: map[string]any{"New": impl.New, "Validate": impl.Validate},
-		Bench: map[string]func(int) uint64{
-			"learner":   func(n int) uint64 { return loop(impl, n) },
-			"reference": func(n int) uint64 { return loop(ref, n) },
-		},
-	}
-}
-
-// Remote returns the Impl r serves: every call it makes is a call in r's
-// process.
+// Remote returns the Impl r serves.
 func Remote(r check.Remote) Impl {
 	pkg := check.Object{Remote: r}
 	return Impl{
@@ -43,87 +26,3 @@ func (x remoteGateway) Admit(session uint64, kind Kind, nowNs uint64) Verdict {
 func (x remoteGateway) Reload(cfg Config, nowNs uint64) error {
 	return check.Get[error](x.Object, "Reload", cfg, nowNs)
 }
-
-// refImpl is the reference solution, adapted as the registry adapts a
-// learner's package: the benchmark's decisions must be its.
-var refImpl = Impl{
-	New: func(cfg Config, nowNs uint64) (Gateway, error) {
-		g, err := ref.New(refConfig(cfg), nowNs)
-		return check.Adapt(g, err, func(g *ref.Gateway) Gateway { return refGateway{g} })
-	},
-	Validate: func(cfg Config) error { return refConfig(cfg).Validate() },
-}
-
-func refConfig(c Config) ref.Config {
-	var classes map[string]ref.Class
-	if c.Classes != nil {
-		classes = make(map[string]ref.Class, len(c.Classes))
-	}
-	for n, k := range c.Classes {
-		classes[n] = ref.Class{
-			Orders:  ref.Budget{Capacity: k.Orders.Capacity, RatePerSec: k.Orders.RatePerSec},
-			Cancels: ref.Budget{Capacity: k.Cancels.Capacity, RatePerSec: k.Cancels.RatePerSec},
-		}
-	}
-	return ref.Config{Classes: classes, SilenceAfterNs: c.SilenceAfterNs, DisconnectAfterNs: c.DisconnectAfterNs}
-}
-
-type refGateway struct{ g *ref.Gateway }
-
-func (a refGateway) Open(session uint64, class string, nowNs uint64) error {
-	return a.g.Open(session, class, nowNs)
-}
-func (a refGateway) Admit(session uint64, kind Kind, nowNs uint64) Verdict {
-	v := a.g.Admit(session, ref.Kind(kind), nowNs)
-	return Verdict{Outcome: Outcome(v.Outcome), Budget: v.Budget, RetryAfterNs: v.RetryAfterNs}
-}
-func (a refGateway) Reload(cfg Config, nowNs uint64) error { return a.g.Reload(refConfig(cfg), nowNs) }
-
-const budgetNs = 100
-
-// benchSessions is how many sessions are open in the benchmark.
-const benchSessions = 1000
-
-// loop is the benchmark: Admit on sessions drawn among 1,000 open ones,
-// mostly orders, some cancels and heartbeats, each session offered about
-// twice what its orders budget allows, so that many calls are refused and
-// floods go Silent; nothing disconnects.
-func loop(impl Impl, n int) uint64 {
-	g := check.BenchNew(impl.New(Config{
-		Classes:        map[string]Class{"regular": {Orders: Budget{10, 10_000}, Cancels: Budget{20, 20_000}}},
-		SilenceAfterNs: 100_000,
-	}, 0))
-	for s := range uint64(benchSessions) {
-		g.Open(s, "regular", 0)
-	}
-	now, d := uint64(0), check.DigestStart
-	for i := range n {
-		j := i & (len(benchTraffic) - 1)
-		m := benchTraffic[j]
-		now += m.gap
-		v := g.Admit(m.session, m.kind, now)
-		d = check.Digest(d, uint64(v.Outcome)|uint64(len(v.Budget))<<8)
-		d = check.Digest(d, v.RetryAfterNs)
-	}
-	return d
-}
-
-type benchMessage struct {
-	session, gap uint64
-	kind         Kind
-}
-
-// benchTraffic is drawn once, from a fixed seed: 4096 messages, gaps
-// uniform in [0, 100] ns (20,000 messages a second per session).
-var benchTraffic = check.Drawn(4096, 100, func(gap, x uint64) benchMessage {
-	kind := NewOrder
-	switch x >> 60 {
-	case 0, 1, 2:
-		kind = Cancel
-	case 3:
-		kind = Heartbeat
-	case 4, 5, 6:
-		kind = Modify
-	}
-	return benchMessage{session: x % benchSessions, gap: gap, kind: kind}
-})
