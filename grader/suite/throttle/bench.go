@@ -1,0 +1,110 @@
+package throttle
+
+import (
+	"ratelab/grader/check"
+	"ratelab/grader/harness"
+	ref "ratelab/solutions/throttle"
+)
+
+// loop is the benchmark: Write for addresses drawn among 1,000, each
+// offered about twice what the global limit allows, so that many writes
+// are refused; 50 addresses whitelisted and 50 with an override; the
+// keeper adjusts congestion every 256 writes, so the global limit moves.
+func loop(impl Impl, n int) uint64 {
+	g := check.BenchNew(impl.New(Config{
+		Rate: RateLimit{MaxCalls: 10, WindowNs: 1_000_000},
+		Congestion: CongestionConfig{
+			WindowNs: 100_000, LowBelow: 900, HighAbove: 1_100,
+			ReduceBps: 2_000, IncreaseBps: 2_500, MinMaxCalls: 4, MaxMaxCalls: 40,
+		},
+	}, 0))
+	for a := range uint64(50) {
+		g.SetWhitelisted(a, true)
+		g.SetIssuerLimit(500+a, RateLimit{MaxCalls: 20, WindowNs: 500_000})
+	}
+	now, d := uint64(0), check.DigestStart
+	for i := range n {
+		j := i & (len(benchTraffic) - 1)
+		m := benchTraffic[j]
+		now += m.gap
+		d = check.Digest(d, uint64(g.Write(m.addr, now).Refusal))
+		if j&255 == 0 {
+			d = check.Digest(d, uint64(g.AdjustCongestion(now)))
+		}
+	}
+	return d
+}
+
+// benchAddrs is how many addresses write in the benchmark.
+const benchAddrs = 1000
+
+type benchWrite struct{ addr, gap uint64 }
+
+// benchTraffic is drawn once, from a fixed seed: 4096 writes, gaps uniform
+// in [0, 100] ns (20 million writes a second, 20,000 per address, twice
+// what 10 per ms allows).
+var benchTraffic = check.Drawn(4096, 100, func(gap, x uint64) benchWrite {
+	return benchWrite{addr: x % benchAddrs, gap: gap}
+})
+
+// budgetNs is the budget of one Write.
+const budgetNs = 100
+
+// refImpl is the reference solution (see check.API.Ref), adapted as the
+// registry adapts a learner's package.
+var refImpl = Impl{
+	New: func(cfg Config, nowNs uint64) (Gate, error) {
+		g, err := ref.New(refConfig(cfg), nowNs)
+		return check.Adapt(g, err, func(g *ref.Gate) Gate { return refGate{g} })
+	},
+}
+
+func refConfig(c Config) ref.Config {
+	k := c.Congestion
+	return ref.Config{
+		Breaker: ref.BreakerConfig{TTLNs: c.Breaker.TTLNs, DegradedWriteLimit: c.Breaker.DegradedWriteLimit, AutoRecover: c.Breaker.AutoRecover},
+		Rate:    ref.RateLimit{MaxCalls: c.Rate.MaxCalls, WindowNs: c.Rate.WindowNs},
+		Congestion: ref.CongestionConfig{
+			WindowNs: k.WindowNs, LowBelow: k.LowBelow, HighAbove: k.HighAbove,
+			ReduceBps: k.ReduceBps, IncreaseBps: k.IncreaseBps, MinMaxCalls: k.MinMaxCalls, MaxMaxCalls: k.MaxMaxCalls,
+		},
+	}
+}
+
+type refGate struct{ g *ref.Gate }
+
+func (a refGate) SetState(s State, nowNs uint64) { a.g.SetState(ref.State(s), nowNs) }
+func (a refGate) SetIssuerLimit(addr uint64, rl RateLimit) error {
+	return a.g.SetIssuerLimit(addr, ref.RateLimit{MaxCalls: rl.MaxCalls, WindowNs: rl.WindowNs})
+}
+func (a refGate) ClearIssuerLimit(addr uint64)        { a.g.ClearIssuerLimit(addr) }
+func (a refGate) SetWhitelisted(addr uint64, on bool) { a.g.SetWhitelisted(addr, on) }
+func (a refGate) Write(addr, nowNs uint64) WriteResult {
+	return Classify(a.g.Write(addr, nowNs), ref.ErrPaused, ref.ErrDegradedLimit, ref.ErrRateLimited)
+}
+func (a refGate) AdjustCongestion(nowNs uint64) Level { return Level(a.g.AdjustCongestion(nowNs)) }
+func (a refGate) Status(nowNs uint64) Status {
+	s := a.g.Status(nowNs)
+	k := s.Congestion
+	return Status{
+		State: State(s.State), RecoverAtNs: s.RecoverAtNs,
+		DegradedWriteLimit: s.DegradedWriteLimit, DegradedWrites: s.DegradedWrites,
+		MaxCalls: s.MaxCalls, WindowNs: s.WindowNs, Level: Level(s.Level),
+		Congestion: CongestionConfig{
+			WindowNs: k.WindowNs, LowBelow: k.LowBelow, HighAbove: k.HighAbove,
+			ReduceBps: k.ReduceBps, IncreaseBps: k.IncreaseBps, MinMaxCalls: k.MinMaxCalls, MaxMaxCalls: k.MaxMaxCalls,
+		},
+	}
+}
+
+// API is what the grading child serves for impl, with the reference ref
+// beside it in the benchmark.
+func API(impl, ref Impl) harness.API {
+	return harness.API{
+		Funcs: map[string]any{"New": impl.New},
+		Bench: map[string]func(int) uint64{
+			"learner":   func(n int) uint64 { return loop(impl, n) },
+			"reference": func(n int) uint64 { return loop(ref, n) },
+		},
+	}
+}
