@@ -14,8 +14,7 @@ func API(impl Impl) harness.API {
 	}}
 }
 
-// Remote returns the Impl r serves: every call it makes is a call in r's
-// process.
+// Remote returns the Impl r serves.
 func Remote(r check.Remote) Impl {
 	pkg := check.Object{Remote: r}
 	return Impl{

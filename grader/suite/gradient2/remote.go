@@ -35,8 +35,7 @@ func API(impl New) harness.API {
 	}}
 }
 
-// Remote returns New for the implementation r serves: every call it makes
-// is a call in r's process.
+// Remote returns New for the implementation r serves.
 func Remote(r check.Remote) New {
 	return func(cfg Config) Limit { return remoteLimit{check.NewObject(r, "New", toWire(cfg))} }
 }
