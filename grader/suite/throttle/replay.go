@@ -1,6 +1,7 @@
 package throttle
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -128,28 +129,56 @@ func (o op) callString(now uint64) string {
 	return fmt.Sprintf("Write(addr=%d, nowNs=%s)", o.Addr, check.U(now))
 }
 
-// step applies o at now to the model and returns what the contract
-// answers, written as the report shows it.
-func (m *model) step(o op, now uint64) string {
+// apply makes o's call at now on g, the implementation or the model (see
+// modelGate), and returns its answer as the report writes it; Status's
+// answer is written against cong, the config's Congestion.
+func (o op) apply(g Gate, cong CongestionConfig, now uint64) string {
 	switch o.Call {
 	case stateCall:
-		m.setState(o.State, now)
+		g.SetState(o.State, now)
 	case limitCall:
-		_, want := check.ErrString(nil, m.setLimit(o.Addr, o.Limit))
-		return want
+		got, _ := check.ErrString(g.SetIssuerLimit(o.Addr, o.Limit), o.Limit.MaxCalls == 0 || o.Limit.WindowNs == 0)
+		return got
 	case clearCall:
-		m.clearLimit(o.Addr)
+		g.ClearIssuerLimit(o.Addr)
 	case whiteCall:
-		m.setWhitelisted(o.Addr, o.On)
+		g.SetWhitelisted(o.Addr, o.On)
 	case adjustCall:
-		return m.adjust(now).String()
+		return g.AdjustCongestion(now).String()
 	case statusCall:
-		return statusString(m.status(now), m.cfg.Congestion)
+		return statusString(g.Status(now), cong)
 	case writeCall:
-		return m.write(o.Addr, now).String()
+		return g.Write(o.Addr, now).String()
 	}
 	return ""
 }
+
+// step applies o at now to the model and returns what the contract
+// answers, written as the report shows it.
+func (m *model) step(o op, now uint64) string { return o.apply(modelGate{m}, m.cfg.Congestion, now) }
+
+// modelGate is the model as a Gate, so that apply makes a call on it as on
+// the implementation. SetIssuerLimit's error stands for the model's
+// refusal, which comes exactly when apply wants one (a MaxCalls or a
+// WindowNs of 0): apply then writes it "an error".
+type modelGate struct{ m *model }
+
+var errLimitRefused = errors.New("the model refuses the limit")
+
+func (g modelGate) SetState(s State, nowNs uint64) { g.m.setState(s, nowNs) }
+func (g modelGate) SetIssuerLimit(addr uint64, rl RateLimit) error {
+	if g.m.setLimit(addr, rl) {
+		return errLimitRefused
+	}
+	return nil
+}
+func (g modelGate) ClearIssuerLimit(addr uint64)        { g.m.clearLimit(addr) }
+func (g modelGate) SetWhitelisted(addr uint64, on bool) { g.m.setWhitelisted(addr, on) }
+func (g modelGate) Write(addr, nowNs uint64) WriteResult {
+	return WriteResult{Refusal: g.m.write(addr, nowNs)}
+}
+func (g modelGate) AdjustCongestion(nowNs uint64) Level { return g.m.adjust(nowNs) }
+func (g modelGate) Status(nowNs uint64) Status          { return g.m.status(nowNs) }
 
 // replay runs s against a fresh implementation and a fresh model, stopping
 // at the first call where they differ.
@@ -161,26 +190,7 @@ func replay(impl Impl, s script) check.Trace {
 	}
 	m := newModel(st.Cfg, st.Start)
 	for o, now := range check.Times(st.Start, s.Ops) {
-		got, p := check.Call(func() string {
-			switch o.Call {
-			case stateCall:
-				g.SetState(o.State, now)
-			case limitCall:
-				got, _ := check.ErrString(g.SetIssuerLimit(o.Addr, o.Limit), o.Limit.MaxCalls == 0 || o.Limit.WindowNs == 0)
-				return got
-			case clearCall:
-				g.ClearIssuerLimit(o.Addr)
-			case whiteCall:
-				g.SetWhitelisted(o.Addr, o.On)
-			case adjustCall:
-				return g.AdjustCongestion(now).String()
-			case statusCall:
-				return statusString(g.Status(now), st.Cfg.Congestion)
-			case writeCall:
-				return g.Write(o.Addr, now).String()
-			}
-			return ""
-		})
+		got, p := check.Call(func() string { return o.apply(g, st.Cfg.Congestion, now) })
 		if !t.Step(o.callString(now), got, m.step(o, now), p) {
 			return t
 		}
