@@ -9,32 +9,25 @@ import (
 	"ratelab/grader/model"
 )
 
-// domain says which corner of the input space a property explores. Its
-// rules hold for every script it generates and every script its shrinker
-// tries, so that a failure found in one corner stays in it: a shrunk
-// counterexample of the rounding check still uses a rate that does not
-// divide a second, and one of the exactness check never steps back.
+// domain is a check.Domain of GCRA scripts. Its rules keep a shrunk
+// counterexample of the rounding check on a rate that does not divide a
+// second, and one of the exactness check from stepping back.
 type domain struct {
 	aim     // the check it is for
 	setup   func(r *rand.Rand) setup
 	setupOK func(s setup) bool // on top of inRange
 	// wait draws how long after the latest time the next call comes; m is
 	// the model just before it.
-	wait func(r *rand.Rand, s setup, m *model.Bucket) uint64
-	// back draws a step back from latest, with probability backChance
-	// (only if rules.backward).
-	back       func(r *rand.Rand, s setup, latest uint64) uint64
-	backChance float64
-	rules      rules
-	maxOps     int
+	wait   func(r *rand.Rand, s setup, m *model.Bucket) uint64
+	back   check.StepBack[setup] // steps back in time; none if zero
+	rules  rules
+	maxOps int
 }
 
-// aim is what a domain is for: its check, that check's trap and explanation.
 type aim = check.Aim[setup, op]
 
 // rules restrict the calls of a domain; see Valid.
 type rules struct {
-	backward bool // steps back in time allowed
 	// modest: every time t of the script keeps t*rate + burst*10^9 below
 	// 2^63, so no product a GCRA might form (absolute times in units of
 	// 1/rate ns, the schedule ahead of them) comes near 64 bits. Overflow
@@ -48,11 +41,16 @@ func modestTime(s setup, t uint64) bool {
 	return hi == 0 && lo < 1<<63-s.Burst*second
 }
 
+// setupValid reports whether s keeps to d's rules.
+func (d domain) setupValid(s setup) bool {
+	return inRange(s) && (d.setupOK == nil || d.setupOK(s)) && (!d.rules.modest || modestTime(s, s.Start))
+}
+
 // Valid returns how many leading calls of s keep to d's rules (all of them
 // if s is valid), or -1 if the setup is out of the domain.
 func (d domain) Valid(s script) int {
 	st := s.Setup
-	if !inRange(st) || d.setupOK != nil && !d.setupOK(st) || d.rules.modest && !modestTime(st, st.Start) {
+	if !d.setupValid(st) {
 		return -1
 	}
 	latest := st.Start
@@ -68,7 +66,7 @@ func (d domain) Valid(s script) int {
 // stepOK reports whether o, coming when latest is the latest time, keeps
 // to d's rules.
 func (d domain) stepOK(s setup, latest uint64, o op) bool {
-	if o.Back > 0 && !d.rules.backward {
+	if o.Back > 0 && !d.back.Allowed() {
 		return false
 	}
 	return !d.rules.modest || modestTime(s, o.At(latest))
@@ -78,24 +76,19 @@ func (d domain) stepOK(s setup, latest uint64, o op) bool {
 // (so that calls land on the nanosecond a token comes, and just before),
 // and keeps only calls that follow d's rules.
 func (d domain) Gen(r *rand.Rand, size int) script {
-	s := check.DrawUntil(r, d.setup, func(s setup) bool {
-		return inRange(s) && (d.setupOK == nil || d.setupOK(s)) && (!d.rules.modest || modestTime(s, s.Start))
-	})
+	s := check.DrawUntil(r, d.setup, d.setupValid)
 	m := model.NewBucket(s.Burst, s.Rate, s.Start)
 	latest := s.Start
 	var ops []op
 	for range check.Ops(r, size, 1, d.maxOps) {
-		var o op
-		for range 8 {
-			o = op{When: check.When{Wait: d.wait(r, s, m)}}
-			if d.rules.backward && check.Chance(r, d.backChance) {
-				o = op{When: check.When{Back: max(1, d.back(r, s, latest))}}
+		o, ok := check.DrawTries(r, 8, func(r *rand.Rand) op {
+			o := op{When: check.When{Wait: d.wait(r, s, m)}}
+			if back, ok := d.back.Draw(r, s, latest); ok {
+				o = op{When: check.When{Back: max(1, back)}}
 			}
-			if d.stepOK(s, latest, o) {
-				break
-			}
-		}
-		if !d.stepOK(s, latest, o) {
+			return o
+		}, func(o op) bool { return d.stepOK(s, latest, o) })
+		if !ok {
 			continue
 		}
 		now := o.At(latest)
@@ -197,12 +190,11 @@ var backwardDomain = domain{
 		rate := check.Pick(r, divisor(r), check.Pick(r, check.DividesSecond...))
 		return setup{Rate: rate, Burst: check.Pick(r, 1, 2, 3, check.Between(r, 1, 10)), Start: check.Pick(r, 1, 1000, modestStart(r, rate))}
 	},
-	setupOK:    func(s setup) bool { return dividesSecond(s.Rate) },
-	wait:       boundaryWait,
-	back:       backStep,
-	backChance: 0.3,
-	rules:      rules{backward: true, modest: true},
-	maxOps:     30,
+	setupOK: func(s setup) bool { return dividesSecond(s.Rate) },
+	wait:    boundaryWait,
+	back:    check.StepBack[setup]{Chance: 0.3, By: backStep},
+	rules:   rules{modest: true},
+	maxOps:  30,
 }
 
 // wrapWait returns an idle time whose product with rate wraps around 2^64
