@@ -10,9 +10,7 @@ import (
 // maxBuckets bounds the buckets of generated setups: memory is O(buckets).
 const maxBuckets = 4096
 
-// domain says which corner of the input space a property explores. Its
-// rules hold for every script it generates and every script its shrinker
-// tries, so that a failure found in one corner stays in it.
+// domain is a check.Domain of the sliding window's scripts.
 type domain struct {
 	aim     // the check it is for
 	setup   func(r *rand.Rand) setup
@@ -20,21 +18,16 @@ type domain struct {
 	count   float64            // chance of a Count call
 	// jump draws how many buckets on the next call comes; m is the model
 	// just before it.
-	jump func(r *rand.Rand, s setup, m *model) uint64
-	// back draws a step back from latest, with probability backChance
-	// (only if rules.backward).
-	back       func(r *rand.Rand, s setup, latest uint64) uint64
-	backChance float64
-	rules      rules
-	maxOps     int
+	jump   func(r *rand.Rand, s setup, m *model) uint64
+	back   check.StepBack[setup] // steps back in time; none if zero
+	rules  rules
+	maxOps int
 }
 
-// aim is what a domain is for: its check, that check's trap and explanation.
 type aim = check.Aim[setup, op]
 
 // rules restrict the calls of a domain; see stepOK.
 type rules struct {
-	backward bool // steps back in time allowed
 	// moderate: every time, and windowNs, is below 2^62, so no bucket id
 	// or end-of-bucket time comes near MaxUint64 (overflow's business).
 	moderate bool
@@ -71,7 +64,7 @@ func (d domain) setupValid(s setup) bool {
 // stepOK reports whether o, coming when latest is the latest time and m is
 // the model before it, keeps to d's rules. It does not change m.
 func (d domain) stepOK(m *model, latest uint64, o op) bool {
-	if o.Back > 0 && !d.rules.backward {
+	if o.Back > 0 && !d.back.Allowed() {
 		return false
 	}
 	now := o.at(latest, m.bucketNs)
@@ -125,20 +118,16 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	latest := uint64(0)
 	var ops []op
 	for range check.Ops(r, size, 1, d.maxOps) {
-		ok := false
-		var o op
-		for range 8 {
-			o = op{Count: check.Chance(r, d.count), Jump: d.jump(r, s, m), Off: offset(r, m.bucketNs)}
-			if d.rules.backward && check.Chance(r, d.backChance) {
-				o = op{Count: o.Count, Back: max(1, d.back(r, s, latest))}
+		o, ok := check.DrawTries(r, 8, func(r *rand.Rand) op {
+			o := op{Count: check.Chance(r, d.count), Jump: d.jump(r, s, m), Off: offset(r, m.bucketNs)}
+			if back, ok := d.back.Draw(r, s, latest); ok {
+				o = op{Count: o.Count, Back: max(1, back)}
 			}
-			if d.rules.noRejects && !o.Count && m.countAt(m.bucketAt(o.at(latest, m.bucketNs))) >= m.limit {
+			if d.rules.noRejects && !o.Count && refuses(m, o.at(latest, m.bucketNs)) {
 				o.Count = true
 			}
-			if ok = d.stepOK(m, latest, o); ok {
-				break
-			}
-		}
+			return o
+		}, func(o op) bool { return d.stepOK(m, latest, o) })
 		if !ok {
 			continue
 		}
@@ -236,10 +225,9 @@ var backwardDomain = domain{
 	jump: func(r *rand.Rand, s setup, _ *model) uint64 {
 		return check.Pick(r, 0, 0, 1, 1, 2, check.Between(r, 0, uint64(s.Buckets)))
 	},
-	back:       backBuckets,
-	backChance: 0.3,
-	rules:      rules{backward: true, moderate: true, noRejects: true, noEdge: true, noDropInJump: true},
-	maxOps:     30,
+	back:   check.StepBack[setup]{Chance: 0.3, By: backBuckets},
+	rules:  rules{moderate: true, noRejects: true, noEdge: true, noDropInJump: true},
+	maxOps: 30,
 }
 
 var overflowDomain = domain{
@@ -279,8 +267,7 @@ var exactDomain = domain{
 		k := uint64(s.Buckets)
 		return check.Pick(r, 0, 0, 0, 1, 1, 2, k-1, k, k+1, check.Between(r, 0, 3*k))
 	},
-	back:       backBuckets,
-	backChance: 0.15,
-	rules:      rules{backward: true, moderate: true},
-	maxOps:     40,
+	back:   check.StepBack[setup]{Chance: 0.15, By: backBuckets},
+	rules:  rules{moderate: true},
+	maxOps: 40,
 }

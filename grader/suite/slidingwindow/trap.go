@@ -27,34 +27,44 @@ type facts struct {
 }
 
 func factsOf(s script, last int) facts {
-	var f facts
-	m := newModel(s.Setup)
-	f.huge = s.Setup.WindowNs >= moderateLimit
-	latest := uint64(0)
-	for i, o := range s.Ops[:last+1] {
-		now := o.at(latest, m.bucketNs)
+	f := facts{huge: s.Setup.WindowNs >= moderateLimit}
+	walk(s, last+1, func(i int, o op, _, now uint64, m *model) {
 		f.steppedBack = f.steppedBack || o.Back > 0
 		f.huge = f.huge || now >= moderateLimit
-		if i == last {
-			cur := m.bucketAt(now)
-			for id, c := range m.accepted {
-				if c > 0 && id <= cur {
-					f.stale = f.stale || !m.inWindow(id, cur)
-					f.edge = f.edge || m.edge(cur-id)
-				}
+		if i < last {
+			f.refused = f.refused || !o.Count && refuses(m, now)
+			return
+		}
+		cur := m.bucketAt(now)
+		for id, c := range m.accepted {
+			if c > 0 && id <= cur {
+				f.stale = f.stale || !m.inWindow(id, cur)
+				f.edge = f.edge || m.edge(cur-id)
 			}
-			break
 		}
-		if !o.Count && !m.tryAcquire(now) {
-			f.refused = true
-		}
-		if o.Count {
-			m.count(now)
-		}
-		latest = max(latest, now)
-	}
+	})
 	return f
 }
+
+// walk makes the first n calls of s on a new model and returns it with the
+// latest time they reached. each, if not nil, is shown every call just
+// before the model makes it: its index, the call, the latest time before
+// it, its time and the model.
+func walk(s script, n int, each func(i int, o op, latest, now uint64, m *model)) (*model, uint64) {
+	m := newModel(s.Setup)
+	latest := uint64(0)
+	for i, o := range s.Ops[:n] {
+		if each != nil {
+			each(i, o, latest, o.at(latest, m.bucketNs), m)
+		}
+		latest = m.apply(o, latest)
+	}
+	return m, latest
+}
+
+// refuses reports whether m refuses a TryAcquire at now, without making
+// it.
+func refuses(m *model, now uint64) bool { return m.countAt(m.bucketAt(now)) >= m.limit }
 
 // rejectedTrap: a refused call came before the failure, the failure errs
 // the way counting refusals does (Count too high, or a call refused), and
@@ -64,18 +74,12 @@ func rejectedTrap(s script, t check.Trace, replay func(script) check.Trace) bool
 	if last < 0 || !factsOf(s, last).refused || !tooFull(t.Steps[last].Call, t.Steps[last].Got, t.Steps[last].Want, t.Panic != nil) {
 		return false
 	}
-	m := newModel(s.Setup)
 	alt := script{Setup: s.Setup, Ops: append([]op(nil), s.Ops...)}
-	latest := uint64(0)
-	for i, o := range alt.Ops[:last] {
-		now := o.at(latest, m.bucketNs)
-		if !o.Count && !m.tryAcquire(now) {
+	walk(s, last, func(i int, o op, _, now uint64, m *model) {
+		if !o.Count && refuses(m, now) {
 			alt.Ops[i].Count = true
-		} else if o.Count {
-			m.count(now)
 		}
-		latest = max(latest, now)
-	}
+	})
 	return !replay(alt).Bad
 }
 
@@ -98,29 +102,29 @@ func tooFull(call, got, want string, panicked bool) bool {
 // script passes.
 func staleTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	return last >= 0 && factsOf(s, last).stale &&
-		!replay(without(s, last, func(m *model, id, cur uint64) bool { return !m.inWindow(id, cur) })).Bad
+	return last >= 0 && factsOf(s, last).stale && !replay(without(s, last, left)).Bad
 }
 
 // edgeTrap: at the failing call, a bucket holding accepted calls is on the
 // window's edge, and without those calls the script passes.
 func edgeTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	return last >= 0 && factsOf(s, last).edge &&
-		!replay(without(s, last, func(m *model, id, cur uint64) bool { return m.edge(cur - id) })).Bad
+	return last >= 0 && factsOf(s, last).edge && !replay(without(s, last, onEdge)).Bad
 }
+
+// left reports whether bucket id has left the window when cur is the
+// current bucket.
+func left(m *model, id, cur uint64) bool { return !m.inWindow(id, cur) }
+
+// onEdge reports whether bucket id is on the window's edge when cur is the
+// current bucket.
+func onEdge(m *model, id, cur uint64) bool { return m.edge(cur - id) }
 
 // without returns s with the TryAcquire calls accepted into the buckets
 // that pick selects at call last made Count calls instead.
 func without(s script, last int, pick func(m *model, id, cur uint64) bool) script {
-	m := newModel(s.Setup)
-	latest := uint64(0)
 	var nows []uint64
-	for _, o := range s.Ops[:last+1] {
-		now := o.at(latest, m.bucketNs)
-		nows = append(nows, now)
-		latest = m.apply(o, latest)
-	}
+	m, _ := walk(s, last+1, func(_ int, _ op, _, now uint64, _ *model) { nows = append(nows, now) })
 	cur := m.bucketAt(nows[last])
 	alt := script{Setup: s.Setup, Ops: append([]op(nil), s.Ops...)}
 	for i, o := range s.Ops[:last] {
@@ -232,20 +236,16 @@ func (m *model) describe(now uint64) string {
 // modelAt replays s on the model up to (not including) call last and
 // returns it with call last's time.
 func modelAt(s script, last int) (*model, uint64) {
-	m := newModel(s.Setup)
-	latest := uint64(0)
-	for _, o := range s.Ops[:last] {
-		latest = m.apply(o, latest)
-	}
+	m, latest := walk(s, last, nil)
 	return m, s.Ops[last].at(latest, m.bucketNs)
 }
 
 // bucketsWhere lists the buckets holding accepted calls that pick selects
 // when cur is the current bucket, with their calls.
-func bucketsWhere(m *model, cur uint64, pick func(id uint64) bool) string {
+func bucketsWhere(m *model, cur uint64, pick func(m *model, id, cur uint64) bool) string {
 	var ids []uint64
 	for id, c := range m.accepted {
-		if c > 0 && id <= cur && pick(id) {
+		if c > 0 && id <= cur && pick(m, id, cur) {
 			ids = append(ids, id)
 		}
 	}
@@ -258,25 +258,23 @@ func bucketsWhere(m *model, cur uint64, pick func(id uint64) bool) string {
 }
 
 func explainStale(s script, t check.Trace, why string) string {
-	last := t.Last()
-	if last < 0 {
-		return why
-	}
-	m, now := modelAt(s, last)
-	cur := m.bucketAt(now)
-	out := bucketsWhere(m, cur, func(id uint64) bool { return !m.inWindow(id, cur) })
-	return fmt.Sprintf("Here %s: %s left the window and must count no more. %s", m.describe(now), out, why)
+	return explainBuckets(s, t, left, "Here %s: %s left the window and must count no more. %s", why)
 }
 
 func explainEdge(s script, t check.Trace, why string) string {
+	return explainBuckets(s, t, onEdge, "Here %s; on its edge: %s. %s", why)
+}
+
+// explainBuckets explains a failure by the buckets holding accepted calls
+// that pick selects at the failing call: form is given the window there,
+// those buckets and why.
+func explainBuckets(s script, t check.Trace, pick func(m *model, id, cur uint64) bool, form, why string) string {
 	last := t.Last()
 	if last < 0 {
 		return why
 	}
 	m, now := modelAt(s, last)
-	cur := m.bucketAt(now)
-	edge := bucketsWhere(m, cur, func(id uint64) bool { return m.edge(cur - id) })
-	return fmt.Sprintf("Here %s; on its edge: %s. %s", m.describe(now), edge, why)
+	return fmt.Sprintf(form, m.describe(now), bucketsWhere(m, m.bucketAt(now), pick), why)
 }
 
 func explainRejected(s script, t check.Trace, why string) string {
@@ -284,18 +282,12 @@ func explainRejected(s script, t check.Trace, why string) string {
 	if last < 0 {
 		return why
 	}
-	m := newModel(s.Setup)
-	latest := uint64(0)
 	var refused []string
-	for i, o := range s.Ops[:last] {
-		now := o.at(latest, m.bucketNs)
-		if !o.Count && !m.tryAcquire(now) {
+	walk(s, last, func(i int, o op, _, now uint64, m *model) {
+		if !o.Count && refuses(m, now) {
 			refused = append(refused, fmt.Sprintf("call %d, TryAcquire(nowNs=%s)", i+1, check.U(now)))
-		} else if o.Count {
-			m.count(now)
 		}
-		latest = max(latest, now)
-	}
+	})
 	return fmt.Sprintf("Here %s %s refused: the window already held limit=%s calls. Made as Count calls instead, the same script passes: the refusals are what changed the count. %s",
 		strings.Join(refused, " and "), plural(len(refused), "was", "were"), limitString(s.Setup.Limit), why)
 }
@@ -305,16 +297,12 @@ func explainBackward(s script, t check.Trace, why string) string {
 	if last < 0 {
 		return why
 	}
-	m := newModel(s.Setup)
-	latest := uint64(0)
 	var backs []string
-	for i, o := range s.Ops[:last+1] {
-		now := o.at(latest, m.bucketNs)
+	walk(s, last+1, func(i int, o op, latest, now uint64, _ *model) {
 		if o.Back > 0 {
 			backs = append(backs, fmt.Sprintf("call %d stepped back from %s to %s", i+1, check.U(latest), check.U(now)))
 		}
-		latest = m.apply(o, latest)
-	}
+	})
 	return fmt.Sprintf("Here %s. Made at the latest time instead, the same calls pass: the steps back are what went wrong. %s", strings.Join(backs, ", "), why)
 }
 
