@@ -10,32 +10,28 @@ import (
 	"ratelab/grader/model"
 )
 
-// domain says which corner of the input space a generator explores. The
-// rules hold for every script it generates and every script its shrinker
-// tries, so that a failure found in one corner stays in it: a shrunk
-// counterexample of the fractional-tokens check still only makes sub-token
-// steps, and is never blamed on a different mistake.
+// domain is a check.Domain of token bucket scripts. Its rules keep a
+// shrunk counterexample of the fractional-tokens check to sub-token steps,
+// so that it is never blamed on a different mistake.
 type domain struct {
 	aim       // the check it is for
 	setup     func(r *rand.Rand) setup
 	setupOK   func(s setup) bool
 	drain     bool // the first call takes the whole capacity at the start time
 	wait      func(r *rand.Rand, s setup) uint64
-	back      float64 // chance of a step back in time
-	aimed     float64 // chance of a wait aimed at the nanosecond the next token arrives, or the one before
-	available float64 // chance of an Available call
+	back      check.StepBack[setup] // steps back in time; none if zero
+	aimed     float64               // chance of a wait aimed at the nanosecond the next token arrives, or the one before
+	available float64               // chance of an Available call
 	// n draws TryAcquire's n; avail is what the model holds at that time.
 	n      func(r *rand.Rand, s setup, avail uint64) uint64
 	rules  rules
 	maxOps int
 }
 
-// aim is what a domain is for: its check, that check's trap and explanation.
 type aim = check.Aim[setup, op]
 
 // rules restrict the calls of a domain; see Valid.
 type rules struct {
-	backward     bool // steps back in time allowed
 	wholeRefills bool // every refill adds a whole number of tokens
 	subToken     bool // every refill adds less than one token
 	noClamp      bool // no refill reaches past the capacity
@@ -43,11 +39,14 @@ type rules struct {
 	nIsOne       bool // TryAcquire (after the drain) asks for 1
 }
 
+// setupValid reports whether s keeps to d's rules.
+func (d domain) setupValid(s setup) bool { return d.setupOK == nil || d.setupOK(s) }
+
 // Valid returns how many leading calls of s keep to d's rules (all of them
 // if s is valid), replaying s on the model.
 func (d domain) Valid(s script) int {
 	st := s.Setup
-	if d.setupOK != nil && !d.setupOK(st) {
+	if !d.setupValid(st) {
 		return -1
 	}
 	m := model.NewBucket(st.Capacity, st.Rate, st.Start)
@@ -55,7 +54,7 @@ func (d domain) Valid(s script) int {
 	for i, o := range s.Ops {
 		now := check.Saturating(latest, o.Wait)
 		if o.Back > 0 {
-			if !d.rules.backward {
+			if !d.back.Allowed() {
 				return i
 			}
 			now = latest - min(o.Back, latest)
@@ -95,7 +94,7 @@ func (d domain) Valid(s script) int {
 // Gen draws a script, choosing each call with the model's state in view,
 // and keeps its longest valid prefix.
 func (d domain) Gen(r *rand.Rand, size int) script {
-	s := check.DrawUntil(r, d.setup, func(s setup) bool { return d.setupOK == nil || d.setupOK(s) })
+	s := check.DrawUntil(r, d.setup, d.setupValid)
 	m := model.NewBucket(s.Capacity, s.Rate, s.Start)
 	latest := s.Start
 	var ops []op
@@ -114,8 +113,8 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 			o.Wait = min(o.Wait, m.RoomNs())
 		}
 		now := check.Saturating(latest, o.Wait)
-		if d.rules.backward && check.Chance(r, d.back) {
-			o.Wait, o.Back = 0, check.Pick(r, 1, interval(s.Rate)/2+1, interval(s.Rate)*check.Between(r, 1, 5), 1<<62)
+		if back, ok := d.back.Draw(r, s, latest); ok {
+			o.Wait, o.Back = 0, back
 			now = latest - min(o.Back, latest)
 		}
 		avail := m.Available(now)
@@ -176,6 +175,12 @@ func tokens(k uint64) func(r *rand.Rand, s setup) uint64 {
 
 func upTo(r *rand.Rand, _ setup, avail uint64) uint64 { return check.Between(r, 0, avail) }
 
+// backTokens steps back by 1 ns, just over half a token's interval, one
+// to five intervals, or 2^62 ns.
+func backTokens(r *rand.Rand, s setup, _ uint64) uint64 {
+	return check.Pick(r, 1, interval(s.Rate)/2+1, interval(s.Rate)*check.Between(r, 1, 5), 1<<62)
+}
+
 var capacityDomain = domain{
 	aim:     aim{Check: "capacity"},
 	setup:   divisorRate(40),
@@ -232,10 +237,10 @@ var backwardDomain = domain{
 	setupOK:   divisorRateOK(20),
 	drain:     true,
 	wait:      tokens(2),
-	back:      0.3,
+	back:      check.StepBack[setup]{Chance: 0.3, By: backTokens},
 	available: 0.35,
 	n:         upTo,
-	rules:     rules{backward: true, wholeRefills: true, noClamp: true, nAtMostAvail: true},
+	rules:     rules{wholeRefills: true, noClamp: true, nAtMostAvail: true},
 	maxOps:    30,
 }
 
