@@ -7,9 +7,7 @@ import (
 	"ratelab/grader/check"
 )
 
-// domain says which corner of the input space a property explores. Its
-// rules hold for every script it generates and every script its shrinker
-// tries (Valid), so a failure found in one corner stays in it.
+// domain is a check.Domain of the breaker's scripts.
 type domain struct {
 	aim    // the check it is for
 	config func(r *rand.Rand) Config
@@ -17,21 +15,20 @@ type domain struct {
 	wait   func(r *rand.Rand, m *model) uint64
 	// Chances of each call (the rest are Allow), of a report being a
 	// success, of a report being of a stale ticket when one is there (if
-	// the rules allow), of a ticket never issued, and of a step back.
-	done, state, success, stale, bogus, back float64
-	rules                                    rules
-	maxOps                                   int
+	// the rules allow), and of a ticket never issued.
+	done, state, success, stale, bogus float64
+	back                               check.StepBack[setup] // steps back in time; none if zero
+	rules                              rules
+	maxOps                             int
 }
 
-// aim is what a domain is for: its check, that check's trap and explanation.
 type aim = check.Aim[setup, op]
 
 // rules restrict the scripts of a domain; see Valid.
 type rules struct {
-	stale    bool // Done may report a ticket of an earlier generation
-	bogus    bool // Done may report a ticket never issued
-	backward bool // calls may step back in time
-	huge     bool // times and OpenNs may be anywhere in uint64 (else below 2^50)
+	stale bool // Done may report a ticket of an earlier generation
+	bogus bool // Done may report a ticket never issued
+	huge  bool // times and OpenNs may be anywhere in uint64 (else below 2^50)
 	// offEnd: no call comes at the very end of an open period (whether it
 	// is over then is open-timeout's business).
 	offEnd bool
@@ -68,24 +65,32 @@ func walk(s script, each func(i int, o op, now uint64, m *model, tk *modelTicket
 		if !each(i, o, now, m, tk) {
 			return m
 		}
-		switch o.Call {
-		case allowCall:
-			if gen, ok := m.allow(now); ok {
-				issuedTickets = append(issuedTickets, &modelTicket{gen: gen, step: i + 1})
-			}
-		case stateCall:
-			m.stateAt(now)
-		default:
-			if tk != nil {
-				tk.reported = true
-				m.done(tk.gen, true, o.Success, now)
-			} else {
-				m.done(0, false, o.Success, now)
-			}
-		}
+		issuedTickets = apply(m, i, o, now, tk, issuedTickets)
 		i++
 	}
 	return m
+}
+
+// apply makes call o, the script's i-th (from 0), at now on m. An Allow
+// that m lets through issues a ticket, appended to tickets; a Done reports
+// tk, or a ticket never issued if tk is nil.
+func apply(m *model, i int, o op, now uint64, tk *modelTicket, tickets []*modelTicket) []*modelTicket {
+	switch o.Call {
+	case allowCall:
+		if gen, ok := m.allow(now); ok {
+			tickets = append(tickets, &modelTicket{gen: gen, step: i + 1})
+		}
+	case stateCall:
+		m.stateAt(now)
+	default:
+		if tk != nil {
+			tk.reported = true
+			m.done(tk.gen, true, o.Success, now)
+		} else {
+			m.done(0, false, o.Success, now)
+		}
+	}
+	return tickets
 }
 
 // modelTicket is a ticket the model issued: its generation, the step
@@ -108,7 +113,7 @@ func (d domain) Valid(s script) int {
 	}
 	n := len(s.Ops)
 	walk(s, func(i int, o op, now uint64, m *model, tk *modelTicket) bool {
-		bad := o.Back > 0 && !d.rules.backward ||
+		bad := o.Back > 0 && !d.back.Allowed() ||
 			!d.rules.huge && (o.Wait >= moderate || now >= moderate)
 		if end, ok := m.openEnd(); d.rules.offEnd && m.prior == Open && ok && now == end {
 			bad = true
@@ -146,8 +151,8 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	latest := s.Setup.Start
 	for i := range check.Ops(r, size, 4, d.maxOps) {
 		o := op{When: check.When{Wait: d.wait(r, m)}}
-		if d.rules.backward && check.Chance(r, d.back) {
-			o.Wait, o.Back = 0, check.Pick[uint64](r, 1, 10, 100, 1000, latest)
+		if back, ok := d.back.Draw(r, s.Setup, latest); ok {
+			o.Wait, o.Back = 0, back
 		}
 		if end, ok := m.openEnd(); d.rules.offEnd && m.state == Open && ok && o.Back == 0 && o.At(latest) == end {
 			o.Wait++
@@ -188,21 +193,11 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		if d.rules.fewProbes && o.Call == allowCall && m.state == HalfOpen && m.probes >= m.cfg.HalfOpenProbes {
 			o.Call = stateCall
 		}
-		switch o.Call {
-		case allowCall:
-			if gen, ok := m.allow(now); ok {
-				tks = append(tks, &modelTicket{gen: gen, step: i + 1})
-			}
-		case stateCall:
-			m.stateAt(now)
-		default:
-			if o.Bogus == issued {
-				open[o.Of].reported = true
-				m.done(open[o.Of].gen, true, o.Success, now)
-			} else {
-				m.done(0, false, o.Success, now)
-			}
+		var tk *modelTicket
+		if o.Call == doneCall && o.Bogus == issued {
+			tk = open[o.Of]
 		}
+		tks = apply(m, i, o, now, tk, tks)
 		s.Ops = append(s.Ops, o)
 	}
 	s.Ops = s.Ops[:max(0, d.Valid(s))]
@@ -227,6 +222,11 @@ func toEnd(small ...uint64) func(r *rand.Rand, m *model) uint64 {
 		}
 		return check.Pick(r, small...)
 	}
+}
+
+// backFew steps back by 1, 10, 100 or 1000 ns, or to 0.
+func backFew(r *rand.Rand, _ setup, latest uint64) uint64 {
+	return check.Pick[uint64](r, 1, 10, 100, 1000, latest)
 }
 
 var consecutiveDomain = domain{
@@ -289,8 +289,9 @@ var backwardDomain = domain{
 	},
 	start: func(r *rand.Rand) uint64 { return check.Pick(r, 1000, check.Between(r, 1000, 1e6)) },
 	wait:  toEnd(0, 0, 1, 10, 100),
-	done:  0.45, state: 0.2, success: 0.4, back: 0.25,
-	rules: rules{backward: true, offEnd: true, fewProbes: true}, maxOps: 30,
+	done:  0.45, state: 0.2, success: 0.4,
+	back:  check.StepBack[setup]{Chance: 0.25, By: backFew},
+	rules: rules{offEnd: true, fewProbes: true}, maxOps: 30,
 }
 
 var exactDomain = domain{
