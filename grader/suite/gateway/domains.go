@@ -11,9 +11,7 @@ import (
 	"ratelab/grader/check"
 )
 
-// domain says which corner of the input space a property explores. Its
-// rules hold for every script it generates and every script its shrinker
-// tries (Valid), so a failure found in one corner stays in it.
+// domain is a check.Domain of the gateway's scripts.
 type domain struct {
 	aim                              // the check it is for
 	config func(r *rand.Rand) Config // a valid config of the corner
@@ -21,15 +19,15 @@ type domain struct {
 	wait   func(r *rand.Rand, m *model) uint64
 	// kinds are Admit's kinds, drawn uniformly.
 	kinds []Kind
-	// Chances of a call other than Admit, and of a step back.
-	reopen, reload, back float64
-	sessions             []uint64 // the session ids used
-	sameClass            bool     // sessions reopen in their own class (another is a reload)
-	rules                rules
-	maxOps               int
+	// Chances of a call other than Admit.
+	reopen, reload float64
+	back           check.StepBack[setup] // steps back in time; none if zero
+	sessions       []uint64              // the session ids used
+	sameClass      bool                  // sessions reopen in their own class (another is a reload)
+	rules          rules
+	maxOps         int
 }
 
-// aim is what a domain is for: its check, that check's trap and explanation.
 type aim = check.Aim[setup, op]
 
 // rules restrict the scripts of a domain; see Valid.
@@ -41,7 +39,6 @@ type rules struct {
 	escalation bool // escalation times may be set
 	reload     bool // Reload calls allowed
 	reopen     bool // Open calls after the first ones allowed
-	backward   bool
 	moderate   bool // capacities, rates and times far from 2^64
 }
 
@@ -77,7 +74,7 @@ func (d domain) Valid(s script) int {
 	opens := 0
 	for i, o := range s.Ops {
 		switch {
-		case o.Back > 0 && !d.rules.backward,
+		case o.Back > 0 && !d.back.Allowed(),
 			d.rules.moderate && o.Wait > 1<<40,
 			o.Call == reloadCall && !d.rules.reload,
 			o.Call == reloadCall && problems(o.Cfg) == nil && !d.configOK(o.Cfg),
@@ -128,9 +125,8 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 				o.Cfg = invalid(r, o.Cfg)
 			}
 		}
-		if d.rules.backward && check.Chance(r, d.back) {
-			o.Wait, o.Back = 0, check.Pick(r, uint64(tick), 2*tick, 5*tick, 100*tick)
-			o.Back = check.Pick(r, 1, o.Back)
+		if back, ok := d.back.Draw(r, st, s.Latest); ok {
+			o.Wait, o.Back = 0, back
 		}
 		add(o)
 	}
@@ -270,12 +266,18 @@ var reloadDomain = domain{
 	rules: rules{divisor: true, escalation: true, reload: true, moderate: true}, maxOps: 30,
 }
 
+// backTicks steps back by 1, 2, 5 or 100 ticks, or by 1 ns.
+func backTicks(r *rand.Rand, _ setup, _ uint64) uint64 {
+	return check.Pick(r, 1, check.Pick(r, uint64(tick), 2*tick, 5*tick, 100*tick))
+}
+
 var backwardDomain = domain{
 	aim:    aim{Check: "backward-time", Trap: check.BackwardTrap[setup, op]},
 	config: wholeConfig(true, 0.3), start: func(r *rand.Rand) uint64 { return tick * check.Between(r, 0, 1000) },
 	wait:  ticks,
-	kinds: orders, sessions: []uint64{1, 2}, back: 0.25, reopen: 0.05,
-	rules: rules{divisor: true, escalation: true, reopen: true, backward: true, moderate: true}, maxOps: 30,
+	kinds: orders, sessions: []uint64{1, 2}, reopen: 0.05,
+	back:  check.StepBack[setup]{Chance: 0.25, By: backTicks},
+	rules: rules{divisor: true, escalation: true, reopen: true, moderate: true}, maxOps: 30,
 }
 
 // retryDomain: rates that do not divide a second, and calls on the
