@@ -9,32 +9,27 @@ import (
 	"ratelab/grader/check"
 )
 
-// domain says which corner of the input space a generator explores. Its
-// rules hold for every script it generates and every script its shrinker
-// tries, so that a failure found in one corner stays in it.
+// domain is a check.Domain of the hierarchy's scripts.
 type domain struct {
-	aim     // the check it is for
-	start   func(r *rand.Rand) uint64
-	startOK func(uint64) bool
-	tree    func(r *rand.Rand) []op // the Adds that build the tree first
-	drain   bool                    // the first call after the tree takes all of the last node
-	wait    func(r *rand.Rand, m *model) uint64
-	back    float64 // chance of a step back
-	avail   float64 // chance of an Available call
-	bad     float64 // chance of a bad Add or a call on an id never returned
-	later   float64 // chance of a valid Add among the calls
-	node    func(r *rand.Rand, m *model) int
-	n       func(r *rand.Rand, m *model, node int, avail uint64) uint64
-	rules   rules
-	maxOps  int
+	aim                              // the check it is for
+	start  func(r *rand.Rand) uint64 // nil: every script starts at 0
+	tree   func(r *rand.Rand) []op   // the Adds that build the tree first
+	drain  bool                      // the first call after the tree takes all of the last node
+	wait   func(r *rand.Rand, m *model) uint64
+	back   check.StepBack[setup] // steps back in time; none if zero
+	avail  float64               // chance of an Available call
+	bad    float64               // chance of a bad Add or a call on an id never returned
+	later  float64               // chance of a valid Add among the calls
+	node   func(r *rand.Rand, m *model) int
+	n      func(r *rand.Rand, m *model, node int, avail uint64) uint64
+	rules  rules
+	maxOps int
 }
 
-// aim is what a domain is for: its check, that check's trap and explanation.
 type aim = check.Aim[setup, op]
 
 // rules restrict the calls of a domain; see Valid.
 type rules struct {
-	backward     bool   // steps back allowed
 	badIDs       bool   // bad Adds and ids never returned allowed
 	noTime       bool   // the clock never moves
 	wholeRefills bool   // every node earns whole tokens at every refill
@@ -50,9 +45,6 @@ var unitsBig = big.NewInt(1_000_000_000)
 
 // Valid returns how many leading calls of s keep to d's rules.
 func (d domain) Valid(s script) int {
-	if d.startOK != nil && !d.startOK(s.Setup.Start) {
-		return -1
-	}
 	m := newModel(s.Setup.Start)
 	latest := s.Setup.Start
 	for i, o := range s.Ops {
@@ -72,7 +64,7 @@ func (d domain) Valid(s script) int {
 			continue
 		}
 		now := o.At(latest)
-		if o.Back > 0 && !d.rules.backward || d.rules.noTime && now > latest {
+		if o.Back > 0 && !d.back.Allowed() || d.rules.noTime && now > latest {
 			return i
 		}
 		if !m.valid(o.Node) && !d.rules.badIDs || d.rules.leafOnly && o.Node != len(m.nodes)-1 {
@@ -118,7 +110,7 @@ func (d domain) chainLink(m *model, o op) bool {
 func (d domain) Gen(r *rand.Rand, size int) script {
 	start := uint64(0)
 	if d.start != nil {
-		start = check.DrawUntil(r, d.start, func(s uint64) bool { return d.startOK == nil || d.startOK(s) })
+		start = d.start(r)
 	}
 	m := newModel(start)
 	ops := d.tree(r)
@@ -159,8 +151,8 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 			o.Node = check.Pick(r, -1, -2, len(m.nodes), len(m.nodes)+1, 1<<40)
 		}
 		now := o.At(latest)
-		if d.rules.backward && check.Chance(r, d.back) {
-			o.Wait, o.Back = 0, check.Pick(r, 1, 500_000_000, 1_000_000_000*check.Between(r, 1, 3), 1<<62)
+		if back, ok := d.back.Draw(r, setup{start}, latest); ok {
+			o.Wait, o.Back = 0, back
 			now = o.At(latest)
 		}
 		latest = max(latest, now)
@@ -242,6 +234,12 @@ func seconds(k uint64) func(r *rand.Rand, m *model) uint64 {
 
 func noWait(*rand.Rand, *model) uint64 { return 0 }
 
+// backSeconds steps back by 1 ns, half a second, one to three seconds, or
+// 2^62 ns.
+func backSeconds(r *rand.Rand, _ setup, _ uint64) uint64 {
+	return check.Pick(r, 1, 500_000_000, second*check.Between(r, 1, 3), 1<<62)
+}
+
 func upTo(r *rand.Rand, _ *model, _ int, avail uint64) uint64 {
 	return check.Pick(r, avail, check.Between(r, 0, avail))
 }
@@ -301,10 +299,10 @@ var backwardDomain = domain{
 	start:  func(r *rand.Rand) uint64 { return check.Pick(r, 0, 5*second, check.Between(r, 0, 1e12)) },
 	tree:   randomTree(4, 1, 10, 1, 4),
 	wait:   seconds(3),
-	back:   0.3,
+	back:   check.StepBack[setup]{Chance: 0.3, By: backSeconds},
 	avail:  0.35,
 	n:      aroundAvail,
-	rules:  rules{backward: true, wholeRefills: true},
+	rules:  rules{wholeRefills: true},
 	maxOps: 30,
 }
 
@@ -355,12 +353,12 @@ var addErrorsDomain = domain{
 	aim:    aim{Check: "add-errors", Trap: addErrorsTrap, Explain: explainAddErrors},
 	tree:   randomTree(4, 1, 10, 1, 4),
 	wait:   seconds(3),
-	back:   0.15,
+	back:   check.StepBack[setup]{Chance: 0.15, By: backSeconds},
 	bad:    0.3,
 	later:  0.15,
 	avail:  0.35,
 	n:      aroundAvail,
-	rules:  rules{backward: true, badIDs: true, wholeRefills: true},
+	rules:  rules{badIDs: true, wholeRefills: true},
 	maxOps: 25,
 }
 
