@@ -8,9 +8,7 @@ import (
 	"ratelab/grader/check"
 )
 
-// domain says which corner of the input space a property explores. Its
-// rules hold for every script it generates and every script its shrinker
-// tries (Valid), so a failure found in one corner stays in it.
+// domain is a check.Domain of the throttle gate's scripts.
 type domain struct {
 	aim    // the check it is for
 	config func(r *rand.Rand) Config
@@ -22,14 +20,13 @@ type domain struct {
 	states  []State  // SetState's states
 	addrs   []uint64 // the addresses used
 	limit   func(r *rand.Rand) RateLimit
-	back    float64 // chance of a step back
+	back    check.StepBack[setup] // steps back in time; none if zero
 	// statusAfter: every AdjustCongestion is followed by a Status, so a
 	// wrong global limit shows there before any write it changes.
 	statusAfter bool
 	maxOps      int
 }
 
-// aim is what a domain is for: its check, that check's trap and explanation.
 type aim = check.Aim[setup, op]
 
 // maxWait bounds a call's wait, so that times stay far from 2^64.
@@ -50,7 +47,7 @@ func (d domain) Valid(s script) int {
 		switch {
 		case o.Call >= nCalls || d.weights[o.Call] == 0 && !(o.Call == statusCall && d.statusAfter),
 			!o.Call.timed() && (o.Wait != 0 || o.Back != 0),
-			o.Back > 0 && d.back == 0,
+			o.Back > 0 && !d.back.Allowed(),
 			o.Wait > maxWait,
 			addressed && !slices.Contains(d.addrs, o.Addr),
 			o.Call == stateCall && !slices.Contains(d.states, o.State),
@@ -88,8 +85,8 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		}
 		if o.Call.timed() {
 			o.Wait = d.wait(r, m)
-			if d.back > 0 && check.Chance(r, d.back) {
-				o.Wait, o.Back = 0, check.Pick[uint64](r, 1, 10, 100, 1000)
+			if back, ok := d.back.Draw(r, st, s.Latest); ok {
+				o.Wait, o.Back = 0, back
 			}
 		} else {
 			o.Addr = check.Pick(r, d.addrs...)
@@ -152,6 +149,9 @@ func recoverWait(r *rand.Rand, m *model) uint64 {
 	}
 	return smallWait(r, m)
 }
+
+// backFew steps back by 1, 10, 100 or 1000 ns.
+func backFew(r *rand.Rand, _ setup, _ uint64) uint64 { return check.Pick[uint64](r, 1, 10, 100, 1000) }
 
 func smallStart(r *rand.Rand) uint64 { return check.Pick[uint64](r, 0, 0, 5, check.Between(r, 0, 1e6)) }
 
@@ -315,7 +315,7 @@ var statusDomain = domain{
 var backwardDomain = domain{
 	aim:    aim{Check: "backward-time", Trap: check.BackwardTrap[setup, op]},
 	config: baseConfig(0.5), start: func(r *rand.Rand) uint64 { return check.Between(r, 0, 1e6) },
-	wait: recoverWait, back: 0.25,
+	wait: recoverWait, back: check.StepBack[setup]{Chance: 0.25, By: backFew},
 	weights: weights(8, 2, 1, 1, 1, 2, 2), states: allStates, addrs: []uint64{1, 2}, limit: someLimit, maxOps: 30,
 }
 
