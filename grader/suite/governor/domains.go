@@ -7,9 +7,7 @@ import (
 	"ratelab/grader/check"
 )
 
-// domain says which corner of the input space a check explores. Its rules
-// hold for every script it generates and every script the shrinker tries,
-// so a failure found in one corner stays in it.
+// domain is a check.Domain of the governor's scripts.
 type domain struct {
 	aim     // the check it is for
 	setup   func(r *rand.Rand) Config
@@ -25,14 +23,16 @@ type domain struct {
 	maxOps int
 }
 
-// aim is what a domain is for: its check, that check's trap and explanation.
 type aim = check.Aim[Config, op]
+
+// setupValid reports whether c keeps to d's rules.
+func (d domain) setupValid(c Config) bool { return configOK(c) && (d.setupOK == nil || d.setupOK(c)) }
 
 // Valid returns how many leading ops of s keep to d's rules, replaying s
 // on the model; -1 if the setup does not.
 func (d domain) Valid(s script) int {
 	c := s.Setup
-	if !configOK(c) || d.setupOK != nil && !d.setupOK(c) {
+	if !d.setupValid(c) {
 		return -1
 	}
 	m := newModel(c)
@@ -72,7 +72,7 @@ func configOK(c Config) bool {
 }
 
 func (d domain) Gen(r *rand.Rand, size int) script {
-	c := check.DrawUntil(r, d.setup, func(c Config) bool { return configOK(c) && (d.setupOK == nil || d.setupOK(c)) })
+	c := check.DrawUntil(r, d.setup, d.setupValid)
 	m := newModel(c)
 	var cumF, cumR uint64
 	var ops []op
