@@ -34,8 +34,7 @@ func (r rules) ok(s sample) bool {
 	return true
 }
 
-// domain says which corner of the input space a check explores. Its rules
-// hold for every script it generates and every script its shrinker tries.
+// domain is a check.Domain of Gradient2's scripts.
 type domain struct {
 	aim     // the check it is for
 	setup   func(r *rand.Rand) setup
@@ -56,13 +55,15 @@ type domain struct {
 	maxOps int
 }
 
-// aim is what a domain is for: its check, that check's trap and explanation.
 type aim = check.Aim[setup, op]
+
+// setupValid reports whether s keeps to d's rules.
+func (d domain) setupValid(s setup) bool { return setupOK(s) && (d.setupOK == nil || d.setupOK(s)) }
 
 // Valid returns how many leading ops of s keep to d's rules, replaying s
 // on the model; -1 if the setup does not.
 func (d domain) Valid(s script) int {
-	if !setupOK(s.Setup) || d.setupOK != nil && !d.setupOK(s.Setup) {
+	if !d.setupValid(s.Setup) {
 		return -1
 	}
 	cfg := s.Setup.config()
@@ -99,7 +100,7 @@ func (d domain) Valid(s script) int {
 // trying a few candidates for one that keeps to the rules, and keeps the
 // longest valid prefix.
 func (d domain) Gen(r *rand.Rand, size int) script {
-	st := check.DrawUntil(r, d.setup, func(st setup) bool { return setupOK(st) && (d.setupOK == nil || d.setupOK(st)) })
+	st := check.DrawUntil(r, d.setup, d.setupValid)
 	cfg := st.config()
 	byLimit := st.Queue.byLimit()
 	m := newModel(cfg)
@@ -193,6 +194,11 @@ func window(r *rand.Rand) int {
 // outside the floor check, which is the one about floors.
 func floorless(s setup) bool { return s.Min >= 1 && s.Initial >= 10 }
 
+// unsmoothed reports whether s is floorless, with Smoothing 1 (each new
+// limit replaces the old one, unblended) and RTTTolerance 1 (the RTTs'
+// ratio as it is).
+func unsmoothed(s setup) bool { return floorless(s) && s.Smoothing == 1 && s.Tol == 1 }
+
 // roomy draws a setup whose limit has room to move both ways.
 func roomy(r *rand.Rand) setup {
 	in := initial(r)
@@ -250,7 +256,7 @@ func boundary(r *rand.Rand, m *model) int {
 var warmupDomain = domain{
 	aim:     aim{Check: "warmup"},
 	setup:   roomy,
-	setupOK: func(s setup) bool { return floorless(s) && s.Tol == 1 && s.Smoothing == 1 },
+	setupOK: unsmoothed,
 	rtt: func(r *rand.Rand, m *model) uint64 {
 		return times(r, m, 1, 1.02, 1.1, 1.3, 1.6, 1.9)
 	},
@@ -271,7 +277,7 @@ var decayDomain = domain{
 		s.Window = check.Pick(r, 2, 3, 5, 10, 50, 600)
 		return s
 	},
-	setupOK: func(s setup) bool { return floorless(s) && s.Smoothing == 1 && s.Tol == 1 },
+	setupOK: unsmoothed,
 	rtt: func(r *rand.Rand, m *model) uint64 {
 		if check.Chance(r, 0.35) {
 			return times(r, m, 1/2.5, 1.0/3, 0.2, 0.1)
@@ -295,7 +301,7 @@ var decayDomain = domain{
 var appDomain = domain{
 	aim:     aim{Check: "app-limited"},
 	setup:   roomy,
-	setupOK: func(s setup) bool { return floorless(s) && s.Smoothing == 1 && s.Tol == 1 },
+	setupOK: unsmoothed,
 	rtt: func(r *rand.Rand, m *model) uint64 {
 		if check.Chance(r, 0.5) {
 			return times(r, m, 0.6, 0.8, 1.5, 3, 10)
