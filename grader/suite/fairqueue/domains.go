@@ -6,9 +6,7 @@ import (
 	"ratelab/grader/check"
 )
 
-// domain says which corner of the input space a generator explores; its
-// rules hold for every script it generates and every script its shrinker
-// tries.
+// domain is a check.Domain of fair queue scripts.
 type domain struct {
 	aim      // the check it is for
 	quantum  func(r *rand.Rand) uint64
@@ -19,7 +17,6 @@ type domain struct {
 	maxOps   int
 }
 
-// aim is what a domain is for: its check, that check's trap and explanation.
 type aim = check.Aim[setup, op]
 
 // rules restrict the calls of a domain; see Valid.
