@@ -18,24 +18,19 @@ type domain struct {
 	setupOK func(s setup) bool // on top of inRange
 	// wait draws how long after the latest time the next call comes; m is
 	// the model just before it.
-	wait   func(r *rand.Rand, s setup, m *model.Bucket) uint64
-	back   check.StepBack[setup] // steps back in time; none if zero
-	rules  rules
-	maxOps int
-}
-
-type aim = check.Aim[setup, op]
-
-// rules restrict the calls of a domain; see Valid.
-type rules struct {
+	wait func(r *rand.Rand, s setup, m *model.Bucket) uint64
+	back check.StepBack[setup] // steps back in time; none if zero
 	// modest: every time t of the script keeps t*rate + burst*10^9 below
 	// 2^63, so no product a GCRA might form (absolute times in units of
 	// 1/rate ns, the schedule ahead of them) comes near 64 bits. Overflow
 	// has a check of its own.
 	modest bool
+	maxOps int
 }
 
-// modestTime reports whether t keeps to rules.modest for s.
+type aim = check.Aim[setup, op]
+
+// modestTime reports whether t keeps to modest for s.
 func modestTime(s setup, t uint64) bool {
 	hi, lo := bits.Mul64(t, s.Rate)
 	return hi == 0 && lo < 1<<63-s.Burst*second
@@ -43,7 +38,7 @@ func modestTime(s setup, t uint64) bool {
 
 // setupValid reports whether s keeps to d's rules.
 func (d domain) setupValid(s setup) bool {
-	return inRange(s) && (d.setupOK == nil || d.setupOK(s)) && (!d.rules.modest || modestTime(s, s.Start))
+	return inRange(s) && (d.setupOK == nil || d.setupOK(s)) && (!d.modest || modestTime(s, s.Start))
 }
 
 // Valid returns how many leading calls of s keep to d's rules (all of them
@@ -69,7 +64,7 @@ func (d domain) stepOK(s setup, latest uint64, o op) bool {
 	if o.Back > 0 && !d.back.Allowed() {
 		return false
 	}
-	return !d.rules.modest || modestTime(s, o.At(latest))
+	return !d.modest || modestTime(s, o.At(latest))
 }
 
 // Gen draws a script, choosing each call with the model's state in view
@@ -136,7 +131,7 @@ func smallBurst(r *rand.Rand) uint64 {
 	return check.Pick(r, 1, 1, 2, 3, check.Between(r, 1, 10), check.Between(r, 1, 1000))
 }
 
-// modestStart draws a start time small enough for rules.modest.
+// modestStart draws a start time small enough for modest.
 func modestStart(r *rand.Rand, rate uint64) uint64 {
 	return check.Pick(r, 0, 1, check.Between(r, 0, min(1e12, (1<<61)/rate)))
 }
@@ -162,7 +157,7 @@ var exactDomain = domain{
 	},
 	setupOK: func(s setup) bool { return dividesSecond(s.Rate) },
 	wait:    boundaryWait,
-	rules:   rules{modest: true},
+	modest:  true,
 	maxOps:  40,
 }
 
@@ -180,7 +175,7 @@ var roundingDomain = domain{
 		next := m.UntilToken()
 		return check.Pick(r, next, next, next, max(next, 1)-1, 0, boundaryWait(r, s, m))
 	},
-	rules:  rules{modest: true},
+	modest: true,
 	maxOps: 60,
 }
 
@@ -193,7 +188,7 @@ var backwardDomain = domain{
 	setupOK: func(s setup) bool { return dividesSecond(s.Rate) },
 	wait:    boundaryWait,
 	back:    check.StepBack[setup]{Chance: 0.3, By: backStep},
-	rules:   rules{modest: true},
+	modest:  true,
 	maxOps:  30,
 }
 
