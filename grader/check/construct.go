@@ -39,17 +39,20 @@ func ErrString(err error, wantErr bool) (got, want string) {
 	return ErrText(err), want
 }
 
-// BeginNew is Begin for a constructor that also returns an error, which
-// the contract wants nil: it records build's panic, or, if build returned
-// an error or a nil implementation (written nilName, e.g. "a nil
-// *Gateway"), the setup's step with that answer, and reports false.
-func BeginNew[T any](setup, nilName string, build func() (T, error)) (t Trace, impl T, ok bool) {
+// BeginNew is Begin for New(cfg, nowNs) of the setup s, a constructor
+// that also returns an error, which the contract wants nil: the setup is
+// written New(<cfg>, nowNs=<start>), cfg by config. It records New's
+// panic, or, if New returned an error or a nil implementation (written
+// nilName, e.g. "a nil *Gateway"), the setup's step with that answer, and
+// reports false.
+func BeginNew[C, T any](s ConfigAt[C], config func(C) string, nilName string, newImpl func(C, uint64) (T, error)) (t Trace, impl T, ok bool) {
 	type made struct {
 		impl T
 		err  error
 	}
+	setup := fmt.Sprintf("New(%s, nowNs=%s)", config(s.Cfg), U(s.Start))
 	t, mk, ok := Begin(setup, func() made {
-		impl, err := build()
+		impl, err := newImpl(s.Cfg, s.Start)
 		return made{impl, err}
 	})
 	if !ok {

@@ -47,10 +47,6 @@ func configString(c Config) string {
 	return fmt.Sprintf("Config{FailureThreshold: %d, OpenNs: %s, HalfOpenProbes: %d}", c.FailureThreshold, check.U(c.OpenNs), c.HalfOpenProbes)
 }
 
-func newCall(s setup) string {
-	return fmt.Sprintf("New(%s, nowNs=%s)", configString(s.Cfg), check.U(s.Start))
-}
-
 // ticketOf is a ticket as both sides hold it: the learner's value, the
 // model's generation, and the step (1-based) that issued it.
 type ticketOf struct {
@@ -110,7 +106,7 @@ func (o op) callString(now uint64, ticket uint64, from string) string {
 // at the first call where they differ.
 func replay(newImpl New, s script) check.Trace {
 	st := s.Setup
-	t, b, ok := check.BeginNew(newCall(st), "a nil *Breaker", func() (Breaker, error) { return newImpl(st.Cfg, st.Start) })
+	t, b, ok := check.BeginNew(st, configString, "a nil *Breaker", newImpl)
 	if !ok {
 		return t
 	}

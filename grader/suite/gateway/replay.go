@@ -90,10 +90,6 @@ func configString(cfg Config) string {
 	return s + "}"
 }
 
-func newCall(s setup) string {
-	return fmt.Sprintf("New(%s, nowNs=%s)", configString(s.Cfg), check.U(s.Start))
-}
-
 func (o op) callString(now uint64) string {
 	switch o.Call {
 	case openCall:
@@ -108,7 +104,7 @@ func (o op) callString(now uint64) string {
 // at the first call where they differ.
 func replay(impl Impl, s script) check.Trace {
 	st := s.Setup
-	t, g, ok := check.BeginNew(newCall(st), "a nil *Gateway", func() (Gateway, error) { return impl.New(st.Cfg, st.Start) })
+	t, g, ok := check.BeginNew(st, configString, "a nil *Gateway", impl.New)
 	if !ok {
 		return t
 	}

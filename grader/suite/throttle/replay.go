@@ -107,10 +107,6 @@ func statusDiff(got, want string) []string {
 	return out
 }
 
-func newCall(s setup) string {
-	return fmt.Sprintf("New(%s, nowNs=%s)", configString(s.Cfg), check.U(s.Start))
-}
-
 func (o op) callString(now uint64) string {
 	switch o.Call {
 	case stateCall:
@@ -184,7 +180,7 @@ func (g modelGate) Status(nowNs uint64) Status          { return g.m.status(nowN
 // at the first call where they differ.
 func replay(impl Impl, s script) check.Trace {
 	st := s.Setup
-	t, g, ok := check.BeginNew(newCall(st), "a nil *Gate", func() (Gate, error) { return impl.New(st.Cfg, st.Start) })
+	t, g, ok := check.BeginNew(st, configString, "a nil *Gate", impl.New)
 	if !ok {
 		return t
 	}
