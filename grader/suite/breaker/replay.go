@@ -7,7 +7,6 @@ import (
 	"ratelab/grader/check"
 )
 
-// setup is New's arguments.
 type setup = check.ConfigAt[Config]
 
 // call is the method an op calls.
@@ -27,8 +26,7 @@ const (
 	lastPlus              // the last ticket Allow returned with ok, plus 1
 )
 
-// op is one call. Its time is Wait after the latest time of the script so
-// far (saturating at MaxUint64), or, if Back is non-zero, Back before it.
+// op is one call, at its When.
 type op struct {
 	Call    call
 	Of      int   // doneCall, Bogus == issued: which ticket not yet reported, oldest first, modulo their count
@@ -102,8 +100,6 @@ func (o op) callString(now uint64, ticket uint64, from string) string {
 	return fmt.Sprintf("Done(ticket=%s [%s], success=%t, nowNs=%s)", check.U(ticket), from, o.Success, check.U(now))
 }
 
-// replay runs s against a fresh implementation and a fresh model, stopping
-// at the first call where they differ.
 func replay(newImpl New, s script) check.Trace {
 	st := s.Setup
 	t, b, ok := check.BeginNew(st, configString, "a nil *Breaker", newImpl)

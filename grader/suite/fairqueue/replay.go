@@ -38,8 +38,6 @@ type popAnswer struct {
 	ok bool
 }
 
-// replay runs s against a fresh implementation and a fresh model, stopping
-// at the first call where they differ.
 func replay(newImpl New, s script) check.Trace {
 	t, q, ok := check.Begin(fmt.Sprintf("New(quantum=%s)", check.U(s.Setup.Quantum)), func() Queue { return newImpl(s.Setup.Quantum) })
 	if !ok {

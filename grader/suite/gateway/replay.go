@@ -8,7 +8,6 @@ import (
 	"ratelab/grader/check"
 )
 
-// setup is New's arguments.
 type setup = check.ConfigAt[Config]
 
 // call is the method an op calls.
@@ -20,8 +19,7 @@ const (
 	reloadCall
 )
 
-// op is one call. Its time is Wait after the latest time of the script so
-// far (saturating at MaxUint64), or, if Back is non-zero, Back before it.
+// op is one call, at its When.
 type op struct {
 	Call    call
 	Session uint64
@@ -100,8 +98,6 @@ func (o op) callString(now uint64) string {
 	return fmt.Sprintf("Admit(session=%s, kind=%s, nowNs=%s)", check.U(o.Session), o.Kind, check.U(now))
 }
 
-// replay runs s against a fresh implementation and a fresh model, stopping
-// at the first call where they differ.
 func replay(impl Impl, s script) check.Trace {
 	st := s.Setup
 	t, g, ok := check.BeginNew(st, configString, "a nil *Gateway", impl.New)

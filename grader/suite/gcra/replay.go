@@ -25,8 +25,6 @@ func newCall(s setup) string {
 	return fmt.Sprintf("New(ratePerSec=%s, burst=%s, nowNs=%s)", check.U(s.Rate), check.U(s.Burst), check.U(s.Start))
 }
 
-// replay runs s against a fresh implementation and a fresh model, stopping
-// at the first call where they differ.
 func replay(newImpl New, s script) check.Trace {
 	st := s.Setup
 	t, g, ok := check.Begin(newCall(st), func() Limiter { return newImpl(st.Rate, st.Burst, st.Start) })

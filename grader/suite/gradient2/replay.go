@@ -74,8 +74,6 @@ type op struct {
 
 type script = check.Script[setup, op]
 
-// replay runs s against a fresh implementation and a fresh model, stopping
-// at the first call where they differ.
 func replay(newImpl New, s script) check.Trace {
 	cfg := s.Setup.config()
 	t, l, ok := check.Begin(s.Setup.String(), func() Limit { return newImpl(cfg) })

@@ -24,9 +24,8 @@ const (
 	add
 )
 
-// op is one call. TryAcquire and Available are timed Wait after the latest
-// time of the script so far (saturating), or, if Back is non-zero, Back
-// before it; Add takes no time.
+// op is one call: TryAcquire and Available come at its When, Add at the
+// latest time so far.
 type op struct {
 	Kind kind
 	Node int    // TryAcquire's or Available's node; Add's parent
@@ -96,8 +95,6 @@ func names(msg, problem string) bool {
 	return strings.Contains(msg, problem)
 }
 
-// replay runs s against a fresh implementation and a fresh model, stopping
-// at the first call where they differ.
 func replay(newImpl New, s script) check.Trace {
 	t, tree, ok := check.Begin(fmt.Sprintf("New(nowNs=%s)", check.U(s.Setup.Start)), func() Tree { return newImpl(s.Setup.Start) })
 	if !ok {

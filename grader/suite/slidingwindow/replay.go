@@ -60,8 +60,6 @@ func newCall(s setup) string {
 
 func setupLine(s setup) string { return newCall(s) + " // bucketNs = " + check.U(s.bucketNs()) }
 
-// replay runs s against a fresh implementation and a fresh model, stopping
-// at the first call where they differ.
 func replay(newImpl New, s script) check.Trace {
 	st := s.Setup
 	t, w, ok := check.Begin(setupLine(st), func() Window { return newImpl(st.Limit, st.WindowNs, st.Buckets) })

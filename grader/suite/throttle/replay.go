@@ -8,7 +8,6 @@ import (
 	"ratelab/grader/check"
 )
 
-// setup is New's arguments.
 type setup = check.ConfigAt[Config]
 
 // call is the method an op calls.
@@ -30,9 +29,8 @@ func (c call) timed() bool {
 	return c == writeCall || c == stateCall || c == adjustCall || c == statusCall
 }
 
-// op is one call. A timed call's time is Wait after the latest time of the
-// script so far (saturating at MaxUint64), or, if Back is non-zero, Back
-// before it; the others have neither.
+// op is one call, at its When; an untimed call (see call.timed) has
+// neither Wait nor Back.
 type op struct {
 	Call  call
 	Addr  uint64
@@ -176,8 +174,6 @@ func (g modelGate) Write(addr, nowNs uint64) WriteResult {
 func (g modelGate) AdjustCongestion(nowNs uint64) Level { return g.m.adjust(nowNs) }
 func (g modelGate) Status(nowNs uint64) Status          { return g.m.status(nowNs) }
 
-// replay runs s against a fresh implementation and a fresh model, stopping
-// at the first call where they differ.
 func replay(impl Impl, s script) check.Trace {
 	st := s.Setup
 	t, g, ok := check.BeginNew(st, configString, "a nil *Gate", impl.New)

@@ -11,8 +11,7 @@ import (
 // setup is New's arguments.
 type setup struct{ Capacity, Rate, Start uint64 }
 
-// op is one call. Its time is Wait after the latest time of the script so
-// far (saturating at MaxUint64), or, if Back is non-zero, Back before it.
+// op is one call, at its When.
 type op struct {
 	Available bool   // Available instead of TryAcquire
 	N         uint64 // TryAcquire's n
@@ -24,8 +23,6 @@ type script = check.Script[setup, op]
 // unitsPerToken is the contract's fixed-point scale: 1 token = 10^9 units.
 var unitsPerToken = big.NewInt(1_000_000_000)
 
-// replay runs s against a fresh implementation and a fresh model, stopping
-// at the first call where they differ.
 func replay(newImpl New, s script) check.Trace {
 	st := s.Setup
 	t, b, ok := check.Begin(fmt.Sprintf("New(capacity=%s, ratePerSec=%s, nowNs=%s)", check.U(st.Capacity), check.U(st.Rate), check.U(st.Start)),
