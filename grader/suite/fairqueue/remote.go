@@ -2,7 +2,7 @@ package fairqueue
 
 import "ratelab/grader/check"
 
-// Remote is New for the implementation a check.Remote serves.
+// Remote returns New for the implementation a check.Remote serves.
 var Remote = check.RemoteNew1[New](func(o check.Object) Queue { return remoteQueue{o} })
 
 type remoteQueue struct{ check.Object }

@@ -2,7 +2,7 @@ package gcra
 
 import "ratelab/grader/check"
 
-// Remote is New for the implementation a check.Remote serves.
+// Remote returns New for the implementation a check.Remote serves.
 var Remote = check.RemoteNew3[New](func(o check.Object) Limiter { return remoteLimiter{o} })
 
 type remoteLimiter struct{ check.Object }

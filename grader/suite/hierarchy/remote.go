@@ -2,7 +2,7 @@ package hierarchy
 
 import "ratelab/grader/check"
 
-// Remote is New for the implementation a check.Remote serves.
+// Remote returns New for the implementation a check.Remote serves.
 var Remote = check.RemoteNew1[New](func(o check.Object) Tree { return remoteTree{o} })
 
 type remoteTree struct{ check.Object }

@@ -2,7 +2,7 @@ package slidingwindow
 
 import "ratelab/grader/check"
 
-// Remote is New for the implementation a check.Remote serves.
+// Remote returns New for the implementation a check.Remote serves.
 var Remote = check.RemoteNew3[New](func(o check.Object) Window { return remoteWindow{o} })
 
 type remoteWindow struct{ check.Object }

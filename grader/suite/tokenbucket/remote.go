@@ -2,7 +2,7 @@ package tokenbucket
 
 import "ratelab/grader/check"
 
-// Remote is New for the implementation a check.Remote serves.
+// Remote returns New for the implementation a check.Remote serves.
 var Remote = check.RemoteNew3[New](func(o check.Object) Bucket { return remoteBucket{o} })
 
 type remoteBucket struct{ check.Object }
