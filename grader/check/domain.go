@@ -17,6 +17,14 @@ type Domain[S, O any] interface {
 	Valid(s Script[S, O]) int
 }
 
+// ValidPrefix returns s cut to its calls up to the first that leaves d's
+// rules (no call at all if s's setup leaves them): what a Gen that draws
+// calls freely, with the model in view, keeps of what it drew.
+func ValidPrefix[S, O any](d Domain[S, O], s Script[S, O]) Script[S, O] {
+	s.Ops = s.Ops[:max(0, d.Valid(s))]
+	return s
+}
+
 // Over returns the property of d's scripts: drawn by d, shrunk by
 // shrinkSetup and shrinkOp without leaving d, and replayed by replay.
 func Over[S, O any](d Domain[S, O], shrinkSetup func(S) []S, shrinkOp func(O) []O, replay func(Script[S, O]) Trace) Property[S, O] {
