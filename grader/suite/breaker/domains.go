@@ -200,8 +200,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		tks = apply(m, i, o, now, tk, tks)
 		s.Ops = append(s.Ops, o)
 	}
-	s.Ops = s.Ops[:max(0, d.Valid(s))]
-	return s
+	return check.ValidPrefix(d, s)
 }
 
 // base is what every property of the suite shares: how its scripts
