@@ -87,9 +87,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		}
 		ops = append(ops, op{Session: sess, Cost: c})
 	}
-	s := script{Setup: setup{q}, Ops: ops}
-	s.Ops = s.Ops[:max(0, d.Valid(s))]
-	return s
+	return check.ValidPrefix(d, script{Setup: setup{q}, Ops: ops})
 }
 
 // base is what every property of the suite shares: how its scripts
