@@ -130,8 +130,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		}
 		add(o)
 	}
-	s.Ops = s.Ops[:max(0, d.Valid(s.Script))]
-	return s.Script
+	return check.ValidPrefix(d, s.Script)
 }
 
 // base is what every property of the suite shares: how its scripts
