@@ -91,9 +91,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		}
 		ops = append(ops, o)
 	}
-	s := script{Setup: c, Ops: ops}
-	s.Ops = s.Ops[:max(0, d.Valid(s))]
-	return s
+	return check.ValidPrefix(d, script{Setup: c, Ops: ops})
 }
 
 func (d domain) property(impl Impl) check.Property[Config, op] {
