@@ -168,9 +168,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 			break
 		}
 	}
-	s := script{Setup: st, Ops: ops}
-	s.Ops = s.Ops[:max(0, d.Valid(s))]
-	return s
+	return check.ValidPrefix(d, script{Setup: st, Ops: ops})
 }
 
 func (d domain) property(newImpl New) check.Property[setup, op] {
