@@ -165,9 +165,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		}
 		ops = append(ops, o)
 	}
-	s := script{Setup: setup{start}, Ops: ops}
-	s.Ops = s.Ops[:max(0, d.Valid(s))]
-	return s
+	return check.ValidPrefix(d, script{Setup: setup{start}, Ops: ops})
 }
 
 // base is what every property of the suite shares: how its scripts
