@@ -96,8 +96,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 			add(op{Call: statusCall})
 		}
 	}
-	s.Ops = s.Ops[:max(0, d.Valid(s.Script))]
-	return s.Script
+	return check.ValidPrefix(d, s.Script)
 }
 
 // base is what every property of the suite shares: how its scripts
