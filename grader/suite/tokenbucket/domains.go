@@ -129,9 +129,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		}
 		ops = append(ops, o)
 	}
-	sc := script{Setup: s, Ops: ops}
-	sc.Ops = sc.Ops[:max(0, d.Valid(sc))]
-	return sc
+	return check.ValidPrefix(d, script{Setup: s, Ops: ops})
 }
 
 // base is what every property of the suite shares: how its scripts
