@@ -1,21 +1,18 @@
 package circuit
 
-import (
-	"encoding/binary"
-	"math"
-)
+import "ratelab/lab/batch"
 
 // Layout of an encoded batch (see Encode): a header of Header float64
 // values, SideFields values for each side (the breaker's, then the one
 // without), then the batch's events: the breaker side's, then the other's,
 // EventFields values each.
 const (
-	HeaderNow      = 0 // virtual time reached, ns
-	HeaderDuration = 1 // the run's duration, ns
-	HeaderDone     = 2 // 1 once the run reached its duration
-	HeaderPending  = 3 // events of both sides not yet encoded, after this batch
-	HeaderEvents   = 4 // 2 values: the events in this batch, by side
-	Header         = 6
+	HeaderNow      = batch.HeaderNow      // virtual time reached, ns
+	HeaderDuration = batch.HeaderDuration // the run's duration, ns
+	HeaderDone     = batch.HeaderDone     // 1 once the run reached its duration
+	HeaderPending  = batch.HeaderPending  // events of both sides not yet encoded, after this batch
+	HeaderEvents   = batch.HeaderEvents   // 2 values: the events in this batch, by side
+	Header         = HeaderEvents + 2
 
 	SideStopped        = 0 // 1 once the side stopped (see Side.ImplStatus)
 	SideState          = 1 // the state as last observed
@@ -86,53 +83,36 @@ func (e Event) Flags() int {
 // extended slice. Read it in JavaScript as a Float64Array; while
 // HeaderPending is above 0, encode again for the rest.
 func (r *Run) Encode(dst []byte, sent *[2]int) []byte {
-	put := func(v float64) { dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v)) }
-	b := func(x bool) float64 {
-		if x {
-			return 1
-		}
-		return 0
-	}
 	sides := r.Sides()
-	var from, to [2]int
-	pending := 0
-	for i, sd := range sides {
-		from[i] = min(max(sent[i], 0), len(sd.Events))
-		to[i] = min(len(sd.Events), from[i]+MaxEvents)
-		pending += len(sd.Events) - to[i]
-	}
-	put(float64(r.now))
-	put(float64(r.sc.DurationNs))
-	put(b(r.Done()))
-	put(float64(pending))
-	put(float64(to[0] - from[0]))
-	put(float64(to[1] - from[1]))
+	pages := batch.NextPair(*sent, [2]int{len(sides[0].Events), len(sides[1].Events)}, MaxEvents)
+	w := batch.Writer{Bytes: dst}
+	w.Header(r.now, r.sc.DurationNs, r.Done(), pages[0], pages[1])
 	for _, sd := range sides {
 		c := sd.Counts
-		put(b(sd.Stopped))
-		put(float64(sd.state))
-		put(float64(sd.gen))
+		w.Bool(sd.Stopped)
+		w.Float(float64(sd.state))
+		w.Float(float64(sd.gen))
 		for _, v := range []uint64{c.Requests, c.RequestsOK, c.RequestsFailed, c.Attempts, c.DownAttempts, c.Retries,
 			c.Refused, c.Probes, c.Late, c.LateChanged, c.Opens, c.InFlight, c.MaxInFlight} {
-			put(float64(v))
+			w.Float(float64(v))
 		}
-		put(float64(r.sc.DownNs(r.now)))
+		w.Float(float64(r.sc.DownNs(r.now)))
 	}
 	for i, sd := range sides {
-		for _, e := range sd.Events[from[i]:to[i]] {
-			put(float64(e.AtNs))
-			put(float64(e.Kind))
-			put(float64(e.Client))
-			put(float64(e.Try))
-			put(float64(e.Gen))
-			put(float64(e.State))
-			put(float64(e.Flags()))
-			put(float64(e.StartNs))
-			put(float64(e.TicketGen))
-			put(float64(e.PrevGen))
-			put(float64(e.PrevState))
+		for _, e := range sd.Events[pages[i].From:pages[i].To] {
+			w.Float(float64(e.AtNs))
+			w.Float(float64(e.Kind))
+			w.Float(float64(e.Client))
+			w.Float(float64(e.Try))
+			w.Float(float64(e.Gen))
+			w.Float(float64(e.State))
+			w.Float(float64(e.Flags()))
+			w.Float(float64(e.StartNs))
+			w.Float(float64(e.TicketGen))
+			w.Float(float64(e.PrevGen))
+			w.Float(float64(e.PrevState))
 		}
-		sent[i] = to[i]
+		sent[i] = pages[i].To
 	}
-	return dst
+	return w.Bytes
 }
