@@ -1,21 +1,18 @@
 package operator
 
-import (
-	"encoding/binary"
-	"math"
-)
+import "ratelab/lab/batch"
 
 // Layout of an encoded batch (see Encode): a header of Header float64
 // values, then the batch's events, EventFields values each.
 const (
-	HeaderNow      = 0 // virtual time reached, ns
-	HeaderDuration = 1 // the run's duration, ns
-	HeaderDone     = 2 // 1 once the run reached its duration
-	HeaderPending  = 3 // events not yet encoded, after this batch
-	HeaderEvents   = 4 // events in this batch
-	HeaderStopped  = 5 // 1 once the run stopped (see ImplStatus)
-	HeaderStatusOK = 6 // 1 if the Status fields hold the gate's Status at now
-	HeaderStatus   = 7 // StatusFields values: the gate's Status at now
+	HeaderNow      = batch.HeaderNow      // virtual time reached, ns
+	HeaderDuration = batch.HeaderDuration // the run's duration, ns
+	HeaderDone     = batch.HeaderDone     // 1 once the run reached its duration
+	HeaderPending  = batch.HeaderPending  // events not yet encoded, after this batch
+	HeaderEvents   = batch.HeaderEvents   // events in this batch
+	HeaderStopped  = HeaderEvents + 1     // 1 once the run stopped (see ImplStatus)
+	HeaderStatusOK = HeaderStopped + 1    // 1 if the Status fields hold the gate's Status at now
+	HeaderStatus   = HeaderStatusOK + 1   // StatusFields values: the gate's Status at now
 	HeaderCounts   = HeaderStatus + StatusFields
 	// Counts[addr][outcome] at HeaderCounts + addr*NumOutcomes + outcome.
 	Header = HeaderCounts + MaxAddresses*int(NumOutcomes)
@@ -69,23 +66,12 @@ const EncodedLen = 8 * (Header + MaxEvents*EventFields)
 // JavaScript as a Float64Array; while HeaderPending is above 0, encode
 // again for the rest.
 func (r *Run) Encode(dst []byte, sent *int) []byte {
-	put := func(v float64) { dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v)) }
-	b := func(x bool) float64 {
-		if x {
-			return 1
-		}
-		return 0
-	}
-	from := min(max(*sent, 0), len(r.Events))
-	to := min(len(r.Events), from+MaxEvents)
+	page := batch.Next(*sent, len(r.Events), MaxEvents)
 	st, ok := r.Last()
-	put(float64(r.now))
-	put(float64(r.sc.DurationNs))
-	put(b(r.Done()))
-	put(float64(len(r.Events) - to))
-	put(float64(to - from))
-	put(b(r.Stopped))
-	put(b(ok))
+	w := batch.Writer{Bytes: dst}
+	w.Header(r.now, r.sc.DurationNs, r.Done(), page)
+	w.Bool(r.Stopped)
+	w.Bool(ok)
 	c := st.Congestion
 	for _, v := range [StatusFields]uint64{
 		uint64(st.State), st.RecoverAtNs, uint64(st.DegradedWriteLimit), uint64(st.DegradedWrites),
@@ -93,14 +79,14 @@ func (r *Run) Encode(dst []byte, sent *int) []byte {
 		c.WindowNs, uint64(c.LowBelow), uint64(c.HighAbove), uint64(c.ReduceBps), uint64(c.IncreaseBps),
 		uint64(c.MinMaxCalls), uint64(c.MaxMaxCalls),
 	} {
-		put(float64(v))
+		w.Float(float64(v))
 	}
 	for a := range MaxAddresses {
 		for o := range NumOutcomes {
-			put(float64(r.Counts[a][o]))
+			w.Float(float64(r.Counts[a][o]))
 		}
 	}
-	for _, e := range r.Events[from:to] {
+	for _, e := range r.Events[page.From:page.To] {
 		recoverAt := e.After.RecoverAtNs
 		if e.Kind == Recovered {
 			recoverAt = e.Before.RecoverAtNs
@@ -112,11 +98,11 @@ func (r *Run) Encode(dst []byte, sent *int) []byte {
 			uint64(e.After.State), uint64(e.After.Level), uint64(e.After.MaxCalls), recoverAt,
 			e.SinceNs, e.LastSeenNs,
 		} {
-			put(float64(v))
+			w.Float(float64(v))
 		}
 	}
-	*sent = to
-	return dst
+	*sent = page.To
+	return w.Bytes
 }
 
 // OtherError is the text of the first refusal that was none of the three
