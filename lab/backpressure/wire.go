@@ -1,9 +1,9 @@
 package backpressure
 
 import (
-	"encoding/binary"
-	"math"
 	"unicode/utf8"
+
+	"ratelab/lab/batch"
 )
 
 // Layout of what EncodeStep writes: a header of StepHeader float64 values,
@@ -47,39 +47,33 @@ func MaxStepBytes(n int) int { return 8*(StepHeader+n*WindowFields) + n*MaxReaso
 // slice. Read it in JavaScript as a Float64Array over the numbers and a
 // TextDecoder over the rest.
 func (r *Run) EncodeStep(dst []byte, ws []Window) []byte {
-	put := func(v float64) {
-		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v))
+	w := batch.Writer{Bytes: dst}
+	w.Float(float64(len(ws)))
+	w.Bool(r.stopped)
+	w.Float(r.offer)
+	w.Float(r.lastBad)
+	w.Float(r.Capacity())
+	w.Float(float64(r.window))
+	for _, win := range ws {
+		c := win.Counts
+		w.Float(float64(win.Index))
+		w.Float(win.Offer)
+		w.Float(float64(win.Slots))
+		w.Float(win.Capacity)
+		w.Float(float64(c.Attempts))
+		w.Float(float64(c.AttemptFailures))
+		w.Float(float64(c.Retries))
+		w.Float(float64(c.RequestsOK))
+		w.Float(float64(c.RequestsFailed))
+		w.Float(float64(win.Decision.Action))
+		w.Float(win.Decision.Offer)
+		w.Float(win.Decision.LastBad)
+		w.Float(float64(len(clip(win.Decision.Reason))))
 	}
-	stopped := 0.0
-	if r.stopped {
-		stopped = 1
+	for _, win := range ws {
+		w.Bytes = append(w.Bytes, clip(win.Decision.Reason)...)
 	}
-	put(float64(len(ws)))
-	put(stopped)
-	put(r.offer)
-	put(r.lastBad)
-	put(r.Capacity())
-	put(float64(r.window))
-	for _, w := range ws {
-		c := w.Counts
-		put(float64(w.Index))
-		put(w.Offer)
-		put(float64(w.Slots))
-		put(w.Capacity)
-		put(float64(c.Attempts))
-		put(float64(c.AttemptFailures))
-		put(float64(c.Retries))
-		put(float64(c.RequestsOK))
-		put(float64(c.RequestsFailed))
-		put(float64(w.Decision.Action))
-		put(w.Decision.Offer)
-		put(w.Decision.LastBad)
-		put(float64(len(clip(w.Decision.Reason))))
-	}
-	for _, w := range ws {
-		dst = append(dst, clip(w.Decision.Reason)...)
-	}
-	return dst
+	return w.Bytes
 }
 
 // clip cuts s to at most MaxReasonBytes, at a character boundary.

@@ -1,9 +1,6 @@
 package fairness
 
-import (
-	"encoding/binary"
-	"math"
-)
+import "ratelab/lab/batch"
 
 // Layout of what EncodeStep writes, in little-endian float64 values: a
 // header of StepHeader values; then, for each lane in order, LaneHead
@@ -50,46 +47,38 @@ func MaxStepBytes(n int) int { return 8 * (StepHeader + NumLanes*LaneFields + n*
 // to dst in the layout above and returns the extended slice. Read it in
 // JavaScript as a Float64Array.
 func (r *Run) EncodeStep(dst []byte, bins []Bin) []byte {
-	put := func(v float64) {
-		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v))
-	}
-	flag := func(b bool) float64 {
-		if b {
-			return 1
-		}
-		return 0
-	}
-	put(float64(len(bins)))
-	put(float64(r.now))
-	put(float64(r.Bound()))
-	put(flag(r.Stopped()))
+	w := batch.Writer{Bytes: dst}
+	w.Float(float64(len(bins)))
+	w.Float(float64(r.now))
+	w.Float(float64(r.Bound()))
+	w.Bool(r.Stopped())
 	for l := range Lane(NumLanes) {
 		st := r.Lane(l)
-		put(flag(st.Stopped))
-		put(float64(st.Served))
-		put(float64(st.Waiting))
-		put(float64(st.OutOfOrder))
-		put(float64(st.WorstGap))
-		put(float64(st.WorstPair[0]))
-		put(float64(st.WorstPair[1]))
-		put(float64(st.JointNs))
+		w.Bool(st.Stopped)
+		w.Float(float64(st.Served))
+		w.Float(float64(st.Waiting))
+		w.Float(float64(st.OutOfOrder))
+		w.Float(float64(st.WorstGap))
+		w.Float(float64(st.WorstPair[0]))
+		w.Float(float64(st.WorstPair[1]))
+		w.Float(float64(st.JointNs))
 		for _, s := range st.Sessions {
-			put(float64(s.Arrived))
-			put(float64(s.Served))
-			put(float64(s.Waiting))
-			put(s.P50)
-			put(s.P99)
-			put(s.Share)
-			put(s.Peak)
+			w.Float(float64(s.Arrived))
+			w.Float(float64(s.Served))
+			w.Float(float64(s.Waiting))
+			w.Float(s.P50)
+			w.Float(s.P99)
+			w.Float(s.Share)
+			w.Float(s.Peak)
 		}
 	}
 	for _, b := range bins {
-		put(float64(b.StartNs))
+		w.Float(float64(b.StartNs))
 		for l := range NumLanes {
 			for s := range NumSessions {
-				put(float64(b.BusyNs[l][s]))
+				w.Float(float64(b.BusyNs[l][s]))
 			}
 		}
 	}
-	return dst
+	return w.Bytes
 }

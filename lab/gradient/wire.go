@@ -1,9 +1,6 @@
 package gradient
 
-import (
-	"encoding/binary"
-	"math"
-)
+import "ratelab/lab/batch"
 
 // Layout of what EncodeStep writes: a header of StepHeader float64 values,
 // then BinFields values per bin.
@@ -38,32 +35,26 @@ func MaxStepBytes(n int) int { return 8 * (StepHeader + n*BinFields) }
 // to dst as little-endian float64 values in the layout above, and returns
 // the extended slice. Read it in JavaScript as a Float64Array.
 func (r *Run) EncodeStep(dst []byte, bins []Bin) []byte {
-	put := func(v float64) {
-		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v))
-	}
-	stopped := 0.0
-	if r.stopped {
-		stopped = 1
-	}
-	put(float64(len(bins)))
-	put(stopped)
-	put(float64(r.now))
-	put(float64(r.current))
-	put(r.short)
-	put(r.long.value)
-	put(float64(len(r.flight)))
+	w := batch.Writer{Bytes: dst}
+	w.Float(float64(len(bins)))
+	w.Bool(r.stopped)
+	w.Float(float64(r.now))
+	w.Float(float64(r.current))
+	w.Float(r.short)
+	w.Float(r.long.value)
+	w.Float(float64(len(r.flight)))
 	for _, b := range bins {
-		put(float64(b.StartNs))
-		put(b.Load)
-		put(float64(b.Limit))
-		put(b.ShortRTT)
-		put(b.LongRTT)
-		put(float64(b.Inflight))
-		put(float64(b.Arrived))
-		put(float64(b.Admitted))
-		put(float64(b.Rejected))
-		put(float64(b.Samples))
-		put(float64(b.AppLimited))
+		w.Float(float64(b.StartNs))
+		w.Float(b.Load)
+		w.Float(float64(b.Limit))
+		w.Float(b.ShortRTT)
+		w.Float(b.LongRTT)
+		w.Float(float64(b.Inflight))
+		w.Float(float64(b.Arrived))
+		w.Float(float64(b.Admitted))
+		w.Float(float64(b.Rejected))
+		w.Float(float64(b.Samples))
+		w.Float(float64(b.AppLimited))
 	}
-	return dst
+	return w.Bytes
 }

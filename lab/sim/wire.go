@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"encoding/binary"
-	"math"
-)
+import "ratelab/lab/batch"
 
 // Encode appends b to dst in the form the browser reads, and returns the
 // extended slice: first Len() float64 times in nanoseconds (little-endian,
@@ -11,10 +8,11 @@ import (
 // JavaScript as a Float64Array over the first 8·n bytes and a Uint8Array
 // over the next n.
 func (b Batch) Encode(dst []byte) []byte {
+	w := batch.Writer{Bytes: dst}
 	for _, t := range b.Times {
-		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(float64(t)))
+		w.Float(float64(t))
 	}
-	return append(dst, b.Accept...)
+	return append(w.Bytes, b.Accept...)
 }
 
 // Layout of an encoded State: a header of StateHeader float64 values, then
@@ -43,41 +41,39 @@ const (
 // above, and returns the extended slice. Read it in JavaScript as a
 // Float64Array.
 func (st *State) Encode(dst []byte) []byte {
-	put := func(v float64) {
-		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v))
-	}
+	w := batch.Writer{Bytes: dst}
 	var stopped uint64
 	for i, l := range st.Lanes {
 		if l.Stopped {
 			stopped |= 1 << i
 		}
 	}
-	put(float64(st.NowNs))
-	put(float64(st.Messages))
-	put(float64(st.Lost.Tokens))
-	put(float64(st.Lost.Units))
-	put(float64(st.Bound))
-	put(float64(stopped))
-	put(float64(len(st.Buckets)))
-	put(0)
+	w.Float(float64(st.NowNs))
+	w.Float(float64(st.Messages))
+	w.Float(float64(st.Lost.Tokens))
+	w.Float(float64(st.Lost.Units))
+	w.Float(float64(st.Bound))
+	w.Float(float64(stopped))
+	w.Float(float64(len(st.Buckets)))
+	w.Float(0)
 	for _, l := range st.Lanes {
-		put(float64(l.Accepted))
-		put(float64(l.Refused))
-		put(float64(l.MaxInWindow))
-		put(float64(l.MaxAt))
+		w.Float(float64(l.Accepted))
+		w.Float(float64(l.Refused))
+		w.Float(float64(l.MaxInWindow))
+		w.Float(float64(l.MaxAt))
 		if l.HasTokens {
-			put(float64(l.Tokens))
+			w.Float(float64(l.Tokens))
 		} else {
-			put(-1)
+			w.Float(-1)
 		}
 		if l.HasCount {
-			put(float64(l.Count))
+			w.Float(float64(l.Count))
 		} else {
-			put(-1)
+			w.Float(-1)
 		}
 	}
 	for _, c := range st.Buckets {
-		put(float64(c))
+		w.Float(float64(c))
 	}
-	return dst
+	return w.Bytes
 }
