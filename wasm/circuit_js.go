@@ -104,19 +104,9 @@ func circuitScenarioJS(sc circuit.Scenario) map[string]any {
 //	                      scenario, now, done}
 //	free()                release the functions
 func wrapCircuit(r *circuit.Run) js.Value {
-	var (
-		buf  []byte
-		sent [2]int
-	)
+	var sent [2]int
 	o := newObject()
-	o.method("step", func(args []js.Value) any {
-		if len(args) < 2 || args[1].Length() < circuit.EncodedLen {
-			return 0
-		}
-		r.Step(untilNs(args[0]))
-		buf = r.Encode(buf[:0], &sent)
-		return js.CopyBytesToJS(args[1], buf)
-	})
+	o.batchStep(circuit.EncodedLen, r.Step, func(dst []byte) []byte { return r.Encode(dst, &sent) })
 	o.method("info", func([]js.Value) any {
 		return map[string]any{
 			"impl": r.Breaker.Name, "implStatus": r.Breaker.ImplStatus(), "stopped": r.Breaker.Stopped, "status": r.Breaker.Status,

@@ -70,16 +70,8 @@ func newNestingSim(_ js.Value, args []js.Value) any {
 //	info()                {impl, implStatus, leakyStatus, stopped, status, now, done}
 //	free()                release the functions
 func wrapNesting(r *nesting.Run) js.Value {
-	var buf []byte
 	o := newObject()
-	o.method("step", func(args []js.Value) any {
-		if len(args) < 2 || args[1].Length() < nesting.EncodedLen {
-			return 0
-		}
-		r.Step(untilNs(args[0]))
-		buf = r.Encode(buf[:0])
-		return js.CopyBytesToJS(args[1], buf)
-	})
+	o.batchStep(nesting.EncodedLen, r.Step, r.Encode)
 	o.method("info", func([]js.Value) any {
 		return map[string]any{
 			"impl": r.Tree.Name, "implStatus": r.Tree.ImplStatus(), "stopped": r.Tree.Stopped, "status": r.Tree.Status,

@@ -136,19 +136,9 @@ func newOperatorSim(_ js.Value, args []js.Value) any {
 //	                      now, done, otherError}
 //	free()                release the functions
 func wrapOperator(r *operator.Run, seed uint64) js.Value {
-	var (
-		buf  []byte
-		sent int
-	)
+	var sent int
 	o := newObject()
-	o.method("step", func(args []js.Value) any {
-		if len(args) < 2 || args[1].Length() < operator.EncodedLen {
-			return 0
-		}
-		r.Step(untilNs(args[0]))
-		buf = r.Encode(buf[:0], &sent)
-		return js.CopyBytesToJS(args[1], buf)
-	})
+	o.batchStep(operator.EncodedLen, r.Step, func(dst []byte) []byte { return r.Encode(dst, &sent) })
 	o.method("act", func(args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeString {
 			return false

@@ -91,19 +91,9 @@ func newPolicySim(_ js.Value, args []js.Value) any {
 //	                      reloadErrors, now, done}
 //	free()                release the functions
 func wrapPolicy(r *policy.Run) js.Value {
-	var (
-		buf  []byte
-		sent [2]int
-	)
+	var sent [2]int
 	o := newObject()
-	o.method("step", func(args []js.Value) any {
-		if len(args) < 2 || args[1].Length() < policy.EncodedLen {
-			return 0
-		}
-		r.Step(untilNs(args[0]))
-		buf = r.Encode(buf[:0], &sent)
-		return js.CopyBytesToJS(args[1], buf)
-	})
+	o.batchStep(policy.EncodedLen, r.Step, func(dst []byte) []byte { return r.Encode(dst, &sent) })
 	o.method("info", func([]js.Value) any {
 		return map[string]any{
 			"impl": r.Gate.Name, "implStatus": r.Gate.ImplStatus(), "stopped": r.Gate.Stopped, "status": r.Gate.Status,
