@@ -260,26 +260,16 @@ type Counts struct {
 
 // Side is one run of the scenario: through a breaker, or without one.
 type Side struct {
-	Name    string
-	Guarded bool // the attempts go through a breaker
-	Events  []Event
-	Counts  Counts
-	Stopped bool
-	Status  string
+	guard.Side      // the Impl's name, or "No breaker"; whether and why it stopped
+	Guarded    bool // the attempts go through a breaker
+	Events     []Event
+	Counts     Counts
 
 	b     Breaker
 	state State
 	gen   uint32
 	q     queue
 	seq   uint64
-}
-
-// ImplStatus is the side's name, and why it stopped if it did.
-func (sd *Side) ImplStatus() string {
-	if sd.Stopped {
-		return sd.Name + ": " + sd.Status
-	}
-	return sd.Name
 }
 
 // State returns the breaker's state as last observed (Closed without one).
@@ -305,18 +295,18 @@ func New(sc Scenario, impl Impl) (*Run, error) {
 		return nil, err
 	}
 	r := &Run{sc: sc}
-	r.Breaker = Side{Name: impl.Name, Guarded: true}
-	r.Bare = Side{Name: "No breaker"}
+	r.Breaker = Side{Side: guard.Side{Name: impl.Name}, Guarded: true}
+	r.Bare = Side{Side: guard.Side{Name: "No breaker"}}
 	if impl.New == nil {
-		r.Breaker.stop(guard.Missing(impl.Missing))
+		r.Breaker.Stop(guard.Missing(impl.Missing))
 	} else {
-		r.Breaker.guard(func() {
+		r.Breaker.Guard(func() {
 			b, err := impl.New(sc.Breaker, 0)
 			switch {
 			case err != nil:
-				r.Breaker.stop("New failed: " + err.Error())
+				r.Breaker.Stop("New failed: " + err.Error())
 			case b == nil:
-				r.Breaker.stop("New returned no breaker and no error")
+				r.Breaker.Stop("New returned no breaker and no error")
 			default:
 				r.Breaker.b = b
 			}
@@ -435,22 +425,11 @@ func (sc Scenario) backend(t uint64, c, k, try int) (success, timeout bool, at u
 	return true, false, t + sc.LatencyNs
 }
 
-func (sd *Side) guard(f func()) {
-	defer func() {
-		if v := recover(); v != nil {
-			sd.stop(guard.Status(v))
-		}
-	}()
-	f()
-}
-
-func (sd *Side) stop(status string) { sd.Stopped, sd.Status = true, status }
-
 // observe asks the breaker its state at t and records a change.
 func (sd *Side) observe(t uint64) {
 	s := sd.b.State(t)
 	if s >= NumStates {
-		sd.stop(fmt.Sprintf("State returned %d, which is no state", s))
+		sd.Stop(fmt.Sprintf("State returned %d, which is no state", s))
 		return
 	}
 	if s != sd.state {
@@ -488,7 +467,7 @@ func (sd *Side) attempt(it item, sc Scenario) {
 	var ticket uint64
 	if sd.Guarded {
 		ok := false
-		sd.guard(func() {
+		sd.Guard(func() {
 			sd.observe(it.at)
 			if sd.Stopped {
 				return
@@ -504,7 +483,7 @@ func (sd *Side) attempt(it item, sc Scenario) {
 		sd.Events = append(sd.Events, e)
 		// Allow changes no state of its own; if it did, the change shows
 		// after the call.
-		sd.guard(func() { sd.observe(it.at) })
+		sd.Guard(func() { sd.observe(it.at) })
 		if sd.Stopped {
 			return
 		}
@@ -538,7 +517,7 @@ func (sd *Side) result(it item, sc Scenario) {
 	e := Event{AtNs: it.at, Kind: KindResult, Client: it.client, Try: it.try,
 		Success: it.success, Timeout: it.timeout, StartNs: it.start, TicketGen: it.gen}
 	if sd.Guarded {
-		sd.guard(func() {
+		sd.Guard(func() {
 			sd.observe(it.at)
 			if sd.Stopped {
 				return
@@ -553,7 +532,7 @@ func (sd *Side) result(it item, sc Scenario) {
 		// The result, then the change of state it made, if any.
 		i := len(sd.Events)
 		sd.Events = append(sd.Events, e)
-		sd.guard(func() { sd.observe(it.at) })
+		sd.Guard(func() { sd.observe(it.at) })
 		if sd.Stopped {
 			return
 		}

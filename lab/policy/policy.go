@@ -208,10 +208,8 @@ const (
 
 // Side is one gateway on the scenario's traffic.
 type Side struct {
-	Name    string
-	Events  []Event // in time order
-	Stopped bool
-	Status  string
+	guard.Side         // the Impl's name, or "One shared budget"; whether and why it stopped
+	Events     []Event // in time order
 
 	// Counts[kind][outcome] counts messages.
 	Counts [NumKinds][NumOutcomes]uint64
@@ -221,14 +219,6 @@ type Side struct {
 	reopenAt uint64
 	flooding bool
 	floodAt  uint64
-}
-
-// ImplStatus is the side's name, and why it stopped if it did.
-func (sd *Side) ImplStatus() string {
-	if sd.Stopped {
-		return sd.Name + ": " + sd.Status
-	}
-	return sd.Name
 }
 
 // Run is the scenario through both gateways.
@@ -264,12 +254,12 @@ func New(sc Scenario, impl Impl) (*Run, error) {
 	}
 	r.Shared.g = shared
 	if impl.New == nil {
-		r.Gate.stop(guard.Missing(impl.Missing))
+		r.Gate.Stop(guard.Missing(impl.Missing))
 	} else {
-		r.Gate.guard(func() {
+		r.Gate.Guard(func() {
 			g, err := impl.New(sc.Config, 0)
 			if err != nil {
-				r.Gate.stop("New failed: " + err.Error())
+				r.Gate.Stop("New failed: " + err.Error())
 				return
 			}
 			r.Gate.g = g
@@ -371,24 +361,13 @@ func (r *Run) send(k Kind, at uint64) {
 	}
 }
 
-func (sd *Side) guard(f func()) {
-	defer func() {
-		if v := recover(); v != nil {
-			sd.stop(guard.Status(v))
-		}
-	}()
-	f()
-}
-
-func (sd *Side) stop(status string) { sd.Stopped, sd.Status = true, status }
-
 func (sd *Side) logOn(class string, at uint64) {
 	if sd.Stopped {
 		return
 	}
-	sd.guard(func() {
+	sd.Guard(func() {
 		if err := sd.g.Open(Session, class, at); err != nil {
-			sd.stop("Open failed: " + err.Error())
+			sd.Stop("Open failed: " + err.Error())
 			return
 		}
 		sd.open = true
@@ -400,7 +379,7 @@ func (sd *Side) doReload(cfg Config, at uint64) {
 	if sd.Stopped {
 		return
 	}
-	sd.guard(func() {
+	sd.Guard(func() {
 		e := Event{AtNs: at, Mark: MarkReload}
 		if err := sd.g.Reload(cfg, at); err != nil {
 			e.Verdict.Budget = err.Error()
@@ -419,10 +398,10 @@ func (sd *Side) send(k Kind, at uint64, sc Scenario) {
 	if !sd.open {
 		return // the client waits to log on again
 	}
-	sd.guard(func() {
+	sd.Guard(func() {
 		v := sd.g.Admit(Session, k, at)
 		if v.Outcome >= NumOutcomes {
-			sd.stop(fmt.Sprintf("Admit returned outcome %d", v.Outcome))
+			sd.Stop(fmt.Sprintf("Admit returned outcome %d", v.Outcome))
 			return
 		}
 		sd.Counts[k][v.Outcome]++
