@@ -143,15 +143,13 @@ type Counts struct {
 
 // Side is one hierarchy under the scenario's traffic.
 type Side struct {
-	Name     string
-	Sessions [NumSessions]Counts
-	Lost     uint64 // tokens lost, all sessions
+	guard.Side // "Charge as you go", or the Impl's name; whether and why it stopped
+	Sessions   [NumSessions]Counts
+	Lost       uint64 // tokens lost, all sessions
 	// Available holds the whole tokens a message could take now at each
 	// node (NodeFirm, NodeAccount, NodeSession+i): the least over the
 	// node's path.
 	Available [NumNodes]uint64
-	Stopped   bool
-	Status    string
 
 	acc     acquirer
 	next    [NumSessions]uint64     // the time of each session's next new order
@@ -304,8 +302,8 @@ func New(cfg Config, impl Impl) (*Run, error) {
 		return nil, err
 	}
 	r := &Run{cfg: cfg}
-	r.Leaky = Side{Name: "Charge as you go", acc: newLeaky(&r.cfg)}
-	r.Tree = Side{Name: impl.Name}
+	r.Leaky = Side{Side: guard.Side{Name: "Charge as you go"}, acc: newLeaky(&r.cfg)}
+	r.Tree = Side{Side: guard.Side{Name: impl.Name}}
 	for _, sd := range []*Side{&r.Leaky, &r.Tree} {
 		sd.cfg = &r.cfg
 		for i, s := range cfg.Sessions {
@@ -314,12 +312,12 @@ func New(cfg Config, impl Impl) (*Run, error) {
 		}
 	}
 	if impl.New == nil {
-		r.Tree.stop(guard.Missing(impl.Missing))
+		r.Tree.Stop(guard.Missing(impl.Missing))
 	} else {
-		r.Tree.guard(func() {
+		r.Tree.Guard(func() {
 			a, err := newAllOrNothing(&r.cfg, impl)
 			if err != nil {
-				r.Tree.stop("Add failed: " + err.Error())
+				r.Tree.Stop("Add failed: " + err.Error())
 				return
 			}
 			r.Tree.acc = a
@@ -350,35 +348,13 @@ func (r *Run) Step(untilNs uint64) {
 	r.now = until
 }
 
-func (sd *Side) guard(f func()) {
-	defer func() {
-		if v := recover(); v != nil {
-			sd.stop(guard.Status(v))
-		}
-	}()
-	f()
-}
-
-func (sd *Side) stop(status string) {
-	sd.Stopped, sd.Status = true, status
-}
-
-// ImplStatus is the side's name, and why it stopped if it did
-// ("Yours: not implemented yet").
-func (sd *Side) ImplStatus() string {
-	if sd.Stopped {
-		return sd.Name + ": " + sd.Status
-	}
-	return sd.Name
-}
-
 // step sends every message due up to until, in time order (ties: session
 // order, new orders before resends).
 func (sd *Side) step(until uint64) {
 	if sd.Stopped {
 		return
 	}
-	sd.guard(func() {
+	sd.Guard(func() {
 		for {
 			s, at, isRetry := -1, uint64(0), false
 			for i := range NumSessions {
@@ -438,5 +414,5 @@ func (sd *Side) refresh(now uint64) {
 	if sd.Stopped || sd.acc == nil {
 		return
 	}
-	sd.guard(func() { sd.acc.available(now, sd.Available[:]) })
+	sd.Guard(func() { sd.acc.available(now, sd.Available[:]) })
 }
