@@ -1,7 +1,9 @@
 // Package guard names what went wrong when learner code run by the lab
 // panics or is missing: a stub says it is not implemented yet, anything
-// else says it panicked and with what, and missing code says why. It is shared by every simulation that runs a
-// "Yours" implementation, so they all say it the same way.
+// else says it panicked and with what, and missing code says why. It is
+// shared by every simulation that runs a "Yours" implementation, so they
+// all say it the same way; Side is the status of one side of a run that
+// may call learner code.
 package guard
 
 import "strings"
