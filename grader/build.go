@@ -105,7 +105,7 @@ func (g *grading) goBuild(ctx context.Context, ids []string) (string, error) {
 		return "", err
 	}
 	for _, id := range ids {
-		src, err := adapterSource(id, g.implPath(id), g.opts.Module+"/solutions/"+id)
+		src, err := adapterSource(id, g.implPath(id))
 		if err != nil {
 			return "", err
 		}

@@ -27,8 +27,9 @@ type gradable struct {
 	suite func(check.Remote) check.Suite
 	// adapter is the Go source that registers the exercise's API in the
 	// grading child: typed closures over the learner's package (%[1]s, its
-	// import path; %[2]s the reference's), so that an API that differs from
-	// the contract does not compile, and the compiler says where.
+	// import path), so that an API that differs from the contract does not
+	// compile, and the compiler says where. The reference timed beside it
+	// is the suite's own (its API adds it).
 	adapter string
 }
 
@@ -39,7 +40,6 @@ var registry = map[string]gradable{
 	"tokenbucket": {tbsuite.Checks.Suite, `
 import (
 	impl %[1]q
-	ref %[2]q
 	"ratelab/grader/harness"
 	suite "ratelab/grader/suite/tokenbucket"
 )
@@ -47,14 +47,12 @@ import (
 func init() {
 	harness.Register("tokenbucket", suite.API(
 		func(capacity, ratePerSec, nowNs uint64) suite.Bucket { return impl.New(capacity, ratePerSec, nowNs) },
-		func(capacity, ratePerSec, nowNs uint64) suite.Bucket { return ref.New(capacity, ratePerSec, nowNs) },
 	))
 }
 `},
 	"gcra": {gcrasuite.Checks.Suite, `
 import (
 	impl %[1]q
-	ref %[2]q
 	"ratelab/grader/harness"
 	suite "ratelab/grader/suite/gcra"
 )
@@ -62,14 +60,12 @@ import (
 func init() {
 	harness.Register("gcra", suite.API(
 		func(ratePerSec, burst, nowNs uint64) suite.Limiter { return impl.New(ratePerSec, burst, nowNs) },
-		func(ratePerSec, burst, nowNs uint64) suite.Limiter { return ref.New(ratePerSec, burst, nowNs) },
 	))
 }
 `},
 	"slidingwindow": {swsuite.Checks.Suite, `
 import (
 	impl %[1]q
-	ref %[2]q
 	"ratelab/grader/harness"
 	suite "ratelab/grader/suite/slidingwindow"
 )
@@ -77,7 +73,6 @@ import (
 func init() {
 	harness.Register("slidingwindow", suite.API(
 		func(limit uint32, windowNs uint64, buckets int) suite.Window { return impl.New(limit, windowNs, buckets) },
-		func(limit uint32, windowNs uint64, buckets int) suite.Window { return ref.New(limit, windowNs, buckets) },
 	))
 }
 `},
@@ -119,13 +114,12 @@ func init() {
 	"gateway": {gwsuite.Checks.Suite, `
 import (
 	impl %[1]q
-	ref %[2]q
 	"ratelab/grader/harness"
 	suite "ratelab/grader/suite/gateway"
 )
 
 // gatewayConfig converts the suite's Config to the package's, field by
-// field (suite.Config's mirror for the ref package is gatewayRefConfig).
+// field.
 func gatewayConfig(c suite.Config) impl.Config {
 	var classes map[string]impl.Class
 	if c.Classes != nil {
@@ -138,20 +132,6 @@ func gatewayConfig(c suite.Config) impl.Config {
 		}
 	}
 	return impl.Config{Classes: classes, SilenceAfterNs: c.SilenceAfterNs, DisconnectAfterNs: c.DisconnectAfterNs}
-}
-
-func gatewayRefConfig(c suite.Config) ref.Config {
-	var classes map[string]ref.Class
-	if c.Classes != nil {
-		classes = make(map[string]ref.Class, len(c.Classes))
-	}
-	for n, k := range c.Classes {
-		classes[n] = ref.Class{
-			Orders:  ref.Budget{Capacity: k.Orders.Capacity, RatePerSec: k.Orders.RatePerSec},
-			Cancels: ref.Budget{Capacity: k.Cancels.Capacity, RatePerSec: k.Cancels.RatePerSec},
-		}
-	}
-	return ref.Config{Classes: classes, SilenceAfterNs: c.SilenceAfterNs, DisconnectAfterNs: c.DisconnectAfterNs}
 }
 
 type gatewayAdapter struct{ g *impl.Gateway }
@@ -167,19 +147,6 @@ func (a gatewayAdapter) Reload(cfg suite.Config, nowNs uint64) error {
 	return a.g.Reload(gatewayConfig(cfg), nowNs)
 }
 
-type gatewayRefAdapter struct{ g *ref.Gateway }
-
-func (a gatewayRefAdapter) Open(session uint64, class string, nowNs uint64) error {
-	return a.g.Open(session, class, nowNs)
-}
-func (a gatewayRefAdapter) Admit(session uint64, kind suite.Kind, nowNs uint64) suite.Verdict {
-	v := a.g.Admit(session, ref.Kind(kind), nowNs)
-	return suite.Verdict{Outcome: suite.Outcome(v.Outcome), Budget: v.Budget, RetryAfterNs: v.RetryAfterNs}
-}
-func (a gatewayRefAdapter) Reload(cfg suite.Config, nowNs uint64) error {
-	return a.g.Reload(gatewayRefConfig(cfg), nowNs)
-}
-
 func init() {
 	harness.Register("gateway", suite.API(suite.Impl{
 		New: func(cfg suite.Config, nowNs uint64) (suite.Gateway, error) {
@@ -190,15 +157,6 @@ func init() {
 			return gatewayAdapter{g}, err
 		},
 		Validate: func(cfg suite.Config) error { return gatewayConfig(cfg).Validate() },
-	}, suite.Impl{
-		New: func(cfg suite.Config, nowNs uint64) (suite.Gateway, error) {
-			g, err := ref.New(gatewayRefConfig(cfg), nowNs)
-			if g == nil {
-				return nil, err
-			}
-			return gatewayRefAdapter{g}, err
-		},
-		Validate: func(cfg suite.Config) error { return gatewayRefConfig(cfg).Validate() },
 	}))
 }
 `},
@@ -222,7 +180,6 @@ func init() {
 	"hierarchy": {hiersuite.Checks.Suite, `
 import (
 	impl %[1]q
-	ref %[2]q
 	"ratelab/grader/harness"
 	suite "ratelab/grader/suite/hierarchy"
 )
@@ -230,14 +187,12 @@ import (
 func init() {
 	harness.Register("hierarchy", suite.API(
 		func(nowNs uint64) suite.Tree { return impl.New(nowNs) },
-		func(nowNs uint64) suite.Tree { return ref.New(nowNs) },
 	))
 }
 `},
 	"fairqueue": {fqsuite.Checks.Suite, `
 import (
 	impl %[1]q
-	ref %[2]q
 	"ratelab/grader/harness"
 	suite "ratelab/grader/suite/fairqueue"
 )
@@ -245,14 +200,12 @@ import (
 func init() {
 	harness.Register("fairqueue", suite.API(
 		func(quantum uint64) suite.Queue { return impl.New(quantum) },
-		func(quantum uint64) suite.Queue { return ref.New(quantum) },
 	))
 }
 `},
 	"throttle": {thsuite.Checks.Suite, `
 import (
 	impl %[1]q
-	ref %[2]q
 	"ratelab/grader/harness"
 	suite "ratelab/grader/suite/throttle"
 )
@@ -309,62 +262,13 @@ func throttleNew(cfg suite.Config, nowNs uint64) (suite.Gate, error) {
 	return throttleAdapter{g}, err
 }
 
-func throttleRefConfig(c suite.Config) ref.Config {
-	k := c.Congestion
-	return ref.Config{
-		Breaker: ref.BreakerConfig{TTLNs: c.Breaker.TTLNs, DegradedWriteLimit: c.Breaker.DegradedWriteLimit, AutoRecover: c.Breaker.AutoRecover},
-		Rate:    ref.RateLimit{MaxCalls: c.Rate.MaxCalls, WindowNs: c.Rate.WindowNs},
-		Congestion: ref.CongestionConfig{
-			WindowNs: k.WindowNs, LowBelow: k.LowBelow, HighAbove: k.HighAbove,
-			ReduceBps: k.ReduceBps, IncreaseBps: k.IncreaseBps, MinMaxCalls: k.MinMaxCalls, MaxMaxCalls: k.MaxMaxCalls,
-		},
-	}
-}
-
-type throttleRefAdapter struct{ g *ref.Gate }
-
-func (a throttleRefAdapter) SetState(s suite.State, nowNs uint64) { a.g.SetState(ref.State(s), nowNs) }
-func (a throttleRefAdapter) SetIssuerLimit(addr uint64, rl suite.RateLimit) error {
-	return a.g.SetIssuerLimit(addr, ref.RateLimit{MaxCalls: rl.MaxCalls, WindowNs: rl.WindowNs})
-}
-func (a throttleRefAdapter) ClearIssuerLimit(addr uint64)        { a.g.ClearIssuerLimit(addr) }
-func (a throttleRefAdapter) SetWhitelisted(addr uint64, on bool) { a.g.SetWhitelisted(addr, on) }
-func (a throttleRefAdapter) Write(addr, nowNs uint64) suite.WriteResult {
-	return suite.Classify(a.g.Write(addr, nowNs), ref.ErrPaused, ref.ErrDegradedLimit, ref.ErrRateLimited)
-}
-func (a throttleRefAdapter) AdjustCongestion(nowNs uint64) suite.Level {
-	return suite.Level(a.g.AdjustCongestion(nowNs))
-}
-func (a throttleRefAdapter) Status(nowNs uint64) suite.Status {
-	s := a.g.Status(nowNs)
-	k := s.Congestion
-	return suite.Status{
-		State: suite.State(s.State), RecoverAtNs: s.RecoverAtNs,
-		DegradedWriteLimit: s.DegradedWriteLimit, DegradedWrites: s.DegradedWrites,
-		MaxCalls: s.MaxCalls, WindowNs: s.WindowNs, Level: suite.Level(s.Level),
-		Congestion: suite.CongestionConfig{
-			WindowNs: k.WindowNs, LowBelow: k.LowBelow, HighAbove: k.HighAbove,
-			ReduceBps: k.ReduceBps, IncreaseBps: k.IncreaseBps, MinMaxCalls: k.MinMaxCalls, MaxMaxCalls: k.MaxMaxCalls,
-		},
-	}
-}
-
-func throttleRefNew(cfg suite.Config, nowNs uint64) (suite.Gate, error) {
-	g, err := ref.New(throttleRefConfig(cfg), nowNs)
-	if g == nil {
-		return nil, err
-	}
-	return throttleRefAdapter{g}, err
-}
-
 func init() {
-	harness.Register("throttle", suite.API(suite.Impl{New: throttleNew}, suite.Impl{New: throttleRefNew}))
+	harness.Register("throttle", suite.API(suite.Impl{New: throttleNew}))
 }
 `},
 	"breaker": {brsuite.Checks.Suite, `
 import (
 	impl %[1]q
-	ref %[2]q
 	"ratelab/grader/harness"
 	suite "ratelab/grader/suite/breaker"
 )
@@ -378,13 +282,6 @@ func init() {
 			}
 			return breakerAdapter{b}, err
 		},
-		func(cfg suite.Config, nowNs uint64) (suite.Breaker, error) {
-			b, err := ref.New(ref.Config{FailureThreshold: cfg.FailureThreshold, OpenNs: cfg.OpenNs, HalfOpenProbes: cfg.HalfOpenProbes}, nowNs)
-			if b == nil {
-				return nil, err
-			}
-			return breakerRefAdapter{b}, err
-		},
 	))
 }
 
@@ -393,12 +290,6 @@ type breakerAdapter struct{ b *impl.Breaker }
 func (a breakerAdapter) Allow(nowNs uint64) (uint64, bool)              { return a.b.Allow(nowNs) }
 func (a breakerAdapter) Done(ticket uint64, success bool, nowNs uint64) { a.b.Done(ticket, success, nowNs) }
 func (a breakerAdapter) State(nowNs uint64) suite.State                 { return suite.State(a.b.State(nowNs)) }
-
-type breakerRefAdapter struct{ b *ref.Breaker }
-
-func (a breakerRefAdapter) Allow(nowNs uint64) (uint64, bool)              { return a.b.Allow(nowNs) }
-func (a breakerRefAdapter) Done(ticket uint64, success bool, nowNs uint64) { a.b.Done(ticket, success, nowNs) }
-func (a breakerRefAdapter) State(nowNs uint64) suite.State                 { return suite.State(a.b.State(nowNs)) }
 `},
 }
 
@@ -413,12 +304,12 @@ func main() { harness.Main() }
 
 // adapterSource returns the generated file registering exercise id, graded
 // from the package at implPath.
-func adapterSource(id, implPath, refPath string) (string, error) {
+func adapterSource(id, implPath string) (string, error) {
 	e, ok := registry[id]
 	if !ok {
 		return "", fmt.Errorf("no grader suite for exercise %q", id)
 	}
-	return "// Code generated by the ratelab grader. DO NOT EDIT.\n\npackage main\n" + fmt.Sprintf(e.adapter, implPath, refPath), nil
+	return "// Code generated by the ratelab grader. DO NOT EDIT.\n\npackage main\n" + fmt.Sprintf(e.adapter, implPath), nil
 }
 
 // Plan lists the checks of exercise id, none of them run yet.

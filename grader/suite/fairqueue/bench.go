@@ -47,5 +47,6 @@ const BudgetNs = 100
 // refNew is the reference solution (see check.API.Ref).
 func refNew(quantum uint64) Queue { return ref.New(quantum) }
 
-// API is what the grading child serves (see harness.Limiter).
-func API(impl, ref New) harness.API { return harness.Limiter(impl, ref, loop) }
+// API is what the grading child serves for impl, with the reference
+// (refNew) beside it in the benchmark (see harness.Limiter).
+func API(impl New) harness.API { return harness.Limiter(impl, refNew, loop) }

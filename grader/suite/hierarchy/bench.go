@@ -57,5 +57,6 @@ var (
 // refNew is the reference solution (see check.API.Ref).
 func refNew(nowNs uint64) Tree { return ref.New(nowNs) }
 
-// API is what the grading child serves (see harness.Limiter).
-func API(impl, ref New) harness.API { return harness.Limiter(impl, ref, loop) }
+// API is what the grading child serves for impl, with the reference
+// (refNew) beside it in the benchmark (see harness.Limiter).
+func API(impl New) harness.API { return harness.Limiter(impl, refNew, loop) }

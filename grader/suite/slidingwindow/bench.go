@@ -34,5 +34,6 @@ func refNew(limit uint32, windowNs uint64, buckets int) Window {
 	return ref.New(limit, windowNs, buckets)
 }
 
-// API is what the grading child serves (see harness.Limiter).
-func API(impl, ref New) harness.API { return harness.Limiter(impl, ref, loop) }
+// API is what the grading child serves for impl, with the reference
+// (refNew) beside it in the benchmark (see harness.Limiter).
+func API(impl New) harness.API { return harness.Limiter(impl, refNew, loop) }
