@@ -38,19 +38,26 @@ func (p Printer) status(s report.Status) string {
 	return p.paint("2", string(s))
 }
 
+// padStatus is status s padded to width by the letters that show, not by
+// the colour codes around them.
+func (p Printer) padStatus(s report.Status, width int) string {
+	shown := Printer{}.status(s)
+	return p.status(s) + strings.Repeat(" ", max(0, width-len(shown)))
+}
+
 // Progress prints one grading event as it happens.
 func (p Printer) Progress(e grader.Event) {
 	switch e.Phase {
-	case "build":
+	case grader.PhaseBuild:
 		fmt.Fprintf(p.W, "%-14s building\n", e.Exercise)
-	case "result":
+	case grader.PhaseResult:
 		c := e.Result
 		extra := ""
 		if c.NsPerOp != nil {
 			extra = fmt.Sprintf("  %.1f ns/op", *c.NsPerOp)
 		}
-		fmt.Fprintf(p.W, "%-14s %-7s %-32s %s/%s%s\n", e.Exercise, p.status(c.Status), strings.TrimPrefix(c.ID, e.Exercise+"/"), num(c.Score), num(c.MaxScore), extra)
-	case "exercise":
+		fmt.Fprintf(p.W, "%-14s %s %-32s %s/%s%s\n", e.Exercise, p.padStatus(c.Status, 7), strings.TrimPrefix(c.ID, e.Exercise+"/"), num(c.Score), num(c.MaxScore), extra)
+	case grader.PhaseExercise:
 		s := e.Summary
 		if s.Status == report.NotStarted || s.Status == report.Error {
 			fmt.Fprintf(p.W, "%-14s %s\n", e.Exercise, p.status(s.Status))
@@ -63,11 +70,20 @@ func (p Printer) Progress(e grader.Event) {
 func (p Printer) Report(r *report.Report) {
 	w := p.W
 	fmt.Fprintf(w, "\n%s  (target %s/, seed %d)\n\n", p.paint("1", "ratelab grade"), r.Target, r.Seed)
-	fmt.Fprintf(w, "  %-4s  %-30s  %-12s  %s\n", "week", "exercise", "status", "points")
+	// The exercise column is as wide as its longest title; the status
+	// column is padded by what shows, not by the colour codes around it.
+	width := len("exercise")
 	for _, e := range r.Exercises {
-		fmt.Fprintf(w, "  %-4d  %-30s  %-12s  %s/%s\n", e.Week, e.Title+" ("+e.ID+")", p.status(e.Status), num(e.Score), num(e.MaxScore))
+		width = max(width, len(e.Title+" ("+e.ID+")"))
 	}
-	fmt.Fprintf(w, "  %-4s  %-30s  %-12s  %s\n", "", "total", "", p.paint("1", num(r.Score)+"/"+num(r.MaxScore)))
+	row := func(week, exercise, status, points string) {
+		fmt.Fprintf(w, "  %-4s  %-*s  %s  %s\n", week, width, exercise, status, points)
+	}
+	row("week", "exercise", fmt.Sprintf("%-12s", "status"), "points")
+	for _, e := range r.Exercises {
+		row(fmt.Sprint(e.Week), e.Title+" ("+e.ID+")", p.padStatus(e.Status, 12), num(e.Score)+"/"+num(e.MaxScore))
+	}
+	row("", "total", fmt.Sprintf("%12s", ""), p.paint("1", num(r.Score)+"/"+num(r.MaxScore)))
 
 	for _, e := range r.Exercises {
 		switch e.Status {
@@ -137,7 +153,7 @@ func (p Printer) benchmarks(r *report.Report) {
 		}
 	}
 	if len(lines) > 0 {
-		fmt.Fprintf(p.W, "\nbenchmarks (median of 5 runs, this machine):\n%s\n", strings.Join(lines, "\n"))
+		fmt.Fprintf(p.W, "\nbenchmarks (the fastest of at least 5 runs each, on this machine):\n%s\n", strings.Join(lines, "\n"))
 	}
 }
 

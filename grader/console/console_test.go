@@ -1,0 +1,81 @@
+package console
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+
+	"ratelab/grader"
+	"ratelab/grader/report"
+)
+
+// TestReportTableLinesUp checks that the points of every row of the table
+// start in the same column, with and without colour, whatever the length
+// of the exercises' titles and of the statuses' words.
+func TestReportTableLinesUp(t *testing.T) {
+	r := &report.Report{Target: "solutions", Seed: 1, Score: 40, MaxScore: 80, Exercises: []report.Exercise{
+		{ID: "tokenbucket", Week: 1, Title: "Token bucket", Status: report.Passed, Score: 35, MaxScore: 35},
+		{ID: "throttle", Week: 5, Title: "Breaker, rate limit, congestion", Status: report.NotStarted, MaxScore: 40, Message: "not started"},
+		{ID: "gcra", Week: 1, Title: "GCRA", Status: report.Failed, Score: 5, MaxScore: 5},
+	}}
+	ansi := regexp.MustCompile("\x1b\\[[0-9;]*m")
+	for _, color := range []bool{false, true} {
+		var b bytes.Buffer
+		Printer{W: &b, Color: color}.Report(r)
+		lines := strings.Split(ansi.ReplaceAllString(b.String(), ""), "\n")
+		at := -1
+		rows := 0
+		for _, l := range lines {
+			for _, points := range []string{"points", "35/35", "0/40", "5/5", "40/80"} {
+				if !strings.HasSuffix(l, " "+points) {
+					continue
+				}
+				rows++
+				col := len(l) - len(points)
+				if at == -1 {
+					at = col
+				} else if col != at {
+					t.Errorf("color %v: %q has its points at column %d, the header at %d", color, l, col, at)
+				}
+			}
+		}
+		if rows != 5 {
+			t.Errorf("color %v: found %d rows of the table, want 5:\n%s", color, rows, b.String())
+		}
+	}
+}
+
+// TestBenchmarksSayWhichRunIsShown checks that the benchmarks' summary
+// names the figure the budget check judges: the fastest run.
+func TestBenchmarksSayWhichRunIsShown(t *testing.T) {
+	ns, allocs, budget, ref := 12.5, 0.0, 40.0, 10.0
+	r := &report.Report{Exercises: []report.Exercise{{ID: "gcra", Status: report.Passed, Checks: []report.Check{
+		{ID: "gcra/budget", Kind: report.Benchmark, Status: report.Passed, NsPerOp: &ns, AllocsPerOp: &allocs, BudgetNs: &budget, RefNsPerOp: &ref},
+	}}}}
+	var b bytes.Buffer
+	Printer{W: &b}.Report(r)
+	if out := b.String(); !strings.Contains(out, "the fastest of at least 5 runs") || !strings.Contains(out, "12.5 ns/op") {
+		t.Errorf("benchmarks summary does not name the fastest run or its figure:\n%s", out)
+	}
+}
+
+// TestProgressLinesUp checks that, in colour too, the checks' names in the
+// progress lines start in one column whatever their status.
+func TestProgressLinesUp(t *testing.T) {
+	var b bytes.Buffer
+	p := Printer{W: &b, Color: true}
+	for _, s := range []report.Status{report.Passed, report.Timeout, report.Failed} {
+		p.Progress(grader.Event{Exercise: "gcra", Phase: grader.PhaseResult, Result: &report.Check{ID: "gcra/exactness", Status: s, MaxScore: 5}})
+	}
+	ansi := regexp.MustCompile("\x1b\\[[0-9;]*m")
+	at := -1
+	for _, l := range strings.Split(strings.TrimSpace(ansi.ReplaceAllString(b.String(), "")), "\n") {
+		col := strings.Index(l, "exactness")
+		if at == -1 {
+			at = col
+		} else if col != at {
+			t.Errorf("%q has the check's name at column %d, the first line at %d", l, col, at)
+		}
+	}
+}
