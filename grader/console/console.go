@@ -105,15 +105,19 @@ func (p Printer) Report(r *report.Report) {
 
 // Check prints what the report says of one check that did not pass: its
 // title, pitfall and points, the message, the counterexample to replay
-// with seed, and the hint. It prints nothing for a check that passed or
-// was skipped.
+// with seed, and the hint. A skipped check gets one line saying why (its
+// points are missing from the total); a check that passed, nothing.
 func (p Printer) Check(c report.Check, seed int64) { p.check(c, seed) }
 
 func (p Printer) check(c report.Check, seed int64) {
-	if c.Status == report.Passed || c.Status == report.Skipped {
+	w := p.W
+	switch c.Status {
+	case report.Passed:
+		return
+	case report.Skipped:
+		fmt.Fprintf(w, "\n%s %s, %s/%s points not earned: %s\n", p.status(c.Status), p.paint("1", c.ID), num(c.Score), num(c.MaxScore), c.Message)
 		return
 	}
-	w := p.W
 	fmt.Fprintf(w, "\n%s %s — %s\n", p.status(c.Status), p.paint("1", c.ID), c.Title)
 	fmt.Fprintf(w, "  pitfall: %s   points: %s/%s\n", c.Pitfall, num(c.Score), num(c.MaxScore))
 	if c.Message != "" {

@@ -79,3 +79,21 @@ func TestProgressLinesUp(t *testing.T) {
 		}
 	}
 }
+
+// TestSkippedCheckSaysWhy checks that a skipped check, whose points are
+// missing from the total, is listed with the reason it was skipped.
+func TestSkippedCheckSaysWhy(t *testing.T) {
+	r := &report.Report{Seed: 1, Score: 22, MaxScore: 25, Exercises: []report.Exercise{{ID: "gcra", Week: 1, Title: "GCRA", Status: report.Failed, Score: 22, MaxScore: 25, Checks: []report.Check{
+		{ID: "gcra/exactness", Status: report.Passed, Score: 22, MaxScore: 22},
+		{ID: "gcra/budget", Kind: report.Benchmark, Status: report.Skipped, MaxScore: 3, Message: "benchmarks were skipped (--no-bench)."},
+	}}}}
+	var b bytes.Buffer
+	Printer{W: &b}.Report(r)
+	out := b.String()
+	if !strings.Contains(out, "skipped gcra/budget, 0/3 points not earned: benchmarks were skipped (--no-bench).") {
+		t.Errorf("the skipped check and its reason are not listed:\n%s", out)
+	}
+	if strings.Contains(out, "gcra/exactness") {
+		t.Errorf("a check that passed is listed:\n%s", out)
+	}
+}
