@@ -232,11 +232,10 @@ const (
 // that pass's status and message.
 func merge(r, benched *report.Report) {
 	for _, b := range benched.Exercises {
-		i := slices.IndexFunc(r.Exercises, func(e report.Exercise) bool { return e.ID == b.ID })
-		if i < 0 {
+		ex := r.Find(b.ID)
+		if ex == nil {
 			continue
 		}
-		ex := &r.Exercises[i]
 		for _, c := range b.Checks {
 			if c.Kind == report.Benchmark {
 				put(ex, c)

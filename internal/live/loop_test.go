@@ -248,3 +248,71 @@ func TestRunNewSaveCancelsAndJoins(t *testing.T) {
 		t.Errorf("gradings = %q; want %q", f.calls, want)
 	}
 }
+
+// merge puts the second pass's benchmarks in the first pass's grade and
+// sums it again; an exercise the second pass could not grade takes that
+// pass's status and message, and one it did not grade is left as it was.
+func TestMergeBenchmarkPass(t *testing.T) {
+	ex := func(id string, p, b report.Check) report.Exercise {
+		return report.Exercise{ID: id, Checks: []report.Check{p, b}}
+	}
+	prop := func(id string, score float64) report.Check {
+		status := report.Passed
+		if score == 0 {
+			status = report.Failed
+		}
+		return report.Check{ID: id + "/p", Kind: report.Property, Status: status, Score: score, MaxScore: 5}
+	}
+	bench := func(id string, status report.Status, score float64) report.Check {
+		return report.Check{ID: id + "/b", Kind: report.Benchmark, Status: status, Score: score, MaxScore: 5}
+	}
+	skipped := func(id string) report.Check {
+		return report.Check{ID: id + "/p", Kind: report.Property, Status: report.Skipped, MaxScore: 5}
+	}
+	first := &report.Report{Exercises: []report.Exercise{
+		ex("a", prop("a", 5), bench("a", report.Skipped, 0)),
+		ex("b", prop("b", 0), bench("b", report.Skipped, 0)),
+		ex("c", prop("c", 5), bench("c", report.Skipped, 0)),
+		ex("d", prop("d", 5), bench("d", report.Skipped, 0)),
+	}}
+	for i := range first.Exercises {
+		e := &first.Exercises[i]
+		e.Status, e.Score, e.MaxScore = report.Passed, e.Checks[0].Score, 10
+	}
+	second := &report.Report{Exercises: []report.Exercise{
+		ex("a", skipped("a"), bench("a", report.Passed, 5)),
+		ex("b", skipped("b"), bench("b", report.Passed, 5)),
+		{ID: "c", Status: report.Error, Message: "child lost"},
+		ex("z", skipped("z"), bench("z", report.Passed, 5)), // not in the first pass
+	}}
+	merge(first, second)
+	want := []struct {
+		id      string
+		status  report.Status
+		score   float64
+		message string
+	}{
+		{"a", report.Passed, 10, ""},
+		{"b", report.Failed, 5, ""},
+		{"c", report.Error, 5, "child lost"},
+		{"d", report.Passed, 5, ""}, // not in the second pass: untouched
+	}
+	if len(first.Exercises) != len(want) {
+		t.Fatalf("merged %d exercises, want %d", len(first.Exercises), len(want))
+	}
+	for i, w := range want {
+		e := first.Exercises[i]
+		if e.ID != w.id || e.Status != w.status || e.Score != w.score || e.Message != w.message {
+			t.Errorf("exercise %d: %s %s %g %q, want %s %s %g %q", i, e.ID, e.Status, e.Score, e.Message, w.id, w.status, w.score, w.message)
+		}
+	}
+	if c := first.Exercises[0].Checks[0]; c.Status != report.Passed {
+		t.Errorf("a's property is %s after the merge, want the first pass's passed", c.Status)
+	}
+	if c := first.Exercises[0].Checks[1]; c.Status != report.Passed || c.Score != 5 {
+		t.Errorf("a's benchmark is %s %g after the merge, want the second pass's passed 5", c.Status, c.Score)
+	}
+	if first.Score != 25 {
+		t.Errorf("report's score %g, want 25 (the exercises' sum)", first.Score)
+	}
+}
