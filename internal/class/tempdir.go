@@ -99,11 +99,11 @@ func removeGoneProcesses(tmp string, self int) []string {
 		if err != nil || pid <= 0 || pid == self || strconv.Itoa(pid) != rest {
 			continue
 		}
-		dir := filepath.Join(tmp, e.Name())
-		fi, err := os.Lstat(dir)
-		if err != nil || !fi.IsDir() || !ownedByMe(fi) || !processGone(pid) {
+		fi, err := e.Info() // not following a link, as e.IsDir
+		if err != nil || !ownedByMe(fi) || !processGone(pid) {
 			continue
 		}
+		dir := filepath.Join(tmp, e.Name())
 		if os.RemoveAll(dir) == nil {
 			removed = append(removed, dir)
 		}
