@@ -68,10 +68,16 @@ func (s *Store) DispatchJob(ctx context.Context, hand func(context.Context, *sql
 		return Job{}, false, fmt.Errorf("store: %w", err)
 	}
 	defer tx.Rollback()
+	// A job handed on is not started: a newer submission still supersedes
+	// it until a worker starts it (StartJob).
+	var started any = now
+	if hand != nil {
+		started = nil
+	}
 	job, err = scanJob(tx.QueryRowContext(ctx, `
-UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at_ns = ?1
+UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at_ns = ?2
 WHERE id = (`+nextJob+s.db.d.skipLocked+`)
-RETURNING `+jobCols, now))
+RETURNING `+jobCols, now, started))
 	if errors.Is(err, ErrNotFound) {
 		return Job{}, false, nil
 	}
@@ -85,12 +91,6 @@ ON CONFLICT (user_id) DO UPDATE SET last_claim = excluded.last_claim`, job.Submi
 		return Job{}, false, fmt.Errorf("store: %w", err)
 	}
 	if hand != nil {
-		// Handed on, not started: a newer submission still supersedes it
-		// until a worker starts it (StartJob).
-		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET started_at_ns = NULL WHERE id = ?`, job.ID); err != nil {
-			return Job{}, false, fmt.Errorf("store: %w", err)
-		}
-		job.StartedAt = time.Time{}
 		if err := hand(ctx, tx.Tx, job); err != nil {
 			return Job{}, false, err
 		}

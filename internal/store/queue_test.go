@@ -349,8 +349,8 @@ func TestDispatchedJobWaitsUntilStarted(t *testing.T) {
 		sub := submit(t, s, u["ada"], "tokenbucket")
 		handed := 0
 		job, ok, err := s.DispatchJob(ctx, func(context.Context, *sql.Tx, store.Job) error { handed++; return nil })
-		if err != nil || !ok || handed != 1 {
-			t.Fatalf("DispatchJob = %v, %v, handed %d; want a job handed once", ok, err, handed)
+		if err != nil || !ok || handed != 1 || !job.Waiting() {
+			t.Fatalf("DispatchJob = %+v, %v, %v, handed %d; want a job handed once, not started", job, ok, err, handed)
 		}
 		state := func() store.JobState {
 			t.Helper()
