@@ -205,7 +205,7 @@ func supersede(ctx context.Context, tx *tx, userID int64, exercise string, newes
 UPDATE jobs SET state = 'superseded', finished_at_ns = ?, error = ?
 WHERE (state = 'queued' OR state = 'running' AND started_at_ns IS NULL) AND submission_id IN (
 	SELECT id FROM submissions WHERE user_id = ? AND exercise_id = ? AND id < ?)
-RETURNING submission_id`, ns(now), SupersededBy(newest),
+RETURNING submission_id`, ns(now), fmt.Sprintf("not graded: submission %d, a newer one of the same exercise, replaced it while it waited", newest),
 		userID, exercise, newest)
 	if err != nil {
 		return nil, fmt.Errorf("store: superseding: %w", err)
@@ -280,9 +280,4 @@ func (s *Store) StartJob(ctx context.Context, jobID int64, note string) (bool, e
 	}
 	n, _ := res.RowsAffected()
 	return n == 1, nil
-}
-
-// SupersededBy is the error of a job superseded by the submission newest.
-func SupersededBy(newest int64) string {
-	return fmt.Sprintf("not graded: submission %d, a newer one of the same exercise, replaced it while it waited", newest)
 }
