@@ -40,6 +40,22 @@ func addReferenceViz(t *testing.T, ctx context.Context, after string) *vizPage {
 	return v
 }
 
+// endlessWasm builds lab.wasm with the fixture testdata/endless-tokenbucket
+// as Yours' token bucket, and returns the module's root and the folder of
+// static files that holds it.
+func endlessWasm(t *testing.T) (root, static string) {
+	t.Helper()
+	root, err := ModuleRoot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	endless, err := filepath.Abs(filepath.Join("testdata", "endless-tokenbucket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, fixtureWasm(t, root, "tokenbucket", endless)
+}
+
 // clockSeconds reads a limiters clock ("t = 1.234 s", maybe with a note).
 func clockSeconds(t *testing.T, clock string) float64 {
 	t.Helper()
@@ -62,15 +78,7 @@ func TestYoursEndlessLoopLeavesThePageResponsive(t *testing.T) {
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 4 * time.Minute})
 	requireWasm(t)
 	errs := Console(ctx)
-	root, err := ModuleRoot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	endless, err := filepath.Abs(filepath.Join("testdata", "endless-tokenbucket"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	static := fixtureWasm(t, root, "tokenbucket", endless)
+	root, static := endlessWasm(t)
 	correct := fixtureWasm(t, root, "tokenbucket", filepath.Join(root, "grader", "testdata", "fixtures", "tokenbucket", "correct-split"))
 	s := StartServer(t, ServerOptions{StaticDir: static})
 
@@ -305,15 +313,8 @@ func TestReplayOfAnEndlessYours(t *testing.T) {
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
 	requireWasm(t)
 	errs := Console(ctx)
-	root, err := ModuleRoot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	endless, err := filepath.Abs(filepath.Join("testdata", "endless-tokenbucket"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := StartServer(t, ServerOptions{StaticDir: fixtureWasm(t, root, "tokenbucket", endless), Reports: []*report.Report{endlessReport()}})
+	_, static := endlessWasm(t)
+	s := StartServer(t, ServerOptions{StaticDir: static, Reports: []*report.Report{endlessReport()}})
 	Open(t, ctx, s, "/exercises/tokenbucket", "exercise-title")
 	WaitTestID(t, ctx, "replay-button")
 	const want = "Could not replay: Yours did not return within 1 s: an endless loop?"
