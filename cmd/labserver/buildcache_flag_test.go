@@ -5,6 +5,9 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
+
+	"ratelab/internal/class"
 )
 
 // serve --class takes --build-cache and --build-cache-max, as worker does,
@@ -34,5 +37,29 @@ func TestBuildCacheFlags(t *testing.T) {
 	}
 	if _, err := openBuildCache(dir, -1); err == nil || !strings.Contains(err.Error(), "--build-cache-max -1") {
 		t.Fatalf("a negative cap: err %v, want one naming --build-cache-max -1", err)
+	}
+}
+
+// The grading flags serve --class and worker share fill a class's Config:
+// the checks' options and the build cache they name.
+func TestGradingFlagsFillTheConfig(t *testing.T) {
+	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var g gradingFlags
+	g.register(fs, "", "", "")
+	dir := t.TempDir()
+	if err := fs.Parse([]string{"--no-bench", "--seed", "7", "--check-timeout", "3s", "--job-timeout", "1m", "--build-cache", dir, "--build-cache-max", "2"}); err != nil {
+		t.Fatal(err)
+	}
+	var c class.Config
+	if err := g.config(&c); err != nil {
+		t.Fatal(err)
+	}
+	if !c.NoBench || c.Seed != 7 || c.CheckTimeout != 3*time.Second || c.JobTimeout != time.Minute || c.BuildCache == nil || c.BuildCache.Max() != 2<<20 {
+		t.Fatalf("config %+v: want no benchmarks, seed 7, 3s, 1m and a 2 MiB cache", c)
+	}
+	g.buildCacheMax = -1
+	if err := g.config(&c); err == nil {
+		t.Fatal("a negative --build-cache-max gave no error")
 	}
 }

@@ -468,13 +468,8 @@ type classOptions struct {
 	queue         int
 	burst         uint
 	every         time.Duration
-	noBench       bool
-	seed          int64
-	checkTimeout  time.Duration
-	jobTimeout    time.Duration
 	secureCookies bool
-	buildCache    string // "" builds every time (serve's default: a single machine's class as before)
-	buildCacheMax int64  // MiB; 0 means buildcache.DefaultMax
+	gradingFlags  // serve's build cache is off by default: a single machine's class as before
 }
 
 func (o *classOptions) flags(fs *flag.FlagSet) {
@@ -483,13 +478,8 @@ func (o *classOptions) flags(fs *flag.FlagSet) {
 	fs.IntVar(&o.queue, "queue", 1000, "class mode: most jobs waiting; submissions beyond are refused (503)")
 	fs.UintVar(&o.burst, "submit-burst", 5, "class mode: submissions a learner may make at once...")
 	fs.DurationVar(&o.every, "submit-every", 30*time.Second, "class mode: ...then one more every this long (429 with Retry-After beyond)")
-	fs.BoolVar(&o.noBench, "no-bench", false, "class mode: skip benchmark checks")
-	fs.Int64Var(&o.seed, "seed", grader.DefaultSeed, "class mode: the property seed")
-	fs.DurationVar(&o.checkTimeout, "check-timeout", 10*time.Second, "class mode: deadline of one property or case check")
-	fs.DurationVar(&o.jobTimeout, "job-timeout", class.DefaultJobTimeout, "class mode: deadline of one whole grading")
 	fs.BoolVar(&o.secureCookies, "secure-cookies", false, "class mode: mark the session cookie Secure (serve over HTTPS)")
-	fs.StringVar(&o.buildCache, "build-cache", "", `class mode: folder keeping graded programs by content, so a regrade or an identical resubmission does not build again; "" (the default) builds every time`)
-	fs.Int64Var(&o.buildCacheMax, "build-cache-max", 0, "class mode: the build cache's cap in MiB, its oldest programs removed beyond; 0 means the cache's default")
+	o.gradingFlags.register(fs, "class mode: ", "", `"" (the default) builds every time`)
 }
 
 // openBuildCache opens the build cache of --build-cache dir and

@@ -203,17 +203,15 @@ func startClass(ctx context.Context, st *store.Store, o classOptions, log io.Wri
 	if o.workers == 0 && st.Backend() != store.Postgres {
 		return nil, nil, errors.New("--workers 0 serves pages only, for a class graded by `labserver worker` processes: that needs a Postgres --db")
 	}
-	cache, err := openBuildCache(o.buildCache, o.buildCacheMax)
-	if err != nil {
-		return nil, nil, err
-	}
-	cl := class.New(class.Config{
+	cfg := class.Config{
 		Store: st, Root: root, Clock: wallClock{},
 		Workers: o.workers, PagesOnly: o.workers == 0, MaxQueue: o.queue,
-		Seed: o.seed, NoBench: o.noBench, CheckTimeout: o.checkTimeout, JobTimeout: o.jobTimeout,
-		SubmitBurst: uint64(o.burst), SubmitEvery: o.every,
-		BuildCache: cache, Log: logger,
-	})
+		SubmitBurst: uint64(o.burst), SubmitEvery: o.every, Log: logger,
+	}
+	if err := o.gradingFlags.config(&cfg); err != nil {
+		return nil, nil, err
+	}
+	cl := class.New(cfg)
 	if st.Backend() == store.Postgres {
 		// Workers on other machines check they grade as this server does.
 		if err := cl.RecordSuites(ctx); err != nil {

@@ -13,22 +13,16 @@ import (
 	"syscall"
 	"time"
 
-	"ratelab/grader"
 	"ratelab/internal/class"
 	"ratelab/internal/store"
 )
 
 // workerOptions are runWorker's flags.
 type workerOptions struct {
-	db           string
-	workers      int
-	noBench      bool
-	seed         int64
-	checkTimeout time.Duration
-	jobTimeout   time.Duration
-	buildCache   string
-	buildMaxMiB  int64
-	rescueAfter  time.Duration
+	db          string
+	workers     int
+	rescueAfter time.Duration
+	gradingFlags
 }
 
 // runWorker is `labserver worker --db postgres://… [--workers N]`: it
@@ -39,12 +33,7 @@ func runWorker(args []string) error {
 	var o workerOptions
 	fs.StringVar(&o.db, "db", os.Getenv("RATELAB_DB"), "the class's Postgres database (postgres://…), the server's; default $RATELAB_DB")
 	fs.IntVar(&o.workers, "workers", 1, "gradings at once on this machine (1 keeps benchmark figures comparable)")
-	fs.BoolVar(&o.noBench, "no-bench", false, "skip benchmark checks (as the server's --no-bench)")
-	fs.Int64Var(&o.seed, "seed", grader.DefaultSeed, "the property seed (as the server's --seed)")
-	fs.DurationVar(&o.checkTimeout, "check-timeout", 10*time.Second, "deadline of one property or case check")
-	fs.DurationVar(&o.jobTimeout, "job-timeout", class.DefaultJobTimeout, "deadline of one whole grading")
-	fs.StringVar(&o.buildCache, "build-cache", defaultBuildCache(), `folder keeping graded programs by content, so a regrade does not build again; "" builds every time`)
-	fs.Int64Var(&o.buildMaxMiB, "build-cache-max", 0, "the build cache's cap in MiB, its oldest programs removed beyond; 0 means the cache's default")
+	o.gradingFlags.register(fs, "", defaultBuildCache(), `"" builds every time`)
 	fs.DurationVar(&o.rescueAfter, "rescue-after", 0, "how long a grading may run before River, presuming its worker dead, gives it to another; 0 means --job-timeout plus a minute")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: labserver worker --db postgres://… [flags]\n\nGrades a class's submissions on this machine, from this clone of the repository\n(the server's commit: a worker whose suites differ refuses to start). Run as many\nas you have machines; Ctrl-C stops one, and its grading goes to another.\n\nflags:")
@@ -88,16 +77,14 @@ func work(ctx context.Context, o workerOptions, log io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	cache, err := openBuildCache(o.buildCache, o.buildMaxMiB)
-	if err != nil {
+	cfg := class.Config{
+		Store: st, Root: root, Clock: wallClock{}, Workers: o.workers,
+		RescueAfter: o.rescueAfter, Log: slog.New(slog.NewTextHandler(log, nil)),
+	}
+	if err := o.gradingFlags.config(&cfg); err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(log, nil))
-	cl := class.New(class.Config{
-		Store: st, Root: root, Clock: wallClock{}, Workers: o.workers,
-		Seed: o.seed, NoBench: o.noBench, CheckTimeout: o.checkTimeout, JobTimeout: o.jobTimeout,
-		BuildCache: cache, RescueAfter: o.rescueAfter, Log: logger,
-	})
+	cl := class.New(cfg)
 	if err := cl.CheckSuites(ctx); err != nil {
 		return fmt.Errorf("not starting: %w", err)
 	}
