@@ -5,8 +5,17 @@ package harness
 // breaker): impl as "New", and the benchmark loop run on impl ("learner")
 // and, beside it, on the reference's constructor ref ("reference").
 func Limiter[N any](impl, ref N, loop func(newL N, n int) uint64) API {
+	return Benched(map[string]any{"New": impl}, impl, ref, loop)
+}
+
+// Benched is what the grading child serves for an exercise whose API impl
+// is reached through funcs (each a function of the learner's package, by
+// name), with the benchmark loop run on impl ("learner") and, beside it,
+// on the reference's ref ("reference"): the two loop names the budget
+// check asks for (see check.Bench).
+func Benched[I any](funcs map[string]any, impl, ref I, loop func(impl I, n int) uint64) API {
 	return API{
-		Funcs: map[string]any{"New": impl},
+		Funcs: funcs,
 		Bench: map[string]func(int) uint64{
 			"learner":   func(n int) uint64 { return loop(impl, n) },
 			"reference": func(n int) uint64 { return loop(ref, n) },

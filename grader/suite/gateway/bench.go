@@ -92,13 +92,7 @@ func (a refGateway) Admit(session uint64, kind Kind, nowNs uint64) Verdict {
 func (a refGateway) Reload(cfg Config, nowNs uint64) error { return a.g.Reload(refConfig(cfg), nowNs) }
 
 // API is what the grading child serves for impl, with the reference
-// (refImpl) beside it in the benchmark.
+// (refImpl) beside it in the benchmark (see harness.Benched).
 func API(impl Impl) harness.API {
-	return harness.API{
-		Funcs: map[string]any{"New": impl.New, "Validate": impl.Validate},
-		Bench: map[string]func(int) uint64{
-			"learner":   func(n int) uint64 { return loop(impl, n) },
-			"reference": func(n int) uint64 { return loop(refImpl, n) },
-		},
-	}
+	return harness.Benched(map[string]any{"New": impl.New, "Validate": impl.Validate}, impl, refImpl, loop)
 }

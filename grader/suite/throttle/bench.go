@@ -98,13 +98,7 @@ func (a refGate) Status(nowNs uint64) Status {
 }
 
 // API is what the grading child serves for impl, with the reference
-// (refImpl) beside it in the benchmark.
+// (refImpl) beside it in the benchmark (see harness.Benched).
 func API(impl Impl) harness.API {
-	return harness.API{
-		Funcs: map[string]any{"New": impl.New},
-		Bench: map[string]func(int) uint64{
-			"learner":   func(n int) uint64 { return loop(impl, n) },
-			"reference": func(n int) uint64 { return loop(refImpl, n) },
-		},
-	}
+	return harness.Benched(map[string]any{"New": impl.New}, impl, refImpl, loop)
 }
