@@ -115,7 +115,7 @@ func (p Printer) check(c report.Check, seed int64) {
 	case report.Passed:
 		return
 	case report.Skipped:
-		fmt.Fprintf(w, "\n%s %s, %s/%s points not earned: %s\n", p.status(c.Status), p.paint("1", c.ID), num(c.Score), num(c.MaxScore), c.Message)
+		fmt.Fprintf(w, "\n%s %s (%s points not earned): %s\n", p.status(c.Status), p.paint("1", c.ID), num(c.MaxScore-c.Score), c.Message)
 		return
 	}
 	fmt.Fprintf(w, "\n%s %s — %s\n", p.status(c.Status), p.paint("1", c.ID), c.Title)
