@@ -160,17 +160,9 @@ func Grade(ctx context.Context, opts Options) (*report.Report, error) {
 
 // finish sets the exercise's score, maximum and status from its checks.
 func finish(ex *report.Exercise) {
-	ex.Score, ex.MaxScore = 0, 0
-	for _, c := range ex.Checks {
-		ex.Score += c.Score
-		ex.MaxScore += c.MaxScore
-	}
-	switch {
-	case ex.Status != "":
-	case ex.Score == ex.MaxScore:
-		ex.Status = report.Passed
-	default:
-		ex.Status = report.Failed
+	ex.Total()
+	if ex.Status == "" {
+		ex.Status = ex.Graded()
 	}
 }
 

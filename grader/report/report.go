@@ -111,6 +111,24 @@ func (r *Report) Total() {
 	}
 }
 
+// Total sets e.Score and e.MaxScore to the sums over its checks.
+func (e *Exercise) Total() {
+	e.Score, e.MaxScore = 0, 0
+	for _, c := range e.Checks {
+		e.Score += c.Score
+		e.MaxScore += c.MaxScore
+	}
+}
+
+// Graded is the status of an exercise its checks graded: Passed with full
+// marks, Failed otherwise.
+func (e *Exercise) Graded() Status {
+	if e.Score == e.MaxScore {
+		return Passed
+	}
+	return Failed
+}
+
 // Find returns the exercise with the given id, or nil.
 func (r *Report) Find(id string) *Exercise {
 	for i := range r.Exercises {

@@ -245,10 +245,7 @@ func merge(r, benched *report.Report) {
 		case report.Error, report.Timeout:
 			ex.Status, ex.Message = b.Status, b.Message
 		default:
-			ex.Status = report.Failed
-			if ex.Score == ex.MaxScore {
-				ex.Status = report.Passed
-			}
+			ex.Status = ex.Graded()
 		}
 	}
 	r.Total()
@@ -262,11 +259,7 @@ func put(ex *report.Exercise, c report.Check) {
 			ex.Checks[i] = c
 		}
 	}
-	ex.Score, ex.MaxScore = 0, 0
-	for _, c := range ex.Checks {
-		ex.Score += c.Score
-		ex.MaxScore += c.MaxScore
-	}
+	ex.Total()
 }
 
 // grade runs cfg.Grade and tells the pages when the grader itself fails.
