@@ -38,3 +38,16 @@ func (t *Trace) SetupPanic(p *Panic) {
 // Last returns the index of t's last step (the failing call of a bad
 // trace), or -1 if it has none.
 func (t Trace) Last() int { return len(t.Steps) - 1 }
+
+// Replay makes the calls of ops, each at its time (see Times), and records
+// them in t until one fails (see Step). call makes o's call at now on the
+// implementation and on the model, and returns the call as the report
+// writes it, the implementation's answer, the model's, and the call's
+// panic, if any.
+func Replay[O Timed](t *Trace, start uint64, ops []O, call func(o O, now uint64) (line, got, want string, p *Panic)) {
+	for o, now := range Times(start, ops) {
+		if !t.Step(call(o, now)) {
+			return
+		}
+	}
+}
