@@ -103,60 +103,55 @@ func (o op) callString(now uint64, ticket uint64, from string) string {
 func replay(newImpl New, s script) check.Trace {
 	st := s.Setup
 	t, b, ok := check.BeginNew(st, configString, "a nil *Breaker", newImpl)
-	if !ok {
-		return t
-	}
-	m := newModel(st.Cfg, st.Start)
-	var ts tickets
-	i := 0
-	for o, now := range check.Times(st.Start, s.Ops) {
-		m.call = i
-		i++
-		var got, want, line string
-		var p *check.Panic
-		switch o.Call {
-		case allowCall:
-			type answer struct {
-				ticket uint64
-				ok     bool
-			}
-			var a answer
-			a, p = check.Call(func() answer { tk, ok := b.Allow(now); return answer{tk, ok} })
-			gen, wantOK := m.allow(now)
-			got, want = check.B(a.ok), check.B(wantOK)
-			if p == nil {
-				ts.returned = append(ts.returned, a.ticket)
-				if a.ok && wantOK {
-					ts.issued = append(ts.issued, ticketOf{a.ticket, gen, i})
-					ts.reported = append(ts.reported, false)
-					ts.last = a.ticket
+	if ok {
+		m := newModel(st.Cfg, st.Start)
+		var ts tickets
+		i := 0
+		check.Replay(&t, st.Start, s.Ops, func(o op, now uint64) (line, got, want string, p *check.Panic) {
+			m.call = i
+			i++
+			switch o.Call {
+			case allowCall:
+				type answer struct {
+					ticket uint64
+					ok     bool
 				}
+				var a answer
+				a, p = check.Call(func() answer { tk, ok := b.Allow(now); return answer{tk, ok} })
+				gen, wantOK := m.allow(now)
+				got, want = check.B(a.ok), check.B(wantOK)
+				if p == nil {
+					ts.returned = append(ts.returned, a.ticket)
+					if a.ok && wantOK {
+						ts.issued = append(ts.issued, ticketOf{a.ticket, gen, i})
+						ts.reported = append(ts.reported, false)
+						ts.last = a.ticket
+					}
+				}
+				line = o.callString(now, 0, "")
+			case stateCall:
+				var sv State
+				sv, p = check.Call(func() State { return b.State(now) })
+				got, want = sv.String(), m.stateAt(now).String()
+				line = o.callString(now, 0, "")
+			default:
+				var value uint64
+				from := "never issued"
+				if o.Bogus == issued {
+					k := ts.outstanding(o.Of)
+					tk := ts.issued[k]
+					ts.reported[k] = true
+					value, from = tk.value, fmt.Sprintf("from step %d", tk.step)
+					m.done(tk.gen, true, o.Success, now)
+				} else {
+					value = ts.bogus(o.Bogus)
+					m.done(0, false, o.Success, now)
+				}
+				_, p = check.Call(func() bool { b.Done(value, o.Success, now); return true })
+				line = o.callString(now, value, from)
 			}
-			line = o.callString(now, 0, "")
-		case stateCall:
-			var sv State
-			sv, p = check.Call(func() State { return b.State(now) })
-			got, want = sv.String(), m.stateAt(now).String()
-			line = o.callString(now, 0, "")
-		default:
-			var value uint64
-			from := "never issued"
-			if o.Bogus == issued {
-				k := ts.outstanding(o.Of)
-				tk := ts.issued[k]
-				ts.reported[k] = true
-				value, from = tk.value, fmt.Sprintf("from step %d", tk.step)
-				m.done(tk.gen, true, o.Success, now)
-			} else {
-				value = ts.bogus(o.Bogus)
-				m.done(0, false, o.Success, now)
-			}
-			_, p = check.Call(func() bool { b.Done(value, o.Success, now); return true })
-			line = o.callString(now, value, from)
-		}
-		if !t.Step(line, got, want, p) {
-			return t
-		}
+			return line, got, want, p
+		})
 	}
 	return t
 }

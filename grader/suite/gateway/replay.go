@@ -101,30 +101,25 @@ func (o op) callString(now uint64) string {
 func replay(impl Impl, s script) check.Trace {
 	st := s.Setup
 	t, g, ok := check.BeginNew(st, configString, "a nil *Gateway", impl.New)
-	if !ok {
-		return t
-	}
-	m := newModel(st.Cfg, st.Start)
-	for o, now := range check.Times(st.Start, s.Ops) {
-		var got, want string
-		var p *check.Panic
-		switch o.Call {
-		case openCall:
-			var err error
-			err, p = check.Call(func() error { return g.Open(o.Session, o.Class, now) })
-			got, want = check.ErrString(err, m.open(o.Session, o.Class, now))
-		case reloadCall:
-			var err error
-			err, p = check.Call(func() error { return g.Reload(o.Cfg, now) })
-			got, want = check.ErrString(err, m.reload(o.Cfg, now))
-		default:
-			var v Verdict
-			v, p = check.Call(func() Verdict { return g.Admit(o.Session, o.Kind, now) })
-			got, want = v.String(), m.admit(o.Session, o.Kind, now).String()
-		}
-		if !t.Step(o.callString(now), got, want, p) {
-			return t
-		}
+	if ok {
+		m := newModel(st.Cfg, st.Start)
+		check.Replay(&t, st.Start, s.Ops, func(o op, now uint64) (line, got, want string, p *check.Panic) {
+			switch o.Call {
+			case openCall:
+				var err error
+				err, p = check.Call(func() error { return g.Open(o.Session, o.Class, now) })
+				got, want = check.ErrString(err, m.open(o.Session, o.Class, now))
+			case reloadCall:
+				var err error
+				err, p = check.Call(func() error { return g.Reload(o.Cfg, now) })
+				got, want = check.ErrString(err, m.reload(o.Cfg, now))
+			default:
+				var v Verdict
+				v, p = check.Call(func() Verdict { return g.Admit(o.Session, o.Kind, now) })
+				got, want = v.String(), m.admit(o.Session, o.Kind, now).String()
+			}
+			return o.callString(now), got, want, p
+		})
 	}
 	return t
 }

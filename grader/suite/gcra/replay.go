@@ -28,15 +28,12 @@ func newCall(s setup) string {
 func replay(newImpl New, s script) check.Trace {
 	st := s.Setup
 	t, g, ok := check.Begin(newCall(st), func() Limiter { return newImpl(st.Rate, st.Burst, st.Start) })
-	if !ok {
-		return t
-	}
-	m := model.NewBucket(st.Burst, st.Rate, st.Start)
-	for _, now := range check.Times(st.Start, s.Ops) {
-		got, p := check.Call(func() bool { return g.TryAcquire(now) })
-		if !t.Step(fmt.Sprintf("TryAcquire(nowNs=%s)", check.U(now)), check.B(got), check.B(m.TryAcquire(now, 1)), p) {
-			return t
-		}
+	if ok {
+		m := model.NewBucket(st.Burst, st.Rate, st.Start)
+		check.Replay(&t, st.Start, s.Ops, func(_ op, now uint64) (string, string, string, *check.Panic) {
+			got, p := check.Call(func() bool { return g.TryAcquire(now) })
+			return fmt.Sprintf("TryAcquire(nowNs=%s)", check.U(now)), check.B(got), check.B(m.TryAcquire(now, 1)), p
+		})
 	}
 	return t
 }

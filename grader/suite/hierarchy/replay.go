@@ -97,31 +97,26 @@ func names(msg, problem string) bool {
 
 func replay(newImpl New, s script) check.Trace {
 	t, tree, ok := check.Begin(fmt.Sprintf("New(nowNs=%s)", check.U(s.Setup.Start)), func() Tree { return newImpl(s.Setup.Start) })
-	if !ok {
-		return t
-	}
-	m := newModel(s.Setup.Start)
-	for o, now := range check.Times(s.Setup.Start, s.Ops) {
-		var got, want string
-		var p *check.Panic
-		switch o.Kind {
-		case add:
-			var r addAnswer
-			r, p = check.Call(func() addAnswer { id, err := tree.Add(o.Node, o.N, o.Rate); return addAnswer{id, err} })
-			id, problem := m.add(o.Node, o.N, o.Rate)
-			got, want = addResult(r.id, r.err, problem), wantAdd(id, problem)
-		case available:
-			var v uint64
-			v, p = check.Call(func() uint64 { return tree.Available(o.Node, now) })
-			got, want = check.U(v), check.U(m.available(o.Node, now))
-		default:
-			var v bool
-			v, p = check.Call(func() bool { return tree.TryAcquire(o.Node, now, o.N) })
-			got, want = check.B(v), check.B(m.tryAcquire(o.Node, now, o.N))
-		}
-		if !t.Step(o.call(now), got, want, p) {
-			return t
-		}
+	if ok {
+		m := newModel(s.Setup.Start)
+		check.Replay(&t, s.Setup.Start, s.Ops, func(o op, now uint64) (line, got, want string, p *check.Panic) {
+			switch o.Kind {
+			case add:
+				var r addAnswer
+				r, p = check.Call(func() addAnswer { id, err := tree.Add(o.Node, o.N, o.Rate); return addAnswer{id, err} })
+				id, problem := m.add(o.Node, o.N, o.Rate)
+				got, want = addResult(r.id, r.err, problem), wantAdd(id, problem)
+			case available:
+				var v uint64
+				v, p = check.Call(func() uint64 { return tree.Available(o.Node, now) })
+				got, want = check.U(v), check.U(m.available(o.Node, now))
+			default:
+				var v bool
+				v, p = check.Call(func() bool { return tree.TryAcquire(o.Node, now, o.N) })
+				got, want = check.B(v), check.B(m.tryAcquire(o.Node, now, o.N))
+			}
+			return o.call(now), got, want, p
+		})
 	}
 	return t
 }

@@ -177,15 +177,12 @@ func (g modelGate) Status(nowNs uint64) Status          { return g.m.status(nowN
 func replay(impl Impl, s script) check.Trace {
 	st := s.Setup
 	t, g, ok := check.BeginNew(st, configString, "a nil *Gate", impl.New)
-	if !ok {
-		return t
-	}
-	m := newModel(st.Cfg, st.Start)
-	for o, now := range check.Times(st.Start, s.Ops) {
-		got, p := check.Call(func() string { return o.apply(g, st.Cfg.Congestion, now) })
-		if !t.Step(o.callString(now), got, m.step(o, now), p) {
-			return t
-		}
+	if ok {
+		m := newModel(st.Cfg, st.Start)
+		check.Replay(&t, st.Start, s.Ops, func(o op, now uint64) (string, string, string, *check.Panic) {
+			got, p := check.Call(func() string { return o.apply(g, st.Cfg.Congestion, now) })
+			return o.callString(now), got, m.step(o, now), p
+		})
 	}
 	return t
 }

@@ -27,22 +27,16 @@ func replay(newImpl New, s script) check.Trace {
 	st := s.Setup
 	t, b, ok := check.Begin(fmt.Sprintf("New(capacity=%s, ratePerSec=%s, nowNs=%s)", check.U(st.Capacity), check.U(st.Rate), check.U(st.Start)),
 		func() Bucket { return newImpl(st.Capacity, st.Rate, st.Start) })
-	if !ok {
-		return t
-	}
-	m := model.NewBucket(st.Capacity, st.Rate, st.Start)
-	for o, now := range check.Times(st.Start, s.Ops) {
-		if o.Available {
-			got, p := check.Call(func() uint64 { return b.Available(now) })
-			if !t.Step(fmt.Sprintf("Available(nowNs=%s)", check.U(now)), check.U(got), check.U(m.Available(now)), p) {
-				return t
+	if ok {
+		m := model.NewBucket(st.Capacity, st.Rate, st.Start)
+		check.Replay(&t, st.Start, s.Ops, func(o op, now uint64) (string, string, string, *check.Panic) {
+			if o.Available {
+				got, p := check.Call(func() uint64 { return b.Available(now) })
+				return fmt.Sprintf("Available(nowNs=%s)", check.U(now)), check.U(got), check.U(m.Available(now)), p
 			}
-			continue
-		}
-		got, p := check.Call(func() bool { return b.TryAcquire(now, o.N) })
-		if !t.Step(fmt.Sprintf("TryAcquire(nowNs=%s, n=%s)", check.U(now), check.U(o.N)), check.B(got), check.B(m.TryAcquire(now, o.N)), p) {
-			return t
-		}
+			got, p := check.Call(func() bool { return b.TryAcquire(now, o.N) })
+			return fmt.Sprintf("TryAcquire(nowNs=%s, n=%s)", check.U(now), check.U(o.N)), check.B(got), check.B(m.TryAcquire(now, o.N)), p
+		})
 	}
 	return t
 }
