@@ -23,9 +23,6 @@ func at(s script, last int) *model {
 // (so no other rule has played a part yet).
 func consecutiveTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 {
-		return false
-	}
 	m := at(s, last)
 	return m.resets > 0 && !m.everOpen
 }
@@ -35,7 +32,7 @@ func consecutiveTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 // question.
 func openTimeoutTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 	last := t.Last()
-	return last >= 0 && at(s, last).prior == Open
+	return at(s, last).prior == Open
 }
 
 // halfOpenTrap: the failing call comes in a half-open period that was
@@ -43,9 +40,6 @@ func openTimeoutTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 // that this call does not end.
 func halfOpenTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 {
-		return false
-	}
 	m := at(s, last)
 	return m.prior == HalfOpen || m.prior == Open && m.state == Open && m.fromHalf
 }

@@ -33,9 +33,11 @@ type failedPop struct {
 	both              bool
 }
 
+// parsePop parses t's failing call, for the traps: false unless it is a
+// Pop answered without a panic.
 func parsePop(t check.Trace, s script) (failedPop, bool) {
 	last := t.Last()
-	if last < 0 || !s.Ops[last].Pop || t.Panic != nil {
+	if !s.Ops[last].Pop || t.Panic != nil {
 		return failedPop{}, false
 	}
 	st := t.Steps[last]

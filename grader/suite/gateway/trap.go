@@ -35,7 +35,7 @@ func isAdmit(k Kind) func(op) bool {
 // a failing cancel) is answered right.
 func cancelTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 || !headDiffers(t) {
+	if !headDiffers(t) {
 		return false
 	}
 	o := s.Ops[last]
@@ -77,14 +77,14 @@ func heartbeatTrap(s script, t check.Trace, replay func(script) check.Trace) boo
 // retryTrap: the outcome and the budget are right, the retry-after is not.
 func retryTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 	last := t.Last()
-	return last >= 0 && !headDiffers(t) && s.Ops[last].Call == admitCall
+	return !headDiffers(t) && s.Ops[last].Call == admitCall
 }
 
 // escalationTrap: the failing call is an Admit, and the same script with
 // escalation off (in the setup and every reload) is answered right.
 func escalationTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 || s.Ops[last].Call != admitCall || !headDiffers(t) {
+	if s.Ops[last].Call != admitCall || !headDiffers(t) {
 		return false
 	}
 	return !replay(escalationOff(s)).Bad
@@ -123,7 +123,7 @@ func acceptanceDiffers(t check.Trace) bool {
 // continuing under a fresh id from its reopening on is answered right.
 func reconnectTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 || s.Ops[last].Call == admitCall && !acceptanceDiffers(t) {
+	if s.Ops[last].Call == admitCall && !acceptanceDiffers(t) {
 		return false
 	}
 	m := newModel(s.Setup.Cfg, s.Setup.Start)
@@ -226,9 +226,12 @@ func small(s script) script {
 	return alt
 }
 
+// hugeValues is overflowTrap's first half: whether the failing call
+// differs in more than its retry-after (see headDiffers) and a value of
+// the contract's arithmetic up to it leaves 64 bits.
 func hugeValues(s script, t check.Trace) bool {
 	last := t.Last()
-	if last < 0 || !headDiffers(t) {
+	if !headDiffers(t) {
 		return false
 	}
 	limit := new(big.Int).Lsh(big.NewInt(1), 64)

@@ -234,9 +234,6 @@ var overflowDomain = domain{
 // contract) the script passes: the failure is the steps back's doing.
 func backwardTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := len(t.Steps) - 1
-	if last < 0 {
-		return false
-	}
 	back := false
 	alt := script{Setup: s.Setup, Ops: make([]op, len(s.Ops))}
 	for i, o := range s.Ops {

@@ -77,9 +77,6 @@ func allOrNothingTrap(s script, t check.Trace, replay func(script) check.Trace) 
 // call's path (a parent, shared or not, had to pay).
 func sharedTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 {
-		return false
-	}
 	ev, _ := events(s, last)
 	fail := ev[last].path
 	for _, e := range ev[:last] {
@@ -106,7 +103,7 @@ func sharedTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 // request asks for more than is there, so only a lost refill errs that way.
 func lazyTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 || t.Panic != nil || len(missed(s, last)) == 0 {
+	if t.Panic != nil || len(missed(s, last)) == 0 {
 		return false
 	}
 	st := t.Steps[last]
@@ -156,7 +153,7 @@ func fractionalTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 			calls++
 		}
 	}
-	return last >= 0 && s.Ops[last].Kind != add && calls >= 2
+	return s.Ops[last].Kind != add && calls >= 2
 }
 
 // overflowTrap: up to the failing call, a value of the contract's
@@ -166,7 +163,7 @@ func fractionalTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 // for 1: otherwise the tree just did not start full.
 func overflowTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 || s.Ops[last].Kind == add {
+	if s.Ops[last].Kind == add {
 		return false
 	}
 	first := slices.IndexFunc(s.Ops, func(o op) bool { return o.Kind != add })

@@ -71,7 +71,7 @@ func refuses(m *model, now uint64) bool { return m.countAt(m.bucketAt(now)) >= m
 // with the refused calls made as Count calls instead the script passes.
 func rejectedTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 || !factsOf(s, last).refused || !tooFull(t.Steps[last].Call, t.Steps[last].Got, t.Steps[last].Want, t.Panic != nil) {
+	if !factsOf(s, last).refused || !tooFull(t.Steps[last].Call, t.Steps[last].Got, t.Steps[last].Want, t.Panic != nil) {
 		return false
 	}
 	alt := script{Setup: s.Setup, Ops: append([]op(nil), s.Ops...)}
@@ -102,14 +102,14 @@ func tooFull(call, got, want string, panicked bool) bool {
 // script passes.
 func staleTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	return last >= 0 && factsOf(s, last).stale && !replay(without(s, last, left)).Bad
+	return factsOf(s, last).stale && !replay(without(s, last, left)).Bad
 }
 
 // edgeTrap: at the failing call, a bucket holding accepted calls is on the
 // window's edge, and without those calls the script passes.
 func edgeTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	return last >= 0 && factsOf(s, last).edge && !replay(without(s, last, onEdge)).Bad
+	return factsOf(s, last).edge && !replay(without(s, last, onEdge)).Bad
 }
 
 // left reports whether bucket id has left the window when cur is the
@@ -140,7 +140,7 @@ func without(s script, last int, pick func(m *model, id, cur uint64) bool) scrip
 // contract) passes.
 func backwardTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 || !factsOf(s, last).steppedBack {
+	if !factsOf(s, last).steppedBack {
 		return false
 	}
 	alt := script{Setup: s.Setup, Ops: make([]op, len(s.Ops))}
@@ -158,7 +158,7 @@ func backwardTrap(s script, t check.Trace, replay func(script) check.Trace) bool
 // place of its bucket and the window's state is the same) pass.
 func overflowTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 || !factsOf(s, last).huge {
+	if !factsOf(s, last).huge {
 		return false
 	}
 	alt, ok := shifted(s)

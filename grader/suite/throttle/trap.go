@@ -29,7 +29,7 @@ func needsRefused(s script, last int, replay func(script) check.Trace) bool {
 // keep says.
 func ends(s script, t check.Trace, c call, keep func(got, want string) bool) bool {
 	last := t.Last()
-	if last < 0 || t.Panic != nil || s.Ops[last].Call != c {
+	if t.Panic != nil || s.Ops[last].Call != c {
 		return false
 	}
 	st := t.Steps[last]
@@ -110,7 +110,7 @@ func pauseTrap(s script, t check.Trace, _ func(script) check.Trace) bool {
 // without the SetWhitelisted calls the same script is answered right.
 func whitelistTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := t.Last()
-	if last < 0 || t.Panic != nil {
+	if t.Panic != nil {
 		return false
 	}
 	on := slices.ContainsFunc(s.Ops[:last], func(o op) bool { return o.Call == whiteCall && o.On })

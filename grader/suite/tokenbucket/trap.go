@@ -19,7 +19,7 @@ import (
 // contract) the script passes.
 func backwardTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := len(t.Steps) - 1
-	if last < 0 || !steppedBack(s.Ops[:last+1]) {
+	if !steppedBack(s.Ops[:last+1]) {
 		return false
 	}
 	alt := script{Setup: s.Setup, Ops: make([]op, len(s.Ops))}
@@ -47,9 +47,6 @@ func steppedBack(ops []op) bool {
 // (which take nothing either) the script passes.
 func partialTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := len(t.Steps) - 1
-	if last < 0 {
-		return false
-	}
 	too := tooBig(s, last)
 	if len(too) == 0 {
 		return false
@@ -93,9 +90,6 @@ func tooBig(s script, last int) []int {
 // start full, whatever its size.
 func overflowTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
 	last := len(t.Steps) - 1
-	if last < 0 {
-		return false
-	}
 	if last == 0 {
 		small := script{Setup: setup{Capacity: 1, Rate: s.Setup.Rate, Start: s.Setup.Start}, Ops: []op{{N: 1}}}
 		if replay(small).Bad {
