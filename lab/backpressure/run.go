@@ -96,7 +96,7 @@ func (w Window) OK() float64 { return w.Counts.OK() }
 // Run is the drain loop of one run. It is not safe for concurrent use.
 type Run struct {
 	cfg     Config
-	impl    string
+	side    guard.Side // the governor's: Impl's name, and whether and why it stopped the run
 	profile target.Profile
 	tgt     *target.Target
 	client  *retry.Client
@@ -105,8 +105,6 @@ type Run struct {
 	lastBad float64
 	window  int
 	seen    retry.Counters // the client's counters at the end of the previous window
-	stopped bool
-	status  string
 	out     []Window
 }
 
@@ -120,7 +118,7 @@ func New(cfg Config, impl adaptive.Impl) (*Run, error) {
 	p, _ := target.Named(cfg.Target)
 	r := &Run{
 		cfg:     cfg,
-		impl:    impl.Name,
+		side:    guard.Side{Name: impl.Name},
 		profile: p,
 		tgt:     target.New(p, cfg.Seed),
 		client:  retry.New(cfg.Tries, cfg.Seed+1),
@@ -130,10 +128,10 @@ func New(cfg Config, impl adaptive.Impl) (*Run, error) {
 		return r, nil
 	}
 	if impl.NewGovernor == nil {
-		r.stop(guard.Missing(impl.Missing))
+		r.side.Stop(guard.Missing(impl.Missing))
 		return r, nil
 	}
-	r.guard(func() {
+	r.side.Guard(func() {
 		r.gov = impl.NewGovernor(adaptive.GovernorConfig{Floor: cfg.Floor, Ceiling: cfg.Ceiling, Start: cfg.Start, Low: cfg.Low, High: cfg.High})
 		if r.gov == nil {
 			panic(errors.New("New returned nil"))
@@ -143,20 +141,6 @@ func New(cfg Config, impl adaptive.Impl) (*Run, error) {
 	return r, nil
 }
 
-// guard runs f, stopping the run if f panics.
-func (r *Run) guard(f func()) {
-	defer func() {
-		if v := recover(); v != nil {
-			r.stop(guard.Status(v))
-		}
-	}()
-	f()
-}
-
-func (r *Run) stop(status string) {
-	r.stopped, r.status = true, status
-}
-
 // Config returns the configuration the run was made with.
 func (r *Run) Config() Config { return r.cfg }
 
@@ -164,7 +148,7 @@ func (r *Run) Config() Config { return r.cfg }
 func (r *Run) Profile() target.Profile { return r.profile }
 
 // Impl returns the name of the Impl the run was made with.
-func (r *Run) Impl() string { return r.impl }
+func (r *Run) Impl() string { return r.side.Name }
 
 // Windows returns the number of windows run so far.
 func (r *Run) Windows() int { return r.window }
@@ -184,22 +168,19 @@ func (r *Run) Capacity() float64 { return r.profile.CapacityAt(r.startNs() + Win
 func (r *Run) Counters() retry.Counters { return r.client.Counters() }
 
 // Stopped reports whether the governor stopped the run; Status says why.
-func (r *Run) Stopped() bool { return r.stopped }
+func (r *Run) Stopped() bool { return r.side.Stopped }
 
 // Status says why the run stopped, or is empty while it runs.
-func (r *Run) Status() string { return r.status }
+func (r *Run) Status() string { return r.side.Status }
 
 // ImplStatus sums the run up in one line: the Impl's name while it runs
 // ("Reference"), the name and why once it stopped ("Yours: not
 // implemented yet"), and "No governor" for a Fixed run.
 func (r *Run) ImplStatus() string {
-	switch {
-	case r.cfg.Fixed:
+	if r.cfg.Fixed {
 		return "No governor"
-	case r.stopped:
-		return r.impl + ": " + r.status
 	}
-	return r.impl
+	return r.side.ImplStatus()
 }
 
 func (r *Run) startNs() uint64 { return uint64(r.window) * WindowNs }
@@ -222,7 +203,7 @@ func slots(offer float64) int {
 func (r *Run) Step(maxWindows int) []Window {
 	out := r.out[:0]
 	for range maxWindows {
-		if r.stopped {
+		if r.side.Stopped {
 			break
 		}
 		out = append(out, r.one())
@@ -254,9 +235,9 @@ func (r *Run) one() Window {
 	if r.cfg.Fixed {
 		w.Decision.Reason = fmt.Sprintf("no governor: offer fixed at the ceiling %g", r.cfg.Ceiling)
 	} else {
-		r.guard(func() { w.Decision = r.gov.Observe(total.AttemptFailures, total.Attempts) })
-		if r.stopped { // Observe panicked: w.Decision is still the hold
-			w.Decision.Reason = "governor stopped: " + r.status
+		r.side.Guard(func() { w.Decision = r.gov.Observe(total.AttemptFailures, total.Attempts) })
+		if r.side.Stopped { // Observe panicked: w.Decision is still the hold
+			w.Decision.Reason = "governor stopped: " + r.side.Status
 		}
 	}
 	r.offer, r.lastBad = w.Decision.Offer, w.Decision.LastBad

@@ -49,7 +49,7 @@ func MaxStepBytes(n int) int { return 8*(StepHeader+n*WindowFields) + n*MaxReaso
 func (r *Run) EncodeStep(dst []byte, ws []Window) []byte {
 	w := batch.Writer{Bytes: dst}
 	w.Float(float64(len(ws)))
-	w.Bool(r.stopped)
+	w.Bool(r.side.Stopped)
 	w.Float(r.offer)
 	w.Float(r.lastBad)
 	w.Float(r.Capacity())

@@ -93,7 +93,7 @@ type pending struct {
 // Run is one run. It is not safe for concurrent use.
 type Run struct {
 	cfg     Config
-	impl    string
+	side    guard.Side // the limit's: Impl's name, and whether and why it stopped the run
 	queue   *target.Queue
 	rng     *rand.Rand
 	limit   adaptive.Limit
@@ -107,8 +107,6 @@ type Run struct {
 	stepEnd uint64 // when that step ends
 	period  uint64 // the schedule's length: the sum of its steps
 	flight  []pending
-	stopped bool
-	status  string
 	bins    []Bin
 }
 
@@ -121,7 +119,7 @@ func New(cfg Config, impl adaptive.Impl) (*Run, error) {
 	}
 	r := &Run{
 		cfg:   cfg,
-		impl:  impl.Name,
+		side:  guard.Side{Name: impl.Name},
 		queue: target.NewQueue(cfg.Workers, cfg.ServiceNs, cfg.Noise, cfg.Seed),
 		rng:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0xda942042e4dd58b5)),
 		long:  longRTT{factor: 2 / float64(max(cfg.Limit.LongWindow, 1)+1)},
@@ -133,9 +131,9 @@ func New(cfg Config, impl adaptive.Impl) (*Run, error) {
 	r.arrival = r.nextArrival(0)
 	switch {
 	case impl.NewLimit == nil:
-		r.stopped, r.status = true, guard.Missing(impl.Missing)
+		r.side.Stop(guard.Missing(impl.Missing))
 	default:
-		r.guard(func() {
+		r.side.Guard(func() {
 			r.limit = impl.NewLimit(cfg.Limit)
 			if r.limit == nil {
 				panic(errors.New("New returned nil"))
@@ -146,20 +144,11 @@ func New(cfg Config, impl adaptive.Impl) (*Run, error) {
 	return r, nil
 }
 
-func (r *Run) guard(f func()) {
-	defer func() {
-		if v := recover(); v != nil {
-			r.stopped, r.status = true, guard.Status(v)
-		}
-	}()
-	f()
-}
-
 // Config returns the configuration the run was made with.
 func (r *Run) Config() Config { return r.cfg }
 
 // Impl returns the name of the Impl the run was made with.
-func (r *Run) Impl() string { return r.impl }
+func (r *Run) Impl() string { return r.side.Name }
 
 // Now returns the virtual time the run has reached: the end of its latest
 // bin.
@@ -182,19 +171,14 @@ func (r *Run) LongRTT() float64 { return r.long.value }
 func (r *Run) Inflight() int { return len(r.flight) }
 
 // Stopped reports whether the limit stopped the run; Status says why.
-func (r *Run) Stopped() bool { return r.stopped }
+func (r *Run) Stopped() bool { return r.side.Stopped }
 
 // Status says why the run stopped, or is empty while it runs.
-func (r *Run) Status() string { return r.status }
+func (r *Run) Status() string { return r.side.Status }
 
 // ImplStatus is the Impl's name while the run goes on, and the name and
 // the reason once it stopped ("Yours: not implemented yet").
-func (r *Run) ImplStatus() string {
-	if r.stopped {
-		return r.impl + ": " + r.status
-	}
-	return r.impl
-}
+func (r *Run) ImplStatus() string { return r.side.ImplStatus() }
 
 // LoadAt returns the schedule's load at tNs.
 func (r *Run) LoadAt(tNs uint64) float64 {
@@ -233,7 +217,7 @@ func (r *Run) nextArrival(tNs uint64) uint64 {
 // Step.
 func (r *Run) Step(untilNs uint64, maxBins int) []Bin {
 	bins := r.bins[:0]
-	for len(bins) < min(maxBins, MaxBins) && !r.stopped && r.now+BinNs <= untilNs {
+	for len(bins) < min(maxBins, MaxBins) && !r.side.Stopped && r.now+BinNs <= untilNs {
 		bins = append(bins, r.bin())
 	}
 	r.bins = bins
@@ -245,7 +229,7 @@ func (r *Run) bin() Bin {
 	b := Bin{StartNs: r.now, Load: r.LoadAt(r.now)}
 	end := r.now + BinNs
 	var rttSum float64
-	for !r.stopped {
+	for !r.side.Stopped {
 		done := uint64(math.MaxUint64)
 		if len(r.flight) > 0 {
 			done = r.flight[0].doneNs
@@ -260,7 +244,7 @@ func (r *Run) bin() Bin {
 			if float64(p.inflight) < float64(r.current)/2 {
 				b.AppLimited++
 			}
-			r.guard(func() { r.current = r.limit.Update(rtt, p.inflight) })
+			r.side.Guard(func() { r.current = r.limit.Update(rtt, p.inflight) })
 			continue
 		}
 		if r.arrival >= end {

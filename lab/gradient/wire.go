@@ -37,7 +37,7 @@ func MaxStepBytes(n int) int { return 8 * (StepHeader + n*BinFields) }
 func (r *Run) EncodeStep(dst []byte, bins []Bin) []byte {
 	w := batch.Writer{Bytes: dst}
 	w.Float(float64(len(bins)))
-	w.Bool(r.stopped)
+	w.Bool(r.side.Stopped)
 	w.Float(float64(r.now))
 	w.Float(float64(r.current))
 	w.Float(r.short)
