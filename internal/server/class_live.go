@@ -114,34 +114,15 @@ func openingEvent(sub store.Submission) class.Event {
 	return e
 }
 
-// stream writes the subscription's events until last says an event was the
-// last, the client goes away, or the subscriber falls behind (resync).
+// stream writes the subscription's events (see pump) until last (nil:
+// never) says an event was the last, and then closes the connection as
+// graded.
 func (h *classHandlers) stream(ctx context.Context, conn *websocket.Conn, events <-chan class.Event, last func(class.Event) bool) error {
-	ping := time.NewTicker(25 * time.Second)
-	defer ping.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-ping.C:
-			if err := conn.Ping(ctx); err != nil {
-				return nil
-			}
-		case e, ok := <-events:
-			if !ok {
-				h.writeEvent(ctx, conn, class.Event{Type: class.EventResync})
-				conn.Close(websocket.StatusTryAgainLater, "fell behind: reload")
-				return nil
-			}
-			if err := h.writeEvent(ctx, conn, e); err != nil {
-				return nil
-			}
-			if last(e) {
-				conn.Close(websocket.StatusNormalClosure, "graded")
-				return nil
-			}
-		}
+	write := func(e class.Event) error { return h.writeEvent(ctx, conn, e) }
+	if pump(ctx, conn, events, write, class.Event{Type: class.EventResync}, last) {
+		conn.Close(websocket.StatusNormalClosure, "graded")
 	}
+	return nil
 }
 
 func (h *classHandlers) writeEvent(ctx context.Context, conn *websocket.Conn, e class.Event) error {
@@ -181,5 +162,5 @@ func (h *classHandlers) dashboardLive(c echo.Context) error {
 			}
 		}
 	}()
-	return h.stream(ctx, conn, filtered, func(class.Event) bool { return false })
+	return h.stream(ctx, conn, filtered, nil)
 }

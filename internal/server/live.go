@@ -56,27 +56,9 @@ func (h *handlers) liveSocket(c echo.Context) error {
 	if h.writeLive(ctx, conn, hello, exercise) != nil {
 		return nil
 	}
-	ping := time.NewTicker(25 * time.Second)
-	defer ping.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-ping.C:
-			if err := conn.Ping(ctx); err != nil {
-				return nil
-			}
-		case e, ok := <-sub.C:
-			if !ok {
-				h.writeLive(ctx, conn, push.Event{Type: push.TypeResync}, "")
-				conn.Close(websocket.StatusTryAgainLater, "fell behind: reload")
-				return nil
-			}
-			if h.writeLive(ctx, conn, e, exercise) != nil {
-				return nil
-			}
-		}
-	}
+	write := func(e push.Event) error { return h.writeLive(ctx, conn, e, exercise) }
+	pump(ctx, conn, sub.C, write, push.Event{Type: push.TypeResync}, nil)
+	return nil
 }
 
 // writeLive writes e for the page of exercise (or another page, ""),
