@@ -9,26 +9,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
 	"ratelab/lab/adaptive"
 	"ratelab/lab/backpressure"
+	"ratelab/lab/internal/proptest"
 	"ratelab/lab/target"
 )
 
 // propertySeed is fixed so that a failure prints the same counterexample on
 // every run; change it to explore.
 const propertySeed = 20260404
-
-func properties(t *testing.T, runs int) *gopter.Properties {
-	t.Helper()
-	t.Logf("gopter seed %d", propertySeed)
-	params := gopter.DefaultTestParametersWithSeed(propertySeed)
-	params.MinSuccessfulTests = runs
-	return gopter.NewProperties(params)
-}
 
 // run runs n windows of cfg with the reference governor and returns a copy
 // of them.
@@ -56,7 +48,7 @@ func leq(a, b float64) bool { return a <= b+1e-9*math.Abs(b) }
 // offer climbs from the floor to the ceiling by doubling, reaching it after
 // ceil(log2(ceiling/floor)) clean windows, and no attempt ever fails.
 func TestRobustSlowStart(t *testing.T) {
-	p := properties(t, 200)
+	p := proptest.Properties(t, propertySeed, 200)
 	p.Property("floor to ceiling in log2(ceiling/floor) clean windows", prop.ForAll(
 		func(floor, extra int, seed uint64) bool {
 			ceiling := min(floor+extra, 380) // the robust target serves 384 at worst

@@ -8,6 +8,7 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
+	"ratelab/lab/internal/proptest"
 	"ratelab/lab/retry"
 )
 
@@ -38,10 +39,7 @@ func decode(codes []int) []round {
 // failed, or waiting; a request fails only after its last try; retries
 // come only from earlier failures.
 func TestConservation(t *testing.T) {
-	t.Logf("gopter seed %d", propertySeed)
-	params := gopter.DefaultTestParametersWithSeed(propertySeed)
-	params.MinSuccessfulTests = 400
-	p := gopter.NewProperties(params)
+	p := proptest.Properties(t, propertySeed, 400)
 	p.Property("both planes add up", prop.ForAll(
 		func(codes []int, tries int, seed uint64) bool {
 			c := retry.New(tries, seed)

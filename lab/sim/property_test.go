@@ -3,10 +3,10 @@ package sim_test
 import (
 	"testing"
 
-	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
+	"ratelab/lab/internal/proptest"
 	"ratelab/lab/limiters"
 	"ratelab/lab/sim"
 	"ratelab/lab/traffic"
@@ -15,14 +15,6 @@ import (
 // propertySeed is fixed so that a failure prints the same counterexample on
 // every run; change it to explore.
 const propertySeed = 20260101
-
-func properties(t *testing.T, runs int) *gopter.Properties {
-	t.Helper()
-	t.Logf("gopter seed %d", propertySeed)
-	params := gopter.DefaultTestParametersWithSeed(propertySeed)
-	params.MinSuccessfulTests = runs
-	return gopter.NewProperties(params)
-}
 
 // brutePeak is Peak's definition: the most times in any [t_i, t_i+length).
 func brutePeak(times []uint64, length uint64) uint64 {
@@ -40,7 +32,7 @@ func brutePeak(times []uint64, length uint64) uint64 {
 }
 
 func TestPeakMatchesDefinition(t *testing.T) {
-	p := properties(t, 500)
+	p := proptest.Properties(t, propertySeed, 500)
 	p.Property("Peak.Max equals the most events in any interval", prop.ForAll(
 		func(gaps []uint64, length uint64) bool {
 			times := make([]uint64, len(gaps))
@@ -65,7 +57,7 @@ func TestPeakMatchesDefinition(t *testing.T) {
 // bucket and the GCRA never more than b + r·W; the fixed window never more
 // than 2N. With exact refill the GCRA decides as the token bucket does.
 func TestLimitsHold(t *testing.T) {
-	p := properties(t, 150)
+	p := proptest.Properties(t, propertySeed, 150)
 	p.Property("every lane keeps its bound", prop.ForAll(
 		func(limit uint32, windowMs uint64, k int, burst uint64, naive bool, scenario int, seed uint64) bool {
 			cfg := sim.Config{

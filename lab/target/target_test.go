@@ -5,24 +5,16 @@ import (
 	"math"
 	"testing"
 
-	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
+	"ratelab/lab/internal/proptest"
 	"ratelab/lab/target"
 )
 
 // propertySeed is fixed so that a failure prints the same counterexample on
 // every run; change it to explore.
 const propertySeed = 20260404
-
-func properties(t *testing.T, runs int) *gopter.Properties {
-	t.Helper()
-	t.Logf("gopter seed %d", propertySeed)
-	params := gopter.DefaultTestParametersWithSeed(propertySeed)
-	params.MinSuccessfulTests = runs
-	return gopter.NewProperties(params)
-}
 
 const second = 1_000_000_000
 
@@ -76,7 +68,7 @@ func TestNamed(t *testing.T) {
 // target fails exactly the excess over the capacity it drew, and a fragile
 // one never fails fewer.
 func TestFailures(t *testing.T) {
-	p := properties(t, 300)
+	p := proptest.Properties(t, propertySeed, 300)
 	p.Property("failures follow the profile", prop.ForAll(
 		func(capacity, collapse, noise float64, n int, seed uint64) bool {
 			robust := target.New(target.Profile{Capacity: capacity, Noise: noise}, seed)
