@@ -14,7 +14,7 @@ import (
 
 	"ratelab/lab/adaptive"
 	"ratelab/lab/backpressure"
-	"ratelab/lab/internal/proptest"
+	"ratelab/lab/internal/labtest"
 	"ratelab/lab/target"
 )
 
@@ -48,7 +48,7 @@ func leq(a, b float64) bool { return a <= b+1e-9*math.Abs(b) }
 // offer climbs from the floor to the ceiling by doubling, reaching it after
 // ceil(log2(ceiling/floor)) clean windows, and no attempt ever fails.
 func TestRobustSlowStart(t *testing.T) {
-	p := proptest.Properties(t, propertySeed, 200)
+	p := labtest.Properties(t, propertySeed, 200)
 	p.Property("floor to ceiling in log2(ceiling/floor) clean windows", prop.ForAll(
 		func(floor, extra int, seed uint64) bool {
 			ceiling := min(floor+extra, 380) // the robust target serves 384 at worst
@@ -282,40 +282,20 @@ func TestLearnerCodeStopsTheRun(t *testing.T) {
 
 func TestConfigValidate(t *testing.T) {
 	ok := backpressure.DefaultConfig(target.RobustName)
-	tests := []struct {
-		name   string
-		modify func(*backpressure.Config)
-		want   string // part of the error; empty for none
-	}{
-		{"valid", func(*backpressure.Config) {}, ""},
-		{"fixed", func(c *backpressure.Config) { c.Fixed = true }, ""},
-		{"floor below 1", func(c *backpressure.Config) { c.Floor = 0.5 }, "floor"},
-		{"floor NaN", func(c *backpressure.Config) { c.Floor = math.NaN() }, "floor"},
-		{"ceiling below floor", func(c *backpressure.Config) { c.Ceiling = 5 }, "ceiling"},
-		{"ceiling too high", func(c *backpressure.Config) { c.Ceiling = backpressure.MaxCeiling + 1 }, "ceiling"},
-		{"negative start", func(c *backpressure.Config) { c.Start = -1 }, "start"},
-		{"band upside down", func(c *backpressure.Config) { c.Low, c.High = 0.1, 0.05 }, "low"},
-		{"high of 1", func(c *backpressure.Config) { c.High = 1 }, "high"},
-		{"no tries", func(c *backpressure.Config) { c.Tries = 0 }, "tries"},
-		{"too many tries", func(c *backpressure.Config) { c.Tries = backpressure.MaxTries + 1 }, "tries"},
-		{"unknown target", func(c *backpressure.Config) { c.Target = "flaky" }, "flaky"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := ok
-			tt.modify(&c)
-			err := c.Validate()
-			switch {
-			case tt.want == "" && err != nil:
-				t.Errorf("Validate() = %v, want nil", err)
-			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
-				t.Errorf("Validate() = %v, want an error about %q", err, tt.want)
-			}
-			if _, err2 := backpressure.New(c, adaptive.Reference); (err2 == nil) != (err == nil) {
-				t.Errorf("New error %v, Validate error %v: want both or neither", err2, err)
-			}
-		})
-	}
+	labtest.Validation(t, ok, []labtest.ConfigCase[backpressure.Config]{
+		{Name: "valid", Modify: func(*backpressure.Config) {}},
+		{Name: "fixed", Modify: func(c *backpressure.Config) { c.Fixed = true }},
+		{Name: "floor below 1", Modify: func(c *backpressure.Config) { c.Floor = 0.5 }, Want: "floor"},
+		{Name: "floor NaN", Modify: func(c *backpressure.Config) { c.Floor = math.NaN() }, Want: "floor"},
+		{Name: "ceiling below floor", Modify: func(c *backpressure.Config) { c.Ceiling = 5 }, Want: "ceiling"},
+		{Name: "ceiling too high", Modify: func(c *backpressure.Config) { c.Ceiling = backpressure.MaxCeiling + 1 }, Want: "ceiling"},
+		{Name: "negative start", Modify: func(c *backpressure.Config) { c.Start = -1 }, Want: "start"},
+		{Name: "band upside down", Modify: func(c *backpressure.Config) { c.Low, c.High = 0.1, 0.05 }, Want: "low"},
+		{Name: "high of 1", Modify: func(c *backpressure.Config) { c.High = 1 }, Want: "high"},
+		{Name: "no tries", Modify: func(c *backpressure.Config) { c.Tries = 0 }, Want: "tries"},
+		{Name: "too many tries", Modify: func(c *backpressure.Config) { c.Tries = backpressure.MaxTries + 1 }, Want: "tries"},
+		{Name: "unknown target", Modify: func(c *backpressure.Config) { c.Target = "flaky" }, Want: "flaky"},
+	}, backpressure.Config.Validate, func(c backpressure.Config) error { _, err := backpressure.New(c, adaptive.Reference); return err })
 }
 
 func TestEncodeStep(t *testing.T) {

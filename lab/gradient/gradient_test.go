@@ -5,11 +5,11 @@ import (
 	"errors"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
 	"ratelab/lab/adaptive"
 	"ratelab/lab/gradient"
+	"ratelab/lab/internal/labtest"
 )
 
 const second = 1_000_000_000
@@ -203,32 +203,15 @@ func TestLearnerCodeStopsTheRun(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
-	tests := []struct {
-		name   string
-		modify func(*gradient.Config)
-		want   string
-	}{
-		{"valid", func(*gradient.Config) {}, ""},
-		{"no workers", func(c *gradient.Config) { c.Workers = 0 }, "workers"},
-		{"instant service", func(c *gradient.Config) { c.ServiceNs = 10 }, "service"},
-		{"noise 1", func(c *gradient.Config) { c.Noise = 1 }, "noise"},
-		{"no steps", func(c *gradient.Config) { c.Steps = nil }, "step"},
-		{"empty step", func(c *gradient.Config) { c.Steps = []gradient.Step{{0, 1}} }, "step"},
-		{"negative load", func(c *gradient.Config) { c.Steps = []gradient.Step{{second, -1}} }, "load"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := gradient.DefaultConfig()
-			tt.modify(&c)
-			err := c.Validate()
-			if (tt.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.want)) {
-				t.Errorf("Validate() = %v, want an error about %q", err, tt.want)
-			}
-			if _, err2 := gradient.New(c, adaptive.Reference); (err2 == nil) != (err == nil) {
-				t.Errorf("New error %v, Validate error %v: want both or neither", err2, err)
-			}
-		})
-	}
+	labtest.Validation(t, gradient.DefaultConfig(), []labtest.ConfigCase[gradient.Config]{
+		{Name: "valid", Modify: func(*gradient.Config) {}},
+		{Name: "no workers", Modify: func(c *gradient.Config) { c.Workers = 0 }, Want: "workers"},
+		{Name: "instant service", Modify: func(c *gradient.Config) { c.ServiceNs = 10 }, Want: "service"},
+		{Name: "noise 1", Modify: func(c *gradient.Config) { c.Noise = 1 }, Want: "noise"},
+		{Name: "no steps", Modify: func(c *gradient.Config) { c.Steps = nil }, Want: "step"},
+		{Name: "empty step", Modify: func(c *gradient.Config) { c.Steps = []gradient.Step{{0, 1}} }, Want: "step"},
+		{Name: "negative load", Modify: func(c *gradient.Config) { c.Steps = []gradient.Step{{second, -1}} }, Want: "load"},
+	}, gradient.Config.Validate, func(c gradient.Config) error { _, err := gradient.New(c, adaptive.Reference); return err })
 }
 
 // A schedule with a silent step: no arrival, no sample, the limit holds.

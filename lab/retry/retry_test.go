@@ -8,7 +8,7 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
-	"ratelab/lab/internal/proptest"
+	"ratelab/lab/internal/labtest"
 	"ratelab/lab/retry"
 )
 
@@ -39,7 +39,7 @@ func decode(codes []int) []round {
 // failed, or waiting; a request fails only after its last try; retries
 // come only from earlier failures.
 func TestConservation(t *testing.T) {
-	p := proptest.Properties(t, propertySeed, 400)
+	p := labtest.Properties(t, propertySeed, 400)
 	p.Property("both planes add up", prop.ForAll(
 		func(codes []int, tries int, seed uint64) bool {
 			c := retry.New(tries, seed)

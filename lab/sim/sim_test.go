@@ -5,10 +5,10 @@ import (
 	"errors"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
 	"ratelab/lab/guard"
+	"ratelab/lab/internal/labtest"
 	"ratelab/lab/limiters"
 	"ratelab/lab/sim"
 )
@@ -340,39 +340,19 @@ func TestBatchEncode(t *testing.T) {
 
 func TestConfigValidate(t *testing.T) {
 	ok := sim.Config{Limit: 100, WindowNs: second, Buckets: 10, Traffic: "steady"}
-	tests := []struct {
-		name   string
-		modify func(*sim.Config)
-		want   string // part of the error; empty for none
-	}{
-		{"valid", func(*sim.Config) {}, ""},
-		{"limit 0", func(c *sim.Config) { c.Limit = 0 }, "limit"},
-		{"limit too big", func(c *sim.Config) { c.Limit = sim.MaxLimit + 1 }, "limit"},
-		{"window too short", func(c *sim.Config) { c.WindowNs = 999 }, "window"},
-		{"window too long", func(c *sim.Config) { c.WindowNs = 61 * second }, "window"},
-		{"no buckets", func(c *sim.Config) { c.Buckets = 0 }, "buckets"},
-		{"burst too big", func(c *sim.Config) { c.Burst = sim.MaxBurst + 1 }, "burst"},
-		{"rate below 1/s", func(c *sim.Config) { c.Limit, c.WindowNs = 1, 2*second }, "per second"},
-		{"rate above 1/ns", func(c *sim.Config) { c.Limit, c.WindowNs = 2000, 1000 }, "per nanosecond"},
-		{"bad refill", func(c *sim.Config) { c.Refill = 7 }, "refill"},
-		{"bad traffic", func(c *sim.Config) { c.Traffic = "flood" }, "flood"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := ok
-			tt.modify(&c)
-			err := c.Validate()
-			switch {
-			case tt.want == "" && err != nil:
-				t.Errorf("Validate() = %v, want nil", err)
-			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
-				t.Errorf("Validate() = %v, want an error about %q", err, tt.want)
-			}
-			if _, err2 := sim.New(c, limiters.Reference); (err2 == nil) != (err == nil) {
-				t.Errorf("New error %v, Validate error %v: want both or neither", err2, err)
-			}
-		})
-	}
+	labtest.Validation(t, ok, []labtest.ConfigCase[sim.Config]{
+		{Name: "valid", Modify: func(*sim.Config) {}},
+		{Name: "limit 0", Modify: func(c *sim.Config) { c.Limit = 0 }, Want: "limit"},
+		{Name: "limit too big", Modify: func(c *sim.Config) { c.Limit = sim.MaxLimit + 1 }, Want: "limit"},
+		{Name: "window too short", Modify: func(c *sim.Config) { c.WindowNs = 999 }, Want: "window"},
+		{Name: "window too long", Modify: func(c *sim.Config) { c.WindowNs = 61 * second }, Want: "window"},
+		{Name: "no buckets", Modify: func(c *sim.Config) { c.Buckets = 0 }, Want: "buckets"},
+		{Name: "burst too big", Modify: func(c *sim.Config) { c.Burst = sim.MaxBurst + 1 }, Want: "burst"},
+		{Name: "rate below 1/s", Modify: func(c *sim.Config) { c.Limit, c.WindowNs = 1, 2*second }, Want: "per second"},
+		{Name: "rate above 1/ns", Modify: func(c *sim.Config) { c.Limit, c.WindowNs = 2000, 1000 }, Want: "per nanosecond"},
+		{Name: "bad refill", Modify: func(c *sim.Config) { c.Refill = 7 }, Want: "refill"},
+		{Name: "bad traffic", Modify: func(c *sim.Config) { c.Traffic = "flood" }, Want: "flood"},
+	}, sim.Config.Validate, func(c sim.Config) error { _, err := sim.New(c, limiters.Reference); return err })
 }
 
 func TestParseRefill(t *testing.T) {

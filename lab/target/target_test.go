@@ -8,7 +8,7 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
-	"ratelab/lab/internal/proptest"
+	"ratelab/lab/internal/labtest"
 	"ratelab/lab/target"
 )
 
@@ -68,7 +68,7 @@ func TestNamed(t *testing.T) {
 // target fails exactly the excess over the capacity it drew, and a fragile
 // one never fails fewer.
 func TestFailures(t *testing.T) {
-	p := proptest.Properties(t, propertySeed, 300)
+	p := labtest.Properties(t, propertySeed, 300)
 	p.Property("failures follow the profile", prop.ForAll(
 		func(capacity, collapse, noise float64, n int, seed uint64) bool {
 			robust := target.New(target.Profile{Capacity: capacity, Noise: noise}, seed)

@@ -1,4 +1,4 @@
-package proptest
+package labtest
 
 import (
 	"testing"
