@@ -6,7 +6,7 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
-	"ratelab/lab/internal/proptest"
+	"ratelab/lab/internal/labtest"
 	"ratelab/lab/limiters"
 	"ratelab/lab/sim"
 	"ratelab/lab/traffic"
@@ -32,7 +32,7 @@ func brutePeak(times []uint64, length uint64) uint64 {
 }
 
 func TestPeakMatchesDefinition(t *testing.T) {
-	p := proptest.Properties(t, propertySeed, 500)
+	p := labtest.Properties(t, propertySeed, 500)
 	p.Property("Peak.Max equals the most events in any interval", prop.ForAll(
 		func(gaps []uint64, length uint64) bool {
 			times := make([]uint64, len(gaps))
@@ -57,7 +57,7 @@ func TestPeakMatchesDefinition(t *testing.T) {
 // bucket and the GCRA never more than b + r·W; the fixed window never more
 // than 2N. With exact refill the GCRA decides as the token bucket does.
 func TestLimitsHold(t *testing.T) {
-	p := proptest.Properties(t, propertySeed, 150)
+	p := labtest.Properties(t, propertySeed, 150)
 	p.Property("every lane keeps its bound", prop.ForAll(
 		func(limit uint32, windowMs uint64, k int, burst uint64, naive bool, scenario int, seed uint64) bool {
 			cfg := sim.Config{
