@@ -67,7 +67,7 @@ func JSTable(path, name string) ([]string, error) {
 	table := regexp.MustCompile(`(?s)(?:var|const) ` + regexp.QuoteMeta(name) + ` = \{(.*?)\};`)
 	m := table.FindSubmatch(src)
 	if m == nil {
-		return nil, fmt.Errorf("%s has no `const %s = { ... };` table", path, name)
+		return nil, fmt.Errorf("%s has no table `var %s = { ... };` or `const %s = { ... };`", path, name, name)
 	}
 	var out []string
 	for _, e := range entry.FindAllSubmatch(m[1], -1) {
