@@ -3,6 +3,7 @@ package grader
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"time"
 
 	"ratelab/grader/check"
@@ -38,6 +39,7 @@ func (g *grading) runExercise(ctx context.Context, bin string, ex *report.Exerci
 		}
 		return
 	}
+	outs := make([]check.Outcome, len(s.Checks))
 	for i, chk := range s.Checks {
 		if ctx.Err() != nil {
 			return
@@ -56,8 +58,17 @@ func (g *grading) runExercise(ctx context.Context, bin string, ex *report.Exerci
 				o = l.outcome(c.limit)
 			}
 		}
+		outs[i] = o
 		ex.Checks[i] = chk.Result(o)
 		g.opts.Progress(Event{Exercise: ex.ID, Phase: PhaseResult, Result: &ex.Checks[i]})
+	}
+	// The exercise's mistakes settle what each check scores: a check whose
+	// result that changes is reported again.
+	for i, o := range s.Judge(outs) {
+		if r := s.Checks[i].Result(o); !reflect.DeepEqual(r, ex.Checks[i]) {
+			ex.Checks[i] = r
+			g.opts.Progress(Event{Exercise: ex.ID, Phase: PhaseResult, Result: &ex.Checks[i]})
+		}
 	}
 }
 

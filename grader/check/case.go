@@ -18,5 +18,7 @@ func TrappedCase[S, O any](s Script[S, O], replay func(Script[S, O]) Trace, trap
 	case trap != nil && t.Panic == nil && !trap(s, t):
 		return Outcome{Status: report.Skipped, Message: NotJudged}
 	}
-	return Fail(t, why)
+	f := finding(t, why)
+	f.script, f.trace = s, t
+	return Found([]Finding{f})
 }

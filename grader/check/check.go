@@ -16,6 +16,10 @@ type Check struct {
 	Points  float64 // awarded all or nothing
 	Hint    string  // how to think about the fix, shown when it fails
 	Run     func(seed int64) Outcome
+	// Own marks a check judged by its own table of single calls (an
+	// argument or config validation, Parts.Fixed): a mistake found by
+	// other checks never costs its points (see Suite.Judge).
+	Own bool
 }
 
 // Outcome is what running a check found.
@@ -24,6 +28,13 @@ type Outcome struct {
 	Message        string
 	Counterexample *report.Counterexample
 	Bench          *BenchFigures
+	// Findings are the failures the check found (the first is the one
+	// above), when its suite has error models: Suite.Judge reads them.
+	Findings []Finding
+	// Diagnosis and Mistakes are what Suite.Judge found the check's
+	// counterexample to show (see report.Check).
+	Diagnosis report.Diagnosis
+	Mistakes  []string
 }
 
 // Pass is the outcome of a check that found nothing wrong.
@@ -35,7 +46,7 @@ func (c Check) Result(o Outcome) report.Check {
 	r := report.Check{
 		ID: c.ID, Title: c.Title, Kind: c.Kind, Pitfall: c.Pitfall,
 		Status: o.Status, MaxScore: c.Points, Message: o.Message,
-		Counterexample: o.Counterexample,
+		Counterexample: o.Counterexample, Diagnosis: o.Diagnosis, Mistakes: o.Mistakes,
 	}
 	if o.Status == report.Passed {
 		r.Score = c.Points

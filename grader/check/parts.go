@@ -1,5 +1,7 @@
 package check
 
+import "ratelab/grader/report"
+
 // API is how the grader's own process reaches an exercise's API I (its
 // New, or a struct of its package functions): through a Remote, beside the
 // reference, and in the benchmark's loop.
@@ -44,6 +46,13 @@ type Parts[I, D, S, O any] struct {
 	// cases (Scripted). A name it shares with a property replaces that
 	// property's Runner.
 	Runs func(I) map[string]Runner
+	// Mistakes are the suite's error models (see Mistake), which Replay,
+	// the suite's replay of a script on an implementation, runs. With them
+	// every property and case counts each failure it finds, names the
+	// mistakes that explain it, and the exercise is settled by
+	// Suite.Judge; without them, checks keep to their traps.
+	Mistakes []Mistake[I]
+	Replay   func(I, Script[S, O]) Trace
 	// BudgetNs, if above 0, gives the suite a budget check: Loop timed in
 	// the Remote's process against BudgetNs per iteration, beside the
 	// reference's, its decisions those of Loop on Ref in the grader's own
@@ -54,20 +63,80 @@ type Parts[I, D, S, O any] struct {
 // Suite returns the checks of the implementation r serves; a nil r only
 // lists them (see NewSuite).
 func (p Parts[I, D, S, O]) Suite(r Remote) Suite {
-	impl := p.Remote(r)
-	runs := Properties(p.Domains, impl, p.Property)
-	for name, run := range p.Fixed {
-		runs[name] = Fixed(func() Outcome { return run(impl) })
-	}
-	if p.Runs != nil {
-		for name, run := range p.Runs(impl) {
-			runs[name] = run
-		}
-	}
+	var budget Runner
 	if p.BudgetNs > 0 {
-		runs["budget"] = Fixed(func() Outcome {
+		budget = Fixed(func() Outcome {
 			return Bench{BudgetNs: p.BudgetNs, Remote: r, Expected: func(n int) uint64 { return p.Loop(p.Ref, n) }}.Run()
 		})
 	}
-	return NewSuite(p.Exercise, p.Prose, func() bool { return p.NotStarted(impl) }, runs)
+	return p.suite(p.Remote(r), budget)
+}
+
+// SuiteOf returns the checks of impl, an implementation in the grader's
+// own process (a mistake's model, in the suites' tests), its budget check
+// skipped.
+func (p Parts[I, D, S, O]) SuiteOf(impl I) Suite {
+	return p.suite(impl, Fixed(func() Outcome { return Outcome{Status: report.Skipped, Message: "not timed in process"} }))
+}
+
+func (p Parts[I, D, S, O]) suite(impl I, budget Runner) Suite {
+	var diagnose func(Script[S, O], Trace) []string
+	if len(p.Mistakes) > 0 {
+		diagnose = Diagnoser(p.Mistakes, p.Replay)
+	}
+	runs := Properties(p.Domains, impl, func(d D, impl I) Property[S, O] {
+		q := p.Property(d, impl)
+		q.Diagnose = diagnose
+		return q
+	})
+	for name, run := range p.Fixed {
+		runs[name] = Fixed(func() Outcome { return own(run(impl)) })
+	}
+	if p.Runs != nil {
+		for name, run := range p.Runs(impl) {
+			runs[name] = diagnosed(run, diagnose)
+		}
+	}
+	if p.BudgetNs > 0 {
+		runs["budget"] = budget
+	}
+	s := NewSuite(p.Exercise, p.Prose, func() bool { return p.NotStarted(impl) }, runs)
+	for _, m := range p.Mistakes {
+		s.Mistakes = append(s.Mistakes, m.Named())
+	}
+	for i, c := range s.Checks {
+		_, s.Checks[i].Own = p.Fixed[c.ID[len(p.Exercise)+1:]]
+	}
+	return s
+}
+
+// own gives a fixed check's failure its finding: the check's own rule,
+// broken by one of its calls.
+func own(o Outcome) Outcome {
+	if o.Status == report.Failed {
+		o.Findings = []Finding{{Status: o.Status, Head: o.Message, Counterexample: o.Counterexample, Own: true, Diagnosed: true}}
+		o.Diagnosis = report.Reproduced // the call that broke the check's rule is the mistake
+	}
+	return o
+}
+
+// diagnosed wraps a case's Runner so that its findings name the mistakes
+// that explain them (if diagnose is not nil).
+func diagnosed[S, O any](run Runner, diagnose func(Script[S, O], Trace) []string) Runner {
+	if diagnose == nil {
+		return run
+	}
+	return func(why string) func(int64) Outcome {
+		inner := run(why)
+		return func(seed int64) Outcome {
+			o := inner(seed)
+			for i := range o.Findings {
+				f := &o.Findings[i]
+				if s, ok := f.script.(Script[S, O]); ok && !f.Diagnosed {
+					f.Mistakes, f.Diagnosed = diagnose(s, f.trace), true
+				}
+			}
+			return o
+		}
+	}
 }

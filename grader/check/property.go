@@ -2,6 +2,9 @@ package check
 
 import (
 	"math/rand"
+	"slices"
+	"strings"
+
 	"ratelab/grader/report"
 
 	"github.com/leanovate/gopter"
@@ -46,7 +49,16 @@ type Property[S, O any] struct {
 	// script and its trace (e.g. to describe the numbers of the script
 	// shown); step i of the trace is call i of the script.
 	Explain func(s Script[S, O], t Trace, why string) string
+	// Diagnose, if set, names the mistakes whose models explain a failing
+	// trace (see Diagnoser). A property with it counts every failure (Trap
+	// is not asked), shrinks each keeping the mistakes that explain it (or
+	// keeping it unexplained), and reports up to MaxFindings failures,
+	// each one that the mistakes of those before it do not explain.
+	Diagnose func(Script[S, O], Trace) []string
 }
+
+// MaxFindings bounds the failures one property reports.
+const MaxFindings = 3
 
 // failure is what kind of failure a trace ends on. Shrinking keeps it: a
 // smaller script that fails another way (a panic instead of a wrong
@@ -69,8 +81,146 @@ func failureOf(t Trace) failure {
 const MaxShrinks = 400
 
 // Run checks the property with the given seed. On failure it returns the
-// trace of the shrunk script; why is passed to Fail for the message.
+// trace of the shrunk script; why is passed to Fail for the message. With
+// Diagnose, it returns every failure it found (see Found).
 func (p Property[S, O]) Run(seed int64, why string) Outcome {
+	if p.Diagnose == nil {
+		return p.runTrapped(seed, why)
+	}
+	var found []Finding
+	for round := range MaxFindings {
+		f, ok := p.search(seed+int64(round)*7919, why, found)
+		if !ok {
+			break
+		}
+		found = append(found, f)
+	}
+	return Found(found)
+}
+
+// Found is the outcome of a check that found fs: passed if none, else the
+// first one's status, message and counterexample, with every finding.
+func Found(fs []Finding) Outcome {
+	if len(fs) == 0 {
+		return Pass()
+	}
+	return Outcome{Status: fs[0].Status, Message: fs[0].Message(), Counterexample: fs[0].Counterexample, Findings: fs}
+}
+
+// kind is what a shrunk failure must keep of the first: a panic in the
+// same method stays one; a wrong answer keeps the mistakes that explain
+// it, or, if none does, stays unexplained in the same method.
+type kind struct {
+	failure
+	mistakes string
+}
+
+func (p Property[S, O]) kindOf(s Script[S, O], t Trace) (kind, []string) {
+	d := p.Diagnose(s, t)
+	k := kind{failure: failureOf(t), mistakes: strings.Join(d, ",")}
+	if len(d) > 0 {
+		k.call = "" // an explained failure may move to another method
+	}
+	return k, d
+}
+
+// isNew reports whether a failure of kind k, explained by the mistakes d,
+// tells more than found does: a panic in a method that has not panicked,
+// a failure no mistake explains where none was found, or one whose
+// mistakes do not include all of those of a failure found (a failure that
+// one of several mistakes explains is then told apart from the others).
+func isNew(k kind, d []string, found []Finding) bool {
+	for _, f := range found {
+		switch {
+		case k.panicked:
+			if f.Status == report.Error && callName(lastCall(f)) == k.call {
+				return false
+			}
+		case f.Status != report.Failed:
+		case len(d) == 0:
+			if len(f.Mistakes) == 0 {
+				return false
+			}
+		case len(f.Mistakes) > 0 && !slices.ContainsFunc(f.Mistakes, func(m string) bool { return !slices.Contains(d, m) }):
+			return false
+		}
+	}
+	return true
+}
+
+func lastCall(f Finding) string {
+	if ce := f.Counterexample; ce != nil && len(ce.Steps) > 0 {
+		return ce.Steps[len(ce.Steps)-1].Call
+	}
+	return ""
+}
+
+// search looks for one failure that found does not hold yet (see isNew),
+// with the round's seed, and shrinks it keeping its kind.
+func (p Property[S, O]) search(seed int64, why string, found []Finding) (Finding, bool) {
+	tests := p.Tests
+	if tests == 0 {
+		tests = 200
+	}
+	params := gopter.DefaultTestParametersWithSeed(seed)
+	params.MinSuccessfulTests = tests
+	params.MaxShrinkCount = MaxShrinks
+	gen := func(gp *gopter.GenParameters) *gopter.GenResult {
+		res := gopter.NewGenResult(p.Gen(gp.Rng, gp.MaxSize), p.shrinker)
+		if p.Valid != nil {
+			res.Sieve = func(v any) bool { return p.Valid(v.(Script[S, O])) }
+		}
+		return res
+	}
+	var first *kind
+	var failed *Script[S, O]
+	fails := func(s Script[S, O]) bool {
+		t := p.Replay(s)
+		if !t.Bad {
+			return false
+		}
+		k, d := p.kindOf(s, t)
+		if first != nil {
+			return k == *first
+		}
+		if !isNew(k, d, found) {
+			return false
+		}
+		first = &k
+		return true
+	}
+	property := prop.ForAll(func(s Script[S, O]) bool {
+		if !fails(s) {
+			return true
+		}
+		failed = &s
+		return false
+	}, gopter.Gen(gen))
+	res := property.Check(params)
+	if res.Passed() || first == nil {
+		return Finding{}, false
+	}
+	if len(res.Args) > 0 {
+		if s, ok := res.Args[len(res.Args)-1].Arg.(Script[S, O]); ok {
+			failed = &s
+		}
+	}
+	t := p.Replay(*failed)
+	k, d := p.kindOf(*failed, t)
+	if !t.Bad || k != *first {
+		return Finding{Status: report.Error, Head: "the grader could not reproduce a failure it saw; please report this with the seed"}, true
+	}
+	if p.Explain != nil {
+		why = p.Explain(*failed, t, why)
+	}
+	f := finding(t, why)
+	f.Mistakes, f.Diagnosed = d, true
+	return f, true
+}
+
+// runTrapped is Run for a property without Diagnose: one failure, which
+// must show the check's Trap.
+func (p Property[S, O]) runTrapped(seed int64, why string) Outcome {
 	tests := p.Tests
 	if tests == 0 {
 		tests = 200

@@ -13,6 +13,9 @@ type Suite struct {
 	// constructor, or every method, panics with the NotImplemented phrase.
 	NotStarted func() bool
 	Checks     []Check
+	// Mistakes are the suite's error models, by name (see Mistake); with
+	// them, Judge settles what the checks' findings cost.
+	Mistakes []Named
 }
 
 // MissingDomains returns the names (the part of the id after the slash) of

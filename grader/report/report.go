@@ -70,7 +70,29 @@ type Check struct {
 	AllocsPerOp    *float64        `json:"allocs_per_op"`
 	BudgetNs       *float64        `json:"budget_ns"`
 	RefNsPerOp     *float64        `json:"ref_ns_per_op,omitempty"`
+	// Diagnosis, on a failed check whose suite has error models, is
+	// Reproduced or Unnamed (see those). Readers must accept reports
+	// without it: reports before the third release lack it.
+	Diagnosis Diagnosis `json:"diagnosis,omitempty"`
+	// Mistakes names the mistakes whose models gave every answer of the
+	// counterexample shown: on a failed check, the mistake it is charged
+	// for; on a check that passed with a counterexample, the mistake its
+	// failure belongs to (charged under another pitfall). Optional.
+	Mistakes []string `json:"mistakes,omitempty"`
 }
+
+// Diagnosis says whether a known mistake explains a failed check's
+// counterexample.
+type Diagnosis string
+
+const (
+	// Reproduced: the grader's model with the check's mistake gives every
+	// answer the code gave on the counterexample.
+	Reproduced Diagnosis = "reproduced"
+	// Unnamed: no mistake the course names explains it (the check is
+	// exactness).
+	Unnamed Diagnosis = "unnamed"
+)
 
 // Counterexample is the shortest failing sequence the shrinker found:
 // Setup, then Steps, ending on the step whose Got differs from Want. It is

@@ -11,12 +11,14 @@ import (
 // Run runs, as subtests of t, the tests every suite's parts p get: those
 // of its generators and model (Generators, with minOps and replay), that
 // each of its Fixed checks passes on the reference p.Ref
-// (FixedChecksPassOnReference), and, if it has a budget check, that its
+// (FixedChecksPassOnReference), those of its error models (Mistakes),
+// and, if it has a budget check, that its
 // benchmark's loop on the reference decides (BenchmarkLoopDecides, with
 // 5000 iterations).
 func Run[I, S, O any, D check.Domain[S, O]](t *testing.T, p check.Parts[I, D, S, O], minOps func(D) float64, replay func(I, check.Script[S, O]) check.Trace) {
 	t.Helper()
 	Generators(t, p, minOps, replay)
+	Mistakes(t, p)
 	t.Run("FixedChecksPassOnReference", func(t *testing.T) {
 		for name, run := range p.Fixed {
 			Passes(t, name, run(p.Ref))

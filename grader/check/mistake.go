@@ -1,0 +1,113 @@
+package check
+
+import (
+	"strings"
+
+	"ratelab/grader/report"
+)
+
+// Mistake is one way of getting a rule of the contract wrong, as a
+// learner writes it: the suite's model with that mistake switched on,
+// offered as the exercise's API I, so that the suite's own replay can run
+// a script on it exactly as on the learner's code.
+//
+// A suite lists its mistakes beside its model (Parts.Mistakes). A failing
+// script is explained by a mistake when the mistake's model gives every
+// answer the learner's code gave, up to and including the first call that
+// differs from the correct model (see Explains): only then does the
+// grader name it.
+type Mistake[I any] struct {
+	Name    string // e.g. "drops-fraction"; unique in its suite
+	Pitfall string // the pitfall it belongs to (the contract's table)
+	// Says is what the mistaken model does, as the end of the sentence
+	// "your answers on this script are exactly those of a model that
+	// ...", e.g. "rounds each refill down to whole tokens and moves its
+	// clock anyway".
+	Says string
+	Impl I // the model with the mistake
+}
+
+// Named is what the grader keeps of a Mistake once its model has run: its
+// name, pitfall and sentence.
+type Named struct{ Name, Pitfall, Says string }
+
+// Named returns m without its model.
+func (m Mistake[I]) Named() Named { return Named{m.Name, m.Pitfall, m.Says} }
+
+// Explains reports whether mt, the trace of a script replayed on a
+// mistake's model, explains t, the trace of the same script on the
+// learner's code: both end on a wrong answer at the same call, and every
+// answer of the model's is the learner's. A panic is explained by no
+// mistake.
+func Explains(mt, t Trace) bool {
+	if !t.Bad || t.Panic != nil || !mt.Bad || mt.Panic != nil || len(mt.Steps) != len(t.Steps) {
+		return false
+	}
+	for i := range t.Steps {
+		if mt.Steps[i].Got != t.Steps[i].Got {
+			return false
+		}
+	}
+	return true
+}
+
+// Diagnoser returns the names of the mistakes whose models explain the
+// trace t of the script s (see Explains), in the order of mistakes: none
+// if no mistake does. replay is the suite's replay of a script on an
+// implementation.
+func Diagnoser[I, S, O any](mistakes []Mistake[I], replay func(I, Script[S, O]) Trace) func(Script[S, O], Trace) []string {
+	return func(s Script[S, O], t Trace) []string {
+		if !t.Bad || t.Panic != nil {
+			return nil
+		}
+		var out []string
+		for _, m := range mistakes {
+			if mt, p := Call(func() Trace { return replay(m.Impl, s) }); p == nil && Explains(mt, t) {
+				out = append(out, m.Name)
+			}
+		}
+		return out
+	}
+}
+
+// Finding is one failure a check found: its counterexample, what it means,
+// and which mistakes explain it. A check reports its findings in its
+// Outcome; Suite.Judge settles, across the exercise, which mistakes they
+// show and what each check scores.
+type Finding struct {
+	Status report.Status // Failed (a wrong answer) or Error (a panic)
+	// Head is the failing call's sentence ("TryAcquire(nowNs=3, n=1) =
+	// false; want true.", or what panicked); Detail explains it in the
+	// script's own numbers, ending with the check's why.
+	Head, Detail   string
+	Counterexample *report.Counterexample
+	// Mistakes names the mistakes whose models explain it, if the suite
+	// has error models (Diagnosed); none: a mistake the course has no
+	// name for.
+	Mistakes  []string
+	Diagnosed bool
+	// Own marks the failure of a check judged by its own table of single
+	// calls (an argument or config validation): it is charged to that
+	// check alone.
+	Own bool
+
+	// A case is diagnosed once it has run, from its script and trace.
+	script any
+	trace  Trace
+}
+
+// Message is the finding's whole text: Head, then Detail.
+func (f Finding) Message() string { return strings.TrimSpace(f.Head + " " + f.Detail) }
+
+// finding makes the finding of a trace that ended on a mismatch or a
+// panic; why explains, in the learner's terms, what the mismatch means.
+func finding(t Trace, why string) Finding {
+	o := Fail(t, why)
+	f := Finding{Status: o.Status, Counterexample: o.Counterexample, Head: o.Message}
+	if o.Status == report.Failed {
+		last := t.Steps[len(t.Steps)-1]
+		f.Head = last.Call + " = " + last.Got + "; want " + last.Want + "."
+		f.Detail = why
+	}
+	return f
+}

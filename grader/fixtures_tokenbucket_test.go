@@ -1,0 +1,24 @@
+package grader_test
+
+// tokenbucketFixtures are the tokenbucket suite's fixtures (see fixture).
+var tokenbucketFixtures = []fixture{
+	// tokenbucket: one known-buggy implementation per pitfall...
+	{exercise: "tokenbucket", name: "starts-empty", fails: []string{"starts-full", "capacity"}, mistakes: []string{"starts-empty"}},
+	{exercise: "tokenbucket", name: "no-cap", fails: []string{"starts-full", "capacity"}, mistakes: []string{"no-cap"}},
+	{exercise: "tokenbucket", name: "clock-by-whole-ns", fails: []string{"fractional-tokens", "waits-exactly"}, mistakes: []string{"whole-ns-clock"}},
+	{exercise: "tokenbucket", name: "truncating-refill", fails: []string{"fractional-tokens", "waits-exactly"}, mistakes: []string{"truncating-refill"}},
+	{exercise: "tokenbucket", name: "partial-take", fails: []string{"partial-take"}, mistakes: []string{"takes-whole-tokens"}},
+	{exercise: "tokenbucket", name: "wrapping-elapsed", fails: []string{"backward-time"}, mistakes: []string{"wrapping-elapsed"}},
+	{exercise: "tokenbucket", name: "wrapping-product", fails: []string{"overflow"}, mistakes: []string{"wrapping-units"}},
+	{exercise: "tokenbucket", name: "rounds-available", fails: []string{"exactness"}, mistakes: []string{"available-rounds-half-up"}},
+	// ...one correct but too slow...
+	{exercise: "tokenbucket", name: "too-slow", fails: []string{"budget"}, bench: true},
+	// ...one that panics on values no check draws, beside a real mismatch
+	// (Available rounded up): the mismatch is what fails, never the
+	// panic...
+	{exercise: "tokenbucket", name: "zero-panics", fails: []string{"exactness"}, mistakes: []string{"available-rounds-up"}},
+	// ...and correct ones written differently from the reference.
+	{exercise: "tokenbucket", name: "correct-split", bench: true},
+	{exercise: "tokenbucket", name: "correct-timetofull", bench: true},
+	{exercise: "tokenbucket", name: "correct-clamp-first", bench: true},
+}
