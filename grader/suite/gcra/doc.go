@@ -8,8 +8,13 @@
 // math/big, and compares every decision. Each check draws its scripts from
 // the corner of the input space where one classic GCRA mistake shows
 // (rates that do not divide a second, clocks stepping back, values next to
-// MaxUint64), and keeps to it while shrinking, so a failure names that
-// mistake and no other.
+// MaxUint64), and keeps to it while shrinking.
+//
+// A failure is diagnosed by the suite's error models (mistakes.go): the
+// GCRA restated as a schedule in ticks, with one rule of the contract
+// broken at a time. A mistake is named only when its model gives every
+// answer the learner's code gave, and the exercise is charged once per
+// pitfall of the mistakes named (see check.Suite.Judge).
 package gcra
 
 import _ "embed" // for checks.json

@@ -180,7 +180,7 @@ var roundingDomain = domain{
 }
 
 var backwardDomain = domain{
-	aim: aim{Check: "backward-time", Trap: backwardTrap},
+	aim: aim{Check: "backward-time", Explain: explainBackward},
 	setup: func(r *rand.Rand) setup {
 		rate := check.Pick(r, divisor(r), check.Pick(r, check.DividesSecond...))
 		return setup{Rate: rate, Burst: check.Pick(r, 1, 2, 3, check.Between(r, 1, 10)), Start: check.Pick(r, 1, 1000, modestStart(r, rate))}
@@ -211,7 +211,7 @@ func wrapWait(r *rand.Rand, rate uint64) uint64 {
 }
 
 var overflowDomain = domain{
-	aim: aim{Check: "overflow", Trap: overflowTrap},
+	aim: aim{Check: "overflow", Explain: explainOverflow},
 	setup: func(r *rand.Rand) setup {
 		rate := check.Pick(r, 1, 2, 512, 1000, 1_000_000, 500_000_000, second, divisor(r))
 		burst := check.Pick(r, 1, 2, 1_000_000, 999_999, check.Between(r, 1, 1_000_000))
@@ -227,45 +227,4 @@ var overflowDomain = domain{
 			wrapWait(r, s.Rate), wrapWait(r, s.Rate), r.Uint64(), boundaryWait(r, s, m))
 	},
 	maxOps: 12,
-}
-
-// backwardTrap: a call up to the failing one stepped back, and with every
-// step back made a call at the latest time instead (the same thing, by the
-// contract) the script passes: the failure is the steps back's doing.
-func backwardTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	last := len(t.Steps) - 1
-	back := false
-	alt := script{Setup: s.Setup, Ops: make([]op, len(s.Ops))}
-	for i, o := range s.Ops {
-		if o.Back > 0 {
-			back = back || i <= last
-			o = op{}
-		}
-		alt.Ops[i] = o
-	}
-	return back && !replay(alt).Bad
-}
-
-// overflowTrap: the same calls made small pass: started at time 0, with
-// every idle longer than it takes to fill the bucket cut to that (the
-// bucket is full after either), the script passes, so the failure is the
-// values' size: times next to MaxUint64, or idle times whose product with
-// the rate leaves 64 bits.
-func overflowTrap(s script, t check.Trace, replay func(script) check.Trace) bool {
-	if len(t.Steps) == 0 {
-		return false
-	}
-	fill := s.Setup.Burst * ((1_000_000_000 + s.Setup.Rate - 1) / s.Setup.Rate)
-	alt := script{Setup: setup{Rate: s.Setup.Rate, Burst: s.Setup.Burst}}
-	latest := s.Setup.Start
-	for _, o := range s.Ops {
-		now := o.At(latest)
-		if now >= latest {
-			alt.Ops = append(alt.Ops, op{When: check.When{Wait: min(now-latest, fill)}})
-		} else {
-			alt.Ops = append(alt.Ops, op{When: check.When{Back: o.Back}})
-		}
-		latest = max(latest, now)
-	}
-	return !replay(alt).Bad
 }

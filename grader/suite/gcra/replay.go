@@ -62,7 +62,7 @@ const noTimePassed = "All these calls come at the time the GCRA was made, so no 
 
 func explain(s script, t check.Trace, why string) string {
 	if math.MaxUint64-s.Setup.Start < 1_000_000 {
-		return why // next to the end of time, overflow is the likelier story
+		return why // next to the end of time, the check's own words say more
 	}
 	latest := s.Setup.Start
 	for _, o := range s.Ops[:len(t.Steps)] {
