@@ -106,20 +106,33 @@ func (p Printer) Report(r *report.Report) {
 // Check prints what the report says of one check that did not pass: its
 // title, pitfall and points, the message, the counterexample to replay
 // with seed, and the hint. A skipped check gets one line saying why (its
-// points are missing from the total); a check that passed, nothing.
+// points are missing from the total); a check that passed, nothing, or,
+// if its failure is charged under another pitfall, one line saying where.
 func (p Printer) Check(c report.Check, seed int64) { p.check(c, seed) }
 
 func (p Printer) check(c report.Check, seed int64) {
 	w := p.W
 	switch c.Status {
 	case report.Passed:
+		// A failure found here that is charged under another pitfall is
+		// shown where it is charged; here, one line says so.
+		if c.Counterexample != nil {
+			fmt.Fprintf(w, "\n%s %s: %s\n", p.status(c.Status), p.paint("1", c.ID), c.Message)
+		}
 		return
 	case report.Skipped:
 		fmt.Fprintf(w, "\n%s %s (%s points not earned): %s\n", p.status(c.Status), p.paint("1", c.ID), num(c.MaxScore-c.Score), c.Message)
 		return
 	}
 	fmt.Fprintf(w, "\n%s %s — %s\n", p.status(c.Status), p.paint("1", c.ID), c.Title)
-	fmt.Fprintf(w, "  pitfall: %s   points: %s/%s\n", c.Pitfall, num(c.Score), num(c.MaxScore))
+	mistake := ""
+	switch {
+	case len(c.Mistakes) > 0:
+		mistake = "   mistake: " + strings.Join(c.Mistakes, ", ")
+	case c.Diagnosis == report.Unnamed:
+		mistake = "   mistake: unnamed"
+	}
+	fmt.Fprintf(w, "  pitfall: %s   points: %s/%s%s\n", c.Pitfall, num(c.Score), num(c.MaxScore), mistake)
 	if c.Message != "" {
 		fmt.Fprintf(w, "%s\n", indent(c.Message, "  "))
 	}

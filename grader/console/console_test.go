@@ -97,3 +97,25 @@ func TestSkippedCheckSaysWhy(t *testing.T) {
 		t.Errorf("a check that passed is listed:\n%s", out)
 	}
 }
+
+// TestDiagnosisIsPrinted: a failed check names its mistake (or says none
+// is named), and a check that passed with a failure charged elsewhere says
+// so in one line; one that simply passed prints nothing.
+func TestDiagnosisIsPrinted(t *testing.T) {
+	cx := &report.Counterexample{Setup: "New()", Steps: []report.Step{{Call: "Pop()", Got: "1", Want: "2"}}}
+	for _, tt := range []struct {
+		c    report.Check
+		want string // "" for nothing printed
+	}{
+		{report.Check{ID: "q/turn", Status: report.Failed, Pitfall: "turn", Mistakes: []string{"no-end-of-turn"}, Counterexample: cx}, "mistake: no-end-of-turn"},
+		{report.Check{ID: "q/exactness", Status: report.Failed, Pitfall: "exactness", Diagnosis: report.Unnamed, Counterexample: cx}, "mistake: unnamed"},
+		{report.Check{ID: "q/fifo", Status: report.Passed, Message: "Passed: the one failure found here is charged once, under turn.", Counterexample: cx, Mistakes: []string{"no-end-of-turn"}}, "q/fifo: Passed: the one failure found here is charged once, under turn."},
+		{report.Check{ID: "q/round", Status: report.Passed}, ""},
+	} {
+		var b bytes.Buffer
+		Printer{W: &b}.Check(tt.c, 1)
+		if got := b.String(); tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("%s: printed %q, want it to say %q", tt.c.ID, got, tt.want)
+		}
+	}
+}
