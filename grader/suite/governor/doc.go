@@ -14,6 +14,13 @@
 // memory-clear (does the memory follow the breaches and the streaks).
 // Slow-start and exactness compare whole decisions.
 //
+// Each script carries its check's judge (see setup), so that the error
+// models of mistakes.go, the contract's governor with one rule broken
+// each, are replayed exactly as the learner's code was: a failure is
+// named after the mistake whose model gives every answer the learner's
+// code gave, and charged to that mistake's pitfall, whichever check found
+// it.
+//
 // Offers are compared with a relative tolerance of 1e-9. Scripts whose
 // outcome hangs on a comparison closer than that (an offer a rounding
 // error away from 75% of LastBad, or from LastBad) are outside every

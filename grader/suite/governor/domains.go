@@ -23,7 +23,7 @@ type domain struct {
 	maxOps int
 }
 
-type aim = check.Aim[Config, op]
+type aim = check.Aim[setup, op]
 
 // setupValid reports whether c keeps to d's rules.
 func (d domain) setupValid(c Config) bool { return configOK(c) && (d.setupOK == nil || d.setupOK(c)) }
@@ -31,8 +31,8 @@ func (d domain) setupValid(c Config) bool { return configOK(c) && (d.setupOK == 
 // Valid returns how many leading ops of s keep to d's rules, replaying s
 // on the model; -1 if the setup does not.
 func (d domain) Valid(s script) int {
-	c := s.Setup
-	if !d.setupValid(c) {
+	c := s.Setup.Config
+	if s.Setup.judge != d.judge || s.Setup.low != d.low || !d.setupValid(c) {
 		return -1
 	}
 	m := newModel(c)
@@ -91,11 +91,11 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		}
 		ops = append(ops, o)
 	}
-	return check.ValidPrefix(d, script{Setup: c, Ops: ops})
+	return check.ValidPrefix(d, script{Setup: setup{Config: c, judge: d.judge, low: d.low}, Ops: ops})
 }
 
-func (d domain) property(impl Impl) check.Property[Config, op] {
-	return check.Over(d, shrinkConfig, shrinkOp, func(s script) check.Trace { return replay(impl, s, d.judge, d.low) })
+func (d domain) property(impl Impl) check.Property[setup, op] {
+	return check.Over(d, shrinkSetup, shrinkOp, func(s script) check.Trace { return replay(impl, s) })
 }
 
 // Drawing configs and windows.

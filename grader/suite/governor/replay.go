@@ -26,7 +26,18 @@ type op struct {
 	Frac, Current, LastBad float64 // opDecide
 }
 
-type script = check.Script[Config, op]
+// setup is a script's Config and how its replay judges the calls: the
+// judge of the check whose domain drew it. It travels with the script so
+// that a mistake's model (see mistakes) is replayed exactly as the
+// learner's code was, and gives the very same answers where it makes the
+// same mistake.
+type setup struct {
+	Config
+	judge judge
+	low   bool // Decide calls with frac <= Low only need a clean move (dead-band)
+}
+
+type script = check.Script[setup, op]
 
 // judge says what a check compares on each Observe.
 type judge int
@@ -102,13 +113,14 @@ func (d decision) same(o decision) bool {
 func graded(d Decision) decision { return decision{d.Action, d.Offer, d.LastBad} }
 
 // replay runs s against a fresh implementation and the model, stopping at
-// the first step where they differ.
-func replay(impl Impl, s script, j judge, low bool) check.Trace {
-	r := &run{impl: impl, s: s, j: j, low: low, m: newModel(s.Setup)}
-	r.trace.Setup = configString(s.Setup)
+// the first step where they differ, judging as s's setup says.
+func replay(impl Impl, s script) check.Trace {
+	cfg := s.Setup.Config
+	r := &run{impl: impl, s: s, j: s.Setup.judge, low: s.Setup.low, m: newModel(cfg)}
+	r.trace.Setup = configString(cfg)
 	if usesGovernor(s) {
 		var ok bool
-		if r.trace, r.g, ok = check.Begin("New(cfg) with "+r.trace.Setup, func() Governor { return impl.New(s.Setup) }); !ok {
+		if r.trace, r.g, ok = check.Begin("New(cfg) with "+r.trace.Setup, func() Governor { return impl.New(cfg) }); !ok {
 			return r.trace
 		}
 	}
@@ -127,8 +139,8 @@ func (r *run) step(o op) bool {
 	switch o.Kind {
 	case opDecide:
 		call := fmt.Sprintf("Decide(cfg, frac=%s, current=%s, lastBad=%s)", check.F(o.Frac), check.F(o.Current), check.F(o.LastBad))
-		got, p := check.Call(func() Decision { return r.impl.Decide(r.s.Setup, o.Frac, o.Current, o.LastBad) })
-		want := decide(r.s.Setup, o.Frac, o.Current, o.LastBad)
+		got, p := check.Call(func() Decision { return r.impl.Decide(r.s.Setup.Config, o.Frac, o.Current, o.LastBad) })
+		want := decide(r.s.Setup.Config, o.Frac, o.Current, o.LastBad)
 		if r.low && o.Frac <= r.s.Setup.Low {
 			const w = "a clean move (Double, Recover or Probe): frac <= Low is a clean window"
 			if p == nil && got.Action != Hold {

@@ -8,6 +8,17 @@ import (
 // short and smaller (check.SimplerFloats). Every candidate is strictly
 // simpler, so shrinking ends.
 
+// shrinkSetup shrinks the config, keeping the judge.
+func shrinkSetup(s setup) []setup {
+	var out []setup
+	for _, c := range shrinkConfig(s.Config) {
+		n := s
+		n.Config = c
+		out = append(out, n)
+	}
+	return out
+}
+
 func shrinkConfig(c Config) []Config {
 	var out []Config
 	out = check.VaryFloats(out, c, check.SimplerFloats(c.Start, 0, c.Floor, c.Ceiling), func(c *Config, y float64) { c.Start = y })

@@ -63,19 +63,20 @@ func notStarted(impl Impl) bool {
 // Checks is the governor's suite. Beside the properties, the pure
 // MemoryClearStep is walked through a fixed run of clean and dirty windows
 // and one scripted climb follows a back-off; a governor is not timed.
-var Checks = check.Parts[Impl, domain, Config, op]{
+var Checks = check.Parts[Impl, domain, setup, op]{
 	Exercise: "governor", Prose: prose, API: api,
+	Mistakes: mistakes, Replay: replay,
 	Domains: check.ByName(slowStartDomain, backOffDomain, deadBandDomain, memoryDomain, floorCeilingDomain, openingDomain, memoryClearDomain, windowingDomain, exactDomain), Property: domain.property,
 	Fixed: map[string]func(Impl) check.Outcome{"memory-clear-step": memoryClearSteps},
 	Runs: func(impl Impl) map[string]check.Runner {
-		return map[string]check.Runner{"climb-after-back-off": check.Scripted(climbAfterBackOff(), func(s script) check.Trace { return replay(impl, s, full, false) })}
+		return map[string]check.Runner{"climb-after-back-off": check.Scripted(climbAfterBackOff(), func(s script) check.Trace { return replay(impl, s) })}
 	},
 }
 
 func climbAfterBackOff() script {
 	w := func(failed uint64) op { return op{Kind: opWindow, F: failed, R: 100} }
 	return script{
-		Setup: Config{Floor: 1, Ceiling: 1000, Start: 100, Low: 0.01, High: 0.05},
+		Setup: setup{Config: Config{Floor: 1, Ceiling: 1000, Start: 100, Low: 0.01, High: 0.05}},
 		Ops: []op{
 			w(50), // BackOff to 50, LastBad 100
 			w(0),  // Recover to 75

@@ -14,7 +14,7 @@ func TestDomainsGenerateValidScripts(t *testing.T) {
 	checktest.Domains(t, Checks.Domains, func(d domain) float64 { return float64(d.maxOps) / 3 }, func(t *testing.T, name string, scripts []script) {
 		clears, resets := 0, 0
 		for _, s := range scripts {
-			m := newModel(s.Setup)
+			m := newModel(s.Setup.Config)
 			var cumF, cumR uint64
 			for _, o := range s.Ops {
 				switch o.Kind {
@@ -89,6 +89,10 @@ func TestDecideMatchesTheContractsExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestMistakes runs the tests of the suite's error models (see
+// checktest.Mistakes).
+func TestMistakes(t *testing.T) { checktest.Mistakes(t, Checks) }
 
 func TestEveryPropertyHasADomain(t *testing.T) {
 	checktest.EveryPropertyHasADomain(t, Checks.Suite(nil), Checks.Domains)
