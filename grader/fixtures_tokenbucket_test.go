@@ -11,6 +11,16 @@ var tokenbucketFixtures = []fixture{
 	{exercise: "tokenbucket", name: "wrapping-elapsed", fails: []string{"backward-time"}, mistakes: []string{"wrapping-elapsed"}},
 	{exercise: "tokenbucket", name: "wrapping-product", fails: []string{"overflow"}, mistakes: []string{"wrapping-units"}},
 	{exercise: "tokenbucket", name: "rounds-available", fails: []string{"exactness"}, mistakes: []string{"available-rounds-half-up"}},
+	// ...one more deviation for each pitfall family...
+	{exercise: "tokenbucket", name: "caps-before-refill", fails: []string{"starts-full", "capacity"}, mistakes: []string{"caps-before-refill"}},
+	{exercise: "tokenbucket", name: "empties-on-refusal", fails: []string{"partial-take"}, mistakes: []string{"empties-on-refusal"}},
+	{exercise: "tokenbucket", name: "rewinds-clock", fails: []string{"backward-time"}, mistakes: []string{"rewinds-clock"}},
+	{exercise: "tokenbucket", name: "wrapping-request", fails: []string{"overflow"}, mistakes: []string{"wrapping-request"}},
+	// ...rules no fixture above breaks: n = 0 always succeeds, Available
+	// refills, exactly n tokens are enough...
+	{exercise: "tokenbucket", name: "refuses-zero-when-empty", fails: []string{"exactness"}, mistakes: []string{"refuses-zero-when-empty"}},
+	{exercise: "tokenbucket", name: "stale-available", fails: []string{"exactness"}, mistakes: []string{"stale-available"}},
+	{exercise: "tokenbucket", name: "strict-greater", fails: []string{"exactness"}, mistakes: []string{"needs-more-than-n"}},
 	// ...one correct but too slow...
 	{exercise: "tokenbucket", name: "too-slow", fails: []string{"budget"}, bench: true},
 	// ...one that panics on values no check draws, beside a real mismatch

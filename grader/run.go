@@ -3,6 +3,7 @@ package grader
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"time"
 
@@ -16,6 +17,9 @@ import (
 // a new one.
 func (g *grading) runExercise(ctx context.Context, bin string, ex *report.Exercise) {
 	c := newChild(ctx, bin, ex.ID, g.tmp, g.opts.Sandbox)
+	// A call that does not return is named with the contract's names for
+	// its arguments: the stub's.
+	c.params = paramNames(filepath.Join(g.opts.Root, "exercises", ex.ID))
 	defer c.stop()
 	s := registry[ex.ID].suite(c)
 	ex.Checks = make([]report.Check, len(s.Checks))
@@ -27,9 +31,15 @@ func (g *grading) runExercise(ctx context.Context, bin string, ex *report.Exerci
 	c.arm(g.opts.CheckTimeout)
 	notStarted := s.NotStarted != nil && guard(s.NotStarted)
 	if l := c.takeLost(); l != nil {
-		ex.Status = report.Error
-		ex.Message = "the grading program stopped before running any check: " + l.describe(c.limit)
-		return
+		if l.kind != lostTimeout {
+			ex.Status = report.Error
+			ex.Message = "the grading program stopped before running any check: " + l.describe(c.limit)
+			return
+		}
+		// A call of the probe did not return: not the stub, whose every
+		// call panics at once. The checks are graded, each reporting the
+		// call it finds that does not return, if it reaches one.
+		notStarted = false
 	}
 	if notStarted {
 		ex.Status = report.NotStarted
@@ -64,7 +74,10 @@ func (g *grading) runExercise(ctx context.Context, bin string, ex *report.Exerci
 	}
 	// The exercise's mistakes settle what each check scores: a check whose
 	// result that changes is reported again.
-	for i, o := range s.Judge(outs) {
+	c.arm(g.opts.CheckTimeout)
+	judged := s.Judge(g.opts.Seed, outs)
+	c.takeLost()
+	for i, o := range judged {
 		if r := s.Checks[i].Result(o); !reflect.DeepEqual(r, ex.Checks[i]) {
 			ex.Checks[i] = r
 			g.opts.Progress(Event{Exercise: ex.ID, Phase: PhaseResult, Result: &ex.Checks[i]})
@@ -109,7 +122,14 @@ func (l *lostError) outcome(limit time.Duration) check.Outcome {
 func (l *lostError) describe(limit time.Duration) string {
 	switch l.kind {
 	case lostTimeout:
-		return fmt.Sprintf("did not return within %s: an endless loop, or work that grows with the arguments (one step per token, per nanosecond or per bucket).", limit)
+		const why = "an endless loop, or work that grows with the arguments (one step per token, per nanosecond or per bucket)"
+		switch {
+		case l.call != "" && l.cpu > 0:
+			return fmt.Sprintf("%s did not return within %s of CPU time: %s.", l.call, l.cpu, why)
+		case l.call != "":
+			return fmt.Sprintf("%s had not returned when the check's %s were up: %s, or a wait for something that never comes (a lock, a channel, a sleep).", l.call, limit, why)
+		}
+		return fmt.Sprintf("did not return within %s: %s.", limit, why)
 	case lostCrash:
 		msg := "the program crashed while running this check (a panic in another goroutine, a stack overflow, os.Exit or running out of memory)"
 		if l.detail != "" {

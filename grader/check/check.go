@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"ratelab/grader/report"
@@ -91,9 +92,16 @@ func Call[T any](f func() T) (v T, p *Panic) {
 // panic. why explains, in the learner's terms, what the mismatch means for
 // this check.
 func Fail(t Trace, why string) Outcome {
-	ce := &report.Counterexample{Setup: t.Setup, Steps: t.Steps}
+	ce := &report.Counterexample{Setup: t.Setup, Steps: slices.Clone(t.Steps)}
 	if c, ok := CallData(t.Setup); ok {
 		ce.SetupCall = &c
+	}
+	// Each call as data, for programs that replay it (see
+	// report.Counterexample).
+	for i, s := range ce.Steps {
+		if c, ok := CallData(s.Call); ok {
+			ce.Steps[i].Name, ce.Steps[i].Args = c.Name, c.Args
+		}
 	}
 	last := report.Step{}
 	if n := len(t.Steps); n > 0 {

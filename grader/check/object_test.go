@@ -22,7 +22,7 @@ func (r newRemote) Call(obj wire.Obj, fn string, args []any, out ...any) {
 	*out[0].(*wire.Obj) = r.obj
 }
 
-func (r newRemote) Bench(string, int) BenchRun { panic("not used") }
+func (r newRemote) Bench(BenchSpec) BenchRun { panic("not used") }
 
 // proxy stands for a suite's proxy type.
 type proxy struct{ Object }

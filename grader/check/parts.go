@@ -1,6 +1,12 @@
 package check
 
-import "ratelab/grader/report"
+import (
+	"maps"
+	"math/rand"
+	"slices"
+
+	"ratelab/grader/report"
+)
 
 // API is how the grader's own process reaches an exercise's API I (its
 // New, or a struct of its package functions): through a Remote, beside the
@@ -16,9 +22,10 @@ type API[I any] struct {
 	// budget check and checktest.Run need it; a suite with neither may
 	// leave it out).
 	Ref I
-	// Loop is the benchmark's loop: n iterations on an implementation,
-	// folded into a digest of its decisions (see Bench).
-	Loop func(impl I, n int) uint64
+	// Loop is the benchmark's loop: a run on an implementation, its
+	// traffic drawn from the run's seed, folded into a digest of its
+	// decisions (see BenchLoop, Bench).
+	Loop BenchLoop[I]
 }
 
 // Parts are what one exercise's suite is made of, before it meets an
@@ -55,8 +62,9 @@ type Parts[I, D, S, O any] struct {
 	Replay   func(I, Script[S, O]) Trace
 	// BudgetNs, if above 0, gives the suite a budget check: Loop timed in
 	// the Remote's process against BudgetNs per iteration, beside the
-	// reference's, its decisions those of Loop on Ref in the grader's own
-	// process (see Bench).
+	// reference's, each run on traffic of its own drawn from the grading's
+	// seed, its decisions those of Loop on Ref in the grader's own process
+	// on the same traffic (see Bench).
 	BudgetNs float64
 }
 
@@ -65,9 +73,12 @@ type Parts[I, D, S, O any] struct {
 func (p Parts[I, D, S, O]) Suite(r Remote) Suite {
 	var budget Runner
 	if p.BudgetNs > 0 {
-		budget = Fixed(func() Outcome {
-			return Bench{BudgetNs: p.BudgetNs, Remote: r, Expected: func(n int) uint64 { return p.Loop(p.Ref, n) }}.Run()
-		})
+		budget = func(string) func(int64) Outcome {
+			return func(seed int64) Outcome {
+				expected := func(spec BenchSpec) uint64 { return Expect(p.Loop, p.Ref, spec) }
+				return Bench{BudgetNs: p.BudgetNs, Remote: r, Seed: seed, Expected: expected}.Run()
+			}
+		}
 	}
 	return p.suite(p.Remote(r), budget)
 }
@@ -104,6 +115,9 @@ func (p Parts[I, D, S, O]) suite(impl I, budget Runner) Suite {
 	for _, m := range p.Mistakes {
 		s.Mistakes = append(s.Mistakes, m.Named())
 	}
+	if len(p.Mistakes) > 0 {
+		s.Refutes = func(name string, seed int64) bool { return p.refutes(impl, name, seed) }
+	}
 	for i, c := range s.Checks {
 		_, s.Checks[i].Own = p.Fixed[c.ID[len(p.Exercise)+1:]]
 	}
@@ -139,4 +153,41 @@ func diagnosed[S, O any](run Runner, diagnose func(Script[S, O], Trace) []string
 			return o
 		}
 	}
+}
+
+// RefuteScripts is how many scripts of each domain refutes draws.
+const RefuteScripts = 50
+
+// refutes reports whether impl gets right what the named mistake's model
+// gets wrong: on some script drawn with seed from one of the domains, the
+// mistake's model answers a call wrong before impl answers any wrong (or
+// impl answers none wrong). Its code then does not make that mistake, even
+// where the mistake's model happens to give every answer of a failing
+// script, and Judge does not name it. A panic (the learner's code, or the
+// child lost) refutes nothing.
+func (p Parts[I, D, S, O]) refutes(impl I, name string, seed int64) (refuted bool) {
+	i := slices.IndexFunc(p.Mistakes, func(m Mistake[I]) bool { return m.Name == name })
+	if i < 0 {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			refuted = false
+		}
+	}()
+	for _, dn := range slices.Sorted(maps.Keys(p.Domains)) {
+		gen := p.Property(p.Domains[dn], impl).Gen
+		r := rand.New(rand.NewSource(seed))
+		for range RefuteScripts {
+			s := gen(r, 50)
+			mt, pn := Call(func() Trace { return p.Replay(p.Mistakes[i].Impl, s) })
+			if pn != nil || !mt.Bad || mt.Panic != nil {
+				continue
+			}
+			if t := p.Replay(impl, s); t.Panic == nil && (!t.Bad || len(t.Steps) > len(mt.Steps)) {
+				return true
+			}
+		}
+	}
+	return false
 }

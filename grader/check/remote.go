@@ -21,15 +21,26 @@ type Remote interface {
 	// check ends; the grader then reports what happened instead of the
 	// check's own outcome.
 	Call(obj wire.Obj, fn string, args []any, out ...any)
-	// Bench runs the benchmark loop named loop for n iterations.
-	Bench(loop string, n int) BenchRun
+	// Bench makes one measured run of a benchmark loop (see BenchSpec).
+	Bench(spec BenchSpec) BenchRun
+}
+
+// BenchSpec is one run of a benchmark loop a Remote is asked for. The
+// Remote builds the run (Loop's state, and its traffic drawn from Seed)
+// and makes Warm iterations of it, neither timed nor counted, then
+// measures N more.
+type BenchSpec struct {
+	Loop string // "learner" or "reference"
+	Seed uint64 // the run's traffic, drawn afresh for every run
+	Warm int    // iterations before the measured ones
+	N    int    // iterations measured
 }
 
 // BenchRun is one measured run of a benchmark loop.
 type BenchRun struct {
-	Digest uint64        // the loop's digest of its decisions
-	Allocs uint64        // heap allocations during the run
-	Time   time.Duration // the run's CPU time (or wall time, see Clock)
+	Digest uint64        // the loop's digest of its measured iterations' decisions
+	Allocs uint64        // heap allocations during the measured iterations
+	Time   time.Duration // their CPU time (or wall time, see Clock)
 	Clock  string        // how Time was measured, for the report
 	Panic  *Panic        // the loop panicked; nothing else is set
 }

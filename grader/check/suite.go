@@ -16,6 +16,10 @@ type Suite struct {
 	// Mistakes are the suite's error models, by name (see Mistake); with
 	// them, Judge settles what the checks' findings cost.
 	Mistakes []Named
+	// Refutes, if set, reports whether the implementation shows, on scripts
+	// drawn with seed, that it does not make the named mistake (see
+	// Parts.Suite): Judge names no mistake it refutes.
+	Refutes func(mistake string, seed int64) bool
 }
 
 // MissingDomains returns the names (the part of the id after the slash) of

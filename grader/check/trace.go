@@ -18,11 +18,7 @@ func (t *Trace) Step(call, got, want string, p *Panic) bool {
 	if p != nil {
 		got = "panic: " + p.Error()
 	}
-	step := report.Step{Call: call, Got: got, Want: want}
-	if c, ok := CallData(call); ok {
-		step.Name, step.Args = c.Name, c.Args
-	}
-	t.Steps = append(t.Steps, step)
+	t.Steps = append(t.Steps, report.Step{Call: call, Got: got, Want: want})
 	if p != nil || got != want {
 		t.Bad, t.Panic = true, p
 		return false

@@ -13,8 +13,11 @@ import (
 const Exactness = "exactness"
 
 // Judge settles the outcomes outs of s's checks (one per check, in
-// order) from what each found, when s has error models (s.Mistakes):
+// order, graded with seed) from what each found, when s has error models
+// (s.Mistakes):
 //
+//   - A mistake the implementation refutes (s.Refutes: it gets right, on
+//     other scripts, what the mistake's model gets wrong) explains nothing.
 //   - Across every finding of the exercise, it takes the smallest set of
 //     mistakes that explains all the explained ones (where several sets
 //     are as small, the one whose mistakes come first in the suite's
@@ -27,7 +30,7 @@ const Exactness = "exactness"
 //
 // Checks judged by their own table (Own), benchmarks, and checks that
 // panicked, timed out or were skipped keep their outcomes.
-func (s Suite) Judge(outs []Outcome) []Outcome {
+func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 	if len(s.Mistakes) == 0 {
 		return outs
 	}
@@ -36,9 +39,18 @@ func (s Suite) Judge(outs []Outcome) []Outcome {
 		Finding
 	}
 	var all []found
+	refuted := map[string]bool{}
 	for i, o := range outs {
 		for _, f := range o.Findings {
 			if f.Status == report.Failed && f.Diagnosed && !f.Own && !s.Checks[i].Own {
+				f.Mistakes = slices.DeleteFunc(slices.Clone(f.Mistakes), func(m string) bool {
+					r, asked := refuted[m]
+					if !asked && s.Refutes != nil {
+						r = s.Refutes(m, seed)
+						refuted[m] = r
+					}
+					return r
+				})
 				all = append(all, found{i, f})
 			}
 		}

@@ -83,7 +83,7 @@ func TestDiagnosedPropertyNamesTheMistakeAlone(t *testing.T) {
 	}
 	s := Suite{Checks: []Check{{ID: "toy/all", Pitfall: "all"}, {ID: "toy/sevens", Pitfall: "sevens"}},
 		Mistakes: []Named{adderMistakes[0].Named(), adderMistakes[1].Named()}}
-	got := s.Judge([]Outcome{o, Pass()})
+	got := s.Judge(1, []Outcome{o, Pass()})
 	if got[0].Status != report.Passed || got[1].Status != report.Failed || !slices.Equal(got[1].Mistakes, []string{"short-sevens"}) {
 		t.Errorf("judged: all %s %q, sevens %s %v; want all passed (its failure charged to sevens), sevens failed for short-sevens", got[0].Status, got[0].Message, got[1].Status, got[1].Mistakes)
 	}
@@ -164,7 +164,7 @@ func TestJudge(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := s.Judge(tt.outs)
+			got := s.Judge(1, tt.outs)
 			for i, w := range tt.want {
 				g := got[i]
 				if g.Status != w.status || !slices.Equal(g.Mistakes, w.mistakes) || g.Diagnosis != w.diag {
@@ -185,7 +185,7 @@ func TestJudge(t *testing.T) {
 // explain names both.
 func TestJudgeSaysBothWhereTwoExplain(t *testing.T) {
 	s := Suite{Checks: []Check{{ID: "x/a", Pitfall: "pa"}}, Mistakes: []Named{{"ma", "pa", "does a"}, {"mx", "pa", "does x"}}}
-	got := s.Judge([]Outcome{found(finding1("a", "ma", "mx"))})[0]
+	got := s.Judge(1, []Outcome{found(finding1("a", "ma", "mx"))})[0]
 	for _, w := range []string{"a() = 1; want 2.", "a model that does a (mistake ma)", "equally of one that does x (mistake mx)", "why"} {
 		if !strings.Contains(got.Message, w) {
 			t.Errorf("message %q lacks %q", got.Message, w)
@@ -197,8 +197,30 @@ func TestJudgeSaysBothWhereTwoExplain(t *testing.T) {
 // left as its checks found it.
 func TestJudgeWithoutMistakesChangesNothing(t *testing.T) {
 	outs := []Outcome{found(finding1("a")), Pass()}
-	got := Suite{Checks: []Check{{Pitfall: "pa"}, {Pitfall: Exactness}}}.Judge(outs)
+	got := Suite{Checks: []Check{{Pitfall: "pa"}, {Pitfall: Exactness}}}.Judge(1, outs)
 	if got[0].Status != report.Failed || got[1].Status != report.Passed {
 		t.Errorf("judged %v, want unchanged", got)
+	}
+}
+
+// TestJudgeNamesNoRefutedMistake: a mistake the code refutes elsewhere
+// explains nothing, even where its model gave every answer; a finding
+// left with no mistake is charged to exactness.
+func TestJudgeNamesNoRefutedMistake(t *testing.T) {
+	s := Suite{
+		Checks:   []Check{{ID: "x/a", Pitfall: "pa"}, {ID: "x/exact", Pitfall: Exactness}},
+		Mistakes: []Named{{"ma", "pa", "does a"}, {"mb", "pa", "does b"}},
+		Refutes:  func(m string, seed int64) bool { return m == "ma" && seed == 7 },
+	}
+	outs := []Outcome{found(finding1("a", "ma", "mb")), found(finding1("exact", "ma"))}
+	got := s.Judge(7, outs)
+	if got[0].Status != report.Failed || !slices.Equal(got[0].Mistakes, []string{"mb"}) {
+		t.Errorf("a: %s %q, want failed for mb alone (ma is refuted)", got[0].Status, got[0].Mistakes)
+	}
+	if got[1].Status != report.Failed || got[1].Diagnosis != report.Unnamed {
+		t.Errorf("exactness: %s %q, want failed, unnamed (its one mistake is refuted)", got[1].Status, got[1].Diagnosis)
+	}
+	if got := s.Judge(1, outs); !slices.Equal(got[1].Mistakes, []string{"ma"}) || got[1].Status != report.Passed {
+		t.Errorf("with a seed that refutes nothing, exactness %s %q; want passed, its failure charged to ma", got[1].Status, got[1].Mistakes)
 	}
 }

@@ -25,7 +25,9 @@ func Run[I, S, O any, D check.Domain[S, O]](t *testing.T, p check.Parts[I, D, S,
 		}
 	})
 	if p.BudgetNs > 0 {
-		t.Run("BenchmarkLoopDecides", func(t *testing.T) { LoopDecides(t, func() uint64 { return p.Loop(p.Ref, 5000) }) })
+		t.Run("BenchmarkLoopDecides", func(t *testing.T) {
+			LoopDecides(t, func() uint64 { return check.Expect(p.Loop, p.Ref, check.BenchSpec{Seed: 1, Warm: 1000, N: 5000}) })
+		})
 	}
 }
 

@@ -78,7 +78,7 @@ func diagnosed[I, S, O any, D check.Domain[S, O]](t *testing.T, p check.Parts[I,
 		outs[i] = c.Run(1)
 	}
 	named := false
-	for i, o := range s.Judge(outs) {
+	for i, o := range s.Judge(1, outs) {
 		c := s.Checks[i]
 		if c.Kind == report.Benchmark || o.Status == report.Passed {
 			continue

@@ -15,6 +15,7 @@ var mistakes = []check.Mistake[New]{
 	// capacity: starts full, never beyond capacity.
 	{Name: "starts-empty", Pitfall: "capacity", Says: "starts empty instead of full", Impl: mistaken("starts-empty")},
 	{Name: "no-cap", Pitfall: "capacity", Says: "never caps what it holds at capacity", Impl: mistaken("no-cap")},
+	{Name: "caps-before-refill", Pitfall: "capacity", Says: "caps what it held before adding a refill, not after, so that one refill can take it past its capacity", Impl: mistaken("caps-before-refill")},
 	// fractional-tokens: what a refill earns below a whole token is kept.
 	{Name: "truncating-refill", Pitfall: "fractional-tokens", Says: "holds whole tokens only, adds elapsed×rate/10^9 rounded down at each refill and moves its clock to now, throwing the fraction away", Impl: mistaken("truncating-refill")},
 	{Name: "whole-ns-clock", Pitfall: "fractional-tokens", Says: "holds whole tokens only and moves its clock by the whole nanoseconds the tokens it added took, rounded down, so that at rates that do not divide 10^9 it earns a little too much", Impl: mistaken("whole-ns-clock")},
@@ -33,6 +34,8 @@ var mistakes = []check.Mistake[New]{
 	{Name: "available-rounds-half-up", Pitfall: "exactness", Says: "rounds Available to the nearest whole token instead of down", Impl: mistaken("available-rounds-half-up")},
 	{Name: "available-rounds-up", Pitfall: "exactness", Says: "rounds Available up instead of down", Impl: mistaken("available-rounds-up")},
 	{Name: "needs-more-than-n", Pitfall: "exactness", Says: "grants n tokens only when it holds more than n, not when it holds exactly n", Impl: mistaken("needs-more-than-n")},
+	{Name: "refuses-zero-when-empty", Pitfall: "exactness", Says: "refuses every request, n = 0 too, while it holds no whole token", Impl: mistaken("refuses-zero-when-empty")},
+	{Name: "stale-available", Pitfall: "exactness", Says: "does not refill in Available: it reports what it held at the latest TryAcquire", Impl: mistaken("stale-available")},
 }
 
 // mistaken returns New for the model with the named mistake.
@@ -115,14 +118,29 @@ func (b *bucket) refill(now uint64) {
 }
 
 func (b *bucket) add(earned *big.Int) {
-	b.units.Add(b.units, earned)
-	if b.mistake != "no-cap" && b.units.Cmp(b.capUnits) > 0 {
-		b.units.Set(b.capUnits)
+	if b.mistake == "caps-before-refill" {
+		b.units.Set(bigMin(b.units, b.capUnits))
+		b.units.Add(b.units, earned)
+		return
 	}
+	b.units.Add(b.units, earned)
+	if b.mistake != "no-cap" {
+		b.units.Set(bigMin(b.units, b.capUnits))
+	}
+}
+
+func bigMin(a, b *big.Int) *big.Int {
+	if a.Cmp(b) < 0 {
+		return a
+	}
+	return b
 }
 
 func (b *bucket) TryAcquire(now, n uint64) bool {
 	b.refill(now)
+	if b.mistake == "refuses-zero-when-empty" && b.units.Cmp(unitsPerToken) < 0 {
+		return false
+	}
 	need := b.units64(n, "wrapping-request")
 	switch c := need.Cmp(b.units); {
 	case c > 0 || c == 0 && n > 0 && b.mistake == "needs-more-than-n":
@@ -139,7 +157,9 @@ func (b *bucket) TryAcquire(now, n uint64) bool {
 }
 
 func (b *bucket) Available(now uint64) uint64 {
-	b.refill(now)
+	if b.mistake != "stale-available" {
+		b.refill(now)
+	}
 	u := new(big.Int).Set(b.units)
 	switch b.mistake {
 	case "available-rounds-half-up":
