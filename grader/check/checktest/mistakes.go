@@ -10,7 +10,8 @@ import (
 
 // Mistakes runs, as subtests of t, the tests of a suite's error models
 // (p.Mistakes): MistakesAreWellFormed, then, for each mistake, a subtest
-// of MistakesAreDiagnosed. A suite without error models runs none.
+// of MistakesAreDiagnosed (not in -short mode). A suite without error
+// models runs none.
 func Mistakes[I, S, O any, D check.Domain[S, O]](t *testing.T, p check.Parts[I, D, S, O]) {
 	t.Helper()
 	if len(p.Mistakes) == 0 {
@@ -18,6 +19,9 @@ func Mistakes[I, S, O any, D check.Domain[S, O]](t *testing.T, p check.Parts[I, 
 	}
 	t.Run("MistakesAreWellFormed", func(t *testing.T) { wellFormed(t, p) })
 	t.Run("MistakesAreDiagnosed", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("grades every mistake's model with every check")
+		}
 		for _, m := range p.Mistakes {
 			t.Run(m.Name, func(t *testing.T) { diagnosed(t, p, m) })
 		}
