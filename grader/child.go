@@ -7,9 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,8 +27,9 @@ import (
 // grader's process see it: a check.Remote. It is started at the first call
 // and again at the first call after it was lost.
 //
-// Every wait on it has a deadline (the running check's), every read from it
-// is bounded (wire.MaxLine a line), and when it is lost (a deadline passed,
+// Every wait on it has a deadline (the running check's), every call a
+// limit of CPU time (callCPULimit), every read from it is bounded
+// (wire.MaxLine a line), and when it is lost (a deadline or a limit passed,
 // it crashed, it broke the protocol, the grading was cancelled) its whole
 // process group is killed, its pipes closed and its exit waited for once,
 // before anything else happens, so a stuck pipe can never hold the grader.
@@ -36,6 +41,10 @@ type child struct {
 	sandbox  *Sandbox // nil on a learner's own machine
 	deadline time.Time
 	limit    time.Duration // what deadline was set from, for messages
+	// params are the parameters' names of the exercise's functions and
+	// methods, by name (see paramNames), for naming a call that did not
+	// return; nil writes its arguments without names.
+	params map[string][]string
 
 	cmd    *exec.Cmd
 	in     *os.File      // its standard input, our end
@@ -53,19 +62,50 @@ type child struct {
 type lostError struct {
 	kind   lostKind
 	detail string
+	// call is, for a timeout, the call that had not returned, as the
+	// report writes calls ("TryAcquire(nowNs=1000, n=1)"); cpu is the
+	// limit of CPU time it ran past, or 0 if the check's deadline came
+	// first.
+	call string
+	cpu  time.Duration
 }
 
 type lostKind int
 
 const (
-	lostTimeout  lostKind = iota // the check's deadline passed
+	lostTimeout  lostKind = iota // a call's CPU limit, or the check's deadline, passed
 	lostCrash                    // the process exited, or its stream ended
 	lostProtocol                 // it answered something that is not an answer
 	lostStart                    // it could not be started
 	lostCanceled                 // the grading was cancelled
 )
 
-func (l *lostError) Error() string { return l.detail }
+func (l *lostError) Error() string {
+	if l.kind == lostTimeout && l.call != "" {
+		return l.call + " did not return"
+	}
+	return l.detail
+}
+
+// callCPULimit is the CPU time one call of the learner's code may take:
+// past it, the call is one that does not return (an endless loop, or work
+// that grows with its arguments), and the check reports a timeout naming
+// it. It is CPU time, the kernel's count for the child, not time on the
+// clock, so that a busy machine, which only makes the call wait for the
+// CPU, cannot make an honest call time out. Every call the checks make
+// takes microseconds; two seconds is a bound no correct code comes near.
+const callCPULimit = 2 * time.Second
+
+// benchCPULimit is callCPULimit for one request of a benchmark run (its
+// setup and warm-up, or its measured iterations), which makes up to
+// hundreds of thousands of calls: generous, since the benchmark's own
+// time is what judges a slow loop.
+const benchCPULimit = 30 * time.Second
+
+// cpuPoll is how often a call that has not returned has the child's CPU
+// time read. The first reading is the call's baseline, so a call is
+// stopped after using at least its limit (and at most cpuPoll more).
+const cpuPoll = 100 * time.Millisecond
 
 func newChild(ctx context.Context, bin, exercise, dir string, sb *Sandbox) *child {
 	return &child{ctx: ctx, bin: bin, exercise: exercise, dir: dir, sandbox: sb}
@@ -218,8 +258,11 @@ func (c *child) crashed() {
 	c.fail(lostCrash, strings.TrimSpace(msg))
 }
 
-// roundTrip sends req and returns the answer, within the check's deadline.
-func (c *child) roundTrip(req wire.Request) wire.Response {
+// roundTrip sends req and returns the answer, within the check's deadline
+// and, where this OS tells the child's CPU time (cpuUsed), within cpuLimit
+// of the child's CPU time: past either, the child is lost to a timeout,
+// with what() naming what it had not finished.
+func (c *child) roundTrip(req wire.Request, what func() string, cpuLimit time.Duration) wire.Response {
 	if c.lost != nil {
 		panic(c.lost)
 	}
@@ -235,31 +278,54 @@ func (c *child) roundTrip(req wire.Request) wire.Response {
 	c.in.SetWriteDeadline(c.deadline) // not every platform's pipes have deadlines: the reader's timer below still holds
 	if _, err := c.in.Write(append(b, '\n')); err != nil {
 		if time.Now().After(c.deadline) {
-			c.fail(lostTimeout, "")
+			c.timedOut(what(), 0)
 		}
 		c.crashed()
 	}
 	timer := time.NewTimer(time.Until(c.deadline))
 	defer timer.Stop()
-	select {
-	case line, ok := <-c.lines:
-		return c.answer(line, ok)
-	case <-c.exited:
-		// It exited (os.Exit, a fatal error), perhaps with a grandchild
-		// still holding its output open: its last answer, if any, is in
-		// the pipe already.
+	poll := time.NewTimer(cpuPoll)
+	defer poll.Stop()
+	var base time.Duration // the child's CPU time at the first poll
+	based := false
+	for {
 		select {
 		case line, ok := <-c.lines:
 			return c.answer(line, ok)
-		case <-time.After(100 * time.Millisecond):
-			c.crashed()
+		case <-c.exited:
+			// It exited (os.Exit, a fatal error), perhaps with a grandchild
+			// still holding its output open: its last answer, if any, is in
+			// the pipe already.
+			select {
+			case line, ok := <-c.lines:
+				return c.answer(line, ok)
+			case <-time.After(100 * time.Millisecond):
+				c.crashed()
+			}
+		case <-poll.C:
+			// The call is taking long: how much CPU has it used?
+			if used, ok := cpuUsed(c.cmd.Process.Pid); ok {
+				if !based {
+					base, based = used, true
+				} else if used-base >= cpuLimit {
+					c.timedOut(what(), cpuLimit)
+				}
+			}
+			poll.Reset(cpuPoll)
+		case <-timer.C:
+			c.timedOut(what(), 0)
+		case <-c.ctx.Done():
+			c.fail(lostCanceled, c.ctx.Err().Error())
 		}
-	case <-timer.C:
-		c.fail(lostTimeout, "")
-	case <-c.ctx.Done():
-		c.fail(lostCanceled, c.ctx.Err().Error())
 	}
-	panic("unreachable")
+}
+
+// timedOut loses the child to a timeout of call, past cpu of CPU time (0:
+// past the check's deadline).
+func (c *child) timedOut(call string, cpu time.Duration) {
+	c.lost = &lostError{kind: lostTimeout, call: call, cpu: cpu}
+	c.stop()
+	panic(c.lost)
 }
 
 // answer decodes one line from the child as its answer.
@@ -283,7 +349,7 @@ func (c *child) Call(obj wire.Obj, fn string, args []any, out ...any) {
 	if err != nil {
 		c.fail(lostProtocol, "the grader could not encode a call: "+err.Error())
 	}
-	resp := c.roundTrip(wire.Request{Obj: obj, Fn: fn, Args: raw})
+	resp := c.roundTrip(wire.Request{Obj: obj, Fn: fn, Args: raw}, func() string { return callText(fn, args, c.params[fn]) }, callCPULimit)
 	if resp.Panic != nil {
 		panic(*resp.Panic)
 	}
@@ -295,11 +361,20 @@ func (c *child) Call(obj wire.Obj, fn string, args []any, out ...any) {
 // Bench implements check.Remote: the child runs the loop, the grader times
 // it from outside, as the CPU time the kernel counted for the child's
 // threads where the OS tells (see cpuTime), else by the child's own clock.
-func (c *child) Bench(loop string, n int) check.BenchRun {
-	c.roundTrip(wire.Request{GC: true}) // also starts the child if need be
+func (c *child) Bench(spec check.BenchSpec) check.BenchRun {
+	// Prepare the run (also starts the child if need be): its state, its
+	// traffic and its warm-up are not timed.
+	setup := func() string {
+		return fmt.Sprintf("the benchmark's setup and warm-up (%d calls, before its timed run)", spec.Warm)
+	}
+	resp := c.roundTrip(wire.Request{Prepare: spec.Loop, Seed: strconv.FormatUint(spec.Seed, 10), N: strconv.Itoa(spec.Warm)}, setup, benchCPULimit)
+	if resp.Panic != nil {
+		return check.BenchRun{Panic: &check.Panic{Value: *resp.Panic}}
+	}
 	pid := c.cmd.Process.Pid
 	before, measured := cpuTime(pid)
-	resp := c.roundTrip(wire.Request{Bench: loop, N: strconv.Itoa(n)})
+	timed := func() string { return fmt.Sprintf("the benchmark's run of %d calls", spec.N) }
+	resp = c.roundTrip(wire.Request{Bench: spec.Loop, N: strconv.Itoa(spec.N)}, timed, benchCPULimit)
 	after, _ := cpuTime(pid)
 	if resp.Panic != nil {
 		return check.BenchRun{Panic: &check.Panic{Value: *resp.Panic}}
@@ -317,6 +392,72 @@ func (c *child) Bench(loop string, n int) check.BenchRun {
 		run.Time, run.Clock = time.Duration(wall), "the grading program's own clock (this OS does not give the grader its CPU time)"
 	}
 	return run
+}
+
+// callText writes a call as the report writes calls, "TryAcquire(nowNs=1000,
+// n=1)", with its parameters' names if names has one for each argument,
+// else its arguments alone; cut to 300 bytes.
+func callText(fn string, args []any, names []string) string {
+	var b strings.Builder
+	b.WriteString(fn + "(")
+	for i, a := range args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if len(names) == len(args) {
+			b.WriteString(names[i] + "=")
+		}
+		if s, ok := a.(string); ok {
+			fmt.Fprintf(&b, "%q", s)
+		} else {
+			fmt.Fprintf(&b, "%+v", a)
+		}
+	}
+	b.WriteString(")")
+	if s := b.String(); len(s) > 300 {
+		return s[:300] + "…)"
+	}
+	return b.String()
+}
+
+// paramNames reads the parameters' names of every function and method
+// declared in the Go files of dir (the exercise's stub, whose API is the
+// contract's), by name: "TryAcquire" → ["nowNs", "n"]. A name declared
+// twice (a method of two types) keeps its first declaration; a folder it
+// cannot read gives what it read, perhaps nothing.
+func paramNames(dir string) map[string][]string {
+	names := map[string][]string{}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range file.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || !fd.Name.IsExported() {
+				continue
+			}
+			if _, seen := names[fd.Name.Name]; seen {
+				continue
+			}
+			var ps []string
+			for _, field := range fd.Type.Params.List {
+				for _, n := range field.Names {
+					ps = append(ps, n.Name)
+				}
+				if len(field.Names) == 0 {
+					ps = append(ps, "_")
+				}
+			}
+			names[fd.Name.Name] = ps
+		}
+	}
+	return names
 }
 
 // excerpt keeps the first quarter of max bytes written to it (where a fatal

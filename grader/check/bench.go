@@ -1,0 +1,320 @@
+package check
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"ratelab/grader/report"
+)
+
+// BenchFigures are the measured figures of a benchmark check.
+type BenchFigures struct {
+	NsPerOp     float64 // the fastest run
+	AllocsPerOp float64 // heap allocations per call, over every measured run
+	BudgetNs    float64
+	RefNsPerOp  float64 // the reference solution, measured in the same runs
+}
+
+// BenchLoop is a benchmark's loop on one implementation impl. Given a run's
+// seed, it builds the state the run works on (e.g. a limiter and its
+// sessions) and draws the run's traffic from the seed, and returns the run:
+// each call of it makes the next n iterations, going on from where the
+// call before stopped, and returns the digest of their decisions (see
+// Digest). The grader warms a run up with one call and measures the next.
+type BenchLoop[I any] func(impl I, seed uint64) (run func(n int) uint64)
+
+// Expect returns the digest loop gives on impl, in this process, for the
+// run spec says (its seed, warm-up and measured iterations): what the
+// reference's decisions on that run's traffic are.
+func Expect[I any](loop BenchLoop[I], impl I, spec BenchSpec) uint64 {
+	run := loop(impl, spec.Seed)
+	if spec.Warm > 0 {
+		run(spec.Warm)
+	}
+	return run(spec.N)
+}
+
+// Bench measures an implementation's loop against a time budget, beside
+// the reference's loop, both run by the Remote: loops "learner" and
+// "reference". Each loop makes one call per iteration on state built
+// before it, with every input precomputed, so that it measures the limiter
+// alone, and returns a digest of its decisions.
+//
+// Every run has traffic of its own: the seed of run k is RunSeed(Seed, k),
+// so that no run replays another's calls (a limiter that records its
+// answers on one run and plays them back on the next answers the next one
+// wrongly), while the same grading seed gives the same runs. Expected
+// returns the digest the reference's decisions give on a run, computed in
+// the grader's own process; every run of the learner's loop is checked
+// against it: a loop whose digest differs does not do the work it is timed
+// on (a limiter that does not limit, or that replays), and earns nothing,
+// however fast.
+//
+// The figure kept is the minimum over alternating runs of each, the
+// estimator "Robust benchmarking in noisy environments" (Chen and Revels,
+// 2016) recommends: noise from other processes only ever adds time. Runs
+// are short and many, and they go on while the verdict is in doubt: at
+// least MinRuns pairs, then until the fastest run is clearly within the
+// budget (below 9/10 of it) or clearly over it (over twice it while the
+// reference's was within it), or MaxRuns pairs were made. On a shared
+// machine a whole stretch of runs can be slowed at once (by the neighbours
+// of a virtual machine, which the guest's CPU time cannot see); a verdict
+// near the budget waits for a clean stretch rather than judging one slow
+// one. If even the reference's fastest run is over the budget, no clean
+// stretch came: the check is skipped (no points, a message saying why)
+// rather than blaming the code for the machine.
+//
+// Allocations are counted over the measured iterations of every run made
+// with the final iteration count, after the run's warm-up (see Warmup), and
+// divided by their number: a rate, not a whole count per call. The check
+// passes when it is at most MaxAllocsPerOp (see there for why that is not
+// 0: amortised growth is allowed).
+type Bench struct {
+	BudgetNs float64
+	Remote   Remote
+	Expected func(spec BenchSpec) uint64
+	// Seed is the grading's seed, from which each run's traffic seed is
+	// drawn (see RunSeed).
+	Seed int64
+	// Target is the time one run should take; 0 means 10 ms.
+	Target time.Duration
+	// MinRuns and MaxRuns bound the alternating pairs; 0 means 5 and 60.
+	MinRuns, MaxRuns int
+}
+
+// maxIterations bounds one run's iterations, so that calibration ends.
+const maxIterations = 200_000_000
+
+// MaxAllocsPerOp is the most heap allocations per call a benchmark check
+// lets through: one per 100 calls, counted over the measured calls of
+// every run, after its warm-up. The budget is no allocation in steady
+// state, and amortised growth is allowed: a structure that grows as the
+// traffic needs (a map, a slice or a ring that doubles when full, a log
+// kept in chunks) allocates far less often than once per 100 calls, and
+// mostly in the warm-up; so does a map reorganising itself now and then.
+// Code that allocates on its calls (a record per call, an allocation every
+// second call, a queue's slice made anew every few calls) is over it, and
+// fails. The gap between the two is wide (correct code measures 0 to
+// 1/5,000, code that allocates as it goes 1/4 and more), so no verdict
+// hangs on the count's last digit.
+const MaxAllocsPerOp = 0.01
+
+// Warmup is how many iterations a run of n measured iterations is warmed
+// up with: n, at most 65,536: enough for every table the benchmarks'
+// traffic fills to reach its size in a run timed near its budget, and no
+// more than the run itself for slow code, which the time fails anyway.
+func Warmup(n int) int { return min(n, 1<<16) }
+
+// RunSeed is the traffic seed of run k (1, 2, ...) of a benchmark check
+// graded with seed: a different seed for every run (SplitMix64's
+// finaliser over both).
+func RunSeed(seed int64, k int) uint64 {
+	z := uint64(seed)*0x9e3779b97f4a7c15 + uint64(k)*0xbf58476d1ce4e5b9
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// Run measures both loops and passes if the learner's fastest run is within
+// the budget, its allocations within MaxAllocsPerOp, and every run's
+// decisions the reference's.
+func (bn Bench) Run() Outcome {
+	target := cmp.Or(bn.Target, 10*time.Millisecond)
+	minRuns, maxRuns := cmp.Or(bn.MinRuns, 5), cmp.Or(bn.MaxRuns, 60)
+
+	made := 0 // runs of the learner's loop so far
+	var spec BenchSpec
+	learner := func(n int) (BenchRun, *Outcome) {
+		made++
+		spec = BenchSpec{Loop: "learner", Seed: RunSeed(bn.Seed, made), Warm: Warmup(n), N: n}
+		run := bn.Remote.Bench(spec)
+		if run.Panic != nil {
+			o := benchPanic(run.Panic)
+			return run, &o
+		}
+		if run.Digest != bn.Expected(spec) {
+			o := Outcome{Status: report.Failed, Message: differs(made, n)}
+			return run, &o
+		}
+		return run, nil
+	}
+
+	// Calibrate: grow n until one run of the learner's loop takes about
+	// target.
+	n := 1000
+	var run BenchRun
+	for {
+		r, bad := learner(n)
+		if bad != nil {
+			return *bad
+		}
+		run = r
+		if run.Time >= target/2 || n >= maxIterations {
+			break
+		}
+		grow := 10.0
+		if run.Time > 0 {
+			grow = min(10, max(2, float64(target)/float64(run.Time)))
+		}
+		n = min(maxIterations, int(float64(n)*grow))
+	}
+	f := &BenchFigures{BudgetNs: bn.BudgetNs, NsPerOp: perOp(run.Time, n)}
+	allocs, calls := run.Allocs, uint64(n)
+	f.AllocsPerOp = float64(allocs) / float64(calls)
+	clock := run.Clock
+	runs := 1
+	for ; runs <= maxRuns && (runs <= minRuns || bn.doubt(f)); runs++ {
+		mine, bad := learner(n)
+		if bad != nil {
+			return *bad
+		}
+		f.NsPerOp = min(f.NsPerOp, perOp(mine.Time, n))
+		allocs, calls = allocs+mine.Allocs, calls+uint64(n)
+		f.AllocsPerOp = float64(allocs) / float64(calls)
+		// The reference runs on the traffic the learner's run just had.
+		if ref := bn.Remote.Bench(BenchSpec{Loop: "reference", Seed: spec.Seed, Warm: spec.Warm, N: n}); ref.Panic == nil {
+			if f.RefNsPerOp == 0 {
+				f.RefNsPerOp = perOp(ref.Time, n)
+			}
+			f.RefNsPerOp = min(f.RefNsPerOp, perOp(ref.Time, n))
+		}
+	}
+	how := fmt.Sprintf("Fastest of %d runs of %d calls, %s; %s in the %d calls measured after each run's warm-up.", runs, n, clock, allocText(allocs), calls)
+	o := Outcome{Status: report.Passed, Bench: f, Message: how}
+	allocates := f.AllocsPerOp > MaxAllocsPerOp
+	switch {
+	case allocates && f.NsPerOp > f.BudgetNs:
+		o.Status = report.Failed
+		o.Message = fmt.Sprintf("%.1f ns and %s per call; the budget is %.0f ns and no allocation in steady state, at most one per 100 calls (the reference takes %.1f ns). %s", f.NsPerOp, rateText(f.AllocsPerOp), f.BudgetNs, f.RefNsPerOp, how)
+	case allocates:
+		o.Status = report.Failed
+		o.Message = fmt.Sprintf("%s per call; a limiter on the hot path must not allocate once it has warmed up: at most one allocation per 100 calls, room for a structure that grows as the traffic needs, not for allocating as it goes (%.1f ns per call is within the %.0f ns budget). %s", rateText(f.AllocsPerOp), f.NsPerOp, f.BudgetNs, how)
+	case f.NsPerOp > f.BudgetNs && f.RefNsPerOp > f.BudgetNs:
+		// The reference meets the budget on a machine fit to time it; over
+		// it in the same runs, the machine was too busy (neighbours,
+		// throttling) for the time to blame the code.
+		o.Status = report.Skipped
+		o.Message = fmt.Sprintf("Not timed: this machine was too busy. The reference itself took %.1f ns per call in the same runs, over the %.0f ns budget it meets on a quiet machine (yours took %.1f ns). Grade again when the machine is quieter. %s", f.RefNsPerOp, f.BudgetNs, f.NsPerOp, how)
+	case f.NsPerOp > f.BudgetNs:
+		o.Status = report.Failed
+		o.Message = fmt.Sprintf("%.1f ns per call, over the %.0f ns budget (the reference takes %.1f ns on this machine, in the same run). %s", f.NsPerOp, f.BudgetNs, f.RefNsPerOp, how)
+	}
+	return o
+}
+
+// doubt reports whether the verdict on figures f is in doubt, so that more
+// runs are worth making: the fastest run is not clearly within the budget
+// (below 9/10 of it), yet it allocates within MaxAllocsPerOp, and it is
+// not over twice the budget while the reference, in the same runs, was
+// within it (no quieter stretch turns that into a pass).
+func (bn Bench) doubt(f *BenchFigures) bool {
+	if f.AllocsPerOp > MaxAllocsPerOp || f.NsPerOp <= 0.9*bn.BudgetNs {
+		return false
+	}
+	return f.NsPerOp <= 2*bn.BudgetNs || f.RefNsPerOp == 0 || f.RefNsPerOp > bn.BudgetNs
+}
+
+// differs is the message of a run whose decisions are not the reference's.
+func differs(run, n int) string {
+	if run == 1 {
+		return fmt.Sprintf("its decisions on the benchmark's traffic (%d calls) differ from the reference's, so its time says nothing about the work a limiter must do: a limiter that does not limit earns nothing here. Fix the checks above first.", n)
+	}
+	return fmt.Sprintf("its decisions on run %d of the benchmark (%d calls, on traffic drawn afresh for that run) differ from the reference's on the same traffic, though earlier runs agreed: every run has calls of its own, and answers recorded on one run and played back on another are wrong. A limiter that does not decide each call as it comes earns nothing here.", run, n)
+}
+
+// allocText says how many allocations were counted.
+func allocText(allocs uint64) string {
+	if allocs == 1 {
+		return "1 allocation"
+	}
+	return fmt.Sprintf("%d allocations", allocs)
+}
+
+// rateText says an allocation rate in words a learner reads at a glance:
+// "1.00 allocations", "0.5 allocations (one every 2 calls)".
+func rateText(rate float64) string {
+	if rate >= 0.995 {
+		return fmt.Sprintf("%.2f allocations", rate)
+	}
+	return fmt.Sprintf("%.2g allocations (one every %.0f calls)", rate, 1/rate)
+}
+
+func perOp(d time.Duration, n int) float64 { return float64(d.Nanoseconds()) / float64(n) }
+
+func benchPanic(p *Panic) Outcome {
+	msg := fmt.Sprintf("the benchmark loop panicked: %v.", p.Value)
+	if p.Stub() {
+		msg = fmt.Sprintf("it is not implemented yet (the benchmark loop panicked: %v).", p.Value)
+	}
+	return Outcome{Status: report.Error, Message: msg}
+}
+
+// Digest folds one decision into a benchmark loop's running digest
+// (FNV-1a over the decisions' bits).
+func Digest(d uint64, decision uint64) uint64 {
+	return (d ^ decision) * 1099511628211
+}
+
+// DigestStart is the digest of no decisions.
+const DigestStart uint64 = 14695981039346656037
+
+// Bit is a decision as a digest's input.
+func Bit(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// LimiterBudgetNs is the time budget of one limiter call (TryAcquire) in
+// the week 1 and 2 exercises.
+const LimiterBudgetNs = 40
+
+// Steps draws gaps between calls from a fixed seed (n a power of two,
+// each uniform in [0, maxGap] ns). The benchmarks draw theirs for every
+// run from its seed instead (Gaps, Traffic).
+func Steps(n int, maxGap int) []uint64 {
+	return Gaps(1, n, maxGap)
+}
+
+// Gaps draws a benchmark run's gaps between calls from the run's seed: n
+// of them (n a power of two, so that the loop indexes them with a mask),
+// each uniform in [0, maxGap] ns.
+func Gaps(seed uint64, n, maxGap int) []uint64 {
+	return Traffic(seed, n, maxGap, func(gap, _ uint64) uint64 { return gap })
+}
+
+// Traffic draws a benchmark run's traffic from the run's seed: n calls (n
+// a power of two), each made by mk from its gap, uniform in [0, maxGap] ns,
+// and a uniform 64-bit value for the rest of the call (a session, a kind,
+// whether it fails).
+func Traffic[T any](seed uint64, n, maxGap int, mk func(gap, x uint64) T) []T {
+	r := rand.New(rand.NewPCG(seed, 0x5eed))
+	out := make([]T, n)
+	for i := range out {
+		gap := r.Uint64N(uint64(maxGap) + 1)
+		out[i] = mk(gap, r.Uint64())
+	}
+	return out
+}
+
+// Stepped is the run of a limiter benchmark (tokenbucket, gcra,
+// slidingwindow): calls of try, each at a time steps[i mod len(steps)]
+// after the one before (starting from 0; len(steps) a power of two), going
+// on from where the last call of the run stopped, each call of the run
+// folding its n decisions into a digest.
+func Stepped(steps []uint64, try func(nowNs uint64) bool) func(n int) uint64 {
+	now, i, mask := uint64(0), 0, len(steps)-1
+	return func(n int) uint64 {
+		t, j, d := now, i, DigestStart
+		for range n {
+			t += steps[j&mask]
+			j++
+			d = Digest(d, Bit(try(t)))
+		}
+		now, i = t, j
+		return d
+	}
+}

@@ -171,3 +171,36 @@ func TestBenchChecksEveryRun(t *testing.T) {
 		t.Errorf("%s %q; want failed, its decisions differing from the reference's on a later run", o.Status, o.Message)
 	}
 }
+
+// countingRemote is timedRemote counting the learner's runs.
+type countingRemote struct {
+	timedRemote
+	runs *int
+}
+
+func (r countingRemote) Bench(spec BenchSpec) BenchRun {
+	if spec.Loop == "learner" {
+		*r.runs++
+	}
+	return r.timedRemote.Bench(spec)
+}
+
+// TestBenchRunsOnWhileInDoubt: runs go on to MaxRuns while the fastest is
+// near the budget, and stop after MinRuns when it is clearly within it or
+// clearly over it (over twice the budget, the reference within).
+func TestBenchRunsOnWhileInDoubt(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		learner  time.Duration
+		min, max int // the learner's runs, calibration included
+	}{{"clearly within", 20, 6, 10}, {"near", 42, 61, 70}, {"clearly over", 100, 6, 10}} {
+		t.Run(c.name, func(t *testing.T) {
+			runs := 0
+			r := countingRemote{timedRemote{learner: c.learner, reference: 18}, &runs}
+			Bench{BudgetNs: 40, Remote: r, Expected: fakeExpected}.Run()
+			if runs < c.min || runs > c.max {
+				t.Errorf("%d runs of the learner's loop, want %d to %d", runs, c.min, c.max)
+			}
+		})
+	}
+}

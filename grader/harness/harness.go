@@ -23,9 +23,11 @@ type API struct {
 	// calls methods on by name: through the interface's methods when the
 	// function's result type is an interface.
 	Funcs map[string]any
-	// Bench are the benchmark loops by name (e.g. "learner", "reference"):
-	// each runs n iterations and returns a digest of its decisions.
-	Bench map[string]func(n int) uint64
+	// Bench are the benchmark loops by name (e.g. "learner", "reference").
+	// Given a run's seed, a loop builds its state and draws its traffic
+	// from the seed, and returns the run: each call of it makes the next n
+	// iterations and returns a digest of their decisions (see check.Loop).
+	Bench map[string]func(seed uint64) func(n int) uint64
 }
 
 var apis = map[string]API{}
@@ -53,7 +55,7 @@ func Main() {
 	out := bufio.NewWriter(os.Stdout)
 	os.Stdout = os.Stderr // what learner code prints is output, not protocol
 	in := bufio.NewReaderSize(os.Stdin, 64<<10)
-	s := &server{api: api, objects: map[wire.Obj]reflect.Value{}}
+	s := newServer(api)
 	fmt.Fprintln(out, wire.Hello)
 	out.Flush()
 	for {
@@ -102,13 +104,20 @@ type server struct {
 	api     API
 	objects map[wire.Obj]reflect.Value
 	next    wire.Obj
+	// prepared is the benchmark run Prepare built, for the Bench request
+	// that follows it; loop is its loop's name.
+	prepared func(n int) uint64
+	loop     string
+}
+
+func newServer(api API) *server {
+	return &server{api: api, objects: map[wire.Obj]reflect.Value{}}
 }
 
 func (s *server) serve(req wire.Request) wire.Response {
 	switch {
-	case req.GC:
-		runtime.GC()
-		return wire.Response{}
+	case req.Prepare != "":
+		return s.prepare(req)
 	case req.Bench != "":
 		return s.bench(req)
 	}
@@ -195,11 +204,49 @@ func message(r any) (m string) {
 	return m
 }
 
-func (s *server) bench(req wire.Request) wire.Response {
-	loop, ok := s.api.Bench[req.Bench]
+// prepare builds the run of a benchmark loop that the next Bench request
+// measures: the loop's state and traffic (from req.Seed), then req.N
+// warm-up iterations, so that the structures the traffic needs have grown
+// to their size before anything is counted; then it collects the garbage
+// all that left, so that none of it is collected on the run's time.
+func (s *server) prepare(req wire.Request) wire.Response {
+	s.prepared, s.loop = nil, ""
+	loop, ok := s.api.Bench[req.Prepare]
 	if !ok {
-		return wire.Response{Err: fmt.Sprintf("no benchmark %q", req.Bench)}
+		return wire.Response{Err: fmt.Sprintf("no benchmark %q", req.Prepare)}
 	}
+	seed, err := strconv.ParseUint(req.Seed, 10, 64)
+	if err != nil {
+		return wire.Response{Err: fmt.Sprintf("bad seed %q", req.Seed)}
+	}
+	warm, err := strconv.Atoi(req.N)
+	if err != nil || warm < 0 {
+		return wire.Response{Err: fmt.Sprintf("bad warm-up count %q", req.N)}
+	}
+	var run func(int) uint64
+	_, msg := call(reflect.ValueOf(func() {
+		run = loop(seed)
+		if warm > 0 {
+			run(warm)
+		}
+	}), nil)
+	runtime.GC()
+	if msg != nil {
+		return wire.Response{Panic: msg}
+	}
+	s.prepared, s.loop = run, req.Prepare
+	return wire.Response{}
+}
+
+// bench makes req.N iterations of the run Prepare built, once, and
+// answers with their digest, the heap allocations they made (counted
+// around them alone) and their time by the child's own clock.
+func (s *server) bench(req wire.Request) wire.Response {
+	run := s.prepared
+	if run == nil || s.loop != req.Bench {
+		return wire.Response{Err: fmt.Sprintf("no run of benchmark %q prepared", req.Bench)}
+	}
+	s.prepared, s.loop = nil, ""
 	n, err := strconv.Atoi(req.N)
 	if err != nil || n < 1 {
 		return wire.Response{Err: fmt.Sprintf("bad iteration count %q", req.N)}
@@ -207,17 +254,28 @@ func (s *server) bench(req wire.Request) wire.Response {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	var digest uint64
-	ret, msg := call(reflect.ValueOf(func() uint64 { return loop(n) }), nil)
+	digest, msg := measured(run, n)
 	wall := time.Since(start)
 	runtime.ReadMemStats(&after)
 	if msg != nil {
 		return wire.Response{Panic: msg}
 	}
-	digest = ret[0].Uint()
 	return wire.Response{
 		Digest: strconv.FormatUint(digest, 10),
 		Allocs: strconv.FormatUint(after.Mallocs-before.Mallocs, 10),
 		WallNs: strconv.FormatInt(wall.Nanoseconds(), 10),
 	}
+}
+
+// measured makes n iterations of run, returning their digest or the
+// panic's message. Unlike call, it allocates nothing of its own (no
+// reflection), so that the allocations counted around it are the loop's.
+func measured(run func(int) uint64, n int) (digest uint64, panicked *string) {
+	defer func() {
+		if r := recover(); r != nil {
+			m := message(r)
+			panicked = &m
+		}
+	}()
+	return run(n), nil
 }

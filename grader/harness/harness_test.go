@@ -2,7 +2,6 @@ package harness
 
 import (
 	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -23,8 +22,10 @@ var api = API{
 		"Boom":  func(n int) int { panic(strings.Repeat("x", n)) },
 		"Split": func(x uint64) (uint64, bool) { return x / 2, x%2 == 1 },
 	},
-	Bench: map[string]func(int) uint64{
-		"count": func(n int) uint64 { return uint64(n) * 3 },
+	Bench: map[string]func(uint64) func(int) uint64{
+		"count": func(seed uint64) func(int) uint64 {
+			return func(n int) uint64 { return seed + uint64(n)*3 }
+		},
 	},
 }
 
@@ -43,8 +44,8 @@ func TestLocalCallsFunctionsAndMethods(t *testing.T) {
 	if half != 3 || !odd {
 		t.Errorf("Split(7) = %d, %v; want 3, true", half, odd)
 	}
-	if run := r.Bench("count", 5); run.Digest != 15 || run.Panic != nil {
-		t.Errorf("Bench(count, 5) = %+v, want digest 15", run)
+	if run := r.Bench(check.BenchSpec{Loop: "count", Seed: 100, Warm: 7, N: 5}); run.Digest != 115 || run.Panic != nil {
+		t.Errorf("Bench(count, seed 100, 5) = %+v, want digest 115", run)
 	}
 }
 
@@ -61,7 +62,7 @@ func TestPanicsComeBackCutShort(t *testing.T) {
 }
 
 func TestOnlyTheInterfacesMethodsAreCallable(t *testing.T) {
-	s := &server{api: api, objects: map[wire.Obj]reflect.Value{}}
+	s := newServer(api)
 	resp := s.serve(wire.Request{Fn: "New", Args: []json.RawMessage{json.RawMessage(`"1"`)}})
 	var o wire.Obj
 	if err := wire.Results(resp.Ret, []any{&o}); err != nil || o == 0 {
@@ -73,14 +74,16 @@ func TestOnlyTheInterfacesMethodsAreCallable(t *testing.T) {
 }
 
 func TestBadRequestsAreErrorsNotPanics(t *testing.T) {
-	s := &server{api: api, objects: map[wire.Obj]reflect.Value{}}
+	s := newServer(api)
 	for _, req := range []wire.Request{
 		{Fn: "Missing"},
 		{Fn: "New"}, // no argument
 		{Fn: "New", Args: []json.RawMessage{json.RawMessage(`7`)}}, // a number not written as a string
 		{Obj: 99, Fn: "Add"}, // no such object
-		{Bench: "none", N: "1"},
-		{Bench: "count", N: "-1"},
+		{Prepare: "none", Seed: "1", N: "0"},
+		{Prepare: "count", Seed: "x", N: "0"},
+		{Prepare: "count", Seed: "1", N: "-1"},
+		{Bench: "count", N: "1"}, // not prepared
 	} {
 		if resp := s.serve(req); resp.Err == "" {
 			t.Errorf("serve(%+v) = %+v, want an error", req, resp)

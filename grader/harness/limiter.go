@@ -4,7 +4,7 @@ package harness
 // its constructor (tokenbucket, gcra, slidingwindow, hierarchy, fairqueue,
 // breaker): impl as "New", and the benchmark loop run on impl ("learner")
 // and, beside it, on the reference's constructor ref ("reference").
-func Limiter[N any](impl, ref N, loop func(newL N, n int) uint64) API {
+func Limiter[N any](impl, ref N, loop func(newL N, seed uint64) func(n int) uint64) API {
 	return Benched(map[string]any{"New": impl}, impl, ref, loop)
 }
 
@@ -12,13 +12,14 @@ func Limiter[N any](impl, ref N, loop func(newL N, n int) uint64) API {
 // is reached through funcs (each a function of the learner's package, by
 // name), with the benchmark loop run on impl ("learner") and, beside it,
 // on the reference's ref ("reference"): the two loop names the budget
-// check asks for (see check.Bench).
-func Benched[I any](funcs map[string]any, impl, ref I, loop func(impl I, n int) uint64) API {
+// check asks for (see check.Bench). A loop, given a run's seed, builds the
+// run's state and traffic and returns the run (see check.Loop).
+func Benched[I any](funcs map[string]any, impl, ref I, loop func(impl I, seed uint64) func(n int) uint64) API {
 	return API{
 		Funcs: funcs,
-		Bench: map[string]func(int) uint64{
-			"learner":   func(n int) uint64 { return loop(impl, n) },
-			"reference": func(n int) uint64 { return loop(ref, n) },
+		Bench: map[string]func(uint64) func(int) uint64{
+			"learner":   func(seed uint64) func(int) uint64 { return loop(impl, seed) },
+			"reference": func(seed uint64) func(int) uint64 { return loop(ref, seed) },
 		},
 	}
 }

@@ -1,13 +1,19 @@
 package harness
 
-import "testing"
+import (
+	"testing"
+
+	"ratelab/grader/check"
+)
 
 // TestBenchedServesTheFuncsAndBothLoops checks that Benched serves funcs
 // by name and runs the loop on impl as "learner" and on ref as
 // "reference", the two loops the budget check asks for.
 func TestBenchedServesTheFuncsAndBothLoops(t *testing.T) {
 	type impl struct{ step uint64 }
-	loop := func(i impl, n int) uint64 { return i.step * uint64(n) }
+	loop := func(i impl, seed uint64) func(int) uint64 {
+		return func(n int) uint64 { return seed + i.step*uint64(n) }
+	}
 	r := Local(Benched(map[string]any{"Split": func(x uint64) (uint64, bool) { return x / 2, x%2 == 1 }}, impl{3}, impl{5}, loop))
 	var half uint64
 	var odd bool
@@ -19,8 +25,8 @@ func TestBenchedServesTheFuncsAndBothLoops(t *testing.T) {
 		loop string
 		want uint64
 	}{{"learner", 30}, {"reference", 50}} {
-		if run := r.Bench(c.loop, 10); run.Digest != c.want || run.Panic != nil {
-			t.Errorf("Bench(%s, 10) = %+v, want digest %d", c.loop, run, c.want)
+		if run := r.Bench(check.BenchSpec{Loop: c.loop, Seed: 1000, N: 10}); run.Digest != 1000+c.want || run.Panic != nil {
+			t.Errorf("Bench(%s, seed 1000, 10) = %+v, want digest %d", c.loop, run, 1000+c.want)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"time"
 
 	"ratelab/grader/check"
@@ -15,7 +14,7 @@ import (
 // reference, a fixture) without building a child. Never use it for code
 // that is not trusted.
 func Local(api API) check.Remote {
-	return &local{s: &server{api: api, objects: map[wire.Obj]reflect.Value{}}}
+	return &local{s: newServer(api)}
 }
 
 type local struct{ s *server }
@@ -48,9 +47,16 @@ func (l *local) roundTrip(req wire.Request) wire.Response {
 	return resp
 }
 
-func (l *local) Bench(loop string, n int) check.BenchRun {
+func (l *local) Bench(spec check.BenchSpec) check.BenchRun {
+	resp := l.roundTrip(wire.Request{Prepare: spec.Loop, Seed: fmt.Sprint(spec.Seed), N: fmt.Sprint(spec.Warm)})
+	if resp.Panic != nil {
+		return check.BenchRun{Panic: &check.Panic{Value: *resp.Panic}}
+	}
+	if resp.Err != "" {
+		panic("harness.Local: " + resp.Err)
+	}
 	start := time.Now()
-	resp := l.roundTrip(wire.Request{Bench: loop, N: fmt.Sprint(n)})
+	resp = l.roundTrip(wire.Request{Bench: spec.Loop, N: fmt.Sprint(spec.N)})
 	d := time.Since(start)
 	if resp.Panic != nil {
 		return check.BenchRun{Panic: &check.Panic{Value: *resp.Panic}}

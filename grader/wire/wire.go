@@ -35,7 +35,7 @@ import (
 // Hello is the first line the child writes on its protocol stream, after
 // which every line is a Response. Anything written before it (output of
 // learner init functions) is skipped.
-const Hello = "ratelab-child/2"
+const Hello = "ratelab-child/3"
 
 // MaxLine bounds one line of the protocol, either way: a longer one ends
 // the child.
@@ -50,14 +50,23 @@ const MaxPanic = 4 << 10
 type Obj uint64
 
 // Request is one line from the grader to the child. Exactly one of Fn,
-// Bench and GC is set.
+// Prepare and Bench is set.
+//
+// A benchmark run takes two requests, so that the grader's reading of the
+// child's CPU time around the second one times the loop alone: Prepare
+// names a loop and gives the run's Seed and, in N, its warm-up; the child
+// builds the loop's state, draws its traffic from Seed, makes the warm-up
+// iterations, collects garbage and answers with nothing (or the panic).
+// Bench, naming the same loop, then makes N more iterations of that run,
+// counting the heap allocations they make, and answers with their digest.
 type Request struct {
-	Obj   Obj               `json:"obj,omitempty"`   // the receiver, for a method; 0 for a package function
-	Fn    string            `json:"fn,omitempty"`    // the function or method to call
-	Args  []json.RawMessage `json:"args,omitempty"`  // its arguments, encoded
-	Bench string            `json:"bench,omitempty"` // a benchmark loop to run N times
-	N     string            `json:"n,omitempty"`     // the loop's iterations, decimal
-	GC    bool              `json:"gc,omitempty"`    // collect garbage now, before a measured run
+	Obj     Obj               `json:"obj,omitempty"`     // the receiver, for a method; 0 for a package function
+	Fn      string            `json:"fn,omitempty"`      // the function or method to call
+	Args    []json.RawMessage `json:"args,omitempty"`    // its arguments, encoded
+	Prepare string            `json:"prepare,omitempty"` // a benchmark loop to prepare a run of (Seed, N warm-up iterations)
+	Bench   string            `json:"bench,omitempty"`   // the prepared run's loop, to run N iterations of, measured
+	Seed    string            `json:"seed,omitempty"`    // Prepare: the run's traffic seed, decimal
+	N       string            `json:"n,omitempty"`       // Prepare: warm-up iterations; Bench: measured iterations; decimal
 }
 
 // Response is the child's answer to one Request.
@@ -65,8 +74,9 @@ type Response struct {
 	Ret   []json.RawMessage `json:"ret,omitempty"`   // the call's results, encoded
 	Panic *string           `json:"panic,omitempty"` // the call panicked with this message
 	Err   string            `json:"err,omitempty"`   // the request itself was wrong (unknown function, bad arguments)
-	// A benchmark run: the digest of its decisions, the heap allocations
-	// the Go runtime counted during it, and its own clock's reading (used
+	// A benchmark run (Bench): the digest of its decisions, the heap
+	// allocations the Go runtime counted during its measured iterations
+	// (not while preparing it), and its own clock's reading of them (used
 	// only where the operating system gives the grader no CPU time).
 	Digest string `json:"digest,omitempty"`
 	Allocs string `json:"allocs,omitempty"`

@@ -7,28 +7,35 @@ import (
 )
 
 // loop is the benchmark: one Allow per iteration and, for a call let
-// through benchLag iterations earlier, its Done, on precomputed traffic
-// where about a third of the calls fail: the breaker opens, probes and
-// closes again and again. The digest is of Allow's decisions and of the
-// states the breaker passes through.
-func loop(newB New, n int) uint64 {
+// through benchLag iterations earlier, its Done, on traffic drawn for each
+// run from its seed where about a third of the calls fail: the breaker
+// opens, probes and closes again and again. The digest is of Allow's
+// decisions and of the state the breaker is in at the end.
+func loop(newB New, seed uint64) func(n int) uint64 {
 	b := check.BenchNew(newB(Config{FailureThreshold: 3, OpenNs: 2_000, HalfOpenProbes: 2}, 0))
 	var pending [benchLag + 1]struct {
 		ticket uint64
 		ok     bool
 	}
-	now, d := uint64(0), check.DigestStart
-	for i := range n {
-		j := i & (len(benchTraffic) - 1)
-		now += benchTraffic[j].gap
-		t, ok := b.Allow(now)
-		d = check.Digest(d, check.Bit(ok))
-		pending[i%len(pending)].ticket, pending[i%len(pending)].ok = t, ok
-		if p := pending[(i+1)%len(pending)]; p.ok && i >= benchLag {
-			b.Done(p.ticket, !benchTraffic[j].fails, now)
+	traffic := check.Traffic(seed, 4096, 200, func(gap, x uint64) benchCall {
+		return benchCall{gap: gap, fails: x%3 == 0}
+	})
+	now, i := uint64(0), 0
+	return func(n int) uint64 {
+		d := check.DigestStart
+		for range n {
+			j := i & (len(traffic) - 1)
+			now += traffic[j].gap
+			t, ok := b.Allow(now)
+			d = check.Digest(d, check.Bit(ok))
+			pending[i%len(pending)].ticket, pending[i%len(pending)].ok = t, ok
+			if p := pending[(i+1)%len(pending)]; p.ok && i >= benchLag {
+				b.Done(p.ticket, !traffic[j].fails, now)
+			}
+			i++
 		}
+		return check.Digest(d, uint64(b.State(now)))
 	}
-	return check.Digest(d, uint64(b.State(now)))
 }
 
 // benchLag is how many iterations a call takes before it reports: calls
@@ -40,12 +47,6 @@ type benchCall struct {
 	gap   uint64
 	fails bool
 }
-
-// benchTraffic is drawn once, from a fixed seed: 4096 calls, gaps uniform
-// in [0, 200] ns, one in three failing.
-var benchTraffic = check.Drawn(4096, 200, func(gap, x uint64) benchCall {
-	return benchCall{gap: gap, fails: x%3 == 0}
-})
 
 // refNew is the reference solution (see check.API.Ref), adapted as the
 // registry adapts a learner's package.

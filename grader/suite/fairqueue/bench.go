@@ -1,8 +1,6 @@
 package fairqueue
 
 import (
-	"math/rand"
-
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
 	ref "ratelab/solutions/fairqueue"
@@ -10,36 +8,40 @@ import (
 
 // The benchmark: a quantum of 1,000, 1,000 sessions with four commands
 // waiting each, then n pairs of a Push (a random session, a cost drawn
-// from [1, quantum]) and a Pop, folded into a digest of what Pop returns.
+// from [1, quantum], both drawn for each run from its seed) and a Pop,
+// folded into a digest of what Pop returns.
 const (
 	benchQuantum  = 1000
 	benchSessions = 1000
 	benchTable    = 4096
 )
 
-func loop(newQ New, n int) uint64 {
+func loop(newQ New, seed uint64) func(n int) uint64 {
 	q := newQ(benchQuantum)
+	push := check.Traffic(seed, benchTable, 0, func(_, x uint64) benchPush {
+		return benchPush{who: uint32(x % benchSessions), cost: 1 + x>>32%benchQuantum}
+	})
 	for i := range benchSessions * 4 {
-		q.Push(uint32(i%benchSessions), benchCosts[i%benchTable])
+		q.Push(uint32(i%benchSessions), push[i%benchTable].cost)
 	}
-	d := check.DigestStart
-	for i := range n {
-		j := i & (benchTable - 1)
-		q.Push(benchWho[j], benchCosts[j])
-		s, c, ok := q.Pop()
-		d = check.Digest(d, uint64(s)<<40^c<<1^check.Bit(ok))
+	i := 0
+	return func(n int) uint64 {
+		d := check.DigestStart
+		for range n {
+			p := push[i&(benchTable-1)]
+			i++
+			q.Push(p.who, p.cost)
+			s, c, ok := q.Pop()
+			d = check.Digest(d, uint64(s)<<40^c<<1^check.Bit(ok))
+		}
+		return d
 	}
-	return d
 }
 
-var benchWho, benchCosts = func() ([]uint32, []uint64) {
-	r := rand.New(rand.NewSource(3))
-	who, costs := make([]uint32, benchTable), make([]uint64, benchTable)
-	for i := range who {
-		who[i], costs[i] = uint32(r.Intn(benchSessions)), 1+uint64(r.Intn(benchQuantum))
-	}
-	return who, costs
-}()
+type benchPush struct {
+	who  uint32
+	cost uint64
+}
 
 // BudgetNs is the budget of one Push and one Pop.
 const BudgetNs = 100

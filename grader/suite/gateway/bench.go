@@ -9,8 +9,9 @@ import (
 // loop is the benchmark: Admit on sessions drawn among 1,000 open ones,
 // mostly orders, some cancels and heartbeats, each session offered about
 // twice what its orders budget allows, so that many calls are refused and
-// floods go Silent; nothing disconnects.
-func loop(impl Impl, n int) uint64 {
+// floods go Silent; nothing disconnects. The messages are drawn for each
+// run from its seed.
+func loop(impl Impl, seed uint64) func(n int) uint64 {
 	g := check.BenchNew(impl.New(Config{
 		Classes:        map[string]Class{"regular": {Orders: Budget{10, 10_000}, Cancels: Budget{20, 20_000}}},
 		SilenceAfterNs: 100_000,
@@ -18,16 +19,20 @@ func loop(impl Impl, n int) uint64 {
 	for s := range uint64(benchSessions) {
 		g.Open(s, "regular", 0)
 	}
-	now, d := uint64(0), check.DigestStart
-	for i := range n {
-		j := i & (len(benchTraffic) - 1)
-		m := benchTraffic[j]
-		now += m.gap
-		v := g.Admit(m.session, m.kind, now)
-		d = check.Digest(d, uint64(v.Outcome)|uint64(len(v.Budget))<<8)
-		d = check.Digest(d, v.RetryAfterNs)
+	traffic := benchTraffic(seed)
+	now, i := uint64(0), 0
+	return func(n int) uint64 {
+		d := check.DigestStart
+		for range n {
+			m := traffic[i&(len(traffic)-1)]
+			i++
+			now += m.gap
+			v := g.Admit(m.session, m.kind, now)
+			d = check.Digest(d, uint64(v.Outcome)|uint64(len(v.Budget))<<8)
+			d = check.Digest(d, v.RetryAfterNs)
+		}
+		return d
 	}
-	return d
 }
 
 // benchSessions is how many sessions are open in the benchmark.
@@ -38,20 +43,22 @@ type benchMessage struct {
 	kind         Kind
 }
 
-// benchTraffic is drawn once, from a fixed seed: 4096 messages, gaps
+// benchTraffic draws a run's traffic from its seed: 4096 messages, gaps
 // uniform in [0, 100] ns (20,000 messages a second per session).
-var benchTraffic = check.Drawn(4096, 100, func(gap, x uint64) benchMessage {
-	kind := NewOrder
-	switch x >> 60 {
-	case 0, 1, 2:
-		kind = Cancel
-	case 3:
-		kind = Heartbeat
-	case 4, 5, 6:
-		kind = Modify
-	}
-	return benchMessage{session: x % benchSessions, gap: gap, kind: kind}
-})
+func benchTraffic(seed uint64) []benchMessage {
+	return check.Traffic(seed, 4096, 100, func(gap, x uint64) benchMessage {
+		kind := NewOrder
+		switch x >> 60 {
+		case 0, 1, 2:
+			kind = Cancel
+		case 3:
+			kind = Heartbeat
+		case 4, 5, 6:
+			kind = Modify
+		}
+		return benchMessage{session: x % benchSessions, gap: gap, kind: kind}
+	})
+}
 
 // budgetNs is the budget of one Admit.
 const budgetNs = 100

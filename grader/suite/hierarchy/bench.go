@@ -1,15 +1,13 @@
 package hierarchy
 
 import (
-	"math/rand"
-
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
 	ref "ratelab/solutions/hierarchy"
 )
 
 // loop is the benchmark: TryAcquire(random session, now, 1).
-func loop(newT New, n int) uint64 {
+func loop(newT New, seed uint64) func(n int) uint64 {
 	t := newT(0)
 	firm, _ := t.Add(rootID, 1000, 1_000_000)
 	var sessions []int
@@ -20,39 +18,36 @@ func loop(newT New, n int) uint64 {
 			sessions = append(sessions, s)
 		}
 	}
-	leaves := make([]int, len(benchLeaves))
-	for i, l := range benchLeaves {
-		leaves[i] = sessions[l]
-	}
-	mask := len(leaves) - 1
-	i := 0
-	return check.Loop(n, benchSteps, func(now uint64) bool {
-		ok := t.TryAcquire(leaves[i&mask], now, 1)
-		i++
-		return ok
+	calls := check.Traffic(seed, 4096, 1000, func(gap, x uint64) benchCall {
+		return benchCall{gap: gap, leaf: sessions[x%uint64(len(sessions))]}
 	})
+	now, i, mask := uint64(0), 0, len(calls)-1
+	return func(n int) uint64 {
+		d := check.DigestStart
+		for range n {
+			c := calls[i&mask]
+			i++
+			now += c.gap
+			d = check.Digest(d, check.Bit(t.TryAcquire(c.leaf, now, 1)))
+		}
+		return d
+	}
 }
 
 // The benchmark's tree: one firm (1,000 tokens, 10^6/s), 10 accounts (200,
 // 150,000/s) of 100 sessions each (10, 2,000/s). Calls come on average
-// every 500 ns on random sessions: twice what the firm lets through, so
+// every 500 ns (gaps uniform in [0, 1,000] ns) on random sessions, both
+// drawn for each run from its seed: twice what the firm lets through, so
 // about half are refused, by one level or another.
 const (
 	benchAccounts   = 10
 	benchPerAccount = 100
 )
 
-var (
-	benchSteps  = check.Steps(4096, 1000)
-	benchLeaves = func() []int {
-		r := rand.New(rand.NewSource(2))
-		l := make([]int, 4096)
-		for i := range l {
-			l[i] = r.Intn(benchAccounts * benchPerAccount)
-		}
-		return l
-	}()
-)
+type benchCall struct {
+	gap  uint64
+	leaf int
+}
 
 // refNew is the reference solution (see check.API.Ref).
 func refNew(nowNs uint64) Tree { return ref.New(nowNs) }

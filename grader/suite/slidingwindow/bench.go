@@ -8,26 +8,26 @@ import (
 
 // loop is the benchmark: TryAcquire on a window of 1,024 buckets, so that
 // work that grows with the buckets shows.
-func loop(newW New, n int) uint64 {
+func loop(newW New, seed uint64) func(n int) uint64 {
 	w := newW(benchLimit, benchBuckets*benchBucketNs, benchBuckets)
-	return check.Loop(n, benchSteps, func(now uint64) bool { return w.TryAcquire(now) })
+	return check.Stepped(benchSteps(seed), func(now uint64) bool { return w.TryAcquire(now) })
 }
 
 // Bench figures: 1,024 buckets of 10 µs, a limit of 2,560 calls per
-// window, calls on average every 2 µs (twice what the limit lets through),
-// and an idle gap of two windows every 16,384 calls. About half the calls
-// are refused.
+// window, calls on average every 2 µs (twice what the limit lets through;
+// gaps drawn for each run from its seed), and an idle gap of two windows
+// every 16,384 calls. About half the calls are refused.
 const (
 	benchBuckets  = 1024
 	benchBucketNs = 10_000
 	benchLimit    = 2560
 )
 
-var benchSteps = func() []uint64 {
-	s := check.Steps(1<<14, 4000)
+func benchSteps(seed uint64) []uint64 {
+	s := check.Gaps(seed, 1<<14, 4000)
 	s[len(s)-1] += 2 * benchBuckets * benchBucketNs
 	return s
-}()
+}
 
 // refNew is the reference solution (see check.API.Ref).
 func refNew(limit uint32, windowNs uint64, buckets int) Window {

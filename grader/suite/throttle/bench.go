@@ -10,7 +10,8 @@ import (
 // offered about twice what the global limit allows, so that many writes
 // are refused; 50 addresses whitelisted and 50 with an override; the
 // keeper adjusts congestion every 256 writes, so the global limit moves.
-func loop(impl Impl, n int) uint64 {
+// The writes are drawn for each run from its seed.
+func loop(impl Impl, seed uint64) func(n int) uint64 {
 	g := check.BenchNew(impl.New(Config{
 		Rate: RateLimit{MaxCalls: 10, WindowNs: 1_000_000},
 		Congestion: CongestionConfig{
@@ -22,30 +23,33 @@ func loop(impl Impl, n int) uint64 {
 		g.SetWhitelisted(a, true)
 		g.SetIssuerLimit(500+a, RateLimit{MaxCalls: 20, WindowNs: 500_000})
 	}
-	now, d := uint64(0), check.DigestStart
-	for i := range n {
-		j := i & (len(benchTraffic) - 1)
-		m := benchTraffic[j]
-		now += m.gap
-		d = check.Digest(d, uint64(g.Write(m.addr, now).Refusal))
-		if j&255 == 0 {
-			d = check.Digest(d, uint64(g.AdjustCongestion(now)))
+	traffic := check.Traffic(seed, 4096, 100, func(gap, x uint64) benchWrite {
+		return benchWrite{addr: x % benchAddrs, gap: gap}
+	})
+	now, i := uint64(0), 0
+	return func(n int) uint64 {
+		d := check.DigestStart
+		for range n {
+			j := i & (len(traffic) - 1)
+			i++
+			m := traffic[j]
+			now += m.gap
+			d = check.Digest(d, uint64(g.Write(m.addr, now).Refusal))
+			if j&255 == 0 {
+				d = check.Digest(d, uint64(g.AdjustCongestion(now)))
+			}
 		}
+		return d
 	}
-	return d
 }
 
 // benchAddrs is how many addresses write in the benchmark.
 const benchAddrs = 1000
 
+// benchWrite is one write of the benchmark's traffic: 4096 a run, gaps
+// uniform in [0, 100] ns (20 million writes a second, 20,000 per address,
+// twice what 10 per ms allows).
 type benchWrite struct{ addr, gap uint64 }
-
-// benchTraffic is drawn once, from a fixed seed: 4096 writes, gaps uniform
-// in [0, 100] ns (20 million writes a second, 20,000 per address, twice
-// what 10 per ms allows).
-var benchTraffic = check.Drawn(4096, 100, func(gap, x uint64) benchWrite {
-	return benchWrite{addr: x % benchAddrs, gap: gap}
-})
 
 // budgetNs is the budget of one Write.
 const budgetNs = 100
