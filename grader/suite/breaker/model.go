@@ -16,9 +16,7 @@ type model struct {
 	probes    uint32 // HalfOpen: calls let through
 	successes uint32 // HalfOpen: successes reported
 	gen       uint64 // bumped at every change of state
-	// Events, for the traps and the messages.
-	resets    int   // successes in Closed that set a count above 0 back to 0
-	everOpen  bool  // the breaker has opened at least once
+	// Events, for the messages.
 	fromHalf  bool  // the open period in force was started from HalfOpen
 	changedAt int   // the call (index) of the latest change of state; -1 for none
 	call      int   // the index of the call being made
@@ -61,7 +59,7 @@ func (m *model) advance(now uint64) {
 
 func (m *model) open(fromHalf bool) {
 	m.change(Open)
-	m.openedAt, m.everOpen, m.fromHalf = m.latest, true, fromHalf
+	m.openedAt, m.fromHalf = m.latest, fromHalf
 }
 
 // allow returns the generation of the ticket and whether the call may go.
@@ -89,9 +87,6 @@ func (m *model) done(gen uint64, issued, success bool, now uint64) {
 	switch m.state {
 	case Closed:
 		if success {
-			if m.failures > 0 {
-				m.resets++
-			}
 			m.failures = 0
 			return
 		}

@@ -20,7 +20,7 @@ const (
 
 // Ticket kinds of a Done that reports a ticket never issued.
 const (
-	issued   uint8 = iota // the ticket of the Of-th call Allow let through
+	issued   uint8 = iota // a ticket Allow let through, not yet reported (see op.Of)
 	zero                  // 0
 	one                   // 1
 	lastPlus              // the last ticket Allow returned with ok, plus 1
@@ -29,7 +29,7 @@ const (
 // op is one call, at its When.
 type op struct {
 	Call    call
-	Of      int   // doneCall, Bogus == issued: which ticket not yet reported, oldest first, modulo their count
+	Of      int   // doneCall, Bogus == issued: which ticket not yet reported, newest first, modulo their count
 	Bogus   uint8 // doneCall: issued, or a ticket never issued
 	Success bool  // doneCall
 	check.When
@@ -62,12 +62,14 @@ type tickets struct {
 }
 
 // outstanding returns the index in issued of the ticket a Done's Of
-// names: the Of-th not yet reported, oldest first, modulo their count.
-// The domain's Valid has made sure there is one.
+// names: the Of-th not yet reported, newest first (0 is the latest),
+// modulo their count. Newest first, a script that drops calls before a
+// report (as shrinking does) still reports the same ticket. The domain's
+// Valid has made sure there is one.
 func (ts *tickets) outstanding(of int) int {
 	var open []int
-	for i, r := range ts.reported {
-		if !r {
+	for i := len(ts.reported) - 1; i >= 0; i-- {
+		if !ts.reported[i] {
 			open = append(open, i)
 		}
 	}

@@ -25,18 +25,24 @@ func notStarted(newImpl New) bool {
 // the limiters' budget.
 var Checks = check.Parts[New, domain, setup, op]{
 	Exercise: "breaker", Prose: prose, API: api, Runs: exactness, BudgetNs: check.LimiterBudgetNs,
+	Mistakes: mistakes, Replay: replay,
 	Domains: check.ByName(consecutiveDomain, openTimeoutDomain, halfOpenDomain, generationDomain, backwardDomain, exactDomain), Property: domain.property,
 }
 
 // exactness is the exactness check's Runner: it judges New's validation
-// first, then the calls.
+// first, by its own table (a failure there is the check's own, charged to
+// no mistake), then the calls, whose failures the mistakes explain.
 func exactness(impl New) map[string]check.Runner {
 	return map[string]check.Runner{"exactness": func(why string) func(int64) check.Outcome {
 		return func(seed int64) check.Outcome {
 			if o := validation(impl); o.Status != report.Passed {
+				o.Findings = []check.Finding{{Status: o.Status, Head: o.Message, Counterexample: o.Counterexample, Own: true, Diagnosed: true}}
+				o.Diagnosis = report.Reproduced // the call that broke the table's rule is the mistake
 				return o
 			}
-			return exactDomain.property(impl).Run(seed, why)
+			p := exactDomain.property(impl)
+			p.Diagnose = check.Diagnoser(mistakes, replay)
+			return p.Run(seed, why)
 		}
 	}}
 }
