@@ -213,7 +213,7 @@ func wrapWait(r *rand.Rand, rate uint64) uint64 {
 var overflowDomain = domain{
 	aim: aim{Check: "overflow", Explain: explainOverflow},
 	setup: func(r *rand.Rand) setup {
-		rate := check.Pick(r, 1, 2, 512, 1000, 1_000_000, 500_000_000, second, divisor(r))
+		rate := check.Pick(r, 1, 2, 3_000, 512, 1000, 1_000_000, 500_000_000, second, second, divisor(r))
 		burst := check.Pick(r, 1, 2, 1_000_000, 999_999, check.Between(r, 1, 1_000_000))
 		full := burst * interval(rate)
 		start := check.Pick(r, 0, 1, math.MaxUint64, math.MaxUint64-check.Between(r, 0, 3*interval(rate)),

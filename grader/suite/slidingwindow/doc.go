@@ -10,8 +10,13 @@
 // one classic mistake shows: refusals that count, ring slots that keep an
 // old bucket's count, a window one bucket too wide or too narrow, clocks
 // stepping back, bucket ids next to MaxUint64. A check's rules also keep
-// its scripts away from the other checks' traps, while shrinking too, so a
-// failure names one mistake.
+// its scripts away from the other checks' corners, while shrinking too.
+//
+// A failure is diagnosed by the suite's error models (mistakes.go): the
+// model with one rule of the contract broken at a time. A mistake is named
+// only when its model gives every answer the learner's code gave, and the
+// exercise is charged once per pitfall of the mistakes named (see
+// check.Suite.Judge).
 package slidingwindow
 
 import _ "embed" // for checks.json

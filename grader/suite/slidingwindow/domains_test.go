@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// TestDomainsReachTheirTraps checks that each domain's scripts do what the
-// domain exists for, often enough.
-func TestDomainsReachTheirTraps(t *testing.T) {
-	traps := map[string]func(m *model, o op, now uint64) bool{
+// TestDomainsReachTheirCorners checks that each domain's scripts do what
+// the domain exists for, often enough.
+func TestDomainsReachTheirCorners(t *testing.T) {
+	corners := map[string]func(m *model, o op, now uint64) bool{
 		"rejected-counted": func(m *model, o op, now uint64) bool { return !o.Count && m.countAt(m.bucketAt(now)) >= m.limit },
 		"stale-bucket": func(m *model, o op, now uint64) bool {
 			cur := m.bucketAt(now)
@@ -30,7 +30,7 @@ func TestDomainsReachTheirTraps(t *testing.T) {
 		"backward-time": func(m *model, o op, now uint64) bool { return now/m.bucketNs < m.cur },
 		"overflow":      func(m *model, o op, now uint64) bool { return now/m.bucketNs > ^uint64(0)/m.bucketNs-m.k },
 	}
-	for name, trap := range traps {
+	for name, corner := range corners {
 		d := Checks.Domains[name]
 		r := rand.New(rand.NewSource(4))
 		hit := 0
@@ -39,7 +39,7 @@ func TestDomainsReachTheirTraps(t *testing.T) {
 			m, latest := newModel(s.Setup), uint64(0)
 			found := false
 			for _, o := range s.Ops {
-				if trap(m, o, o.at(latest, m.bucketNs)) {
+				if corner(m, o, o.at(latest, m.bucketNs)) {
 					found = true
 				}
 				latest = m.apply(o, latest)
@@ -49,7 +49,7 @@ func TestDomainsReachTheirTraps(t *testing.T) {
 			}
 		}
 		if hit < 100 {
-			t.Errorf("%s: %d of 200 scripts reach the trap, want at least half", name, hit)
+			t.Errorf("%s: %d of 200 scripts reach the corner, want at least half", name, hit)
 		}
 	}
 }
