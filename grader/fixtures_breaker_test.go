@@ -12,7 +12,7 @@ var breakerFixtures = []fixture{
 	{exercise: "breaker", name: "keeps-count", fails: []string{"consecutive"}, mistakes: []string{"keeps-count-on-close"}},
 	{exercise: "breaker", name: "strict-timeout", fails: []string{"open-timeout"}, mistakes: []string{"strict-end"}},
 	{exercise: "breaker", name: "wrapping-end", fails: []string{"open-timeout"}, mistakes: []string{"wrapping-end"}},
-	{exercise: "breaker", name: "probes-unlimited", fails: []string{"half-open-probes"}, mistakes: []string{"probes-unlimited"}},
+	{exercise: "breaker", name: "probes-unlimited", fails: []string{"half-open-probes"}, mistakes: []string{"too-many-probes"}},
 	{exercise: "breaker", name: "no-generation", fails: []string{"generation"}, mistakes: []string{"ignores-generation"}},
 	{exercise: "breaker", name: "raw-time", fails: []string{"backward-time"}, mistakes: []string{"opens-at-call-time"}},
 	// ...another deviation for each pitfall that had one, and rules no
