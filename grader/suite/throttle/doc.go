@@ -11,8 +11,11 @@
 // beside congestion changes, level changes straight from High to Low,
 // limits near 2^32 with large basis points, limits lowered below what an
 // address has in its window and raised again, several refusals at once,
-// Status past the recovery time, clocks stepping back), and its trap
-// (trap.go) makes sure a failure it reports contains that mistake.
+// Status past the recovery time, clocks stepping back). Every failure
+// counts, whichever check finds it: the suite's error models (mistakes.go:
+// the model with one rule broken, as learners break it) name the mistake
+// whose answers are exactly the learner's, and the exercise is charged
+// once per pitfall of the mistakes it shows (see check.Suite.Judge).
 //
 // Errors travel as their text (see grader/wire), so errors.Is cannot be
 // applied in the grader: the child's adapter classifies Write's error with

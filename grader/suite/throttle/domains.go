@@ -50,8 +50,7 @@ func (d domain) Valid(s script) int {
 			o.Back > 0 && !d.back.Allowed(),
 			o.Wait > maxWait,
 			addressed && !slices.Contains(d.addrs, o.Addr),
-			o.Call == stateCall && !slices.Contains(d.states, o.State),
-			o.Call == limitCall && (o.Limit.MaxCalls == 0 || o.Limit.WindowNs == 0):
+			o.Call == stateCall && !slices.Contains(d.states, o.State):
 			return i
 		}
 	}
@@ -158,12 +157,21 @@ func noAutoRecover(c Config) bool { return !c.Breaker.AutoRecover }
 
 var allStates = []State{Normal, Degraded, Degraded, Paused, Paused}
 
+// someLimit draws an override, now and then one with a 0 field, which
+// SetIssuerLimit must refuse, changing nothing.
 func someLimit(r *rand.Rand) RateLimit {
-	return RateLimit{uint32(check.Between(r, 1, 5)), check.Pick[uint64](r, 50, 100, 200, 1000)}
+	rl := RateLimit{uint32(check.Between(r, 1, 5)), check.Pick[uint64](r, 50, 100, 200, 1000)}
+	switch r.Intn(10) {
+	case 0:
+		rl.MaxCalls = 0
+	case 1:
+		rl.WindowNs = 0
+	}
+	return rl
 }
 
 var recoverDomain = domain{
-	aim:    aim{Check: "recover-first", Trap: recoverTrap},
+	aim:    aim{Check: "recover-first"},
 	config: baseConfig(1), cfgOK: func(c Config) bool { return c.Breaker.AutoRecover },
 	start: smallStart, wait: recoverWait,
 	weights: weights(6, 3, 0, 0, 0, 1, 0), states: []State{Degraded, Degraded, Paused, Paused, Normal},
@@ -171,7 +179,7 @@ var recoverDomain = domain{
 }
 
 var pauseDomain = domain{
-	aim:    aim{Check: "pause-all", Trap: pauseTrap},
+	aim:    aim{Check: "pause-all"},
 	config: baseConfig(0), cfgOK: noAutoRecover, start: smallStart, wait: smallWait,
 	weights: weights(6, 2, 0, 0, 3, 0, 0), states: []State{Paused, Paused, Normal, Degraded},
 	addrs: []uint64{1, 2}, maxOps: 20,
@@ -180,7 +188,7 @@ var pauseDomain = domain{
 // whitelistDomain: bursts (a window rarely passes) at limits of one or
 // two, addresses going on and off the list, degraded periods now and then.
 var whitelistDomain = domain{
-	aim: aim{Check: "whitelist-scope", Trap: whitelistTrap},
+	aim: aim{Check: "whitelist-scope"},
 	config: func(r *rand.Rand) Config {
 		c := baseConfig(0)(r)
 		c.Rate.MaxCalls = uint32(check.Between(r, 1, 2))
@@ -193,7 +201,7 @@ var whitelistDomain = domain{
 }
 
 var overrideDomain = domain{
-	aim:    aim{Check: "override", Trap: overrideTrap},
+	aim:    aim{Check: "override"},
 	config: baseConfig(0), cfgOK: func(c Config) bool {
 		return !c.Breaker.AutoRecover && (c.Congestion.ReduceBps > 0 || c.Congestion.IncreaseBps > 0)
 	},
@@ -206,7 +214,7 @@ var overrideDomain = domain{
 // (every step shown by a Status), early times, waits on the window's
 // edges.
 var rateDomain = domain{
-	aim: aim{Check: "rate-window", Trap: rateTrap},
+	aim: aim{Check: "rate-window"},
 	config: func(r *rand.Rand) Config {
 		c := baseConfig(0)(r)
 		c.Congestion.WindowNs = c.Rate.WindowNs / check.Pick[uint64](r, 1, 2)
@@ -225,7 +233,7 @@ var rateDomain = domain{
 // gateDomain: congestion that reaches High easily but moves nothing (0
 // basis points), and global limits that rarely refuse.
 var gateDomain = domain{
-	aim: aim{Check: "congestion-not-a-gate", Trap: gateTrap},
+	aim: aim{Check: "congestion-not-a-gate"},
 	config: func(r *rand.Rand) Config {
 		c := baseConfig(0)(r)
 		c.Rate.MaxCalls = uint32(check.Between(r, 3, 6))
@@ -247,7 +255,7 @@ var gateDomain = domain{
 // largest, levels swinging straight from High to Low (a wait of a whole
 // congestion window empties it), Adjusts repeated at the same level.
 var stepDomain = domain{
-	aim: aim{Check: "congestion-step", Trap: stepTrap},
+	aim: aim{Check: "congestion-step"},
 	config: func(r *rand.Rand) Config {
 		low := uint32(check.Between(r, 1, 2))
 		return Config{
@@ -272,7 +280,7 @@ var stepDomain = domain{
 }
 
 var degradedDomain = domain{
-	aim: aim{Check: "degraded-period", Trap: degradedTrap},
+	aim: aim{Check: "degraded-period"},
 	config: func(r *rand.Rand) Config {
 		c := baseConfig(0)(r)
 		c.Rate.MaxCalls = uint32(check.Between(r, 3, 6))
@@ -284,7 +292,7 @@ var degradedDomain = domain{
 }
 
 var precedenceDomain = domain{
-	aim: aim{Check: "precedence", Trap: precedenceTrap},
+	aim: aim{Check: "precedence"},
 	config: func(r *rand.Rand) Config {
 		c := baseConfig(0)(r)
 		c.Rate = RateLimit{uint32(check.Between(r, 1, 2)), 1000}
@@ -299,7 +307,7 @@ var precedenceDomain = domain{
 // statusDomain: every call, with Status often, right at and past
 // RecoverAtNs; TTLs that saturate now and then.
 var statusDomain = domain{
-	aim: aim{Check: "status", Trap: statusTrap},
+	aim: aim{Check: "status"},
 	config: func(r *rand.Rand) Config {
 		c := baseConfig(0.8)(r)
 		if check.Chance(r, 0.1) {
@@ -312,7 +320,7 @@ var statusDomain = domain{
 }
 
 var backwardDomain = domain{
-	aim:    aim{Check: "backward-time", Trap: check.BackwardTrap[setup, op]},
+	aim:    aim{Check: "backward-time"},
 	config: baseConfig(0.5), start: func(r *rand.Rand) uint64 { return check.Between(r, 0, 1e6) },
 	wait: recoverWait, back: check.StepBack[setup]{Chance: 0.25, By: backFew},
 	weights: weights(8, 2, 1, 1, 1, 2, 2), states: allStates, addrs: []uint64{1, 2}, limit: someLimit, maxOps: 30,

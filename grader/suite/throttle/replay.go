@@ -1,7 +1,6 @@
 package throttle
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -152,17 +151,20 @@ func (o op) apply(g Gate, cong CongestionConfig, now uint64) string {
 func (m *model) step(o op, now uint64) string { return o.apply(modelGate{m}, m.cfg.Congestion, now) }
 
 // modelGate is the model as a Gate, so that apply makes a call on it as on
-// the implementation. SetIssuerLimit's error stands for the model's
-// refusal, which comes exactly when apply wants one (a MaxCalls or a
-// WindowNs of 0): apply then writes it "an error".
+// the implementation (and a mistake's model is graded as a learner's
+// gate). SetIssuerLimit's error is the model's refusal, which comes
+// exactly when apply wants one (a MaxCalls or a WindowNs of 0): apply
+// then writes it "an error"; it names the field, as the contract asks.
 type modelGate struct{ m *model }
-
-var errLimitRefused = errors.New("the model refuses the limit")
 
 func (g modelGate) SetState(s State, nowNs uint64) { g.m.setState(s, nowNs) }
 func (g modelGate) SetIssuerLimit(addr uint64, rl RateLimit) error {
 	if g.m.setLimit(addr, rl) {
-		return errLimitRefused
+		field := "MaxCalls"
+		if rl.MaxCalls != 0 {
+			field = "WindowNs"
+		}
+		return fmt.Errorf("the model refuses RateLimit.%s 0", field)
 	}
 	return nil
 }
@@ -185,34 +187,4 @@ func replay(impl Impl, s script) check.Trace {
 		})
 	}
 	return t
-}
-
-// run is what the model answers and knows at each call of s: for the
-// traps and the explanations.
-type run struct {
-	now       []uint64 // each call's time (the clock after it)
-	want      []string
-	recovered []bool   // the call ended a period automatically
-	recoverAt []uint64 // RecoverAtNs before the call
-	white     []bool   // the call's address was whitelisted at it
-	state     []State  // the state the call found (after recovery)
-}
-
-func modelRun(s script) run {
-	m := newModel(s.Setup.Cfg, s.Setup.Start)
-	var r run
-	for o, now := range check.Times(s.Setup.Start, s.Ops) {
-		r.recoverAt = append(r.recoverAt, m.recoverAt)
-		r.white = append(r.white, m.whitelisted[o.Addr])
-		recovered := false
-		if o.Call.timed() {
-			m.tick(now)
-			recovered = m.recovered
-		}
-		r.recovered = append(r.recovered, recovered)
-		r.state = append(r.state, m.state)
-		r.want = append(r.want, m.step(o, now))
-		r.now = append(r.now, m.latest)
-	}
-	return r
 }

@@ -40,9 +40,11 @@ func validationCases() []Config {
 // validation is the config-validation check: New on each case, then
 // SetIssuerLimit with a 0 field on a gate New made. An error must hold
 // the dotted path of a field of its problem; a valid config, no error.
+// (That a failed SetIssuerLimit changes nothing, the properties see:
+// their overrides have a 0 field now and then.)
 func validation(impl Impl) check.Outcome {
 	t := check.Trace{Setup: "// each New is a call on its own"}
-	why := "New refuses exactly the configs the contract refuses, with an error whose text holds the field's dotted path (e.g. Congestion.WindowNs), and SetIssuerLimit names its 0 field (MaxCalls or WindowNs) and changes nothing."
+	why := "New refuses exactly the configs the contract refuses, with an error whose text holds the field's dotted path (e.g. Congestion.WindowNs), and SetIssuerLimit names its 0 field (MaxCalls or WindowNs)."
 	for _, cfg := range validationCases() {
 		ps := problems(cfg)
 		want := "a *Gate, nil"
@@ -92,17 +94,6 @@ func validation(impl Impl) check.Outcome {
 		}
 		o := op{Call: limitCall, Addr: 7, Limit: rl}
 		if !t.Step(o.callString(0), got, want, p) {
-			return check.Fail(t, why)
-		}
-	}
-	// The override in force is {2, 100}: the failed calls changed nothing.
-	for i := range 3 {
-		want := "nil"
-		if i == 2 {
-			want = "ErrRateLimited"
-		}
-		got, p := check.Call(func() string { return g.Write(7, 0).String() })
-		if !t.Step("Write(addr=7, nowNs=0)", got, want, p) {
 			return check.Fail(t, why)
 		}
 	}
