@@ -14,7 +14,11 @@ type domain struct {
 	setupOK func(c Config) bool
 	// next draws the next op given the model's state, or reports false
 	// if it finds none.
-	next func(r *rand.Rand, c Config, m *model, cumF, cumR uint64) (op, bool)
+	next nexter
+	// swarm, if set, draws at the start of each script the next it uses
+	// (in place of next): swarm testing, each script first choosing which
+	// calls it may make, so that some scripts make many of a few kinds.
+	swarm func(r *rand.Rand) nexter
 	// opOK reports whether an op keeps to the rules; t is the model's
 	// tick for Observe ops (nil otherwise).
 	opOK   func(c Config, o op, t *tick, m *model) bool
@@ -24,6 +28,10 @@ type domain struct {
 }
 
 type aim = check.Aim[setup, op]
+
+// nexter draws the next op of a script given the model's state, or
+// reports false if it finds none.
+type nexter func(r *rand.Rand, c Config, m *model, cumF, cumR uint64) (op, bool)
 
 // setupValid reports whether c keeps to d's rules.
 func (d domain) setupValid(c Config) bool { return configOK(c) && (d.setupOK == nil || d.setupOK(c)) }
@@ -73,11 +81,15 @@ func configOK(c Config) bool {
 
 func (d domain) Gen(r *rand.Rand, size int) script {
 	c := check.DrawUntil(r, d.setup, d.setupValid)
+	next := d.next
+	if d.swarm != nil {
+		next = d.swarm(r)
+	}
 	m := newModel(c)
 	var cumF, cumR uint64
 	var ops []op
 	for range check.Ops(r, size, 1, d.maxOps) {
-		o, ok := d.next(r, c, m, cumF, cumR)
+		o, ok := next(r, c, m, cumF, cumR)
 		if !ok {
 			break
 		}
@@ -213,7 +225,7 @@ func weighted(r *rand.Rand, w map[kind]float64) kind {
 
 // observeNext draws windows of the kinds weighted by w (given the model's
 // state), retrying a kind the config cannot make.
-func observeNext(w func(m *model) map[kind]float64, strict bool) func(*rand.Rand, Config, *model, uint64, uint64) (op, bool) {
+func observeNext(w func(m *model) map[kind]float64, strict bool) nexter {
 	return func(r *rand.Rand, c Config, m *model, cumF, cumR uint64) (op, bool) {
 		for range 10 {
 			k := weighted(r, w(m))
@@ -469,23 +481,7 @@ var exactDomain = domain{
 		c.Start = check.Pick(r, 0, 0, c.Floor/2, c.Ceiling*2, inside(r, c.Floor, c.Ceiling), inside(r, c.Floor, c.Ceiling))
 		return c
 	},
-	next: func(r *rand.Rand, c Config, m *model, cumF, cumR uint64) (op, bool) {
-		switch x := r.Float64(); {
-		case x < 0.1:
-			return op{Kind: opOffer}, true
-		case x < 0.2:
-			return op{Kind: opLastBad}, true
-		case x < 0.35:
-			frac := check.Pick(r, breachFrac(r, c), drawCleanFrac(r, c), c.Low, c.High, c.Low+(c.High-c.Low)*r.Float64())
-			return op{Kind: opDecide, Frac: frac, Current: inside(r, c.Floor, c.Ceiling), LastBad: memoryIn(r, c)}, true
-		}
-		return observeNext(func(m *model) map[kind]float64 {
-			if m.lastBad == 0 {
-				return map[kind]float64{clean: 0.4, band: 0.15, breach: 0.3, empty: 0.08, reset: 0.07}
-			}
-			return map[kind]float64{clean: 0.65, band: 0.12, breach: 0.11, empty: 0.06, reset: 0.06}
-		}, false)(r, c, m, cumF, cumR)
-	},
+	swarm: exactCalls,
 	opOK: func(c Config, o op, _ *tick, _ *model) bool {
 		if o.Kind == opDecide {
 			return o.Frac >= 0 && o.Frac <= 2 && offerOK(c, o.Current) && memoryOK(c, o.LastBad)
@@ -493,4 +489,43 @@ var exactDomain = domain{
 		return true
 	},
 	maxOps: 40,
+}
+
+// exactCalls draws which calls an exactness script may make (each kind of
+// call, and each kind of window, or not) and returns its next.
+func exactCalls(r *rand.Rand) nexter {
+	offer, lastBad, decide := check.Chance(r, 0.6), check.Chance(r, 0.6), check.Chance(r, 0.5)
+	windows := map[kind]bool{}
+	for _, k := range []kind{clean, band, breach, empty, reset} {
+		windows[k] = check.Chance(r, 0.7)
+	}
+	weights := func(m *model) map[kind]float64 {
+		w := map[kind]float64{clean: 0.4, band: 0.15, breach: 0.3, empty: 0.08, reset: 0.07}
+		if m.lastBad > 0 {
+			w = map[kind]float64{clean: 0.65, band: 0.12, breach: 0.11, empty: 0.06, reset: 0.06}
+		}
+		kept := map[kind]float64{}
+		for k, x := range w {
+			if windows[k] {
+				kept[k] = x
+			}
+		}
+		if len(kept) == 0 {
+			kept[clean] = 1
+		}
+		return kept
+	}
+	observe := observeNext(weights, false)
+	return func(r *rand.Rand, c Config, m *model, cumF, cumR uint64) (op, bool) {
+		switch x := r.Float64(); {
+		case x < 0.1 && offer:
+			return op{Kind: opOffer}, true
+		case x >= 0.1 && x < 0.2 && lastBad:
+			return op{Kind: opLastBad}, true
+		case x >= 0.2 && x < 0.35 && decide:
+			frac := check.Pick(r, breachFrac(r, c), drawCleanFrac(r, c), c.Low, c.High, c.Low+(c.High-c.Low)*r.Float64())
+			return op{Kind: opDecide, Frac: frac, Current: inside(r, c.Floor, c.Ceiling), LastBad: memoryIn(r, c)}, true
+		}
+		return observe(r, c, m, cumF, cumR)
+	}
 }
