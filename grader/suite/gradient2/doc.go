@@ -8,12 +8,16 @@
 // rounding when it sits within a relative 1e-9 of an integer.
 //
 // Each check draws its streams from the corner of one rule, and keeps the
-// other rules out of sight where it can: outside the smoothing check the
-// smoothing is 1 (the new limit is taken whole, so a wrong weighting does
-// not show), outside the clamp checks the gradient stays in [0.5, 1] and
-// the limit inside [MinLimit, MaxLimit], outside the decay and app-limited
-// checks no sample decays or is app-limited. Streams whose outcome hangs on
-// a comparison closer than 1e-9 (long/short next to 2, inflight next to
+// other rules out of sight where it can, so that its counterexamples are
+// about that rule: outside the smoothing check (and some of the floor
+// check's streams) the smoothing is 1 (the new limit is taken whole),
+// outside the clamp checks the gradient stays in [0.5, 1] and the limit
+// inside [MinLimit, MaxLimit], outside the decay and app-limited checks no
+// sample decays or is app-limited. A failure is named after the mistake
+// whose model (mistakes.go: the contract's limit with one rule broken)
+// gives every answer the learner's code gave, and charged to that
+// mistake's pitfall, whichever check found it. Streams whose outcome hangs
+// on a comparison closer than 1e-9 (long/short next to 2, inflight next to
 // limit/2, a limit next to an integer fed to a QueueSize function) are
 // outside every domain, so two correct implementations that round
 // differently grade alike.

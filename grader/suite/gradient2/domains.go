@@ -3,6 +3,7 @@ package gradient2
 import (
 	"math"
 	"math/rand"
+	"slices"
 
 	"ratelab/grader/check"
 )
@@ -45,12 +46,17 @@ type domain struct {
 	rtt      func(r *rand.Rand, m *model) uint64
 	inflight func(r *rand.Rand, m *model, rtt uint64) int
 	repeat   float64 // chance that an op repeats its sample
-	// fill starts every script with the warm-up done: one RTT at least
-	// 10 times, so that every way of warming up (a mean, an average
-	// started at the first sample) gives the same long RTT, and a
-	// warm-up mistake does not show outside the warmup check.
-	fill   bool
-	limit  float64 // chance of a Limit() call
+	// fill is the chance that a script starts with the warm-up done: one
+	// RTT at least 10 times, so that every way of warming up (a mean, an
+	// average started at the first sample) gives the same long RTT, and
+	// the script is about what comes after. At 1 every script does.
+	fill  float64
+	limit float64 // chance of a Limit() call
+	// swarm, if set, draws at the start of each script the domain it
+	// is drawn from (rtt, inflight, repeat and limit; never the rules):
+	// swarm testing, each script first choosing which kinds of samples
+	// it may send.
+	swarm  func(r *rand.Rand, d domain) domain
 	rules  rules
 	maxOps int
 }
@@ -70,7 +76,7 @@ func (d domain) Valid(s script) int {
 	byLimit := s.Setup.Queue.byLimit()
 	m := newModel(cfg)
 	var first uint64
-	if d.fill && (len(s.Ops) == 0 || s.Ops[0].Limit || s.Ops[0].Times < warmup) {
+	if d.fill == 1 && (len(s.Ops) == 0 || s.Ops[0].Limit || s.Ops[0].Times < warmup) {
 		return 0
 	}
 	for i, o := range s.Ops {
@@ -101,12 +107,15 @@ func (d domain) Valid(s script) int {
 // longest valid prefix.
 func (d domain) Gen(r *rand.Rand, size int) script {
 	st := check.DrawUntil(r, d.setup, d.setupValid)
+	if d.swarm != nil {
+		d = d.swarm(r, d)
+	}
 	cfg := st.config()
 	byLimit := st.Queue.byLimit()
 	m := newModel(cfg)
 	var ops []op
 	var first uint64
-	if d.fill {
+	if d.fill == 1 || d.fill > 0 && check.Chance(r, d.fill) {
 		o := op{RTT: base(r), Times: int(check.Between(r, warmup, warmup+2))}
 		tries := []int{busy(r, m, o.RTT), idle(r, m)}
 		if check.Chance(r, 0.5) {
@@ -267,7 +276,9 @@ var warmupDomain = domain{
 // decayDomain makes the decaying samples app-limited, and only those, so
 // that the decay shows in the gradient of the samples after it (a decaying
 // sample's own gradient is clamped to 1 anyway). The tolerance is 1, so
-// that the warm-up fill can move the limit.
+// that the warm-up fill can move the limit. Most scripts start with the
+// warm-up done, where a decay lasts; the others decay during the warm-up
+// too, where the next sample's mean forgets it.
 var decayDomain = domain{
 	aim: aim{Check: "long-rtt-decay"},
 	setup: func(r *rand.Rand) setup {
@@ -288,7 +299,7 @@ var decayDomain = domain{
 		}
 		return busy(r, m, rtt)
 	},
-	fill:   true,
+	fill:   0.7,
 	repeat: 0.3,
 	rules:  rules{decayIsApp: true, inRange: true, noLimitClamp: true},
 	maxOps: 12,
@@ -315,7 +326,7 @@ var appDomain = domain{
 		}
 		return busy(r, m, rtt)
 	},
-	fill:   true,
+	fill:   1,
 	repeat: 0.2,
 	rules:  rules{noDecay: true, inRange: true, noLimitClamp: true},
 	maxOps: 16,
@@ -334,7 +345,7 @@ var clampDomain = domain{
 		return times(r, m, 3, 5, 10, 30, 100, 1000, 0.55, 0.7, 0.9, 1, 1.05, 1.2)
 	},
 	inflight: busy,
-	fill:     true,
+	fill:     1,
 	repeat:   0.2,
 	rules:    rules{noAppLimited: true, noDecay: true, noUpperMid: true, noLimitClamp: true},
 	maxOps:   12,
@@ -359,7 +370,8 @@ var smoothingDomain = domain{
 // floorDomain drives the limit into its clamp: a floor near the opening
 // limit, a ceiling just above it, or (MinLimit 0) a limit that halves to
 // nothing without a queue allowance, where a floor of the implementation's
-// own shows.
+// own shows. Some scripts smooth, where a clamp before the smoothing
+// shows.
 var floorDomain = domain{
 	aim: aim{Check: "floor-ceiling"},
 	setup: func(r *rand.Rand) setup {
@@ -371,12 +383,15 @@ var floorDomain = domain{
 			s.Initial = float64(check.Between(r, 10, 40))
 			s.Max = s.Initial * 100
 		}
+		if check.Chance(r, 0.3) {
+			s.Smoothing = check.Pick(r, 0.5, 0.2)
+		}
 		return s
 	},
-	setupOK:  func(s setup) bool { return s.Initial >= 10 && s.Tol == 1 && s.Smoothing == 1 },
+	setupOK:  func(s setup) bool { return s.Initial >= 10 && s.Tol == 1 },
 	rtt:      func(r *rand.Rand, m *model) uint64 { return times(r, m, 1, 1, 1.2, 1.5, 1.9, 2, 2, 4) },
 	inflight: busy,
-	fill:     true,
+	fill:     1,
 	repeat:   0.3,
 	rules:    rules{noAppLimited: true, noDecay: true, inRange: true},
 	maxOps:   12,
@@ -396,19 +411,40 @@ var exactDomain = domain{
 			Queue:     check.Pick(r, queueNil, queueNil, queueZero, queueEight, queueSqrt, queueTenth),
 		}
 	},
-	rtt: func(r *rand.Rand, m *model) uint64 {
-		return times(r, m, 0.3, 0.5, 0.8, 1, 1, 1.2, 1.5, 2, 4, 10, 0.5+r.Float64())
-	},
-	inflight: func(r *rand.Rand, m *model, rtt uint64) int {
-		switch r.Intn(3) {
+	swarm:  exactSamples,
+	maxOps: 30,
+}
+
+// exactSamples draws which kinds of samples an exactness script may send:
+// RTTs faster than the long one, slower, or both; app-limited samples,
+// samples at limit/2, busy ones (at least one of the three); repeats and
+// Limit() calls, or not.
+func exactSamples(r *rand.Rand, d domain) domain {
+	fast := []float64{0.3, 0.5, 0.8, 1, 1}
+	slow := []float64{1, 1, 1.2, 1.5, 2, 4, 10}
+	ks := check.Pick(r, slices.Concat(fast, slow), fast, slow)
+	d.rtt = func(r *rand.Rand, m *model) uint64 {
+		return times(r, m, append(slices.Clone(ks), 0.5+r.Float64())...)
+	}
+	var kinds []int
+	for k := range 3 {
+		if check.Chance(r, 0.6) {
+			kinds = append(kinds, k)
+		}
+	}
+	if len(kinds) == 0 {
+		kinds = []int{2}
+	}
+	d.inflight = func(r *rand.Rand, m *model, rtt uint64) int {
+		switch check.Pick(r, kinds...) {
 		case 0:
 			return idle(r, m)
 		case 1:
 			return boundary(r, m)
 		}
 		return busy(r, m, rtt)
-	},
-	repeat: 0.3,
-	limit:  0.1,
-	maxOps: 30,
+	}
+	d.repeat = check.Pick(r, 0, 0.3, 0.6)
+	d.limit = check.Pick(r, 0, 0.1, 0.3)
+	return d
 }

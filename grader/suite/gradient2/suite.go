@@ -34,5 +34,6 @@ func notStarted(impl New) bool {
 // model that keeps each intermediate value, and no budget.
 var Checks = check.Parts[New, domain, setup, op]{
 	Exercise: "gradient2", Prose: prose, API: api,
+	Mistakes: mistakes, Replay: replay,
 	Domains: check.ByName(warmupDomain, decayDomain, appDomain, clampDomain, smoothingDomain, floorDomain, exactDomain), Property: domain.property,
 }

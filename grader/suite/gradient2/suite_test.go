@@ -91,6 +91,10 @@ func TestModelWarmupAndDecay(t *testing.T) {
 	}
 }
 
+// TestMistakes runs the tests of the suite's error models (see
+// checktest.Mistakes).
+func TestMistakes(t *testing.T) { checktest.Mistakes(t, Checks) }
+
 func TestEveryPropertyHasADomain(t *testing.T) {
 	checktest.EveryPropertyHasADomain(t, Checks.Suite(nil), Checks.Domains)
 }
