@@ -52,6 +52,9 @@ func fakeChild(mode string) {
 		os.Exit(1)
 	case "hang":
 		time.Sleep(time.Hour)
+	case "spin-on-call": // an endless loop in the call
+		for {
+		}
 	case "answer":
 		fmt.Println(`{"ret":[true]}`)
 		in.ReadString('\n')
@@ -113,12 +116,61 @@ func TestMisbehavingChildrenAreLostQuickly(t *testing.T) {
 			if tc.mode == "long-line" && !strings.Contains(l.detail, "more than") {
 				t.Errorf("detail %q, want it to say the line was too long", l.detail)
 			}
+			// A child that waits without the CPU meets the check's
+			// deadline, and the call it did not answer is named.
+			if tc.want == lostTimeout && (l.call != "TryAcquire(1, 1)" || l.cpu != 0) {
+				t.Errorf("lost to a timeout of %q past %s of CPU time, want TryAcquire(1, 1) past the check's deadline", l.call, l.cpu)
+			}
 			c.stop()
 			if c.takeLost() == nil {
 				t.Error("takeLost = nil after a loss")
 			}
 			noLeak(t, before)
 		})
+	}
+}
+
+// TestACallThatSpinsIsLostToItsCPULimit: a call that keeps the CPU busy
+// is stopped once it has used callCPULimit of CPU time, long before the
+// check's deadline, and the timeout names it with its parameters' names.
+func TestACallThatSpinsIsLostToItsCPULimit(t *testing.T) {
+	if _, ok := cpuUsed(os.Getpid()); !ok {
+		t.Skip("this OS gives no CPU time of another process")
+	}
+	before := runtime.NumGoroutine()
+	c := fake(t, context.Background(), "spin-on-call")
+	c.params = map[string][]string{"TryAcquire": {"nowNs", "n"}}
+	c.arm(2 * time.Minute) // far more than 2 s of CPU takes, even on a busy machine
+	l := call(c)
+	if l == nil || l.kind != lostTimeout || l.cpu != callCPULimit {
+		t.Fatalf("lost = %+v, want a timeout past the call's %s of CPU time", l, callCPULimit)
+	}
+	want := "TryAcquire(nowNs=1, n=1) did not return within 2s of CPU time"
+	if msg := l.describe(2 * time.Minute); !strings.HasPrefix(msg, want) {
+		t.Errorf("message %q, want it to start %q", msg, want)
+	}
+	c.stop()
+	noLeak(t, before)
+}
+
+// TestParamNamesComeFromTheStub: a call that did not return is written
+// with the stub's names for its arguments, or without names when they do
+// not match.
+func TestParamNamesComeFromTheStub(t *testing.T) {
+	names := paramNames("../exercises/hierarchy")
+	for _, c := range []struct {
+		fn   string
+		args []any
+		want string
+	}{
+		{"TryAcquire", []any{3, uint64(1000), uint64(1)}, "TryAcquire(node=3, nowNs=1000, n=1)"},
+		{"Add", []any{-1, uint64(10), uint64(2000)}, "Add(parent=-1, capacity=10, ratePerSec=2000)"},
+		{"Available", []any{3}, "Available(3)"}, // one argument short: no names
+		{"Open", []any{"regular"}, `Open("regular")`},
+	} {
+		if got := callText(c.fn, c.args, names[c.fn]); got != c.want {
+			t.Errorf("callText(%s, %v) = %q, want %q", c.fn, c.args, got, c.want)
+		}
 	}
 }
 

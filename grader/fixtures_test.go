@@ -40,7 +40,7 @@ type fixture struct {
 	maxSteps int
 }
 
-var fixtures = slices.Concat(tokenbucketFixtures, gcraFixtures, slidingwindowFixtures, governorFixtures, gradient2Fixtures, gatewayFixtures, hierarchyFixtures, fairqueueFixtures, throttleFixtures, breakerFixtures)
+var fixtures = slices.Concat(tokenbucketFixtures, gcraFixtures, slidingwindowFixtures, governorFixtures, gradient2Fixtures, gatewayFixtures, hierarchyFixtures, fairqueueFixtures, throttleFixtures, breakerFixtures, benchFixtures)
 
 func root(t *testing.T) string {
 	t.Helper()

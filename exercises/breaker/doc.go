@@ -71,5 +71,11 @@
 //
 // The benchmark check times an Allow and, when it is ok, its Done, on
 // traffic where the breaker keeps opening, probing and closing: at most
-// 40 ns for the pair, and no allocation.
+// 40 ns for the pair, and no allocation in steady state. It is timed on
+// traffic drawn afresh for every run, and your decisions are checked on
+// each run's traffic. Allocations are counted over the timed calls, after
+// a warm-up, as a rate: at most one per 100 calls. Amortised growth is
+// allowed (a map or a slice that grows as the traffic needs, a log grown a
+// chunk at a time); an allocation on every call, or every few calls, is
+// not.
 package breaker

@@ -52,7 +52,13 @@
 //
 // There is also a speed budget: a Push and a Pop with 1,000 sessions
 // waiting must take at most 100 ns together and allocate nothing once
-// the queue has grown to its working size.
+// the queue has grown to its working size. They are timed on
+// traffic drawn afresh for every run, and your decisions are checked on
+// each run's traffic. Allocations are counted over the timed calls, after
+// a warm-up, as a rate: at most one per 100 calls. Amortised growth is
+// allowed (a map or a slice that grows as the traffic needs, a log grown a
+// chunk at a time); an allocation on every call, or every few calls, is
+// not.
 package fairqueue
 
 // Queue is your deficit round robin queue. Its fields are yours to choose.

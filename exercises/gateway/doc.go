@@ -92,5 +92,12 @@
 //
 // Each failed check names the trap it caught and the shortest sequence of
 // calls that shows it. There is also a speed budget: Admit, among 1,000
-// open sessions, must take at most 100 ns per call and allocate nothing.
+// open sessions, must take at most 100 ns per call and allocate nothing in
+// steady state. It is timed on
+// traffic drawn afresh for every run, and your decisions are checked on
+// each run's traffic. Allocations are counted over the timed calls, after
+// a warm-up, as a rate: at most one per 100 calls. Amortised growth is
+// allowed (a map or a slice that grows as the traffic needs, a log grown a
+// chunk at a time); an allocation on every call, or every few calls, is
+// not.
 package gateway

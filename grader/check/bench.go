@@ -187,10 +187,10 @@ func (bn Bench) Run() Outcome {
 	switch {
 	case allocates && f.NsPerOp > f.BudgetNs:
 		o.Status = report.Failed
-		o.Message = fmt.Sprintf("%.1f ns and %s per call; the budget is %.0f ns and no allocation in steady state, at most one per 100 calls (the reference takes %.1f ns). %s", f.NsPerOp, rateText(f.AllocsPerOp), f.BudgetNs, f.RefNsPerOp, how)
+		o.Message = fmt.Sprintf("%.1f ns and %s; the budget is %.0f ns and no allocation in steady state, at most one per 100 calls (the reference takes %.1f ns). %s", f.NsPerOp, rateText(f.AllocsPerOp), f.BudgetNs, f.RefNsPerOp, how)
 	case allocates:
 		o.Status = report.Failed
-		o.Message = fmt.Sprintf("%s per call; a limiter on the hot path must not allocate once it has warmed up: at most one allocation per 100 calls, room for a structure that grows as the traffic needs, not for allocating as it goes (%.1f ns per call is within the %.0f ns budget). %s", rateText(f.AllocsPerOp), f.NsPerOp, f.BudgetNs, how)
+		o.Message = fmt.Sprintf("%s; a limiter on the hot path must not allocate once it has warmed up: at most one allocation per 100 calls, room for a structure that grows as the traffic needs, not for allocating as it goes (%.1f ns per call is within the %.0f ns budget). %s", rateText(f.AllocsPerOp), f.NsPerOp, f.BudgetNs, how)
 	case f.NsPerOp > f.BudgetNs && f.RefNsPerOp > f.BudgetNs:
 		// The reference meets the budget on a machine fit to time it; over
 		// it in the same runs, the machine was too busy (neighbours,
@@ -233,12 +233,13 @@ func allocText(allocs uint64) string {
 }
 
 // rateText says an allocation rate in words a learner reads at a glance:
-// "1.00 allocations", "0.5 allocations (one every 2 calls)".
+// "1.00 allocations per call", "0.5 allocations per call (one every 2
+// calls)".
 func rateText(rate float64) string {
 	if rate >= 0.995 {
-		return fmt.Sprintf("%.2f allocations", rate)
+		return fmt.Sprintf("%.2f allocations per call", rate)
 	}
-	return fmt.Sprintf("%.2g allocations (one every %.0f calls)", rate, 1/rate)
+	return fmt.Sprintf("%.2g allocations per call (one every %.0f calls)", rate, 1/rate)
 }
 
 func perOp(d time.Duration, n int) float64 { return float64(d.Nanoseconds()) / float64(n) }

@@ -166,7 +166,7 @@ func (p Printer) benchmarks(r *report.Report) {
 			if c.RefNsPerOp != nil {
 				ref = fmt.Sprintf("   reference %.1f ns/op", *c.RefNsPerOp)
 			}
-			lines = append(lines, fmt.Sprintf("  %-26s %7.1f ns/op  %4.1f allocs/op  budget %.0f ns%s  %s", c.ID, *c.NsPerOp, *c.AllocsPerOp, *c.BudgetNs, ref, p.status(c.Status)))
+			lines = append(lines, fmt.Sprintf("  %-26s %7.1f ns/op  %6s allocs/op  budget %.0f ns%s  %s", c.ID, *c.NsPerOp, allocsPerOp(*c.AllocsPerOp), *c.BudgetNs, ref, p.status(c.Status)))
 		}
 	}
 	if len(lines) > 0 {
@@ -181,4 +181,17 @@ func indent(s, prefix string) string {
 // num prints points without a needless fraction: 5, 2.5.
 func num(f float64) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", f), "0"), ".")
+}
+
+// allocsPerOp writes an allocation rate (a fraction: 0.5 is one every
+// second call) with the digits that tell it from 0: "0", "1.0", "0.5",
+// "0.001".
+func allocsPerOp(v float64) string {
+	switch {
+	case v == 0:
+		return "0"
+	case v >= 1:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.2g", v)
 }

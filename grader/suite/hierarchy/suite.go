@@ -22,9 +22,9 @@ func notStarted(impl New) bool {
 
 // Checks is the hierarchy's suite; its one scripted check builds a chain
 // as deep as the contract allows, and TryAcquire on a session three levels
-// down has the limiters' 40 ns.
+// down has BudgetNs (60 ns).
 var Checks = check.Parts[New, domain, setup, op]{
-	Exercise: "hierarchy", Prose: prose, API: api, BudgetNs: check.LimiterBudgetNs,
+	Exercise: "hierarchy", Prose: prose, API: api, BudgetNs: BudgetNs,
 	Domains: check.ByName(allOrNothingDomain, sharedDomain, lazyDomain, backwardDomain, fractionalDomain, overflowDomain, addErrorsDomain, exactDomain), Property: domain.property,
 	Runs: func(impl New) map[string]check.Runner {
 		return map[string]check.Runner{"max-depth": check.Scripted(deepChain(), func(s script) check.Trace { return replay(impl, s) })}
