@@ -25,6 +25,10 @@ type domain struct {
 	// 1/rate ns, the schedule ahead of them) comes near 64 bits. Overflow
 	// has a check of its own.
 	modest bool
+	// swarm: each script first draws which kinds of wait it makes (see
+	// swarmWait) and how often it steps back, so that some scripts are all
+	// bursts, some all on the nanosecond a token is due, some steady.
+	swarm  bool
 	maxOps int
 }
 
@@ -71,6 +75,12 @@ func (d domain) stepOK(s setup, latest uint64, o op) bool {
 // (so that calls land on the nanosecond a token comes, and just before),
 // and keeps only calls that follow d's rules.
 func (d domain) Gen(r *rand.Rand, size int) script {
+	if d.swarm {
+		d.wait = swarmWait(r, d.wait)
+		if d.back.Allowed() {
+			d.back.Chance = check.Pick(r, 0.1, d.back.Chance, 0.6)
+		}
+	}
 	s := check.DrawUntil(r, d.setup, d.setupValid)
 	m := model.NewBucket(s.Burst, s.Rate, s.Start)
 	latest := s.Start
@@ -143,6 +153,28 @@ func boundaryWait(r *rand.Rand, s setup, m *model.Bucket) uint64 {
 	return check.Pick(r, 0, 0, next, next, next, max(next, 1)-1, next+1, t, t-1, check.Between(r, 0, 2*t), check.Between(r, 0, (s.Burst+2)*t))
 }
 
+// swarmWait draws the kinds of wait one script makes: all those of wait,
+// or only bursts (no wait, or until the next token), or only calls on the
+// nanosecond a token is due (or one either side), or a steady pace of
+// about one interval.
+func swarmWait(r *rand.Rand, wait func(r *rand.Rand, s setup, m *model.Bucket) uint64) func(r *rand.Rand, s setup, m *model.Bucket) uint64 {
+	switch r.Intn(4) {
+	case 1:
+		return func(r *rand.Rand, _ setup, m *model.Bucket) uint64 { return check.Pick(r, 0, 0, m.UntilToken()) }
+	case 2:
+		return func(r *rand.Rand, _ setup, m *model.Bucket) uint64 {
+			next := m.UntilToken()
+			return check.Pick(r, next, max(next, 1)-1, next+1)
+		}
+	case 3:
+		return func(r *rand.Rand, s setup, _ *model.Bucket) uint64 {
+			t := interval(s.Rate)
+			return check.Pick(r, t, t-1, t+1, check.Between(r, 0, 2*t))
+		}
+	}
+	return wait
+}
+
 // backStep steps back a little, a few intervals, or to the very start.
 func backStep(r *rand.Rand, s setup, latest uint64) uint64 {
 	t := interval(s.Rate)
@@ -158,6 +190,7 @@ var exactDomain = domain{
 	setupOK: func(s setup) bool { return dividesSecond(s.Rate) },
 	wait:    boundaryWait,
 	modest:  true,
+	swarm:   true,
 	maxOps:  40,
 }
 
@@ -165,7 +198,7 @@ var roundingDomain = domain{
 	aim: aim{Check: "rounding"},
 	setup: func(r *rand.Rand) setup {
 		rate := nonDivisor(r)
-		return setup{Rate: rate, Burst: check.Pick(r, 1, 1, 2, 3, check.Between(r, 1, 20)), Start: modestStart(r, rate)}
+		return setup{Rate: rate, Burst: check.Pick(r, 1, 1, 2, 3, 5, check.Between(r, 3, 20)), Start: modestStart(r, rate)}
 	},
 	setupOK: func(s setup) bool { return !dividesSecond(s.Rate) },
 	wait: func(r *rand.Rand, s setup, m *model.Bucket) uint64 {
@@ -189,6 +222,7 @@ var backwardDomain = domain{
 	wait:    boundaryWait,
 	back:    check.StepBack[setup]{Chance: 0.3, By: backStep},
 	modest:  true,
+	swarm:   true,
 	maxOps:  30,
 }
 

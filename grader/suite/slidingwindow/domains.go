@@ -18,9 +18,13 @@ type domain struct {
 	count   float64            // chance of a Count call
 	// jump draws how many buckets on the next call comes; m is the model
 	// just before it.
-	jump   func(r *rand.Rand, s setup, m *model) uint64
-	back   check.StepBack[setup] // steps back in time; none if zero
-	rules  rules
+	jump  func(r *rand.Rand, s setup, m *model) uint64
+	back  check.StepBack[setup] // steps back in time; none if zero
+	rules rules
+	// swarm: each script first draws how often it calls Count and steps
+	// back, and which jumps it makes (see swarmJump), so that some scripts
+	// are all TryAcquire, some all in one bucket, some all whole windows.
+	swarm  bool
 	maxOps int
 }
 
@@ -113,6 +117,13 @@ func offset(r *rand.Rand, bucketNs uint64) uint64 {
 // calls that follow d's rules. In a domain without refusals, a TryAcquire
 // the model would refuse becomes a Count.
 func (d domain) Gen(r *rand.Rand, size int) script {
+	if d.swarm {
+		d.count = check.Pick(r, 0, 0.1, d.count, 0.7)
+		if d.back.Allowed() {
+			d.back.Chance = check.Pick(r, 0, d.back.Chance, 0.4)
+		}
+		d.jump = swarmJump(r, d.jump)
+	}
 	s := check.DrawUntil(r, d.setup, d.setupValid)
 	m := newModel(s)
 	latest := uint64(0)
@@ -158,6 +169,22 @@ func bucketLen(r *rand.Rand) uint64 {
 // that k does not divide.
 func window(r *rand.Rand, k int, b uint64) uint64 {
 	return uint64(k)*b + check.Pick(r, 0, check.Between(r, 0, uint64(k-1)), uint64(k-1))
+}
+
+// swarmJump draws the jumps one script makes: all those of jump, or only
+// within a bucket or to the next, or only about a window (buckets−1,
+// buckets, buckets+1 or twice that).
+func swarmJump(r *rand.Rand, jump func(r *rand.Rand, s setup, m *model) uint64) func(r *rand.Rand, s setup, m *model) uint64 {
+	switch r.Intn(3) {
+	case 1:
+		return func(r *rand.Rand, _ setup, _ *model) uint64 { return check.Pick[uint64](r, 0, 0, 1) }
+	case 2:
+		return func(r *rand.Rand, s setup, _ *model) uint64 {
+			k := uint64(s.Buckets)
+			return check.Pick(r, 0, k-1, k, k+1, 2*k)
+		}
+	}
+	return jump
 }
 
 // backBuckets steps back to an earlier nanosecond of the bucket, to the
@@ -272,5 +299,6 @@ var exactDomain = domain{
 	},
 	back:   check.StepBack[setup]{Chance: 0.15, By: backBuckets},
 	rules:  rules{moderate: true},
+	swarm:  true,
 	maxOps: 40,
 }
