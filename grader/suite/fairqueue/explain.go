@@ -1,0 +1,95 @@
+package fairqueue
+
+import (
+	"fmt"
+	"strings"
+
+	"ratelab/grader/check"
+)
+
+// Explanations of a failure in the script's own numbers: each says what
+// the contract's queue had before the failing call, then the check's why.
+
+// before replays the model over the calls before last (none if the setup
+// failed: last is -1).
+func before(s script, last int) *model {
+	m := newModel(s.Setup.Quantum)
+	for _, o := range s.Ops[:max(last, 0)] {
+		switch {
+		case o.Pop:
+			m.pop()
+		case !o.Len:
+			m.push(o.Session, o.Cost)
+		}
+	}
+	return m
+}
+
+// comebacks returns the sessions that, before call last, emptied with
+// credit left over (which the contract throws away) and were pushed again,
+// each with the credit it had when it last emptied.
+func comebacks(s script, last int) (ids []string) {
+	m := newModel(s.Setup.Quantum)
+	left := map[uint32]uint64{}
+	for _, o := range s.Ops[:max(last, 0)] {
+		switch {
+		case o.Pop:
+			if sess, _, ok := m.pop(); ok && len(m.fifo[sess]) == 0 {
+				left[sess] = m.lastLeft[sess]
+			}
+		case !o.Len:
+			if d := left[o.Session]; d > 0 && len(m.fifo[o.Session]) == 0 {
+				ids = append(ids, fmt.Sprintf("%d (with %s left)", o.Session, check.U(d)))
+				delete(left, o.Session)
+			}
+			m.push(o.Session, o.Cost)
+		}
+	}
+	return ids
+}
+
+func explainDeficit(s script, t check.Trace, why string) string {
+	back := comebacks(s, t.Last())
+	if len(back) == 0 {
+		return why
+	}
+	return fmt.Sprintf("Here session %s emptied with credit left over and came back. %s", strings.Join(back, " and "), why)
+}
+
+func explainLarge(s script, t check.Trace, why string) string {
+	q := s.Setup.Quantum
+	var large []string
+	for _, o := range s.Ops[:t.Last()+1] {
+		if !o.Pop && !o.Len && o.Cost > q && len(large) < 3 {
+			turns := (o.Cost + q - 1) / q
+			large = append(large, fmt.Sprintf("session %d's command costing %s (%s turns' quantum)", o.Session, check.U(o.Cost), check.U(turns)))
+		}
+	}
+	if len(large) == 0 {
+		return why
+	}
+	return fmt.Sprintf("Here quantum=%s, and among the commands pushed: %s. %s", check.U(q), strings.Join(large, ", "), why)
+}
+
+func explainRound(s script, t check.Trace, why string) string {
+	m := before(s, t.Last())
+	var order []string
+	for _, x := range m.round {
+		order = append(order, fmt.Sprint(x))
+	}
+	return fmt.Sprintf("Before the last call the round was [%s], head first. %s", strings.Join(order, ", "), why)
+}
+
+func explainTurn(s script, t check.Trace, why string) string {
+	m := before(s, t.Last())
+	head, inTurn, ok := m.head()
+	switch {
+	case !ok:
+		return why
+	case !inTurn:
+		return fmt.Sprintf("Before the last call, session %d was at the head of the round, its turn not yet begun, with a deficit of %s and its next command costing %s. %s", head, check.U(m.deficit[head]), check.U(m.fifo[head][0]), why)
+	}
+	return fmt.Sprintf("Before the last call, session %d was in its turn with a deficit of %s and its next command costing %s. %s", head, check.U(m.deficit[head]), check.U(m.fifo[head][0]), why)
+}
+
+func explainFIFO(s script, t check.Trace, why string) string { return why }
