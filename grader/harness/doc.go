@@ -6,7 +6,10 @@
 // input (a call, as data), makes that call on the learner's code, and writes
 // the raw results, or the panic's message, on standard output. Before
 // serving, it points os.Stdout at standard error, so what the learner's code
-// prints is kept as output, never read as an answer. Benchmarks run the
-// loop the grader names for as many iterations as it asks and answer with a
-// digest of the loop's decisions; the grader times them from outside.
+// prints is kept as output, never read as an answer. A benchmark run takes
+// two requests: the first prepares it (the loop the grader names builds its
+// state and draws its traffic from the seed the grader sends, then warms
+// up), the second makes as many iterations as the grader asks, counting
+// their heap allocations, and answers with a digest of their decisions;
+// the grader times the second from outside.
 package harness
