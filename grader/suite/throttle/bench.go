@@ -26,13 +26,13 @@ func loop(impl Impl, seed uint64) func(n int) uint64 {
 	traffic := check.Traffic(seed, 4096, 100, func(gap, x uint64) benchWrite {
 		return benchWrite{addr: x % benchAddrs, gap: gap}
 	})
-	now, i := uint64(0), 0
+	now := uint64(0)
 	return func(n int) uint64 {
+		writes := traffic.Next()
 		d := check.DigestStart
-		for range n {
-			j := i & (len(traffic) - 1)
-			i++
-			m := traffic[j]
+		for i := range n {
+			j := i & (len(writes) - 1)
+			m := writes[j]
 			now += m.gap
 			d = check.Digest(d, uint64(g.Write(m.addr, now).Refusal))
 			if j&255 == 0 {
@@ -46,9 +46,9 @@ func loop(impl Impl, seed uint64) func(n int) uint64 {
 // benchAddrs is how many addresses write in the benchmark.
 const benchAddrs = 1000
 
-// benchWrite is one write of the benchmark's traffic: 4096 a run, gaps
-// uniform in [0, 100] ns (20 million writes a second, 20,000 per address,
-// twice what 10 per ms allows).
+// benchWrite is one write of the benchmark's traffic: tables of 4096 a
+// run (see check.Tables), gaps uniform in [0, 100] ns (20 million writes a
+// second, 20,000 per address, twice what 10 per ms allows).
 type benchWrite struct{ addr, gap uint64 }
 
 // budgetNs is the budget of one Write.

@@ -24,7 +24,11 @@ type domain struct {
 	// statusAfter: every AdjustCongestion is followed by a Status, so a
 	// wrong global limit shows there before any write it changes.
 	statusAfter bool
-	maxOps      int
+	// swarm: each script first drops, each with chance 1/3, the calls
+	// other than Write it may make, so that a script made of few kinds of
+	// calls, where one rule shows alone, is drawn as often as a mixed one.
+	swarm  bool
+	maxOps int
 }
 
 type aim = check.Aim[setup, op]
@@ -63,14 +67,20 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	st := setup{Cfg: check.DrawUntil(r, d.config, d.configOK), Start: d.start(r)}
 	m, s := newModel(st.Cfg, st.Start), check.NewDraft[setup, op](st, st.Start)
 	add := func(o op) { m.step(o, s.Add(o)) }
+	weights := d.weights
+	for c := range weights {
+		if d.swarm && call(c) != writeCall && check.Chance(r, 1.0/3) {
+			weights[c] = 0
+		}
+	}
 	total := 0
-	for _, w := range d.weights {
+	for _, w := range weights {
 		total += w
 	}
 	for range check.Ops(r, size, 1, d.maxOps) {
 		o := op{Addr: check.Pick(r, d.addrs...)}
 		for x := r.Intn(total); ; o.Call++ {
-			if x -= d.weights[o.Call]; x < 0 {
+			if x -= weights[o.Call]; x < 0 {
 				break
 			}
 		}
@@ -170,11 +180,13 @@ func someLimit(r *rand.Rand) RateLimit {
 	return rl
 }
 
+// recoverDomain: calls often exactly at the pending RecoverAtNs (or one ns
+// either side), a Status now and then to show the period ended there too.
 var recoverDomain = domain{
 	aim:    aim{Check: "recover-first"},
 	config: baseConfig(1), cfgOK: func(c Config) bool { return c.Breaker.AutoRecover },
 	start: smallStart, wait: recoverWait,
-	weights: weights(6, 3, 0, 0, 0, 1, 0), states: []State{Degraded, Degraded, Paused, Paused, Normal},
+	weights: weights(6, 3, 0, 0, 0, 1, 1), states: []State{Degraded, Degraded, Paused, Paused, Normal},
 	addrs: []uint64{1, 2}, maxOps: 24,
 }
 
@@ -316,18 +328,18 @@ var statusDomain = domain{
 		return c
 	},
 	start: smallStart, wait: recoverWait,
-	weights: weights(5, 3, 1, 1, 1, 2, 4), states: allStates, addrs: []uint64{1, 2}, limit: someLimit, maxOps: 30,
+	weights: weights(5, 3, 1, 1, 1, 2, 4), states: allStates, addrs: []uint64{1, 2}, limit: someLimit, swarm: true, maxOps: 30,
 }
 
 var backwardDomain = domain{
 	aim:    aim{Check: "backward-time"},
 	config: baseConfig(0.5), start: func(r *rand.Rand) uint64 { return check.Between(r, 0, 1e6) },
 	wait: recoverWait, back: check.StepBack[setup]{Chance: 0.25, By: backFew},
-	weights: weights(8, 2, 1, 1, 1, 2, 2), states: allStates, addrs: []uint64{1, 2}, limit: someLimit, maxOps: 30,
+	weights: weights(8, 2, 1, 1, 1, 2, 2), states: allStates, addrs: []uint64{1, 2}, limit: someLimit, swarm: true, maxOps: 30,
 }
 
 var exactDomain = domain{
 	aim:    aim{Check: "exactness"},
 	config: baseConfig(0.5), start: smallStart, wait: recoverWait,
-	weights: weights(8, 2, 1, 1, 1, 2, 2), states: allStates, addrs: []uint64{1, 2, 3}, limit: someLimit, maxOps: 40,
+	weights: weights(8, 2, 1, 1, 1, 2, 2), states: allStates, addrs: []uint64{1, 2, 3}, limit: someLimit, swarm: true, maxOps: 40,
 }

@@ -38,13 +38,21 @@ func explain(s script, t check.Trace, why string) string {
 		if m.whitelisted[o.Addr] {
 			white = ", but it is whitelisted"
 		}
-		story += fmt.Sprintf("At nowNs=%s the gate is %s; address %d has %d accepted writes in its window of %s ns, and %s allows %d%s. ",
-			check.U(now), m.state, o.Addr, n, check.U(rl.WindowNs), whose, rl.MaxCalls, white)
+		story += fmt.Sprintf("At nowNs=%s the gate is %s; address %d has %s in its window of %s ns, and %s allows %d%s. ",
+			check.U(now), m.state, o.Addr, writes(n), check.U(rl.WindowNs), whose, rl.MaxCalls, white)
 	case adjustCall, statusCall:
-		story += fmt.Sprintf("At nowNs=%s the congestion window holds %d accepted writes (Low below %d, High above %d); the level was %s and the global MaxCalls %d before this call. ",
-			check.U(now), inWindow(m.accepted, now, m.cfg.Congestion.WindowNs), m.cfg.Congestion.LowBelow, m.cfg.Congestion.HighAbove, m.level, m.maxCalls)
+		story += fmt.Sprintf("At nowNs=%s the congestion window holds %s (Low below %d, High above %d); the level was %s and the global MaxCalls %d before this call. ",
+			check.U(now), writes(inWindow(m.accepted, now, m.cfg.Congestion.WindowNs)), m.cfg.Congestion.LowBelow, m.cfg.Congestion.HighAbove, m.level, m.maxCalls)
 	}
 	return story + why
+}
+
+// writes is "n accepted writes", in the singular for one.
+func writes(n uint64) string {
+	if n == 1 {
+		return "1 accepted write"
+	}
+	return fmt.Sprintf("%d accepted writes", n)
 }
 
 // run is what the model answers and knows at each call of s: for the
