@@ -7,8 +7,10 @@
 // eagerly whenever the clock moves, comparing every return value. Each
 // check draws its scripts from the corner where one mistake shows
 // (refused messages, siblings draining a parent, nodes off the path while
-// time passes, steps back, sub-token intervals, huge values, bad ids), and
-// its trap (trap.go) makes sure a failure it reports contains that mistake.
+// time passes, steps back, sub-token intervals, huge values, bad ids).
+// Every failure counts wherever it is found: the grader names the mistakes
+// (mistakes.go: the tree with one rule broken) whose answers are the
+// learner's, and charges each once, under its own pitfall.
 package hierarchy
 
 import _ "embed" // for checks.json

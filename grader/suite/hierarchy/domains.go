@@ -135,7 +135,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		}
 		if check.Chance(r, d.bad) {
 			if check.Chance(r, 0.5) {
-				o := op{Kind: add, Node: check.Pick(r, -2, -7, len(m.nodes), len(m.nodes)+3, 1<<40, -(1 << 40)), N: check.Between(r, 1, 10), Rate: check.Between(r, 1, 5)}
+				o := op{Kind: add, Node: check.Pick(r, -2, -7, len(m.nodes), len(m.nodes)+3, 1<<40, -(1 << 40), deepest(m)), N: check.Between(r, 1, 10), Rate: check.Between(r, 1, 5)}
 				m.add(o.Node, o.N, o.Rate)
 				ops = append(ops, o)
 				continue
@@ -194,6 +194,34 @@ func randomTree(maxNodes int, minCap, maxCap, minRate, maxRate uint64) func(r *r
 		}
 		return ops
 	}
+}
+
+// deepOrRandom draws, one time in three, a chain of MaxDepth-1 or MaxDepth
+// nodes with a node beside it under the top, so that Adds reach and pass
+// MaxDepth; otherwise a random tree (see randomTree).
+func deepOrRandom(maxNodes int, minCap, maxCap, minRate, maxRate uint64) func(r *rand.Rand) []op {
+	random := randomTree(maxNodes, minCap, maxCap, minRate, maxRate)
+	return func(r *rand.Rand) []op {
+		if !check.Chance(r, 1.0/3) {
+			return random(r)
+		}
+		var ops []op
+		for i := range maxDepth - r.Intn(2) {
+			ops = append(ops, op{Kind: add, Node: i - 1, N: check.Between(r, minCap, maxCap), Rate: check.Between(r, minRate, maxRate)})
+		}
+		return append(ops, op{Kind: add, Node: 0, N: check.Between(r, minCap, maxCap), Rate: check.Between(r, minRate, maxRate)})
+	}
+}
+
+// deepest returns the newest of the deepest nodes (Root if none).
+func deepest(m *model) int {
+	id := rootID
+	for i, n := range m.nodes {
+		if id == rootID || n.depth >= m.nodes[id].depth {
+			id = i
+		}
+	}
+	return id
 }
 
 // firm draws a firm with accounts and sessions, the firm's capacity the
@@ -261,7 +289,7 @@ func interval(rate uint64) uint64 {
 func leaf(_ *rand.Rand, m *model) int { return len(m.nodes) - 1 }
 
 var allOrNothingDomain = domain{
-	aim:    aim{Check: "all-or-nothing", Trap: allOrNothingTrap, Explain: explainAllOrNothing},
+	aim:    aim{Check: "all-or-nothing", Explain: explainAllOrNothing},
 	tree:   randomTree(5, 1, 8, 0, 3),
 	wait:   noWait,
 	avail:  0.25,
@@ -271,7 +299,7 @@ var allOrNothingDomain = domain{
 }
 
 var sharedDomain = domain{
-	aim:   aim{Check: "shared-parent", Trap: sharedTrap, Explain: explainShared},
+	aim:   aim{Check: "shared-parent", Explain: explainShared},
 	tree:  firm,
 	wait:  noWait,
 	avail: 0.25,
@@ -283,7 +311,7 @@ var sharedDomain = domain{
 }
 
 var lazyDomain = domain{
-	aim:    aim{Check: "lazy-refill", Trap: lazyTrap, Explain: explainLazy},
+	aim:    aim{Check: "lazy-refill", Explain: explainLazy},
 	tree:   randomTree(6, 1, 10, 1, 4),
 	wait:   seconds(4),
 	avail:  0.35,
@@ -293,7 +321,7 @@ var lazyDomain = domain{
 }
 
 var backwardDomain = domain{
-	aim:    aim{Check: "backward-time", Trap: check.BackwardTrap[setup, op], Explain: explainBackward},
+	aim:    aim{Check: "backward-time", Explain: explainBackward},
 	start:  func(r *rand.Rand) uint64 { return check.Pick(r, 0, 5*second, check.Between(r, 0, 1e12)) },
 	tree:   randomTree(4, 1, 10, 1, 4),
 	wait:   seconds(3),
@@ -305,7 +333,7 @@ var backwardDomain = domain{
 }
 
 var fractionalDomain = domain{
-	aim:   aim{Check: "fractional-tokens", Trap: fractionalTrap, Explain: explainFractional},
+	aim:   aim{Check: "fractional-tokens", Explain: explainFractional},
 	start: func(r *rand.Rand) uint64 { return check.Pick(r, 0, check.Between(r, 0, 1e12)) },
 	tree: chain(func(r *rand.Rand) (uint64, uint64) {
 		return check.Between(r, 8, 64), check.Pick(r, 1000, 3, 7, 999_983, 1_000_000, check.Between(r, 1, 1_000_000))
@@ -326,7 +354,7 @@ var fractionalDomain = domain{
 var hugeRates = []uint64{1_000_000_000, 2_000_000_000, 1e12, 1e15, 1e18, 18e18, math.MaxUint64 - math.MaxUint64%1_000_000_000}
 
 var overflowDomain = domain{
-	aim: aim{Check: "overflow", Trap: overflowTrap, Explain: func(s script, t check.Trace, why string) string { return why }},
+	aim: aim{Check: "overflow", Explain: func(s script, t check.Trace, why string) string { return why }},
 	start: func(r *rand.Rand) uint64 {
 		return check.Pick(r, 0, 1, math.MaxUint64/2, math.MaxUint64-check.Between(r, 0, 1e9), math.MaxUint64)
 	},
@@ -348,8 +376,8 @@ var overflowDomain = domain{
 }
 
 var addErrorsDomain = domain{
-	aim:    aim{Check: "add-errors", Trap: addErrorsTrap, Explain: explainAddErrors},
-	tree:   randomTree(4, 1, 10, 1, 4),
+	aim:    aim{Check: "add-errors", Explain: explainAddErrors},
+	tree:   deepOrRandom(4, 1, 10, 1, 4),
 	wait:   seconds(3),
 	back:   check.StepBack[setup]{Chance: 0.15, By: backSeconds},
 	bad:    0.3,
