@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"ratelab/grader/report"
@@ -96,9 +97,9 @@ const maxIterations = 200_000_000
 // mostly in the warm-up; so does a map reorganising itself now and then.
 // Code that allocates on its calls (a record per call, an allocation every
 // second call, a queue's slice made anew every few calls) is over it, and
-// fails. The gap between the two is wide (correct code measures 0 to
-// 1/5,000, code that allocates as it goes 1/4 and more), so no verdict
-// hangs on the count's last digit.
+// fails. The gap between the two is wide (the references measure 0 to
+// 1/30,000, correct fixtures up to 1/4,000, code that allocates as it goes
+// 1/4 and more), so no verdict hangs on the count's last digit.
 const MaxAllocsPerOp = 0.01
 
 // Warmup is how many iterations a run of n measured iterations is warmed
@@ -277,22 +278,53 @@ const LimiterBudgetNs = 40
 // each uniform in [0, maxGap] ns). The benchmarks draw theirs for every
 // run from its seed instead (Gaps, Traffic).
 func Steps(n int, maxGap int) []uint64 {
-	return Gaps(1, n, maxGap)
+	return draw(1, 0, n, maxGap, func(gap, _ uint64) uint64 { return gap })
 }
 
-// Gaps draws a benchmark run's gaps between calls from the run's seed: n
-// of them (n a power of two, so that the loop indexes them with a mask),
-// each uniform in [0, maxGap] ns.
-func Gaps(seed uint64, n, maxGap int) []uint64 {
+// Tables are a benchmark run's traffic: the calls of the run's first call
+// (its warm-up), and those of every call after it (the measured ones), the
+// same calls in another order, shuffled from the run's seed. So the timed
+// calls have the warm-up's mix (the same sessions as often, the same gaps:
+// what the code's tables grow to in the warm-up is what the timed calls
+// need), but not its order: code that learnt the warm-up's calls (a table
+// repeats) and worked out its answers to the timed ones ahead, untimed,
+// would answer calls that never come.
+type Tables[T any] struct {
+	Warm, Timed []T
+	calls       int
+}
+
+// Next returns the table of the run's next call: Warm for its first, Timed
+// for the others.
+func (t *Tables[T]) Next() []T {
+	t.calls++
+	if t.calls == 1 {
+		return t.Warm
+	}
+	return t.Timed
+}
+
+// Traffic draws a benchmark run's traffic from the run's seed: two tables
+// (see Tables) of n calls (n a power of two, so that a loop indexes them
+// with a mask), each made by mk from its gap, uniform in [0, maxGap] ns,
+// and a uniform 64-bit value for the rest of the call (a session, a kind,
+// whether it fails).
+func Traffic[T any](seed uint64, n, maxGap int, mk func(gap, x uint64) T) *Tables[T] {
+	warm := draw(seed, 1, n, maxGap, mk)
+	timed := slices.Clone(warm)
+	rand.New(rand.NewPCG(seed, 2)).Shuffle(n, func(i, j int) { timed[i], timed[j] = timed[j], timed[i] })
+	return &Tables[T]{Warm: warm, Timed: timed}
+}
+
+// Gaps is Traffic with the gaps alone.
+func Gaps(seed uint64, n, maxGap int) *Tables[uint64] {
 	return Traffic(seed, n, maxGap, func(gap, _ uint64) uint64 { return gap })
 }
 
-// Traffic draws a benchmark run's traffic from the run's seed: n calls (n
-// a power of two), each made by mk from its gap, uniform in [0, maxGap] ns,
-// and a uniform 64-bit value for the rest of the call (a session, a kind,
-// whether it fails).
-func Traffic[T any](seed uint64, n, maxGap int, mk func(gap, x uint64) T) []T {
-	r := rand.New(rand.NewPCG(seed, 0x5eed))
+// draw draws one table of Traffic, on the given stream of seed's
+// generator.
+func draw[T any](seed, stream uint64, n, maxGap int, mk func(gap, x uint64) T) []T {
+	r := rand.New(rand.NewPCG(seed, stream))
 	out := make([]T, n)
 	for i := range out {
 		gap := r.Uint64N(uint64(maxGap) + 1)
@@ -303,19 +335,19 @@ func Traffic[T any](seed uint64, n, maxGap int, mk func(gap, x uint64) T) []T {
 
 // Stepped is the run of a limiter benchmark (tokenbucket, gcra,
 // slidingwindow): calls of try, each at a time steps[i mod len(steps)]
-// after the one before (starting from 0; len(steps) a power of two), going
-// on from where the last call of the run stopped, each call of the run
-// folding its n decisions into a digest.
-func Stepped(steps []uint64, try func(nowNs uint64) bool) func(n int) uint64 {
-	now, i, mask := uint64(0), 0, len(steps)-1
+// after the one before, steps the table of the run's call (see Tables),
+// the clock starting from 0 and going on from where the last call of the
+// run left it; each call of the run folds its n decisions into a digest.
+func Stepped(steps *Tables[uint64], try func(nowNs uint64) bool) func(n int) uint64 {
+	now := uint64(0)
 	return func(n int) uint64 {
-		t, j, d := now, i, DigestStart
-		for range n {
-			t += steps[j&mask]
-			j++
+		gaps := steps.Next()
+		t, mask, d := now, len(gaps)-1, DigestStart
+		for i := range n {
+			t += gaps[i&mask]
 			d = Digest(d, Bit(try(t)))
 		}
-		now, i = t, j
+		now = t
 		return d
 	}
 }

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -202,5 +204,37 @@ func TestBenchRunsOnWhileInDoubt(t *testing.T) {
 				t.Errorf("%d runs of the learner's loop, want %d to %d", runs, c.min, c.max)
 			}
 		})
+	}
+}
+
+// TestTrafficWarmUpShowsNoneOfTheTimedCalls: a run's timed calls are its
+// warm-up's in another order (the same mix, so the code's tables grow to
+// what the timed calls need), both the same for the same seed: nothing
+// learnt in the untimed warm-up tells the code the order of the calls it
+// is timed on.
+func TestTrafficWarmUpShowsNoneOfTheTimedCalls(t *testing.T) {
+	mk := func(gap, x uint64) [2]uint64 { return [2]uint64{gap, x} }
+	a, b := Traffic(9, 4096, 1000, mk), Traffic(9, 4096, 1000, mk)
+	if !slices.Equal(a.Warm, b.Warm) || !slices.Equal(a.Timed, b.Timed) {
+		t.Error("two draws from seed 9 differ")
+	}
+	in := 0
+	for i := range a.Timed {
+		if a.Timed[i] == a.Warm[i] {
+			in++
+		}
+	}
+	if in > 10 {
+		t.Errorf("%d of 4096 timed calls are where the warm-up had them", in)
+	}
+	less := func(x, y [2]uint64) int { return cmp.Compare(x[1], y[1]) }
+	if !slices.Equal(slices.SortedFunc(slices.Values(a.Warm), less), slices.SortedFunc(slices.Values(a.Timed), less)) {
+		t.Error("the timed calls are not the warm-up's calls")
+	}
+	if !slices.Equal(a.Next(), a.Warm) || !slices.Equal(a.Next(), a.Timed) || !slices.Equal(a.Next(), a.Timed) {
+		t.Error("Next: want the warm-up's table first, then the timed one")
+	}
+	if other := Traffic(10, 4096, 1000, mk); slices.Equal(other.Warm, a.Warm) {
+		t.Error("seeds 9 and 10 draw the same warm-up")
 	}
 }

@@ -20,17 +20,18 @@ func loop(newB New, seed uint64) func(n int) uint64 {
 	traffic := check.Traffic(seed, 4096, 200, func(gap, x uint64) benchCall {
 		return benchCall{gap: gap, fails: x%3 == 0}
 	})
-	now, i := uint64(0), 0
+	now, i := uint64(0), 0 // i counts the run's iterations, over all its calls
 	return func(n int) uint64 {
+		calls := traffic.Next()
 		d := check.DigestStart
-		for range n {
-			j := i & (len(traffic) - 1)
-			now += traffic[j].gap
+		for k := range n {
+			c := calls[k&(len(calls)-1)]
+			now += c.gap
 			t, ok := b.Allow(now)
 			d = check.Digest(d, check.Bit(ok))
 			pending[i%len(pending)].ticket, pending[i%len(pending)].ok = t, ok
 			if p := pending[(i+1)%len(pending)]; p.ok && i >= benchLag {
-				b.Done(p.ticket, !traffic[j].fails, now)
+				b.Done(p.ticket, !c.fails, now)
 			}
 			i++
 		}

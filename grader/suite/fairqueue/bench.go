@@ -18,18 +18,17 @@ const (
 
 func loop(newQ New, seed uint64) func(n int) uint64 {
 	q := newQ(benchQuantum)
-	push := check.Traffic(seed, benchTable, 0, func(_, x uint64) benchPush {
+	traffic := check.Traffic(seed, benchTable, 0, func(_, x uint64) benchPush {
 		return benchPush{who: uint32(x % benchSessions), cost: 1 + x>>32%benchQuantum}
 	})
 	for i := range benchSessions * 4 {
-		q.Push(uint32(i%benchSessions), push[i%benchTable].cost)
+		q.Push(uint32(i%benchSessions), traffic.Warm[i%benchTable].cost)
 	}
-	i := 0
 	return func(n int) uint64 {
+		push := traffic.Next()
 		d := check.DigestStart
-		for range n {
+		for i := range n {
 			p := push[i&(benchTable-1)]
-			i++
 			q.Push(p.who, p.cost)
 			s, c, ok := q.Pop()
 			d = check.Digest(d, uint64(s)<<40^c<<1^check.Bit(ok))

@@ -20,12 +20,12 @@ func loop(impl Impl, seed uint64) func(n int) uint64 {
 		g.Open(s, "regular", 0)
 	}
 	traffic := benchTraffic(seed)
-	now, i := uint64(0), 0
+	now := uint64(0)
 	return func(n int) uint64 {
+		messages := traffic.Next()
 		d := check.DigestStart
-		for range n {
-			m := traffic[i&(len(traffic)-1)]
-			i++
+		for i := range n {
+			m := messages[i&(len(messages)-1)]
 			now += m.gap
 			v := g.Admit(m.session, m.kind, now)
 			d = check.Digest(d, uint64(v.Outcome)|uint64(len(v.Budget))<<8)
@@ -43,9 +43,10 @@ type benchMessage struct {
 	kind         Kind
 }
 
-// benchTraffic draws a run's traffic from its seed: 4096 messages, gaps
+// benchTraffic draws a run's traffic from its seed: tables of 4096
+// messages (one for the warm-up, one timed; see check.Tables), gaps
 // uniform in [0, 100] ns (20,000 messages a second per session).
-func benchTraffic(seed uint64) []benchMessage {
+func benchTraffic(seed uint64) *check.Tables[benchMessage] {
 	return check.Traffic(seed, 4096, 100, func(gap, x uint64) benchMessage {
 		kind := NewOrder
 		switch x >> 60 {

@@ -18,15 +18,15 @@ func loop(newT New, seed uint64) func(n int) uint64 {
 			sessions = append(sessions, s)
 		}
 	}
-	calls := check.Traffic(seed, 4096, 1000, func(gap, x uint64) benchCall {
+	traffic := check.Traffic(seed, 4096, 1000, func(gap, x uint64) benchCall {
 		return benchCall{gap: gap, leaf: sessions[x%uint64(len(sessions))]}
 	})
-	now, i, mask := uint64(0), 0, len(calls)-1
+	now := uint64(0)
 	return func(n int) uint64 {
+		calls := traffic.Next()
 		d := check.DigestStart
-		for range n {
-			c := calls[i&mask]
-			i++
+		for i := range n {
+			c := calls[i&(len(calls)-1)]
 			now += c.gap
 			d = check.Digest(d, check.Bit(t.TryAcquire(c.leaf, now, 1)))
 		}

@@ -23,9 +23,10 @@ const (
 	benchLimit    = 2560
 )
 
-func benchSteps(seed uint64) []uint64 {
+func benchSteps(seed uint64) *check.Tables[uint64] {
 	s := check.Gaps(seed, 1<<14, 4000)
-	s[len(s)-1] += 2 * benchBuckets * benchBucketNs
+	s.Warm[len(s.Warm)-1] += 2 * benchBuckets * benchBucketNs
+	s.Timed[len(s.Timed)-1] += 2 * benchBuckets * benchBucketNs
 	return s
 }
 
