@@ -5,9 +5,11 @@ GO ?= go
 GOROOT := $(shell $(GO) env GOROOT)
 STATIC := web/static
 GRADE_FLAGS ?=
+EXERCISE ?=
+MUTATE_FLAGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run serve grade test test-race lint lint-js generate check-generated wasm test-wasm test-browser bench cross
+.PHONY: help run serve grade test test-race lint lint-js generate check-generated wasm test-wasm test-browser bench cross mutate
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -89,3 +91,6 @@ bench: ## benchmark the reference solutions beside golang.org/x/time/rate (bench
 			base = pkg " " name; sub(/\/?impl=[a-z]+/, "", base); sum[base, impl] += $$3; n[base, impl]++; seen[base] = 1 } \
 		END { for (b in seen) if (n[b, "ratelab"] && n[b, "xtimerate"]) { r = sum[b, "ratelab"] / n[b, "ratelab"]; x = sum[b, "xtimerate"] / n[b, "xtimerate"]; \
 			printf "  %-46s ratelab %6.2f ns  x/time/rate %6.2f ns  ratio %5.1fx\n", b, r, x, x / r } }' .ratelab/bench.txt | sort
+
+mutate: ## the suites' mutation score: grade mutants of solutions/, hunt those that live (EXERCISE=tokenbucket for one; MUTATE_FLAGS="--full" and so on)
+	$(GO) run ./cmd/labserver mutate $(if $(EXERCISE),--exercise $(EXERCISE)) $(MUTATE_FLAGS)

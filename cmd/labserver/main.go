@@ -38,6 +38,7 @@ func commands() []command {
 		{"submit", "upload your exercises to the class server and follow the grading", runSubmit},
 		{"worker", "worker --db postgres://…: grade a class's submissions on this machine", runWorker},
 		{"migrate", "migrate --db PATH|URL: bring a class's database to this version's schema", runMigrate},
+		{"mutate", "the suites' mutation score: grade mutants of solutions/ (course authors)", runMutate},
 	}
 }
 
