@@ -15,6 +15,9 @@ type domain struct {
 	pop, len float64 // chances of a Pop and of a Len
 	rules    rules
 	maxOps   int
+	// swarm: each script first draws which features it uses (see
+	// swarmed).
+	swarm bool
 }
 
 type aim = check.Aim[setup, op]
@@ -60,6 +63,9 @@ func (d domain) Valid(s script) int {
 
 // Gen draws a script and keeps its longest valid prefix.
 func (d domain) Gen(r *rand.Rand, size int) script {
+	if d.swarm {
+		d = d.swarmed(r)
+	}
 	q := d.quantum(r)
 	n := check.Ops(r, size, 2, d.maxOps)
 	var ops []op
@@ -88,6 +94,26 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		ops = append(ops, op{Session: sess, Cost: c})
 	}
 	return check.ValidPrefix(d, script{Setup: setup{q}, Ops: ops})
+}
+
+// swarmed returns d with the features of one script drawn (swarm
+// testing): how many sessions it uses, how often it pops, whether it asks
+// Len, and which costs it sends (all within a quantum, at the quantum's
+// edges, or d's own mix), so that scripts differ in kind, not only in
+// their numbers.
+func (d domain) swarmed(r *rand.Rand) domain {
+	d.sessions = 1 + r.Intn(d.sessions)
+	d.pop = check.Pick(r, 0.25, 0.45, 0.65)
+	if check.Chance(r, 0.5) {
+		d.len = 0
+	}
+	switch r.Intn(3) {
+	case 0:
+		d.cost = func(r *rand.Rand, q uint64) uint64 { return check.Between(r, 1, q) }
+	case 1:
+		d.cost = func(r *rand.Rand, q uint64) uint64 { return check.Pick(r, 1, q-min(q-1, 1), q, q+1, 2*q, 64*q) }
+	}
+	return d
 }
 
 // base is what every property of the suite shares: how its scripts
@@ -150,5 +176,5 @@ var exactDomain = domain{
 	cost: func(r *rand.Rand, q uint64) uint64 {
 		return check.Pick(r, q, 1, check.Between(r, 1, q), check.Between(r, 1, 3*q), 64*q)
 	},
-	maxOps: 24,
+	maxOps: 24, swarm: true,
 }
