@@ -24,6 +24,9 @@ type domain struct {
 	n      func(r *rand.Rand, m *model, node int, avail uint64) uint64
 	rules  rules
 	maxOps int
+	// swarm: each script first draws which features it uses (see
+	// swarmed).
+	swarm bool
 }
 
 type aim = check.Aim[setup, op]
@@ -108,6 +111,9 @@ func (d domain) chainLink(m *model, o op) bool {
 // Gen draws a script with the model's state in view and keeps its longest
 // valid prefix.
 func (d domain) Gen(r *rand.Rand, size int) script {
+	if d.swarm {
+		d = d.swarmed(r)
+	}
 	start := uint64(0)
 	if d.start != nil {
 		start = d.start(r)
@@ -166,6 +172,41 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		ops = append(ops, o)
 	}
 	return check.ValidPrefix(d, script{Setup: setup{start}, Ops: ops})
+}
+
+// swarmed returns d with the features of one script drawn (swarm
+// testing): its tree (d's own, a small one, or a chain of alike nodes),
+// how time passes (d's own mix, bursts of calls at the same time, or long
+// idles that fill the nodes), how often it reads Available, adds nodes
+// later, and whether it ever asks for more than is there.
+func (d domain) swarmed(r *rand.Rand) domain {
+	switch r.Intn(3) {
+	case 0:
+		d.tree = randomTree(3, 1, 5, 1, 10)
+	case 1:
+		d.tree = chain(func(r *rand.Rand) (uint64, uint64) { return check.Between(r, 1, 20), check.Between(r, 1, 2_000_000) })
+	}
+	wait := d.wait
+	switch r.Intn(3) {
+	case 0:
+		d.wait = func(r *rand.Rand, m *model) uint64 {
+			if check.Chance(r, 0.7) {
+				return 0
+			}
+			return wait(r, m)
+		}
+	case 1:
+		d.wait = func(r *rand.Rand, m *model) uint64 {
+			i := interval(m.nodes[r.Intn(len(m.nodes))].rate.Uint64())
+			return check.Between(r, 4*i, 100*i)
+		}
+	}
+	d.avail = check.Pick(r, 0, 0.3, 0.6)
+	d.later = check.Pick(r, 0, d.later, 0.3)
+	if check.Chance(r, 0.3) {
+		d.n = upTo
+	}
+	return d
 }
 
 // base is what every property of the suite shares: how its scripts
@@ -400,4 +441,5 @@ var exactDomain = domain{
 	avail:  0.3,
 	n:      aroundAvail,
 	maxOps: 40,
+	swarm:  true,
 }
