@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"ratelab/grader/check"
@@ -54,8 +55,11 @@ type child struct {
 	reader sync.WaitGroup
 	err    error         // why reading stopped; set before lines is closed
 	exited chan struct{} // closed once the process has exited and been waited for
-	output *excerpt
-	lost   *lostError
+	// serving is set once the process said hello: its init functions are
+	// done, and the time it takes from then on is the calls'.
+	serving atomic.Bool
+	output  *excerpt
+	lost    *lostError
 }
 
 // lostError says why the child was lost during a check.
@@ -166,6 +170,7 @@ func (c *child) start() error {
 	}
 	c.cmd, c.in, c.out = cmd, inW, outR
 	c.lines, c.quit, c.err = make(chan []byte, 1), make(chan struct{}), nil
+	c.serving.Store(false)
 	c.exited = make(chan struct{})
 	c.reader.Add(1)
 	go c.read()
@@ -192,6 +197,7 @@ func (c *child) read() {
 		if !hello {
 			// Learner init functions run before the harness and may print.
 			hello = string(line) == wire.Hello
+			c.serving.Store(hello)
 			if skipped += len(line); skipped > wire.MaxLine {
 				c.err = errors.New("no hello from the grading program")
 				return
@@ -303,8 +309,10 @@ func (c *child) roundTrip(req wire.Request, what func() string, cpuLimit time.Du
 				c.crashed()
 			}
 		case <-poll.C:
-			// The call is taking long: how much CPU has it used?
-			if used, ok := cpuUsed(c.cmd.Process.Pid); ok {
+			// The call is taking long: how much CPU has it used? (Not
+			// counting the program's start: its init functions are no
+			// call's, and the check's deadline bounds them.)
+			if used, ok := cpuUsed(c.cmd.Process.Pid); ok && c.serving.Load() {
 				if !based {
 					base, based = used, true
 				} else if used-base >= cpuLimit {
@@ -313,6 +321,9 @@ func (c *child) roundTrip(req wire.Request, what func() string, cpuLimit time.Du
 			}
 			poll.Reset(cpuPoll)
 		case <-timer.C:
+			if !c.serving.Load() {
+				c.fail(lostTimeout, "") // it never started serving: no call to name
+			}
 			c.timedOut(what(), 0)
 		case <-c.ctx.Done():
 			c.fail(lostCanceled, c.ctx.Err().Error())

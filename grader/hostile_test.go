@@ -180,3 +180,29 @@ func TestDoNothingLimiterEarnsNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestEndlessInitIsAnError: a program whose init functions never end
+// never starts serving, so no call of it can be named or graded: the
+// exercise is an error saying it did not start, once, not a timeout of
+// every check against the calls' CPU limit.
+func TestEndlessInitIsAnError(t *testing.T) {
+	ex := gradeSource(t, nil, "tokenbucket", map[string]string{"tokenbucket.go": `package tokenbucket
+
+var spins = 0
+
+func init() {
+	for {
+		spins++
+	}
+}
+
+type TokenBucket struct{}
+
+func New(capacity, ratePerSec, nowNs uint64) *TokenBucket { return &TokenBucket{} }
+func (b *TokenBucket) TryAcquire(nowNs, n uint64) bool    { return true }
+func (b *TokenBucket) Available(nowNs uint64) uint64      { return 0 }
+`}, false)
+	if ex.Status != report.Error || !strings.Contains(ex.Message, "did not start within 5s") {
+		t.Errorf("status %s %q, want an error saying the program did not start", ex.Status, ex.Message)
+	}
+}

@@ -31,7 +31,7 @@ func (g *grading) runExercise(ctx context.Context, bin string, ex *report.Exerci
 	c.arm(g.opts.CheckTimeout)
 	notStarted := s.NotStarted != nil && guard(s.NotStarted)
 	if l := c.takeLost(); l != nil {
-		if l.kind != lostTimeout {
+		if l.kind != lostTimeout || l.call == "" {
 			ex.Status = report.Error
 			ex.Message = "the grading program stopped before running any check: " + l.describe(c.limit)
 			return
@@ -129,7 +129,8 @@ func (l *lostError) describe(limit time.Duration) string {
 		case l.call != "":
 			return fmt.Sprintf("%s had not returned when the check's %s were up: %s, or a wait for something that never comes (a lock, a channel, a sleep).", l.call, limit, why)
 		}
-		return fmt.Sprintf("did not return within %s: %s.", limit, why)
+		// No call to name: the program never started serving.
+		return fmt.Sprintf("the program did not start within %s: its init functions (or a package variable's initial value) ran all that time.", limit)
 	case lostCrash:
 		msg := "the program crashed while running this check (a panic in another goroutine, a stack overflow, os.Exit or running out of memory)"
 		if l.detail != "" {
