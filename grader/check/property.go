@@ -51,9 +51,10 @@ type Property[S, O any] struct {
 	Explain func(s Script[S, O], t Trace, why string) string
 	// Diagnose, if set, names the mistakes whose models explain a failing
 	// trace (see Diagnoser). A property with it counts every failure (Trap
-	// is not asked), shrinks each keeping the mistakes that explain it (or
-	// keeping it unexplained), and reports up to MaxFindings failures,
-	// each one that the mistakes of those before it do not explain.
+	// is not asked), shrinks each keeping the mistakes that explain it
+	// (some of them may go, none may come; an unexplained failure stays
+	// unexplained), and reports up to MaxFindings failures, each one
+	// telling more than those before it (see isNew).
 	Diagnose func(Script[S, O], Trace) []string
 }
 
@@ -178,6 +179,7 @@ func (p Property[S, O]) search(seed int64, why string, found []Finding) (Finding
 		return res
 	}
 	var first *kind
+	var firstSet []string
 	var failed *Script[S, O]
 	fails := func(s Script[S, O]) bool {
 		t := p.Replay(s)
@@ -186,12 +188,22 @@ func (p Property[S, O]) search(seed int64, why string, found []Finding) (Finding
 		}
 		k, d := p.kindOf(s, t)
 		if first != nil {
-			return k == *first
+			// Shrinking keeps the failure's kind; an explained one may
+			// also lose mistakes that explain it, never gain one: a
+			// smaller script that fewer mistakes explain tells more.
+			if k == *first {
+				return true
+			}
+			if k.failure == first.failure && len(d) > 0 && len(firstSet) > 0 && !slices.ContainsFunc(d, func(m string) bool { return !slices.Contains(firstSet, m) }) {
+				*first, firstSet = k, d
+				return true
+			}
+			return false
 		}
 		if !isNew(k, d, found) {
 			return false
 		}
-		first = &k
+		first, firstSet = &k, d
 		return true
 	}
 	property := prop.ForAll(func(s Script[S, O]) bool {
