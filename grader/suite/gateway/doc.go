@@ -3,12 +3,14 @@
 // Every property replays a generated script of calls (Open, Admit, Reload)
 // against the learner's gateway and against model, a plain restatement of
 // the contract in math/big, comparing every answer. Each check draws its
-// scripts from the corner where one mistake of the policy shows (cancels
+// scripts from the corner where a part of the policy shows (cancels
 // against a drained order budget, heartbeats inside a flood, refusals on
 // the nanosecond before a token, floods crossing the silence and
-// disconnect ages, reconnects, reloads in a flood, clocks stepping back,
-// huge values), and its trap (trap.go) makes sure a failure it reports
-// contains that mistake.
+// disconnect ages, reconnects in any class, reloads of closed sessions
+// and failed reloads, clocks stepping back after every kind of call, huge
+// values). A failure is named by the error models of mistakes.go: the
+// contract's gateway with one rule broken, whose answers on the script
+// are exactly the learner's.
 package gateway
 
 import _ "embed" // for checks.json

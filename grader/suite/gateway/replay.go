@@ -48,15 +48,6 @@ func (v Verdict) String() string {
 	return fmt.Sprintf("%s %q retryAfterNs=%s", v.Outcome, v.Budget, check.U(v.RetryAfterNs))
 }
 
-// headOf is a verdict's string without its retry-after: what the checks
-// other than retry-after compare first.
-func headOf(v string) string {
-	if i := strings.Index(v, " retryAfterNs="); i >= 0 {
-		return v[:i]
-	}
-	return v
-}
-
 func budgetString(b Budget) string {
 	return fmt.Sprintf("Budget{%s, %s}", check.U(b.Capacity), check.U(b.RatePerSec))
 }
@@ -99,20 +90,41 @@ func (o op) callString(now uint64) string {
 }
 
 func replay(impl Impl, s script) check.Trace {
+	t, _ := run(impl, s)
+	return t
+}
+
+// run replays s on impl beside the model, and returns the trace and, if
+// its last call returned an error the model did not, that error's text.
+//
+// An error where none is wanted is written "an error", whatever its text,
+// as one is where one is wanted: the text is the learner's own, which no
+// error model could give, and the counterexample says which call erred
+// (the check's message quotes the text, see explainError).
+func run(impl Impl, s script) (check.Trace, string) {
 	st := s.Setup
+	text := ""
 	t, g, ok := check.BeginNew(st, configString, "a nil *Gateway", impl.New)
 	if ok {
 		m := newModel(st.Cfg, st.Start)
+		errString := func(err error, wantErr bool) (got, want string) {
+			got, want = check.ErrString(err, wantErr)
+			if err != nil && !wantErr {
+				got, text = "an error", err.Error()
+			}
+			return got, want
+		}
 		check.Replay(&t, st.Start, s.Ops, func(o op, now uint64) (line, got, want string, p *check.Panic) {
+			text = ""
 			switch o.Call {
 			case openCall:
 				var err error
 				err, p = check.Call(func() error { return g.Open(o.Session, o.Class, now) })
-				got, want = check.ErrString(err, m.open(o.Session, o.Class, now))
+				got, want = errString(err, m.open(o.Session, o.Class, now))
 			case reloadCall:
 				var err error
 				err, p = check.Call(func() error { return g.Reload(o.Cfg, now) })
-				got, want = check.ErrString(err, m.reload(o.Cfg, now))
+				got, want = errString(err, m.reload(o.Cfg, now))
 			default:
 				var v Verdict
 				v, p = check.Call(func() Verdict { return g.Admit(o.Session, o.Kind, now) })
@@ -121,5 +133,5 @@ func replay(impl Impl, s script) check.Trace {
 			return o.callString(now), got, want, p
 		})
 	}
-	return t
+	return t, text
 }

@@ -56,6 +56,17 @@ func shrinkOp(o op) []op {
 		c.Kind = NewOrder
 		out = append(out, c)
 	}
+	if o.Call != reloadCall {
+		// Another session of the domain, if it has it (see Valid): the
+		// calls of two sessions may then become one's.
+		for _, id := range []uint64{1, 2} {
+			if id < o.Session {
+				c := o
+				c.Session = id
+				out = append(out, c)
+			}
+		}
+	}
 	out = check.Vary(out, o, check.Smaller(o.Wait/tick), func(c *op, v uint64) { c.Wait = v * tick })
 	out = check.Vary(out, o, check.Simpler(o.Wait), func(c *op, v uint64) { c.Wait = v })
 	out = check.Vary(out, o, check.Smaller(o.Back), func(c *op, v uint64) { c.Back = v })

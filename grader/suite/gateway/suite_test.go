@@ -3,6 +3,7 @@ package gateway
 import (
 	"testing"
 
+	"ratelab/grader/check"
 	"ratelab/grader/check/checktest"
 )
 
@@ -12,4 +13,11 @@ import (
 func TestSuite(t *testing.T) {
 	checktest.Run(t, Checks, func(d domain) float64 { return float64(d.maxOps) / 3 }, replay)
 	checktest.ReferencePassesLong(t, Checks.Suite, API(refImpl), 3, 41)
+}
+
+// TestErrorModelWithoutMistake: the error models' gateway with no mistake
+// switched on is the contract's, on every domain's scripts, so that each
+// mistake's model differs from the contract by its mistake alone.
+func TestErrorModelWithoutMistake(t *testing.T) {
+	checktest.ModelAgrees(t, Checks.Domains, func(s script) check.Trace { return replay(mistaken(""), s) })
 }
