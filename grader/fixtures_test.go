@@ -29,11 +29,6 @@ type fixture struct {
 	// makes one mistake loses that mistake's pitfall (and exactness, at
 	// most), however many checks its failures show in.
 	mistakes []string
-	// unjudged lists the checks that must report "not judged", for a
-	// suite without error models: the code fails their calls without
-	// their trap, so they cannot vouch for it (no points) and blame
-	// nothing.
-	unjudged []string
 	bench    bool // run the benchmarks too
 	// maxSteps bounds a property's shrunk counterexample; 0 means 8. A
 	// fixture whose mistake needs more calls to show says why.
@@ -77,8 +72,7 @@ func TestFixtures(t *testing.T) {
 	for _, f := range fixtures {
 		t.Run(f.exercise+"/"+f.name, func(t *testing.T) {
 			ex := gradeFixture(t, f.exercise, f.name, f.bench, 20*time.Second)
-			diagnosed := len(grader.Mistakes(f.exercise)) > 0
-			var failed, unjudged, mistakes []string
+			var failed, mistakes []string
 			pitfalls := map[string]bool{check.Exactness: true}
 			for _, m := range grader.Mistakes(f.exercise) {
 				if slices.Contains(f.mistakes, m.Name) {
@@ -88,18 +82,6 @@ func TestFixtures(t *testing.T) {
 			for _, c := range ex.Checks {
 				name := strings.TrimPrefix(c.ID, f.exercise+"/")
 				if c.Status == report.Skipped && c.Kind == report.Benchmark && !f.bench {
-					continue
-				}
-				if c.Status == report.Skipped && c.Message == check.NotJudged {
-					// A check that cannot vouch for the code earns nothing
-					// and blames nothing: no counterexample, no hint.
-					unjudged = append(unjudged, name)
-					if diagnosed {
-						t.Errorf("%s: not judged, in a suite with error models", c.ID)
-					}
-					if c.Counterexample != nil || c.Score != 0 {
-						t.Errorf("%s: not judged, yet %v points and a counterexample %+v", c.ID, c.Score, c.Counterexample)
-					}
 					continue
 				}
 				if c.Status == report.Passed {
@@ -129,7 +111,7 @@ func TestFixtures(t *testing.T) {
 						t.Errorf("%s: counterexample has %d steps, want at most %d after shrinking:\n%s", c.ID, len(ce.Steps), most, ce.Setup)
 					}
 				}
-				if diagnosed && c.Kind != report.Benchmark {
+				if c.Kind != report.Benchmark {
 					for _, m := range c.Mistakes {
 						if !slices.Contains(mistakes, m) {
 							mistakes = append(mistakes, m)
@@ -145,9 +127,6 @@ func TestFixtures(t *testing.T) {
 					}
 				}
 			}
-			if !slices.Equal(unjudged, f.unjudged) {
-				t.Errorf("checks not judged = %q; want %q", unjudged, f.unjudged)
-			}
 			if !slices.Equal(failed, f.fails) {
 				t.Errorf("failed checks = %q; want %q", failed, f.fails)
 				for _, c := range ex.Checks {
@@ -157,14 +136,14 @@ func TestFixtures(t *testing.T) {
 				}
 			}
 			slices.Sort(mistakes)
-			if want := slices.Sorted(slices.Values(f.mistakes)); diagnosed && !slices.Equal(mistakes, want) {
+			if want := slices.Sorted(slices.Values(f.mistakes)); !slices.Equal(mistakes, want) {
 				t.Errorf("mistakes named = %q; want %q", mistakes, want)
 			}
 			// Full marks need every check, so a skipped benchmark leaves a
 			// correct fixture "failed" (short of full marks) too.
 			skipped := slices.ContainsFunc(ex.Checks, func(c report.Check) bool { return c.Status == report.Skipped && c.Kind == report.Benchmark })
 			wantStatus := report.Failed
-			if len(f.fails)+len(f.unjudged) == 0 && !skipped {
+			if len(f.fails) == 0 && !skipped {
 				wantStatus = report.Passed
 			}
 			if ex.Status != wantStatus {
@@ -188,7 +167,7 @@ func TestEveryExerciseIsComplete(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, linked := course.LessonOf(e)
-		for _, p := range problems(root(t), e.ID, plan, fixtures, linked) {
+		for _, p := range problems(root(t), e.ID, plan, fixtures, linked, grader.Mistakes(e.ID)) {
 			t.Errorf("%s: %s", e.ID, p)
 		}
 	}
@@ -211,21 +190,23 @@ func TestAnIncompleteExerciseIsCaught(t *testing.T) {
 		{exercise: "leakybucket", name: "never-drains", fails: []string{"drains"}},
 		{exercise: "leakybucket", name: "correct-queue"},
 	}
-	got := strings.Join(problems(root(t), "leakybucket", plan, fake, false), "\n")
-	for _, want := range []string{"exercises/leakybucket", "solutions/leakybucket", `pitfall "overflow"`, "1 correct", "no lesson", "testdata/fixtures/leakybucket/never-drains"} {
+	mistakes := []check.Named{{Name: "never-drains", Pitfall: "drain", Says: "never drains"}}
+	got := strings.Join(problems(root(t), "leakybucket", plan, fake, false, mistakes), "\n")
+	for _, want := range []string{"exercises/leakybucket", "solutions/leakybucket", `pitfall "overflow"`, "1 correct", "no lesson", "testdata/fixtures/leakybucket/never-drains", `no mistake of pitfall "overflow"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("problems of an incomplete exercise:\n%s\nwant one mentioning %q", got, want)
 		}
 	}
 	if strings.Contains(got, `pitfall "drain"`) {
-		t.Errorf("problems blame pitfall drain, which never-drains fails:\n%s", got)
+		t.Errorf("problems blame pitfall drain, which never-drains fails and a mistake models:\n%s", got)
 	}
 }
 
 // problems lists what exercise id lacks: its stub and solution packages,
 // its fixtures' folders, a fixture failing a check of each pitfall in plan,
-// two correct fixtures, a lesson (linked).
-func problems(root, id string, plan []report.Check, fixtures []fixture, linked bool) []string {
+// a mistake (of mistakes, its error models) for each pitfall but the
+// budget, two correct fixtures, a lesson (linked).
+func problems(root, id string, plan []report.Check, fixtures []fixture, linked bool, mistakes []check.Named) []string {
 	var out []string
 	for _, dir := range []string{"exercises/" + id, "solutions/" + id} {
 		if gos, _ := filepath.Glob(filepath.Join(root, dir, "*.go")); len(gos) == 0 {
@@ -258,6 +239,16 @@ func problems(root, id string, plan []report.Check, fixtures []fixture, linked b
 		if !caught[c.Pitfall] {
 			out = append(out, fmt.Sprintf("no known-buggy fixture fails a check for pitfall %q", c.Pitfall))
 			caught[c.Pitfall] = true
+		}
+	}
+	modelled := map[string]bool{"budget": true}
+	for _, m := range mistakes {
+		modelled[m.Pitfall] = true
+	}
+	for _, c := range plan {
+		if !modelled[c.Pitfall] {
+			out = append(out, fmt.Sprintf("no mistake of pitfall %q in its error models", c.Pitfall))
+			modelled[c.Pitfall] = true
 		}
 	}
 	if correct < 2 {

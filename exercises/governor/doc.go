@@ -96,6 +96,7 @@
 //
 //	go run ./cmd/labserver grade --exercise governor
 //
-// Each failed check names the trap it caught and the shortest sequence of
-// calls that shows it.
+// Each failed check names the mistake it found (only when the grader's
+// model of that mistake gives every answer yours gave) and the shortest
+// sequence of calls that shows it; one mistake costs its own points once.
 package governor

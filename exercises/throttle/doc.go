@@ -87,8 +87,9 @@
 //
 //	go run ./cmd/labserver grade --exercise throttle
 //
-// Each failed check names the trap it caught and the shortest sequence of
-// calls that shows it. There is also a speed budget: Write, among 1,000
+// Each failed check names the mistake it found (only when the grader's
+// model of that mistake gives every answer yours gave) and the shortest
+// sequence of calls that shows it; one mistake costs its own points once. There is also a speed budget: Write, among 1,000
 // addresses, must take at most 100 ns per call and allocate nothing in
 // steady state. It is timed on
 // traffic drawn afresh for every run, and your decisions are checked on

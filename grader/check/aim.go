@@ -8,11 +8,6 @@ import "fmt"
 // it, so that every domain names its check where it is defined.
 type Aim[S, O any] struct {
 	Check string // the check's name: its id after "<exercise>/"
-	// Trap, if set, reports whether a failing script shows the check's own
-	// mistake (see Property.Trap); replay replays other scripts on the
-	// implementation, to compare. It is only asked of a trace with a
-	// failing call (see TrapOver).
-	Trap func(s Script[S, O], t Trace, replay func(Script[S, O]) Trace) bool
 	// Explain, if set, explains the check's failures in place of the
 	// suite's own Explain (see Property.Explain).
 	Explain func(s Script[S, O], t Trace, why string) string
@@ -23,15 +18,14 @@ func (a Aim[S, O]) Name() string { return a.Check }
 
 // Property is the property of d's scripts for the check a is for: base
 // holds what every property of the suite shares (ShrinkSetup, ShrinkOp,
-// Merge, Explain), replay replays a script on the implementation, a's Trap
-// judges which failures count, and a's Explain, if set, replaces base's.
+// Merge, Explain), replay replays a script on the implementation, and a's
+// Explain, if set, replaces base's.
 func (a Aim[S, O]) Property(d Domain[S, O], base Property[S, O], replay func(Script[S, O]) Trace) Property[S, O] {
 	p := Over(d, base.ShrinkSetup, base.ShrinkOp, replay)
 	p.Merge, p.Explain = base.Merge, base.Explain
 	if a.Explain != nil {
 		p.Explain = a.Explain
 	}
-	p.Trap = TrapOver(a.Trap, replay)
 	return p
 }
 

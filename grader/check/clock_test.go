@@ -19,19 +19,6 @@ func TestMergeWaitsFoldsForwardTimeOnly(t *testing.T) {
 	}
 }
 
-func TestWithoutMovesDroppedWaits(t *testing.T) {
-	s := Script[int, clockOp]{Setup: 7, Ops: []clockOp{{1, 2, 0}, {2, 3, 0}, {3, 4, 0}, {4, 5, 0}}}
-	odd := func(_ int, o clockOp) bool { return o.Tag%2 == 1 }
-	alt, ok := Without(s, 3, odd)
-	if want := []clockOp{{2, 5, 0}, {4, 9, 0}}; !ok || alt.Setup != 7 || len(alt.Ops) != 2 || alt.Ops[0] != want[0] || alt.Ops[1] != want[1] {
-		t.Errorf("Without = %+v, %v", alt, ok)
-	}
-	s.Ops[0].Back = 1
-	if _, ok := Without(s, 3, odd); ok {
-		t.Error("a dropped step back was let through")
-	}
-}
-
 func TestErrString(t *testing.T) {
 	for _, c := range []struct {
 		err       error

@@ -38,23 +38,16 @@ type Property[S, O any] struct {
 	// wait to the next call's), so that a call whose only effect was to
 	// move time can go; ok is false where they cannot be folded.
 	Merge func(a, b O) (merged O, ok bool)
-	// Trap, if set, reports whether a failing trace shows the check's own
-	// trap (a step back in time before the differing call, a refused call
-	// before it, ...); step i of the trace is call i of the script. A
-	// failure without it is another check's to report: the property does
-	// not count it, so neither generation nor shrinking ever ends on it,
-	// and the counterexample always contains the mistake the check names.
-	Trap func(s Script[S, O], t Trace) bool
 	// Explain, if set, may replace the check's explanation for a failing
 	// script and its trace (e.g. to describe the numbers of the script
 	// shown); step i of the trace is call i of the script.
 	Explain func(s Script[S, O], t Trace, why string) string
 	// Diagnose, if set, names the mistakes whose models explain a failing
-	// trace (see Diagnoser). A property with it counts every failure (Trap
-	// is not asked), shrinks each keeping the mistakes that explain it
-	// (some of them may go, none may come; an unexplained failure stays
-	// unexplained), and reports up to MaxFindings failures, each one
-	// telling more than those before it (see isNew).
+	// trace (see Diagnoser); without it, no failure is explained. The
+	// property counts every failure, shrinks each keeping the mistakes
+	// that explain it (some of them may go, none may come; an unexplained
+	// failure stays unexplained), and reports up to MaxFindings failures,
+	// each one telling more than those before it (see isNew).
 	Diagnose func(Script[S, O], Trace) []string
 }
 
@@ -81,13 +74,9 @@ func failureOf(t Trace) failure {
 // MaxShrinks bounds the shrinking steps of one failure.
 const MaxShrinks = 400
 
-// Run checks the property with the given seed. On failure it returns the
-// trace of the shrunk script; why is passed to Fail for the message. With
-// Diagnose, it returns every failure it found (see Found).
+// Run checks the property with the given seed and returns every failure
+// it found (see Found), each shrunk; why explains them (see Fail).
 func (p Property[S, O]) Run(seed int64, why string) Outcome {
-	if p.Diagnose == nil {
-		return p.runTrapped(seed, why)
-	}
 	var found []Finding
 	for round := range MaxFindings {
 		f, ok := p.search(seed+int64(round)*7919, why, found)
@@ -117,7 +106,10 @@ type kind struct {
 }
 
 func (p Property[S, O]) kindOf(s Script[S, O], t Trace) (kind, []string) {
-	d := p.Diagnose(s, t)
+	var d []string
+	if p.Diagnose != nil {
+		d = p.Diagnose(s, t)
+	}
 	k := kind{failure: failureOf(t), mistakes: strings.Join(d, ",")}
 	if len(d) > 0 {
 		k.call = "" // an explained failure may move to another method
@@ -233,89 +225,6 @@ func (p Property[S, O]) search(seed int64, why string, found []Finding) (Finding
 	f := finding(t, why)
 	f.Mistakes, f.Diagnosed = d, true
 	return f, true
-}
-
-// runTrapped is Run for a property without Diagnose: one failure, which
-// must show the check's Trap.
-func (p Property[S, O]) runTrapped(seed int64, why string) Outcome {
-	tests := p.Tests
-	if tests == 0 {
-		tests = 200
-	}
-	params := gopter.DefaultTestParametersWithSeed(seed)
-	params.MinSuccessfulTests = tests
-	params.MaxShrinkCount = MaxShrinks
-
-	gen := func(gp *gopter.GenParameters) *gopter.GenResult {
-		res := gopter.NewGenResult(p.Gen(gp.Rng, gp.MaxSize), p.shrinker)
-		if p.Valid != nil {
-			res.Sieve = func(v any) bool { return p.Valid(v.(Script[S, O])) }
-		}
-		return res
-	}
-	// The last failing replay is the shrunk one: gopter keeps the last
-	// failure it saw (and returns it as the last argument).
-	var failed *Script[S, O]
-	var first *failure // the kind of the first failure found
-	untrapped := false // a script failed, but without the check's trap
-	property := prop.ForAll(func(s Script[S, O]) bool {
-		if !p.fails(s, first) {
-			if first == nil && !untrapped && p.Trap != nil {
-				untrapped = p.Replay(s).Bad
-			}
-			return true
-		}
-		if first == nil {
-			f := failureOf(p.Replay(s))
-			first = &f
-		}
-		failed = &s
-		return false
-	}, gopter.Gen(gen))
-	res := property.Check(params)
-	if res.Passed() && untrapped {
-		return Outcome{Status: report.Skipped, Message: NotJudged}
-	}
-	if res.Passed() {
-		return Pass()
-	}
-	if len(res.Args) > 0 {
-		if s, ok := res.Args[len(res.Args)-1].Arg.(Script[S, O]); ok {
-			failed = &s
-		}
-	}
-	var t Trace
-	if failed != nil && p.fails(*failed, first) {
-		t = p.Replay(*failed)
-	}
-	if !t.Bad {
-		return Outcome{Status: report.Error, Message: "the grader could not reproduce a failure it saw; please report this with the seed"}
-	}
-	if p.Explain != nil {
-		why = p.Explain(*failed, t, why)
-	}
-	return Fail(t, why)
-}
-
-// NotJudged is the message of a property that found failures, none of them
-// showing its own trap: it cannot vouch for the code, and it blames
-// nothing. The check earns no points and reports skipped.
-const NotJudged = "Not judged: the code fails this check's calls even without the mistake the check is about, so the check cannot tell whether it avoids that mistake. Fix the other failed checks first (exactness above all), then grade again."
-
-// fails reports whether s fails this check: a mismatch that shows the
-// check's trap, or a panic (which blames no mistake, only reports it), of
-// the same kind as the first failure found (if one was).
-func (p Property[S, O]) fails(s Script[S, O], first *failure) bool {
-	t := p.Replay(s)
-	switch {
-	case !t.Bad:
-		return false
-	case p.Trap != nil && t.Panic == nil && !p.Trap(s, t):
-		return false
-	case first != nil && failureOf(t) != *first:
-		return false
-	}
-	return true
 }
 
 // shrinker lists simpler scripts lazily, most aggressive first: cut

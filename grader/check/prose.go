@@ -38,13 +38,8 @@ func Fixed(run func() Outcome) Runner {
 // Scripted is the Runner of a case: the fixed script s, replayed by replay
 // (see Case).
 func Scripted[S, O any](s Script[S, O], replay func(Script[S, O]) Trace) Runner {
-	return TrappedScripted(s, replay, nil)
-}
-
-// TrappedScripted is Scripted for a case with a trap (see TrappedCase).
-func TrappedScripted[S, O any](s Script[S, O], replay func(Script[S, O]) Trace, trap func(Script[S, O], Trace) bool) Runner {
 	return func(why string) func(int64) Outcome {
-		return func(int64) Outcome { return TrappedCase(s, replay, trap, why) }
+		return func(int64) Outcome { return Case(s, replay, why) }
 	}
 }
 
