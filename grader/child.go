@@ -42,6 +42,15 @@ type child struct {
 	sandbox  *Sandbox // nil on a learner's own machine
 	deadline time.Time
 	limit    time.Duration // what deadline was set from, for messages
+	// hard is the deadline no load extends (see overtime): hardFactor
+	// times limit after arm.
+	hard time.Time
+	// checkCPU is the child's CPU time when the check began (or 0 for a
+	// child started during it), if known (checkCPUKnown).
+	checkCPU      time.Duration
+	checkCPUKnown bool
+	// cpu reads the CPU time of a process (cpuUsed; tests replace it).
+	cpu func(pid int) (time.Duration, bool)
 	// params are the parameters' names of the exercise's functions and
 	// methods, by name (see paramNames), for naming a call that did not
 	// return; nil writes its arguments without names.
@@ -69,9 +78,13 @@ type lostError struct {
 	// call is, for a timeout, the call that had not returned, as the
 	// report writes calls ("TryAcquire(nowNs=1000, n=1)"); cpu is the
 	// limit of CPU time it ran past, or 0 if the check's deadline came
-	// first.
-	call string
-	cpu  time.Duration
+	// first; blocked, that it was not running then (it waited); whole,
+	// that it had used little of it: the check's calls used the check's
+	// time together.
+	call    string
+	cpu     time.Duration
+	blocked bool
+	whole   bool
 }
 
 type lostKind int
@@ -112,14 +125,24 @@ const benchCPULimit = 30 * time.Second
 const cpuPoll = 100 * time.Millisecond
 
 func newChild(ctx context.Context, bin, exercise, dir string, sb *Sandbox) *child {
-	return &child{ctx: ctx, bin: bin, exercise: exercise, dir: dir, sandbox: sb}
+	return &child{ctx: ctx, bin: bin, exercise: exercise, dir: dir, sandbox: sb, cpu: cpuUsed}
 }
 
 // arm sets the deadline of the check about to run.
 func (c *child) arm(limit time.Duration) {
+	now := time.Now()
 	c.limit = limit
-	c.deadline = time.Now().Add(limit)
+	c.deadline, c.hard = now.Add(limit), now.Add(hardFactor*limit)
+	c.checkCPU, c.checkCPUKnown = 0, false
+	if c.cmd != nil {
+		c.checkCPU, c.checkCPUKnown = c.cpu(c.cmd.Process.Pid)
+	}
 }
+
+// hardFactor is how many times its deadline a check may take, on the
+// clock, when the machine is so busy that the child did not get the
+// CPU time the deadline stands for (see overtime).
+const hardFactor = 3
 
 // takeLost returns why the child was lost during the last check, if it was,
 // and forgets it: the next call starts a new child.
@@ -171,6 +194,7 @@ func (c *child) start() error {
 	c.cmd, c.in, c.out = cmd, inW, outR
 	c.lines, c.quit, c.err = make(chan []byte, 1), make(chan struct{}), nil
 	c.serving.Store(false)
+	c.checkCPU, c.checkCPUKnown = 0, true // a new process: all its CPU time is this check's
 	c.exited = make(chan struct{})
 	c.reader.Add(1)
 	go c.read()
@@ -281,9 +305,13 @@ func (c *child) roundTrip(req wire.Request, what func() string, cpuLimit time.Du
 	if err != nil {
 		c.fail(lostProtocol, "the grader could not encode a call: "+err.Error())
 	}
-	c.in.SetWriteDeadline(c.deadline) // not every platform's pipes have deadlines: the reader's timer below still holds
+	// A request is one short line, which the pipe takes at once unless the
+	// child stopped reading; the write waits at most until the hard
+	// deadline (not every platform's pipes have deadlines: the reader's
+	// timer below still holds).
+	c.in.SetWriteDeadline(c.hard)
 	if _, err := c.in.Write(append(b, '\n')); err != nil {
-		if time.Now().After(c.deadline) {
+		if time.Now().After(c.hard) {
 			c.timedOut(what(), 0)
 		}
 		c.crashed()
@@ -292,8 +320,7 @@ func (c *child) roundTrip(req wire.Request, what func() string, cpuLimit time.Du
 	defer timer.Stop()
 	poll := time.NewTimer(cpuPoll)
 	defer poll.Stop()
-	var base time.Duration // the child's CPU time at the first poll
-	based := false
+	var call callWatch // the child's CPU time at the call's first poll
 	for {
 		select {
 		case line, ok := <-c.lines:
@@ -312,10 +339,10 @@ func (c *child) roundTrip(req wire.Request, what func() string, cpuLimit time.Du
 			// The call is taking long: how much CPU has it used? (Not
 			// counting the program's start: its init functions are no
 			// call's, and the check's deadline bounds them.)
-			if used, ok := cpuUsed(c.cmd.Process.Pid); ok && c.serving.Load() {
-				if !based {
-					base, based = used, true
-				} else if used-base >= cpuLimit {
+			if used, ok := c.cpu(c.cmd.Process.Pid); ok && c.serving.Load() {
+				if !call.known {
+					call = callWatch{base: used, cpu: used, at: time.Now(), known: true}
+				} else if used-call.base >= cpuLimit {
 					c.timedOut(what(), cpuLimit)
 				}
 			}
@@ -324,11 +351,68 @@ func (c *child) roundTrip(req wire.Request, what func() string, cpuLimit time.Du
 			if !c.serving.Load() {
 				c.fail(lostTimeout, "") // it never started serving: no call to name
 			}
-			c.timedOut(what(), 0)
+			wait, why, over := c.overtime(&call)
+			if over {
+				c.lost = &lostError{kind: lostTimeout, call: what(), blocked: why == overBlocked, whole: why == overWhole}
+				c.stop()
+				panic(c.lost)
+			}
+			timer.Reset(wait)
 		case <-c.ctx.Done():
 			c.fail(lostCanceled, c.ctx.Err().Error())
 		}
 	}
+}
+
+// overtime decides, when the check's deadline has passed during a call,
+// whether the check is over. The deadline stands for the child's CPU time
+// where this OS tells it (cpuUsed): on a machine so busy that the child got
+// less of the CPU than that in the time, the check goes on until the child
+// has used it, so that the load cannot turn a slow check into a timeout;
+// but never past the hard deadline (hardFactor times the check's), and not
+// for a call that is not running (blocked: waiting on a lock, a channel or
+// a sleep, which no CPU time ends; a process that can run gets more than
+// 1% of a CPU however busy the machine, the Go runtime's own upkeep far
+// less). call is what the call's polls read, which overtime starts if no
+// poll has yet, and brings up to date. It returns how long to wait before
+// asking again, or that the check is over, and why.
+func (c *child) overtime(call *callWatch) (wait time.Duration, why overWhy, over bool) {
+	now := time.Now()
+	used, ok := c.cpu(c.cmd.Process.Pid)
+	// Over: is it this call's doing, or that of the calls before it?
+	whose := overCall
+	if ok && (!call.known || used-call.base < callCPULimit/2) {
+		whose = overWhole
+	}
+	if !now.Before(c.hard) || !ok || !c.checkCPUKnown || used-c.checkCPU >= c.limit {
+		return 0, whose, true
+	}
+	if !call.known {
+		*call = callWatch{base: used, cpu: used, at: now, known: true}
+		return min(time.Second, c.hard.Sub(now)), 0, false
+	}
+	if used-call.cpu < now.Sub(call.at)/100 {
+		return 0, overBlocked, true
+	}
+	call.cpu, call.at = used, now // running: the next look asks whether it still is
+	return min(max(c.limit-(used-c.checkCPU), time.Second), c.hard.Sub(now)), 0, false
+}
+
+// overWhy is why overtime ended a check.
+type overWhy int
+
+const (
+	overCall    overWhy = iota + 1 // the call running had not returned
+	overBlocked                    // the call running was not running: it waited
+	overWhole                      // the check's calls took its time together
+)
+
+// callWatch is what the polls of one call read of the child's CPU time:
+// base at the first, cpu at the latest, at when.
+type callWatch struct {
+	base, cpu time.Duration
+	at        time.Time
+	known     bool
 }
 
 // timedOut loses the child to a timeout of call, past cpu of CPU time (0:

@@ -117,9 +117,11 @@ func TestMisbehavingChildrenAreLostQuickly(t *testing.T) {
 				t.Errorf("detail %q, want it to say the line was too long", l.detail)
 			}
 			// A child that waits without the CPU meets the check's
-			// deadline, and the call it did not answer is named.
-			if tc.want == lostTimeout && (l.call != "TryAcquire(1, 1)" || l.cpu != 0) {
-				t.Errorf("lost to a timeout of %q past %s of CPU time, want TryAcquire(1, 1) past the check's deadline", l.call, l.cpu)
+			// deadline, and the call it did not answer is named, as
+			// blocked where the OS tells the child's CPU time.
+			_, measured := cpuUsed(os.Getpid())
+			if tc.want == lostTimeout && (l.call != "TryAcquire(1, 1)" || l.cpu != 0 || l.blocked != measured) {
+				t.Errorf("lost to a timeout of %q past %s of CPU time (blocked %v), want TryAcquire(1, 1) past the check's deadline, blocked", l.call, l.cpu, l.blocked)
 			}
 			c.stop()
 			if c.takeLost() == nil {
@@ -151,6 +153,51 @@ func TestACallThatSpinsIsLostToItsCPULimit(t *testing.T) {
 	}
 	c.stop()
 	noLeak(t, before)
+}
+
+// TestOvertimeCountsTheChildsCPU: past the check's deadline on the clock,
+// the check goes on while the child, running, has used less than the
+// deadline's worth of CPU time (a busy machine), and ends once it has, at
+// the hard deadline, or when the call is not running at all.
+func TestOvertimeCountsTheChildsCPU(t *testing.T) {
+	var used time.Duration // what the fake reading says the child has used
+	c := newChild(context.Background(), "", "tokenbucket", t.TempDir(), nil)
+	c.cmd = exec.Command("true")
+	c.cmd.Process = &os.Process{Pid: 1}
+	c.cpu = func(int) (time.Duration, bool) { return used, true }
+	c.arm(20 * time.Second)
+	c.checkCPU, c.checkCPUKnown = 0, true
+	var call callWatch
+	step := func(cpu time.Duration, wall time.Duration) (time.Duration, bool, bool) {
+		used = cpu
+		call.at = call.at.Add(-wall) // as if wall had passed since the last reading
+		wait, why, over := c.overtime(&call)
+		return wait, why == overBlocked, over
+	}
+	if wait, _, over := step(5*time.Second, 0); over || wait > time.Second {
+		t.Fatalf("first look at 5 s of CPU: wait %s, over %v; want a look again within a second", wait, over)
+	}
+	if wait, _, over := step(6*time.Second, 2*time.Second); over || wait != 14*time.Second {
+		t.Errorf("running, 6 s of CPU: wait %s, over %v; want 14 s more, the CPU time left", wait, over)
+	}
+	if _, blocked, over := step(20*time.Second, 14*time.Second); !over || blocked {
+		t.Errorf("20 s of CPU: over %v, blocked %v; want over, not blocked", over, blocked)
+	}
+	call = callWatch{}
+	used = 21 * time.Second
+	if _, why, over := c.overtime(&call); !over || why != overWhole {
+		t.Errorf("a call begun after 21 s of CPU: over %v, why %d; want over, the check's calls together", over, why)
+	}
+	call = callWatch{}
+	step(1*time.Second, 0)
+	if _, blocked, over := step(1*time.Second+time.Millisecond, 10*time.Second); !over || !blocked {
+		t.Errorf("1 ms of CPU in 10 s: over %v, blocked %v; want over, blocked", over, blocked)
+	}
+	c.hard = time.Now()
+	call = callWatch{}
+	if _, _, over := step(time.Second, 0); !over {
+		t.Error("past the hard deadline: not over")
+	}
 }
 
 // TestParamNamesComeFromTheStub: a call that did not return is written

@@ -126,8 +126,12 @@ func (l *lostError) describe(limit time.Duration) string {
 		switch {
 		case l.call != "" && l.cpu > 0:
 			return fmt.Sprintf("%s did not return within %s of CPU time: %s.", l.call, l.cpu, why)
+		case l.call != "" && l.whole:
+			return fmt.Sprintf("the check's calls used up its %s of CPU time together (the last was %s): %s.", limit, l.call, why)
+		case l.call != "" && l.blocked:
+			return fmt.Sprintf("%s had not returned, and was not running, when the check's %s were up: it waits for something that never comes (a lock, a channel, a sleep).", l.call, limit)
 		case l.call != "":
-			return fmt.Sprintf("%s had not returned when the check's %s were up: %s, or a wait for something that never comes (a lock, a channel, a sleep).", l.call, limit, why)
+			return fmt.Sprintf("%s had not returned when the check's %s were up: %s.", l.call, limit, why)
 		}
 		// No call to name: the program never started serving.
 		return fmt.Sprintf("the program did not start within %s: its init functions (or a package variable's initial value) ran all that time.", limit)
