@@ -65,91 +65,118 @@ func gradeFixture(t *testing.T, exercise, name string, bench bool, timeout time.
 	return &r.Exercises[0]
 }
 
+// TestFixtures grades every fixture without benchmarks, two at a time
+// (go test's -parallel, GOMAXPROCS by default): no verdict here depends on
+// time, and a call's deadline is CPU time, which a busy machine does not
+// use up. TestFixtureBudgets grades those with benchmarks, one at a time,
+// after them.
 func TestFixtures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("grades every fixture in a child process")
 	}
 	for _, f := range fixtures {
+		if f.bench {
+			continue
+		}
 		t.Run(f.exercise+"/"+f.name, func(t *testing.T) {
-			ex := gradeFixture(t, f.exercise, f.name, f.bench, 20*time.Second)
-			var failed, mistakes []string
-			pitfalls := map[string]bool{check.Exactness: true}
-			for _, m := range grader.Mistakes(f.exercise) {
-				if slices.Contains(f.mistakes, m.Name) {
-					pitfalls[m.Pitfall] = true
-				}
-			}
-			for _, c := range ex.Checks {
-				name := strings.TrimPrefix(c.ID, f.exercise+"/")
-				if c.Status == report.Skipped && c.Kind == report.Benchmark && !f.bench {
-					continue
-				}
-				if c.Status == report.Passed {
-					if len(c.Mistakes) > 0 && c.Counterexample == nil {
-						t.Errorf("%s passed for a failure charged elsewhere, without showing it", c.ID)
-					}
-					continue
-				}
-				failed = append(failed, name)
-				if c.Counterexample != nil {
-					t.Logf("%s: %s\n  %s\n  %v", c.ID, c.Message, c.Counterexample.Setup, c.Counterexample.Steps)
-				}
-				if c.Status != report.Failed {
-					t.Errorf("%s: status %s, want failed (message %q)", c.ID, c.Status, c.Message)
-				}
-				if c.Message == "" || c.Hint == "" {
-					t.Errorf("%s failed without a message and a hint", c.ID)
-				}
-				if ce := c.Counterexample; (ce == nil || len(ce.Steps) == 0) && c.Kind != report.Benchmark {
-					t.Errorf("%s failed without a counterexample", c.ID)
-				} else if ce != nil && len(ce.Steps) > 0 { // a benchmark fails with figures instead
-					last := ce.Steps[len(ce.Steps)-1]
-					if last.Got == last.Want {
-						t.Errorf("%s: counterexample ends on a step that agrees: %+v", c.ID, last)
-					}
-					if most := cmp.Or(f.maxSteps, 8); c.Kind == report.Property && len(ce.Steps) > most {
-						t.Errorf("%s: counterexample has %d steps, want at most %d after shrinking:\n%s", c.ID, len(ce.Steps), most, ce.Setup)
-					}
-				}
-				if c.Kind != report.Benchmark {
-					for _, m := range c.Mistakes {
-						if !slices.Contains(mistakes, m) {
-							mistakes = append(mistakes, m)
-						}
-					}
-					switch {
-					case c.Diagnosis == "" && c.Counterexample != nil && len(c.Mistakes) == 0 && !own(c):
-						t.Errorf("%s failed with no diagnosis", c.ID)
-					case c.Diagnosis == report.Unnamed && c.Pitfall != check.Exactness:
-						t.Errorf("%s: an unnamed failure charged to %s, not exactness", c.ID, c.Pitfall)
-					case len(f.mistakes) > 0 && !pitfalls[c.Pitfall] && !own(c):
-						t.Errorf("%s (pitfall %s) lost points, but none of the fixture's mistakes %q is of that pitfall", c.ID, c.Pitfall, f.mistakes)
-					}
-				}
-			}
-			if !slices.Equal(failed, f.fails) {
-				t.Errorf("failed checks = %q; want %q", failed, f.fails)
-				for _, c := range ex.Checks {
-					if c.Status != report.Passed && c.Counterexample != nil {
-						t.Logf("%s: %s\n  %s %v", c.ID, c.Message, c.Counterexample.Setup, c.Counterexample.Steps)
-					}
-				}
-			}
-			slices.Sort(mistakes)
-			if want := slices.Sorted(slices.Values(f.mistakes)); !slices.Equal(mistakes, want) {
-				t.Errorf("mistakes named = %q; want %q", mistakes, want)
-			}
-			// Full marks need every check, so a skipped benchmark leaves a
-			// correct fixture "failed" (short of full marks) too.
-			skipped := slices.ContainsFunc(ex.Checks, func(c report.Check) bool { return c.Status == report.Skipped && c.Kind == report.Benchmark })
-			wantStatus := report.Failed
-			if len(f.fails) == 0 && !skipped {
-				wantStatus = report.Passed
-			}
-			if ex.Status != wantStatus {
-				t.Errorf("exercise status %s, want %s", ex.Status, wantStatus)
-			}
+			t.Parallel()
+			checkFixture(t, f)
 		})
+	}
+}
+
+// TestFixtureBudgets grades the fixtures whose benchmarks are judged too,
+// one at a time, so that nothing else of this test's runs beside them.
+func TestFixtureBudgets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("grades every fixture in a child process, with its benchmarks")
+	}
+	for _, f := range fixtures {
+		if f.bench {
+			t.Run(f.exercise+"/"+f.name, func(t *testing.T) { checkFixture(t, f) })
+		}
+	}
+}
+
+// checkFixture grades f and fails t unless the grade is what f says.
+func checkFixture(t *testing.T, f fixture) {
+	ex := gradeFixture(t, f.exercise, f.name, f.bench, 20*time.Second)
+	var failed, mistakes []string
+	pitfalls := map[string]bool{check.Exactness: true}
+	for _, m := range grader.Mistakes(f.exercise) {
+		if slices.Contains(f.mistakes, m.Name) {
+			pitfalls[m.Pitfall] = true
+		}
+	}
+	for _, c := range ex.Checks {
+		name := strings.TrimPrefix(c.ID, f.exercise+"/")
+		if c.Status == report.Skipped && c.Kind == report.Benchmark && !f.bench {
+			continue
+		}
+		if c.Status == report.Passed {
+			if len(c.Mistakes) > 0 && c.Counterexample == nil {
+				t.Errorf("%s passed for a failure charged elsewhere, without showing it", c.ID)
+			}
+			continue
+		}
+		failed = append(failed, name)
+		if c.Counterexample != nil {
+			t.Logf("%s: %s\n  %s\n  %v", c.ID, c.Message, c.Counterexample.Setup, c.Counterexample.Steps)
+		}
+		if c.Status != report.Failed {
+			t.Errorf("%s: status %s, want failed (message %q)", c.ID, c.Status, c.Message)
+		}
+		if c.Message == "" || c.Hint == "" {
+			t.Errorf("%s failed without a message and a hint", c.ID)
+		}
+		if ce := c.Counterexample; (ce == nil || len(ce.Steps) == 0) && c.Kind != report.Benchmark {
+			t.Errorf("%s failed without a counterexample", c.ID)
+		} else if ce != nil && len(ce.Steps) > 0 { // a benchmark fails with figures instead
+			last := ce.Steps[len(ce.Steps)-1]
+			if last.Got == last.Want {
+				t.Errorf("%s: counterexample ends on a step that agrees: %+v", c.ID, last)
+			}
+			if most := cmp.Or(f.maxSteps, 8); c.Kind == report.Property && len(ce.Steps) > most {
+				t.Errorf("%s: counterexample has %d steps, want at most %d after shrinking:\n%s", c.ID, len(ce.Steps), most, ce.Setup)
+			}
+		}
+		if c.Kind != report.Benchmark {
+			for _, m := range c.Mistakes {
+				if !slices.Contains(mistakes, m) {
+					mistakes = append(mistakes, m)
+				}
+			}
+			switch {
+			case c.Diagnosis == "" && c.Counterexample != nil && len(c.Mistakes) == 0 && !own(c):
+				t.Errorf("%s failed with no diagnosis", c.ID)
+			case c.Diagnosis == report.Unnamed && c.Pitfall != check.Exactness:
+				t.Errorf("%s: an unnamed failure charged to %s, not exactness", c.ID, c.Pitfall)
+			case len(f.mistakes) > 0 && !pitfalls[c.Pitfall] && !own(c):
+				t.Errorf("%s (pitfall %s) lost points, but none of the fixture's mistakes %q is of that pitfall", c.ID, c.Pitfall, f.mistakes)
+			}
+		}
+	}
+	if !slices.Equal(failed, f.fails) {
+		t.Errorf("failed checks = %q; want %q", failed, f.fails)
+		for _, c := range ex.Checks {
+			if c.Status != report.Passed && c.Counterexample != nil {
+				t.Logf("%s: %s\n  %s %v", c.ID, c.Message, c.Counterexample.Setup, c.Counterexample.Steps)
+			}
+		}
+	}
+	slices.Sort(mistakes)
+	if want := slices.Sorted(slices.Values(f.mistakes)); !slices.Equal(mistakes, want) {
+		t.Errorf("mistakes named = %q; want %q", mistakes, want)
+	}
+	// Full marks need every check, so a skipped benchmark leaves a
+	// correct fixture "failed" (short of full marks) too.
+	skipped := slices.ContainsFunc(ex.Checks, func(c report.Check) bool { return c.Status == report.Skipped && c.Kind == report.Benchmark })
+	wantStatus := report.Failed
+	if len(f.fails) == 0 && !skipped {
+		wantStatus = report.Passed
+	}
+	if ex.Status != wantStatus {
+		t.Errorf("exercise status %s, want %s", ex.Status, wantStatus)
 	}
 }
 

@@ -32,6 +32,9 @@ type Outcome struct {
 	// Findings are the failures the check found (the first is the one
 	// above), when its suite has error models: Suite.Judge reads them.
 	Findings []Finding
+	// Passing counts the generated scripts a property's code answered
+	// right (see Suite.Judge).
+	Passing int
 	// Diagnosis and Mistakes are what Suite.Judge found the check's
 	// counterexample to show (see report.Check).
 	Diagnosis report.Diagnosis

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"math/rand"
 	"slices"
+	"strings"
 
 	"ratelab/grader/report"
 )
@@ -117,6 +118,7 @@ func (p Parts[I, D, S, O]) suite(impl I, budget Runner) Suite {
 	}
 	if len(p.Mistakes) > 0 {
 		s.Refutes = func(name string, seed int64) bool { return p.refutes(impl, name, seed) }
+		s.PassSome = p.passSome
 	}
 	for i, c := range s.Checks {
 		_, s.Checks[i].Own = p.Fixed[c.ID[len(p.Exercise)+1:]]
@@ -185,6 +187,30 @@ func (p Parts[I, D, S, O]) refutes(impl I, name string, seed int64) (refuted boo
 				continue
 			}
 			if t := p.Replay(impl, s); t.Panic == nil && (!t.Bad || len(t.Steps) > len(mt.Steps)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// passSome reports whether the model of one of the named mistakes answers
+// right one of RefuteScripts scripts of the named check's domain: if so,
+// code that answered none right there is wrong beyond those mistakes.
+func (p Parts[I, D, S, O]) passSome(check string, mistakes []string) bool {
+	d, ok := p.Domains[check[strings.IndexByte(check, '/')+1:]]
+	if !ok {
+		return false
+	}
+	gen := p.Property(d, p.Ref).Gen
+	for _, m := range p.Mistakes {
+		if !slices.Contains(mistakes, m.Name) {
+			continue
+		}
+		r := rand.New(rand.NewSource(1))
+		for range RefuteScripts {
+			s := gen(r, 50)
+			if t, pn := Call(func() Trace { return p.Replay(m.Impl, s) }); pn == nil && !t.Bad {
 				return true
 			}
 		}

@@ -78,14 +78,17 @@ const MaxShrinks = 400
 // it found (see Found), each shrunk; why explains them (see Fail).
 func (p Property[S, O]) Run(seed int64, why string) Outcome {
 	var found []Finding
+	passing := 0
 	for round := range MaxFindings {
-		f, ok := p.search(seed+int64(round)*7919, why, found)
+		f, ok := p.search(seed+int64(round)*7919, why, found, &passing)
 		if !ok {
 			break
 		}
 		found = append(found, f)
 	}
-	return Found(found)
+	o := Found(found)
+	o.Passing = passing
+	return o
 }
 
 // Found is the outcome of a check that found fs: passed if none, else the
@@ -150,7 +153,7 @@ func lastCall(f Finding) string {
 
 // search looks for one failure that found does not hold yet (see isNew),
 // with the round's seed, and shrinks it keeping its kind.
-func (p Property[S, O]) search(seed int64, why string, found []Finding) (Finding, bool) {
+func (p Property[S, O]) search(seed int64, why string, found []Finding, passing *int) (Finding, bool) {
 	tests := p.Tests
 	if tests == 0 {
 		tests = 200
@@ -176,6 +179,9 @@ func (p Property[S, O]) search(seed int64, why string, found []Finding) (Finding
 	fails := func(s Script[S, O]) bool {
 		t := p.Replay(s)
 		if !t.Bad {
+			if first == nil {
+				*passing++
+			}
 			return false
 		}
 		k, d := p.kindOf(s, t)

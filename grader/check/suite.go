@@ -20,6 +20,9 @@ type Suite struct {
 	// drawn with seed, that it does not make the named mistake (see
 	// Parts.Suite): Judge names no mistake it refutes.
 	Refutes func(mistake string, seed int64) bool
+	// PassSome, if set, reports whether the models of mistakes answer
+	// right some scripts of the named check's domain (see Judge).
+	PassSome func(check string, mistakes []string) bool
 }
 
 // MissingDomains returns the names (the part of the id after the slash) of

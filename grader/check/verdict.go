@@ -26,7 +26,12 @@ const Exactness = "exactness"
 //     findings behind it: with a finding of its own that shows the
 //     mistake, or else one that another check found, said so.
 //   - A check whose findings are all charged under other pitfalls passes,
-//     keeps its counterexample and says where it is charged.
+//     keeps its counterexample and says where it is charged. A finding no
+//     mistake explains is charged to the check that found it as well as
+//     to exactness: nothing says it belongs elsewhere. So is a property
+//     that found no script answered right (Passing) where the models of
+//     the mistakes charged elsewhere answer some right (PassSome): those
+//     mistakes do not account for a corner where nothing is right.
 //
 // Checks judged by their own table (Own), benchmarks, and checks that
 // panicked, timed out or were skipped keep their outcomes.
@@ -117,6 +122,13 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 			out[i] = Outcome{Status: report.Failed, Message: msg, Counterexample: pick.Counterexample, Diagnosis: d, Mistakes: ms}
 			continue
 		}
+		// A failure no mistake explains is the check's own too: nothing
+		// says it belongs elsewhere (an implementation wrong everywhere
+		// earns nothing).
+		if j := slices.IndexFunc(all, func(f found) bool { return f.check == i && len(f.Mistakes) == 0 }); j >= 0 {
+			out[i] = Outcome{Status: report.Failed, Message: s.explain(all[j].Finding, nil), Counterexample: all[j].Counterexample, Diagnosis: report.Unnamed}
+			continue
+		}
 		for _, f := range all {
 			if f.check != i {
 				continue
@@ -127,9 +139,14 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 					ms = append(ms, m)
 				}
 			}
-			where := "exactness, as a mistake the course has no name for"
-			if len(ms) > 0 {
-				where = fmt.Sprintf("%s, the pitfall of %s", pitfall[ms[0]], strings.Join(ms, " and "))
+			where := fmt.Sprintf("%s, the pitfall of %s", pitfall[ms[0]], strings.Join(ms, " and "))
+			if c.Kind == report.Property && o.Passing == 0 && s.PassSome != nil && s.PassSome(c.ID, ms) {
+				// Not one script of its corner came out right, where the
+				// mistake's model answers some right: it does not account
+				// for all of them.
+				out[i] = Outcome{Status: report.Failed, Counterexample: f.Counterexample, Mistakes: ms, Diagnosis: report.Reproduced,
+					Message: s.explain(f.Finding, ms) + fmt.Sprintf(" That mistake is charged under %s; this check fails too, because not one of the scripts it drew was answered right, which that mistake alone does not explain.", pitfall[ms[0]])}
+				break
 			}
 			out[i] = Outcome{Status: report.Passed, Counterexample: f.Counterexample, Mistakes: ms,
 				Message: fmt.Sprintf("Passed: the one failure found here (%s) is charged once, under %s. Its counterexample is below.", f.Head, where)}

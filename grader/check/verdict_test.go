@@ -154,9 +154,9 @@ func TestJudge(t *testing.T) {
 		outs: []Outcome{found(finding1("a", "ma", "mb")), Pass(), Pass(), Pass(), Pass(), Pass()},
 		want: []want{{report.Failed, []string{"ma"}, report.Reproduced, false}, {report.Passed, nil, "", false}, {report.Passed, nil, "", false}, pass, pass, pass},
 	}, {
-		name: "a failure no mistake explains costs exactness",
+		name: "a failure no mistake explains costs exactness and the check that found it",
 		outs: []Outcome{found(finding1("a")), Pass(), Pass(), Pass(), Pass(), Pass()},
-		want: []want{{report.Passed, nil, "", false}, pass, pass, {report.Failed, nil, report.Unnamed, true}, pass, pass},
+		want: []want{{report.Failed, nil, report.Unnamed, false}, pass, pass, {report.Failed, nil, report.Unnamed, true}, pass, pass},
 	}, {
 		name: "panics, validations and benchmarks keep their outcomes",
 		outs: []Outcome{{Status: report.Error, Message: "panicked"}, found(finding1("b", "ma")), Pass(), Pass(), own(Outcome{Status: report.Failed, Message: "no panic"}), {Status: report.Failed}},

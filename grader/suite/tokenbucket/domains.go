@@ -17,7 +17,7 @@ type domain struct {
 	aim       // the check it is for
 	setup     func(r *rand.Rand) setup
 	setupOK   func(s setup) bool
-	drain     bool // the first call takes the whole capacity at the start time
+	drain     bool // the first call takes the whole capacity, at the start time or once an empty bucket would be full (fillNs)
 	wait      func(r *rand.Rand, s setup) uint64
 	back      check.StepBack[setup] // steps back in time; none if zero
 	aimed     float64               // chance of a wait aimed at the nanosecond the next token arrives, or the one before
@@ -59,10 +59,10 @@ func (d domain) Valid(s script) int {
 			}
 			now = latest - min(o.Back, latest)
 		}
-		if d.drain && i == 0 && (o.Available || o.N != st.Capacity || now != st.Start) {
+		if d.drain && i == 0 && (o.Available || o.N != st.Capacity || o.Back > 0 || o.Wait != 0 && o.Wait != fillNs(st)) {
 			return i
 		}
-		if now > latest {
+		if now > latest && !(d.drain && i == 0) {
 			hi, lo := bits.Mul64(now-latest, st.Rate)
 			earned := new(big.Int).Or(new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64), new(big.Int).SetUint64(lo))
 			if d.rules.wholeRefills && new(big.Int).Rem(earned, unitsPerToken).Sign() != 0 {
@@ -99,7 +99,15 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	latest := s.Start
 	var ops []op
 	if d.drain {
-		ops = append(ops, op{N: s.Capacity})
+		// Half the drains come once an empty bucket would have filled: a
+		// bucket that starts empty then answers as the contract's does,
+		// and the calls after the drain tell other mistakes from it.
+		o := op{N: s.Capacity}
+		if check.Chance(r, 0.5) {
+			o.Wait = fillNs(s)
+			latest = check.Saturating(latest, o.Wait)
+		}
+		ops = append(ops, o)
 		m.TryAcquire(latest, s.Capacity)
 	}
 	run := 0 // consecutive Available calls
@@ -295,3 +303,13 @@ var exactDomain = domain{
 // rate of at least 1. A shrunk counterexample stays in it, so that a
 // mismatch found is never traded for New(0, 0, 0), which no check draws.
 func drawnRange(s setup) bool { return s.Capacity >= 1 && s.Rate >= 1 }
+
+// fillNs is how long an empty bucket of s takes to fill: capacity token
+// intervals (MaxUint64 if longer).
+func fillNs(s setup) uint64 {
+	hi, lo := bits.Mul64(s.Capacity, interval(s.Rate))
+	if hi > 0 {
+		return math.MaxUint64
+	}
+	return lo
+}
