@@ -24,10 +24,10 @@ grade: ## grade your exercises/ (GRADE_FLAGS="--exercise tokenbucket --watch" an
 	$(GO) run ./cmd/labserver grade $(GRADE_FLAGS)
 
 test: lint lint-js check-generated wasm test-wasm ## everything: vet, gofmt, JavaScript types, generated code, unit, grader, WebAssembly and browser tests
-	$(GO) test -count=1 $$($(GO) list ./... | grep -v '^ratelab/grader$$')
+	$(GO) test -count=1 -timeout 20m $$($(GO) list ./... | grep -v '^ratelab/grader$$')
 	@# The grader's own tests grade the references and fixtures with their
 	@# benchmarks: alone, so that other packages' tests do not share the cores.
-	$(GO) test -count=1 ./grader
+	$(GO) test -count=1 -timeout 40m ./grader
 
 test-race: ## the short tests under the race detector (not the browser tests: make test runs them; under -race they outgrow go test's 10 minutes)
 	CGO_ENABLED=1 $(GO) test -race -short -count=1 $$($(GO) list ./... | grep -v '^ratelab/internal/browsertest$$')
