@@ -274,13 +274,6 @@ func Bit(b bool) uint64 {
 // the week 1 and 2 exercises.
 const LimiterBudgetNs = 40
 
-// Steps draws gaps between calls from a fixed seed (n a power of two,
-// each uniform in [0, maxGap] ns). The benchmarks draw theirs for every
-// run from its seed instead (Gaps, Traffic).
-func Steps(n int, maxGap int) []uint64 {
-	return draw(1, 0, n, maxGap, func(gap, _ uint64) uint64 { return gap })
-}
-
 // Tables are a benchmark run's traffic: the calls of the run's first call
 // (its warm-up), and those of every call after it (the measured ones), the
 // same calls in another order, shuffled from the run's seed. So the timed

@@ -102,19 +102,3 @@ func BenchNew[T any](impl T, err error) T {
 	}
 	return impl
 }
-
-// Drawn draws a benchmark's traffic before its loop: n calls (n a power of
-// two) with gaps from Steps(n, maxGap), each made by mk from its gap and
-// the next value of a xorshift generator with a fixed seed.
-func Drawn[T any](n, maxGap int, mk func(gap, x uint64) T) []T {
-	gaps := Steps(n, maxGap)
-	out := make([]T, len(gaps))
-	x := uint64(88172645463325252)
-	for i := range out {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		out[i] = mk(gaps[i], x)
-	}
-	return out
-}
