@@ -349,6 +349,15 @@ func (c *child) roundTrip(req wire.Request, what func() string, cpuLimit time.Du
 			poll.Reset(cpuPoll)
 		case <-timer.C:
 			if !c.serving.Load() {
+				// It has not started serving: its init functions run. As for
+				// a call, the deadline stands for CPU time where this OS
+				// tells it, so that a busy machine cannot turn a slow start
+				// (a program touching its memory until it runs out) into a
+				// timeout; never past the hard deadline.
+				if used, ok := c.cpu(c.cmd.Process.Pid); ok && c.checkCPUKnown && time.Now().Before(c.hard) && used-c.checkCPU < c.limit {
+					timer.Reset(min(max(c.limit-(used-c.checkCPU), cpuPoll), time.Until(c.hard)))
+					continue
+				}
 				c.fail(lostTimeout, "") // it never started serving: no call to name
 			}
 			wait, why, over := c.overtime(&call)
