@@ -100,7 +100,7 @@ const maxIterations = 200_000_000
 // fails. The gap between the two is wide (the references measure 0 to
 // 1/30,000, correct fixtures up to 1/4,000, code that allocates as it goes
 // 1/4 and more), so no verdict hangs on the count's last digit.
-const MaxAllocsPerOp = 0.01
+const MaxAllocsPerOp = report.MaxAllocsPerOp
 
 // Warmup is how many iterations a run of n measured iterations is warmed
 // up with: n, at most 65,536: enough for every table the benchmarks'

@@ -81,6 +81,11 @@ type Check struct {
 	Mistakes []string `json:"mistakes,omitempty"`
 }
 
+// MaxAllocsPerOp is the most heap allocations per call a benchmark check
+// passes with (AllocsPerOp): one per 100 calls, amortised growth (see
+// check.MaxAllocsPerOp for why).
+const MaxAllocsPerOp = 0.01
+
 // Diagnosis says whether a known mistake explains a failed check's
 // counterexample.
 type Diagnosis string
