@@ -102,7 +102,7 @@ func (p Parts[I, D, S, O]) suite(impl I, budget Runner) Suite {
 		return q
 	})
 	for name, run := range p.Fixed {
-		runs[name] = Fixed(func() Outcome { return own(run(impl)) })
+		runs[name] = Fixed(func() Outcome { return Own(run(impl)) })
 	}
 	if p.Runs != nil {
 		for name, run := range p.Runs(impl) {
@@ -126,9 +126,10 @@ func (p Parts[I, D, S, O]) suite(impl I, budget Runner) Suite {
 	return s
 }
 
-// own gives a fixed check's failure its finding: the check's own rule,
-// broken by one of its calls.
-func own(o Outcome) Outcome {
+// Own gives the failure of a check judged by its own table of calls (a
+// validation) its finding: the check's own rule, broken by one of its
+// calls, charged to no mistake (see Suite.Judge).
+func Own(o Outcome) Outcome {
 	if o.Status == report.Failed {
 		o.Findings = []Finding{{Status: o.Status, Head: o.Message, Counterexample: o.Counterexample, Own: true, Diagnosed: true}}
 		o.Diagnosis = report.Reproduced // the call that broke the check's rule is the mistake

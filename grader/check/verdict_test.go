@@ -159,7 +159,7 @@ func TestJudge(t *testing.T) {
 		want: []want{{report.Failed, nil, report.Unnamed, false}, pass, pass, {report.Failed, nil, report.Unnamed, true}, pass, pass},
 	}, {
 		name: "panics, validations and benchmarks keep their outcomes",
-		outs: []Outcome{{Status: report.Error, Message: "panicked"}, found(finding1("b", "ma")), Pass(), Pass(), own(Outcome{Status: report.Failed, Message: "no panic"}), {Status: report.Failed}},
+		outs: []Outcome{{Status: report.Error, Message: "panicked"}, found(finding1("b", "ma")), Pass(), Pass(), Own(Outcome{Status: report.Failed, Message: "no panic"}), {Status: report.Failed}},
 		want: []want{{status: report.Error}, {report.Passed, []string{"ma"}, "", false}, pass, pass, {report.Failed, nil, report.Reproduced, false}, {status: report.Failed}},
 	}}
 	for _, tt := range tests {

@@ -36,9 +36,7 @@ func exactness(impl New) map[string]check.Runner {
 	return map[string]check.Runner{"exactness": func(why string) func(int64) check.Outcome {
 		return func(seed int64) check.Outcome {
 			if o := validation(impl); o.Status != report.Passed {
-				o.Findings = []check.Finding{{Status: o.Status, Head: o.Message, Counterexample: o.Counterexample, Own: true, Diagnosed: true}}
-				o.Diagnosis = report.Reproduced // the call that broke the table's rule is the mistake
-				return o
+				return check.Own(o)
 			}
 			p := exactDomain.property(impl)
 			p.Diagnose = check.Diagnoser(mistakes, replay)
