@@ -101,6 +101,9 @@ func TestFixtureBudgets(t *testing.T) {
 // checkFixture grades f and fails t unless the grade is what f says.
 func checkFixture(t *testing.T, f fixture) {
 	ex := gradeFixture(t, f.exercise, f.name, f.bench, 20*time.Second)
+	if ex.Status == report.Error {
+		t.Fatalf("%s/%s could not be graded: %s", f.exercise, f.name, ex.Message)
+	}
 	var failed, mistakes []string
 	pitfalls := map[string]bool{check.Exactness: true}
 	for _, m := range grader.Mistakes(f.exercise) {
