@@ -119,6 +119,9 @@ func (p Parts[I, D, S, O]) suite(impl I, budget Runner) Suite {
 	if len(p.Mistakes) > 0 {
 		s.Refutes = func(name string, seed int64) bool { return p.refutes(impl, name, seed) }
 		s.PassSome = p.passSome
+		s.Reproduces = func(check string, mistakes []string, seed int64) bool {
+			return p.reproduces(impl, check, mistakes, seed)
+		}
 	}
 	for i, c := range s.Checks {
 		_, s.Checks[i].Own = p.Fixed[c.ID[len(p.Exercise)+1:]]
@@ -217,4 +220,53 @@ func (p Parts[I, D, S, O]) passSome(check string, mistakes []string) bool {
 		}
 	}
 	return false
+}
+
+// reproduces reports whether the models of the named mistakes give every
+// answer impl gives over the whole of at least half the scripts of the
+// named check's domain that impl answers wrong (of RefuteScripts drawn
+// with seed): past the first wrong answer too (see Script.Full). Code that
+// makes one of those mistakes and nothing else is reproduced on every such
+// script; code that is wrong beyond them on few or none (a bucket that
+// refuses everything answers its first call as one that starts empty, and
+// nothing after). Half, not all: code with two mistakes is reproduced by
+// neither alone where both show, and that is not a third mistake.
+func (p Parts[I, D, S, O]) reproduces(impl I, check string, mistakes []string, seed int64) (ok bool) {
+	d, found := p.Domains[check[strings.IndexByte(check, '/')+1:]]
+	if !found {
+		return true
+	}
+	wrong, same := 0, 0
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	gen := p.Property(d, impl).Gen
+	r := rand.New(rand.NewSource(seed))
+	for range RefuteScripts {
+		s := gen(r, 50)
+		s.Full = true
+		t := p.Replay(impl, s)
+		if !t.Bad || t.Panic != nil {
+			continue
+		}
+		wrong++
+		for _, m := range p.Mistakes {
+			if !slices.Contains(mistakes, m.Name) {
+				continue
+			}
+			if mt, pn := Call(func() Trace { return p.Replay(m.Impl, s) }); pn == nil && mt.Panic == nil && sameAnswers(mt, t) {
+				same++
+				break
+			}
+		}
+	}
+	return 2*same >= wrong
+}
+
+// sameAnswers reports whether two traces of one script gave the same
+// answer at every call.
+func sameAnswers(a, b Trace) bool {
+	return slices.EqualFunc(a.Steps, b.Steps, func(x, y report.Step) bool { return x.Got == y.Got })
 }

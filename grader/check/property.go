@@ -16,6 +16,10 @@ import (
 type Script[S, O any] struct {
 	Setup S
 	Ops   []O
+	// Full asks the replay for every call of the script, past the first
+	// whose answer differs from the model's (see Trace.Full): Judge
+	// compares a learner's whole script with a mistake's model.
+	Full bool
 }
 
 // Property checks an implementation against a model on generated scripts.
@@ -248,7 +252,7 @@ func (p Property[S, O]) shrinker(v any) gopter.Shrink {
 			switch stage {
 			case 0: // cut the tail after the first bad step
 				if t := p.Replay(s); t.Bad && len(t.Steps) < len(s.Ops) {
-					queue = append(queue, Script[S, O]{s.Setup, s.Ops[:len(t.Steps)]})
+					queue = append(queue, Script[S, O]{Setup: s.Setup, Ops: s.Ops[:len(t.Steps)]})
 				}
 				stage++
 			case 1: // remove chunks of calls
@@ -258,7 +262,7 @@ func (p Property[S, O]) shrinker(v any) gopter.Shrink {
 				}
 				for i := 0; i+chunk <= len(s.Ops); i += chunk {
 					ops := append(append([]O(nil), s.Ops[:i]...), s.Ops[i+chunk:]...)
-					queue = append(queue, Script[S, O]{s.Setup, ops})
+					queue = append(queue, Script[S, O]{Setup: s.Setup, Ops: ops})
 				}
 				chunk /= 2
 			case 2: // fold a call into the next one
@@ -267,7 +271,7 @@ func (p Property[S, O]) shrinker(v any) gopter.Shrink {
 						if m, ok := p.Merge(s.Ops[i], s.Ops[i+1]); ok {
 							ops := append(append([]O(nil), s.Ops[:i]...), m)
 							ops = append(ops, s.Ops[i+2:]...)
-							queue = append(queue, Script[S, O]{s.Setup, ops})
+							queue = append(queue, Script[S, O]{Setup: s.Setup, Ops: ops})
 						}
 					}
 				}
@@ -280,13 +284,13 @@ func (p Property[S, O]) shrinker(v any) gopter.Shrink {
 				for _, o := range p.ShrinkOp(s.Ops[opIndex]) {
 					ops := append([]O(nil), s.Ops...)
 					ops[opIndex] = o
-					queue = append(queue, Script[S, O]{s.Setup, ops})
+					queue = append(queue, Script[S, O]{Setup: s.Setup, Ops: ops})
 				}
 				opIndex++
 			case 4: // simplify the setup
 				if p.ShrinkSetup != nil {
 					for _, st := range p.ShrinkSetup(s.Setup) {
-						queue = append(queue, Script[S, O]{st, s.Ops})
+						queue = append(queue, Script[S, O]{Setup: st, Ops: s.Ops})
 					}
 				}
 				stage++

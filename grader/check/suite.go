@@ -23,6 +23,10 @@ type Suite struct {
 	// PassSome, if set, reports whether the models of mistakes answer
 	// right some scripts of the named check's domain (see Judge).
 	PassSome func(check string, mistakes []string) bool
+	// Reproduces, if set, reports whether the models of mistakes give
+	// every answer the implementation gives over the whole of some script
+	// of the named check's domain that it answers wrong (see Judge).
+	Reproduces func(check string, mistakes []string, seed int64) bool
 }
 
 // MissingDomains returns the names (the part of the id after the slash) of

@@ -10,10 +10,14 @@ type Trace struct {
 	Steps []report.Step
 	Bad   bool   // the last step differs from the model, or panicked
 	Panic *Panic // the panic of the last step (or of the setup), if any
+	// Full keeps the replay going past a step that differs from the model
+	// (not past a panic): Steps is then every call of the script, and Bad
+	// says that some step differs. A replay sets it from Script.Full.
+	Full bool
 }
 
 // Step records one call. It reports whether the replay should continue: false
-// once got differs from want or the call panicked.
+// once got differs from want (unless t.Full) or the call panicked.
 func (t *Trace) Step(call, got, want string, p *Panic) bool {
 	if p != nil {
 		got = "panic: " + p.Error()
@@ -21,7 +25,7 @@ func (t *Trace) Step(call, got, want string, p *Panic) bool {
 	t.Steps = append(t.Steps, report.Step{Call: call, Got: got, Want: want})
 	if p != nil || got != want {
 		t.Bad, t.Panic = true, p
-		return false
+		return t.Full && p == nil
 	}
 	return true
 }

@@ -31,7 +31,11 @@ const Exactness = "exactness"
 //     to exactness: nothing says it belongs elsewhere. So is a property
 //     that found no script answered right (Passing) where the models of
 //     the mistakes charged elsewhere answer some right (PassSome): those
-//     mistakes do not account for a corner where nothing is right.
+//     mistakes do not account for a corner where nothing is right. And so
+//     is a property where most scripts the implementation answers wrong
+//     are not answered, call for call to their end, as a charged
+//     mistake's model answers them (Reproduces): the first wrong answer
+//     is that mistake's, the rest of the code's answers are not.
 //
 // Checks judged by their own table (Own), benchmarks, and checks that
 // panicked, timed out or were skipped keep their outcomes.
@@ -146,6 +150,14 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 				// for all of them.
 				out[i] = Outcome{Status: report.Failed, Counterexample: f.Counterexample, Mistakes: ms, Diagnosis: report.Reproduced,
 					Message: s.explain(f.Finding, ms) + fmt.Sprintf(" That mistake is charged under %s; this check fails too, because not one of the scripts it drew was answered right, which that mistake alone does not explain.", pitfall[ms[0]])}
+				break
+			}
+			if c.Kind == report.Property && s.Reproduces != nil && !s.Reproduces(c.ID, ms, seed) {
+				// The mistake gives the code's first wrong answers, but
+				// mostly not its answers to the end of a script: the
+				// code does more wrong here than that mistake.
+				out[i] = Outcome{Status: report.Failed, Counterexample: f.Counterexample, Mistakes: ms, Diagnosis: report.Reproduced,
+					Message: s.explain(f.Finding, ms) + fmt.Sprintf(" That mistake is charged under %s; this check fails too, because on most of the scripts it drew that you answered wrong, that mistake's model does not give all your answers to the end: your code does more wrong here than that mistake.", pitfall[ms[0]])}
 				break
 			}
 			out[i] = Outcome{Status: report.Passed, Counterexample: f.Counterexample, Mistakes: ms,

@@ -43,6 +43,7 @@ var adderMistakes = []Mistake[func(uint64) totaler]{
 
 func adderReplay(impl func(uint64) totaler, s Script[uint64, uint64]) Trace {
 	t, a, ok := Begin(fmt.Sprintf("New(%d)", s.Setup), func() totaler { return impl(s.Setup) })
+	t.Full = s.Full
 	if !ok {
 		return t
 	}
@@ -222,5 +223,65 @@ func TestJudgeNamesNoRefutedMistake(t *testing.T) {
 	}
 	if got := s.Judge(1, outs); !slices.Equal(got[1].Mistakes, []string{"ma"}) || got[1].Status != report.Passed {
 		t.Errorf("with a seed that refutes nothing, exactness %s %q; want passed, its failure charged to ma", got[1].Status, got[1].Mistakes)
+	}
+}
+
+// stuckAdder adds one too few the first time it adds anything, as
+// short-all does, and nothing ever after.
+type stuckAdder struct {
+	sum   uint64
+	stuck bool
+}
+
+func (a *stuckAdder) Add(n uint64) uint64 {
+	if n > 0 && !a.stuck {
+		a.sum, a.stuck = a.sum+n-1, true
+	}
+	return a.sum
+}
+
+// TestReproducesLooksPastTheFirstWrongAnswer: code that makes a mistake
+// and nothing else gives that mistake's model's answers to the end of
+// every script; code whose first wrong answer is the mistake's and the
+// rest are not (stuckAdder, against short-all) does not.
+func TestReproducesLooksPastTheFirstWrongAnswer(t *testing.T) {
+	p := Parts[func(uint64) totaler, tallyDomain, uint64, uint64]{
+		Exercise: "toy",
+		Domains:  map[string]tallyDomain{"all": {}},
+		Property: func(d tallyDomain, impl func(uint64) totaler) Property[uint64, uint64] {
+			return Over[uint64, uint64](d, nil, shrinkAdd, func(s Script[uint64, uint64]) Trace { return adderReplay(impl, s) })
+		},
+		Mistakes: adderMistakes,
+		Replay:   adderReplay,
+	}
+	if !p.reproduces(addingAs("short-all"), "toy/all", []string{"short-all"}, 1) {
+		t.Error("short-all's own model is not reproduced by short-all")
+	}
+	stuck := func(start uint64) totaler { return &stuckAdder{sum: start} }
+	if p.reproduces(stuck, "toy/all", []string{"short-all"}, 1) {
+		t.Error("code that stops adding after its first wrong answer is reproduced by short-all")
+	}
+	if got := p.Replay(stuck, Script[uint64, uint64]{Setup: 0, Ops: []uint64{1, 1, 1}, Full: true}); len(got.Steps) != 3 || !got.Bad {
+		t.Errorf("a full replay stopped at %d steps (bad %t), want all 3, bad", len(got.Steps), got.Bad)
+	}
+}
+
+// TestJudgeFailsWhatTheMistakeDoesNotReproduce: a check whose findings
+// another pitfall's mistake explains passes only where that mistake's
+// model also gives the code's answers past the first wrong one.
+func TestJudgeFailsWhatTheMistakeDoesNotReproduce(t *testing.T) {
+	for _, reproduced := range []bool{true, false} {
+		s := Suite{
+			Checks:     []Check{{ID: "x/a", Pitfall: "pa", Kind: report.Property}, {ID: "x/b", Pitfall: "pb", Kind: report.Property}},
+			Mistakes:   []Named{{"mb", "pb", "does b"}},
+			Reproduces: func(check string, ms []string, seed int64) bool { return reproduced || check != "x/a" },
+		}
+		got := s.Judge(1, []Outcome{found(finding1("a", "mb")), found(finding1("b", "mb"))})
+		if want := map[bool]report.Status{true: report.Passed, false: report.Failed}[reproduced]; got[0].Status != want {
+			t.Errorf("reproduced %t: a %s %q; want %s", reproduced, got[0].Status, got[0].Message, want)
+		}
+		if got[1].Status != report.Failed || !slices.Equal(got[1].Mistakes, []string{"mb"}) {
+			t.Errorf("reproduced %t: b %s %q; want failed for mb", reproduced, got[1].Status, got[1].Mistakes)
+		}
 	}
 }

@@ -105,6 +105,7 @@ func (o op) callString(now uint64, ticket uint64, from string) string {
 func replay(newImpl New, s script) check.Trace {
 	st := s.Setup
 	t, b, ok := check.BeginNew(st, configString, "a nil *Breaker", newImpl)
+	t.Full = s.Full
 	if ok {
 		m := newModel(st.Cfg, st.Start)
 		var ts tickets

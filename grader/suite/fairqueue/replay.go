@@ -40,6 +40,7 @@ type popAnswer struct {
 
 func replay(newImpl New, s script) check.Trace {
 	t, q, ok := check.Begin(fmt.Sprintf("New(quantum=%s)", check.U(s.Setup.Quantum)), func() Queue { return newImpl(s.Setup.Quantum) })
+	t.Full = s.Full
 	if !ok {
 		return t
 	}

@@ -105,6 +105,7 @@ func run(impl Impl, s script) (check.Trace, string) {
 	st := s.Setup
 	text := ""
 	t, g, ok := check.BeginNew(st, configString, "a nil *Gateway", impl.New)
+	t.Full = s.Full
 	if ok {
 		m := newModel(st.Cfg, st.Start)
 		errString := func(err error, wantErr bool) (got, want string) {

@@ -28,6 +28,7 @@ func newCall(s setup) string {
 func replay(newImpl New, s script) check.Trace {
 	st := s.Setup
 	t, g, ok := check.Begin(newCall(st), func() Limiter { return newImpl(st.Rate, st.Burst, st.Start) })
+	t.Full = s.Full
 	if ok {
 		m := model.NewBucket(st.Burst, st.Rate, st.Start)
 		check.Replay(&t, st.Start, s.Ops, func(_ op, now uint64) (string, string, string, *check.Panic) {

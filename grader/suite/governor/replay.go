@@ -124,6 +124,7 @@ func replay(impl Impl, s script) check.Trace {
 			return r.trace
 		}
 	}
+	r.trace.Full = s.Full
 	r.prev = decision{Hold, r.m.offer, 0}
 	for _, o := range s.Ops {
 		if !r.step(o) {

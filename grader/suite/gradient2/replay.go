@@ -77,6 +77,7 @@ type script = check.Script[setup, op]
 func replay(newImpl New, s script) check.Trace {
 	cfg := s.Setup.config()
 	t, l, ok := check.Begin(s.Setup.String(), func() Limit { return newImpl(cfg) })
+	t.Full = s.Full
 	if !ok {
 		return t
 	}

@@ -97,6 +97,7 @@ func names(msg, problem string) bool {
 
 func replay(newImpl New, s script) check.Trace {
 	t, tree, ok := check.Begin(fmt.Sprintf("New(nowNs=%s)", check.U(s.Setup.Start)), func() Tree { return newImpl(s.Setup.Start) })
+	t.Full = s.Full
 	if ok {
 		m := newModel(s.Setup.Start)
 		check.Replay(&t, s.Setup.Start, s.Ops, func(o op, now uint64) (line, got, want string, p *check.Panic) {

@@ -63,6 +63,7 @@ func setupLine(s setup) string { return newCall(s) + " // bucketNs = " + check.U
 func replay(newImpl New, s script) check.Trace {
 	st := s.Setup
 	t, w, ok := check.Begin(setupLine(st), func() Window { return newImpl(st.Limit, st.WindowNs, st.Buckets) })
+	t.Full = s.Full
 	if !ok {
 		return t
 	}

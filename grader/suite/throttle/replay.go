@@ -179,6 +179,7 @@ func (g modelGate) Status(nowNs uint64) Status          { return g.m.status(nowN
 func replay(impl Impl, s script) check.Trace {
 	st := s.Setup
 	t, g, ok := check.BeginNew(st, configString, "a nil *Gate", impl.New)
+	t.Full = s.Full
 	if ok {
 		m := newModel(st.Cfg, st.Start)
 		check.Replay(&t, st.Start, s.Ops, func(o op, now uint64) (string, string, string, *check.Panic) {

@@ -27,6 +27,7 @@ func replay(newImpl New, s script) check.Trace {
 	st := s.Setup
 	t, b, ok := check.Begin(fmt.Sprintf("New(capacity=%s, ratePerSec=%s, nowNs=%s)", check.U(st.Capacity), check.U(st.Rate), check.U(st.Start)),
 		func() Bucket { return newImpl(st.Capacity, st.Rate, st.Start) })
+	t.Full = s.Full
 	if ok {
 		m := model.NewBucket(st.Capacity, st.Rate, st.Start)
 		check.Replay(&t, st.Start, s.Ops, func(o op, now uint64) (string, string, string, *check.Panic) {
