@@ -227,9 +227,16 @@ var backwardDomain = domain{
 }
 
 // wrapWait returns an idle time whose product with rate wraps around 2^64
-// to exactly k×2^tz(rate), a small number: a GCRA that multiplies the idle
-// time by the rate in 64 bits sees next to no time pass.
+// to a small number (at most 1000×rate): a GCRA that multiplies the idle
+// time by the rate in 64 bits sees next to no time pass. Half the time it
+// is one of the shortest such times, just past 2^64/rate (the product
+// then wraps to less than 4×rate), which a GCRA that guards the product
+// with a wrong bound still takes for a short one; otherwise a product of
+// exactly k×2^tz(rate), k at most 1000.
 func wrapWait(r *rand.Rand, rate uint64) uint64 {
+	if r.Intn(2) == 0 {
+		return math.MaxUint64/rate + 1 + check.Between(r, 0, 3)
+	}
 	tz := bits.TrailingZeros64(rate)
 	odd := rate >> tz
 	inv := odd // Newton's iteration for the inverse of odd mod 2^64
