@@ -29,7 +29,11 @@ var gatewayFixtures = []fixture{
 	// ...rules of the stub no generator used to exercise...
 	{exercise: "gateway", name: "unlimited-starts-empty", fails: []string{"reload"}, mistakes: []string{"unlimited-starts-empty"}},
 	{exercise: "gateway", name: "failed-reload-moves-clock", fails: []string{"reload"}, mistakes: []string{"failed-reload-moves-clock"}},
-	{exercise: "gateway", name: "forgets-classless", fails: []string{"reload"}, mistakes: []string{"forgets-classless"}},
+	// (Its counterexample drains a session in one class, reopens it in
+	// the other, then drops that class: ten calls, which the shrinker,
+	// removing one call or simplifying one value at a time, cannot fold
+	// into the seven that would do.)
+	{exercise: "gateway", name: "forgets-classless", fails: []string{"reload"}, mistakes: []string{"forgets-classless"}, maxSteps: 10},
 	{exercise: "gateway", name: "deadlines-at-flood-start", fails: []string{"reload"}, mistakes: []string{"deadlines-at-flood-start"}},
 	{exercise: "gateway", name: "heartbeat-keeps-clock", fails: []string{"backward-time"}, mistakes: []string{"heartbeat-keeps-clock"}},
 	// ...one correct but too slow...

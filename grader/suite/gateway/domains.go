@@ -352,8 +352,9 @@ func invalid(r *rand.Rand, cfg Config) Config {
 	return out
 }
 
-// wholeConfig draws classes "regular" and, often, "market-maker", with
-// small capacities and rates of 10 to 100 a second (dividing 10^9);
+// wholeConfig draws classes "regular" and, often, "market-maker" (now and
+// then with the same budgets as regular), with small capacities and rates
+// of 10 to 100 a second (dividing 10^9);
 // cancels limited or not; escalation times of a few ticks, shorter than a
 // token's interval, if escalate.
 func wholeConfig(escalate bool, unlimitedCancels float64) func(r *rand.Rand) Config {
@@ -369,6 +370,9 @@ func wholeConfig(escalate bool, unlimitedCancels float64) func(r *rand.Rand) Con
 		cfg := Config{Classes: map[string]Class{"regular": class()}}
 		if check.Chance(r, 0.5) {
 			cfg.Classes["market-maker"] = class()
+			if check.Chance(r, 0.2) { // twins: a session reopened in the other class must still change class
+				cfg.Classes["market-maker"] = cfg.Classes["regular"]
+			}
 		}
 		if escalate {
 			cfg.SilenceAfterNs = check.Pick[uint64](r, 0, tick, 2*tick, 4*tick)
