@@ -439,11 +439,20 @@ var openingDomain = domain{
 
 // memoryClearDomain often opens at the floor: a breach there leaves the
 // offer at LastBad, so streaks (and their interruptions) come early and
-// counterexamples stay short.
+// counterexamples stay short. One script in five opens at a low ceiling
+// instead, where the probes climb back to an offer equal to LastBad.
 var memoryClearDomain = domain{
 	aim: aim{Check: "memory-clear"},
 	setup: func(r *rand.Rand) Config {
 		c := explicitStart(r)
+		if check.Chance(r, 0.2) {
+			// Opened at a ceiling a few floors up: a breach there makes
+			// the ceiling the memory, and the probes that follow stop at
+			// exactly it, an offer equal to LastBad.
+			c.Ceiling = c.Floor * check.Pick(r, 2.0, 3, 4)
+			c.Start = c.Ceiling
+			return c
+		}
 		c.Ceiling = math.Max(c.Ceiling, c.Floor*check.Pick(r, 20.0, 100, 1000))
 		if check.Chance(r, 0.5) {
 			c.Start = c.Floor
