@@ -19,8 +19,11 @@ type domain struct {
 	weights [nCalls]int
 	states  []State  // SetState's states
 	addrs   []uint64 // the addresses used
-	limit   func(r *rand.Rand) RateLimit
-	back    check.StepBack[setup] // steps back in time; none if zero
+	// crowd: one script in two uses these addresses too, so many that a
+	// table of addresses grows (and must keep every state it holds).
+	crowd []uint64
+	limit func(r *rand.Rand) RateLimit
+	back  check.StepBack[setup] // steps back in time; none if zero
 	// statusAfter: every AdjustCongestion is followed by a Status, so a
 	// wrong global limit shows there before any write it changes.
 	statusAfter bool
@@ -53,7 +56,7 @@ func (d domain) Valid(s script) int {
 			!o.Call.timed() && (o.Wait != 0 || o.Back != 0),
 			o.Back > 0 && !d.back.Allowed(),
 			o.Wait > maxWait,
-			addressed && !slices.Contains(d.addrs, o.Addr),
+			addressed && !slices.Contains(d.addrs, o.Addr) && !slices.Contains(d.crowd, o.Addr),
 			o.Call == stateCall && !slices.Contains(d.states, o.State):
 			return i
 		}
@@ -77,8 +80,12 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	for _, w := range weights {
 		total += w
 	}
+	addrs := d.addrs
+	if len(d.crowd) > 0 && check.Chance(r, 0.5) {
+		addrs = slices.Concat(d.addrs, d.crowd)
+	}
 	for range check.Ops(r, size, 1, d.maxOps) {
-		o := op{Addr: check.Pick(r, d.addrs...)}
+		o := op{Addr: check.Pick(r, addrs...)}
 		for x := r.Intn(total); ; o.Call++ {
 			if x -= weights[o.Call]; x < 0 {
 				break
@@ -98,7 +105,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 				o.Wait, o.Back = 0, back
 			}
 		} else {
-			o.Addr = check.Pick(r, d.addrs...)
+			o.Addr = check.Pick(r, addrs...)
 		}
 		add(o)
 		if o.Call == adjustCall && d.statusAfter {
@@ -342,4 +349,5 @@ var exactDomain = domain{
 	aim:    aim{Check: "exactness"},
 	config: baseConfig(0.5), start: smallStart, wait: recoverWait,
 	weights: weights(8, 2, 1, 1, 1, 2, 2), states: allStates, addrs: []uint64{1, 2, 3}, limit: someLimit, swarm: true, maxOps: 40,
+	crowd: []uint64{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
 }
