@@ -54,7 +54,27 @@ func wellFormed[I, S, O any, D check.Domain[S, O]](t *testing.T, p check.Parts[I
 		if !wrongSomewhere(p, m) {
 			t.Errorf("mistake %s: its model agrees with the correct one on 300 scripts of every domain", m.Name)
 		}
+		if msg := replaysWhole(p, m); msg != "" {
+			t.Errorf("mistake %s: %s", m.Name, msg)
+		}
 	}
+}
+
+// replaysWhole says where the suite's Replay cannot replay a whole script
+// (check.Script.Full) on m's model, past the calls where it differs from
+// the correct one: Judge's Reproduces needs it to, or it learns nothing.
+func replaysWhole[I, S, O any, D check.Domain[S, O]](p check.Parts[I, D, S, O], m check.Mistake[I]) string {
+	for name, d := range p.Domains {
+		r := rand.New(rand.NewSource(5))
+		for range 50 {
+			s := d.Gen(r, 50)
+			s.Full = true
+			if _, pn := check.Call(func() check.Trace { return p.Replay(m.Impl, s) }); pn != nil {
+				return "the replay of a whole script of " + name + " panicked: " + pn.Error()
+			}
+		}
+	}
+	return ""
 }
 
 func wrongSomewhere[I, S, O any, D check.Domain[S, O]](p check.Parts[I, D, S, O], m check.Mistake[I]) bool {

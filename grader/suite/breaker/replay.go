@@ -65,15 +65,20 @@ type tickets struct {
 // names: the Of-th not yet reported, newest first (0 is the latest),
 // modulo their count. Newest first, a script that drops calls before a
 // report (as shrinking does) still reports the same ticket. The domain's
-// Valid has made sure there is one.
-func (ts *tickets) outstanding(of int) int {
+// Valid has made sure there is one, as long as the code answered every
+// Allow as the model did; past a difference (a replay of the whole
+// script, see check.Script.Full) there may be none: ok is then false.
+func (ts *tickets) outstanding(of int) (k int, ok bool) {
 	var open []int
 	for i := len(ts.reported) - 1; i >= 0; i-- {
 		if !ts.reported[i] {
 			open = append(open, i)
 		}
 	}
-	return open[of%len(open)]
+	if len(open) == 0 {
+		return 0, false
+	}
+	return open[of%len(open)], true
 }
 
 // bogus returns the value a Done of kind k reports: its nominal value, or
@@ -140,13 +145,13 @@ func replay(newImpl New, s script) check.Trace {
 			default:
 				var value uint64
 				from := "never issued"
-				if o.Bogus == issued {
-					k := ts.outstanding(o.Of)
+				k, found := ts.outstanding(o.Of)
+				if o.Bogus == issued && found {
 					tk := ts.issued[k]
 					ts.reported[k] = true
 					value, from = tk.value, fmt.Sprintf("from step %d", tk.step)
 					m.done(tk.gen, true, o.Success, now)
-				} else {
+				} else { // a ticket never issued (or, past a difference, an issued one with none left: the least value Allow never returned)
 					value = ts.bogus(o.Bogus)
 					m.done(0, false, o.Success, now)
 				}
