@@ -19,8 +19,9 @@ type domain struct {
 	weights [nCalls]int
 	states  []State  // SetState's states
 	addrs   []uint64 // the addresses used
-	// crowd: one script in two uses these addresses too, so many that a
-	// table of addresses grows (and must keep every state it holds).
+	// crowd: one script in two has, at one point, a Write from each of
+	// these addresses at once, so many new ones that a table of
+	// addresses grows there (and must keep every state it holds).
 	crowd []uint64
 	limit func(r *rand.Rand) RateLimit
 	back  check.StepBack[setup] // steps back in time; none if zero
@@ -80,12 +81,17 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	for _, w := range weights {
 		total += w
 	}
-	addrs := d.addrs
+	n, crowdAt := check.Ops(r, size, 1, d.maxOps), -1
 	if len(d.crowd) > 0 && check.Chance(r, 0.5) {
-		addrs = slices.Concat(d.addrs, d.crowd)
+		crowdAt = r.Intn(n)
 	}
-	for range check.Ops(r, size, 1, d.maxOps) {
-		o := op{Addr: check.Pick(r, addrs...)}
+	for i := range n {
+		if i == crowdAt {
+			for _, a := range d.crowd {
+				add(op{Call: writeCall, Addr: a})
+			}
+		}
+		o := op{Addr: check.Pick(r, d.addrs...)}
 		for x := r.Intn(total); ; o.Call++ {
 			if x -= weights[o.Call]; x < 0 {
 				break
@@ -105,7 +111,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 				o.Wait, o.Back = 0, back
 			}
 		} else {
-			o.Addr = check.Pick(r, addrs...)
+			o.Addr = check.Pick(r, d.addrs...)
 		}
 		add(o)
 		if o.Call == adjustCall && d.statusAfter {
@@ -324,13 +330,13 @@ var precedenceDomain = domain{
 }
 
 // statusDomain: every call, with Status often, right at and past
-// RecoverAtNs; TTLs that saturate now and then.
+// RecoverAtNs; TTLs that saturate, one config in four.
 var statusDomain = domain{
 	aim: aim{Check: "status"},
 	config: func(r *rand.Rand) Config {
 		c := baseConfig(0.8)(r)
-		if check.Chance(r, 0.1) {
-			c.Breaker.TTLNs = math.MaxUint64 - check.Between(r, 0, 10)
+		if check.Chance(r, 0.25) {
+			c.Breaker.TTLNs = math.MaxUint64 - check.Pick(r, 0, 1, check.Between(r, 0, 10))
 		}
 		return c
 	},
@@ -349,5 +355,5 @@ var exactDomain = domain{
 	aim:    aim{Check: "exactness"},
 	config: baseConfig(0.5), start: smallStart, wait: recoverWait,
 	weights: weights(8, 2, 1, 1, 1, 2, 2), states: allStates, addrs: []uint64{1, 2, 3}, limit: someLimit, swarm: true, maxOps: 40,
-	crowd: []uint64{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+	crowd: []uint64{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20},
 }
