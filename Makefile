@@ -9,7 +9,7 @@ EXERCISE ?=
 MUTATE_FLAGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run serve grade test test-race lint lint-js generate check-generated wasm test-wasm test-browser bench cross mutate
+.PHONY: help run serve grade test check test-race lint lint-js generate check-generated wasm test-wasm test-browser bench cross mutate
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -28,6 +28,9 @@ test: lint lint-js check-generated wasm test-wasm ## everything: vet, gofmt, Jav
 	@# The grader's own tests grade the references and fixtures with their
 	@# benchmarks: alone, so that other packages' tests do not share the cores.
 	$(GO) test -count=1 -timeout 40m ./grader
+
+check: lint ## the inner loop: vet, gofmt and the short tests (no fixture gradings; the browser tests are make test's)
+	$(GO) test -short -count=1 -timeout 5m $$($(GO) list ./... | grep -v '^ratelab/internal/browsertest$$')
 
 test-race: ## the short tests under the race detector (not the browser tests: make test runs them; under -race they outgrow go test's 10 minutes)
 	CGO_ENABLED=1 $(GO) test -race -short -count=1 $$($(GO) list ./... | grep -v '^ratelab/internal/browsertest$$')
