@@ -53,7 +53,9 @@ func replayCaptured(t *testing.T, exercise, fixture string, yours Impls) int {
 	for _, ex := range r.Exercises {
 		for _, c := range ex.Checks {
 			cx := c.Counterexample
-			if c.Status != report.Failed || cx == nil || !Replayable(exercise, cx) {
+			// A failed check's counterexample, and a passed one's whose
+			// failure is charged under another pitfall: both are shown.
+			if c.Status != report.Failed && c.Status != report.Passed || cx == nil || !Replayable(exercise, cx) {
 				continue
 			}
 			n++
