@@ -352,8 +352,16 @@ var backwardDomain = domain{
 }
 
 var exactDomain = domain{
-	aim:    aim{Check: "exactness"},
-	config: baseConfig(0.5), start: smallStart, wait: recoverWait,
+	aim: aim{Check: "exactness"},
+	config: func(r *rand.Rand) Config {
+		c := baseConfig(0.5)(r)
+		if check.Chance(r, 0.25) { // limits of 5 to 9: logs of writes long enough to grow
+			c.Rate.MaxCalls = uint32(check.Between(r, 5, 9))
+			c.Congestion.MaxMaxCalls = max(c.Congestion.MaxMaxCalls, c.Rate.MaxCalls)
+		}
+		return c
+	},
+	start: smallStart, wait: recoverWait,
 	weights: weights(8, 2, 1, 1, 1, 2, 2), states: allStates, addrs: []uint64{1, 2, 3}, limit: someLimit, swarm: true, maxOps: 40,
 	crowd: []uint64{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20},
 }
