@@ -202,11 +202,10 @@ func (p Parts[I, D, S, O]) refutes(impl I, name string, seed int64) (refuted boo
 // right one of RefuteScripts scripts of the named check's domain: if so,
 // code that answered none right there is wrong beyond those mistakes.
 func (p Parts[I, D, S, O]) passSome(check string, mistakes []string) bool {
-	d, ok := p.Domains[check[strings.IndexByte(check, '/')+1:]]
+	gen, ok := p.gen(check, p.Ref)
 	if !ok {
 		return false
 	}
-	gen := p.Property(d, p.Ref).Gen
 	for _, m := range p.Mistakes {
 		if !slices.Contains(mistakes, m.Name) {
 			continue
@@ -232,7 +231,7 @@ func (p Parts[I, D, S, O]) passSome(check string, mistakes []string) bool {
 // nothing after). Half, not all: code with two mistakes is reproduced by
 // neither alone where both show, and that is not a third mistake.
 func (p Parts[I, D, S, O]) reproduces(impl I, check string, mistakes []string, seed int64) (ok bool) {
-	d, found := p.Domains[check[strings.IndexByte(check, '/')+1:]]
+	gen, found := p.gen(check, impl)
 	if !found {
 		return true
 	}
@@ -242,7 +241,6 @@ func (p Parts[I, D, S, O]) reproduces(impl I, check string, mistakes []string, s
 			ok = false
 		}
 	}()
-	gen := p.Property(d, impl).Gen
 	r := rand.New(rand.NewSource(seed))
 	for range RefuteScripts {
 		s := gen(r, 50)
@@ -271,4 +269,14 @@ func (p Parts[I, D, S, O]) reproduces(impl I, check string, mistakes []string, s
 // answer at every call.
 func sameAnswers(a, b Trace) bool {
 	return slices.EqualFunc(a.Steps, b.Steps, func(x, y report.Step) bool { return x.Got == y.Got })
+}
+
+// gen returns the script generator of the named check's domain (its id,
+// "exercise/check"), if the check is a property.
+func (p Parts[I, D, S, O]) gen(check string, impl I) (func(*rand.Rand, int) Script[S, O], bool) {
+	d, ok := p.Domains[check[strings.IndexByte(check, '/')+1:]]
+	if !ok {
+		return nil, false
+	}
+	return p.Property(d, impl).Gen, true
 }
