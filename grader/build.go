@@ -63,6 +63,9 @@ func (g *grading) buildEach(ctx context.Context, ids []string) (bin string, brok
 	broken = map[string]string{}
 	for len(ids) > 0 {
 		out, err := g.goBuild(ctx, ids)
+		for try := 1; err != nil && try < toolchainTries && toolchainGlitch(out) && ctx.Err() == nil; try++ {
+			out, err = g.goBuild(ctx, ids)
+		}
 		if err == nil {
 			return filepath.Join(g.tmp, "child"), broken, nil
 		}
@@ -87,6 +90,21 @@ func (g *grading) buildEach(ctx context.Context, ids []string) (bin string, brok
 		ids = rest
 	}
 	return "", broken, nil
+}
+
+// toolchainTries bounds the builds tried when the go command itself, not
+// the code, makes one fail (see toolchainGlitch).
+const toolchainTries = 3
+
+// toolchainGlitch reports whether a failed build's output is the go
+// command's own glitch rather than anything in the code: a compiler told
+// to import a package whose compiled file the go command left out of its
+// import configuration ("could not import math/bits (open : no such file or
+// directory)": the file name is empty). Seen, rarely, with several builds
+// sharing a cold build cache at once. Building again succeeds, so the
+// grader does, instead of reporting code that builds as code that does not.
+func toolchainGlitch(out string) bool {
+	return strings.Contains(out, "(open : no such file or directory)")
 }
 
 // goBuild runs go build with an overlay that adds the generated child and
