@@ -23,17 +23,24 @@ serve: ## serve the lab as it is built (no templ or WebAssembly rebuild); SERVE_
 grade: ## grade your exercises/ (GRADE_FLAGS="--exercise tokenbucket --watch" and so on)
 	$(GO) run ./cmd/labserver grade $(GRADE_FLAGS)
 
+# TIMED_TESTS are the grader's tests that time code (benchmark budgets):
+# make test runs them alone, after everything else, so that nothing else
+# shares the cores while they measure.
+TIMED_TESTS := ^(TestFixtureBudgets|TestSolutionsScoreFullMarks|TestBudgetVerdictDoesNotDependOnLoad|TestAllocationsAreARate|TestBudgetFixture|TestBenchOnlyRunsTheBenchmarksAlone)$$
+
 test: lint lint-js check-generated wasm test-wasm ## everything: vet, gofmt, JavaScript types, generated code, unit, grader, WebAssembly and browser tests
-	$(GO) test -count=1 -timeout 20m $$($(GO) list ./... | grep -v '^ratelab/grader$$')
-	@# The grader's own tests grade the references and fixtures with their
-	@# benchmarks: alone, so that other packages' tests do not share the cores.
-	$(GO) test -count=1 -timeout 40m ./grader
+	@# Every package at once (go test runs two test binaries at a time on
+	@# two cores): the grader's fixture gradings overlap the browser tests'
+	@# waits. The timeout is about three times the slowest package (the
+	@# grader's) on a busy machine: a slow run names the test it was in.
+	$(GO) test -count=1 -timeout 30m -skip '$(TIMED_TESTS)' ./...
+	$(GO) test -count=1 -timeout 15m -run '$(TIMED_TESTS)' ./grader
 
 check: lint ## the inner loop: vet, gofmt and the short tests (no fixture gradings; the browser tests are make test's)
 	$(GO) test -short -count=1 -timeout 5m $$($(GO) list ./... | grep -v '^ratelab/internal/browsertest$$')
 
 test-race: ## the short tests under the race detector (not the browser tests: make test runs them; under -race they outgrow go test's 10 minutes)
-	CGO_ENABLED=1 $(GO) test -race -short -count=1 $$($(GO) list ./... | grep -v '^ratelab/internal/browsertest$$')
+	CGO_ENABLED=1 $(GO) test -race -short -count=1 -timeout 15m $$($(GO) list ./... | grep -v '^ratelab/internal/browsertest$$')
 
 cross: ## build and vet everything for Windows and macOS, where learners grade too
 	GOOS=windows GOARCH=amd64 $(GO) build ./...
@@ -71,10 +78,16 @@ wasm: ## build the WebAssembly lab; if exercises/ does not compile, build it wit
 		echo "exercises/ does not build: the lab's 'Yours' switch will say so (run make grade to see why)"; \
 		GOOS=js GOARCH=wasm $(GO) build -tags noyours -o $(STATIC)/lab.wasm ./wasm; }
 
-test-wasm: ## run the lab/ and wasm/ tests compiled to WebAssembly under Node (skipped without node, except in CI)
+# WASM_TESTS are the packages whose tests run compiled to WebAssembly too:
+# the shell over syscall/js, which runs nowhere else, and lab/replay, whose
+# replays the browser must compute exactly as the grader does. The rest of
+# lab/ is plain Go, tested natively by make test.
+WASM_TESTS := ./wasm/... ./lab/replay
+
+test-wasm: ## run the wasm/ shell's and lab/replay's tests compiled to WebAssembly under Node (skipped without node, except in CI)
 	@if command -v node >/dev/null 2>&1; then \
-		echo 'GOOS=js GOARCH=wasm $(GO) test -count=1 -exec go_js_wasm_exec ./lab/... ./wasm/...'; \
-		GOOS=js GOARCH=wasm $(GO) test -count=1 -exec "$(GOROOT)/lib/wasm/go_js_wasm_exec" ./lab/... ./wasm/...; \
+		echo 'GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 5m -exec go_js_wasm_exec $(WASM_TESTS)'; \
+		GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 5m -exec "$(GOROOT)/lib/wasm/go_js_wasm_exec" $(WASM_TESTS); \
 	elif [ "$${CI:-}" = true ]; then \
 		echo "node not found: CI must run the WebAssembly tests (apt-get install nodejs)"; exit 1; \
 	else \
@@ -82,11 +95,11 @@ test-wasm: ## run the lab/ and wasm/ tests compiled to WebAssembly under Node (s
 	fi
 
 test-browser: ## the browser tests alone (headless Chromium; skipped if it is not installed, unless RATELAB_REQUIRE_BROWSER=1); screenshots in .ratelab/screenshots
-	RATELAB_SCREENSHOTS=$(CURDIR)/.ratelab/screenshots $(GO) test -count=1 -v ./internal/browsertest/
+	RATELAB_SCREENSHOTS=$(CURDIR)/.ratelab/screenshots $(GO) test -count=1 -timeout 15m -v ./internal/browsertest/
 
 bench: ## benchmark the reference solutions beside golang.org/x/time/rate (benchstat)
 	@mkdir -p .ratelab
-	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./solutions/... | tee .ratelab/bench.txt
+	$(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 20m ./solutions/... | tee .ratelab/bench.txt
 	$(GO) tool benchstat -col /impl .ratelab/bench.txt
 	@echo; echo "x/time/rate AllowN vs ratelab TryAcquire (mean ns/op over the runs above; budget 40 ns):"
 	@awk '/^pkg:/ { pkg = $$2; sub(/.*\//, "", pkg) } \
