@@ -63,9 +63,6 @@ func (g *grading) buildEach(ctx context.Context, ids []string) (bin string, brok
 	broken = map[string]string{}
 	for len(ids) > 0 {
 		out, err := g.goBuild(ctx, ids)
-		for try := 1; err != nil && try < toolchainTries && toolchainGlitch(out) && ctx.Err() == nil; try++ {
-			out, err = g.goBuild(ctx, ids)
-		}
 		if err == nil {
 			return filepath.Join(g.tmp, "child"), broken, nil
 		}
@@ -92,42 +89,19 @@ func (g *grading) buildEach(ctx context.Context, ids []string) (bin string, brok
 	return "", broken, nil
 }
 
-// toolchainTries bounds the builds tried when the go command itself, not
-// the code, makes one fail (see toolchainGlitch).
-const toolchainTries = 3
-
-// toolchainGlitch reports whether a failed build's output is the go
-// command's own glitch rather than anything in the code: a compiler told
-// to import a package whose compiled file the go command left out of its
-// import configuration ("could not import math/bits (open : no such file or
-// directory)": the file name is empty). Seen, rarely, with several builds
-// sharing a cold build cache at once. Building again succeeds, so the
-// grader does, instead of reporting code that builds as code that does not.
-func toolchainGlitch(out string) bool {
-	return strings.Contains(out, "(open : no such file or directory)")
-}
-
 // goBuild runs go build with an overlay that adds the generated child and
 // swaps in replacement sources. It returns the compiler's output.
 func (g *grading) goBuild(ctx context.Context, ids []string) (string, error) {
 	replace := map[string]string{}
-	add := func(name, src string) error {
-		p := filepath.Join(g.tmp, "gen", name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		replace[filepath.Join(g.opts.Root, childDir, name)] = p
-		return os.WriteFile(p, []byte(src), 0o644)
-	}
-	if err := add("main.go", childMain); err != nil {
+	if err := g.addGenerated(replace, "main.go", childMain); err != nil {
 		return "", err
 	}
 	for _, id := range ids {
-		src, err := adapterSource(id, g.implPath(id))
+		src, err := adapterSource(id, id, "main", g.implPath(id))
 		if err != nil {
 			return "", err
 		}
-		if err := add(id+".go", src); err != nil {
+		if err := g.addGenerated(replace, id+".go", src); err != nil {
 			return "", err
 		}
 		if dir, ok := g.opts.Replace[id]; ok {
@@ -136,6 +110,24 @@ func (g *grading) goBuild(ctx context.Context, ids []string) (string, error) {
 			}
 		}
 	}
+	return g.runBuild(ctx, replace)
+}
+
+// addGenerated writes a generated source file of the child program, name
+// its path under childDir, and adds it to the overlay replace.
+func (g *grading) addGenerated(replace map[string]string, name, src string) error {
+	p := filepath.Join(g.tmp, "gen", filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	replace[filepath.Join(g.opts.Root, childDir, filepath.FromSlash(name))] = p
+	return os.WriteFile(p, []byte(src), 0o644)
+}
+
+// runBuild builds the child program into g.tmp/child with the overlay
+// replace, in its own process group (and the sandbox, if any), and returns
+// the go command's output.
+func (g *grading) runBuild(ctx context.Context, replace map[string]string) (string, error) {
 	ov, _ := json.Marshal(map[string]any{"Replace": replace})
 	ovPath := filepath.Join(g.tmp, "overlay.json")
 	if err := os.WriteFile(ovPath, ov, 0o644); err != nil {
@@ -148,7 +140,7 @@ func (g *grading) goBuild(ctx context.Context, ids []string) (string, error) {
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return "", err
 	}
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTMPDIR="+work)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTMPDIR="+work, NoModuleIndex())
 	// The compiler runs in go build's process group: a cancelled or
 	// timed-out grading kills them all, not the go command alone.
 	ownGroup(cmd)
@@ -165,6 +157,21 @@ func (g *grading) goBuild(ctx context.Context, ids []string) (string, error) {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	return out.String(), err
+}
+
+// NoModuleIndex is the GODEBUG setting, added to the environment's, that
+// turns off the go command's index of package folders, which builds over
+// an overlay must not use: it keys a folder's files by name, size
+// and modification time, and an overlay gives exercises/<id>/<file> the
+// size and time of the replacement, so two replacements of one size and
+// one time (fixtures checked out in the same instant, say) share an entry,
+// and the second is built with the first's imports ("could not import
+// math/bits (open : no such file or directory)").
+func NoModuleIndex() string {
+	if d := os.Getenv("GODEBUG"); d != "" {
+		return "GODEBUG=" + d + ",goindex=0"
+	}
+	return "GODEBUG=goindex=0"
 }
 
 // goBuildArgs is the go command's arguments building the child into out

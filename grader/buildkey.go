@@ -70,7 +70,7 @@ func (g *grading) buildKey(ids []string) (buildcache.Key, error) {
 	h.Add("sources", tree[:])
 	h.AddString("main.go", childMain)
 	for _, id := range ids {
-		src, err := adapterSource(id, g.implPath(id))
+		src, err := adapterSource(id, id, "main", g.implPath(id))
 		if err != nil {
 			return buildcache.Key{}, err
 		}

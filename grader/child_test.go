@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -278,20 +279,46 @@ func TestExcerptKeepsTheStartAndTheEnd(t *testing.T) {
 	}
 }
 
-// TestToolchainGlitch: the go command's empty-file import, seen in CI, is
-// built again; a learner's compile errors, imports included, are not.
-func TestToolchainGlitch(t *testing.T) {
-	glitch := "# ratelab/grader/harness/child\n./grader/tokenbucket.go:6:8: could not import math/bits (open : no such file or directory)\n"
-	if !toolchainGlitch(glitch) {
-		t.Errorf("not taken for the go command's glitch: %q", glitch)
+// TestReplacementsOfOneSizeAndTime: two replacements of one file with the
+// same size and modification time, as a fresh checkout gives fixtures, and
+// different imports, build one after the other, each with its own imports.
+// The go command's index of package folders, keyed by name, size and time,
+// used to build the second with the first's ("could not import math/bits").
+func TestReplacementsOfOneSizeAndTime(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, out := range []string{
-		"# ratelab/exercises/tokenbucket\nexercises/tokenbucket/tokenbucket.go:4:2: package math/bitz is not in std\n",
-		"# ratelab/exercises/tokenbucket\nexercises/tokenbucket/tokenbucket.go:9:2: undefined: bits.Mul65\n",
-		"# ratelab/exercises/tokenbucket\nexercises/tokenbucket/tokenbucket.go:3:8: could not import ratelab/x (open /tmp/x.a: no such file or directory)\n",
-	} {
-		if toolchainGlitch(out) {
-			t.Errorf("a compile error taken for the go command's glitch: %q", out)
+	// Each imports one package the other does not, padded to one size.
+	source := func(pkg, use string) string {
+		return "package tokenbucket\n\nimport \"" + pkg + "\"\n\nvar _ = " + use + "\n\n" +
+			"type TokenBucket struct{}\n\n" +
+			"func New(capacity, ratePerSec, nowNs uint64) *TokenBucket { return &TokenBucket{} }\n" +
+			"func (b *TokenBucket) TryAcquire(nowNs, n uint64) bool    { return false }\n" +
+			"func (b *TokenBucket) Available(nowNs uint64) uint64      { return 0 }\n"
+	}
+	withBig, withBits := source("math/big", "big.NewInt"), source("math/bits", "bits.LeadingZeros64")
+	withBig += "//" + strings.Repeat("x", len(withBits)-len(withBig)-3) + "\n"
+	if len(withBits) != len(withBig) {
+		t.Fatalf("sizes %d and %d differ", len(withBits), len(withBig))
+	}
+	stamp := time.Now().Add(-time.Hour) // past the go command's 2 s cutoff for indexing
+	var dirs []string
+	for _, text := range []string{withBig, withBits, withBig} {
+		dir := t.TempDir()
+		f := filepath.Join(dir, "tokenbucket.go")
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(f, stamp, stamp); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, dir)
+	}
+	for i, dir := range dirs {
+		g := &grading{opts: Options{Root: root, Module: "ratelab", Target: "exercises", Replace: map[string]string{"tokenbucket": dir}}, tmp: t.TempDir()}
+		if _, broken, err := g.buildEach(context.Background(), []string{"tokenbucket"}); err != nil || len(broken) > 0 {
+			t.Errorf("replacement %d: %v %v", i+1, err, broken)
 		}
 	}
 }

@@ -65,22 +65,20 @@ func gradeFixture(t *testing.T, exercise, name string, bench bool, timeout time.
 	return &r.Exercises[0]
 }
 
-// TestFixtures grades every fixture without benchmarks, two at a time
-// (go test's -parallel, GOMAXPROCS by default): no verdict here depends on
-// time, and a call's deadline is CPU time, which a busy machine does not
-// use up. TestFixtureBudgets grades those with benchmarks, one at a time,
-// after them.
+// TestFixtures grades every fixture without benchmarks: an exercise's
+// fixtures from one build (grader.GradeVariants), one after another, two
+// exercises at a time (go test's -parallel, GOMAXPROCS by default). No
+// verdict here depends on time: a call's deadline is CPU time, which a
+// busy machine does not use up. TestFixtureBudgets grades those with
+// benchmarks, one at a time, after them.
 func TestFixtures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("grades every fixture in a child process")
 	}
-	for _, f := range fixtures {
-		if f.bench {
-			continue
-		}
-		t.Run(f.exercise+"/"+f.name, func(t *testing.T) {
+	for _, group := range fixtureGroups(false) {
+		t.Run(group[0].exercise, func(t *testing.T) {
 			t.Parallel()
-			checkFixture(t, f)
+			checkFixtures(t, group)
 		})
 	}
 }
@@ -91,16 +89,56 @@ func TestFixtureBudgets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("grades every fixture in a child process, with its benchmarks")
 	}
-	for _, f := range fixtures {
-		if f.bench {
-			t.Run(f.exercise+"/"+f.name, func(t *testing.T) { checkFixture(t, f) })
-		}
+	for _, group := range fixtureGroups(true) {
+		t.Run(group[0].exercise, func(t *testing.T) { checkFixtures(t, group) })
 	}
 }
 
-// checkFixture grades f and fails t unless the grade is what f says.
-func checkFixture(t *testing.T, f fixture) {
-	ex := gradeFixture(t, f.exercise, f.name, f.bench, 20*time.Second)
+// fixtureGroups returns the fixtures with benchmarks judged (bench) or
+// without, by exercise, in the order fixtures lists them.
+func fixtureGroups(bench bool) [][]fixture {
+	var groups [][]fixture
+	at := map[string]int{}
+	for _, f := range fixtures {
+		if f.bench != bench {
+			continue
+		}
+		i, ok := at[f.exercise]
+		if !ok {
+			i = len(groups)
+			at[f.exercise] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], f)
+	}
+	return groups
+}
+
+// checkFixtures grades fixtures of one exercise from one build and checks
+// each, as a subtest named after it.
+func checkFixtures(t *testing.T, fixtures []fixture) {
+	id := fixtures[0].exercise
+	dirs := make([]string, len(fixtures))
+	for i, f := range fixtures {
+		dirs[i] = filepath.Join("testdata", "fixtures", id, f.name)
+	}
+	exs, err := grader.GradeVariants(context.Background(), grader.Options{
+		Root:         root(t),
+		Exercises:    []string{id},
+		Seed:         grader.DefaultSeed,
+		NoBench:      !fixtures[0].bench,
+		CheckTimeout: 20 * time.Second,
+	}, dirs)
+	if err != nil {
+		t.Fatalf("GradeVariants: %v", err)
+	}
+	for i, f := range fixtures {
+		t.Run(f.name, func(t *testing.T) { checkGraded(t, f, &exs[i]) })
+	}
+}
+
+// checkGraded fails t unless ex, f graded, is what f says.
+func checkGraded(t *testing.T, f fixture, ex *report.Exercise) {
 	if ex.Status == report.Error {
 		t.Fatalf("%s/%s could not be graded: %s", f.exercise, f.name, ex.Message)
 	}

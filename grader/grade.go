@@ -82,29 +82,8 @@ type grading struct {
 // options); everything that goes wrong with the code under test is in the
 // report.
 func Grade(ctx context.Context, opts Options) (*report.Report, error) {
-	if opts.Module == "" {
-		opts.Module = "ratelab"
-	}
-	if opts.Target == "" {
-		opts.Target = "exercises"
-	}
-	if opts.Target != "exercises" && opts.Target != "solutions" {
-		return nil, fmt.Errorf("target %q: want exercises or solutions", opts.Target)
-	}
-	if len(opts.Replace) > 0 && opts.Target != "exercises" {
-		return nil, fmt.Errorf("replacement sources only apply to the exercises tree")
-	}
-	if opts.NoBench && opts.BenchOnly {
-		return nil, fmt.Errorf("NoBench and BenchOnly together would run nothing: choose one")
-	}
-	if opts.CheckTimeout == 0 {
-		opts.CheckTimeout = 20 * time.Second
-	}
-	if opts.BenchTimeout == 0 {
-		opts.BenchTimeout = 60 * time.Second
-	}
-	if opts.Progress == nil {
-		opts.Progress = func(Event) {}
+	if err := opts.normalize(); err != nil {
+		return nil, err
 	}
 	var exs []course.Exercise
 	if len(opts.Exercises) == 0 {
@@ -146,7 +125,7 @@ func Grade(ctx context.Context, opts Options) (*report.Report, error) {
 			}
 			finish(&ex)
 		} else {
-			g.runExercise(ctx, bin, &ex)
+			g.runExercise(ctx, bin, e.ID, &ex)
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -156,6 +135,35 @@ func Grade(ctx context.Context, opts Options) (*report.Report, error) {
 	}
 	r.Total()
 	return r, nil
+}
+
+// normalize fills in o's defaults and checks that its options agree.
+func (o *Options) normalize() error {
+	if o.Module == "" {
+		o.Module = "ratelab"
+	}
+	if o.Target == "" {
+		o.Target = "exercises"
+	}
+	if o.Target != "exercises" && o.Target != "solutions" {
+		return fmt.Errorf("target %q: want exercises or solutions", o.Target)
+	}
+	if len(o.Replace) > 0 && o.Target != "exercises" {
+		return fmt.Errorf("replacement sources only apply to the exercises tree")
+	}
+	if o.NoBench && o.BenchOnly {
+		return fmt.Errorf("NoBench and BenchOnly together would run nothing: choose one")
+	}
+	if o.CheckTimeout == 0 {
+		o.CheckTimeout = 20 * time.Second
+	}
+	if o.BenchTimeout == 0 {
+		o.BenchTimeout = 60 * time.Second
+	}
+	if o.Progress == nil {
+		o.Progress = func(Event) {}
+	}
+	return nil
 }
 
 // finish sets the exercise's score, maximum and status from its checks.
