@@ -132,26 +132,49 @@ func StartServer(t testing.TB, o ServerOptions) *Server {
 	return &Server{URL: "http://" + ln.Addr().String(), Store: st, DBPath: dbPath}
 }
 
-// BrowserOptions configure NewBrowser. The zero value is a 1280×900 window.
+// BrowserOptions configure NewBrowser. The zero value is a 1280×900
+// viewport.
 type BrowserOptions struct {
 	Width, Height int
 	// Timeout bounds the whole test's use of the browser; zero means 90s.
 	Timeout time.Duration
 }
 
-// NewBrowser starts a headless Chromium for one test and returns the
-// context of its tab, for chromedp.Run and chromedp.Do. It skips (or fails,
-// see RequireChromium) without a browser. The test's cleanup closes it.
-func NewBrowser(t testing.TB, o BrowserOptions) context.Context {
-	t.Helper()
-	path := RequireChromium(t)
-	if o.Width == 0 || o.Height == 0 {
-		o.Width, o.Height = 1280, 900
+// shared is the one Chromium the browser tests of a test binary share
+// once its TestMain called ShareBrowser.
+var shared struct {
+	mu     sync.Mutex
+	on     bool               // ShareBrowser was called and its close func not yet
+	ctx    context.Context    // the browser's first tab: each test's tab is a child
+	cancel context.CancelFunc // closes the browser
+}
+
+// ShareBrowser makes every later NewBrowser open its test's tab in one
+// Chromium for the whole test binary, which the first of them starts,
+// instead of starting a Chromium per test. Call it from TestMain before
+// m.Run, and the func it returns after m.Run: it closes the browser, if one
+// was started. A test binary that does not call it (its TestMain cannot
+// close a shared browser) gets a Chromium per test, as before.
+func ShareBrowser() (closeBrowser func()) {
+	shared.mu.Lock()
+	shared.on = true
+	shared.mu.Unlock()
+	return func() {
+		shared.mu.Lock()
+		defer shared.mu.Unlock()
+		shared.on = false
+		if shared.cancel != nil {
+			shared.cancel()
+			shared.ctx, shared.cancel = nil, nil
+		}
 	}
-	if o.Timeout == 0 {
-		o.Timeout = 90 * time.Second
-	}
-	profile := t.TempDir() // removed after the browser exits: cleanups run last-in first-out
+}
+
+// startBrowser starts a headless Chromium with no deadline (the first Run
+// binds the browser's life to the context it gets) and returns the context
+// of its first tab, whose children are new tabs, and the func that closes
+// it. chromedp's own errors go to logf.
+func startBrowser(path string, logf func(string, ...any)) (context.Context, context.CancelFunc, error) {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.Headless,
@@ -162,30 +185,99 @@ func NewBrowser(t testing.TB, o BrowserOptions) context.Context {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(o.Width, o.Height),
+		// No UserDataDir: chromedp makes a temporary profile and removes
+		// it when the browser closes. Each tab has a browser context of
+		// its own anyway (see NewBrowser).
 	)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	var finished atomic.Bool // chromedp may log from its goroutines after the test
-	logf := func(format string, args ...any) {
-		if !finished.Load() {
-			t.Logf("chromedp: "+format, args...)
-		}
-	}
-	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithErrorf(logf))
-	// Start the browser with no deadline (the first Run binds its life to
-	// the context it gets), then bound the test's actions.
+	ctx, cancelFirst := chromedp.NewContext(allocCtx, chromedp.WithErrorf(logf))
 	if err := chromedp.Do(ctx); err != nil {
-		cancelTab()
+		cancelFirst()
 		cancelAlloc()
-		t.Fatalf("starting %s: %v", path, err)
+		return nil, nil, fmt.Errorf("starting %s: %w", path, err)
 	}
-	tctx, cancelTimeout := context.WithTimeout(ctx, o.Timeout)
+	return ctx, func() { cancelFirst(); cancelAlloc() }, nil
+}
+
+// sharedBrowser returns the first tab of the shared browser, starting it if
+// none runs (the first call, or the browser went away: crashed or killed),
+// or nil if ShareBrowser is not on.
+func sharedBrowser(path string) (context.Context, error) {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if !shared.on {
+		return nil, nil
+	}
+	if shared.ctx != nil && shared.ctx.Err() == nil {
+		return shared.ctx, nil
+	}
+	if shared.cancel != nil {
+		shared.cancel()
+		shared.ctx, shared.cancel = nil, nil
+	}
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "browsertest: chromedp: "+format+"\n", args...)
+	}
+	ctx, cancel, err := startBrowser(path, logf)
+	if err != nil {
+		return nil, err
+	}
+	shared.ctx, shared.cancel = ctx, cancel
+	return ctx, nil
+}
+
+// NewBrowser opens a tab for one test and returns its context, for
+// chromedp.Run and chromedp.Do. The tab runs in the shared browser when
+// TestMain called ShareBrowser, else in a headless Chromium started for
+// this test. It skips (or fails, see RequireChromium) without a browser.
+//
+// The tab has a browser context of its own, as a new incognito window
+// has: no cookies, storage or cache from another test's tab. Its viewport
+// is o.Width×o.Height CSS pixels at scale 1, by device-metrics emulation,
+// whatever the size of the window it opens in; Phone changes it. The test's
+// cleanup closes the tab (and the browser if it was this test's own).
+func NewBrowser(t testing.TB, o BrowserOptions) context.Context {
+	t.Helper()
+	path := RequireChromium(t)
+	if o.Width == 0 || o.Height == 0 {
+		o.Width, o.Height = 1280, 900
+	}
+	if o.Timeout == 0 {
+		o.Timeout = 90 * time.Second
+	}
+	parent, err := sharedBrowser(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parent == nil {
+		var finished atomic.Bool // chromedp may log from its goroutines after the test
+		logf := func(format string, args ...any) {
+			if !finished.Load() {
+				t.Logf("chromedp: "+format, args...)
+			}
+		}
+		ctx, closeBrowser, err := startBrowser(path, logf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { // after the tab's cleanup, registered below
+			finished.Store(true)
+			closeBrowser()
+		})
+		parent = ctx
+	}
+	// A new tab, in a window and a browser context of its own. Its first
+	// Run creates it, with no deadline: that Run binds the tab's life to
+	// its context.
+	tab, cancelTab := chromedp.NewContext(parent, chromedp.WithNewBrowserContext())
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(int64(o.Width), int64(o.Height))); err != nil {
+		cancelTab()
+		t.Fatalf("opening a tab: %v", err)
+	}
+	tctx, cancelTimeout := context.WithTimeout(tab, o.Timeout)
 	t.Cleanup(func() {
-		finished.Store(true)
 		cancelTimeout()
 		cancelTab()
-		cancelAlloc()
 	})
 	return tctx
 }

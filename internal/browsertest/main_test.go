@@ -30,5 +30,8 @@ func run(m *testing.M) int {
 			fmt.Fprintln(os.Stderr, "browsertest: static assets:", assets.Err)
 		}
 	}
+	// One Chromium for the whole binary: each test opens a tab in it.
+	closeBrowser := ShareBrowser()
+	defer closeBrowser()
 	return m.Run()
 }
