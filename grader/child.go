@@ -56,14 +56,24 @@ type child struct {
 	// return; nil writes its arguments without names.
 	params map[string][]string
 
-	cmd    *exec.Cmd
-	in     *os.File      // its standard input, our end
-	out    *os.File      // its standard output, our end
-	lines  chan []byte   // lines read from out, closed when reading stops
-	quit   chan struct{} // closed to stop the reader
-	reader sync.WaitGroup
-	err    error         // why reading stopped; set before lines is closed
-	exited chan struct{} // closed once the process has exited and been waited for
+	cmd *exec.Cmd
+	in  *os.File // its standard input, our end
+	out *os.File // its standard output, our end
+	// direct is set where out has read deadlines (Unix pipes): the call
+	// reads its answer from out itself (readDirect), through br, with
+	// partial holding a line's start across a deadline. Elsewhere (Windows)
+	// a reader goroutine passes lines on through the channel lines.
+	direct  bool
+	br      *bufio.Reader
+	partial []byte
+	skipped int           // bytes read before the hello, which are skipped
+	lines   chan []byte   // lines read from out, closed when reading stops
+	quit    chan struct{} // closed to stop the reader
+	reader  sync.WaitGroup
+	err     error         // why reading stopped; set before lines is closed
+	wake    *time.Timer   // the waits' timer, where reads have no deadline
+	unhook  func() bool   // stops the cancellation's wake-up of a direct read
+	exited  chan struct{} // closed once the process has exited and been waited for
 	// serving is set once the process said hello: its init functions are
 	// done, and the time it takes from then on is the calls'.
 	serving atomic.Bool
@@ -196,8 +206,18 @@ func (c *child) start() error {
 	c.serving.Store(false)
 	c.checkCPU, c.checkCPUKnown = 0, true // a new process: all its CPU time is this check's
 	c.exited = make(chan struct{})
-	c.reader.Add(1)
-	go c.read()
+	// A call's answer is read where it is awaited if the pipe has read
+	// deadlines: no goroutine hands it over, which halves what a call
+	// costs the grader (the pipe's round trip is most of a call's time).
+	c.direct = readDeadlines && outR.SetReadDeadline(time.Time{}) == nil
+	if c.direct {
+		c.br, c.partial, c.skipped = bufio.NewReaderSize(outR, 64<<10), nil, 0
+		// A cancelled grading wakes the read at once.
+		c.unhook = context.AfterFunc(c.ctx, func() { outR.SetReadDeadline(time.Now()) })
+	} else {
+		c.reader.Add(1)
+		go c.read()
+	}
 	go func() {
 		cmd.Wait() // the only Wait: it reaps the process and ends the stderr copy
 		close(c.exited)
@@ -262,6 +282,10 @@ func (c *child) stop() {
 		return
 	}
 	killGroup(c.cmd)
+	if c.unhook != nil {
+		c.unhook()
+		c.unhook = nil
+	}
 	close(c.quit)
 	c.in.Close()
 	c.out.Close()
@@ -316,59 +340,162 @@ func (c *child) roundTrip(req wire.Request, what func() string, cpuLimit time.Du
 		}
 		c.crashed()
 	}
-	timer := time.NewTimer(time.Until(c.deadline))
-	defer timer.Stop()
-	poll := time.NewTimer(cpuPoll)
-	defer poll.Stop()
+	due, poll := c.deadline, time.Now().Add(cpuPoll)
 	var call callWatch // the child's CPU time at the call's first poll
 	for {
-		select {
-		case line, ok := <-c.lines:
-			return c.answer(line, ok)
-		case <-c.exited:
-			// It exited (os.Exit, a fatal error), perhaps with a grandchild
-			// still holding its output open: its last answer, if any, is in
-			// the pipe already.
-			select {
-			case line, ok := <-c.lines:
-				return c.answer(line, ok)
-			case <-time.After(100 * time.Millisecond):
-				c.crashed()
-			}
-		case <-poll.C:
+		line, ev := c.await(earlier(due, poll))
+		switch ev {
+		case gotLine:
+			return c.answer(line, true)
+		case streamEnded:
+			return c.answer(nil, false)
+		case canceled:
+			c.fail(lostCanceled, c.ctx.Err().Error())
+		}
+		now := time.Now()
+		if !now.Before(poll) {
 			// The call is taking long: how much CPU has it used? (Not
 			// counting the program's start: its init functions are no
 			// call's, and the check's deadline bounds them.)
 			if used, ok := c.cpu(c.cmd.Process.Pid); ok && c.serving.Load() {
 				if !call.known {
-					call = callWatch{base: used, cpu: used, at: time.Now(), known: true}
+					call = callWatch{base: used, cpu: used, at: now, known: true}
 				} else if used-call.base >= cpuLimit {
 					c.timedOut(what(), cpuLimit)
 				}
 			}
-			poll.Reset(cpuPoll)
-		case <-timer.C:
-			if !c.serving.Load() {
-				// It has not started serving: its init functions run. As for
-				// a call, the deadline stands for CPU time where this OS
-				// tells it, so that a busy machine cannot turn a slow start
-				// (a program touching its memory until it runs out) into a
-				// timeout; never past the hard deadline.
-				if used, ok := c.cpu(c.cmd.Process.Pid); ok && c.checkCPUKnown && time.Now().Before(c.hard) && used-c.checkCPU < c.limit {
-					timer.Reset(min(max(c.limit-(used-c.checkCPU), cpuPoll), time.Until(c.hard)))
-					continue
-				}
-				c.fail(lostTimeout, "") // it never started serving: no call to name
+			poll = now.Add(cpuPoll)
+		}
+		if now.Before(due) {
+			continue
+		}
+		if !c.serving.Load() {
+			// It has not started serving: its init functions run. As for
+			// a call, the deadline stands for CPU time where this OS
+			// tells it, so that a busy machine cannot turn a slow start
+			// (a program touching its memory until it runs out) into a
+			// timeout; never past the hard deadline.
+			if used, ok := c.cpu(c.cmd.Process.Pid); ok && c.checkCPUKnown && now.Before(c.hard) && used-c.checkCPU < c.limit {
+				due = now.Add(min(max(c.limit-(used-c.checkCPU), cpuPoll), c.hard.Sub(now)))
+				continue
 			}
-			wait, why, over := c.overtime(&call)
-			if over {
-				c.lost = &lostError{kind: lostTimeout, call: what(), blocked: why == overBlocked, whole: why == overWhole}
-				c.stop()
-				panic(c.lost)
+			c.fail(lostTimeout, "") // it never started serving: no call to name
+		}
+		wait, why, over := c.overtime(&call)
+		if over {
+			c.lost = &lostError{kind: lostTimeout, call: what(), blocked: why == overBlocked, whole: why == overWhole}
+			c.stop()
+			panic(c.lost)
+		}
+		due = now.Add(wait)
+	}
+}
+
+// readDeadlines lets a child read its answers where they are awaited when
+// its pipe has read deadlines; tests turn it off to test the reader
+// goroutine that platforms without them use.
+var readDeadlines = true
+
+// earlier returns the earlier of two times.
+func earlier(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// event is what await saw.
+type event int
+
+const (
+	gotLine     event = iota // an answer
+	woke                     // the time it was given came first
+	streamEnded              // the answers ended: the process exited, or its stream broke
+	canceled                 // the grading was cancelled
+)
+
+// await waits, until the time until at the latest, for the child's next
+// line after its hello.
+func (c *child) await(until time.Time) ([]byte, event) {
+	if c.ctx.Err() != nil {
+		return nil, canceled
+	}
+	if c.direct {
+		return c.readDirect(until)
+	}
+	if c.wake == nil {
+		c.wake = time.NewTimer(time.Until(until))
+	} else {
+		c.wake.Reset(time.Until(until))
+	}
+	defer c.wake.Stop()
+	select {
+	case line, ok := <-c.lines:
+		if !ok {
+			return nil, streamEnded
+		}
+		return line, gotLine
+	case <-c.exited:
+		// It exited (os.Exit, a fatal error), perhaps with a grandchild
+		// still holding its output open: its last answer, if any, is in
+		// the pipe already.
+		select {
+		case line, ok := <-c.lines:
+			if ok {
+				return line, gotLine
 			}
-			timer.Reset(wait)
-		case <-c.ctx.Done():
-			c.fail(lostCanceled, c.ctx.Err().Error())
+		case <-time.After(100 * time.Millisecond):
+		}
+		return nil, streamEnded
+	case <-c.wake.C:
+		return nil, woke
+	case <-c.ctx.Done():
+		return nil, canceled
+	}
+}
+
+// readDirect reads the child's next line after its hello from out, until
+// the time until, as read does for the channel.
+func (c *child) readDirect(until time.Time) ([]byte, event) {
+	c.out.SetReadDeadline(until)
+	for {
+		chunk, err := c.br.ReadSlice('\n')
+		if err == nil || errors.Is(err, bufio.ErrBufferFull) || len(chunk) > 0 {
+			c.partial = append(c.partial, chunk...)
+			if len(c.partial) > wire.MaxLine {
+				c.err = fmt.Errorf("the grading program wrote a line of more than %d bytes on its answer stream", wire.MaxLine)
+				return nil, streamEnded
+			}
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			select {
+			case <-c.exited:
+				// It exited with a grandchild holding its output open:
+				// nothing more will come.
+				return nil, streamEnded
+			default:
+				return nil, woke
+			}
+		case err != nil:
+			c.err = err
+			return nil, streamEnded
+		}
+		line := bytes.TrimSuffix(bytes.TrimSuffix(c.partial, []byte("\n")), []byte("\r"))
+		c.partial = nil
+		if c.serving.Load() {
+			return line, gotLine
+		}
+		// Learner init functions run before the harness and may print.
+		if string(line) == wire.Hello {
+			c.serving.Store(true)
+			continue
+		}
+		if c.skipped += len(line); c.skipped > wire.MaxLine {
+			c.err = errors.New("no hello from the grading program")
+			return nil, streamEnded
 		}
 	}
 }

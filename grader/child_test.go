@@ -62,6 +62,24 @@ func fakeChild(mode string) {
 	}
 }
 
+// eachRead runs f as two subtests: the child's answers read where they
+// are awaited (pipes with read deadlines, as on Unix), and passed on by a
+// reader goroutine (as on Windows, whose pipes have none).
+func eachRead(t *testing.T, f func(t *testing.T)) {
+	for _, direct := range []bool{true, false} {
+		name := "goroutine"
+		if direct {
+			name = "direct"
+		}
+		t.Run(name, func(t *testing.T) {
+			old := readDeadlines
+			readDeadlines = direct
+			defer func() { readDeadlines = old }()
+			f(t)
+		})
+	}
+}
+
 // fake returns a child that runs the test binary in mode.
 func fake(t *testing.T, ctx context.Context, mode string) *child {
 	t.Helper()
@@ -90,70 +108,74 @@ func call(c *child) (lost *lostError) {
 }
 
 func TestMisbehavingChildrenAreLostQuickly(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("the fake children use sleep and process groups")
-	}
-	for _, tc := range []struct {
-		mode string
-		want lostKind
-	}{
-		{"long-line", lostCrash},
-		{"deaf", lostTimeout},
-		{"fork-and-exit", lostCrash},
-		{"hang", lostTimeout},
-	} {
-		t.Run(tc.mode, func(t *testing.T) {
-			before := runtime.NumGoroutine()
-			c := fake(t, context.Background(), tc.mode)
-			c.arm(2 * time.Second)
-			start := time.Now()
-			l := call(c)
-			if l == nil || l.kind != tc.want {
-				t.Fatalf("lost = %+v, want kind %d", l, tc.want)
-			}
-			if d := time.Since(start); d > 10*time.Second {
-				t.Errorf("took %s to give up on the child", d)
-			}
-			if tc.mode == "long-line" && !strings.Contains(l.detail, "more than") {
-				t.Errorf("detail %q, want it to say the line was too long", l.detail)
-			}
-			// A child that waits without the CPU meets the check's
-			// deadline, and the call it did not answer is named, as
-			// blocked where the OS tells the child's CPU time.
-			_, measured := cpuUsed(os.Getpid())
-			if tc.want == lostTimeout && (l.call != "TryAcquire(1, 1)" || l.cpu != 0 || l.blocked != measured) {
-				t.Errorf("lost to a timeout of %q past %s of CPU time (blocked %v), want TryAcquire(1, 1) past the check's deadline, blocked", l.call, l.cpu, l.blocked)
-			}
-			c.stop()
-			if c.takeLost() == nil {
-				t.Error("takeLost = nil after a loss")
-			}
-			noLeak(t, before)
-		})
-	}
+	eachRead(t, func(t *testing.T) {
+		if runtime.GOOS == "windows" {
+			t.Skip("the fake children use sleep and process groups")
+		}
+		for _, tc := range []struct {
+			mode string
+			want lostKind
+		}{
+			{"long-line", lostCrash},
+			{"deaf", lostTimeout},
+			{"fork-and-exit", lostCrash},
+			{"hang", lostTimeout},
+		} {
+			t.Run(tc.mode, func(t *testing.T) {
+				before := runtime.NumGoroutine()
+				c := fake(t, context.Background(), tc.mode)
+				c.arm(2 * time.Second)
+				start := time.Now()
+				l := call(c)
+				if l == nil || l.kind != tc.want {
+					t.Fatalf("lost = %+v, want kind %d", l, tc.want)
+				}
+				if d := time.Since(start); d > 10*time.Second {
+					t.Errorf("took %s to give up on the child", d)
+				}
+				if tc.mode == "long-line" && !strings.Contains(l.detail, "more than") {
+					t.Errorf("detail %q, want it to say the line was too long", l.detail)
+				}
+				// A child that waits without the CPU meets the check's
+				// deadline, and the call it did not answer is named, as
+				// blocked where the OS tells the child's CPU time.
+				_, measured := cpuUsed(os.Getpid())
+				if tc.want == lostTimeout && (l.call != "TryAcquire(1, 1)" || l.cpu != 0 || l.blocked != measured) {
+					t.Errorf("lost to a timeout of %q past %s of CPU time (blocked %v), want TryAcquire(1, 1) past the check's deadline, blocked", l.call, l.cpu, l.blocked)
+				}
+				c.stop()
+				if c.takeLost() == nil {
+					t.Error("takeLost = nil after a loss")
+				}
+				noLeak(t, before)
+			})
+		}
+	})
 }
 
 // TestACallThatSpinsIsLostToItsCPULimit: a call that keeps the CPU busy
 // is stopped once it has used callCPULimit of CPU time, long before the
 // check's deadline, and the timeout names it with its parameters' names.
 func TestACallThatSpinsIsLostToItsCPULimit(t *testing.T) {
-	if _, ok := cpuUsed(os.Getpid()); !ok {
-		t.Skip("this OS gives no CPU time of another process")
-	}
-	before := runtime.NumGoroutine()
-	c := fake(t, context.Background(), "spin-on-call")
-	c.params = map[string][]string{"TryAcquire": {"nowNs", "n"}}
-	c.arm(2 * time.Minute) // far more than 2 s of CPU takes, even on a busy machine
-	l := call(c)
-	if l == nil || l.kind != lostTimeout || l.cpu != callCPULimit {
-		t.Fatalf("lost = %+v, want a timeout past the call's %s of CPU time", l, callCPULimit)
-	}
-	want := "TryAcquire(nowNs=1, n=1) did not return within 2s of CPU time"
-	if msg := l.describe(2 * time.Minute); !strings.HasPrefix(msg, want) {
-		t.Errorf("message %q, want it to start %q", msg, want)
-	}
-	c.stop()
-	noLeak(t, before)
+	eachRead(t, func(t *testing.T) {
+		if _, ok := cpuUsed(os.Getpid()); !ok {
+			t.Skip("this OS gives no CPU time of another process")
+		}
+		before := runtime.NumGoroutine()
+		c := fake(t, context.Background(), "spin-on-call")
+		c.params = map[string][]string{"TryAcquire": {"nowNs", "n"}}
+		c.arm(2 * time.Minute) // far more than 2 s of CPU takes, even on a busy machine
+		l := call(c)
+		if l == nil || l.kind != lostTimeout || l.cpu != callCPULimit {
+			t.Fatalf("lost = %+v, want a timeout past the call's %s of CPU time", l, callCPULimit)
+		}
+		want := "TryAcquire(nowNs=1, n=1) did not return within 2s of CPU time"
+		if msg := l.describe(2 * time.Minute); !strings.HasPrefix(msg, want) {
+			t.Errorf("message %q, want it to start %q", msg, want)
+		}
+		c.stop()
+		noLeak(t, before)
+	})
 }
 
 // TestOvertimeCountsTheChildsCPU: past the check's deadline on the clock,
@@ -223,27 +245,31 @@ func TestParamNamesComeFromTheStub(t *testing.T) {
 }
 
 func TestCancelledGradingStopsTheChild(t *testing.T) {
-	before := runtime.NumGoroutine()
-	ctx, cancel := context.WithCancel(context.Background())
-	c := fake(t, ctx, "hang")
-	c.arm(time.Minute)
-	cancel() // the call sees the cancellation, not an answer: none comes
-	if l := call(c); l == nil || l.kind != lostCanceled {
-		t.Fatalf("lost = %+v, want cancelled", l)
-	}
-	c.stop()
-	noLeak(t, before)
+	eachRead(t, func(t *testing.T) {
+		before := runtime.NumGoroutine()
+		ctx, cancel := context.WithCancel(context.Background())
+		c := fake(t, ctx, "hang")
+		c.arm(time.Minute)
+		cancel() // the call sees the cancellation, not an answer: none comes
+		if l := call(c); l == nil || l.kind != lostCanceled {
+			t.Fatalf("lost = %+v, want cancelled", l)
+		}
+		c.stop()
+		noLeak(t, before)
+	})
 }
 
 func TestAnsweringChildStopsCleanly(t *testing.T) {
-	before := runtime.NumGoroutine()
-	c := fake(t, context.Background(), "answer")
-	c.arm(10 * time.Second)
-	if l := call(c); l != nil {
-		t.Fatalf("lost: %+v", l)
-	}
-	c.stop()
-	noLeak(t, before)
+	eachRead(t, func(t *testing.T) {
+		before := runtime.NumGoroutine()
+		c := fake(t, context.Background(), "answer")
+		c.arm(10 * time.Second)
+		if l := call(c); l != nil {
+			t.Fatalf("lost: %+v", l)
+		}
+		c.stop()
+		noLeak(t, before)
+	})
 }
 
 // noLeak fails if goroutines started since before are still running once
