@@ -66,20 +66,16 @@ func gradeFixture(t *testing.T, exercise, name string, bench bool, timeout time.
 }
 
 // TestFixtures grades every fixture without benchmarks: an exercise's
-// fixtures from one build (grader.GradeVariants), one after another, two
-// exercises at a time (go test's -parallel, GOMAXPROCS by default). No
-// verdict here depends on time: a call's deadline is CPU time, which a
-// busy machine does not use up. TestFixtureBudgets grades those with
-// benchmarks, one at a time, after them.
+// fixtures from one build (grader.GradeVariants), two at a time (one a
+// core). No verdict here depends on time: a call's deadline is CPU time,
+// which a busy machine does not use up. TestFixtureBudgets grades those
+// with benchmarks, one at a time, after them.
 func TestFixtures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("grades every fixture in a child process")
 	}
 	for _, group := range fixtureGroups(false) {
-		t.Run(group[0].exercise, func(t *testing.T) {
-			t.Parallel()
-			checkFixtures(t, group)
-		})
+		t.Run(group[0].exercise, func(t *testing.T) { checkFixtures(t, group, 0) })
 	}
 }
 
@@ -90,7 +86,7 @@ func TestFixtureBudgets(t *testing.T) {
 		t.Skip("grades every fixture in a child process, with its benchmarks")
 	}
 	for _, group := range fixtureGroups(true) {
-		t.Run(group[0].exercise, func(t *testing.T) { checkFixtures(t, group) })
+		t.Run(group[0].exercise, func(t *testing.T) { checkFixtures(t, group, 1) })
 	}
 }
 
@@ -114,9 +110,9 @@ func fixtureGroups(bench bool) [][]fixture {
 	return groups
 }
 
-// checkFixtures grades fixtures of one exercise from one build and checks
-// each, as a subtest named after it.
-func checkFixtures(t *testing.T, fixtures []fixture) {
+// checkFixtures grades fixtures of one exercise from one build, procs at
+// a time (0: one a core), and checks each, as a subtest named after it.
+func checkFixtures(t *testing.T, fixtures []fixture, procs int) {
 	id := fixtures[0].exercise
 	dirs := make([]string, len(fixtures))
 	for i, f := range fixtures {
@@ -128,6 +124,7 @@ func checkFixtures(t *testing.T, fixtures []fixture) {
 		Seed:         grader.DefaultSeed,
 		NoBench:      !fixtures[0].bench,
 		CheckTimeout: 20 * time.Second,
+		Parallel:     procs,
 	}, dirs)
 	if err != nil {
 		t.Fatalf("GradeVariants: %v", err)

@@ -42,6 +42,9 @@ type Options struct {
 	// resubmission) copies the program instead of building it. Nil builds
 	// every time.
 	BuildCache *buildcache.Cache
+	// Parallel is how many variants GradeVariants grades at a time; 0
+	// means one a core (GOMAXPROCS). Grade grades one exercise at a time.
+	Parallel int
 	// TempDir is where the grading's own folder goes (the child's binary,
 	// the build's work); "" means the system's temporary folder. The folder
 	// is removed when Grade returns.

@@ -1,12 +1,15 @@
 package grader
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"ratelab/grader/report"
 	"ratelab/lab/course"
@@ -18,7 +21,10 @@ import (
 // them all, each folder's code its own package in it under a name of its
 // own. The grader's own tests grade their fixtures so: a build per
 // exercise, not one per fixture. opts must name exactly one exercise in
-// Exercises, and no Replace. The reports come in the order of dirs.
+// Exercises, and no Replace. The variants are graded opts.Parallel at a
+// time (0: as many as the process has cores, GOMAXPROCS), each by a child
+// process of its own; opts.Progress is called from as many goroutines. The reports come in the
+// order of dirs.
 //
 // If the program does not build (some folder's code does not compile),
 // every folder is graded on its own with Grade, so that each report says
@@ -59,15 +65,24 @@ func GradeVariants(ctx context.Context, opts Options, dirs []string) ([]report.E
 		return gradeEachAlone(ctx, opts, dirs)
 	}
 	bin := filepath.Join(tmp, "child")
-	out := make([]report.Exercise, 0, len(dirs))
+	out := make([]report.Exercise, len(dirs))
+	var wg sync.WaitGroup
+	turns := make(chan struct{}, cmp.Or(opts.Parallel, runtime.GOMAXPROCS(0)))
 	for i := range dirs {
-		ex := report.Exercise{ID: e.ID, Week: e.Week, Title: e.Title, Checks: []report.Check{}}
-		g.runExercise(ctx, bin, variantName(id, i), &ex)
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		opts.Progress(Event{Exercise: id, Phase: PhaseExercise, Summary: &ex})
-		out = append(out, ex)
+		turns <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-turns }()
+			ex := &out[i]
+			*ex = report.Exercise{ID: e.ID, Week: e.Week, Title: e.Title, Checks: []report.Check{}}
+			g.runExercise(ctx, bin, variantName(id, i), ex)
+			if ctx.Err() == nil {
+				opts.Progress(Event{Exercise: id, Phase: PhaseExercise, Summary: ex})
+			}
+		})
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
 	return out, nil
 }
