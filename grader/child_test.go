@@ -330,7 +330,7 @@ func TestReplacementsOfOneSizeAndTime(t *testing.T) {
 	}
 	stamp := time.Now().Add(-time.Hour) // past the go command's 2 s cutoff for indexing
 	var dirs []string
-	for _, text := range []string{withBig, withBits, withBig} {
+	for _, text := range []string{withBig, withBits} {
 		dir := t.TempDir()
 		f := filepath.Join(dir, "tokenbucket.go")
 		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
