@@ -97,10 +97,12 @@ func TestWeek3Contention(t *testing.T) {
 		}
 	}
 
-	// Two of A's bursts (from 1 s and 11 s) and what they leave queued.
+	// Two of A's bursts (from 1 s and 11 s) and what they leave queued,
+	// paused by the page itself at 21 s (and at most one frame's 2 s more),
+	// whatever the machine's speed.
 	c.set("speed", "20")
-	c.runTo(21e9)
-	c.setPaused(true)
+	c.pauseWhen("t >= 21 s", c.nowExpr()+" >= 21e9")
+	t.Logf("paused at t = %.3f s", Eval[float64](t, ctx, c.nowExpr())/1e9)
 	fifo, rr, drr := c.lane("fifo"), c.lane("rr"), c.lane("drr")
 	t.Logf("FIFO: A's peak %.0f%%, out of order %v, worst gap %v (%s), p99 A %.0f ms, B %.0f ms, C %.0f ms",
 		100*fifo.BurstPeak, fifo.OutOfOrder, fifo.WorstGap, fifo.WorstPair, fifo.P99["A"]/1e6, fifo.P99["B"]/1e6, fifo.P99["C"]/1e6)

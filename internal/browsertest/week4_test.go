@@ -18,8 +18,9 @@ import (
 // behaviours the lesson promises from what the page shows: the figures,
 // the movement log (one line per window that moved, with its numbers in
 // data attributes) and the Gradient2 table of load steps. Virtual time is
-// moved by running fast and polling until a condition holds, never by
-// sleeping; a window's outcome does not depend on frame timing.
+// moved by Step (the governor, one window a click) or by running fast and
+// polling until a condition holds, never by sleeping; a window's outcome
+// does not depend on frame timing.
 
 // mountView is one visualization on the week 4 page: a vizPage whose
 // figures are read the week 4 way (figsJS), as a plain map.
@@ -115,14 +116,19 @@ func (m *mountView) movements() []movement {
 	return out
 }
 
-// runTo selects a target (and the governor on or off), runs at the top
-// speed, and waits until at least windows windows have run.
+// runTo selects a target (and the governor on or off) and runs exactly
+// windows windows of the new run, by Step with the run paused, and returns
+// the figures after the last: what they show does not depend on how fast
+// the page runs (at the top speed, 60 windows a second, a test that polls
+// would read a later window on a slow machine, and the targets change
+// over time).
 func (m *mountView) runTo(target, mode string, windows int) map[string]string {
 	m.t.Helper()
+	m.setPaused(true)
 	m.set("mode", mode)
 	m.set("preset", target)
-	m.set("speed", "60")
-	return m.waitFor(fmt.Sprintf("%d windows against %s", windows, target), `n("window") >= `+strconv.Itoa(windows))
+	m.click("step", windows)
+	return m.waitFor(fmt.Sprintf("%d windows against %s", windows, target), `n("window") === `+strconv.Itoa(windows))
 }
 
 func (m *mountView) scrollIntoView() {

@@ -193,6 +193,45 @@ func TestWeek5ConsolePresets(t *testing.T) {
 	}
 }
 
+// setHeld holds virtual time or lets it run, with the Hold time button.
+func (m *mountView) setHeld(held bool) {
+	m.t.Helper()
+	if Eval[string](m.t, m.ctx, m.js("hold")+`.getAttribute("aria-pressed")`) != strconv.FormatBool(held) {
+		m.click("hold", 1)
+	}
+}
+
+// holdWhen lets virtual time run until the figures meet the JavaScript
+// condition cond (over f and n, see figsJS), holds it there and returns
+// the figures then. The page holds it itself: an observer in the page
+// presses Hold time as soon as a frame's figures meet cond, so that the
+// buttons the test presses next act at that virtual time, however long
+// the test's own round trips take.
+func (m *mountView) holdWhen(what, cond string) map[string]string {
+	m.t.Helper()
+	Eval[bool](m.t, m.ctx, `(() => {
+		const root = document.querySelector(`+strconv.Quote(m.mount)+`), hold = `+m.js("hold")+`;
+		const obs = new MutationObserver(() => {
+			if (`+m.figsExpr(cond)+` === null) return;
+			obs.disconnect();
+			if (hold.getAttribute("aria-pressed") !== "true") hold.click();
+		});
+		obs.observe(root, {subtree: true, childList: true, characterData: true});
+		if (hold.getAttribute("aria-pressed") === "true") hold.click();
+		return true;
+	})()`)
+	return m.waitFor(what+", time held there", `f["viz-ready"] === "held" && (`+cond+`)`)
+}
+
+// The operator's buttons: a pause pressed by hand refuses every write
+// (none accepted) until Normal is pressed, which ends the period by the
+// operator before its TTL; then writes are accepted again.
+//
+// Virtual time is held in the page while the test presses a button (see
+// holdWhen), so each acts at the virtual time meant whatever the machine's
+// speed: Pause at 0.3 s (and at most one frame's 0.25 s more), Normal once
+// the pause has refused 8 writes (about half a second later), well before
+// the pause's TTL of 3 s and the preset's scripted Degraded at 2 s.
 func TestWeek5ConsoleButtons(t *testing.T) {
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
 	requireWasm(t)
@@ -200,21 +239,29 @@ func TestWeek5ConsoleButtons(t *testing.T) {
 	s := StartServer(t, ServerOptions{StaticDir: assets.Dir})
 	m := openWeek5(t, ctx, s, "viz-console")
 
-	// The operator pauses by hand: everyone is refused by the pause until
-	// Normal.
+	// The preset's run, new and held at 0 (so that nothing is pressed on
+	// the run it replaces).
+	m.setHeld(true)
 	m.set("preset", "auto-recovery")
 	m.set("speed", "1")
-	m.waitFor("the run to start", `n("clock") >= 0.3`)
+	m.waitFor("the auto-recovery run, held at 0", `f["viz-ready"] === "held" && f.story.startsWith("Recovery at the TTL") && f.clock === "t = 0.0 s"`)
+
+	// The operator pauses by hand: everyone is refused by the pause until
+	// Normal.
+	m.holdWhen("the run at 0.3 s", `n("clock") >= 0.3`)
 	m.click("op-pause", 1)
-	f := m.waitFor("the pause to refuse writes", `n("state-paused-paused") >= 8`)
+	f := m.holdWhen("the pause to refuse writes", `n("state-paused-paused") >= 8`)
 	if count(t, f, "state-paused-accepted") != 0 {
 		t.Errorf("%s writes accepted while Paused", f["state-paused-accepted"])
 	}
 	if !strings.HasPrefix(f["status-state"], "Paused") {
 		t.Errorf("status-state = %q while paused", f["status-state"])
 	}
+	t.Logf("paused by hand, %s writes refused by the pause at %s", f["state-paused-paused"], f["clock"])
+	accepted := count(t, f, "state-normal-accepted")
 	m.click("op-normal", 1)
-	m.waitFor("writes accepted again", `n("state-normal-accepted") > 0 && document.querySelector('[data-testid="period0"]').dataset.ended === "operator"`)
+	m.setHeld(false)
+	m.waitFor("writes accepted again", `n("state-normal-accepted") > `+strconv.FormatFloat(accepted, 'f', -1, 64)+` && document.querySelector('[data-testid="period0"]').dataset.ended === "operator"`)
 	periods := m.rows(`[data-testid="periods"] tbody tr`)
 	if p := periods[0]; p["state"] != "paused" || p.num(t, "end") <= p.num(t, "start") || p.num(t, "end") >= p.num(t, "recoverAt") {
 		t.Errorf("period %v: want a pause ended by the operator before its TTL", p)

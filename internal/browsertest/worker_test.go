@@ -67,13 +67,31 @@ func clockSeconds(t *testing.T, clock string) float64 {
 	return x
 }
 
+// pollProbe polls the page until the JavaScript condition cond holds and
+// returns window.rlProbe then.
+func pollProbe(t *testing.T, ctx context.Context, cond string) map[string]any {
+	t.Helper()
+	m, err := chromedp.Run(ctx, chromedp.Poll[map[string]any](`(`+cond+`) ? rlProbe : null`,
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(vizTimeout)))
+	if err != nil {
+		t.Fatalf("waiting for %s: %v (probe %v)", cond, err, Eval[map[string]any](t, ctx, `rlProbe`))
+	}
+	return m
+}
+
 // A Yours whose TryAcquire loops forever from t = 1 s (the fixture
 // testdata/endless-tokenbucket built into lab.wasm): while the worker is
-// stuck, a click on the visualization is answered within 100 ms (from the
-// input event's time stamp to the DOM change its handler makes, measured
-// in the page) and a second visualization on the reference goes on; after
+// stuck, a click on the visualization is answered before the page reports
+// the hang (the DOM change its handler makes comes first, in the page's own
+// order of events), and a second visualization on the reference goes on
+// (its clock moves from when the page says it waits to the report); after
 // the deadline the page names the call and the simulated time it hung at;
 // a correct Yours, built after, runs again in a fresh worker.
+//
+// What it asserts is an order of events in the page, never a duration:
+// how long the click took to be answered is logged. A page whose main
+// thread the stuck call froze answers no click before the report (or never
+// reports), whatever the machine's speed.
 func TestYoursEndlessLoopLeavesThePageResponsive(t *testing.T) {
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 4 * time.Minute})
 	requireWasm(t)
@@ -86,9 +104,11 @@ func TestYoursEndlessLoopLeavesThePageResponsive(t *testing.T) {
 	ref := addReferenceViz(t, ctx, v.mount)
 
 	// In the page: the click's event time and when its handler changed the
-	// button; when the hang was reported; the reference's clock at both.
+	// button; when the page last said it waits for Yours before the report,
+	// and both clocks then; when the hang was reported; the reference's
+	// clock at the click and at the report.
 	Eval[bool](t, ctx, `(() => {
-		const pause = `+v.js("pause")+`, alert = `+v.js("viz-error")+`, refClock = `+ref.js("clock")+`, clock = `+v.js("clock")+`;
+		const pause = `+v.js("pause")+`, alert = `+v.js("viz-error")+`, refClock = `+ref.js("clock")+`, clock = `+v.js("clock")+`, dot = `+v.js("viz-ready")+`;
 		window.rlProbe = {};
 		pause.addEventListener("click", (e) => {
 			if (rlProbe.clickAt === undefined) Object.assign(rlProbe, {clickAt: e.timeStamp, refAtClick: refClock.textContent, yoursAtClick: clock.textContent});
@@ -96,6 +116,9 @@ func TestYoursEndlessLoopLeavesThePageResponsive(t *testing.T) {
 		new MutationObserver(() => {
 			if (rlProbe.changedAt === undefined && rlProbe.clickAt !== undefined) rlProbe.changedAt = performance.now();
 		}).observe(pause, {attributes: true, attributeFilter: ["aria-pressed"]});
+		new MutationObserver(() => {
+			if (rlProbe.hungAt === undefined && dot.textContent === "waiting for Yours…") Object.assign(rlProbe, {waitingAt: performance.now(), refAtWaiting: refClock.textContent, yoursAtWaiting: clock.textContent});
+		}).observe(dot, {childList: true, characterData: true, subtree: true});
 		new MutationObserver(() => {
 			if (rlProbe.hungAt === undefined && !alert.hidden && alert.textContent) Object.assign(rlProbe, {hungAt: performance.now(), refAtHang: refClock.textContent});
 		}).observe(alert, {attributes: true, childList: true, characterData: true, subtree: true});
@@ -120,16 +143,18 @@ func TestYoursEndlessLoopLeavesThePageResponsive(t *testing.T) {
 	// The click must land while the call is stuck: after the page says it
 	// waits (250 ms into the call) and before the deadline (1 s), with
 	// Yours' clock at the click the time of the report (so not during an
-	// earlier, slow call). On a busy machine it may come too late, or the
-	// operating system may leave the page's thread unscheduled past 100 ms
-	// (the stuck worker spins a core of its own); then the run is restarted
-	// and the measure taken again, up to 5 times. A page whose thread the
-	// stuck call froze would answer no click before the report.
+	// earlier, slow call). On a busy machine the test's click may land too
+	// late (the page's waiting passed before the test saw it), or the
+	// operating system may leave the page's thread unscheduled until after
+	// the report although the click came before it (the stuck worker spins
+	// a core of its own); then the run is restarted and the order checked
+	// again, up to 5 times. A page whose thread the stuck call froze answers
+	// no click before the report in any attempt.
 	for attempt := 1; ; attempt++ {
 		Eval[bool](t, ctx, `(window.rlProbe = {}, true)`)
 		// Running (the worker has loaded lab.wasm), then stuck at 1 s.
 		v.waitFor("Yours running", `f["impl-status"].startsWith("Yours") && f["viz-error"] === "" && parseFloat(f.clock.slice(4)) > 0.3`)
-		v.waitFor("the page waiting for Yours", `f["viz-ready"] === "waiting for Yours…"`)
+		v.waitFor("the page waiting for Yours (or its report, if the wait passed unseen)", `f["viz-ready"] === "waiting for Yours…" || f["viz-error"] !== ""`)
 		Do(t, ctx, chromedp.MouseClickXY(at[0], at[1]))
 		f = v.waitFor("the report of the endless loop", `f["viz-error"] !== ""`)
 		msg := f.text("viz-error")
@@ -145,38 +170,48 @@ func TestYoursEndlessLoopLeavesThePageResponsive(t *testing.T) {
 		if got := f.text("impl-status"); got != "Yours: stopped" {
 			t.Errorf("status = %q; want Yours: stopped", got)
 		}
-		probe = Eval[map[string]any](t, ctx, `rlProbe`)
+		// The click's event and, for a click that came before the report,
+		// its DOM change, which may come after the report on a busy machine.
+		probe = pollProbe(t, ctx, `rlProbe.clickAt !== undefined && (rlProbe.clickAt >= rlProbe.hungAt || rlProbe.changedAt !== undefined)`)
 		clickAt, ok1 := probe["clickAt"].(float64)
 		changedAt, ok2 := probe["changedAt"].(float64)
 		hungAt, ok3 := probe["hungAt"].(float64)
-		if !ok1 || !ok2 || !ok3 {
+		if !ok1 || !ok3 || (!ok2 && clickAt < hungAt) {
 			t.Fatalf("the page's probe = %v; want the click, its DOM change and the report", probe)
 		}
 		yoursAtClick := clockSeconds(t, probe["yoursAtClick"].(string))
+		waitingAt, waited := probe["waitingAt"].(float64)
+		var refAtWaiting, yoursAtWaiting float64
+		if waited {
+			refAtWaiting = clockSeconds(t, probe["refAtWaiting"].(string))
+			yoursAtWaiting = clockSeconds(t, probe["yoursAtWaiting"].(string))
+		}
+		refAtHang := clockSeconds(t, probe["refAtHang"].(string))
 		switch {
 		case clickAt >= hungAt:
 			tries = append(tries, fmt.Sprintf("the click came %.0f ms after the report", clickAt-hungAt))
 		case math.Abs(yoursAtClick-hungAtSim) > 0.0005:
 			tries = append(tries, fmt.Sprintf("the click came at Yours' t = %v s, before the stuck call at %v s", yoursAtClick, hungAtSim))
-		case changedAt-clickAt > 100:
-			tries = append(tries, fmt.Sprintf("the click was answered in %.0f ms", changedAt-clickAt))
+		case changedAt >= hungAt:
+			tries = append(tries, fmt.Sprintf("the click came %.0f ms before the report, and was answered %.0f ms after it", hungAt-clickAt, changedAt-hungAt))
+		case !waited || math.Abs(yoursAtWaiting-hungAtSim) > 0.0005:
+			tries = append(tries, fmt.Sprintf("the page did not say it waits for the stuck call (probe %v)", probe))
+		case refAtHang <= refAtWaiting:
+			tries = append(tries, fmt.Sprintf("the reference's clock stood at %v s from the wait (%.0f ms before the report) to the report", refAtHang, hungAt-waitingAt))
 		default:
-			t.Logf("click answered in %.1f ms while Yours was stuck (the report came %.0f ms after the click; attempt %d, before: %q)", changedAt-clickAt, hungAt-clickAt, attempt, tries)
+			t.Logf("click answered in %.1f ms while Yours was stuck, %.0f ms before the report; the reference went from %v s to %v s meanwhile (attempt %d, before: %q)",
+				changedAt-clickAt, hungAt-changedAt, refAtWaiting, refAtHang, attempt, tries)
 		}
 		if len(tries) < attempt {
 			break
 		}
 		if attempt == 5 {
-			t.Fatalf("no click answered within 100 ms while Yours was stuck in 5 attempts: %q", tries)
+			t.Fatalf("no click answered before the report while Yours was stuck, with the reference going on, in 5 attempts: %q", tries)
 		}
 		v.setPaused(false)
 		v.click("restart", 1)
 	}
-	atClick := clockSeconds(t, probe["refAtClick"].(string))
 	atHang := clockSeconds(t, probe["refAtHang"].(string))
-	if atHang <= atClick {
-		t.Errorf("the reference's clock went from %v s at the click to %v s at the report; want it to advance meanwhile", atClick, atHang)
-	}
 	ref.waitFor("the reference going on after the report", `parseFloat(f.clock.slice(4)) > `+strconv.FormatFloat(atHang+0.2, 'f', 3, 64))
 	ScreenshotViewport(t, ctx, "endless-loop")
 
@@ -208,9 +243,10 @@ func TestYoursEndlessLoopLeavesThePageResponsive(t *testing.T) {
 // counts the pairs of calls the run answers per second): on the
 // reference, on Yours called on the main thread (lab.wasm's own API, as
 // the page did before the worker) and on Yours in the worker (the API
-// common.js hands out). Each for about 0.5 s, five rounds in turn (the
-// worker's lab.wasm starts cold: the browser compiles its hot functions
-// again); it returns each one's rounds, by "way/step size".
+// common.js hands out). Each for about 0.5 s, and at least one step
+// however long that takes, five rounds in turn (the worker's lab.wasm
+// starts cold: the browser compiles its hot functions again); it returns
+// each one's rounds, by "way/step size".
 const callsPerSecondJS = `(async () => {
 	const m = await import("/static/viz/common.js");
 	const face = await m.loadWasm("/static/lab.wasm", "/static/wasm_exec.js");
@@ -227,10 +263,10 @@ const callsPerSecondJS = `(async () => {
 				await run.step(size, 1e30, batch); // warm
 				let decided = 0;
 				const t0 = performance.now();
-				while (performance.now() - t0 < 500) {
+				do {
 					decided += await run.step(size, 1e30, batch);
 					await run.state(state);
-				}
+				} while (performance.now() - t0 < 500);
 				const key = name + "/" + size;
 				(out[key] = out[key] || []).push(decided * 1000 / (performance.now() - t0));
 				await run.free();
@@ -245,8 +281,9 @@ const callsPerSecondJS = `(async () => {
 // the main thread (as before the worker) and on Yours in the worker, with
 // a correct token bucket as Yours (the other exercises are the stubs: their
 // lanes stop, so Yours decides for fewer lanes than the reference).
-// Measured and logged, not asserted (wall time); the test fails only if
-// one decides nothing.
+// Measured and logged, not asserted (wall time): the test fails only if a
+// round of one of them decides nothing, and every round makes at least one
+// step whatever the machine's speed.
 func TestYoursCallsPerSecond(t *testing.T) {
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
 	requireWasm(t)
@@ -268,10 +305,10 @@ func TestYoursCallsPerSecond(t *testing.T) {
 		if len(r) == 0 {
 			t.Fatalf("%s: no measure", name)
 		}
-		best, median := r[len(r)-1], r[len(r)/2]
+		worst, best, median := r[0], r[len(r)-1], r[len(r)/2]
 		t.Logf("%s: %.0f decisions per second at best, %.0f the median (rounds in turn %.0f)", name, best, median, rounds[name])
-		if best <= 0 {
-			t.Errorf("%s decided nothing", name)
+		if !(worst > 0) {
+			t.Errorf("%s decided nothing in a round (rounds in turn %.0f)", name, rounds[name])
 		}
 	}
 	if e := errs(); len(e) > 0 {
