@@ -21,6 +21,7 @@ import (
 // see what, and the throttle; on each store (on Postgres, the server's
 // own worker grades through River).
 func TestClassEndToEnd(t *testing.T) {
+	t.Parallel() // a server and a database of its own
 	storetest.Each(t, testClassEndToEnd)
 }
 

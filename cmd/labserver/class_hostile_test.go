@@ -43,6 +43,7 @@ func TestClassHostileSubmissions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("grades a dozen hostile submissions")
 	}
+	t.Parallel() // a server and a database of its own
 	db, tokens := setupClass(t, "good", "mallory")
 	s := startClassServer(t, db, "--no-bench", "--check-timeout", "2s", "--submit-burst", "100")
 	code, _, body := post(t, s, tokens["good"], "tokenbucket", solutionFiles(t, "tokenbucket")...)
@@ -206,6 +207,7 @@ func TestClassCrashRecovery(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills and restarts the server")
 	}
+	t.Parallel() // a server and a database of its own
 	db, tokens := setupClass(t, "ada")
 	flags := []string{"--no-bench", "--check-timeout", "2s"}
 	s := startClassServer(t, db, flags...)

@@ -20,6 +20,7 @@ func TestClassLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("grades 200 submissions")
 	}
+	t.Parallel() // a server and a database of its own
 	const learners, each = 20, 10
 	var names []string
 	for i := range learners {
