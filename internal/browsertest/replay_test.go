@@ -106,8 +106,7 @@ func replayRows(t *testing.T, ctx context.Context, in string) [][]string {
 // same fixture, built into lab.wasm) and shows the step table, the step
 // the grade says differs marked first, the bucket's state beside each step.
 func TestReplayShowsTheDifferingStep(t *testing.T) {
-	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
-	errs := Console(ctx)
+	RequireChromium(t)
 	root, err := ModuleRoot(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -115,6 +114,10 @@ func TestReplayShowsTheDifferingStep(t *testing.T) {
 	r, failed, fixture := gradeFixture(t, root, "tokenbucket", "truncating-refill")
 	steps := failed.Counterexample.Steps
 	s := StartServer(t, ServerOptions{StaticDir: fixtureWasm(t, root, "tokenbucket", fixture), Reports: []*report.Report{r}})
+	// Its browser comes after the slow work (grading, building lab.wasm), so
+	// that its timeout bounds the use of the browser alone.
+	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
+	errs := Console(ctx)
 	Open(t, ctx, s, "/exercises/tokenbucket", "exercise-title")
 
 	in := `document.querySelector('[data-testid="check-` + failed.ID + `"]')`
@@ -174,8 +177,7 @@ func TestReplayShowsTheDifferingStep(t *testing.T) {
 // and the written address's window count against its limit, drawn as a
 // meter.
 func TestReplayShowsTheThrottlesWindow(t *testing.T) {
-	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
-	errs := Console(ctx)
+	RequireChromium(t)
 	root, err := ModuleRoot(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -183,6 +185,10 @@ func TestReplayShowsTheThrottlesWindow(t *testing.T) {
 	r, failed, fixture := gradeFixture(t, root, "throttle", "counts-refused")
 	steps := failed.Counterexample.Steps
 	s := StartServer(t, ServerOptions{StaticDir: fixtureWasm(t, root, "throttle", fixture), Reports: []*report.Report{r}})
+	// Its browser comes after the slow work (grading, building lab.wasm), so
+	// that its timeout bounds the use of the browser alone.
+	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
+	errs := Console(ctx)
 	Open(t, ctx, s, "/exercises/throttle", "exercise-title")
 
 	in := `document.querySelector('[data-testid="check-` + failed.ID + `"]')`

@@ -44,8 +44,8 @@ var laneIDs = []string{"fixed", "sliding", "tokenbucket", "slidinglog", "gcra"}
 const vizTimeout = 60 * time.Second
 
 // requireWasm fails the test if TestMain could not build lab.wasm. Call it
-// after NewBrowser (which skips without a browser: TestMain builds nothing
-// then). The limiter and week 4 tests share it.
+// after NewBrowser or RequireChromium (which skip without a browser:
+// TestMain builds nothing then). The limiter and week 4 tests share it.
 func requireWasm(t *testing.T) {
 	t.Helper()
 	if assets.Err != nil {
@@ -61,6 +61,31 @@ type vizPage struct {
 	t     *testing.T
 	ctx   context.Context
 	mount string // CSS selector of the mount
+}
+
+// yoursSpeed is the speed a test runs a visualization at while it runs
+// Yours (a stub, a fixture or the learner's code) for more than a moment.
+// Yours runs in a Web Worker whose every call must answer within 1 s of
+// wall time (remote.js's watchdog, which reports an endless loop
+// otherwise), and a frame asks it for its speed times the frame's longest
+// advance (100 to 250 ms) of virtual time: at the top speeds seconds of a
+// scenario in one call, which a busy machine can take longer than that to
+// answer. At 2× a call is 5 to 15 times smaller.
+const yoursSpeed = "2"
+
+// onlyMount takes every visualization but the one whose mount has
+// data-testid testid off the lesson page, so that the test's tab animates
+// that one alone: each visualization draws every frame whether on screen
+// or not, and a lesson's two or three together keep a core busy that the
+// tests beside it need. A mount taken off the page ends its own frame loop
+// and frees its run (common.js). The tests of a whole page (its mount
+// points, its layout on a phone, both week 4 visualizations) keep them all.
+func onlyMount(t *testing.T, ctx context.Context, testid string) {
+	t.Helper()
+	Eval[bool](t, ctx, `(() => {
+		for (const m of document.querySelectorAll("[data-viz]")) if (m.dataset.testid !== `+strconv.Quote(testid)+`) m.remove();
+		return true;
+	})()`)
 }
 
 // openViz opens the lesson and waits until its visualization has drawn its
@@ -538,14 +563,15 @@ func TestVizImplSwitch(t *testing.T) {
 	for _, b := range builds {
 		for _, l := range vizLessons {
 			t.Run(b.name+"/"+l.slug, func(t *testing.T) {
-				ctx := NewBrowser(t, BrowserOptions{})
+				RequireChromium(t)
 				requireWasm(t)
-				errs := Console(ctx)
 				dir := assets.Dir
 				if b.name == "noyours" {
 					dir = buildNoYours(t)
 				}
 				s := StartServer(t, ServerOptions{StaticDir: dir})
+				ctx := NewBrowser(t, BrowserOptions{}) // after the build: its timeout bounds the browser's use alone
+				errs := Console(ctx)
 				v := openViz(t, ctx, s, l.slug, l.preset)
 				v.waitFor("Reference", `f["impl-status"] === "Reference"`)
 				naive := v.figures().text("refill") == "naive"

@@ -87,6 +87,7 @@ func TestWeek3Contention(t *testing.T) {
 	errs := Console(ctx)
 	s := StartServer(t, ServerOptions{StaticDir: assets.Dir})
 	Open(t, ctx, s, "/lessons/week-3", "viz-contention")
+	onlyMount(t, ctx, "viz-contention")
 	c := contentionView{newVizPage(t, ctx, "viz-contention")}
 	c.waitReady()
 
@@ -164,6 +165,7 @@ func TestWeek3Contention(t *testing.T) {
 	}
 
 	// Yours on the stub says it is not implemented; FIFO and RR go on.
+	c.set("speed", yoursSpeed)
 	c.set("impl", "yours")
 	want := "not implemented"
 	if assets.NoYours {

@@ -143,6 +143,7 @@ func TestWeek3Gateway(t *testing.T) {
 	ScreenshotViewport(t, ctx, "reference")
 	screenshotMount(t, ctx, m, "reference-mount")
 
+	m.set("speed", yoursSpeed)
 	m.set("impl", "yours")
 	if stillAStub(t, "exercises/gateway/gateway.go") {
 		f = m.waitFor("Yours to say it is not implemented", `f["impl-status"].includes("Yours: not implemented yet")`)
@@ -160,6 +161,7 @@ func TestWeek3Gateway(t *testing.T) {
 	ScreenshotViewport(t, ctx, "yours")
 
 	m.set("impl", "reference")
+	m.set("speed", "10")
 	m.waitFor("the 12 s run to end again", `f["impl-status"] === "Gateway: Reference" && f.clock === "t = 12.0 s"`)
 	Phone(t, ctx)
 	m.scrollIntoView()

@@ -17,11 +17,13 @@ import (
 // figures the page shows. Virtual time is moved by running at the top speed
 // and polling until the run is done, never by sleeping.
 
-// openWeek3 opens the week 3 lesson and waits until the visualization whose
-// mount has data-testid testid has drawn its first frame.
+// openWeek3 opens the week 3 lesson, with the visualization whose mount has
+// data-testid testid alone on it (see onlyMount), and waits until it has
+// drawn its first frame.
 func openWeek3(t *testing.T, ctx context.Context, s *Server, testid string) *mountView {
 	t.Helper()
 	Open(t, ctx, s, "/lessons/week-3", testid)
+	onlyMount(t, ctx, testid)
 	m := &mountView{newVizPage(t, ctx, testid)}
 	m.waitReady()
 	return m
@@ -94,6 +96,7 @@ func TestWeek3HierarchyLeak(t *testing.T) {
 	m.scrollIntoView()
 	ScreenshotViewport(t, ctx, "reference")
 
+	m.set("speed", yoursSpeed)
 	m.set("impl", "yours")
 	if stillAStub(t, "exercises/hierarchy/hierarchy.go") {
 		f = m.waitFor("Yours to say it is not implemented", `f["impl-status"].includes("Yours: not implemented yet")`)

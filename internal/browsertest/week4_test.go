@@ -26,11 +26,13 @@ import (
 // figures are read the week 4 way (figsJS), as a plain map.
 type mountView struct{ *vizPage }
 
-// openWeek4 opens the week 4 lesson and waits until the visualization
-// whose mount has data-testid testid has drawn its first frame.
+// openWeek4 opens the week 4 lesson, with the visualization whose mount has
+// data-testid testid alone on it (see onlyMount), and waits until it has
+// drawn its first frame.
 func openWeek4(t *testing.T, ctx context.Context, s *Server, testid string) *mountView {
 	t.Helper()
 	Open(t, ctx, s, "/lessons/week-4", testid)
+	onlyMount(t, ctx, testid)
 	m := &mountView{newVizPage(t, ctx, testid)}
 	m.waitReady()
 	return m
@@ -417,7 +419,9 @@ func TestWeek4Page(t *testing.T) {
 			name, width = "phone", 390
 			Phone(t, ctx)
 		}
-		g := openWeek4(t, ctx, s, "viz-governor")
+		Open(t, ctx, s, "/lessons/week-4", "viz-governor")
+		g := &mountView{newVizPage(t, ctx, "viz-governor")}
+		g.waitReady()
 		newVizPage(t, ctx, "viz-gradient2").waitReady()
 		g.waitFor("a few windows", `n("window") >= 12`)
 		if w := Eval[int](t, ctx, `document.documentElement.scrollWidth`); w > width {

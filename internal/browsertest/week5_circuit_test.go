@@ -18,8 +18,9 @@ import (
 // moved by running at the top speed and polling until the run is done,
 // never by sleeping.
 
-// openCircuit opens the week 5 lesson and waits until the breaker's
-// visualization has drawn its first frame.
+// openCircuit opens the week 5 lesson, with the breaker's visualization
+// alone on it (see onlyMount), and waits until it has drawn its first
+// frame.
 func openCircuit(t *testing.T) (*mountView, func() []string) {
 	t.Helper()
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
@@ -27,6 +28,7 @@ func openCircuit(t *testing.T) (*mountView, func() []string) {
 	errs := Console(ctx)
 	s := StartServer(t, ServerOptions{StaticDir: assets.Dir})
 	Open(t, ctx, s, "/lessons/week-5", "viz-breaker")
+	onlyMount(t, ctx, "viz-breaker")
 	m := &mountView{newVizPage(t, ctx, "viz-breaker")}
 	m.waitReady()
 	return m, errs
@@ -236,6 +238,7 @@ func TestWeek5CircuitRetryStorm(t *testing.T) {
 	}
 
 	m.set("breaker", "on")
+	m.set("speed", yoursSpeed)
 	m.set("impl", "yours")
 	if stillAStub(t, "exercises/breaker/breaker.go") {
 		f := m.waitFor("Yours to say it is not implemented", `f["impl-status"].includes("Yours: not implemented yet")`)
@@ -266,24 +269,31 @@ func TestWeek5CircuitRetryStorm(t *testing.T) {
 // results that change the breaker without generations, and half-open
 // periods that let more than the probes through without a limit.
 func TestWeek5CircuitShowsBuggyBreakers(t *testing.T) {
-	ctx := NewBrowser(t, BrowserOptions{Timeout: 4 * time.Minute})
+	RequireChromium(t)
 	requireWasm(t)
 	root, err := ModuleRoot(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
+	static := map[string]string{}
+	for _, fixture := range []string{"no-generation", "probes-unlimited"} {
+		static[fixture] = fixtureWasm(t, root, "breaker", filepath.Join(root, "grader", "testdata", "fixtures", "breaker", fixture))
+	}
+	// Its browser comes after the slow work (building lab.wasm), so that
+	// its timeout bounds the use of the browser alone.
+	ctx := NewBrowser(t, BrowserOptions{Timeout: 4 * time.Minute})
 	run := func(fixture, scenario string) *mountView {
 		t.Helper()
-		static := fixtureWasm(t, root, "breaker", filepath.Join(root, "grader", "testdata", "fixtures", "breaker", fixture))
-		s := StartServer(t, ServerOptions{StaticDir: static})
+		s := StartServer(t, ServerOptions{StaticDir: static[fixture]})
 		Open(t, ctx, s, "/lessons/week-5", "viz-breaker")
+		onlyMount(t, ctx, "viz-breaker")
 		m := &mountView{newVizPage(t, ctx, "viz-breaker")}
 		m.waitReady()
 		m.set("speed", "0.25")
 		m.set("impl", "yours")
 		m.set("preset", scenario)
 		m.waitFor("Yours to start", `f["impl-status"] === "Breaker: Yours" && n("clock") < 9`)
-		m.set("speed", "10")
+		m.set("speed", yoursSpeed)
 		m.waitFor(fixture+" to run "+scenario, `f.clock === "t = 10.0 s"`)
 		return m
 	}

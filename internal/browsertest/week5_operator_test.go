@@ -17,11 +17,13 @@ import (
 // sleeping. The presets' scripts and TTLs (lab/operator's presets.go) are
 // the scenario the test sets up; everything else is read from the page.
 
-// openWeek5 opens the week 5 lesson and waits until the visualization
-// whose mount has data-testid testid has drawn its first frame.
+// openWeek5 opens the week 5 lesson, with the visualization whose mount has
+// data-testid testid alone on it (see onlyMount), and waits until it has
+// drawn its first frame.
 func openWeek5(t *testing.T, ctx context.Context, s *Server, testid string) *mountView {
 	t.Helper()
 	Open(t, ctx, s, "/lessons/week-5", testid)
+	onlyMount(t, ctx, testid)
 	m := &mountView{newVizPage(t, ctx, testid)}
 	m.waitReady()
 	return m

@@ -93,12 +93,15 @@ func pollProbe(t *testing.T, ctx context.Context, cond string) map[string]any {
 // thread the stuck call froze answers no click before the report (or never
 // reports), whatever the machine's speed.
 func TestYoursEndlessLoopLeavesThePageResponsive(t *testing.T) {
-	ctx := NewBrowser(t, BrowserOptions{Timeout: 4 * time.Minute})
+	RequireChromium(t)
 	requireWasm(t)
-	errs := Console(ctx)
 	root, static := endlessWasm(t)
 	correct := fixtureWasm(t, root, "tokenbucket", filepath.Join(root, "grader", "testdata", "fixtures", "tokenbucket", "correct-split"))
 	s := StartServer(t, ServerOptions{StaticDir: static})
+	// Its browser comes after the slow work (building lab.wasm), so that
+	// its timeout bounds the use of the browser alone.
+	ctx := NewBrowser(t, BrowserOptions{Timeout: 4 * time.Minute})
+	errs := Console(ctx)
 
 	v := openViz(t, ctx, s, "week-2", "edge-attack")
 	ref := addReferenceViz(t, ctx, v.mount)
@@ -287,15 +290,18 @@ const callsPerSecondJS = `(async () => {
 // round of one of them decides nothing, and every round makes at least one
 // step whatever the machine's speed.
 func TestYoursCallsPerSecond(t *testing.T) {
-	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
+	RequireChromium(t)
 	requireWasm(t)
-	errs := Console(ctx)
 	root, err := ModuleRoot(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	static := fixtureWasm(t, root, "tokenbucket", filepath.Join(root, "grader", "testdata", "fixtures", "tokenbucket", "correct-split"))
 	s := StartServer(t, ServerOptions{StaticDir: static})
+	// Its browser comes after the slow work (building lab.wasm), so that
+	// its timeout bounds the use of the browser alone.
+	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
+	errs := Console(ctx)
 	openViz(t, ctx, s, "week-2", "edge-attack")
 	rounds, err := chromedp.Run(ctx, chromedp.Evaluate[map[string][]float64](callsPerSecondJS, chromedp.EvalAwaitPromise))
 	if err != nil {
@@ -349,11 +355,14 @@ func endlessReport() *report.Report {
 // says so after the deadline, and the next replay runs in a fresh worker
 // (and says so again).
 func TestReplayOfAnEndlessYours(t *testing.T) {
-	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
+	RequireChromium(t)
 	requireWasm(t)
-	errs := Console(ctx)
 	_, static := endlessWasm(t)
 	s := StartServer(t, ServerOptions{StaticDir: static, Reports: []*report.Report{endlessReport()}})
+	// Its browser comes after the slow work (building lab.wasm), so that
+	// its timeout bounds the use of the browser alone.
+	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
+	errs := Console(ctx)
 	Open(t, ctx, s, "/exercises/tokenbucket", "exercise-title")
 	WaitTestID(t, ctx, "replay-button")
 	const want = "Could not replay: Yours did not return within 1 s: an endless loop?"
