@@ -136,7 +136,9 @@ func StartServer(t testing.TB, o ServerOptions) *Server {
 // viewport.
 type BrowserOptions struct {
 	Width, Height int
-	// Timeout bounds the whole test's use of the browser; zero means 90s.
+	// Timeout bounds the whole test's use of the browser; zero means 3
+	// minutes, generous because tabs run side by side on a machine that
+	// may be busy: it catches a test that hangs, and judges no speed.
 	Timeout time.Duration
 }
 
@@ -243,7 +245,7 @@ func NewBrowser(t testing.TB, o BrowserOptions) context.Context {
 		o.Width, o.Height = 1280, 900
 	}
 	if o.Timeout == 0 {
-		o.Timeout = 90 * time.Second
+		o.Timeout = 3 * time.Minute
 	}
 	parent, err := sharedBrowser(path)
 	if err != nil {

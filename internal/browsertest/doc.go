@@ -8,6 +8,12 @@
 // server, open a browser tab, wait for an element by data-testid, collect
 // console errors, save screenshots, build lab.wasm for the server to serve.
 //
+// The package's TestMain shares one Chromium among its tests
+// (ShareBrowser): each test gets a tab of its own, with a browser context
+// (cookies, storage, cache) and a viewport of its own, and the tests run
+// side by side. No verdict depends on how fast a tab runs: tests move the
+// pages' virtual time and wait for events, and log wall times.
+//
 // Without Chromium the tests skip, saying how to install it, unless
 // RATELAB_REQUIRE_BROWSER=1, when they fail. $CHROMIUM overrides the
 // browser's path; screenshots go to $RATELAB_SCREENSHOTS, or to a temporary

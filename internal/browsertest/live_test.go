@@ -122,6 +122,7 @@ func startLabserver(t *testing.T, dir string) *Server {
 // the write to the badge is logged), and saving code that does not compile
 // shows the compiler's message.
 func TestLiveLoop(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds labserver and grades an exercise")
 	}

@@ -17,6 +17,7 @@ func startSeeded(t *testing.T) *Server {
 }
 
 func TestHomeShowsWeeksExercisesAndGrades(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{})
 	errs := Console(ctx)
 	s := startSeeded(t)
@@ -53,49 +54,56 @@ func TestHomeShowsWeeksExercisesAndGrades(t *testing.T) {
 	}
 }
 
+// Each lesson's mount points, as the course declares them: the
+// visualization (data-viz) and its preset. One tab per lesson, side by
+// side, on one server.
 func TestLessonsHaveTheirMountPoints(t *testing.T) {
-	ctx := NewBrowser(t, BrowserOptions{})
+	t.Parallel()
+	RequireChromium(t)
 	s := startSeeded(t)
-	// Each lesson's mount points, as the course declares them: the
-	// visualization (data-viz) and its preset.
 	for _, w := range course.Weeks() {
 		slug := w.Lesson.Slug
-		Open(t, ctx, s, "/lessons/"+slug, "lesson-title")
-		if got := TextOf(t, ctx, "lesson-title"); got != w.Lesson.Title {
-			t.Errorf("%s: lesson-title = %q, want %q", slug, got, w.Lesson.Title)
-		}
-		// The mounts as declared: a lesson may declare none (week 3's
-		// visualizations are not built yet), and then its page has none.
-		if len(w.Lesson.Mounts) == 0 {
-			if n := Eval[int](t, ctx, `document.querySelectorAll('[data-viz]').length`); n != 0 {
-				t.Errorf("%s declares no visualization but has %d mount points", slug, n)
+		t.Run(slug, func(t *testing.T) {
+			t.Parallel()
+			ctx := NewBrowser(t, BrowserOptions{})
+			Open(t, ctx, s, "/lessons/"+slug, "lesson-title")
+			if got := TextOf(t, ctx, "lesson-title"); got != w.Lesson.Title {
+				t.Errorf("%s: lesson-title = %q, want %q", slug, got, w.Lesson.Title)
 			}
-		}
-		for _, mt := range w.Lesson.Mounts {
-			m := struct{ kind, preset string }{mt.Viz, mt.Preset}
-			mount := `[data-viz="` + m.kind + `"][data-preset="` + m.preset + `"]`
-			if n := Eval[int](t, ctx, `document.querySelectorAll('`+mount+`').length`); n != 1 {
-				t.Errorf("%s: %d mount points %s, want 1", slug, n, mount)
+			// The mounts as declared: a lesson may declare none (week 3's
+			// visualizations are not built yet), and then its page has none.
+			if len(w.Lesson.Mounts) == 0 {
+				if n := Eval[int](t, ctx, `document.querySelectorAll('[data-viz]').length`); n != 0 {
+					t.Errorf("%s declares no visualization but has %d mount points", slug, n)
+				}
 			}
-			// Either the visualization's script is on the page, or the mount
-			// point says it is not built: never neither, never both.
-			scripts := Eval[bool](t, ctx, `!!document.querySelector('script[src="/static/viz/`+m.kind+`.js"]')`)
-			missing := Eval[string](t, ctx, `(document.querySelector('`+mount+` [data-testid="viz-missing"]') || {}).textContent || ""`)
-			if scripts == (missing != "") {
-				t.Errorf("%s: %s script loaded = %v, missing notice = %q; want exactly one", slug, m.kind, scripts, missing)
+			for _, mt := range w.Lesson.Mounts {
+				m := struct{ kind, preset string }{mt.Viz, mt.Preset}
+				mount := `[data-viz="` + m.kind + `"][data-preset="` + m.preset + `"]`
+				if n := Eval[int](t, ctx, `document.querySelectorAll('`+mount+`').length`); n != 1 {
+					t.Errorf("%s: %d mount points %s, want 1", slug, n, mount)
+				}
+				// Either the visualization's script is on the page, or the mount
+				// point says it is not built: never neither, never both.
+				scripts := Eval[bool](t, ctx, `!!document.querySelector('script[src="/static/viz/`+m.kind+`.js"]')`)
+				missing := Eval[string](t, ctx, `(document.querySelector('`+mount+` [data-testid="viz-missing"]') || {}).textContent || ""`)
+				if scripts == (missing != "") {
+					t.Errorf("%s: %s script loaded = %v, missing notice = %q; want exactly one", slug, m.kind, scripts, missing)
+				}
+				if missing != "" && !strings.Contains(missing, "visualization not built: run make run") {
+					t.Errorf("%s: missing notice = %q, want it to say how to build it", slug, missing)
+				}
 			}
-			if missing != "" && !strings.Contains(missing, "visualization not built: run make run") {
-				t.Errorf("%s: missing notice = %q, want it to say how to build it", slug, missing)
+			for _, e := range w.Exercises {
+				WaitTestID(t, ctx, "lesson-exercise-"+e.ID)
 			}
-		}
-		for _, e := range w.Exercises {
-			WaitTestID(t, ctx, "lesson-exercise-"+e.ID)
-		}
-		Screenshot(t, ctx, slug)
+			Screenshot(t, ctx, "lesson")
+		})
 	}
 }
 
 func TestExerciseShowsCounterexample(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{})
 	errs := Console(ctx)
 	s := startSeeded(t)
@@ -155,6 +163,7 @@ func TestExerciseShowsCounterexample(t *testing.T) {
 }
 
 func TestExerciseWithoutReport(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{})
 	s := startSeeded(t)
 	Open(t, ctx, s, "/exercises/slidingwindow", "no-report")
@@ -168,6 +177,7 @@ func TestExerciseWithoutReport(t *testing.T) {
 }
 
 func TestNotFoundPage(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{})
 	s := startSeeded(t)
 	for _, path := range []string{"/lessons/week-9", "/exercises/leakybucket", "/no/such/page"} {

@@ -106,6 +106,7 @@ func replayRows(t *testing.T, ctx context.Context, in string) [][]string {
 // same fixture, built into lab.wasm) and shows the step table, the step
 // the grade says differs marked first, the bucket's state beside each step.
 func TestReplayShowsTheDifferingStep(t *testing.T) {
+	t.Parallel()
 	RequireChromium(t)
 	root, err := ModuleRoot(context.Background())
 	if err != nil {
@@ -177,6 +178,7 @@ func TestReplayShowsTheDifferingStep(t *testing.T) {
 // and the written address's window count against its limit, drawn as a
 // meter.
 func TestReplayShowsTheThrottlesWindow(t *testing.T) {
+	t.Parallel()
 	RequireChromium(t)
 	root, err := ModuleRoot(context.Background())
 	if err != nil {

@@ -323,6 +323,7 @@ func (l limits) bucketBound(tNs int64) int64 {
 // about 2N within 100 ms of a boundary, while the sliding window holds N
 // and the token bucket b + r·T.
 func TestVizEdgeAttack(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{})
 	requireWasm(t)
 	errs := Console(ctx)
@@ -412,6 +413,7 @@ func TestVizEdgeAttack(t *testing.T) {
 // starves on the naive bucket, while the exact one (the GCRA lane) grants
 // about 1,000 a second; the page shows the credit rounding threw away.
 func TestVizNaiveRefill(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		slug, preset string
 		choose       bool // select naive-demo in the traffic menu
@@ -424,6 +426,7 @@ func TestVizNaiveRefill(t *testing.T) {
 			name += "-select-naive-demo"
 		}
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			ctx := NewBrowser(t, BrowserOptions{})
 			requireWasm(t)
 			errs := Console(ctx)
@@ -550,6 +553,7 @@ func buildNoYours(t *testing.T) string {
 // The Code switch: "Yours" runs the learner's exercises/ (stubs here) and
 // says plainly why its lanes stopped; "Reference" works again after it.
 func TestVizImplSwitch(t *testing.T) {
+	t.Parallel()
 	stubs := exercisesAreStubs(t)
 	type build struct {
 		name    string
@@ -563,6 +567,7 @@ func TestVizImplSwitch(t *testing.T) {
 	for _, b := range builds {
 		for _, l := range vizLessons {
 			t.Run(b.name+"/"+l.slug, func(t *testing.T) {
+				t.Parallel()
 				RequireChromium(t)
 				requireWasm(t)
 				dir := assets.Dir
@@ -683,11 +688,16 @@ func frameRate(t *testing.T, ctx context.Context) (fps, busyMs float64) {
 // Page load to first frame, and frames per second while the visualization
 // runs: measured and logged, never asserted (wall time). What it asserts:
 // lab.wasm comes compressed, and the page animates: after the first frame,
-// more frames come (three, however long they take).
+// more frames come (three, however long they take). The other tests of the
+// package run beside it in tabs of their own, so the figures are those of
+// a busy browser: for figures to compare, run it alone (go test -run
+// TestVizFirstFrameAndFrameRate).
 func TestVizFirstFrameAndFrameRate(t *testing.T) {
+	t.Parallel()
 	for _, l := range vizLessons {
 		t.Run(l.slug, func(t *testing.T) {
-			ctx := NewBrowser(t, BrowserOptions{}) // a fresh browser context: nothing cached
+			t.Parallel()
+			ctx := NewBrowser(t, BrowserOptions{}) // a browser context of its own: nothing cached
 			requireWasm(t)
 			s := StartServer(t, ServerOptions{StaticDir: assets.Dir})
 			if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: vizProbe}); err != nil {
@@ -733,8 +743,10 @@ func TestVizFirstFrameAndFrameRate(t *testing.T) {
 // Screenshots of both lessons with the visualization running, on a desktop
 // and on a phone; a phone must not scroll sideways.
 func TestVizScreenshots(t *testing.T) {
+	t.Parallel()
 	for _, l := range vizLessons {
 		t.Run(l.slug, func(t *testing.T) {
+			t.Parallel()
 			ctx := NewBrowser(t, BrowserOptions{})
 			requireWasm(t)
 			errs := Console(ctx)
@@ -774,6 +786,7 @@ func TestVizScreenshots(t *testing.T) {
 // lab.wasm is served as application/wasm, gzipped when the client accepts
 // gzip and raw when it does not; both decode to the file built.
 func TestVizWasmServedCompressed(t *testing.T) {
+	t.Parallel()
 	RequireChromium(t) // TestMain builds lab.wasm only when a browser is there
 	requireWasm(t)
 	raw, err := os.ReadFile(filepath.Join(assets.Dir, "lab.wasm"))

@@ -33,6 +33,7 @@ func tinyWasm() []byte {
 // The browser fetches /static/lab.wasm with gzip, gets application/wasm,
 // and may compile it under the pages' Content-Security-Policy.
 func TestWasmServedToBrowser(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{})
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "lab.wasm"), tinyWasm(), 0o644); err != nil {

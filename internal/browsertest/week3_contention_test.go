@@ -82,6 +82,7 @@ func (c contentionView) lane(id string) contentionLane {
 }
 
 func TestWeek3Contention(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
 	requireWasm(t)
 	errs := Console(ctx)
@@ -192,6 +193,7 @@ func TestWeek3Contention(t *testing.T) {
 
 // On a phone the contention lab fits the screen: only its table scrolls.
 func TestWeek3ContentionPhone(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{})
 	requireWasm(t)
 	s := StartServer(t, ServerOptions{StaticDir: assets.Dir})

@@ -71,6 +71,7 @@ func screenshotMount(t *testing.T, ctx context.Context, m *mountView, name strin
 }
 
 func TestWeek3Gateway(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
 	requireWasm(t)
 	errs := Console(ctx)

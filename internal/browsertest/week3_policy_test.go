@@ -56,6 +56,7 @@ func stillAStub(t *testing.T, file string) bool {
 }
 
 func TestWeek3HierarchyLeak(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
 	requireWasm(t)
 	errs := Console(ctx)

@@ -141,6 +141,7 @@ func (m *mountView) scrollIntoView() {
 func leq(a, b float64) bool { return a <= b+1e-9*math.Abs(b) }
 
 func TestWeek4Governor(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 4 * time.Minute})
 	requireWasm(t)
 	errs := Console(ctx)
@@ -327,6 +328,7 @@ func checkNoMultiplicativeClimb(t *testing.T, log []movement) {
 }
 
 func TestWeek4Gradient2(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
 	requireWasm(t)
 	errs := Console(ctx)
@@ -409,6 +411,7 @@ func (m *mountView) figures() map[string]string {
 // The week 4 page on a desktop and on a phone: both visualizations run,
 // nothing scrolls sideways.
 func TestWeek4Page(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{})
 	requireWasm(t)
 	errs := Console(ctx)

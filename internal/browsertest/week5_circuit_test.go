@@ -182,6 +182,7 @@ func checkLate(t *testing.T, m *mountView, f map[string]string, scenario string)
 }
 
 func TestWeek5CircuitProbesAndLateResults(t *testing.T) {
+	t.Parallel()
 	m, errs := openCircuit(t)
 	f := m.waitFor("the lesson's preset", `f["impl-status"] === "Breaker: Reference"`)
 	for id, want := range map[string]string{"preset": "outage", "impl": "reference", "breaker": "on"} {
@@ -215,6 +216,7 @@ func TestWeek5CircuitProbesAndLateResults(t *testing.T) {
 }
 
 func TestWeek5CircuitRetryStorm(t *testing.T) {
+	t.Parallel()
 	m, errs := openCircuit(t)
 	for _, scenario := range []string{"outage", "blip"} {
 		on := m.circuitRun(scenario)
@@ -269,6 +271,7 @@ func TestWeek5CircuitRetryStorm(t *testing.T) {
 // results that change the breaker without generations, and half-open
 // periods that let more than the probes through without a limit.
 func TestWeek5CircuitShowsBuggyBreakers(t *testing.T) {
+	t.Parallel()
 	RequireChromium(t)
 	requireWasm(t)
 	root, err := ModuleRoot(context.Background())

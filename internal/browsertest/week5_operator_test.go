@@ -80,6 +80,7 @@ func checkAttributed(t *testing.T, f map[string]string) {
 }
 
 func TestWeek5ConsoleBusyDay(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
 	requireWasm(t)
 	errs := Console(ctx)
@@ -151,6 +152,7 @@ func TestWeek5ConsoleBusyDay(t *testing.T) {
 }
 
 func TestWeek5ConsolePresets(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
 	requireWasm(t)
 	errs := Console(ctx)
@@ -235,6 +237,7 @@ func (m *mountView) holdWhen(what, cond string) map[string]string {
 // the pause has refused 8 writes (about half a second later), well before
 // the pause's TTL of 3 s and the preset's scripted Degraded at 2 s.
 func TestWeek5ConsoleButtons(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
 	requireWasm(t)
 	errs := Console(ctx)

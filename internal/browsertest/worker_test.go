@@ -93,6 +93,7 @@ func pollProbe(t *testing.T, ctx context.Context, cond string) map[string]any {
 // thread the stuck call froze answers no click before the report (or never
 // reports), whatever the machine's speed.
 func TestYoursEndlessLoopLeavesThePageResponsive(t *testing.T) {
+	t.Parallel()
 	RequireChromium(t)
 	requireWasm(t)
 	root, static := endlessWasm(t)
@@ -305,8 +306,12 @@ const callsPerSecondJS = `(async () => {
 // lanes stop, so Yours decides for fewer lanes than the reference).
 // Measured and logged, not asserted (wall time): the test fails only if a
 // round of one of them decides nothing, and every round makes at least one
-// step whatever the machine's speed.
+// step whatever the machine's speed. The other tests of the package run
+// beside it in tabs of their own, so the figures are those of a busy
+// browser: for figures to compare, run it alone (go test -run
+// TestYoursCallsPerSecond).
 func TestYoursCallsPerSecond(t *testing.T) {
+	t.Parallel()
 	RequireChromium(t)
 	requireWasm(t)
 	root, err := ModuleRoot(context.Background())
@@ -372,6 +377,7 @@ func endlessReport() *report.Report {
 // says so after the deadline, and the next replay runs in a fresh worker
 // (and says so again).
 func TestReplayOfAnEndlessYours(t *testing.T) {
+	t.Parallel()
 	RequireChromium(t)
 	requireWasm(t)
 	_, static := endlessWasm(t)

@@ -11,6 +11,7 @@ import (
 // fetched beside the running lab.wasm and takes over: a visualization
 // showing "Yours" restarts on it at once, without a reload of the page.
 func TestNewYoursBuildIsSwappedIn(t *testing.T) {
+	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{})
 	requireWasm(t)
 	errs := Console(ctx)
