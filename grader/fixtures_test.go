@@ -151,6 +151,12 @@ func checkGraded(t *testing.T, f fixture, ex *report.Exercise) {
 		if c.Status == report.Skipped && c.Kind == report.Benchmark && !f.bench {
 			continue
 		}
+		if c.Status == report.Skipped && c.Kind == report.Benchmark && strings.HasPrefix(c.Message, "Not timed: this machine was too busy") {
+			// The grader itself could not time it (the reference was over
+			// its budget in the same runs): no verdict either way, said as
+			// such. make test runs these alone, on a quiet machine.
+			t.Skipf("%s: %s", c.ID, c.Message)
+		}
 		if c.Status == report.Passed {
 			if len(c.Mistakes) > 0 && c.Counterexample == nil {
 				t.Errorf("%s passed for a failure charged elsewhere, without showing it", c.ID)
