@@ -217,16 +217,76 @@ func (v *vizPage) figures() figures {
 }
 
 // waitFor polls the figures until the JavaScript condition cond (over f
-// and n, see figuresJS) holds, and returns them as they were then.
+// and n, see figuresJS) holds, and returns them as they were then. A run
+// of Yours that the page's watchdog stops meanwhile is restarted (see
+// pollFigures).
 func (v *vizPage) waitFor(what, cond string) figures {
 	v.t.Helper()
-	m, err := chromedp.Run(v.ctx, chromedp.Poll[map[string]string](v.figuresExpr(cond),
-		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(vizTimeout)))
-	if err != nil {
-		last := Eval[map[string]string](v.t, v.ctx, v.figuresExpr("true"))
-		v.t.Fatalf("waiting for %s (%s): %v\nthe page shows: %s", what, cond, err, dumpFigures(last))
+	dump := func() string { return dumpFigures(Eval[map[string]string](v.t, v.ctx, v.figuresExpr("true"))) }
+	return figures{v.t, pollFigures(v.t, v.ctx, v.mount, what, cond, v.figuresExpr, dump, watchdogRestarts)}
+}
+
+// waitUnaided is waitFor without restarting a run that the page's
+// watchdog stops: for a test of how the page itself goes on after it
+// reported a hang.
+func (v *vizPage) waitUnaided(what, cond string) figures {
+	v.t.Helper()
+	dump := func() string { return dumpFigures(Eval[map[string]string](v.t, v.ctx, v.figuresExpr("true"))) }
+	return figures{v.t, pollFigures(v.t, v.ctx, v.mount, what, cond, v.figuresExpr, dump, 0)}
+}
+
+// watchdogReport matches, as a JavaScript regular expression, the page's
+// report of a call of Yours that did not answer within remote.js's
+// deadline of 1 s of wall time (in a visualization's viz-error, or a
+// replay's replay-error).
+const watchdogReport = `/did not return (from \S+ )?within 1 s/`
+
+// watchdogRestarts is how many times a test restarts a run of Yours that
+// the page's watchdog stopped, before it fails.
+const watchdogRestarts = 2
+
+// stoppedByWatchdog is the key pollFigures adds to the figures when the
+// page's watchdog stopped the run before the condition held.
+const stoppedByWatchdog = "(stopped by the watchdog)"
+
+// pollFigures polls the figures of the visualization mounted at mount
+// (expr(c) returns them when the JavaScript condition c holds, else null)
+// until cond holds, and returns them then; dump says what the page shows
+// when the wait fails.
+//
+// Yours runs in a Web Worker whose every call must answer within 1 s of
+// wall time, or the page stops the run and reports an endless loop. The
+// Yours a test runs always answers (a stub, a fixture or a correct build;
+// the endless one's tests wait for the report itself, and cond is then
+// met by it), but on a busy machine a call can take longer than 1 s of
+// wall time. Such a run is restarted, with a line in the log, up to
+// maxRestarts times: a Yours that really hangs is reported every time and
+// fails the test. With maxRestarts 0 it waits for cond alone.
+func pollFigures(t testing.TB, ctx context.Context, mount, what, cond string, expr func(string) string, dump func() string, maxRestarts int) map[string]string {
+	t.Helper()
+	watched := cond
+	if maxRestarts > 0 {
+		watched = `(` + cond + `) || (` + watchdogReport + `.test(f["viz-error"] || "") && (f[` + strconv.Quote(stoppedByWatchdog) + `] = "1"))`
 	}
-	return figures{v.t, m}
+	for restarts := 0; ; restarts++ {
+		m, err := chromedp.Run(ctx, chromedp.Poll[map[string]string](expr(watched),
+			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(vizTimeout)))
+		if err != nil {
+			t.Fatalf("waiting for %s (%s): %v\nthe page shows: %s", what, cond, err, dump())
+		}
+		if m[stoppedByWatchdog] == "" {
+			return m
+		}
+		if restarts == maxRestarts {
+			t.Fatalf("waiting for %s (%s): the page's watchdog stopped Yours %d times, last %q", what, cond, restarts+1, m["viz-error"])
+		}
+		t.Logf("waiting for %s: the page's watchdog stopped Yours (%q), a call having taken over 1 s of wall time: restarting the run", what, m["viz-error"])
+		Eval[bool](t, ctx, `(document.querySelector(`+strconv.Quote(mount+` [data-testid="restart"]`)+`).click(), true)`)
+		if _, err := chromedp.Run(ctx, chromedp.Poll[map[string]string](expr(`f["viz-error"] === ""`),
+			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(vizTimeout))); err != nil {
+			t.Fatalf("waiting for the restarted run: %v\nthe page shows: %s", err, dump())
+		}
+	}
 }
 
 func dumpFigures(m map[string]string) string {

@@ -2,14 +2,13 @@ package browsertest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/chromedp/chromedp"
 )
 
 // The contention test drives web/static/viz/fairness.js on the week 3
@@ -41,13 +40,11 @@ func (c contentionView) nowExpr() string {
 	return `Number((document.querySelector(` + strconv.Quote(c.mount) + ` + " .rfq") || {dataset: {}}).dataset.now || 0)`
 }
 
-// runTo waits until the run has reached virtual time ns.
+// runTo waits until the run has reached virtual time ns (restarting a run
+// of Yours that the page's watchdog stops meanwhile, as waitFor does).
 func (c contentionView) runTo(ns float64) {
 	c.t.Helper()
-	cond := c.nowExpr() + " >= " + strconv.FormatFloat(ns, 'f', 0, 64)
-	if _, err := chromedp.Run(c.ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(vizTimeout))); err != nil {
-		c.t.Fatalf("waiting for t >= %.0f s: %v (now %v ns; viz-error %q)", ns/1e9, err, Eval[float64](c.t, c.ctx, c.nowExpr()), c.figures().text("viz-error"))
-	}
+	c.waitFor(fmt.Sprintf("t >= %.0f s", ns/1e9), c.nowExpr()+" >= "+strconv.FormatFloat(ns, 'f', 0, 64))
 }
 
 // lane reads lane id's panel and its column of the table.

@@ -67,15 +67,11 @@ func (m *mountView) dump() string {
 }
 
 // waitFor polls the figures until the JavaScript condition cond, over f
-// and n, holds, and returns them as they were then.
+// and n, holds, and returns them as they were then. A run of Yours that the
+// page's watchdog stops meanwhile is restarted (see pollFigures).
 func (m *mountView) waitFor(what, cond string) map[string]string {
 	m.t.Helper()
-	v, err := chromedp.Run(m.ctx, chromedp.Poll[map[string]string](m.figsExpr(cond),
-		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(vizTimeout)))
-	if err != nil {
-		m.t.Fatalf("waiting for %s (%s): %v\nthe page shows %s", what, cond, err, m.dump())
-	}
-	return v
+	return pollFigures(m.t, m.ctx, m.mount, what, cond, m.figsExpr, m.dump, watchdogRestarts)
 }
 
 // movement is one line of the governor's movement log, as the page
