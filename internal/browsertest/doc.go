@@ -11,8 +11,11 @@
 // The package's TestMain shares one Chromium among its tests
 // (ShareBrowser): each test gets a tab of its own, with a browser context
 // (cookies, storage, cache) and a viewport of its own, and the tests run
-// side by side. No verdict depends on how fast a tab runs: tests move the
-// pages' virtual time and wait for events, and log wall times.
+// side by side, as many as go test's -parallel (by default one per core):
+// more would not finish sooner, as a lesson's visualizations draw every
+// frame and one tab alone keeps a core or more busy. No verdict depends on
+// how fast a tab runs: tests move the pages' virtual time and wait for
+// events, and log wall times.
 //
 // Without Chromium the tests skip, saying how to install it, unless
 // RATELAB_REQUIRE_BROWSER=1, when they fail. $CHROMIUM overrides the
