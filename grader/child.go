@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,20 +60,19 @@ type child struct {
 	cmd *exec.Cmd
 	in  *os.File // its standard input, our end
 	out *os.File // its standard output, our end
-	// direct is set where out has read deadlines (Unix pipes): the call
-	// reads its answer from out itself (readDirect), through br, with
-	// partial holding a line's start across a deadline. Elsewhere (Windows)
-	// a reader goroutine passes lines on through the channel lines.
+	// direct is set where answers are read where they are awaited (Unix:
+	// see answerPipe and readDirect), through pending, which holds what
+	// was read past the last line, from from on. Elsewhere (Windows) a
+	// reader goroutine passes lines on through the channel lines.
 	direct  bool
-	br      *bufio.Reader
-	partial []byte
+	pending []byte
+	from    int
 	skipped int           // bytes read before the hello, which are skipped
 	lines   chan []byte   // lines read from out, closed when reading stops
 	quit    chan struct{} // closed to stop the reader
 	reader  sync.WaitGroup
 	err     error         // why reading stopped; set before lines is closed
 	wake    *time.Timer   // the waits' timer, where reads have no deadline
-	unhook  func() bool   // stops the cancellation's wake-up of a direct read
 	exited  chan struct{} // closed once the process has exited and been waited for
 	// serving is set once the process said hello: its init functions are
 	// done, and the time it takes from then on is the calls'.
@@ -168,7 +168,7 @@ func (c *child) start() error {
 	if err != nil {
 		return err
 	}
-	outR, outW, err := os.Pipe()
+	outR, outW, direct, err := answerPipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
@@ -206,14 +206,9 @@ func (c *child) start() error {
 	c.serving.Store(false)
 	c.checkCPU, c.checkCPUKnown = 0, true // a new process: all its CPU time is this check's
 	c.exited = make(chan struct{})
-	// A call's answer is read where it is awaited if the pipe has read
-	// deadlines: no goroutine hands it over, which halves what a call
-	// costs the grader (the pipe's round trip is most of a call's time).
-	c.direct = readDeadlines && outR.SetReadDeadline(time.Time{}) == nil
+	c.direct = direct && readDirectly
 	if c.direct {
-		c.br, c.partial, c.skipped = bufio.NewReaderSize(outR, 64<<10), nil, 0
-		// A cancelled grading wakes the read at once.
-		c.unhook = context.AfterFunc(c.ctx, func() { outR.SetReadDeadline(time.Now()) })
+		c.pending, c.from, c.skipped = c.pending[:0], 0, 0
 	} else {
 		c.reader.Add(1)
 		go c.read()
@@ -282,10 +277,6 @@ func (c *child) stop() {
 		return
 	}
 	killGroup(c.cmd)
-	if c.unhook != nil {
-		c.unhook()
-		c.unhook = nil
-	}
 	close(c.quit)
 	c.in.Close()
 	c.out.Close()
@@ -391,10 +382,10 @@ func (c *child) roundTrip(req wire.Request, what func() string, cpuLimit time.Du
 	}
 }
 
-// readDeadlines lets a child read its answers where they are awaited when
-// its pipe has read deadlines; tests turn it off to test the reader
-// goroutine that platforms without them use.
-var readDeadlines = true
+// readDirectly lets a child read its answers where they are awaited where
+// answerPipe allows it; tests turn it off to test the reader goroutine that
+// other platforms use.
+var readDirectly = true
 
 // earlier returns the earlier of two times.
 func earlier(a, b time.Time) time.Time {
@@ -454,23 +445,35 @@ func (c *child) await(until time.Time) ([]byte, event) {
 	}
 }
 
-// readDirect reads the child's next line after its hello from out, until
-// the time until, as read does for the channel.
+// readDirect reads the child's next line after its hello from out, as read
+// does for the channel, waiting until the time until at the latest. It
+// waits in slices of at most cancelPoll, so that a cancelled grading is
+// noticed within one.
 func (c *child) readDirect(until time.Time) ([]byte, event) {
-	c.out.SetReadDeadline(until)
 	for {
-		chunk, err := c.br.ReadSlice('\n')
-		if err == nil || errors.Is(err, bufio.ErrBufferFull) || len(chunk) > 0 {
-			c.partial = append(c.partial, chunk...)
-			if len(c.partial) > wire.MaxLine {
-				c.err = fmt.Errorf("the grading program wrote a line of more than %d bytes on its answer stream", wire.MaxLine)
+		if i := bytes.IndexByte(c.pending[c.from:], '\n'); i >= 0 {
+			line := bytes.TrimSuffix(c.pending[c.from:c.from+i], []byte("\r"))
+			c.from += i + 1
+			if c.serving.Load() {
+				return line, gotLine
+			}
+			// Learner init functions run before the harness and may print.
+			if string(line) == wire.Hello {
+				c.serving.Store(true)
+				continue
+			}
+			if c.skipped += len(line); c.skipped > wire.MaxLine {
+				c.err = errors.New("no hello from the grading program")
 				return nil, streamEnded
 			}
-		}
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
 			continue
-		case errors.Is(err, os.ErrDeadlineExceeded):
+		}
+		if len(c.pending)-c.from > wire.MaxLine {
+			c.err = fmt.Errorf("the grading program wrote a line of more than %d bytes on its answer stream", wire.MaxLine)
+			return nil, streamEnded
+		}
+		wait := time.Until(until)
+		if wait <= 0 {
 			select {
 			case <-c.exited:
 				// It exited with a grandchild holding its output open:
@@ -479,26 +482,37 @@ func (c *child) readDirect(until time.Time) ([]byte, event) {
 			default:
 				return nil, woke
 			}
-		case err != nil:
+		}
+		if c.ctx.Err() != nil {
+			return nil, canceled
+		}
+		ready, err := waitReadable(c.out, min(wait, cancelPoll))
+		if err != nil {
 			c.err = err
 			return nil, streamEnded
 		}
-		line := bytes.TrimSuffix(bytes.TrimSuffix(c.partial, []byte("\n")), []byte("\r"))
-		c.partial = nil
-		if c.serving.Load() {
-			return line, gotLine
-		}
-		// Learner init functions run before the harness and may print.
-		if string(line) == wire.Hello {
-			c.serving.Store(true)
+		if !ready {
 			continue
 		}
-		if c.skipped += len(line); c.skipped > wire.MaxLine {
-			c.err = errors.New("no hello from the grading program")
+		// Keep the line's start, make room, read what is there.
+		c.pending = c.pending[:copy(c.pending, c.pending[c.from:])]
+		c.from = 0
+		c.pending = slices.Grow(c.pending, 64<<10)
+		n, err := c.out.Read(c.pending[len(c.pending):cap(c.pending)])
+		c.pending = c.pending[:len(c.pending)+n]
+		if n == 0 {
+			if err == nil {
+				err = io.EOF
+			}
+			c.err = err
 			return nil, streamEnded
 		}
 	}
 }
+
+// cancelPoll is the longest a direct read waits before it looks whether
+// the grading was cancelled.
+const cancelPoll = 50 * time.Millisecond
 
 // overtime decides, when the check's deadline has passed during a call,
 // whether the check is over. The deadline stands for the child's CPU time

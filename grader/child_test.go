@@ -72,9 +72,9 @@ func eachRead(t *testing.T, f func(t *testing.T)) {
 			name = "direct"
 		}
 		t.Run(name, func(t *testing.T) {
-			old := readDeadlines
-			readDeadlines = direct
-			defer func() { readDeadlines = old }()
+			old := readDirectly
+			readDirectly = direct
+			defer func() { readDirectly = old }()
 			f(t)
 		})
 	}
