@@ -104,10 +104,16 @@ func newVizPage(t *testing.T, ctx context.Context, testid string) *vizPage {
 	return &vizPage{t: t, ctx: ctx, mount: fmt.Sprintf("[data-testid=%q]", testid)}
 }
 
+// waitReady waits, at most vizTimeout, for the visualization's first
+// frame; past it, the test fails with what the page shows, read while the
+// test's own deadline still leaves time to read it.
 func (v *vizPage) waitReady() {
 	v.t.Helper()
-	if err := chromedp.Do(v.ctx, chromedp.WaitVisible(chromedp.CSS(v.sel("viz-ready")))); err != nil {
-		v.t.Fatalf("waiting for %s to be ready: %v (viz-error: %q)", v.mount, err, v.figures().text("viz-error"))
+	ctx, cancel := context.WithTimeout(v.ctx, vizTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(v.sel("viz-ready")))); err != nil {
+		state := Eval[string](v.t, v.ctx, `JSON.stringify({visibility: document.visibilityState, focus: document.hasFocus(), wasm: performance.getEntriesByType("resource").filter((e) => e.name.includes(".wasm")).map((e) => [e.name, Math.round(e.duration)])})`)
+		v.t.Fatalf("waiting for %s to be ready: %v\nthe page: %s\nthe figures: %s", v.mount, err, state, dumpFigures(v.figures().m))
 	}
 }
 

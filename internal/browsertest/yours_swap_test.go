@@ -15,7 +15,7 @@ func TestNewYoursBuildIsSwappedIn(t *testing.T) {
 	ctx := NewBrowser(t, BrowserOptions{})
 	requireWasm(t)
 	errs := Console(ctx)
-	s := StartServer(t, ServerOptions{})
+	s := StartServer(t, ServerOptions{StaticDir: assets.Dir}) // the lab.wasm TestMain built, not web/static's (absent before make wasm)
 	v := openViz(t, ctx, s, "week-2", "edge-attack")
 	v.set("impl", "yours")
 	v.waitFor("Yours", `f["impl-status"].startsWith("Yours")`)
