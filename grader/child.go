@@ -72,7 +72,7 @@ type child struct {
 	quit    chan struct{} // closed to stop the reader
 	reader  sync.WaitGroup
 	err     error         // why reading stopped; set before lines is closed
-	wake    *time.Timer   // the waits' timer, where reads have no deadline
+	wake    *time.Timer   // the waits' timer, where the reader goroutine reads
 	exited  chan struct{} // closed once the process has exited and been waited for
 	// serving is set once the process said hello: its init functions are
 	// done, and the time it takes from then on is the calls'.
@@ -207,8 +207,9 @@ func (c *child) start() error {
 	c.checkCPU, c.checkCPUKnown = 0, true // a new process: all its CPU time is this check's
 	c.exited = make(chan struct{})
 	c.direct = direct && readDirectly
+	c.skipped = 0
 	if c.direct {
-		c.pending, c.from, c.skipped = c.pending[:0], 0, 0
+		c.pending, c.from = c.pending[:0], 0
 	} else {
 		c.reader.Add(1)
 		go c.read()
@@ -226,21 +227,16 @@ func (c *child) read() {
 	defer c.reader.Done()
 	defer close(c.lines)
 	r := bufio.NewReaderSize(c.out, 64<<10)
-	hello := false
-	for skipped := 0; ; {
+	for {
 		line, err := readLine(r)
 		if err != nil {
 			c.err = err
 			return
 		}
-		if !hello {
-			// Learner init functions run before the harness and may print.
-			hello = string(line) == wire.Hello
-			c.serving.Store(hello)
-			if skipped += len(line); skipped > wire.MaxLine {
-				c.err = errors.New("no hello from the grading program")
-				return
-			}
+		if answer, err := c.isAnswer(line); err != nil {
+			c.err = err
+			return
+		} else if !answer {
 			continue
 		}
 		select {
@@ -250,6 +246,26 @@ func (c *child) read() {
 		}
 	}
 }
+
+// isAnswer reports whether line, read from the child, is an answer: a line
+// after its hello. The lines before it (learner init functions run before
+// the harness and may print) are skipped, up to wire.MaxLine bytes in all.
+func (c *child) isAnswer(line []byte) (bool, error) {
+	if c.serving.Load() {
+		return true, nil
+	}
+	if string(line) == wire.Hello {
+		c.serving.Store(true)
+		return false, nil
+	}
+	if c.skipped += len(line); c.skipped > wire.MaxLine {
+		return false, errors.New("no hello from the grading program")
+	}
+	return false, nil
+}
+
+// errLongLine is a line on the answer stream longer than wire.MaxLine.
+var errLongLine = fmt.Errorf("the grading program wrote a line of more than %d bytes on its answer stream", wire.MaxLine)
 
 // readLine reads one line of at most wire.MaxLine bytes; a longer one is an
 // error, read no further.
@@ -262,7 +278,7 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 		}
 		line = append(line, chunk...)
 		if len(line) > wire.MaxLine {
-			return nil, fmt.Errorf("the grading program wrote a line of more than %d bytes on its answer stream", wire.MaxLine)
+			return nil, errLongLine
 		}
 		if !isPrefix {
 			return line, nil
@@ -454,22 +470,18 @@ func (c *child) readDirect(until time.Time) ([]byte, event) {
 		if i := bytes.IndexByte(c.pending[c.from:], '\n'); i >= 0 {
 			line := bytes.TrimSuffix(c.pending[c.from:c.from+i], []byte("\r"))
 			c.from += i + 1
-			if c.serving.Load() {
-				return line, gotLine
-			}
-			// Learner init functions run before the harness and may print.
-			if string(line) == wire.Hello {
-				c.serving.Store(true)
-				continue
-			}
-			if c.skipped += len(line); c.skipped > wire.MaxLine {
-				c.err = errors.New("no hello from the grading program")
+			answer, err := c.isAnswer(line)
+			if err != nil {
+				c.err = err
 				return nil, streamEnded
+			}
+			if answer {
+				return line, gotLine
 			}
 			continue
 		}
 		if len(c.pending)-c.from > wire.MaxLine {
-			c.err = fmt.Errorf("the grading program wrote a line of more than %d bytes on its answer stream", wire.MaxLine)
+			c.err = errLongLine
 			return nil, streamEnded
 		}
 		wait := time.Until(until)
