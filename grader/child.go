@@ -79,7 +79,20 @@ type child struct {
 	serving atomic.Bool
 	output  *excerpt
 	lost    *lostError
+	// Calls sent ahead (see check.Ahead and SendAhead): base is the handle
+	// the objects of the latest calls sent ahead were numbered from;
+	// queue, the calls sent ahead that the process made, with their
+	// answers, which the replay has not asked for yet; noAhead, that no
+	// calls are sent ahead for the rest of the check (calls sent ahead
+	// were lost: the calls are made one by one).
+	base    wire.Obj
+	queue   []sentAhead
+	noAhead bool
 }
+
+// sentAhead is a call sent ahead that the process made: its request line
+// and its answer line.
+type sentAhead struct{ call, answer []byte }
 
 // lostError says why the child was lost during a check.
 type lostError struct {
@@ -144,6 +157,7 @@ func (c *child) arm(limit time.Duration) {
 	c.limit = limit
 	c.deadline, c.hard = now.Add(limit), now.Add(hardFactor*limit)
 	c.checkCPU, c.checkCPUKnown = 0, false
+	c.noAhead = false
 	if c.cmd != nil {
 		c.checkCPU, c.checkCPUKnown = c.cpu(c.cmd.Process.Pid)
 	}
@@ -299,13 +313,19 @@ func (c *child) stop() {
 	c.reader.Wait()
 	<-c.exited
 	c.cmd = nil
+	c.queue = nil
 }
 
 // fail loses the child for the rest of the check and unwinds the call.
 func (c *child) fail(kind lostKind, detail string) {
+	c.lose(kind, detail)
+	panic(c.lost)
+}
+
+// lose loses the child for the rest of the check: the next call panics.
+func (c *child) lose(kind lostKind, detail string) {
 	c.lost = &lostError{kind: kind, detail: detail}
 	c.stop()
-	panic(c.lost)
 }
 
 // crashed loses the child after its stream ended or went wrong, with what
@@ -323,7 +343,7 @@ func (c *child) crashed() {
 // and, where this OS tells the child's CPU time (cpuUsed), within cpuLimit
 // of the child's CPU time: past either, the child is lost to a timeout,
 // with what() naming what it had not finished.
-func (c *child) roundTrip(req wire.Request, what func() string, cpuLimit time.Duration) wire.Response {
+func (c *child) roundTrip(line []byte, what func() string, cpuLimit time.Duration) wire.Response {
 	if c.lost != nil {
 		panic(c.lost)
 	}
@@ -332,16 +352,12 @@ func (c *child) roundTrip(req wire.Request, what func() string, cpuLimit time.Du
 			c.fail(lostStart, err.Error())
 		}
 	}
-	b, err := json.Marshal(req)
-	if err != nil {
-		c.fail(lostProtocol, "the grader could not encode a call: "+err.Error())
-	}
 	// A request is one short line, which the pipe takes at once unless the
 	// child stopped reading; the write waits at most until the hard
 	// deadline (not every platform's pipes have deadlines: the reader's
 	// timer below still holds).
 	c.in.SetWriteDeadline(c.hard)
-	if _, err := c.in.Write(append(b, '\n')); err != nil {
+	if _, err := c.in.Write(append(line, '\n')); err != nil {
 		if time.Now().After(c.hard) {
 			c.timedOut(what(), 0)
 		}
@@ -590,8 +606,8 @@ func (c *child) answer(line []byte, ok bool) wire.Response {
 	if !ok {
 		c.crashed()
 	}
-	var resp wire.Response
-	if err := json.Unmarshal(line, &resp); err != nil {
+	resp, err := wire.ParseAnswer(line)
+	if err != nil {
 		c.fail(lostProtocol, fmt.Sprintf("the grading program answered something that is not an answer (%v): %.200q", err, line))
 	}
 	if resp.Err != "" {
@@ -606,7 +622,13 @@ func (c *child) Call(obj wire.Obj, fn string, args []any, out ...any) {
 	if err != nil {
 		c.fail(lostProtocol, "the grader could not encode a call: "+err.Error())
 	}
-	resp := c.roundTrip(wire.Request{Obj: obj, Fn: fn, Args: raw}, func() string { return callText(fn, args, c.params[fn]) }, callCPULimit)
+	line := wire.AppendCall(nil, obj, fn, raw)
+	var resp wire.Response
+	if c.lost == nil && len(c.queue) > 0 {
+		resp = c.answered(line)
+	} else {
+		resp = c.roundTrip(line, func() string { return callText(fn, args, c.params[fn]) }, callCPULimit)
+	}
 	if resp.Panic != nil {
 		panic(*resp.Panic)
 	}
@@ -614,6 +636,103 @@ func (c *child) Call(obj wire.Obj, fn string, args []any, out ...any) {
 		c.fail(lostProtocol, fmt.Sprintf("the grading program answered %s with %v", fn, err))
 	}
 }
+
+// sendAhead lets the checks send the calls of a replay ahead (see
+// check.Ahead); tests turn it off to compare gradings with and without.
+var sendAhead = true
+
+// aheadCPULimit is the CPU time the calls sent ahead for one replay may
+// take together. Past it they are given up (the process is stopped) and
+// the calls are made one by one for the rest of the check, each within
+// callCPULimit, so that a call that does not return is named as such.
+const aheadCPULimit = 250 * time.Millisecond
+
+// Base implements check.Ahead: each replay's objects are numbered from a
+// handle of their own, above every handle given before, so that the
+// reference's replay numbers them as the process will.
+func (c *child) Base() wire.Obj {
+	if !sendAhead || c.noAhead || c.lost != nil {
+		return 0
+	}
+	c.base += 1 << 32
+	return c.base
+}
+
+// SendAhead implements check.Ahead. It never panics: if the process is
+// lost while it makes the calls, they are as if never sent (the next call
+// starts a new process, and the time they took is not the check's), and
+// the calls of the rest of the check are made one by one, so that what
+// went wrong is found, and reported, at the call that did it.
+func (c *child) SendAhead(calls, answers []json.RawMessage) {
+	c.queue = nil
+	if c.lost != nil || len(calls) == 0 {
+		return
+	}
+	start := time.Now()
+	resp, ok := c.tryAhead(wire.AppendAhead(nil, calls, answers, c.base))
+	if !ok {
+		c.noAhead = true
+		took := time.Since(start)
+		c.deadline, c.hard = c.deadline.Add(took), c.hard.Add(took)
+		return
+	}
+	same, err := strconv.Atoi(resp.Same)
+	if err != nil || same < 0 || same > len(calls) || (resp.Then != nil && same == len(calls)) {
+		c.lose(lostProtocol, fmt.Sprintf("the grading program answered calls sent ahead with something that is not an answer to them: %.200q", resp.Same))
+		return
+	}
+	for i := range same {
+		c.queue = append(c.queue, sentAhead{calls[i], answers[i]})
+	}
+	if resp.Then != nil {
+		c.queue = append(c.queue, sentAhead{calls[same], resp.Then})
+	}
+}
+
+// tryAhead makes the round trip of calls sent ahead, or reports that the
+// process was lost on the way; the loss is forgotten (the process is
+// stopped, and the next call starts another) unless it is one the next
+// call would meet again: the process cannot start, the grading was
+// cancelled.
+func (c *child) tryAhead(line []byte) (resp wire.Response, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			l, lost := r.(*lostError)
+			if !lost {
+				panic(r)
+			}
+			if l.kind != lostStart && l.kind != lostCanceled {
+				c.lost = nil
+			}
+			ok = false
+		}
+	}()
+	return c.roundTrip(line, func() string { return "the calls sent ahead" }, aheadCPULimit), true
+}
+
+// answered returns the answer the process gave the call line when it was sent
+// ahead. The replay asks for the calls sent ahead in the order they were
+// sent, as long as their answers are the reference's; anything else is
+// the grader's own fault.
+func (c *child) answered(line []byte) wire.Response {
+	if !bytes.Equal(line, c.queue[0].call) {
+		c.fail(lostProtocol, outOfStep)
+	}
+	answer := c.queue[0].answer
+	c.queue = c.queue[1:]
+	return c.answer(answer, true)
+}
+
+// EndAhead implements check.Ahead.
+func (c *child) EndAhead() {
+	if len(c.queue) > 0 {
+		c.lose(lostProtocol, outOfStep)
+	}
+}
+
+// outOfStep says that a replay did not ask for the calls sent ahead as
+// they were sent.
+const outOfStep = "the grader's replay went out of step with the calls it had sent ahead: this is a fault of the grader, not of your code (please report it)"
 
 // Bench implements check.Remote: the child runs the loop, the grader times
 // it from outside, as the CPU time the kernel counted for the child's
@@ -624,14 +743,14 @@ func (c *child) Bench(spec check.BenchSpec) check.BenchRun {
 	setup := func() string {
 		return fmt.Sprintf("the benchmark's setup and warm-up (%d calls, before its timed run)", spec.Warm)
 	}
-	resp := c.roundTrip(wire.Request{Prepare: spec.Loop, Seed: strconv.FormatUint(spec.Seed, 10), N: strconv.Itoa(spec.Warm)}, setup, benchCPULimit)
+	resp := c.roundTrip(c.request(wire.Request{Prepare: spec.Loop, Seed: strconv.FormatUint(spec.Seed, 10), N: strconv.Itoa(spec.Warm)}), setup, benchCPULimit)
 	if resp.Panic != nil {
 		return check.BenchRun{Panic: &check.Panic{Value: *resp.Panic}}
 	}
 	pid := c.cmd.Process.Pid
 	before, measured := cpuTime(pid)
 	timed := func() string { return fmt.Sprintf("the benchmark's run of %d calls", spec.N) }
-	resp = c.roundTrip(wire.Request{Bench: spec.Loop, N: strconv.Itoa(spec.N)}, timed, benchCPULimit)
+	resp = c.roundTrip(c.request(wire.Request{Bench: spec.Loop, N: strconv.Itoa(spec.N)}), timed, benchCPULimit)
 	after, _ := cpuTime(pid)
 	if resp.Panic != nil {
 		return check.BenchRun{Panic: &check.Panic{Value: *resp.Panic}}
@@ -649,6 +768,15 @@ func (c *child) Bench(spec check.BenchSpec) check.BenchRun {
 		run.Time, run.Clock = time.Duration(wall), "the grading program's own clock (this OS does not give the grader its CPU time)"
 	}
 	return run
+}
+
+// request is req's line.
+func (c *child) request(req wire.Request) []byte {
+	b, err := json.Marshal(req)
+	if err != nil {
+		c.fail(lostProtocol, "the grader could not encode a request: "+err.Error())
+	}
+	return b
 }
 
 // callText writes a call as the report writes calls, "TryAcquire(nowNs=1000,

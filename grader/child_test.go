@@ -3,6 +3,7 @@ package grader
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -58,6 +59,9 @@ func fakeChild(mode string) {
 		}
 	case "answer":
 		fmt.Println(`{"ret":[true]}`)
+		in.ReadString('\n')
+	case "ahead-same": // answers calls sent ahead: every one as expected
+		fmt.Println(`{"same":"1"}`)
 		in.ReadString('\n')
 	}
 }
@@ -347,4 +351,90 @@ func TestReplacementsOfOneSizeAndTime(t *testing.T) {
 			t.Errorf("replacement %d: %v %v", i+1, err, broken)
 		}
 	}
+}
+
+// sendOneAhead sends TryAcquire(1, 1) ahead, expecting true.
+func sendOneAhead(c *child) {
+	c.Base()
+	line := wire.AppendCall(nil, 0, "TryAcquire", []json.RawMessage{json.RawMessage(`"1"`), json.RawMessage(`"1"`)})
+	c.SendAhead([]json.RawMessage{line}, []json.RawMessage{json.RawMessage(`{"ret":[true]}`)})
+}
+
+// TestCallsSentAheadThatSpinAreMadeAgainOneByOne: calls sent ahead that
+// do not come back within aheadCPULimit are as if never sent: the call is
+// then made by itself, in a new process, and its timeout is the call's
+// own, naming it.
+func TestCallsSentAheadThatSpinAreMadeAgainOneByOne(t *testing.T) {
+	if _, ok := cpuUsed(os.Getpid()); !ok {
+		t.Skip("this OS gives no CPU time of another process")
+	}
+	before := runtime.NumGoroutine()
+	c := fake(t, context.Background(), "spin-on-call")
+	c.params = map[string][]string{"TryAcquire": {"nowNs", "n"}}
+	c.arm(2 * time.Minute)
+	sendOneAhead(c)
+	if c.lost != nil || c.cmd != nil || len(c.queue) > 0 {
+		t.Fatalf("after calls sent ahead spun: lost %v, process running %t, %d answers queued; want nothing lost, the process stopped, nothing queued", c.lost, c.cmd != nil, len(c.queue))
+	}
+	if b := c.Base(); b != 0 {
+		t.Errorf("Base = %d after calls sent ahead were given up, want 0 for the rest of the check", b)
+	}
+	l := call(c)
+	if want := "TryAcquire(nowNs=1, n=1) did not return within 2s of CPU time"; l == nil || !strings.HasPrefix(l.describe(2*time.Minute), want) {
+		t.Fatalf("lost = %+v, want %q", l, want)
+	}
+	c.stop()
+	c.takeLost()
+	c.arm(2 * time.Minute)
+	if c.Base() == 0 {
+		t.Error("Base = 0 in the next check, want calls sent ahead again")
+	}
+	noLeak(t, before)
+}
+
+// TestAReplayOutOfStepIsTheGradersFault: a call that is not the next one
+// sent ahead, or calls sent ahead that the replay never asks for, lose the
+// process with a message that blames the grader.
+func TestAReplayOutOfStepIsTheGradersFault(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		then func(c *child) *lostError
+	}{
+		{"another call", func(c *child) *lostError {
+			defer func() { recover() }()
+			var got bool
+			c.Call(0, "TryAcquire", []any{uint64(2), uint64(1)}, &got)
+			return nil
+		}},
+		{"a call left", func(c *child) *lostError { c.EndAhead(); return nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := fake(t, context.Background(), "ahead-same")
+			c.arm(time.Minute)
+			sendOneAhead(c)
+			if len(c.queue) != 1 {
+				t.Fatalf("%d answers queued, want 1", len(c.queue))
+			}
+			tc.then(c)
+			if l := c.takeLost(); l == nil || l.detail != outOfStep {
+				t.Errorf("lost = %+v, want %q", l, outOfStep)
+			}
+			c.stop()
+		})
+	}
+}
+
+// TestCallsSentAheadAnswerTheReplay: the calls sent ahead are answered
+// from what the process answered, without asking it again.
+func TestCallsSentAheadAnswerTheReplay(t *testing.T) {
+	c := fake(t, context.Background(), "ahead-same")
+	c.arm(time.Minute)
+	sendOneAhead(c)
+	var got bool
+	c.Call(0, "TryAcquire", []any{uint64(1), uint64(1)}, &got)
+	c.EndAhead()
+	if !got || c.lost != nil {
+		t.Errorf("TryAcquire sent ahead = %t (lost %v), want true", got, c.lost)
+	}
+	c.stop()
 }

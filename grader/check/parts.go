@@ -27,6 +27,10 @@ type API[I any] struct {
 	// traffic drawn from the run's seed, folded into a digest of its
 	// decisions (see BenchLoop, Bench).
 	Loop BenchLoop[I]
+	// Record, if not nil, serves the reference in the grader's process,
+	// recording: with it, the calls of every replay on a Remote that is
+	// an Ahead are sent ahead (see Ahead, sendsAhead).
+	Record func() Recorder
 }
 
 // Parts are what one exercise's suite is made of, before it meets an
@@ -81,17 +85,57 @@ func (p Parts[I, D, S, O]) Suite(r Remote) Suite {
 			}
 		}
 	}
-	return p.suite(p.Remote(r), budget)
+	return p.suite(p.Remote(r), budget, p.sendsAhead(r))
 }
 
 // SuiteOf returns the checks of impl, an implementation in the grader's
 // own process (a mistake's model, in the suites' tests), its budget check
 // skipped.
 func (p Parts[I, D, S, O]) SuiteOf(impl I) Suite {
-	return p.suite(impl, Fixed(func() Outcome { return Outcome{Status: report.Skipped, Message: "not timed in process"} }))
+	return p.suite(impl, Fixed(func() Outcome { return Outcome{Status: report.Skipped, Message: "not timed in process"} }), nil)
 }
 
-func (p Parts[I, D, S, O]) suite(impl I, budget Runner) Suite {
+// sendsAhead is how a suite sends the calls of its replays ahead (see
+// Ahead): to, the Remote; rec, the reference recording; ref, the
+// reference as the suite calls it, through rec.
+type sendsAhead[I any] struct {
+	to  Ahead
+	rec Recorder
+	ref I
+}
+
+// sendsAhead returns how to send the calls of replays on r ahead, or nil
+// if they are not sent ahead.
+func (p Parts[I, D, S, O]) sendsAhead(r Remote) *sendsAhead[I] {
+	to, ok := r.(Ahead)
+	if !ok || p.Record == nil {
+		return nil
+	}
+	rec := p.Record()
+	return &sendsAhead[I]{to: to, rec: rec, ref: p.Remote(rec)}
+}
+
+// ahead returns replay, a replay on the Remote's implementation, with the
+// calls of each script sent ahead first, as ref (the same replay on the
+// reference) makes them; replay itself if a is nil.
+func ahead[I, S, O any](a *sendsAhead[I], replay, ref func(Script[S, O]) Trace) func(Script[S, O]) Trace {
+	if a == nil {
+		return replay
+	}
+	return func(s Script[S, O]) Trace {
+		base := a.to.Base()
+		if base == 0 {
+			return replay(s)
+		}
+		a.rec.Start(base)
+		Call(func() Trace { return ref(s) })
+		a.to.SendAhead(a.rec.Recorded())
+		defer a.to.EndAhead()
+		return replay(s)
+	}
+}
+
+func (p Parts[I, D, S, O]) suite(impl I, budget Runner, a *sendsAhead[I]) Suite {
 	var diagnose func(Script[S, O], Trace) []string
 	if len(p.Mistakes) > 0 {
 		diagnose = Diagnoser(p.Mistakes, p.Replay)
@@ -99,8 +143,15 @@ func (p Parts[I, D, S, O]) suite(impl I, budget Runner) Suite {
 	runs := Properties(p.Domains, impl, func(d D, impl I) Property[S, O] {
 		q := p.Property(d, impl)
 		q.Diagnose = diagnose
+		if a != nil {
+			q.Replay = ahead(a, q.Replay, p.Property(d, a.ref).Replay)
+		}
 		return q
 	})
+	replay := func(s Script[S, O]) Trace { return p.Replay(impl, s) }
+	if a != nil {
+		replay = ahead(a, replay, func(s Script[S, O]) Trace { return p.Replay(a.ref, s) })
+	}
 	for name, run := range p.Fixed {
 		runs[name] = Fixed(func() Outcome { return Own(run(impl)) })
 	}
@@ -117,10 +168,10 @@ func (p Parts[I, D, S, O]) suite(impl I, budget Runner) Suite {
 		s.Mistakes = append(s.Mistakes, m.Named())
 	}
 	if len(p.Mistakes) > 0 {
-		s.Refutes = func(name string, seed int64) bool { return p.refutes(impl, name, seed) }
+		s.Refutes = func(name string, seed int64) bool { return p.refutes(impl, replay, name, seed) }
 		s.PassSome = p.passSome
 		s.Reproduces = func(check string, mistakes []string, seed int64) bool {
-			return p.reproduces(impl, check, mistakes, seed)
+			return p.reproduces(impl, replay, check, mistakes, seed)
 		}
 	}
 	for i, c := range s.Checks {
@@ -171,7 +222,7 @@ const RefuteScripts = 50
 // where the mistake's model happens to give every answer of a failing
 // script, and Judge does not name it. A panic (the learner's code, or the
 // child lost) refutes nothing.
-func (p Parts[I, D, S, O]) refutes(impl I, name string, seed int64) (refuted bool) {
+func (p Parts[I, D, S, O]) refutes(impl I, replay func(Script[S, O]) Trace, name string, seed int64) (refuted bool) {
 	i := slices.IndexFunc(p.Mistakes, func(m Mistake[I]) bool { return m.Name == name })
 	if i < 0 {
 		return false
@@ -190,7 +241,7 @@ func (p Parts[I, D, S, O]) refutes(impl I, name string, seed int64) (refuted boo
 			if pn != nil || !mt.Bad || mt.Panic != nil {
 				continue
 			}
-			if t := p.Replay(impl, s); t.Panic == nil && (!t.Bad || len(t.Steps) > len(mt.Steps)) {
+			if t := replay(s); t.Panic == nil && (!t.Bad || len(t.Steps) > len(mt.Steps)) {
 				return true
 			}
 		}
@@ -230,7 +281,7 @@ func (p Parts[I, D, S, O]) passSome(check string, mistakes []string) bool {
 // refuses everything answers its first call as one that starts empty, and
 // nothing after). Half, not all: code with two mistakes is reproduced by
 // neither alone where both show, and that is not a third mistake.
-func (p Parts[I, D, S, O]) reproduces(impl I, check string, mistakes []string, seed int64) (ok bool) {
+func (p Parts[I, D, S, O]) reproduces(impl I, replay func(Script[S, O]) Trace, check string, mistakes []string, seed int64) (ok bool) {
 	gen, found := p.gen(check, impl)
 	if !found {
 		return true
@@ -247,7 +298,7 @@ func (p Parts[I, D, S, O]) reproduces(impl I, check string, mistakes []string, s
 		s.Full = true
 		// A script that cannot be replayed whole (its calls refer to
 		// answers the code did not give) says nothing either way.
-		t, pn := Call(func() Trace { return p.Replay(impl, s) })
+		t, pn := Call(func() Trace { return replay(s) })
 		if pn != nil || !t.Bad || t.Panic != nil {
 			continue
 		}

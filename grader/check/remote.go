@@ -1,6 +1,7 @@
 package check
 
 import (
+	"encoding/json"
 	"time"
 
 	"ratelab/grader/wire"
@@ -43,4 +44,40 @@ type BenchRun struct {
 	Time   time.Duration // their CPU time (or wall time, see Clock)
 	Clock  string        // how Time was measured, for the report
 	Panic  *Panic        // the loop panicked; nothing else is set
+}
+
+// Ahead is a Remote that can be sent a replay's calls before the replay
+// makes them, so that a script costs the other process one request, not
+// one a call. The grader's own replay still makes every call and judges
+// every answer: Ahead only lets the Remote answer the calls that were
+// sent ahead without asking the other process again.
+type Ahead interface {
+	Remote
+	// Base is the handle the objects made by the next calls sent ahead
+	// are given from, or 0 if no calls are to be sent ahead now (the
+	// implementation is too slow for it, say).
+	Base() wire.Obj
+	// SendAhead sends calls (request lines) with the answer expected of
+	// each (answer lines), as Recorder recorded them after Start(Base()).
+	// The other process makes them in order until one answers otherwise;
+	// the calls the replay then makes are answered from there, as far as
+	// they went, and asked one by one after that.
+	SendAhead(calls, answers []json.RawMessage)
+	// EndAhead ends the replay: every call sent ahead and made must have
+	// been asked for by then.
+	EndAhead()
+}
+
+// Recorder serves the reference in the grader's own process and records
+// the calls made to it, with its answers, as the protocol's lines (see
+// harness.Record). A replay of a script on the reference gives the calls
+// that the replay on the implementation under test will make if that
+// answers as the reference does.
+type Recorder interface {
+	Remote
+	// Start begins a recording, its objects given handles from base on.
+	Start(base wire.Obj)
+	// Recorded returns the calls made since Start and their answers, up
+	// to a size the protocol carries in one request.
+	Recorded() (calls, answers []json.RawMessage)
 }

@@ -254,11 +254,14 @@ func TestReproducesLooksPastTheFirstWrongAnswer(t *testing.T) {
 		Mistakes: adderMistakes,
 		Replay:   adderReplay,
 	}
-	if !p.reproduces(addingAs("short-all"), "toy/all", []string{"short-all"}, 1) {
+	on := func(impl func(uint64) totaler) func(Script[uint64, uint64]) Trace {
+		return func(s Script[uint64, uint64]) Trace { return p.Replay(impl, s) }
+	}
+	if !p.reproduces(addingAs("short-all"), on(addingAs("short-all")), "toy/all", []string{"short-all"}, 1) {
 		t.Error("short-all's own model is not reproduced by short-all")
 	}
 	stuck := func(start uint64) totaler { return &stuckAdder{sum: start} }
-	if p.reproduces(stuck, "toy/all", []string{"short-all"}, 1) {
+	if p.reproduces(stuck, on(stuck), "toy/all", []string{"short-all"}, 1) {
 		t.Error("code that stops adding after its first wrong answer is reproduced by short-all")
 	}
 	if got := p.Replay(stuck, Script[uint64, uint64]{Setup: 0, Ops: []uint64{1, 1, 1}, Full: true}); len(got.Steps) != 3 || !got.Bad {

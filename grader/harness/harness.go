@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -63,18 +64,13 @@ func Main() {
 		if err != nil {
 			return // the grader closed the stream, or sent a line too long
 		}
-		var req wire.Request
 		var resp wire.Response
-		if err := json.Unmarshal(line, &req); err != nil {
+		if req, err := wire.ParseRequest(line); err != nil {
 			resp.Err = "bad request: " + err.Error()
 		} else {
 			resp = s.serve(req)
 		}
-		b, err := json.Marshal(resp)
-		if err != nil {
-			b, _ = json.Marshal(wire.Response{Err: "unencodable result: " + err.Error()})
-		}
-		out.Write(b)
+		out.Write(answerLine(resp))
 		out.WriteByte('\n')
 		if out.Flush() != nil {
 			os.Exit(3) // the grader went away
@@ -104,6 +100,10 @@ type server struct {
 	api     API
 	objects map[wire.Obj]reflect.Value
 	next    wire.Obj
+	// kept are the handles of the objects kept, up to maxObjects: once
+	// full, a ring whose oldest, the next to forget, is kept[oldest].
+	kept   []wire.Obj
+	oldest int
 	// prepared is the benchmark run Prepare built, for the Bench request
 	// that follows it; loop is its loop's name.
 	prepared func(n int) uint64
@@ -120,7 +120,14 @@ func (s *server) serve(req wire.Request) wire.Response {
 		return s.prepare(req)
 	case req.Bench != "":
 		return s.bench(req)
+	case req.Ahead != nil:
+		return s.ahead(req)
 	}
+	return s.call(req)
+}
+
+// call makes the call req names.
+func (s *server) call(req wire.Request) wire.Response {
 	fn, err := s.lookup(req)
 	if err != nil {
 		return wire.Response{Err: err.Error()}
@@ -171,12 +178,51 @@ func (s *server) lookup(req wire.Request) (reflect.Value, error) {
 	return m, nil
 }
 
-// keep stores an object and returns its handle, forgetting the oldest.
+// keep stores an object and returns its handle, forgetting the oldest
+// once maxObjects are kept.
 func (s *server) keep(v reflect.Value) wire.Obj {
 	s.next++
+	if len(s.kept) < maxObjects {
+		s.kept = append(s.kept, s.next)
+	} else {
+		delete(s.objects, s.kept[s.oldest])
+		s.kept[s.oldest] = s.next
+		s.oldest = (s.oldest + 1) % maxObjects
+	}
 	s.objects[s.next] = v
-	delete(s.objects, s.next-maxObjects)
 	return s.next
+}
+
+// ahead makes the calls sent ahead, in order, until one's answer is not
+// the expected one (see wire.Request.Ahead): it answers how many gave
+// the expected answer, and the answer of the one that did not.
+func (s *server) ahead(req wire.Request) wire.Response {
+	if len(req.Expect) != len(req.Ahead) {
+		return wire.Response{Err: fmt.Sprintf("%d calls sent ahead with %d answers", len(req.Ahead), len(req.Expect))}
+	}
+	if req.Base <= s.next {
+		return wire.Response{Err: fmt.Sprintf("objects of calls sent ahead from handle %d, which is given already", req.Base)}
+	}
+	s.next = req.Base - 1
+	for i, line := range req.Ahead {
+		r, err := wire.ParseRequest(line)
+		if err != nil || r.Fn == "" {
+			return wire.Response{Err: fmt.Sprintf("call %d sent ahead is not a call", i+1)}
+		}
+		if b := answerLine(s.call(r)); !bytes.Equal(b, req.Expect[i]) {
+			return wire.Response{Same: strconv.Itoa(i), Then: b}
+		}
+	}
+	return wire.Response{Same: strconv.Itoa(len(req.Ahead))}
+}
+
+// answerLine is resp as one line of the protocol, without its newline.
+func answerLine(resp wire.Response) []byte {
+	b, err := wire.AppendAnswer(nil, resp)
+	if err != nil {
+		b, _ = json.Marshal(wire.Response{Err: "unencodable result: " + err.Error()})
+	}
+	return b
 }
 
 // call calls fn, returning its results or its panic's message.

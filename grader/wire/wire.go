@@ -22,6 +22,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,12 +31,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Hello is the first line the child writes on its protocol stream, after
 // which every line is a Response. Anything written before it (output of
 // learner init functions) is skipped.
-const Hello = "ratelab-child/3"
+const Hello = "ratelab-child/4"
 
 // MaxLine bounds one line of the protocol, either way: a longer one ends
 // the child.
@@ -50,7 +52,7 @@ const MaxPanic = 4 << 10
 type Obj uint64
 
 // Request is one line from the grader to the child. Exactly one of Fn,
-// Prepare and Bench is set.
+// Prepare, Bench and Ahead is set.
 //
 // A benchmark run takes two requests, so that the grader's reading of the
 // child's CPU time around the second one times the loop alone: Prepare
@@ -67,6 +69,15 @@ type Request struct {
 	Bench   string            `json:"bench,omitempty"`   // the prepared run's loop, to run N iterations of, measured
 	Seed    string            `json:"seed,omitempty"`    // Prepare: the run's traffic seed, decimal
 	N       string            `json:"n,omitempty"`       // Prepare: warm-up iterations; Bench: measured iterations; decimal
+	// Ahead are calls sent ahead (each a Request line with Fn set), with
+	// Expect the answer line of each that the grader expects (see
+	// Response.Same). The child makes them in order and stops after the
+	// first whose answer is not the expected one. The objects they make
+	// get handles from Base on, so that the calls that follow can name
+	// them; Base is above every handle the child has given before.
+	Ahead  []json.RawMessage `json:"ahead,omitempty"`
+	Expect []json.RawMessage `json:"expect,omitempty"`
+	Base   Obj               `json:"base,omitempty"`
 }
 
 // Response is the child's answer to one Request.
@@ -81,6 +92,11 @@ type Response struct {
 	Digest string `json:"digest,omitempty"`
 	Allocs string `json:"allocs,omitempty"`
 	WallNs string `json:"wall_ns,omitempty"`
+	// Calls sent ahead (Request.Ahead): how many of them, from the first,
+	// gave the expected answer (decimal), and then the answer line of the
+	// next, if the child made it and its answer was not the expected one.
+	Same string          `json:"same,omitempty"`
+	Then json.RawMessage `json:"then,omitempty"`
 }
 
 // objJSON is how an object handle travels.
@@ -95,84 +111,126 @@ var (
 
 // Encode returns v's wire form. objects, if not nil, turns a pointer (or an
 // interface holding one) into a handle; without it, such values are an
-// error.
+// error. It writes what encoding/json writes for the same value built of
+// maps, strings and slices (object members in sorted order), byte for
+// byte, without building that value.
 func Encode(v reflect.Value, objects func(reflect.Value) Obj) (json.RawMessage, error) {
-	x, err := encode(v, objects)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(x)
+	return appendValue(nil, v, objects)
 }
 
-func encode(v reflect.Value, objects func(reflect.Value) Obj) (any, error) {
+func appendValue(b []byte, v reflect.Value, objects func(reflect.Value) Obj) ([]byte, error) {
 	if v.Type() == objType {
-		return objJSON{strconv.FormatUint(v.Uint(), 10)}, nil
+		return appendObj(b, v.Uint()), nil
 	}
 	if v.Type() == errorType {
 		if v.IsNil() {
-			return nil, nil
+			return append(b, "null"...), nil
 		}
-		return map[string]string{"error": safeError(v.Interface().(error))}, nil
+		b = append(b, `{"error":`...)
+		return append(appendString(b, safeError(v.Interface().(error))), '}'), nil
 	}
 	switch v.Kind() {
 	case reflect.Bool:
-		return v.Bool(), nil
+		return strconv.AppendBool(b, v.Bool()), nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return strconv.FormatInt(v.Int(), 10), nil
+		return append(strconv.AppendInt(append(b, '"'), v.Int(), 10), '"'), nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return strconv.FormatUint(v.Uint(), 10), nil
+		return append(strconv.AppendUint(append(b, '"'), v.Uint(), 10), '"'), nil
 	case reflect.Float32, reflect.Float64:
-		return strconv.FormatFloat(v.Float(), 'g', -1, 64), nil
+		return append(strconv.AppendFloat(append(b, '"'), v.Float(), 'g', -1, 64), '"'), nil
 	case reflect.String:
-		return v.String(), nil
+		return appendString(b, v.String()), nil
 	case reflect.Struct:
-		m := map[string]any{}
-		for i := range v.NumField() {
-			f := v.Type().Field(i)
-			if !f.IsExported() {
-				continue
+		b = append(b, '{')
+		for n, i := range sortedFields(v.Type()) {
+			if n > 0 {
+				b = append(b, ',')
 			}
-			x, err := encode(v.Field(i), objects)
-			if err != nil {
-				return nil, fmt.Errorf("field %s: %w", f.Name, err)
+			name := v.Type().Field(i).Name
+			b = append(appendString(b, name), ':')
+			var err error
+			if b, err = appendValue(b, v.Field(i), objects); err != nil {
+				return nil, fmt.Errorf("field %s: %w", name, err)
 			}
-			m[f.Name] = x
 		}
-		return m, nil
+		return append(b, '}'), nil
 	case reflect.Map:
-		return encodeMap(v, objects)
+		return appendMap(b, v, objects)
 	case reflect.Pointer, reflect.Interface:
 		if objects == nil {
 			return nil, fmt.Errorf("a %s cannot travel by value", v.Type())
 		}
 		if v.IsNil() {
-			return objJSON{"0"}, nil
+			return appendObj(b, 0), nil
 		}
-		return objJSON{strconv.FormatUint(uint64(objects(v)), 10)}, nil
+		return appendObj(b, uint64(objects(v))), nil
 	}
 	return nil, fmt.Errorf("a %s cannot travel on the wire", v.Type())
 }
 
-// encodeMap encodes a map with string keys as [key, value] pairs sorted
+// appendObj appends a handle's wire form.
+func appendObj(b []byte, h uint64) []byte {
+	return append(strconv.AppendUint(append(b, `{"obj":"`...), h, 10), `"}`...)
+}
+
+// appendString appends s as encoding/json writes it.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // escapes, and what is not UTF-8
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// fieldOrder holds, by struct type, the indices of its exported fields in
+// the order of their names (sortedFields).
+var fieldOrder sync.Map
+
+// sortedFields returns the indices of t's exported fields, sorted by name:
+// the order encoding/json writes a map's keys in.
+func sortedFields(t reflect.Type) []int {
+	if f, ok := fieldOrder.Load(t); ok {
+		return f.([]int)
+	}
+	var fields []int
+	for i := range t.NumField() {
+		if t.Field(i).IsExported() {
+			fields = append(fields, i)
+		}
+	}
+	slices.SortFunc(fields, func(a, b int) int { return strings.Compare(t.Field(a).Name, t.Field(b).Name) })
+	fieldOrder.Store(t, fields)
+	return fields
+}
+
+// appendMap appends a map with string keys as [key, value] pairs sorted
 // by key.
-func encodeMap(v reflect.Value, objects func(reflect.Value) Obj) (any, error) {
+func appendMap(b []byte, v reflect.Value, objects func(reflect.Value) Obj) ([]byte, error) {
 	if v.Type().Key().Kind() != reflect.String {
 		return nil, fmt.Errorf("a %s cannot travel on the wire (only maps with string keys can)", v.Type())
 	}
 	if v.IsNil() {
-		return nil, nil
+		return append(b, "null"...), nil
 	}
 	keys := v.MapKeys()
 	slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
-	pairs := make([][2]any, 0, len(keys))
-	for _, k := range keys {
-		x, err := encode(v.MapIndex(k), objects)
-		if err != nil {
+	b = append(b, '[')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(appendString(append(b, '['), k.String()), ',')
+		var err error
+		if b, err = appendValue(b, v.MapIndex(k), objects); err != nil {
 			return nil, fmt.Errorf("key %q: %w", k.String(), err)
 		}
-		pairs = append(pairs, [2]any{k.String(), x})
+		b = append(b, ']')
 	}
-	return pairs, nil
+	return append(b, ']'), nil
 }
 
 // decodeMap sets the map v from its wire form (see encodeMap).
@@ -219,6 +277,14 @@ func safeError(err error) (s string) {
 func Decode(data json.RawMessage, v reflect.Value) error {
 	t := v.Type()
 	if t == objType {
+		if h, ok := bytes.CutPrefix(data, []byte(`{"obj":`)); ok && fastPaths && len(h) > 0 && h[len(h)-1] == '}' {
+			if s, ok := plainString(h[:len(h)-1]); ok {
+				if n, err := strconv.ParseUint(s, 10, 64); err == nil {
+					v.SetUint(n)
+					return nil
+				}
+			}
+		}
 		var o objJSON
 		if err := json.Unmarshal(data, &o); err != nil {
 			return fmt.Errorf("want an object handle: %w", err)
@@ -246,6 +312,10 @@ func Decode(data json.RawMessage, v reflect.Value) error {
 	}
 	switch t.Kind() {
 	case reflect.Bool:
+		if fastPaths && (string(data) == "true" || string(data) == "false") {
+			v.SetBool(string(data) == "true")
+			return nil
+		}
 		var b bool
 		if err := json.Unmarshal(data, &b); err != nil {
 			return fmt.Errorf("want a bool, got %.40s", data)
@@ -253,17 +323,23 @@ func Decode(data json.RawMessage, v reflect.Value) error {
 		v.SetBool(b)
 		return nil
 	case reflect.Struct:
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(data, &m); err != nil {
-			return fmt.Errorf("want an object for %s, got %.40s", t, data)
+		raws, ok := splitStruct(data, t)
+		if !ok {
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(data, &m); err != nil {
+				return fmt.Errorf("want an object for %s, got %.40s", t, data)
+			}
+			raws = make([]json.RawMessage, t.NumField())
+			for i := range t.NumField() {
+				raws[i] = m[t.Field(i).Name]
+			}
 		}
 		for i := range t.NumField() {
 			f := t.Field(i)
-			raw, ok := m[f.Name]
-			if !f.IsExported() || !ok {
+			if !f.IsExported() || raws[i] == nil {
 				continue
 			}
-			if err := Decode(raw, v.Field(i)); err != nil {
+			if err := Decode(raws[i], v.Field(i)); err != nil {
 				return fmt.Errorf("field %s: %w", f.Name, err)
 			}
 		}
@@ -271,9 +347,11 @@ func Decode(data json.RawMessage, v reflect.Value) error {
 	case reflect.Map:
 		return decodeMap(data, v)
 	}
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return fmt.Errorf("want a %s written as a string, got %.40s", t, data)
+	s, ok := plainString(data)
+	if !ok || !fastPaths {
+		if err := json.Unmarshal(data, &s); err != nil {
+			return fmt.Errorf("want a %s written as a string, got %.40s", t, data)
+		}
 	}
 	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -302,6 +380,154 @@ func Decode(data json.RawMessage, v reflect.Value) error {
 	return nil
 }
 
+// The fast paths of Decode, ParseRequest and ParseAnswer read what Encode
+// and the Append functions write without encoding/json. Anything else
+// (spaces, escapes, numbers, duplicate keys) they leave to encoding/json,
+// so that what they accept, and what they make of it, is what encoding/json
+// would. Tests turn them off (fastPaths) to compare.
+var fastPaths = true
+
+// plainString returns the string data holds if it is one of printable
+// ASCII with nothing escaped.
+func plainString(data []byte) (string, bool) {
+	n := len(data)
+	if n < 2 || data[0] != '"' || data[n-1] != '"' {
+		return "", false
+	}
+	for _, c := range data[1 : n-1] {
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return "", false
+		}
+	}
+	return string(data[1 : n-1]), true
+}
+
+// fieldIndex holds, by struct type, the index of each exported field by
+// name.
+var fieldIndex sync.Map
+
+// splitStruct returns the members of the JSON object data by the index of
+// t's field of their name (nil where none), if data is written as Encode
+// writes. Members of no field's name are skipped; of a name given twice,
+// the last counts, as with encoding/json.
+func splitStruct(data []byte, t reflect.Type) ([]json.RawMessage, bool) {
+	idx, ok := fieldIndex.Load(t)
+	if !ok {
+		m := map[string]int{}
+		for i := range t.NumField() {
+			if t.Field(i).IsExported() {
+				m[t.Field(i).Name] = i
+			}
+		}
+		idx, _ = fieldIndex.LoadOrStore(t, m)
+	}
+	if !fastPaths {
+		return nil, false
+	}
+	raws := make([]json.RawMessage, t.NumField())
+	ok = eachMember(data, func(name string, raw []byte) bool {
+		if i, found := idx.(map[string]int)[name]; found {
+			raws[i] = raw
+		}
+		return true
+	})
+	return raws, ok
+}
+
+// eachMember calls f with each member of the JSON object data, if data is
+// written as Encode writes and f accepts every member.
+func eachMember(data []byte, f func(name string, raw []byte) bool) bool {
+	if len(data) < 2 || data[0] != '{' {
+		return false
+	}
+	if string(data) == "{}" {
+		return true
+	}
+	i := 1
+	for {
+		end, ok := skipValue(data, i, 0)
+		if !ok || data[i] != '"' || end >= len(data) || data[end] != ':' {
+			return false
+		}
+		name, ok := plainString(data[i:end])
+		if !ok {
+			return false
+		}
+		i = end + 1
+		if end, ok = skipValue(data, i, 0); !ok || end >= len(data) || !f(name, data[i:end]) {
+			return false
+		}
+		switch {
+		case data[end] == ',':
+			i = end + 1
+		case data[end] == '}' && end == len(data)-1:
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// skipValue returns where the JSON value at data[i:] ends, if it is
+// written as Encode writes: strings without escapes, objects, arrays,
+// true, false and null, nested at most maxDepth deep.
+func skipValue(data []byte, i, depth int) (int, bool) {
+	if i >= len(data) || depth > maxDepth {
+		return 0, false
+	}
+	switch c := data[i]; c {
+	case '"':
+		for j := i + 1; j < len(data); j++ {
+			switch b := data[j]; {
+			case b == '"':
+				return j + 1, true
+			case b < 0x20 || b == '\\':
+				return 0, false
+			}
+		}
+		return 0, false
+	case '{', '[':
+		closing := byte('}')
+		if c == '[' {
+			closing = ']'
+		}
+		j := i + 1
+		if j < len(data) && data[j] == closing {
+			return j + 1, true
+		}
+		for {
+			if c == '{' {
+				end, ok := skipValue(data, j, depth+1)
+				if !ok || data[j] != '"' || end >= len(data) || data[end] != ':' {
+					return 0, false
+				}
+				j = end + 1
+			}
+			end, ok := skipValue(data, j, depth+1)
+			if !ok || end >= len(data) {
+				return 0, false
+			}
+			switch data[end] {
+			case ',':
+				j = end + 1
+			case closing:
+				return end + 1, true
+			default:
+				return 0, false
+			}
+		}
+	}
+	for _, lit := range []string{"true", "false", "null"} {
+		if bytes.HasPrefix(data[i:], []byte(lit)) {
+			return i + len(lit), true
+		}
+	}
+	return 0, false
+}
+
+// maxDepth bounds the nesting the fast paths read.
+const maxDepth = 32
+
 // Args encodes the arguments of a call made by the grader, which sends only
 // plain values.
 func Args(args []any) ([]json.RawMessage, error) {
@@ -327,4 +553,191 @@ func Results(ret []json.RawMessage, outs []any) error {
 		}
 	}
 	return nil
+}
+
+// AppendCall appends the line of a call (a Request with Obj, Fn and Args
+// set, which are compact JSON), without its newline, as encoding/json
+// writes it.
+func AppendCall(b []byte, obj Obj, fn string, args []json.RawMessage) []byte {
+	b = append(b, '{')
+	if obj != 0 {
+		b = strconv.AppendUint(append(b, `"obj":`...), uint64(obj), 10)
+	}
+	if fn != "" {
+		if obj != 0 {
+			b = append(b, ',')
+		}
+		b = appendString(append(b, `"fn":`...), fn)
+	}
+	if len(args) > 0 {
+		if obj != 0 || fn != "" {
+			b = append(b, ',')
+		}
+		b = appendList(append(b, `"args":`...), args)
+	}
+	return append(b, '}')
+}
+
+// AppendAhead appends the line of a Request of calls sent ahead (lines
+// written by AppendCall, answers by AppendAnswer or encoding/json), without
+// its newline, as encoding/json writes it.
+func AppendAhead(b []byte, calls, answers []json.RawMessage, base Obj) []byte {
+	b = appendList(append(b, `{"ahead":`...), calls)
+	b = appendList(append(b, `,"expect":`...), answers)
+	b = strconv.AppendUint(append(b, `,"base":`...), uint64(base), 10)
+	return append(b, '}')
+}
+
+// appendList appends compact JSON values as an array.
+func appendList(b []byte, raws []json.RawMessage) []byte {
+	b = append(b, '[')
+	for i, r := range raws {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, r...)
+	}
+	return append(b, ']')
+}
+
+// AppendAnswer appends resp's line, without its newline, as encoding/json
+// writes it (resp's results are compact JSON, as Encode writes them).
+func AppendAnswer(b []byte, resp Response) ([]byte, error) {
+	if resp.Panic == nil && resp.Err == "" && resp.Digest == "" && resp.Allocs == "" && resp.WallNs == "" && resp.Same == "" && resp.Then == nil {
+		if len(resp.Ret) == 0 {
+			return append(b, "{}"...), nil
+		}
+		return append(appendList(append(b, `{"ret":`...), resp.Ret), '}'), nil
+	}
+	line, err := json.Marshal(resp)
+	return append(b, line...), err
+}
+
+// ParseAnswer reads an answer line.
+func ParseAnswer(line []byte) (Response, error) {
+	if inner, ok := bytes.CutPrefix(line, []byte(`{"ret":[`)); ok && fastPaths {
+		if inner, ok = bytes.CutSuffix(inner, []byte("]}")); ok {
+			if ret, ok := splitList(inner); ok {
+				return Response{Ret: ret}, nil
+			}
+		}
+	}
+	var resp Response
+	err := json.Unmarshal(line, &resp)
+	return resp, err
+}
+
+// splitList returns the values of a JSON array's inside, if they are
+// written as Encode writes.
+func splitList(inner []byte) ([]json.RawMessage, bool) {
+	var out []json.RawMessage
+	for i := 0; i < len(inner); {
+		end, ok := skipValue(inner, i, 0)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, json.RawMessage(inner[i:end]))
+		switch {
+		case end == len(inner):
+			return out, len(out) > 0
+		case inner[end] != ',':
+			return nil, false
+		}
+		i = end + 1
+	}
+	return nil, false
+}
+
+// ParseRequest reads a request line: a call as AppendCall writes it, or
+// calls sent ahead as AppendAhead writes them, without encoding/json; any
+// other line through encoding/json.
+func ParseRequest(line []byte) (Request, error) {
+	var req Request
+	ok := fastPaths && eachField(line, func(name string, raw []byte) bool {
+		var ok bool
+		switch name {
+		case "obj":
+			req.Obj, ok = parseObj(raw)
+		case "fn":
+			req.Fn, ok = plainString(raw)
+		case "args":
+			req.Args, ok = splitArray(raw)
+		case "ahead":
+			req.Ahead, ok = splitArray(raw)
+		case "expect":
+			req.Expect, ok = splitArray(raw)
+		case "base":
+			req.Base, ok = parseObj(raw)
+		}
+		return ok
+	})
+	if ok {
+		return req, nil
+	}
+	req = Request{}
+	err := json.Unmarshal(line, &req)
+	return req, err
+}
+
+// eachField calls f with each member of the JSON object line, if its
+// values are as Encode writes them or decimal numbers (of up to 19
+// digits, without sign), its names plain, and f accepts every member.
+func eachField(line []byte, f func(name string, raw []byte) bool) bool {
+	if len(line) < 2 || line[0] != '{' || line[len(line)-1] != '}' {
+		return false
+	}
+	seen := 0
+	for i := 1; i < len(line)-1; {
+		colon := bytes.IndexByte(line[i:], ':')
+		if colon < 0 {
+			return false
+		}
+		name, ok := plainString(line[i : i+colon])
+		if !ok {
+			return false
+		}
+		i += colon + 1
+		end := i
+		for end < len(line) && line[end] >= '0' && line[end] <= '9' {
+			end++
+		}
+		if end == i {
+			if end, ok = skipValue(line, i, 0); !ok {
+				return false
+			}
+		} else if end-i > 19 {
+			return false
+		}
+		if seen++; seen > 8 || !f(name, line[i:end]) {
+			return false
+		}
+		switch {
+		case end == len(line)-1:
+			return true
+		case line[end] != ',':
+			return false
+		}
+		i = end + 1
+	}
+	return false
+}
+
+// parseObj reads a handle written as a decimal number.
+func parseObj(raw []byte) (Obj, bool) {
+	if len(raw) > 1 && raw[0] == '0' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(raw), 10, 64)
+	return Obj(n), err == nil
+}
+
+// splitArray returns the values of a JSON array as Encode writes them.
+func splitArray(raw []byte) ([]json.RawMessage, bool) {
+	if len(raw) < 2 || raw[0] != '[' || raw[len(raw)-1] != ']' {
+		return nil, false
+	}
+	if len(raw) == 2 {
+		return []json.RawMessage{}, true
+	}
+	return splitList(raw[1 : len(raw)-1])
 }

@@ -5,13 +5,17 @@ import (
 	"strings"
 
 	"ratelab/grader/check"
+	"ratelab/grader/harness"
 	"ratelab/grader/report"
 )
 
 // points is the suite's total.
 const points = 25
 
-var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop}
+var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop, Record: record}
+
+// record serves the reference, recording (see check.API.Record).
+func record() check.Recorder { return harness.Record(API(refNew)) }
 
 func notStarted(newImpl New) bool {
 	return check.Untouched(func() Breaker {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"ratelab/grader/check"
+	"ratelab/grader/harness"
 )
 
 // Kind, Budget, Class, Config, Outcome and Verdict mirror the exercise's
@@ -58,7 +59,10 @@ type Impl struct {
 	Validate func(cfg Config) error
 }
 
-var api = check.API[Impl]{Remote: Remote, NotStarted: notStarted, Ref: refImpl, Loop: loop}
+var api = check.API[Impl]{Remote: Remote, NotStarted: notStarted, Ref: refImpl, Loop: loop, Record: record}
+
+// record serves the reference, recording (see check.API.Record).
+func record() check.Recorder { return harness.Record(API(refImpl)) }
 
 func notStarted(impl Impl) bool {
 	return check.Untouched(func() Gateway {

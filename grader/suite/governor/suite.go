@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"ratelab/grader/check"
+	"ratelab/grader/harness"
 )
 
 // MemoryClearStreak is the contract's streak length.
@@ -51,7 +52,10 @@ type Impl struct {
 	New             func(cfg Config) Governor
 }
 
-var api = check.API[Impl]{Remote: Remote, NotStarted: notStarted}
+var api = check.API[Impl]{Remote: Remote, NotStarted: notStarted, Record: record}
+
+// record serves the reference, recording (see check.API.Record).
+func record() check.Recorder { return harness.Record(API(reference)) }
 
 // notStarted reports whether every entry point is the untouched stub.
 func notStarted(impl Impl) bool {

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"ratelab/grader/check/checktest"
-	ref "ratelab/solutions/governor"
 )
 
 // TestDomainsGenerateValidScripts checks that every domain's generator keeps
@@ -41,28 +40,6 @@ func TestDomainsGenerateValidScripts(t *testing.T) {
 			t.Errorf("300 scripts reset the counters %d times, want at least 50", resets)
 		}
 	})
-}
-
-type refGovernor struct{ g *ref.Governor }
-
-func (a refGovernor) Observe(f, r uint64) Decision { return fromRef(a.g.Observe(f, r)) }
-func (a refGovernor) Offer() float64               { return a.g.Offer() }
-func (a refGovernor) LastBad() float64             { return a.g.LastBad() }
-
-func toRef(c Config) ref.Config {
-	return ref.Config{Floor: c.Floor, Ceiling: c.Ceiling, Start: c.Start, Low: c.Low, High: c.High}
-}
-
-func fromRef(d ref.Decision) Decision {
-	return Decision{Action: Action(d.Action), Offer: d.Offer, LastBad: d.LastBad, Reason: d.Reason}
-}
-
-var reference = Impl{
-	Decide: func(c Config, frac, current, lastBad float64) Decision {
-		return fromRef(ref.Decide(toRef(c), frac, current, lastBad))
-	},
-	MemoryClearStep: ref.MemoryClearStep,
-	New:             func(c Config) Governor { return refGovernor{ref.New(toRef(c))} },
 }
 
 func TestReferencePassesEveryCheck(t *testing.T) {

@@ -2,6 +2,7 @@ package gradient2
 
 import (
 	"ratelab/grader/check"
+	"ratelab/grader/harness"
 )
 
 // Config mirrors the exercise's Config.
@@ -23,7 +24,10 @@ type Limit interface {
 // (converted field by field) and return the interface.
 type New func(cfg Config) Limit
 
-var api = check.API[New]{Remote: Remote, NotStarted: notStarted}
+var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Record: record}
+
+// record serves the reference, recording (see check.API.Record).
+func record() check.Recorder { return harness.Record(API(reference)) }
 
 func notStarted(impl New) bool {
 	cfg := Config{InitialLimit: 20, MinLimit: 20, MaxLimit: 200, Smoothing: 0.2, RTTTolerance: 1.5, LongWindow: 600}

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"ratelab/grader/check/checktest"
-	ref "ratelab/solutions/gradient2"
 )
 
 // TestDomainsGenerateValidScripts checks that every domain's generator keeps
@@ -56,14 +55,6 @@ func TestDomainsGenerateValidScripts(t *testing.T) {
 		if w, ok := want[name]; ok && w.n < w.min {
 			t.Errorf("300 streams have %d %s, want at least %d", w.n, w.of, w.min)
 		}
-	})
-}
-
-func reference(c Config) Limit {
-	return ref.New(ref.Config{
-		InitialLimit: c.InitialLimit, MinLimit: c.MinLimit, MaxLimit: c.MaxLimit,
-		Smoothing: c.Smoothing, RTTTolerance: c.RTTTolerance, LongWindow: c.LongWindow,
-		QueueSize: c.QueueSize,
 	})
 }
 

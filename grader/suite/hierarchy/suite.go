@@ -2,6 +2,7 @@ package hierarchy
 
 import (
 	"ratelab/grader/check"
+	"ratelab/grader/harness"
 )
 
 // Tree is the hierarchy API every implementation offers.
@@ -14,7 +15,10 @@ type Tree interface {
 // New builds a tree: hierarchy.New, adapted to return the interface.
 type New func(nowNs uint64) Tree
 
-var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop}
+var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop, Record: record}
+
+// record serves the reference, recording (see check.API.Record).
+func record() check.Recorder { return harness.Record(API(refNew)) }
 
 func notStarted(impl New) bool {
 	return check.Untouched(func() Tree { return impl(0) }, func(t Tree) { t.Add(rootID, 1, 1) }, func(t Tree) { t.TryAcquire(0, 0, 1) }, func(t Tree) { t.Available(0, 0) })

@@ -2,6 +2,7 @@ package tokenbucket
 
 import (
 	"ratelab/grader/check"
+	"ratelab/grader/harness"
 )
 
 // Bucket is the token bucket API every implementation offers.
@@ -13,7 +14,10 @@ type Bucket interface {
 // New builds a bucket: tokenbucket.New, adapted to return the interface.
 type New func(capacity, ratePerSec, nowNs uint64) Bucket
 
-var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop}
+var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop, Record: record}
+
+// record serves the reference, recording (see check.API.Record).
+func record() check.Recorder { return harness.Record(API(refNew)) }
 
 func notStarted(impl New) bool {
 	return check.Untouched(func() Bucket { return impl(1, 1, 0) }, func(b Bucket) { b.TryAcquire(0, 1) }, func(b Bucket) { b.Available(0) })
