@@ -364,10 +364,49 @@ export class Viz {
     this.opStarted = 0;
     /** What the ready dot said before it said WAITING. */
     this.dotBefore = "";
+    /**
+     * Whether what the visualization shows changed since it last drew: new
+     * figures, Pause pressed, its size or colours. A visualization that
+     * draws only when something changed (not every frame: a paused run, or
+     * a frame too short for the next bin, would draw the same picture
+     * again) sets it and clears it when it draws.
+     */
+    this.changed = true;
+    /** Whether the frame loop stopped asking for frames while idle (see frame). */
+    this.sleeping = false;
   }
 
   readColors() {
     this.colors = readColors(this.el, this.colorVars);
+    this.invalidate();
+  }
+
+  /**
+   * invalidate notes that what the visualization shows changed outside a
+   * run's call (Pause pressed, a lane shown, a new size) and wakes the frame
+   * loop if it sleeps, so that the next frame draws it.
+   */
+  invalidate() {
+    this.changed = true;
+    this.wake();
+  }
+
+  /** wake starts the frame loop again if it sleeps. */
+  wake() {
+    if (!this.sleeping) return;
+    this.sleeping = false;
+    requestAnimationFrame((t) => this.frame(t));
+  }
+
+  /**
+   * idle reports whether the run has nothing to do until a control is
+   * used: paused or stopped. A visualization that overrides it must draw
+   * only when changed is set (and clear it then): the frame loop sleeps
+   * while idle reports true and nothing changed.
+   * @returns {boolean}
+   */
+  idle() {
+    return false;
   }
 
   /**
@@ -436,6 +475,7 @@ export class Viz {
    */
   serial(op) {
     this.queued++;
+    this.wake();
     const p = this.chain.then(() => {
       this.opStarted = performance.now();
       return op();
@@ -516,6 +556,10 @@ export class Viz {
    */
   begin() {
     this.readColors();
+    // A new size (a window or phone turned, a lane shown) needs a redraw
+    // even while nothing else changes. Taking the mount off the page
+    // resizes it to nothing, which wakes a sleeping loop to free the run.
+    new ResizeObserver(() => this.invalidate()).observe(this.el);
     this.restart();
     if (window.matchMedia) {
       const mq = window.matchMedia("(prefers-color-scheme: dark)");
@@ -529,6 +573,12 @@ export class Viz {
    * way: then the next frame advances by the real time since this one's,
    * and after SLOW_MS the ready dot says the page is waiting for Yours (a
    * run of the reference answers within the frame).
+   *
+   * Once the first frame is drawn, while the run is idle (paused, say) and
+   * nothing changed, the loop sleeps: it asks for no more frames, which
+   * would each cost the browser a frame's work to draw nothing new, until
+   * invalidate or an operation on the run (Step, Restart, a setting) wakes
+   * it.
    * @param {number} ts
    */
   frame(ts) {
@@ -536,6 +586,11 @@ export class Viz {
     if (this.queued > 0 && performance.now() - this.opStarted > SLOW_MS && this.readyDot.textContent !== WAITING) {
       this.dotBefore = this.readyDot.textContent || "";
       this.readyDot.textContent = WAITING;
+    }
+    if (this.ready && this.queued === 0 && !this.changed && this.idle()) {
+      this.sleeping = true;
+      this.lastFrame = 0; // the frame that wakes it advances by one frame's time, not the sleep's
+      return;
     }
     if (this.sim && this.queued === 0) {
       const dt = this.lastFrame ? Math.min(ts - this.lastFrame, this.maxDtMs) : 1000 / 60;

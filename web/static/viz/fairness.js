@@ -220,6 +220,7 @@ class FairnessViz extends Viz {
       this.paused = !this.paused;
       ui.pause.textContent = this.paused ? "Play" : "Pause";
       ui.pause.setAttribute("aria-pressed", this.paused ? "true" : "false");
+      this.invalidate(); // the ready dot says paused or live
     });
     ui.restart.addEventListener("click", () => this.restart());
     return ui;
@@ -252,6 +253,7 @@ class FairnessViz extends Viz {
   updateInfo(info) {
     this.info = info;
     this.stopped = info.stopped;
+    this.changed = true;
     let status = info.implStatus;
     if (info.stopped && info.status === "not implemented yet") {
       status = info.impl + ": not implemented yet. Write exercises/fairqueue, then run make wasm. FIFO and round robin go on.";
@@ -271,6 +273,7 @@ class FairnessViz extends Viz {
     if (!F || !sim) return;
     const L = F.layout;
     const n = await sim.step(untilNs, F.maxBins, this.bytes);
+    if (n > 0) this.changed = true; // Go runs whole bins: none, nothing moved
     const f = this.floats;
     this.now = f[L.now];
     this.bound = f[L.bound];
@@ -307,6 +310,7 @@ class FairnessViz extends Viz {
   draw() {
     const info = this.info;
     if (!info) return;
+    this.changed = false;
     const ui = this.ui;
     ui.clock.textContent = "t = " + (this.now / 1e9).toFixed(1) + " s";
     this.el.dataset.now = String(this.now);
@@ -441,8 +445,9 @@ class FairnessViz extends Viz {
   }
 
   /**
-   * tick runs the virtual time due in dt real milliseconds and draws (Viz
-   * calls it once a frame).
+   * tick runs the virtual time due in dt real milliseconds (Viz calls it
+   * once a frame) and draws if anything changed: a bin is 100 ms of
+   * virtual time, more than a frame's at the slower speeds.
    * @param {number} dt
    */
   async tick(dt) {
@@ -450,7 +455,12 @@ class FairnessViz extends Viz {
       this.wanted += dt * this.speed * 1e6;
       await this.advance(this.wanted);
     }
-    this.draw();
+    if (this.changed) this.draw();
+  }
+
+  /** idle reports whether the run is paused: nothing moves until Play. */
+  idle() {
+    return this.paused;
   }
 
   simNs() {

@@ -223,6 +223,7 @@ class GovernorViz extends Viz {
     this.due = 0;
     this.ui.pause.textContent = p ? "Play" : "Pause";
     this.ui.pause.setAttribute("aria-pressed", p ? "true" : "false");
+    this.invalidate(); // the ready dot says paused or live
   }
 
   /** makeRun makes a new run from the settings and clears the charts and the log. */
@@ -274,6 +275,7 @@ class GovernorViz extends Viz {
     n = Math.min(n, G.maxSteps);
     if (n <= 0 || this.stopped) return 0;
     const got = await sim.step(n, this.bytes);
+    this.changed = true;
     const f = this.floats;
     const wasStopped = this.stopped;
     this.offer = f[L.offer];
@@ -329,6 +331,7 @@ class GovernorViz extends Viz {
 
   draw() {
     if (!this.info) return;
+    this.changed = false;
     this.updateFigures(this.info);
     this.drawChart(this.info);
     this.drawPlanes();
@@ -566,8 +569,9 @@ class GovernorViz extends Viz {
   // ---- the frame loop ----------------------------------------------------------------
 
   /**
-   * tick runs the windows due in dt real milliseconds and draws (Viz
-   * calls it once a frame).
+   * tick runs the windows due in dt real milliseconds (Viz calls it once a
+   * frame) and draws if anything changed: at 4 windows a second, one frame
+   * in 15 runs a window.
    * @param {number} dt
    */
   async tick(dt) {
@@ -579,7 +583,12 @@ class GovernorViz extends Viz {
         await this.advance(n);
       }
     }
-    this.draw();
+    if (this.changed) this.draw();
+  }
+
+  /** idle reports whether the run is paused or stopped: nothing moves until a control is used. */
+  idle() {
+    return this.paused || this.stopped;
   }
 
   simNs() {

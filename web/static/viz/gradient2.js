@@ -171,6 +171,7 @@ class Gradient2Viz extends Viz {
       this.paused = !this.paused;
       ui.pause.textContent = this.paused ? "Play" : "Pause";
       ui.pause.setAttribute("aria-pressed", this.paused ? "true" : "false");
+      this.invalidate(); // the ready dot says paused or live
     });
     ui.restart.addEventListener("click", () => this.restart());
     return ui;
@@ -198,6 +199,7 @@ class Gradient2Viz extends Viz {
   updateInfo(info) {
     this.info = info;
     this.stopped = info.stopped;
+    this.changed = true;
     let status = info.implStatus;
     if (info.stopped && info.status === "not implemented yet") {
       status = info.impl + ": not implemented yet. Write exercises/gradient2, then run make wasm.";
@@ -230,6 +232,7 @@ class Gradient2Viz extends Viz {
     if (!G || !sim) return;
     const L = G.layout;
     const n = await sim.step(untilNs, G.maxBins, this.bytes);
+    if (n > 0) this.changed = true; // Go runs whole bins: none, nothing moved
     const f = this.floats;
     this.now = f[L.now];
     this.state = { limit: f[L.limit], short: f[L.short], long: f[L.long], inflight: f[L.inflight] };
@@ -310,6 +313,7 @@ class Gradient2Viz extends Viz {
   draw() {
     const info = this.info;
     if (!info) return;
+    this.changed = false;
     const ui = this.ui, s = this.state, L = info.limit;
     ui.clock.textContent = "t = " + (this.now / 1e9).toFixed(1) + " s";
     ui.load.textContent = loadText(this.stepAt(this.now).step.load);
@@ -520,8 +524,9 @@ class Gradient2Viz extends Viz {
   }
 
   /**
-   * tick runs the virtual time due in dt real milliseconds and draws (Viz
-   * calls it once a frame).
+   * tick runs the virtual time due in dt real milliseconds (Viz calls it
+   * once a frame) and draws if anything changed: a bin is 50 ms of virtual
+   * time, more than a frame's at the slower speeds.
    * @param {number} dt
    */
   async tick(dt) {
@@ -532,7 +537,12 @@ class Gradient2Viz extends Viz {
       this.wanted += dt * this.speed * 1e6;
       await this.advance(this.wanted);
     }
-    this.draw();
+    if (this.changed) this.draw();
+  }
+
+  /** idle reports whether the run is paused or stopped: nothing moves until a control is used. */
+  idle() {
+    return this.paused || this.stopped;
   }
 
   simNs() {

@@ -354,6 +354,7 @@ class LimitersViz extends Viz {
     show.addEventListener("change", () => {
       this.show[lane.id] = show.checked;
       this.layoutLanes();
+      this.invalidate();
     });
     const L = {
       show,
@@ -402,6 +403,7 @@ class LimitersViz extends Viz {
     this.paused = p;
     this.ui.pause.textContent = p ? "Play" : "Pause";
     this.ui.pause.setAttribute("aria-pressed", p ? "true" : "false");
+    this.invalidate(); // the ready dot says paused or live
   }
 
   layoutLanes() {
@@ -508,6 +510,7 @@ class LimitersViz extends Viz {
   async advance(max, untilNs) {
     if (!this.sim) return;
     const n = await this.sim.step(max, untilNs, this.batch);
+    this.changed = true; // the clock moved, if nothing else
     this.slowed = n === max && max > 1;
     const times = this.times, masks = this.batch, off = 8 * n, lanes = this.lanes;
     const stopped = this.stopped < 0 ? 0 : this.stopped;
@@ -673,6 +676,7 @@ class LimitersViz extends Viz {
 
   drawAll() {
     if (!this.info) return;
+    this.changed = false;
     this.updateFigures();
     const nowBin = Math.floor(this.now / this.binNs);
     this.advanceBins(nowBin);
@@ -864,13 +868,19 @@ class LimitersViz extends Viz {
   // ---- the frame loop --------------------------------------------------------
 
   /**
-   * tick decides the messages due in dt real milliseconds and draws
-   * (Viz calls it once a frame).
+   * tick decides the messages due in dt real milliseconds (Viz calls it
+   * once a frame) and draws if anything changed: while paused, nothing
+   * does but a Step, a setting or the size.
    * @param {number} dt
    */
   async tick(dt) {
     if (!this.paused) await this.advance(MAX_PER_FRAME, this.now + dt * this.speed * 1e6);
-    this.drawAll();
+    if (this.changed) this.drawAll();
+  }
+
+  /** idle reports whether the run is paused: nothing moves until Play or Step. */
+  idle() {
+    return this.paused;
   }
 
   simNs() {
