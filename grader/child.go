@@ -83,8 +83,9 @@ type child struct {
 	// the objects of the latest calls sent ahead were numbered from;
 	// queue, the calls sent ahead that the process made, with their
 	// answers, which the replay has not asked for yet; noAhead, that no
-	// calls are sent ahead for the rest of the check (calls sent ahead
-	// were lost: the calls are made one by one).
+	// calls are sent ahead for the rest of the grading (calls sent ahead
+	// were lost: code that spins or crashes once is likely to again, and
+	// each time would cost aheadCPULimit more).
 	base    wire.Obj
 	queue   []sentAhead
 	noAhead bool
@@ -157,7 +158,6 @@ func (c *child) arm(limit time.Duration) {
 	c.limit = limit
 	c.deadline, c.hard = now.Add(limit), now.Add(hardFactor*limit)
 	c.checkCPU, c.checkCPUKnown = 0, false
-	c.noAhead = false
 	if c.cmd != nil {
 		c.checkCPU, c.checkCPUKnown = c.cpu(c.cmd.Process.Pid)
 	}
@@ -643,7 +643,7 @@ var sendAhead = true
 
 // aheadCPULimit is the CPU time the calls sent ahead for one replay may
 // take together. Past it they are given up (the process is stopped) and
-// the calls are made one by one for the rest of the check, each within
+// the calls are made one by one for the rest of the grading, each within
 // callCPULimit, so that a call that does not return is named as such.
 const aheadCPULimit = 250 * time.Millisecond
 
@@ -661,7 +661,7 @@ func (c *child) Base() wire.Obj {
 // SendAhead implements check.Ahead. It never panics: if the process is
 // lost while it makes the calls, they are as if never sent (the next call
 // starts a new process, and the time they took is not the check's), and
-// the calls of the rest of the check are made one by one, so that what
+// the calls of the rest of the grading are made one by one, so that what
 // went wrong is found, and reported, at the call that did it.
 func (c *child) SendAhead(calls, answers []json.RawMessage) {
 	c.queue = nil
