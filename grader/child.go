@@ -638,8 +638,13 @@ func (c *child) Call(obj wire.Obj, fn string, args []any, out ...any) {
 }
 
 // sendAhead lets the checks send the calls of a replay ahead (see
-// check.Ahead); tests turn it off to compare gradings with and without.
-var sendAhead = true
+// check.Ahead); tests turn it on and off to compare gradings with and
+// without. It is off: the child answers calls sent ahead with a count of
+// answers that were the expected ones, and the grader then takes the
+// reference's answers for them, so learner code that forges that line
+// on the protocol's stream could earn the reference's grade. Until the
+// child returns its own answers instead of a count, calls go one by one.
+var sendAhead = false
 
 // aheadCPULimit is the CPU time the calls sent ahead for one replay may
 // take together. Past it they are given up (the process is stopped) and
