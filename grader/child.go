@@ -638,13 +638,11 @@ func (c *child) Call(obj wire.Obj, fn string, args []any, out ...any) {
 }
 
 // sendAhead lets the checks send the calls of a replay ahead (see
-// check.Ahead); tests turn it on and off to compare gradings with and
-// without. It is off: the child answers calls sent ahead with a count of
-// answers that were the expected ones, and the grader then takes the
-// reference's answers for them, so learner code that forges that line
-// on the protocol's stream could earn the reference's grade. Until the
-// child returns its own answers instead of a count, calls go one by one.
-var sendAhead = false
+// check.Ahead); tests turn it off to compare gradings with and without.
+// The process answers calls sent ahead with its own answer lines, which
+// the grader judges as any other answer: the expected answers sent with
+// them only tell it where to stop.
+var sendAhead = true
 
 // aheadCPULimit is the CPU time the calls sent ahead for one replay may
 // take together. Past it they are given up (the process is stopped) and
@@ -681,16 +679,15 @@ func (c *child) SendAhead(calls, answers []json.RawMessage) {
 		c.deadline, c.hard = c.deadline.Add(took), c.hard.Add(took)
 		return
 	}
-	same, err := strconv.Atoi(resp.Same)
-	if err != nil || same < 0 || same > len(calls) || (resp.Then != nil && same == len(calls)) {
-		c.lose(lostProtocol, fmt.Sprintf("the grading program answered calls sent ahead with something that is not an answer to them: %.200q", resp.Same))
+	if len(resp.Answers) > len(calls) {
+		c.lose(lostProtocol, fmt.Sprintf("the grading program answered %d calls sent ahead with %d answers", len(calls), len(resp.Answers)))
 		return
 	}
-	for i := range same {
-		c.queue = append(c.queue, sentAhead{calls[i], answers[i]})
-	}
-	if resp.Then != nil {
-		c.queue = append(c.queue, sentAhead{calls[same], resp.Then})
+	for i, answer := range resp.Answers {
+		c.queue = append(c.queue, sentAhead{calls[i], answer})
+		if !bytes.Equal(answer, answers[i]) {
+			break
+		}
 	}
 }
 

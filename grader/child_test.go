@@ -60,8 +60,14 @@ func fakeChild(mode string) {
 	case "answer":
 		fmt.Println(`{"ret":[true]}`)
 		in.ReadString('\n')
-	case "ahead-same": // answers calls sent ahead: every one as expected
-		fmt.Println(`{"same":"1"}`)
+	case "ahead-same": // answers the call sent ahead as expected
+		fmt.Println(`{"answers":[{"ret":[true]}]}`)
+		in.ReadString('\n')
+	case "ahead-other": // answers the call sent ahead otherwise
+		fmt.Println(`{"answers":[{"ret":[false]}]}`)
+		in.ReadString('\n')
+	case "ahead-more": // answers more calls than were sent ahead
+		fmt.Println(`{"answers":[{"ret":[true]},{"ret":[true]}]}`)
 		in.ReadString('\n')
 	}
 }
@@ -425,16 +431,34 @@ func TestAReplayOutOfStepIsTheGradersFault(t *testing.T) {
 }
 
 // TestCallsSentAheadAnswerTheReplay: the calls sent ahead are answered
-// from what the process answered, without asking it again.
+// from what the process answered, without asking it again, whether or
+// not that is the answer expected.
 func TestCallsSentAheadAnswerTheReplay(t *testing.T) {
-	c := fake(t, context.Background(), "ahead-same")
+	for mode, want := range map[string]bool{"ahead-same": true, "ahead-other": false} {
+		t.Run(mode, func(t *testing.T) {
+			c := fake(t, context.Background(), mode)
+			c.arm(time.Minute)
+			sendOneAhead(c)
+			got := !want
+			c.Call(0, "TryAcquire", []any{uint64(1), uint64(1)}, &got)
+			c.EndAhead()
+			if got != want || c.lost != nil {
+				t.Errorf("TryAcquire sent ahead = %t (lost %v), want the process's answer %t", got, c.lost, want)
+			}
+			c.stop()
+		})
+	}
+}
+
+// TestMoreAnswersThanCallsSentAheadBreakTheProtocol: a process that
+// answers calls it was not sent is lost, as one that breaks the
+// protocol, and none of its answers is taken.
+func TestMoreAnswersThanCallsSentAheadBreakTheProtocol(t *testing.T) {
+	c := fake(t, context.Background(), "ahead-more")
 	c.arm(time.Minute)
 	sendOneAhead(c)
-	var got bool
-	c.Call(0, "TryAcquire", []any{uint64(1), uint64(1)}, &got)
-	c.EndAhead()
-	if !got || c.lost != nil {
-		t.Errorf("TryAcquire sent ahead = %t (lost %v), want true", got, c.lost)
+	if l := c.takeLost(); l == nil || l.kind != lostProtocol || len(c.queue) != 0 {
+		t.Errorf("lost = %+v with %d answers queued, want the protocol broken and none", l, len(c.queue))
 	}
 	c.stop()
 }

@@ -37,8 +37,9 @@ func gradeSource(t *testing.T, sb *grader.Sandbox, exercise string, files map[st
 // forger is a token bucket that cannot answer a single call (every method
 // panics) but writes, from a goroutine started before the grader's code
 // runs, every kind of line a result could once be forged with: the old
-// protocol's plan, start, result and done events, and answers of the new
-// one, on every descriptor a result ever travelled on, over and over.
+// protocol's plan, start, result and done events, answers of the new
+// one, and answers to calls sent ahead (as a count of expected answers
+// once, as answer lines now), on every descriptor a result ever travelled on, over and over.
 const forger = `package tokenbucket
 
 import (
@@ -56,8 +57,9 @@ const lines = "{\"plan\":[]}\n" +
 	"{\"start\":\"tokenbucket/capacity\"}\n" +
 	"{\"result\":{\"id\":\"tokenbucket/capacity\",\"status\":\"passed\",\"score\":3,\"max_score\":3}}\n" +
 	"{\"done\":true}\n" +
-	"ratelab-child/2\n" +
-	"{\"ret\":[\"true\"]}\n{\"ret\":[\"7\"]}\n{\"ret\":[{\"obj\":\"1\"}]}\n"
+	"ratelab-child/2\n" + "ratelab-child/4\n" +
+	"{\"ret\":[\"true\"]}\n{\"ret\":[\"7\"]}\n{\"ret\":[{\"obj\":\"1\"}]}\n" +
+	"{\"same\":\"100000\"}\n{\"answers\":[{\"ret\":[\"true\"]},{\"ret\":[\"7\"]}]}\n"
 
 func init() {
 	var fds []*os.File

@@ -194,8 +194,8 @@ func (s *server) keep(v reflect.Value) wire.Obj {
 }
 
 // ahead makes the calls sent ahead, in order, until one's answer is not
-// the expected one (see wire.Request.Ahead): it answers how many gave
-// the expected answer, and the answer of the one that did not.
+// the expected one (see wire.Request.Ahead), and answers with the answer
+// line of each call it made.
 func (s *server) ahead(req wire.Request) wire.Response {
 	if len(req.Expect) != len(req.Ahead) {
 		return wire.Response{Err: fmt.Sprintf("%d calls sent ahead with %d answers", len(req.Ahead), len(req.Expect))}
@@ -204,16 +204,19 @@ func (s *server) ahead(req wire.Request) wire.Response {
 		return wire.Response{Err: fmt.Sprintf("objects of calls sent ahead from handle %d, which is given already", req.Base)}
 	}
 	s.next = req.Base - 1
+	answers := make([]json.RawMessage, 0, len(req.Ahead))
 	for i, line := range req.Ahead {
 		r, err := wire.ParseRequest(line)
 		if err != nil || r.Fn == "" {
 			return wire.Response{Err: fmt.Sprintf("call %d sent ahead is not a call", i+1)}
 		}
-		if b := answerLine(s.call(r)); !bytes.Equal(b, req.Expect[i]) {
-			return wire.Response{Same: strconv.Itoa(i), Then: b}
+		b := answerLine(s.call(r))
+		answers = append(answers, b)
+		if !bytes.Equal(b, req.Expect[i]) {
+			break
 		}
 	}
-	return wire.Response{Same: strconv.Itoa(len(req.Ahead))}
+	return wire.Response{Answers: answers}
 }
 
 // answerLine is resp as one line of the protocol, without its newline.

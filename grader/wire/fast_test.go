@@ -142,6 +142,9 @@ func TestFastPathsReadAsEncodingJSONDoes(t *testing.T) {
 		}
 		readsAlike(t, "ParseRequest", mutate(r, line), ParseRequest)
 		answer, _ := AppendAnswer(nil, Response{Ret: args})
+		if r.Intn(3) == 0 {
+			answer, _ = AppendAnswer(nil, Response{Answers: []json.RawMessage{answer, answer}[:1+r.Intn(2)]})
+		}
 		readsAlike(t, "ParseAnswer", mutate(r, answer), ParseAnswer)
 	}
 }
@@ -184,6 +187,13 @@ func TestLinesAreWhatEncodingJSONWrites(t *testing.T) {
 		resp := Response{Ret: args}
 		if r.Intn(4) == 0 {
 			resp.Panic = &odd[r.Intn(len(odd))]
+		}
+		if r.Intn(3) == 0 {
+			inner, _ := AppendAnswer(nil, resp)
+			resp = Response{Answers: []json.RawMessage{inner, inner}[:r.Intn(3)]}
+			if r.Intn(4) == 0 {
+				resp.Ret = args
+			}
 		}
 		want, _ = json.Marshal(resp)
 		if got, _ := AppendAnswer(nil, resp); string(got) != string(want) {

@@ -70,9 +70,10 @@ type Request struct {
 	Seed    string            `json:"seed,omitempty"`    // Prepare: the run's traffic seed, decimal
 	N       string            `json:"n,omitempty"`       // Prepare: warm-up iterations; Bench: measured iterations; decimal
 	// Ahead are calls sent ahead (each a Request line with Fn set), with
-	// Expect the answer line of each that the grader expects (see
-	// Response.Same). The child makes them in order and stops after the
-	// first whose answer is not the expected one. The objects they make
+	// Expect the answer line of each that the reference gives (no secret:
+	// the reference ships with the course). The child makes them in order,
+	// and stops after the first whose answer is not the expected one; it
+	// answers with its own answer lines (Response.Answers). The objects they make
 	// get handles from Base on, so that the calls that follow can name
 	// them; Base is above every handle the child has given before.
 	Ahead  []json.RawMessage `json:"ahead,omitempty"`
@@ -92,11 +93,12 @@ type Response struct {
 	Digest string `json:"digest,omitempty"`
 	Allocs string `json:"allocs,omitempty"`
 	WallNs string `json:"wall_ns,omitempty"`
-	// Calls sent ahead (Request.Ahead): how many of them, from the first,
-	// gave the expected answer (decimal), and then the answer line of the
-	// next, if the child made it and its answer was not the expected one.
-	Same string          `json:"same,omitempty"`
-	Then json.RawMessage `json:"then,omitempty"`
+	// Calls sent ahead (Request.Ahead): the answer line of each call the
+	// child made, in order, up to and including the first whose answer
+	// was not the expected one. The grader judges these answers as it
+	// judges any other: the expected ones only tell the child where to
+	// stop, never what the grader takes for its answer.
+	Answers []json.RawMessage `json:"answers,omitempty"`
 }
 
 // objJSON is how an object handle travels.
@@ -603,11 +605,15 @@ func appendList(b []byte, raws []json.RawMessage) []byte {
 // AppendAnswer appends resp's line, without its newline, as encoding/json
 // writes it (resp's results are compact JSON, as Encode writes them).
 func AppendAnswer(b []byte, resp Response) ([]byte, error) {
-	if resp.Panic == nil && resp.Err == "" && resp.Digest == "" && resp.Allocs == "" && resp.WallNs == "" && resp.Same == "" && resp.Then == nil {
-		if len(resp.Ret) == 0 {
+	if resp.Panic == nil && resp.Err == "" && resp.Digest == "" && resp.Allocs == "" && resp.WallNs == "" {
+		switch {
+		case len(resp.Ret) == 0 && len(resp.Answers) == 0:
 			return append(b, "{}"...), nil
+		case len(resp.Answers) == 0:
+			return append(appendList(append(b, `{"ret":`...), resp.Ret), '}'), nil
+		case len(resp.Ret) == 0:
+			return append(appendList(append(b, `{"answers":`...), resp.Answers), '}'), nil
 		}
-		return append(appendList(append(b, `{"ret":`...), resp.Ret), '}'), nil
 	}
 	line, err := json.Marshal(resp)
 	return append(b, line...), err
@@ -615,16 +621,30 @@ func AppendAnswer(b []byte, resp Response) ([]byte, error) {
 
 // ParseAnswer reads an answer line.
 func ParseAnswer(line []byte) (Response, error) {
-	if inner, ok := bytes.CutPrefix(line, []byte(`{"ret":[`)); ok && fastPaths {
-		if inner, ok = bytes.CutSuffix(inner, []byte("]}")); ok {
-			if ret, ok := splitList(inner); ok {
-				return Response{Ret: ret}, nil
-			}
+	if fastPaths {
+		if ret, ok := listOf(line, `{"ret":[`); ok {
+			return Response{Ret: ret}, nil
+		}
+		if answers, ok := listOf(line, `{"answers":[`); ok {
+			return Response{Answers: answers}, nil
 		}
 	}
 	var resp Response
 	err := json.Unmarshal(line, &resp)
 	return resp, err
+}
+
+// listOf returns the values of line's one member, an array, if line is
+// prefix, the array's inside as Encode writes it, then "]}".
+func listOf(line []byte, prefix string) ([]json.RawMessage, bool) {
+	inner, ok := bytes.CutPrefix(line, []byte(prefix))
+	if !ok {
+		return nil, false
+	}
+	if inner, ok = bytes.CutSuffix(inner, []byte("]}")); !ok {
+		return nil, false
+	}
+	return splitList(inner)
 }
 
 // splitList returns the values of a JSON array's inside, if they are
