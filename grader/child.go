@@ -52,6 +52,8 @@ type child struct {
 	checkCPUKnown bool
 	// cpu reads the CPU time of a process (cpuUsed; tests replace it).
 	cpu func(pid int) (time.Duration, bool)
+	// callLimit is the CPU time one call may take (see callCPULimit).
+	callLimit time.Duration
 	// params are the parameters' names of the exercise's functions and
 	// methods, by name (see paramNames), for naming a call that did not
 	// return; nil writes its arguments without names.
@@ -128,7 +130,8 @@ func (l *lostError) Error() string {
 	return l.detail
 }
 
-// callCPULimit is the CPU time one call of the learner's code may take:
+// callCPULimit is the CPU time one call of the learner's code may take
+// unless Options.CallCPULimit says otherwise:
 // past it, the call is one that does not return (an endless loop, or work
 // that grows with its arguments), and the check reports a timeout naming
 // it. It is CPU time, the kernel's count for the child, not time on the
@@ -149,7 +152,7 @@ const benchCPULimit = 30 * time.Second
 const cpuPoll = 100 * time.Millisecond
 
 func newChild(ctx context.Context, bin, exercise, dir string, sb *Sandbox) *child {
-	return &child{ctx: ctx, bin: bin, exercise: exercise, dir: dir, sandbox: sb, cpu: cpuUsed}
+	return &child{ctx: ctx, bin: bin, exercise: exercise, dir: dir, sandbox: sb, cpu: cpuUsed, callLimit: callCPULimit}
 }
 
 // arm sets the deadline of the check about to run.
@@ -559,7 +562,7 @@ func (c *child) overtime(call *callWatch) (wait time.Duration, why overWhy, over
 	used, ok := c.cpu(c.cmd.Process.Pid)
 	// Over: is it this call's doing, or that of the calls before it?
 	whose := overCall
-	if ok && (!call.known || used-call.base < callCPULimit/2) {
+	if ok && (!call.known || used-call.base < c.callLimit/2) {
 		whose = overWhole
 	}
 	if !now.Before(c.hard) || !ok || !c.checkCPUKnown || used-c.checkCPU >= c.limit {
@@ -627,7 +630,7 @@ func (c *child) Call(obj wire.Obj, fn string, args []any, out ...any) {
 	if c.lost == nil && len(c.queue) > 0 {
 		resp = c.answered(line)
 	} else {
-		resp = c.roundTrip(line, func() string { return callText(fn, args, c.params[fn]) }, callCPULimit)
+		resp = c.roundTrip(line, func() string { return callText(fn, args, c.params[fn]) }, c.callLimit)
 	}
 	if resp.Panic != nil {
 		panic(*resp.Panic)

@@ -30,6 +30,10 @@ type Options struct {
 	BenchOnly bool
 	// CheckTimeout bounds one property or case check; 0 means 20s.
 	CheckTimeout time.Duration
+	// CallCPULimit is the CPU time one call of the learner's code may take
+	// before it counts as one that does not return; 0 means 2s. Tests of
+	// code that hangs set less, not to spin 2s of CPU per check.
+	CallCPULimit time.Duration
 	// BenchTimeout bounds one benchmark check; 0 means 60s.
 	BenchTimeout time.Duration
 	// Progress, if set, is told what the grader is doing as it goes.
@@ -159,6 +163,9 @@ func (o *Options) normalize() error {
 	}
 	if o.CheckTimeout == 0 {
 		o.CheckTimeout = 20 * time.Second
+	}
+	if o.CallCPULimit == 0 {
+		o.CallCPULimit = callCPULimit
 	}
 	if o.BenchTimeout == 0 {
 		o.BenchTimeout = 60 * time.Second

@@ -3,6 +3,7 @@ package grader_test
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -107,9 +108,9 @@ func TestPanicsFailChecksWithTheMessage(t *testing.T) {
 // calls took the 20 s together); the other checks are graded.
 func TestHangIsATimeoutAndGradingGoesOn(t *testing.T) {
 	if testing.Short() {
-		t.Skip("each hanging check spins 2 s of CPU")
+		t.Skip("each hanging check spins its call's CPU time")
 	}
-	ex := gradeFixture(t, "tokenbucket", "hangs", false, hangCheckTimeout)
+	ex := gradeHanging(t, "hangs")
 	hangs(t, ex, "TryAcquire|Available")
 }
 
@@ -119,26 +120,43 @@ func TestHangIsATimeoutAndGradingGoesOn(t *testing.T) {
 // that makes such a call a timeout naming it, the others passed.
 func TestAHangingProbeIsNoStub(t *testing.T) {
 	if testing.Short() {
-		t.Skip("each hanging check spins 2 s of CPU")
+		t.Skip("each hanging check spins its call's CPU time")
 	}
-	ex := gradeFixture(t, "tokenbucket", "available-spins", false, hangCheckTimeout)
+	ex := gradeHanging(t, "available-spins")
 	if ex.Status != report.Failed {
 		t.Errorf("status %s (%s), want failed: graded, some checks timing out", ex.Status, ex.Message)
 	}
 	hangs(t, ex, "Available")
 }
 
-// hangCheckTimeout is the check's deadline in the tests of hangs: past a
-// call's CPU limit (2 s), short of the grader's default (20 s), whose
-// CPU time the checks that hang would spin through for nothing.
-const hangCheckTimeout = 5 * time.Second
+// gradeHanging grades the tokenbucket fixture name, whose code hangs, with
+// a call's CPU limit of 250ms, not the grader's 2s: each check that hangs
+// spins that long, and the fixture has a dozen. The check's deadline
+// (3s, CPU time where the OS tells) is past it, short of the grader's
+// default (20s), whose CPU time the checks would spin through for nothing.
+func gradeHanging(t *testing.T, name string) *report.Exercise {
+	t.Helper()
+	r, err := grader.Grade(context.Background(), grader.Options{
+		Root:         root(t),
+		Exercises:    []string{"tokenbucket"},
+		Replace:      map[string]string{"tokenbucket": filepath.Join("testdata", "fixtures", "tokenbucket", name)},
+		Seed:         grader.DefaultSeed,
+		NoBench:      true,
+		CheckTimeout: 3 * time.Second,
+		CallCPULimit: 250 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatalf("Grade: %v", err)
+	}
+	return &r.Exercises[0]
+}
 
 // hangs fails t unless some checks of ex are timeouts naming a call of
 // one of the methods (a regular expression), within the call's CPU time or
 // the check's deadline, and some passed.
 func hangs(t *testing.T, ex *report.Exercise, methods string) {
 	t.Helper()
-	named := regexp.MustCompile(`^((` + methods + `)\(nowNs=\d+(, n=\d+)?\) (did not return within 2s of CPU time|had not returned when the check's 5s were up)|the check's calls used up its 5s of CPU time together \(the last was \w+\([^)]*\)\)): `)
+	named := regexp.MustCompile(`^((` + methods + `)\(nowNs=\d+(, n=\d+)?\) (did not return within 250ms of CPU time|had not returned when the check's 3s were up)|the check's calls used up its 3s of CPU time together \(the last was \w+\([^)]*\)\)): `)
 	timeouts, passed := 0, 0
 	for _, c := range ex.Checks {
 		switch c.Status {

@@ -18,6 +18,7 @@ import (
 // a new one.
 func (g *grading) runExercise(ctx context.Context, bin, name string, ex *report.Exercise) {
 	c := newChild(ctx, bin, name, g.tmp, g.opts.Sandbox)
+	c.callLimit = g.opts.CallCPULimit
 	// A call that does not return is named with the contract's names for
 	// its arguments: the stub's.
 	c.params = paramNames(filepath.Join(g.opts.Root, "exercises", ex.ID))
