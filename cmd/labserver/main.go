@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/debug"
 )
 
 // exitError carries a process exit status through a command's error return.
@@ -43,6 +44,13 @@ func commands() []command {
 }
 
 func main() {
+	// A grading makes many short-lived values (scripts, traces, encoded
+	// calls): with the collector at 200% of the live heap, not Go's 100%,
+	// it takes about a fifth less CPU for a few MB more. GOGC, if set,
+	// decides.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
 	if len(os.Args) < 2 || os.Args[1] == "help" || os.Args[1] == "-h" || os.Args[1] == "--help" {
 		usage()
 		if len(os.Args) < 2 {
