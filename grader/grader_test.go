@@ -110,6 +110,7 @@ func TestHangIsATimeoutAndGradingGoesOn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("each hanging check spins its call's CPU time")
 	}
+	t.Parallel()
 	ex := gradeHanging(t, "hangs")
 	hangs(t, ex, "TryAcquire|Available")
 }
@@ -122,6 +123,7 @@ func TestAHangingProbeIsNoStub(t *testing.T) {
 	if testing.Short() {
 		t.Skip("each hanging check spins its call's CPU time")
 	}
+	t.Parallel()
 	ex := gradeHanging(t, "available-spins")
 	if ex.Status != report.Failed {
 		t.Errorf("status %s (%s), want failed: graded, some checks timing out", ex.Status, ex.Message)

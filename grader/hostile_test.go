@@ -208,6 +208,7 @@ func TestEndlessInitIsAnError(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the program spins 5 s of CPU before it is given up")
 	}
+	t.Parallel()
 	ex := gradeSource(t, nil, "tokenbucket", map[string]string{"tokenbucket.go": `package tokenbucket
 
 var spins = 0

@@ -48,15 +48,15 @@ func TestGradingFlagsFillTheConfig(t *testing.T) {
 	var g gradingFlags
 	g.register(fs, "", "", "")
 	dir := t.TempDir()
-	if err := fs.Parse([]string{"--no-bench", "--seed", "7", "--check-timeout", "3s", "--job-timeout", "1m", "--build-cache", dir, "--build-cache-max", "2"}); err != nil {
+	if err := fs.Parse([]string{"--no-bench", "--seed", "7", "--check-timeout", "3s", "--call-cpu", "300ms", "--job-timeout", "1m", "--build-cache", dir, "--build-cache-max", "2"}); err != nil {
 		t.Fatal(err)
 	}
 	var c class.Config
 	if err := g.config(&c); err != nil {
 		t.Fatal(err)
 	}
-	if !c.NoBench || c.Seed != 7 || c.CheckTimeout != 3*time.Second || c.JobTimeout != time.Minute || c.BuildCache == nil || c.BuildCache.Max() != 2<<20 {
-		t.Fatalf("config %+v: want no benchmarks, seed 7, 3s, 1m and a 2 MiB cache", c)
+	if !c.NoBench || c.Seed != 7 || c.CheckTimeout != 3*time.Second || c.CallCPULimit != 300*time.Millisecond || c.JobTimeout != time.Minute || c.BuildCache == nil || c.BuildCache.Max() != 2<<20 {
+		t.Fatalf("config %+v: want no benchmarks, seed 7, 3s, 300ms, 1m and a 2 MiB cache", c)
 	}
 	g.buildCacheMax = -1
 	if err := g.config(&c); err == nil {

@@ -45,7 +45,9 @@ func TestClassHostileSubmissions(t *testing.T) {
 	}
 	t.Parallel() // a server and a database of its own
 	db, tokens := setupClass(t, "good", "mallory")
-	s := startClassServer(t, db, "--no-bench", "--check-timeout", "2s", "--submit-burst", "100")
+	// A call may take 250ms of CPU, not 2s: the infinite loop spins that
+	// long in each check that calls Available, a dozen.
+	s := startClassServer(t, db, "--no-bench", "--check-timeout", "2s", "--call-cpu", "250ms", "--submit-burst", "100")
 	code, _, body := post(t, s, tokens["good"], "tokenbucket", solutionFiles(t, "tokenbucket")...)
 	if code != http.StatusAccepted {
 		t.Fatalf("good's submission: %d %v", code, body)
@@ -178,9 +180,9 @@ func (zeros) Read(p []byte) (int, error) {
 
 // hungCall is how a check's timeout names the call of an Available that
 // never returns. Which limit it ran into, the call's CPU time ("did not
-// return within 2s of CPU time") or the check's deadline ("had not returned
-// when the check's 2s were up"), depends on the machine's load, both being
-// 2 s here: the tests assert the timeout and the call, which do not.
+// return within 250ms of CPU time") or the check's deadline ("had not
+// returned when the check's 2s were up"), can depend on the machine's
+// load: the tests assert the timeout and the call, which do not.
 const hungCall = "Available(nowNs="
 
 // wantCheck reports "" if a check of st has the status and a message with
@@ -223,9 +225,10 @@ func TestClassCrashRecovery(t *testing.T) {
 	}
 	t.Parallel() // a server and a database of its own
 	db, tokens := setupClass(t, "ada")
-	flags := []string{"--no-bench", "--check-timeout", "2s"}
+	flags := []string{"--no-bench", "--check-timeout", "2s", "--call-cpu", "250ms"}
 	s := startClassServer(t, db, flags...)
-	// Slow to grade: every Available hangs until its deadline.
+	// Slow to grade: every Available hangs until its deadline (a dozen
+	// checks, each spinning 250ms of CPU after the build).
 	slow := tokenbucketWith(t, "func (b *TokenBucket) Available(nowNs uint64) uint64 {", "func (b *TokenBucket) Available(nowNs uint64) uint64 {\n\tfor nowNs > 0 {\n\t}\n", "")
 	code, _, body := post(t, s, tokens["ada"], "tokenbucket", slow...)
 	if code != http.StatusAccepted {

@@ -15,6 +15,7 @@ type gradingFlags struct {
 	noBench       bool
 	seed          int64
 	checkTimeout  time.Duration
+	callCPU       time.Duration
 	jobTimeout    time.Duration
 	buildCache    string // "" builds every time
 	buildCacheMax int64  // MiB; 0 means buildcache.DefaultMax
@@ -27,6 +28,7 @@ func (g *gradingFlags) register(fs *flag.FlagSet, prefix, cacheDir, cacheDefault
 	fs.BoolVar(&g.noBench, "no-bench", false, prefix+"skip benchmark checks")
 	fs.Int64Var(&g.seed, "seed", grader.DefaultSeed, prefix+"the property seed")
 	fs.DurationVar(&g.checkTimeout, "check-timeout", 10*time.Second, prefix+"deadline of one property or case check")
+	fs.DurationVar(&g.callCPU, "call-cpu", 0, prefix+"CPU time one call of the learner's code may take before it counts as one that does not return; 0 means the grader's 2s")
 	fs.DurationVar(&g.jobTimeout, "job-timeout", class.DefaultJobTimeout, prefix+"deadline of one whole grading")
 	fs.StringVar(&g.buildCache, "build-cache", cacheDir, prefix+`folder keeping graded programs by content, so a regrade or an identical resubmission does not build again; `+cacheDefault)
 	fs.Int64Var(&g.buildCacheMax, "build-cache-max", 0, prefix+"the build cache's cap in MiB, its oldest programs removed beyond; 0 means the cache's default")
@@ -39,6 +41,6 @@ func (g gradingFlags) config(c *class.Config) error {
 	if err != nil {
 		return err
 	}
-	c.Seed, c.NoBench, c.CheckTimeout, c.JobTimeout, c.BuildCache = g.seed, g.noBench, g.checkTimeout, g.jobTimeout, cache
+	c.Seed, c.NoBench, c.CheckTimeout, c.CallCPULimit, c.JobTimeout, c.BuildCache = g.seed, g.noBench, g.checkTimeout, g.callCPU, g.jobTimeout, cache
 	return nil
 }

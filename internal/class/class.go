@@ -31,10 +31,11 @@ type Config struct {
 	// MaxQueue bounds the jobs waiting; Submit refuses beyond it. 0 means 1000.
 	MaxQueue int
 	// Grading options: Seed (0 means grader.DefaultSeed), NoBench,
-	// CheckTimeout and BenchTimeout (0: the grader's defaults).
-	Seed                       int64
-	NoBench                    bool
-	CheckTimeout, BenchTimeout time.Duration
+	// CheckTimeout, BenchTimeout and CallCPULimit (0: the grader's
+	// defaults).
+	Seed                                     int64
+	NoBench                                  bool
+	CheckTimeout, BenchTimeout, CallCPULimit time.Duration
 	// JobTimeout bounds one whole grading; 0 means DefaultJobTimeout.
 	JobTimeout time.Duration
 	// Sandbox confines the grading; nil means a default grader.Sandbox.
@@ -361,6 +362,7 @@ func (c *Class) gradeNoted(ctx context.Context, job store.Job, note string) {
 		NoBench:      c.cfg.NoBench,
 		CheckTimeout: c.cfg.CheckTimeout,
 		BenchTimeout: c.cfg.BenchTimeout,
+		CallCPULimit: c.cfg.CallCPULimit,
 		Sandbox:      c.cfg.Sandbox,
 		BuildCache:   c.cfg.BuildCache,
 		TempDir:      work, // the grader's own folder too: removed with the job's, swept at start
