@@ -67,7 +67,7 @@ func gradeFixture(t *testing.T, exercise, name string, bench bool, timeout time.
 
 // TestFixtures grades every fixture without benchmarks: an exercise's
 // fixtures from one build (grader.GradeVariants), two at a time (one a
-// core). No verdict here depends on time: a call's deadline is CPU time,
+// core), and two exercises at a time (go test's -parallel). No verdict here depends on time: a call's deadline is CPU time,
 // which a busy machine does not use up. TestFixtureBudgets grades those
 // with benchmarks, one at a time, after them.
 func TestFixtures(t *testing.T) {
@@ -76,7 +76,10 @@ func TestFixtures(t *testing.T) {
 	}
 	t.Parallel() // after the tests that count builds or switch the grader's ways
 	for _, group := range fixtureGroups(false) {
-		t.Run(group[0].exercise, func(t *testing.T) { checkFixtures(t, group, 0) })
+		t.Run(group[0].exercise, func(t *testing.T) {
+			t.Parallel() // one exercise builds while another grades
+			checkFixtures(t, group, 0)
+		})
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 
 // Mistakes runs, as subtests of t, the tests of a suite's error models
 // (p.Mistakes): MistakesAreWellFormed, then, for each mistake, a subtest
-// of MistakesAreDiagnosed (not in -short mode). A suite without error
+// of MistakesAreDiagnosed (not in -short mode), these in parallel. A suite without error
 // models runs none.
 func Mistakes[I, S, O any, D check.Domain[S, O]](t *testing.T, p check.Parts[I, D, S, O]) {
 	t.Helper()
@@ -23,7 +23,10 @@ func Mistakes[I, S, O any, D check.Domain[S, O]](t *testing.T, p check.Parts[I, 
 			t.Skip("grades every mistake's model with every check")
 		}
 		for _, m := range p.Mistakes {
-			t.Run(m.Name, func(t *testing.T) { diagnosed(t, p, m) })
+			t.Run(m.Name, func(t *testing.T) {
+				t.Parallel() // each grades a model of its own, in this process
+				diagnosed(t, p, m)
+			})
 		}
 	})
 }
