@@ -85,9 +85,9 @@ type child struct {
 	// the objects of the latest calls sent ahead were numbered from;
 	// queue, the calls sent ahead that the process made, with their
 	// answers, which the replay has not asked for yet; noAhead, that no
-	// calls are sent ahead for the rest of the grading (calls sent ahead
-	// were lost: code that spins or crashes once is likely to again, and
-	// each time would cost aheadCPULimit more).
+	// calls are sent ahead for the rest of the grading (Options.OneByOne,
+	// or calls sent ahead were lost: code that spins or crashes once is
+	// likely to again, and each time would cost aheadCPULimit more).
 	base    wire.Obj
 	queue   []sentAhead
 	noAhead bool
@@ -640,12 +640,6 @@ func (c *child) Call(obj wire.Obj, fn string, args []any, out ...any) {
 	}
 }
 
-// sendAhead lets the checks send the calls of a replay ahead (see
-// check.Ahead); tests turn it off to compare gradings with and without.
-// The process answers calls sent ahead with its own answer lines, which
-// the grader judges as any other answer: the expected answers sent with
-// them only tell it where to stop.
-var sendAhead = true
 
 // aheadCPULimit is the CPU time the calls sent ahead for one replay may
 // take together. Past it they are given up (the process is stopped) and
@@ -657,7 +651,7 @@ const aheadCPULimit = 250 * time.Millisecond
 // handle of their own, above every handle given before, so that the
 // reference's replay numbers them as the process will.
 func (c *child) Base() wire.Obj {
-	if !sendAhead || c.noAhead || c.lost != nil {
+	if c.noAhead || c.lost != nil {
 		return 0
 	}
 	c.base += 1 << 32

@@ -462,3 +462,18 @@ func TestMoreAnswersThanCallsSentAheadBreakTheProtocol(t *testing.T) {
 	}
 	c.stop()
 }
+
+// TestOptionsShapeTheChild: Options.CallCPULimit is the child's limit of
+// a call, and Options.OneByOne keeps it from sending calls ahead (Base
+// gives no handle), which it does by default.
+func TestOptionsShapeTheChild(t *testing.T) {
+	for _, o := range []Options{{}, {OneByOne: true, CallCPULimit: time.Second}} {
+		if err := o.normalize(); err != nil {
+			t.Fatal(err)
+		}
+		c := (&grading{opts: o}).child(context.Background(), "", "tokenbucket")
+		if base := c.Base(); (base == 0) != o.OneByOne || c.callLimit != o.CallCPULimit {
+			t.Errorf("%+v: Base %d, call limit %s; want a handle unless one by one, and %s", o, base, c.callLimit, o.CallCPULimit)
+		}
+	}
+}

@@ -8,10 +8,3 @@ func GoBuilds() int64 { return goBuilds.Load() }
 // Mistakes returns the error models of exercise id's suite, by name.
 func Mistakes(id string) []check.Named { return registry[id].suite(nil).Mistakes }
 
-// SendAhead turns sending calls ahead on or off (see check.Ahead), and
-// returns what it was.
-func SendAhead(on bool) bool {
-	was := sendAhead
-	sendAhead = on
-	return was
-}

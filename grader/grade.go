@@ -34,6 +34,12 @@ type Options struct {
 	// before it counts as one that does not return; 0 means 2s. Tests of
 	// code that hangs set less, not to spin 2s of CPU per check.
 	CallCPULimit time.Duration
+	// OneByOne sends each call of the learner's code by itself, waiting
+	// for its answer, instead of sending a replay's calls ahead (see
+	// check.Ahead): slower, and the same report; for checking the grader.
+	// Either way the process answers every call with its own answer,
+	// which the grader judges.
+	OneByOne bool
 	// BenchTimeout bounds one benchmark check; 0 means 60s.
 	BenchTimeout time.Duration
 	// Progress, if set, is told what the grader is doing as it goes.

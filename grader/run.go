@@ -11,14 +11,21 @@ import (
 	"ratelab/grader/report"
 )
 
+// child returns the child that serves name from bin, as the options say.
+func (g *grading) child(ctx context.Context, bin, name string) *child {
+	c := newChild(ctx, bin, name, g.tmp, g.opts.Sandbox)
+	c.callLimit = g.opts.CallCPULimit
+	c.noAhead = g.opts.OneByOne
+	return c
+}
+
 // runExercise runs every check of ex in the grader's process, against the
 // learner's code served, under name (the exercise's id, or a variant's
 // name: see GradeVariants), by a child built into bin. A check that loses the
 // child (a timeout, a crash) is reported as such, and the next check starts
 // a new one.
 func (g *grading) runExercise(ctx context.Context, bin, name string, ex *report.Exercise) {
-	c := newChild(ctx, bin, name, g.tmp, g.opts.Sandbox)
-	c.callLimit = g.opts.CallCPULimit
+	c := g.child(ctx, bin, name)
 	// A call that does not return is named with the contract's names for
 	// its arguments: the stub's.
 	c.params = paramNames(filepath.Join(g.opts.Root, "exercises", ex.ID))
