@@ -640,7 +640,6 @@ func (c *child) Call(obj wire.Obj, fn string, args []any, out ...any) {
 	}
 }
 
-
 // aheadCPULimit is the CPU time the calls sent ahead for one replay may
 // take together. Past it they are given up (the process is stopped) and
 // the calls are made one by one for the rest of the grading, each within
