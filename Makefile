@@ -29,14 +29,13 @@ grade: ## grade your exercises/ (GRADE_FLAGS="--exercise tokenbucket --watch" an
 TIMED_TESTS := ^(TestFixtureBudgets|TestSolutionsScoreFullMarks|TestBudgetVerdictDoesNotDependOnLoad|TestAllocationsAreARate|TestBudgetFixture|TestBenchOnlyRunsTheBenchmarksAlone)$$
 
 test: lint lint-js check-generated wasm test-wasm ## everything: vet, gofmt, JavaScript types, generated code, unit, grader, WebAssembly and browser tests
-	@# Three test binaries at a time, and four parallel tests in each
-	@# (go test's default is one a core for both): the grader's fixture
-	@# gradings, the browser tests' waits and the builds of the others
-	@# fill the cores. The timeout is about three times the slowest package (the
+	@# Three test binaries at a time (go test's default is one a core):
+	@# the grader's fixture gradings, the browser tests' waits and the
+	@# builds of the others fill the cores. The timeout is about three times the slowest package (the
 	@# grader's) on a busy machine: a slow run names the test it was in.
 	@# GOGC=200, as labserver sets for itself: the gradings take a fifth
 	@# less CPU. The timed tests measure with Go's default.
-	GOGC=200 $(GO) test -p 3 -parallel 4 -count=1 -timeout 30m -skip '$(TIMED_TESTS)' ./...
+	GOGC=200 $(GO) test -p 3 -count=1 -timeout 30m -skip '$(TIMED_TESTS)' ./...
 	$(GO) test -count=1 -timeout 15m -run '$(TIMED_TESTS)' ./grader
 
 check: lint ## the inner loop: vet, gofmt and the short tests (no fixture gradings; the browser tests are make test's)

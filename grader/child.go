@@ -41,10 +41,12 @@ type child struct {
 	exercise string
 	dir      string   // its working folder
 	sandbox  *Sandbox // nil on a learner's own machine
-	deadline time.Time
-	limit    time.Duration // what deadline was set from, for messages
-	// hard is the deadline no load extends (see overtime): hardFactor
-	// times limit after arm.
+	// limit is the check's time (see arm); waited, how much of it the
+	// check's calls have taken so far.
+	limit  time.Duration
+	waited time.Duration
+	// hard is the deadline no load extends (see overtime): what is left
+	// of hardFactor times limit, from the start of the call out.
 	hard time.Time
 	// checkCPU is the child's CPU time when the check began (or 0 for a
 	// child started during it), if known (checkCPUKnown).
@@ -155,11 +157,15 @@ func newChild(ctx context.Context, bin, exercise, dir string, sb *Sandbox) *chil
 	return &child{ctx: ctx, bin: bin, exercise: exercise, dir: dir, sandbox: sb, cpu: cpuUsed, callLimit: callCPULimit}
 }
 
-// arm sets the deadline of the check about to run.
+// arm sets the time of the check about to run: the time its calls may
+// take together, on the clock while each is out (see roundTrip). The
+// grader's own work between calls (the models, shrinking, diagnosis) is
+// not the learner's code's, and does not count: on a busy machine it can
+// take many times longer than it does on a quiet one.
 func (c *child) arm(limit time.Duration) {
 	now := time.Now()
-	c.limit = limit
-	c.deadline, c.hard = now.Add(limit), now.Add(hardFactor*limit)
+	c.limit, c.waited = limit, 0
+	c.hard = now.Add(hardFactor * limit)
 	c.checkCPU, c.checkCPUKnown = 0, false
 	if c.cmd != nil {
 		c.checkCPU, c.checkCPUKnown = c.cpu(c.cmd.Process.Pid)
@@ -350,6 +356,17 @@ func (c *child) roundTrip(line []byte, what func() string, cpuLimit time.Duratio
 	if c.lost != nil {
 		panic(c.lost)
 	}
+	// The check's clock runs while this call is out: its deadline and
+	// hard deadline are what is left of them. A call that is answered adds
+	// its time to the check's; one that loses the process ends the check,
+	// or, sent ahead, is not the check's (see SendAhead).
+	start := time.Now()
+	due := start.Add(c.limit - c.waited)
+	c.hard = start.Add(hardFactor*c.limit - c.waited)
+	answered := func(line []byte, ok bool) wire.Response {
+		c.waited += time.Since(start)
+		return c.answer(line, ok)
+	}
 	if c.cmd == nil {
 		if err := c.start(); err != nil {
 			c.fail(lostStart, err.Error())
@@ -366,15 +383,15 @@ func (c *child) roundTrip(line []byte, what func() string, cpuLimit time.Duratio
 		}
 		c.crashed()
 	}
-	due, poll := c.deadline, time.Now().Add(cpuPoll)
+	poll := time.Now().Add(cpuPoll)
 	var call callWatch // the child's CPU time at the call's first poll
 	for {
 		line, ev := c.await(earlier(due, poll))
 		switch ev {
 		case gotLine:
-			return c.answer(line, true)
+			return answered(line, true)
 		case streamEnded:
-			return c.answer(nil, false)
+			return answered(nil, false)
 		case canceled:
 			c.fail(lostCanceled, c.ctx.Err().Error())
 		}
@@ -474,7 +491,17 @@ func (c *child) await(until time.Time) ([]byte, event) {
 		}
 		return nil, streamEnded
 	case <-c.wake.C:
-		return nil, woke
+		// An answer there already is taken (select chooses at random
+		// among what is ready): see readDirect.
+		select {
+		case line, ok := <-c.lines:
+			if !ok {
+				return nil, streamEnded
+			}
+			return line, gotLine
+		default:
+			return nil, woke
+		}
 	case <-c.ctx.Done():
 		return nil, canceled
 	}
@@ -503,8 +530,19 @@ func (c *child) readDirect(until time.Time) ([]byte, event) {
 			c.err = errLongLine
 			return nil, streamEnded
 		}
-		wait := time.Until(until)
-		if wait <= 0 {
+		if c.ctx.Err() != nil {
+			return nil, canceled
+		}
+		// Past the time given, the pipe is still looked at once: a grader
+		// that did not get the CPU until then (a busy machine) must not
+		// take an answer that is there for one that did not come.
+		wait := max(time.Until(until), 0)
+		ready, err := waitReadable(c.out, min(wait, cancelPoll))
+		if err != nil {
+			c.err = err
+			return nil, streamEnded
+		}
+		if !ready && wait == 0 {
 			select {
 			case <-c.exited:
 				// It exited with a grandchild holding its output open:
@@ -513,14 +551,6 @@ func (c *child) readDirect(until time.Time) ([]byte, event) {
 			default:
 				return nil, woke
 			}
-		}
-		if c.ctx.Err() != nil {
-			return nil, canceled
-		}
-		ready, err := waitReadable(c.out, min(wait, cancelPoll))
-		if err != nil {
-			c.err = err
-			return nil, streamEnded
 		}
 		if !ready {
 			continue
@@ -667,12 +697,9 @@ func (c *child) SendAhead(calls, answers []json.RawMessage) {
 	if c.lost != nil || len(calls) == 0 {
 		return
 	}
-	start := time.Now()
 	resp, ok := c.tryAhead(wire.AppendAhead(nil, calls, answers, c.base))
 	if !ok {
-		c.noAhead = true
-		took := time.Since(start)
-		c.deadline, c.hard = c.deadline.Add(took), c.hard.Add(took)
+		c.noAhead = true // and the time they took is not added to the check's
 		return
 	}
 	if len(resp.Answers) > len(calls) {

@@ -60,6 +60,13 @@ func fakeChild(mode string) {
 	case "answer":
 		fmt.Println(`{"ret":[true]}`)
 		in.ReadString('\n')
+	case "answer-all": // answers every request alike
+		for {
+			fmt.Println(`{"ret":[true]}`)
+			if _, err := in.ReadString('\n'); err != nil {
+				return
+			}
+		}
 	case "ahead-same": // answers the call sent ahead as expected
 		fmt.Println(`{"answers":[{"ret":[true]}]}`)
 		in.ReadString('\n')
@@ -279,6 +286,27 @@ func TestAnsweringChildStopsCleanly(t *testing.T) {
 		}
 		c.stop()
 		noLeak(t, before)
+	})
+}
+
+// TestTheGradersOwnTimeIsNotTheChecks: the time the grader spends
+// between calls (its models, shrinking, diagnosis: long on a busy
+// machine) is not the check's: a call made once the check's hard deadline
+// has passed on the clock is answered, not a timeout.
+func TestTheGradersOwnTimeIsNotTheChecks(t *testing.T) {
+	eachRead(t, func(t *testing.T) {
+		c := fake(t, context.Background(), "answer-all")
+		c.arm(time.Minute)
+		if l := call(c); l != nil { // started, and serving
+			t.Fatalf("first call lost: %+v", l)
+		}
+		const limit = 500 * time.Millisecond
+		c.arm(limit)
+		time.Sleep(hardFactor*limit + 100*time.Millisecond) // the grader's own work
+		if l := call(c); l != nil {
+			t.Errorf("a call after the grader's own work: lost %+v", l)
+		}
+		c.stop()
 	})
 }
 

@@ -28,7 +28,10 @@ type Options struct {
 	// (the second pass of a grade whose properties were just run, as the
 	// live loop does). It excludes NoBench.
 	BenchOnly bool
-	// CheckTimeout bounds one property or case check; 0 means 20s.
+	// CheckTimeout bounds the time one property or case check's calls of
+	// the learner's code take together: on the clock while a call is out,
+	// as CPU time on a busy machine (up to three times it on the clock).
+	// The grader's own work between calls does not count. 0 means 20s.
 	CheckTimeout time.Duration
 	// CallCPULimit is the CPU time one call of the learner's code may take
 	// before it counts as one that does not return; 0 means 2s. Tests of
