@@ -181,12 +181,13 @@ func TestACallThatSpinsIsLostToItsCPULimit(t *testing.T) {
 		before := runtime.NumGoroutine()
 		c := fake(t, context.Background(), "spin-on-call")
 		c.params = map[string][]string{"TryAcquire": {"nowNs", "n"}}
-		c.arm(2 * time.Minute) // far more than 2 s of CPU takes, even on a busy machine
+		c.callLimit = 300 * time.Millisecond // not the 2s of CPU by default (see TestOptionsShapeTheChild)
+		c.arm(2 * time.Minute)               // far more than that takes, even on a busy machine
 		l := call(c)
-		if l == nil || l.kind != lostTimeout || l.cpu != callCPULimit {
-			t.Fatalf("lost = %+v, want a timeout past the call's %s of CPU time", l, callCPULimit)
+		if l == nil || l.kind != lostTimeout || l.cpu != c.callLimit {
+			t.Fatalf("lost = %+v, want a timeout past the call's %s of CPU time", l, c.callLimit)
 		}
-		want := "TryAcquire(nowNs=1, n=1) did not return within 2s of CPU time"
+		want := "TryAcquire(nowNs=1, n=1) did not return within 300ms of CPU time"
 		if msg := l.describe(2 * time.Minute); !strings.HasPrefix(msg, want) {
 			t.Errorf("message %q, want it to start %q", msg, want)
 		}
@@ -405,6 +406,7 @@ func TestCallsSentAheadThatSpinAreMadeAgainOneByOne(t *testing.T) {
 	before := runtime.NumGoroutine()
 	c := fake(t, context.Background(), "spin-on-call")
 	c.params = map[string][]string{"TryAcquire": {"nowNs", "n"}}
+	c.callLimit = 500 * time.Millisecond // above aheadCPULimit, below the default 2s
 	c.arm(2 * time.Minute)
 	sendOneAhead(c)
 	if c.lost != nil || c.cmd != nil || len(c.queue) > 0 {
@@ -414,7 +416,7 @@ func TestCallsSentAheadThatSpinAreMadeAgainOneByOne(t *testing.T) {
 		t.Errorf("Base = %d after calls sent ahead were given up, want 0", b)
 	}
 	l := call(c)
-	if want := "TryAcquire(nowNs=1, n=1) did not return within 2s of CPU time"; l == nil || !strings.HasPrefix(l.describe(2*time.Minute), want) {
+	if want := "TryAcquire(nowNs=1, n=1) did not return within 500ms of CPU time"; l == nil || !strings.HasPrefix(l.describe(2*time.Minute), want) {
 		t.Fatalf("lost = %+v, want %q", l, want)
 	}
 	c.stop()
