@@ -70,6 +70,9 @@ func openCache(t *testing.T, max int64) *buildcache.Cache {
 // not run go build and gives the same report; one changed byte builds
 // again.
 func TestBuildCacheRegradeDoesNotBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and grades twice (make test runs it; the cache's concurrency is tested in -short mode too)")
+	}
 	cache := openCache(t, 0)
 	first, builds := gradeCached(t, cache, copyFixture(t, "no-cap"))
 	if builds < 1 {
@@ -138,6 +141,9 @@ func benchPoints(r report.Report) float64 {
 
 // A damaged entry is built again, and the grade is the same.
 func TestBuildCacheDamagedEntryBuildsAgain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and grades twice (make test runs it; the cache's concurrency is tested in -short mode too)")
+	}
 	cache := openCache(t, 0)
 	first, _ := gradeCached(t, cache, copyFixture(t, "no-cap"))
 	entries, _ := filepath.Glob(filepath.Join(cache.Dir(), "*"))
@@ -158,6 +164,9 @@ func TestBuildCacheDamagedEntryBuildsAgain(t *testing.T) {
 
 // A cap smaller than one program keeps nothing: every grading builds.
 func TestBuildCacheCapEvicts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and grades twice (make test runs it; the cache's concurrency is tested in -short mode too)")
+	}
 	cache := openCache(t, 1)
 	gradeCached(t, cache, copyFixture(t, "no-cap"))
 	if _, builds := gradeCached(t, cache, copyFixture(t, "no-cap")); builds != 1 {

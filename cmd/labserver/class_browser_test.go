@@ -16,6 +16,9 @@ import (
 // browser and watches a learner's cell change on the dashboard, without a
 // reload, when their submission is graded.
 func TestClassDashboardLiveInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a browser test: make test runs it")
+	}
 	ctx := browsertest.NewBrowser(t, browsertest.BrowserOptions{Timeout: 2 * time.Minute})
 	errs := browsertest.Console(ctx)
 	db, tokens := setupClass(t, "ada", "bob")
@@ -67,6 +70,9 @@ func TestClassDashboardLiveInBrowser(t *testing.T) {
 // uploads the exercise through the web form and follows the grading on the
 // submission's page until its report shows.
 func TestClassLearnerUploadsInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a browser test: make test runs it")
+	}
 	ctx := browsertest.NewBrowser(t, browsertest.BrowserOptions{Timeout: 2 * time.Minute})
 	errs := browsertest.Console(ctx)
 	db, tokens := setupClass(t, "ada")
