@@ -1,10 +1,8 @@
 package grader_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -33,19 +31,8 @@ func TestSendingAheadChangesNoReport(t *testing.T) {
 	} {
 		t.Run(f[0]+"/"+f[1], func(t *testing.T) {
 			grade := func(oneByOne bool) string {
-				r, err := grader.Grade(context.Background(), grader.Options{
-					Root:         root(t),
-					Exercises:    []string{f[0]},
-					Replace:      map[string]string{f[0]: filepath.Join("testdata", "fixtures", f[0], f[1])},
-					Seed:         grader.DefaultSeed,
-					NoBench:      true,
-					CheckTimeout: 20 * time.Second,
-					OneByOne:     oneByOne,
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				b, err := json.MarshalIndent(r.Exercises, "", "  ")
+				ex := gradeFixtureWith(t, f[0], f[1], grader.Options{NoBench: true, CheckTimeout: 20 * time.Second, OneByOne: oneByOne})
+				b, err := json.MarshalIndent(ex, "", "  ")
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -46,16 +46,20 @@ func root(t *testing.T) string {
 	return dir
 }
 
+// gradeFixture grades fixture name of exercise, with or without its
+// benchmarks, each check within timeout.
 func gradeFixture(t *testing.T, exercise, name string, bench bool, timeout time.Duration) *report.Exercise {
 	t.Helper()
-	r, err := grader.Grade(context.Background(), grader.Options{
-		Root:         root(t),
-		Exercises:    []string{exercise},
-		Replace:      map[string]string{exercise: filepath.Join("testdata", "fixtures", exercise, name)},
-		Seed:         grader.DefaultSeed,
-		NoBench:      !bench,
-		CheckTimeout: timeout,
-	})
+	return gradeFixtureWith(t, exercise, name, grader.Options{NoBench: !bench, CheckTimeout: timeout})
+}
+
+// gradeFixtureWith grades fixture name of exercise, with the default seed,
+// under the options o (its Root, Exercises, Replace and Seed set here).
+func gradeFixtureWith(t *testing.T, exercise, name string, o grader.Options) *report.Exercise {
+	t.Helper()
+	o.Root, o.Exercises, o.Seed = root(t), []string{exercise}, grader.DefaultSeed
+	o.Replace = map[string]string{exercise: filepath.Join("testdata", "fixtures", exercise, name)}
+	r, err := grader.Grade(context.Background(), o)
 	if err != nil {
 		t.Fatalf("Grade: %v", err)
 	}

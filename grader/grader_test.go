@@ -3,7 +3,6 @@ package grader_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -138,19 +137,7 @@ func TestAHangingProbeIsNoStub(t *testing.T) {
 // default (20s), whose CPU time the checks would spin through for nothing.
 func gradeHanging(t *testing.T, name string) *report.Exercise {
 	t.Helper()
-	r, err := grader.Grade(context.Background(), grader.Options{
-		Root:         root(t),
-		Exercises:    []string{"tokenbucket"},
-		Replace:      map[string]string{"tokenbucket": filepath.Join("testdata", "fixtures", "tokenbucket", name)},
-		Seed:         grader.DefaultSeed,
-		NoBench:      true,
-		CheckTimeout: 3 * time.Second,
-		CallCPULimit: 250 * time.Millisecond,
-	})
-	if err != nil {
-		t.Fatalf("Grade: %v", err)
-	}
-	return &r.Exercises[0]
+	return gradeFixtureWith(t, "tokenbucket", name, grader.Options{NoBench: true, CheckTimeout: 3 * time.Second, CallCPULimit: 250 * time.Millisecond})
 }
 
 // hangs fails t unless some checks of ex are timeouts naming a call of
