@@ -363,7 +363,7 @@ func (c *child) roundTrip(line []byte, what func() string, cpuLimit time.Duratio
 	start := time.Now()
 	due := start.Add(c.limit - c.waited)
 	c.hard = start.Add(hardFactor*c.limit - c.waited)
-	answered := func(line []byte, ok bool) wire.Response {
+	got := func(line []byte, ok bool) wire.Response {
 		c.waited += time.Since(start)
 		return c.answer(line, ok)
 	}
@@ -389,9 +389,9 @@ func (c *child) roundTrip(line []byte, what func() string, cpuLimit time.Duratio
 		line, ev := c.await(earlier(due, poll))
 		switch ev {
 		case gotLine:
-			return answered(line, true)
+			return got(line, true)
 		case streamEnded:
-			return answered(nil, false)
+			return got(nil, false)
 		case canceled:
 			c.fail(lostCanceled, c.ctx.Err().Error())
 		}
