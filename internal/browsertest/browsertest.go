@@ -10,12 +10,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"ratelab/grader/report"
@@ -136,6 +138,11 @@ func StartServer(t testing.TB, o ServerOptions) *Server {
 // viewport.
 type BrowserOptions struct {
 	Width, Height int
+	// EveryFrame lets the tab's pages animate at the browser's own frame
+	// rate, for a test of the frame loop itself; otherwise the tab's
+	// requestAnimationFrame calls back at most FrameRate times a second
+	// (see frameCapJS).
+	EveryFrame bool
 	// Timeout bounds the whole test's use of the browser; zero means 3
 	// minutes, generous because tabs run side by side on a machine that
 	// may be busy: it catches a test that hangs, and judges no speed.
@@ -276,6 +283,12 @@ func NewBrowser(t testing.TB, o BrowserOptions) context.Context {
 		cancelTab()
 		t.Fatalf("opening a tab: %v", err)
 	}
+	if !o.EveryFrame {
+		if _, err := chromedp.Call(tab, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: frameCapJS}); err != nil {
+			cancelTab()
+			t.Fatalf("capping the tab's frame rate: %v", err)
+		}
+	}
 	tctx, cancelTimeout := context.WithTimeout(tab, o.Timeout)
 	t.Cleanup(func() {
 		cancelTimeout()
@@ -283,6 +296,43 @@ func NewBrowser(t testing.TB, o BrowserOptions) context.Context {
 	})
 	return tctx
 }
+
+// FrameRate is the most animation frames a second a test's page draws,
+// unless its BrowserOptions ask for EveryFrame.
+const FrameRate = 20
+
+// frameCapJS runs in every document of a test's tab before the page's own
+// scripts: requestAnimationFrame still calls back in an animation frame
+// of the browser, with its timestamp, but at most FrameRate times a
+// second. A visualization advances by the real time between its frames (up
+// to its cap of 100 to 250 ms), so its virtual time runs as fast as at the
+// browser's 60 frames a second, while the browser lays out, paints and
+// composites a third as many frames: most of the CPU the browser tests
+// take, on a machine whose other tests need it. What a test reads is still
+// one frame's figures.
+var frameCapJS = `(() => {
+	const raf = window.requestAnimationFrame.bind(window), gap = 1000 / ` + strconv.Itoa(FrameRate) + `;
+	let queue = [], pending = false, last = -Infinity;
+	const flush = (ts) => {
+		pending = false;
+		last = ts;
+		const q = queue;
+		queue = [];
+		for (const cb of q) {
+			try { cb(ts); } catch (err) { setTimeout(() => { throw err; }); }
+		}
+	};
+	window.requestAnimationFrame = (cb) => {
+		queue.push(cb);
+		if (!pending) {
+			pending = true;
+			const wait = last + gap - performance.now();
+			if (wait > 1) setTimeout(() => raf(flush), wait);
+			else raf(flush);
+		}
+		return queue.length;
+	};
+})();`
 
 // Do runs chromedp actions in the tab and fails the test on error.
 func Do(t testing.TB, ctx context.Context, actions ...chromedp.Action[chromedp.Void]) {

@@ -12,8 +12,10 @@
 // (ShareBrowser): each test gets a tab of its own, with a browser context
 // (cookies, storage, cache) and a viewport of its own, and the tests run
 // side by side, as many as go test's -parallel (by default one per core):
-// more would not finish sooner, as a lesson's visualizations draw every
-// frame and one tab alone keeps a core or more busy. No verdict depends on
+// more would not finish sooner. A test's pages animate at most FrameRate
+// frames a second (a third of the browser's own), which runs their virtual
+// time as fast and costs the browser a third of the drawing; the test of
+// the frame loop itself asks for every frame. No verdict depends on
 // how fast a tab runs: tests move the pages' virtual time and wait for
 // events, and log wall times.
 //
