@@ -28,6 +28,9 @@ grade: ## grade your exercises/ (GRADE_FLAGS="--exercise tokenbucket --watch" an
 # shares the cores while they measure.
 TIMED_TESTS := ^(TestFixtureBudgets|TestSolutionsScoreFullMarks|TestBudgetVerdictDoesNotDependOnLoad|TestAllocationsAreARate|TestBudgetFixture|TestBenchOnlyRunsTheBenchmarksAlone)$$
 
+# SLOW_TESTS are the packages whose tests take longest, slowest first.
+SLOW_TESTS := ./grader ./internal/browsertest ./cmd/labserver ./grader/suite/throttle
+
 test: lint lint-js check-generated wasm test-wasm ## everything: vet, gofmt, JavaScript types, generated code, unit, grader, WebAssembly and browser tests
 	@# Three test binaries at a time (go test's default is one a core):
 	@# the grader's fixture gradings, the browser tests' waits and the
@@ -35,7 +38,10 @@ test: lint lint-js check-generated wasm test-wasm ## everything: vet, gofmt, Jav
 	@# grader's) on a busy machine: a slow run names the test it was in.
 	@# GOGC=200, as labserver sets for itself: the gradings take a fifth
 	@# less CPU. The timed tests measure with Go's default.
-	GOGC=200 $(GO) test -p 3 -count=1 -timeout 30m -skip '$(TIMED_TESTS)' ./...
+	@# The slowest packages are named first: go test starts packages in the
+	@# order given, so they start at once and the short ones fill the
+	@# cores beside them, instead of one of them running alone at the end.
+	GOGC=200 $(GO) test -p 3 -count=1 -timeout 30m -skip '$(TIMED_TESTS)' $(SLOW_TESTS) ./...
 	$(GO) test -count=1 -timeout 15m -run '$(TIMED_TESTS)' ./grader
 
 check: lint ## the inner loop: vet, gofmt and the short tests (no fixture gradings; the browser tests are make test's)
