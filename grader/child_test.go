@@ -129,22 +129,19 @@ func TestMisbehavingChildrenAreLostQuickly(t *testing.T) {
 		if runtime.GOOS == "windows" {
 			t.Skip("the fake children use sleep and process groups")
 		}
-		// The children that crash have time to be seen crashing: 2s for
-		// the one that writes 100 MiB first, 10s for the one that exits
-		// with a grandchild holding its output (its exit is seen when Wait
-		// returns, up to a second after it, exec.Cmd.WaitDelay, which a
-		// busy machine can stretch past 2s into a timeout). The deaf and
-		// hanging ones are lost at their deadline, which load only makes
-		// longer: 500ms.
+		// The check's time is 2s, but 10s for the child that exits with a
+		// grandchild holding its output: its exit is seen when Wait
+		// returns, up to a second after it (exec.Cmd.WaitDelay), which a
+		// busy machine can stretch past 2s into a timeout.
 		for _, tc := range []struct {
 			mode  string
 			want  lostKind
 			check time.Duration
 		}{
 			{"long-line", lostCrash, 2 * time.Second},
-			{"deaf", lostTimeout, 500 * time.Millisecond},
+			{"deaf", lostTimeout, 2 * time.Second},
 			{"fork-and-exit", lostCrash, 10 * time.Second},
-			{"hang", lostTimeout, 500 * time.Millisecond},
+			{"hang", lostTimeout, 2 * time.Second},
 		} {
 			t.Run(tc.mode, func(t *testing.T) {
 				before := runtime.NumGoroutine()
