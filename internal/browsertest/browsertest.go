@@ -304,34 +304,35 @@ const FrameRate = 20
 // frameCapJS runs in every document of a test's tab before the page's own
 // scripts: requestAnimationFrame still calls back in an animation frame
 // of the browser, with its timestamp, but at most FrameRate times a
-// second. A visualization advances by the real time between its frames (up
-// to its cap of 100 to 250 ms), so its virtual time runs as fast as at the
-// browser's 60 frames a second, while the browser lays out, paints and
-// composites a third as many frames: most of the CPU the browser tests
-// take, on a machine whose other tests need it. What a test reads is still
-// one frame's figures.
+// second, and cancelAnimationFrame cancels what it queued. A visualization
+// advances by the real time between its frames (up to its cap of 100 to
+// 250 ms), so its virtual time runs as fast as at the browser's 60 frames
+// a second, while the browser lays out, paints and composites a third as
+// many frames. What a test reads is still one frame's figures.
 var frameCapJS = `(() => {
 	const raf = window.requestAnimationFrame.bind(window), gap = 1000 / ` + strconv.Itoa(FrameRate) + `;
-	let queue = [], pending = false, last = -Infinity;
+	let queue = new Map(), next = 1, pending = false, last = -Infinity;
 	const flush = (ts) => {
 		pending = false;
 		last = ts;
 		const q = queue;
-		queue = [];
-		for (const cb of q) {
+		queue = new Map();
+		for (const cb of q.values()) {
 			try { cb(ts); } catch (err) { setTimeout(() => { throw err; }); }
 		}
 	};
 	window.requestAnimationFrame = (cb) => {
-		queue.push(cb);
+		const id = next++;
+		queue.set(id, cb);
 		if (!pending) {
 			pending = true;
 			const wait = last + gap - performance.now();
 			if (wait > 1) setTimeout(() => raf(flush), wait);
 			else raf(flush);
 		}
-		return queue.length;
+		return id;
 	};
+	window.cancelAnimationFrame = (id) => { queue.delete(id); };
 })();`
 
 // Do runs chromedp actions in the tab and fails the test on error.
