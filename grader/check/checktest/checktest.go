@@ -5,6 +5,7 @@
 package checktest
 
 import (
+	"fmt"
 	"math/rand"
 	"reflect"
 	"testing"
@@ -30,7 +31,7 @@ func Domains[S, O any, D check.Domain[S, O]](t *testing.T, domains map[string]D,
 			for i := range scripts {
 				s := d.Gen(r, 100)
 				if n := d.Valid(s); n != len(s.Ops) {
-					t.Fatalf("generated script leaves the domain at call %d: %+v", n, s)
+					t.Fatalf("generated script leaves the domain at call %d: %s", n, whole(s))
 				}
 				scripts[i] = s
 				ops += len(s.Ops)
@@ -38,7 +39,7 @@ func Domains[S, O any, D check.Domain[S, O]](t *testing.T, domains map[string]D,
 			again := rand.New(rand.NewSource(1))
 			for i := range scripts {
 				if s := d.Gen(again, 100); !reflect.DeepEqual(s, scripts[i]) {
-					t.Fatalf("the same seed draws another script %d: %+v, then %+v", i, scripts[i], s)
+					t.Fatalf("the same seed draws another script %d: %s, then %s", i, whole(scripts[i]), whole(s))
 				}
 			}
 			if avg, want := float64(ops)/float64(len(scripts)), minOps(d); avg < want {
@@ -116,4 +117,9 @@ func Passes(t *testing.T, name string, o check.Outcome) {
 	if o.Status != report.Passed {
 		t.Errorf("%s on the reference: %s %s", name, o.Status, o.Message)
 	}
+}
+
+// whole writes every field of s (its String is brief).
+func whole[S, O any](s check.Script[S, O]) string {
+	return fmt.Sprintf("{Setup:%+v Ops:%+v Full:%v}", s.Setup, s.Ops, s.Full)
 }
