@@ -474,7 +474,7 @@ type classOptions struct {
 
 func (o *classOptions) flags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.enabled, "class", false, "class mode: learners submit (labserver submit), the server grades in a sandbox, instructors watch /class/dashboard")
-	fs.IntVar(&o.workers, "workers", 1, "class mode: gradings at once (1 keeps benchmark figures comparable); 0 with a Postgres --db: pages only, `labserver worker` processes grade")
+	fs.IntVar(&o.workers, "workers", 1, "class mode: gradings at once (1 keeps benchmark figures comparable); 0 with a Postgres --db: pages only, labserver worker processes grade")
 	fs.IntVar(&o.queue, "queue", 1000, "class mode: most jobs waiting; submissions beyond are refused (503)")
 	fs.UintVar(&o.burst, "submit-burst", 5, "class mode: submissions a learner may make at once...")
 	fs.DurationVar(&o.every, "submit-every", 30*time.Second, "class mode: ...then one more every this long (429 with Retry-After beyond)")

@@ -163,12 +163,13 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 	srv := server.HTTPServer(h, limits)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	fmt.Fprintf(log, "ratelab: the lab is at http://%s (database %s); Ctrl-C stops it\n", ln.Addr(), store.Redact(o.db))
+	at := shownAddr(o.addr, ln.Addr())
+	fmt.Fprintf(log, "ratelab: the lab is at http://%s (database %s); Ctrl-C stops it\n", at, store.Redact(o.db))
 	if hub != nil {
 		fmt.Fprintf(log, "ratelab: watching %s: each save rebuilds Yours, regrades and updates the open pages\n", filepath.Join(o.liveRoot, "exercises"))
 	}
 	if cls != nil {
-		fmt.Fprintf(log, "ratelab: class mode: learners sign in at http://%s/class, instructors watch http://%s/class/dashboard\n", ln.Addr(), ln.Addr())
+		fmt.Fprintf(log, "ratelab: class mode: learners sign in at http://%s/class, instructors watch http://%s/class/dashboard\n", at, at)
 	}
 	if ready != nil {
 		ready <- ln.Addr()
@@ -309,4 +310,20 @@ func buildYours(ctx context.Context, root, dir string) error {
 		return errors.New(strings.Join(lines, "\n"))
 	}
 	return os.Rename(tmp, filepath.Join(dir, "lab.wasm"))
+}
+
+// shownAddr is the address the lab prints for a browser: the host as --addr
+// names it (localhost, as the README says, not the 127.0.0.1 it resolves
+// to), localhost when --addr names none (":8080" listens everywhere), and
+// the port the listener got (--addr's port may be 0).
+func shownAddr(flagAddr string, ln net.Addr) string {
+	host, _, err := net.SplitHostPort(flagAddr)
+	_, port, err2 := net.SplitHostPort(ln.String())
+	if err != nil || err2 != nil {
+		return ln.String()
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
 }

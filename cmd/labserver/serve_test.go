@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,4 +92,41 @@ func TestStoreReportSavesWhereServeReads(t *testing.T) {
 	if err != nil || got.Exercise.Score != 10 || got.Seed != 3 {
 		t.Errorf("after storeReport, LatestResult(gcra) = %+v, %v; want score 10, seed 3", got, err)
 	}
+}
+
+// The address serve prints is one a browser opens, as the README writes
+// it: localhost stays localhost, not the 127.0.0.1 it resolves to.
+func TestShownAddr(t *testing.T) {
+	for _, c := range []struct{ flag, listened, want string }{
+		{"localhost:8080", "127.0.0.1:8080", "localhost:8080"},
+		{"localhost:0", "127.0.0.1:41234", "localhost:41234"},
+		{"127.0.0.1:0", "127.0.0.1:41234", "127.0.0.1:41234"},
+		{":8080", "[::]:8080", "localhost:8080"},
+		{"0.0.0.0:9090", "0.0.0.0:9090", "localhost:9090"},
+		{"lab.example.edu:443", "10.0.0.5:443", "lab.example.edu:443"},
+		{"[::1]:8080", "[::1]:8080", "[::1]:8080"},
+	} {
+		ap, err := netip.ParseAddrPort(c.listened)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln := net.TCPAddrFromAddrPort(ap)
+		if got := shownAddr(c.flag, ln); got != c.want {
+			t.Errorf("shownAddr(%q, %s) = %q, want %q", c.flag, c.listened, got, c.want)
+		}
+	}
+}
+
+// serve -h names each class-mode flag's value by its type: flag takes a usage's
+// first `quoted` words as the value's name, which once showed
+// "-workers labserver worker".
+func TestServeFlagsShowTheirValueTypes(t *testing.T) {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var o classOptions
+	o.flags(fs)
+	fs.VisitAll(func(f *flag.Flag) {
+		if name, _ := flag.UnquoteUsage(f); strings.Contains(name, " ") {
+			t.Errorf("-%s shows its value as %q in -h", f.Name, name)
+		}
+	})
 }
