@@ -266,19 +266,31 @@ func (m *GCRAModel) TryAcquire(now uint64) bool {
 
 func (m *GCRAModel) Do(c report.Call) (string, error) { return doGCRA(m, c) }
 
-// State is TAT against now and tau, in ns.
+// State is TAT against now and the tolerance, in ns. The tolerance shown
+// is the lesson's τ = (b − 1)·T, which a call at now must not be ahead of
+// schedule by (TAT − now ≤ τ), not tau above (b·T, which the model compares
+// with TAT − now + T): after a grant TAT − now may pass τ by up to T, and
+// the bar is then full, since a call at the same time is refused.
 func (m *GCRAModel) State() []Field {
 	n := m.scaled(m.Latest)
 	ahead := new(big.Int).Sub(m.TAT, n)
 	if ahead.Sign() < 0 {
 		ahead.SetInt64(0)
 	}
-	tau := m.tau()
+	tolerance := new(big.Int).Sub(m.tau(), unitsPerToken)
+	full := ratio(ahead, tolerance)
+	if tolerance.Sign() <= 0 {
+		// Burst 1 (τ = 0): any lead refuses. Burst 0: nothing conforms.
+		tolerance.SetInt64(0)
+		if ahead.Sign() > 0 || m.Burst == 0 {
+			full = 1
+		}
+	}
 	return []Field{
 		{
 			Label: "TAT − now",
-			Text:  nsText(ahead, m.Rate) + " of τ = " + nsText(tau, m.Rate) + " (T = " + nsText(unitsPerToken, m.Rate) + ")",
-			Value: ratio(ahead, tau), Max: 1,
+			Text:  nsText(ahead, m.Rate) + " of τ = (b − 1)·T = " + nsText(tolerance, m.Rate) + " (T = " + nsText(unitsPerToken, m.Rate) + ")",
+			Value: full, Max: 1,
 		},
 		{Label: "TAT", Text: nsText(m.TAT, m.Rate)},
 		{Label: "now", Text: "t = " + u(m.Latest) + " ns"},

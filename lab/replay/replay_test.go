@@ -245,8 +245,18 @@ func TestGCRAAndWindowState(t *testing.T) {
 	if strings.Join(wants, " ") != "true true false" {
 		t.Errorf("gcra wants = %q", wants)
 	}
-	if s := res.Steps[1].State[0].Text; s != "1,500,000 ns of τ = 2,000,000 ns (T = 1,000,000 ns)" {
+	if s := res.Steps[1].State[0].Text; s != "1,500,000 ns of τ = (b − 1)·T = 1,000,000 ns (T = 1,000,000 ns)" {
 		t.Errorf("gcra TAT − now after step 2 = %q", s)
+	}
+	// 1.5 ms ahead of a 1 ms tolerance: full, a call at 0.5 ms is refused.
+	if v := res.Steps[1].State[0].Value; v != 1 {
+		t.Errorf("gcra TAT − now's bar after step 2 = %v, want 1 (past τ)", v)
+	}
+	// Burst 1: τ = 0, and any lead at all refuses.
+	setup1 := call("New", "ratePerSec", "1000", "burst", "1", "nowNs", "0")
+	res = Run("gcra", report.Counterexample{SetupCall: &setup1, Steps: []report.Step{step("TryAcquire(nowNs=0)", call("TryAcquire", "nowNs", "0"))}}, Reference)
+	if f := res.Steps[0].State[0]; f.Text != "1,000,000 ns of τ = (b − 1)·T = 0 ns (T = 1,000,000 ns)" || f.Value != 1 {
+		t.Errorf("gcra, burst 1, after a grant: TAT − now %q, bar %v; want τ = 0 and a full bar", f.Text, f.Value)
 	}
 
 	wsetup := call("New", "limit", "2", "windowNs", "30", "buckets", "3")
