@@ -321,15 +321,15 @@ func runSubmit(args []string) error {
 	defer stop()
 	worst := 0
 	for _, ex := range exercises {
-		src := *dir
+		src, shown := *dir, filepath.Clean(*dir)
 		if src == "" {
 			root, err := moduleRoot()
 			if err != nil {
 				return err
 			}
-			src = filepath.Join(root, "exercises", ex)
+			src, shown = filepath.Join(root, "exercises", ex), filepath.Join("exercises", ex)
 		}
-		code, err := submitOne(ctx, base, *token, ex, src, !*noFollow)
+		code, err := submitOne(ctx, base, *token, ex, src, shown, !*noFollow)
 		if err != nil {
 			return err
 		}
@@ -338,9 +338,10 @@ func runSubmit(args []string) error {
 	return exitError{worst}
 }
 
-// submitOne uploads one exercise and, if follow, prints its grading; it
-// returns the exit status it deserves.
-func submitOne(ctx context.Context, base *url.URL, token, exercise, dir string, follow bool) (int, error) {
+// submitOne uploads one exercise's files from dir and, if follow, prints
+// its grading, naming the folder as shown; it returns the exit status it
+// deserves.
+func submitOne(ctx context.Context, base *url.URL, token, exercise, dir, shown string, follow bool) (int, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		return 2, err
@@ -411,11 +412,11 @@ func submitOne(ctx context.Context, base *url.URL, token, exercise, dir string, 
 	if !follow {
 		return 0, nil
 	}
-	return follow1(ctx, base, token, reply.Live)
+	return follow1(ctx, base, token, reply.Live, shown)
 }
 
 // follow1 prints a submission's grading events until it is done.
-func follow1(ctx context.Context, base *url.URL, token, live string) (int, error) {
+func follow1(ctx context.Context, base *url.URL, token, live, shown string) (int, error) {
 	u := *base
 	u.Scheme = map[string]string{"http": "ws", "https": "wss"}[base.Scheme]
 	u.Path = strings.TrimRight(base.Path, "/") + live
@@ -453,7 +454,9 @@ func follow1(ctx context.Context, base *url.URL, token, live string) (int, error
 				fmt.Fprintf(os.Stderr, "not graded: %s\n", e.Message)
 				return 2, nil
 			}
-			r := &report.Report{Schema: report.Schema, Target: "exercises", Seed: e.Seed, Exercises: []report.Exercise{*e.Summary}}
+			// The report's target is the folder submitted, which the
+			// printed report names (--dir's, not exercises/).
+			r := &report.Report{Schema: report.Schema, Target: shown, Seed: e.Seed, Exercises: []report.Exercise{*e.Summary}}
 			r.Total()
 			console.Printer{W: os.Stdout, Color: isTerminal(os.Stdout)}.Report(r)
 			return grader.ExitCode(r), nil

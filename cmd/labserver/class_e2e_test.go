@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,6 +45,9 @@ func testClassEndToEnd(t *testing.T, target string) {
 	}
 	if !strings.Contains(stdout, "Token bucket (tokenbucket)") {
 		t.Errorf("submit printed no report:\n%s", stdout)
+	}
+	if want := "(target " + filepath.Join("solutions", "tokenbucket") + "/,"; !strings.Contains(stdout, want) {
+		t.Errorf("submit's report does not name the folder submitted (%q):\n%s", want, stdout)
 	}
 
 	// The dashboard's websocket saw it queued, running, done, with the cell.
