@@ -42,7 +42,7 @@ func week2(l course.Lesson, a Assets) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = vizMount(l, "edge-attack", "One bursty client against three limiters with the same long-run rate: a fixed window, a bucketed sliding window and a token bucket. In the edge attack the fixed window lets 2N through within 100 ms of a boundary while the other two hold.", a).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = vizMount(l, "edge-attack", "One bursty client against limiters with the same long-run rate: a fixed window, a bucketed sliding window and a token bucket, and, under Show, a sliding log and GCRA. In the edge attack the fixed window lets 2N through within 100 ms of a boundary while the others hold.", a).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
