@@ -112,7 +112,10 @@ type ClassPitfallCount struct {
 
 func submissionURL(id int64) string { return "/class/submissions/" + strconv.FormatInt(id, 10) }
 
-// cellText is a gradebook cell as text: "best / latest", or a dash.
+// cellText is a gradebook cell as text: the best score out of the
+// exercise's maximum ("10 / 25": a bare "10 / 10" read as full marks), then
+// the latest score when it is lower ("25 / 25 (latest 18)"); a dash before
+// any grade. web/static/class.js writes the same for live updates.
 func cellText(c ClassCell) string {
 	if !c.Graded {
 		if c.State == store.Queued || c.State == store.Running {
@@ -120,7 +123,11 @@ func cellText(c ClassCell) string {
 		}
 		return "—"
 	}
-	return num(c.Best) + " / " + num(c.Latest)
+	s := num(c.Best) + " / " + num(c.Max)
+	if c.Latest != c.Best {
+		s += " (latest " + num(c.Latest) + ")"
+	}
+	return s
 }
 
 // stateLabel says where a submission is.

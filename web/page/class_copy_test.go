@@ -25,3 +25,22 @@ func TestClassCopyFlagAndSuperseded(t *testing.T) {
 		t.Errorf("superseded page: %q, live %d; want the reason, no live view", got, doc.Find("[data-live-submission]").Length())
 	}
 }
+
+// A gradebook cell shows the best score out of the exercise's points, and
+// the latest score when it is lower.
+func TestCellTextShowsTheMaximum(t *testing.T) {
+	for _, c := range []struct {
+		cell ClassCell
+		want string
+	}{
+		{ClassCell{Graded: true, Best: 10, Latest: 10, Max: 25}, "10 / 25"},
+		{ClassCell{Graded: true, Best: 25, Latest: 18, Max: 25}, "25 / 25 (latest 18)"},
+		{ClassCell{Graded: true, Best: 12.5, Latest: 12.5, Max: 35}, "12.5 / 35"},
+		{ClassCell{State: store.Running}, "grading…"},
+		{ClassCell{}, "—"},
+	} {
+		if got := cellText(c.cell); got != c.want {
+			t.Errorf("cellText(%+v) = %q, want %q", c.cell, got, c.want)
+		}
+	}
+}

@@ -894,7 +894,7 @@ func ClassDashboard(v ClassDashboardView, a Assets) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 73, " <section aria-labelledby=\"grid-title\"><h2 id=\"grid-title\">Scores <small class=\"muted\">best / latest</small></h2><div class=\"table-scroll\"><table data-testid=\"gradebook\"><thead><tr><th scope=\"col\">Learner</th>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 73, " <section aria-labelledby=\"grid-title\"><h2 id=\"grid-title\">Scores <small class=\"muted\">best out of the exercise's points, and the latest when lower</small></h2><div class=\"table-scroll\"><table data-testid=\"gradebook\"><thead><tr><th scope=\"col\">Learner</th>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

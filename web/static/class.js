@@ -99,7 +99,7 @@
       var c = e.cell;
       td.setAttribute("data-state", c.state);
       td.setAttribute("data-status", c.latest_status || "");
-      setText(td, c.graded ? num(c.best) + " / " + num(c.latest) : "—", c.submission);
+      setText(td, c.graded ? num(c.best) + " / " + num(c.max) + (c.latest !== c.best ? " (latest " + num(c.latest) + ")" : "") : "—", c.submission); // as cellText in web/page/class.go
       td.classList.remove("flash");
       void td.offsetWidth;
       td.classList.add("flash");
