@@ -226,8 +226,9 @@ func buildGCRA(impls Impls, setup report.Call) (Instance, error) {
 
 // GCRAModel is GCRA's contract as plain state, in units exact at every
 // rate: time is counted in ns·ratePerSec, so that the emission interval T
-// is 10^9 units and the tolerance tau is burst·10^9. TAT is the theoretical
-// arrival time in those units, Latest the latest time seen in ns.
+// is 10^9 units and the lesson's tolerance τ = (b − 1)·T is (burst−1)·10^9.
+// TAT is the theoretical arrival time in those units, Latest the latest
+// time seen in ns.
 type GCRAModel struct {
 	Rate, Burst, Latest uint64
 	TAT                 *big.Int
@@ -244,17 +245,20 @@ func (m *GCRAModel) scaled(ns uint64) *big.Int {
 	return new(big.Int).Mul(new(big.Int).SetUint64(ns), new(big.Int).SetUint64(m.Rate))
 }
 
-func (m *GCRAModel) tau() *big.Int {
-	return new(big.Int).Mul(new(big.Int).SetUint64(m.Burst), unitsPerToken)
+// tolerance is τ = (b − 1)·T in units: negative for burst 0, when nothing
+// conforms.
+func (m *GCRAModel) tolerance() *big.Int {
+	t := new(big.Int).Mul(new(big.Int).SetUint64(m.Burst), unitsPerToken)
+	return t.Sub(t, unitsPerToken)
 }
 
-// TryAcquire grants iff TAT - now <= tau - T, then moves TAT to
+// TryAcquire grants iff TAT - now <= τ, then moves TAT to
 // max(TAT, now) + T. A time before the latest counts as the latest.
 func (m *GCRAModel) TryAcquire(now uint64) bool {
 	m.Latest = max(m.Latest, now)
 	n := m.scaled(m.Latest)
 	ahead := new(big.Int).Sub(m.TAT, n)
-	if ahead.Cmp(new(big.Int).Sub(m.tau(), unitsPerToken)) > 0 {
+	if ahead.Cmp(m.tolerance()) > 0 {
 		return false
 	}
 	if m.TAT.Cmp(n) < 0 {
@@ -266,18 +270,16 @@ func (m *GCRAModel) TryAcquire(now uint64) bool {
 
 func (m *GCRAModel) Do(c report.Call) (string, error) { return doGCRA(m, c) }
 
-// State is TAT against now and the tolerance, in ns. The tolerance shown
-// is the lesson's τ = (b − 1)·T, which a call at now must not be ahead of
-// schedule by (TAT − now ≤ τ), not tau above (b·T, which the model compares
-// with TAT − now + T): after a grant TAT − now may pass τ by up to T, and
-// the bar is then full, since a call at the same time is refused.
+// State is TAT against now and τ, in ns: a call at now conforms while
+// TAT − now ≤ τ. After a grant TAT − now may pass τ by up to T, and the bar
+// is then full, since a call at the same time is refused.
 func (m *GCRAModel) State() []Field {
 	n := m.scaled(m.Latest)
 	ahead := new(big.Int).Sub(m.TAT, n)
 	if ahead.Sign() < 0 {
 		ahead.SetInt64(0)
 	}
-	tolerance := new(big.Int).Sub(m.tau(), unitsPerToken)
+	tolerance := m.tolerance()
 	full := ratio(ahead, tolerance)
 	if tolerance.Sign() <= 0 {
 		// Burst 1 (τ = 0): any lead refuses. Burst 0: nothing conforms.
