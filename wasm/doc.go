@@ -29,7 +29,7 @@
 //	                                   write them to the Uint8Array bytes (see sim.Batch.Encode:
 //	                                   n float64 times, then n accept bytes) and return n
 //	state(bytes)                       write sim.State.Encode to bytes; return the length
-//	info()                             {impl, implStatus, limit, windowNs, buckets, burst, rate,
+//	info()                             {impl, limit, windowNs, buckets, burst, rate,
 //	                                   bound, refill, traffic, lanes: [{id, name, stopped, status}]}
 //	free()                             release the functions; the simulation is unusable after
 //

@@ -145,17 +145,16 @@ func wrap(s *sim.Sim) js.Value {
 			}
 		}
 		return map[string]any{
-			"impl":       s.Impl(),
-			"implStatus": s.ImplStatus(),
-			"limit":      int(cfg.Limit),
-			"windowNs":   float64(cfg.WindowNs),
-			"buckets":    cfg.Buckets,
-			"burst":      float64(cfg.Capacity()),
-			"rate":       float64(cfg.Rate()),
-			"bound":      float64(cfg.Bound()),
-			"refill":     cfg.Refill.String(),
-			"traffic":    cfg.Traffic,
-			"lanes":      lanes,
+			"impl":     s.Impl(),
+			"limit":    int(cfg.Limit),
+			"windowNs": float64(cfg.WindowNs),
+			"buckets":  cfg.Buckets,
+			"burst":    float64(cfg.Capacity()),
+			"rate":     float64(cfg.Rate()),
+			"bound":    float64(cfg.Bound()),
+			"refill":   cfg.Refill.String(),
+			"traffic":  cfg.Traffic,
+			"lanes":    lanes,
 		}
 	})
 	return o.obj

@@ -93,6 +93,11 @@ func TestWeek3Gateway(t *testing.T) {
 	if sSent == 0 || 2*sOK > sSent || sRefused == 0 {
 		t.Errorf("one shared budget: %v of %v cancels accepted in the flood; want most refused", sOK, sSent)
 	}
+	// The card and the sentence under it count the same orders: those
+	// refused while the orders flooded.
+	if want := "while " + strings.Fields(f["gate-orders"])[0] + " orders were refused"; !strings.Contains(f["gate-note"], want) {
+		t.Errorf("the card says %q orders refused, the sentence under it %q; want it to say %q", f["gate-orders"], f["gate-note"], want)
+	}
 	if !strings.Contains(f["verdict"], "unable to cancel") {
 		t.Errorf("verdict = %q, want it to say the shared budget leaves the client unable to cancel", f["verdict"])
 	}
@@ -140,6 +145,27 @@ func TestWeek3Gateway(t *testing.T) {
 		t.Errorf("reload note = %q", f["reload-note"])
 	}
 	t.Logf("flood: own budget %v/%v cancels, %v orders refused; shared %v/%v cancels; escalation at %v and %v ms", gOK, gSent, gRefused, sOK, sSent, silence, disconnect)
+	// A silent drop answers nothing: the page gives it no retry-after.
+	// The logs keep the last refusals; pausing at a silent drop keeps one.
+	m.setPaused(true)
+	m.click("restart", 1)
+	m.waitFor("a restarted run", `f.clock === "t = 0.0 s"`)
+	m.pauseWhen("a silent drop in a log", m.js("gate-log")+`.textContent.includes("silent") || `+m.js("shared-log")+`.textContent.includes("silent")`)
+	lines := Eval[[]string](t, ctx, `[...document.querySelectorAll(`+strconv.Quote(m.sel("gate-log")+" li, "+m.sel("shared-log")+" li")+`)].map((li) => li.textContent)`)
+	silent := 0
+	for _, l := range lines {
+		if strings.Contains(l, "silent") {
+			silent++
+			if strings.Contains(l, "retry") {
+				t.Errorf("a silent drop shown with a retry-after: %q", l)
+			}
+		}
+	}
+	if silent == 0 {
+		t.Errorf("paused at a silent drop, the logs show none: %q", lines)
+	}
+	m.setPaused(false)
+	m.waitFor("the 12 s run to end again", `f.clock === "t = 12.0 s"`)
 	m.scrollIntoView()
 	ScreenshotViewport(t, ctx, "reference")
 	screenshotMount(t, ctx, m, "reference-mount")

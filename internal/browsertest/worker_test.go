@@ -138,7 +138,8 @@ func TestYoursEndlessLoopLeavesThePageResponsive(t *testing.T) {
 	})()`)
 
 	v.set("impl", "yours")
-	report := regexp.MustCompile(`^Yours did not return from step\(…\) within 1 s at t = ([0-9.]+) s: an endless loop\?$`)
+	// The report names the learner's code, not the lab's internal call.
+	report := regexp.MustCompile(`^Your code \(TryAcquire in exercises/slidingwindow, exercises/tokenbucket or exercises/gcra\) did not return within 1 s at t = ([0-9.]+) s: an endless loop\?$`)
 	var (
 		f     figures
 		probe map[string]any
@@ -178,7 +179,7 @@ func TestYoursEndlessLoopLeavesThePageResponsive(t *testing.T) {
 		}
 		m := report.FindStringSubmatch(msg)
 		if m == nil {
-			t.Fatalf("the report = %q; want Yours did not return from step(…) within 1 s at t = <seconds> s: an endless loop?", msg)
+			t.Fatalf("the report = %q; want %s", msg, report)
 		}
 		// The fixture loops from 1 s; the run had decided up to the frame
 		// before (at 1×, at most 100 ms before).
@@ -189,8 +190,14 @@ func TestYoursEndlessLoopLeavesThePageResponsive(t *testing.T) {
 		if hungAtSim < 0.8 {
 			return fmt.Sprintf("a call before the endless one took over 1 s (the report says t = %v s)", hungAtSim)
 		}
-		if got := f.text("impl-status"); got != "Yours: stopped" {
-			t.Errorf("status = %q; want Yours: stopped", got)
+		// The lanes of the learner's code shown: the token bucket hung, the
+		// sliding window is still the stub.
+		want := "Yours: Token bucket: did not return (an endless loop?)"
+		if stillAStub(t, "exercises/slidingwindow/slidingwindow.go") {
+			want = "Yours: Sliding window: not implemented yet; Token bucket: did not return (an endless loop?)"
+		}
+		if got := f.text("impl-status"); got != want {
+			t.Errorf("status = %q; want %q", got, want)
 		}
 		// The click's event and, for a click that came before the report,
 		// its DOM change, which may come after the report on a busy machine.
@@ -241,6 +248,27 @@ func TestYoursEndlessLoopLeavesThePageResponsive(t *testing.T) {
 	}
 	atHang := clockSeconds(t, probe["refAtHang"].(string))
 	ref.waitFor("the reference going on after the report", `parseFloat(f.clock.slice(4)) > `+strconv.FormatFloat(atHang+0.2, 'f', 3, 64))
+
+	// In the visualization that hung, the lab's own fixed window runs on
+	// past the hang, while the lanes of the learner's code stay stopped
+	// with their figures as they were, and Pause still works.
+	hung := v.figures()
+	hungAt := clockSeconds(t, hung.text("clock"))
+	v.setPaused(false)
+	f = v.waitUnaided("the fixed window going on after the hang", `parseFloat(f.clock.slice(4)) > `+strconv.FormatFloat(hungAt+0.5, 'f', 3, 64)+` && n("accepted-fixed") > `+strconv.FormatInt(hung.int("accepted-fixed"), 10))
+	for _, lane := range []string{"sliding", "tokenbucket"} {
+		if got, was := f.int("accepted-"+lane), hung.int("accepted-"+lane); got != was {
+			t.Errorf("%s accepted %d after the hang, %d at it; want its figures kept as they were", lane, got, was)
+		}
+	}
+	if st := f.text("status-tokenbucket"); st != "Stopped: did not return (an endless loop?)" {
+		t.Errorf("the token bucket's status = %q; want Stopped: did not return (an endless loop?)", st)
+	}
+	if f.text("viz-ready") != "live" || f.text("viz-error") != hung.text("viz-error") {
+		t.Errorf("after the hang: ready dot %q, error %q; want live and the report kept", f.text("viz-ready"), f.text("viz-error"))
+	}
+	v.setPaused(true)
+	v.waitUnaided("Pause to pause the lab's lanes", `f["viz-ready"] === "paused"`)
 	ScreenshotViewport(t, ctx, "endless-loop")
 
 	// A correct build of Yours, served as a new live build: the stopped

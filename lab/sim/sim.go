@@ -2,7 +2,6 @@ package sim
 
 import (
 	"errors"
-	"strings"
 
 	"ratelab/lab/guard"
 	"ratelab/lab/limiters"
@@ -243,34 +242,3 @@ func (l *lane) decide(times []uint64, accept []uint8, bit uint8) {
 	}
 }
 
-// ImplStatus sums up in one line how the lanes built by the Impl run: its
-// name alone when they all run ("Yours"), the name and one status when they
-// all stopped for the same reason ("Yours: not implemented yet"), and
-// otherwise the name and each stopped lane with its status. With Naive
-// refill the token bucket lane is the lab's own and is not counted.
-func (s *Sim) ImplStatus() string {
-	ids := []Lane{Sliding, TokenBucket, GCRA}
-	if s.cfg.Refill == Naive {
-		ids = []Lane{Sliding, GCRA}
-	}
-	var stopped []string
-	same := true
-	for _, id := range ids {
-		l := &s.lanes[id]
-		if !l.stopped {
-			same = false
-			continue
-		}
-		if l.status != s.lanes[ids[0]].status {
-			same = false
-		}
-		stopped = append(stopped, id.Name()+": "+l.status)
-	}
-	switch {
-	case len(stopped) == 0:
-		return s.impl
-	case same:
-		return s.impl + ": " + s.lanes[ids[0]].status
-	}
-	return s.impl + ": " + strings.Join(stopped, "; ")
-}

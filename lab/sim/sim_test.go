@@ -399,37 +399,3 @@ func TestLaneNames(t *testing.T) {
 	}
 }
 
-func TestImplStatus(t *testing.T) {
-	notImpl := func() limiters.Impl {
-		return limiters.Impl{
-			Name:      "Yours",
-			NewBucket: func(uint64, uint64, uint64) limiters.Bucket { panic("not implemented") },
-			NewGCRA:   func(uint64, uint64, uint64) limiters.GCRA { panic("not implemented") },
-			NewWindow: func(uint32, uint64, int) limiters.Window { panic("not implemented") },
-		}
-	}
-	mixed := notImpl()
-	mixed.NewBucket = limiters.Reference.NewBucket
-	mixed.NewGCRA = func(uint64, uint64, uint64) limiters.GCRA { panic("boom") }
-	tests := []struct {
-		name   string
-		impl   limiters.Impl
-		refill sim.Refill
-		want   string
-	}{
-		{"reference", limiters.Reference, sim.Exact, "Reference"},
-		{"stub", notImpl(), sim.Exact, "Yours: not implemented yet"},
-		{"stub with naive refill", notImpl(), sim.Naive, "Yours: not implemented yet"},
-		{"missing", limiters.Impl{Name: "Yours", Missing: "your code does not build"}, sim.Exact, "Yours: your code does not build"},
-		{"mixed", mixed, sim.Exact, "Yours: Sliding window: not implemented yet; GCRA: panicked: boom"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := newSim(t, sim.Config{Limit: 10, WindowNs: second, Buckets: 2, Refill: tt.refill, Traffic: "steady"}, tt.impl)
-			s.Step(10, second)
-			if got := s.ImplStatus(); got != tt.want {
-				t.Errorf("ImplStatus() = %q, want %q", got, tt.want)
-			}
-		})
-	}
-}

@@ -127,6 +127,7 @@ class CircuitViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
     super(root, "rcv", COLORS, MAX_DT_MS);
+    this.code = "exercises/breaker: Breaker.Allow, Done, State";
     /** @type {lab.CircuitSimConfig} */
     this.cfg = { impl: "reference", scenario: root.getAttribute("data-preset") || "outage" };
     this.speed = 1;
@@ -241,7 +242,7 @@ class CircuitViz extends Viz {
     this.paused = p;
     this.ui.pause.textContent = p ? "Play" : "Pause";
     this.ui.pause.setAttribute("aria-pressed", p ? "true" : "false");
-    this.readyDot.textContent = p ? "paused" : this.done ? "done" : "live";
+    this.showDot(p ? "paused" : this.done ? "done" : "live");
   }
 
   simNs() {
@@ -346,7 +347,7 @@ class CircuitViz extends Viz {
     this.ui.clock.textContent = "t = " + (f[L.now] / 1e9).toFixed(1) + " s";
     if (f[L.done] && !this.done) {
       this.done = true;
-      this.readyDot.textContent = "done";
+      this.showDot("done");
     }
     this.showAll();
   }

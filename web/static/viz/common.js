@@ -306,6 +306,8 @@ export function formatSimSeconds(ns) {
 const SLOW_MS = 250;
 /** WAITING is what the ready dot says meanwhile. */
 const WAITING = "waiting for Yours…";
+/** LOADING is what the ready dot says until lab.wasm has started and the first frame is drawn. */
+const LOADING = "loading…";
 
 /**
  * Viz is what every visualization does alike. A visualization extends it:
@@ -342,8 +344,14 @@ export class Viz {
     this.status = h("span", { class: prefix + "-impl", "data-testid": "impl-status", text: "Loading…" });
     /** Why the settings make no run, hidden when they do. */
     this.error = h("p", { class: prefix + "-error", role: "alert", "data-testid": "viz-error", hidden: "" });
-    /** "live", "paused", "stopped" or WAITING; data-testid viz-ready once a frame is drawn. */
-    this.readyDot = h("span", { class: prefix + "-ready", text: "live" });
+    /** "loading…", "live", "paused", "done", "stopped" or WAITING (see showDot); data-testid viz-ready once a frame is drawn. */
+    this.readyDot = h("span", { class: prefix + "-ready " + prefix + "-paused", text: LOADING });
+    /** Whether stop stopped the run of Yours: the dot says "stopped" until a new run starts. */
+    this.halted = false;
+    /** @type {(HTMLInputElement | HTMLSelectElement | HTMLButtonElement)[]} the controls lock disabled, which unlock enables */
+    this.locked = [];
+    /** The learner's code a run of Yours calls, for messages (see yoursCode); each visualization sets it. */
+    this.code = "exercises/";
     /** What the visualization built in root (its constructor sets it). */
     this.el = h("div");
     /** @type {Colors} */
@@ -379,6 +387,52 @@ export class Viz {
   readColors() {
     this.colors = readColors(this.el, this.colorVars);
     this.invalidate();
+  }
+
+  /**
+   * showDot writes what the ready dot says: word ("live", "paused",
+   * "done", "held"), unless the page has no frame yet ("loading…") or
+   * Yours was stopped ("stopped"). The dot is green only while live.
+   * @param {string} word
+   */
+  showDot(word) {
+    if (this.halted) word = "stopped";
+    else if (!this.ready) word = LOADING;
+    if (this.readyDot.textContent === WAITING) { this.dotBefore = word; return; }
+    this.readyDot.textContent = word;
+    this.readyDot.classList.toggle(this.prefix + "-paused", word !== "live");
+  }
+
+  /**
+   * lock disables the visualization's controls until lab.wasm has started
+   * (unlock, in begin): before it, a control changed would read settings
+   * whose options have not come yet, and the first run would be made from
+   * them.
+   */
+  lock() {
+    for (const el of this.el.querySelectorAll("input, select, button")) {
+      const c = /** @type {HTMLInputElement | HTMLSelectElement | HTMLButtonElement} */ (el);
+      if (c.disabled) continue;
+      c.disabled = true;
+      this.locked.push(c);
+    }
+  }
+
+  unlock() {
+    for (const c of this.locked) c.disabled = false;
+    this.locked = [];
+  }
+
+  /**
+   * runControls enables or disables the buttons that act on a run (Pause,
+   * Step): a stopped run has nothing for them to do. Restart and the
+   * settings stay: they make a new run.
+   * @param {boolean} on
+   */
+  runControls(on) {
+    for (const el of this.el.querySelectorAll('[data-testid="pause"], [data-testid="step"]')) {
+      /** @type {HTMLButtonElement} */ (el).disabled = !on;
+    }
   }
 
   /**
@@ -425,6 +479,10 @@ export class Viz {
       return null;
     }
     this.showError("");
+    if (this.halted) {
+      this.halted = false;
+      this.runControls(true);
+    }
     this.sim = /** @type {lab.Run<S>} */ (s);
     return this.sim;
   }
@@ -502,7 +560,7 @@ export class Viz {
       return;
     }
     if (err instanceof Hung) {
-      this.stop("Yours did not return from " + err.call + "(…) within " + DEADLINE_MS / 1000 + " s at t = " +
+      this.hung("Your code (" + this.yoursCode() + ") did not return within " + DEADLINE_MS / 1000 + " s at t = " +
         formatSimSeconds(this.simNs()) + " s: an endless loop?");
       return;
     }
@@ -517,16 +575,40 @@ export class Viz {
   }
 
   /**
+   * yoursCode names, for the learner, the code of theirs a run of Yours
+   * calls: the methods and the folder they are in, e.g. "Gate.Write and the
+   * rest of exercises/throttle". The worker cannot tell which call hung, only
+   * that the run's batch did not return.
+   * @returns {string}
+   */
+  yoursCode() {
+    return this.code;
+  }
+
+  /**
+   * hung handles a run of Yours that did not return in time, saying why:
+   * it stops the run. A visualization whose run shows the lab's own code
+   * beside the learner's may override it to go on with the lab's.
+   * @param {string} why
+   */
+  hung(why) {
+    this.stop(why);
+  }
+
+  /**
    * stop stops the run of Yours, which hung or could not start, saying
-   * why: the visualization no longer steps it.
+   * why: the visualization no longer steps it, and Pause and Step are
+   * disabled until a setting or Restart makes a new run.
    * @param {string} why
    */
   stop(why) {
     if (this.sim) { freeRun(this.sim); this.sim = null; }
+    this.halted = true;
     this.status.textContent = "Yours: stopped";
     this.status.classList.add(this.prefix + "-bad");
     this.showError(why);
-    this.readyDot.textContent = "stopped";
+    this.runControls(false);
+    this.showDot("stopped");
   }
 
   /**
@@ -555,6 +637,7 @@ export class Viz {
    * frame loop; the colours again when the colour scheme changes.
    */
   begin() {
+    this.unlock();
     this.readColors();
     // A new size (a window or phone turned, a lane shown) needs a redraw
     // even while nothing else changes. Taking the mount off the page
@@ -605,6 +688,7 @@ export class Viz {
 
   markReady() {
     this.ready = true;
+    if (this.readyDot.textContent === LOADING) this.showDot("live");
     this.readyDot.setAttribute("data-testid", "viz-ready");
     this.root.setAttribute("data-viz-ready", "");
     for (const f of this.fallbacks()) f.hidden = true;
@@ -654,6 +738,7 @@ export function register(kind, VizClass) {
     const had = mounted.get(root);
     if (had) return had;
     const viz = new VizClass(root);
+    viz.lock();
     mounted.set(root, viz);
     every.add(viz);
     const wasm = root.getAttribute("data-wasm") || "/static/lab.wasm";

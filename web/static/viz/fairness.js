@@ -108,6 +108,7 @@ class FairnessViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
     super(root, "rfq", COLORS, MAX_DT_MS);
+    this.code = "exercises/fairqueue: Queue.Push, Pop, Len";
     /** @type {lab.FairnessConfig} */
     this.cfg = { impl: "reference", quantum: 5, burstRate: 8, heavyCost: 5, seed: Number(root.getAttribute("data-seed") || 1) };
     this.speed = 2;
@@ -314,8 +315,7 @@ class FairnessViz extends Viz {
     const ui = this.ui;
     ui.clock.textContent = "t = " + (this.now / 1e9).toFixed(1) + " s";
     this.el.dataset.now = String(this.now);
-    this.readyDot.textContent = this.paused ? "paused" : "live";
-    this.readyDot.classList.toggle("rfq-paused", this.paused);
+    this.showDot(this.paused ? "paused" : "live");
     this.lanes.forEach((st, l) => {
       const lu = ui.lanes[l], id = this.laneIDs[l];
       const stopped = st.stopped;

@@ -118,6 +118,7 @@ class GovernorViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
     super(root, "rgv", COLORS, MAX_DT_MS);
+    this.code = "exercises/governor: Governor.Observe, Offer, LastBad";
     /** @type {lab.GovernorConfig} */
     this.cfg = {
       target: root.getAttribute("data-preset") || "", impl: "reference", fixed: false, tries: 3,
@@ -362,8 +363,7 @@ class GovernorViz extends Viz {
       ui.attempt.note.textContent = "attempt plane: the truth; " + w.retries + " retries";
       ui.decision.textContent = "Window " + w.index + ": " + w.reason;
     }
-    this.readyDot.textContent = this.stopped ? "stopped" : this.paused ? "paused" : "live";
-    this.readyDot.classList.toggle("rgv-paused", this.paused || this.stopped);
+    this.showDot(this.stopped ? "stopped" : this.paused ? "paused" : "live");
   }
 
   /**

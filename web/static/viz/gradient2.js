@@ -104,6 +104,7 @@ class Gradient2Viz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
     super(root, "rg2", COLORS, MAX_DT_MS);
+    this.code = "exercises/gradient2: Limit.Update, Limit";
     /** @type {lab.GradientConfig} */
     this.cfg = { impl: "reference", seed: Number(root.getAttribute("data-seed") || 1) };
     this.speed = 2;
@@ -324,8 +325,7 @@ class Gradient2Viz extends Viz {
     const grad = s.short > 0 && s.long > 0 ? Math.max(0.5, Math.min(1, L.tolerance * s.long / s.short)) : 1;
     ui.gradient.value.textContent = grad.toFixed(2);
     ui.gradient.box.classList.toggle("rg2-hot", grad < 1);
-    this.readyDot.textContent = this.stopped ? "stopped" : this.paused ? "paused" : "live";
-    this.readyDot.classList.toggle("rg2-paused", this.paused || this.stopped);
+    this.showDot(this.stopped ? "stopped" : this.paused ? "paused" : "live");
     this.updateRows();
     this.drawLimit(info);
     this.drawRTT(info);

@@ -36,7 +36,7 @@ declare namespace lab {
   }
 
   interface SimInfo {
-    impl: string; implStatus: string; limit: number; windowNs: number; buckets: number;
+    impl: string; limit: number; windowNs: number; buckets: number;
     burst: number; rate: number; bound: number; refill: string; traffic: string;
     lanes: { id: string; name: string; stopped: boolean; status: string }[];
   }

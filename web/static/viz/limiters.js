@@ -213,7 +213,15 @@ class LimitersViz extends Viz {
     this.paused = false;
     /** @type {lab.SimInfo | null} */
     this.info = null;
-    this.stopped = -1; // bit mask of the stopped lanes; -1 before the first state
+    this.stopped = -1; // bit mask of the lanes the run stopped; -1 before the first state
+    /**
+     * After a run of Yours hung, the bit mask of the lanes that ran the
+     * learner's code: the visualization goes on with the lab's own lanes on
+     * a run of the reference, and shows these stopped (see hung).
+     */
+    this.hungMask = 0;
+    /** @type {Map<string, {accepted: number, refused: number, max: number, why: string}>} the hung lanes' figures and status when they stopped */
+    this.frozen = new Map();
     this.slowed = false;
     this.now = 0;
     this.windowNs = 0;
@@ -354,6 +362,7 @@ class LimitersViz extends Viz {
     show.addEventListener("change", () => {
       this.show[lane.id] = show.checked;
       this.layoutLanes();
+      if (this.info) this.updateInfo(this.info); // the status names the shown lanes only
       this.invalidate();
     });
     const L = {
@@ -410,9 +419,103 @@ class LimitersViz extends Viz {
     for (const lane of this.lanes) lane.ui.el.hidden = !this.show[lane.id];
   }
 
+  /**
+   * stoppedMask is the bit mask of the lanes stopped: by the run (a panic,
+   * a stub) or because Yours hung.
+   */
+  stoppedMask() {
+    return (this.stopped < 0 ? 0 : this.stopped) | this.hungMask;
+  }
+
   /** @param {Lane} lane */
   isStopped(lane) {
-    return ((this.stopped >> lane.bit) & 1) === 1;
+    return ((this.stoppedMask() >> lane.bit) & 1) === 1;
+  }
+
+  /**
+   * runsYours reports whether the lane runs the learner's code when Code is
+   * Yours: not the lab's own limiters, nor the token bucket under naive
+   * refill.
+   * @param {Lane} lane
+   * @param {string} refill
+   */
+  runsYours(lane, refill) {
+    return !lane.view.lab && !(lane.view.naiveLab && refill === "naive");
+  }
+
+  /**
+   * laneStatus says why a lane stopped, or "" if it runs.
+   * @param {Lane} lane
+   * @param {lab.SimInfo} info
+   */
+  laneStatus(lane, info) {
+    const frozen = this.frozen.get(lane.id);
+    if (frozen && (this.hungMask >> lane.bit) & 1) return frozen.why;
+    const li = info.lanes.find((l) => l.id === lane.id);
+    return li && li.stopped ? li.status : "";
+  }
+
+  /**
+   * implStatus sums up how the shown lanes that run the Code switch's
+   * limiters go: the implementation's name while they run ("Yours"), the
+   * name and one status when they all stopped for one reason ("Yours: not
+   * implemented yet"), else the name and each stopped lane with its status.
+   * A hidden lane is not named: the page does not show it.
+   * @param {lab.SimInfo} info
+   */
+  implStatus(info) {
+    const impl = this.hungMask ? "Yours" : info.impl;
+    const mine = this.lanes.filter((l) => this.show[l.id] && this.runsYours(l, info.refill));
+    const stopped = mine.map((l) => this.laneStatus(l, info)).filter((st) => st);
+    if (!stopped.length) return impl;
+    if (stopped.length === mine.length && stopped.every((st) => st === stopped[0])) return impl + ": " + stopped[0];
+    return impl + ": " + mine.filter((l) => this.laneStatus(l, info)).map((l) => l.name + ": " + this.laneStatus(l, info)).join("; ");
+  }
+
+  yoursCode() {
+    const refill = this.info ? this.info.refill : this.cfg.refill;
+    /** @type {Record<string, string>} */
+    const dirs = { sliding: "exercises/slidingwindow", tokenbucket: "exercises/tokenbucket", gcra: "exercises/gcra" };
+    const mine = this.lanes.filter((l) => this.runsYours(l, refill)).map((l) => dirs[l.id] || l.name);
+    return "TryAcquire in " + (mine.length > 1 ? mine.slice(0, -1).join(", ") + " or " + mine[mine.length - 1] : mine.join(""));
+  }
+
+  /**
+   * hung goes on after a run of Yours did not return: the lanes of the
+   * lab's own limiters run on, on a run of the reference brought to the
+   * same message (the traffic is the same for a seed), and the lanes that
+   * ran the learner's code show why they stopped, with their figures as
+   * they were. A setting or Restart makes a new run of Yours.
+   * @param {string} why
+   */
+  hung(why) {
+    const api = this.api, info = this.info;
+    if (!api || !info || !this.state.length) { this.stop(why); return; }
+    const lay = api.layout, done = this.state[lay.messages];
+    let mask = 0;
+    this.frozen = new Map();
+    for (const lane of this.lanes) {
+      if (!this.runsYours(lane, info.refill)) continue;
+      mask |= 1 << lane.bit;
+      // A lane the run had stopped before (a stub) keeps its own reason.
+      const why = this.laneStatus(lane, info) || "did not return (an endless loop?)";
+      this.frozen.set(lane.id, { accepted: this.laneField(lane, "accepted"), refused: this.laneField(lane, "refused"), max: this.laneField(lane, "max"), why });
+    }
+    this.serial(async () => {
+      const sim = await this.newRun(() => api.newSim({ ...this.cfg, impl: "reference" }), "Cannot run these settings: ");
+      if (!sim) return;
+      for (let left = done; left > 0;) {
+        const n = await sim.step(Math.min(MAX_PER_FRAME, left), 1e30, this.batch);
+        if (n === 0) break;
+        left -= n;
+      }
+      this.hungMask = mask;
+      await this.readState();
+      this.info = await sim.info();
+      this.updateInfo(this.info);
+      this.showError(why);
+      this.invalidate();
+    });
   }
 
   /** makeRun makes a new simulation from the settings and clears the timeline. */
@@ -428,6 +531,7 @@ class LimitersViz extends Viz {
     const stateBytes = new Uint8Array(8 * (api.layout.header + this.lanes.length * api.layout.laneFields + K));
     await s.state(stateBytes);
     this.stopped = -1;
+    this.hungMask = 0;
     this.now = 0;
     this.slowed = false;
     this.ui.last.textContent = "";
@@ -469,19 +573,21 @@ class LimitersViz extends Viz {
    */
   updateInfo(info) {
     const ui = this.ui;
-    this.status.textContent = info.implStatus;
-    this.status.classList.toggle("rlv-bad", info.implStatus.indexOf(":") >= 0);
+    const status = this.implStatus(info);
+    this.status.textContent = status;
+    this.status.classList.toggle("rlv-bad", status.indexOf(":") >= 0);
     const N = info.limit;
     const lanes = new Map(info.lanes.map((l) => [l.id, l]));
     for (const lane of this.lanes) {
-      const L = lane.ui, li = lanes.get(lane.id), v = lane.view;
+      const L = lane.ui, v = lane.view;
       let note = "";
       if (v.lab) note = "lab";
       else if (v.naiveLab && info.refill === "naive") note = "naive refill (lab)";
-      else note = info.impl.toLowerCase();
+      else note = this.hungMask ? "yours" : info.impl.toLowerCase();
       L.note.textContent = note;
-      const stopped = !!li && li.stopped;
-      L.status.textContent = stopped && li ? "Stopped: " + li.status : "";
+      const why = this.laneStatus(lane, info);
+      const stopped = why !== "";
+      L.status.textContent = stopped ? "Stopped: " + why : "";
       L.status.hidden = !stopped;
       L.el.classList.toggle("rlv-stopped", stopped);
       L.vs.textContent = v.bucket ? "(N " + N + ", b + r·W " + info.bound + ")" : "(N " + N + ")";
@@ -513,12 +619,13 @@ class LimitersViz extends Viz {
     this.changed = true; // the clock moved, if nothing else
     this.slowed = n === max && max > 1;
     const times = this.times, masks = this.batch, off = 8 * n, lanes = this.lanes;
-    const stopped = this.stopped < 0 ? 0 : this.stopped;
+    const stopped = this.stoppedMask();
     for (let i = 0; i < n; i++) {
       const bin = Math.floor(times[i] / this.binNs);
       this.advanceBins(bin);
       const slot = bin & (RING - 1), m = masks[off + i];
       for (const lane of lanes) {
+        if ((this.hungMask >> lane.bit) & 1) continue; // the reference decides it now: not shown
         if ((m >> lane.bit) & 1) lane.acc[slot]++;
         else if (!((stopped >> lane.bit) & 1)) lane.ref[slot]++;
       }
@@ -604,10 +711,11 @@ class LimitersViz extends Viz {
     ui.lost.textContent = formatCredit(s[lay.lostWhole], s[lay.lostUnits]);
     const parts = [];
     for (const lane of this.lanes) {
-      const L = lane.ui;
-      const max = this.laneField(lane, "max");
-      L.accepted.textContent = String(this.laneField(lane, "accepted"));
-      L.refused.textContent = String(this.laneField(lane, "refused"));
+      const L = lane.ui, frozen = this.frozen.get(lane.id);
+      const fig = frozen && ((this.hungMask >> lane.bit) & 1) ? frozen : null;
+      const max = fig ? fig.max : this.laneField(lane, "max");
+      L.accepted.textContent = String(fig ? fig.accepted : this.laneField(lane, "accepted"));
+      L.refused.textContent = String(fig ? fig.refused : this.laneField(lane, "refused"));
       L.max.textContent = String(max);
       // A window limiter promises N per W; a bucket promises b + r·W.
       const bucket = lane.view.bucket;
@@ -619,8 +727,7 @@ class LimitersViz extends Viz {
       }
       this.updateLaneState(lane, info);
     }
-    this.readyDot.textContent = this.paused ? "paused" : "live";
-    this.readyDot.classList.toggle("rlv-paused", this.paused);
+    this.showDot(this.paused ? "paused" : "live");
     ui.keyFig.textContent = parts.length ? "Max in any W so far: " + parts.join(" · ") : "";
   }
 
@@ -749,8 +856,7 @@ class LimitersViz extends Viz {
     g.stroke();
 
     if (this.isStopped(lane)) {
-      const li = info.lanes.find((l) => l.id === lane.id);
-      stoppedNote(g, C.text, li ? li.status : "", 8, ch / 2);
+      stoppedNote(g, C.text, this.laneStatus(lane, info), 8, ch / 2);
       return;
     }
 

@@ -97,6 +97,7 @@ class NestingViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
     super(root, "rnv", COLORS, MAX_DT_MS);
+    this.code = "exercises/hierarchy: Tree.Add, TryAcquire, Available";
     /** @type {lab.NestingConfig} */
     this.cfg = { impl: "reference", seed: Number(root.getAttribute("data-seed") || 1) };
     this.speed = 2;
@@ -215,7 +216,7 @@ class NestingViz extends Viz {
     this.paused = p;
     this.ui.pause.textContent = p ? "Play" : "Pause";
     this.ui.pause.setAttribute("aria-pressed", p ? "true" : "false");
-    this.readyDot.textContent = p ? "paused" : this.done ? "done" : "live";
+    this.showDot(p ? "paused" : this.done ? "done" : "live");
   }
 
   /** makeRun makes a new run from the settings and shows it at t = 0. */
@@ -337,7 +338,7 @@ class NestingViz extends Viz {
     this.samples.push(sample);
     if (f[L.done] && !this.done) {
       this.done = true;
-      this.readyDot.textContent = "done";
+      this.showDot("done");
     }
     this.draw();
   }

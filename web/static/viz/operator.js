@@ -158,6 +158,7 @@ class OperatorViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
     super(root, "rov", COLORS, MAX_DT_MS);
+    this.code = "exercises/throttle: the Gate's methods";
     /** @type {lab.OperatorSimConfig} */
     this.cfg = { impl: "reference", preset: root.getAttribute("data-preset") || "", seed: 1 };
     this.speed = 1;
@@ -328,7 +329,7 @@ class OperatorViz extends Viz {
     this.held = held;
     this.ui.hold.textContent = held ? "Resume time" : "Hold time";
     this.ui.hold.setAttribute("aria-pressed", held ? "true" : "false");
-    this.readyDot.textContent = held ? "held" : this.done ? "done" : "live";
+    this.showDot(held ? "held" : this.done ? "done" : "live");
   }
 
   /** simNs is the virtual time reached. */
@@ -454,7 +455,7 @@ class OperatorViz extends Viz {
     this.info = await s.info();
     if (this.sim !== s) return;
     this.showInfo();
-    if (this.done && !this.held) this.readyDot.textContent = "done";
+    if (this.done && !this.held) this.showDot("done");
     this.show();
     this.draw();
   }

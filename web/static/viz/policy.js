@@ -122,13 +122,13 @@ function sec(ns) { return (ns / 1e9).toFixed(2) + " s"; }
  * @property {boolean} stopped
  * @property {Flood[]} floods
  * @property {Flood | null} flood the flood going on
- * @property {{cancels: number, cancelsOK: number, ordersRefused: number}} inFlood the flood-while-cancelling phase's figures
+ * @property {{cancels: number, cancelsOK: number, orders: number, ordersRefused: number}} inFlood the flood-while-cancelling phase's figures: cancels sent and accepted, orders (new or modify) sent and refused
  * @property {Ev | null} afterReload the first refusal after the reload
  */
 
 /** @returns {SideState} */
 function newSideState() {
-  return { events: [], counts: [], stopped: false, floods: [], flood: null, inFlood: { cancels: 0, cancelsOK: 0, ordersRefused: 0 }, afterReload: null };
+  return { events: [], counts: [], stopped: false, floods: [], flood: null, inFlood: { cancels: 0, cancelsOK: 0, orders: 0, ordersRefused: 0 }, afterReload: null };
 }
 
 // ---- one visualization ---------------------------------------------------------
@@ -138,6 +138,7 @@ class PolicyViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
     super(root, "rpv", COLORS, MAX_DT_MS);
+    this.code = "exercises/gateway: Gateway.Open, Admit, Reload";
     /** @type {lab.PolicySimConfig} */
     this.cfg = { impl: "reference" };
     this.speed = 1;
@@ -214,7 +215,7 @@ class PolicyViz extends Viz {
     const title = h("h3", { class: "rpv-title", "data-testid": side + "-title", text: side === "gate" ? "Cancels on their own budget" : "One shared budget" });
     const budgets = h("p", { class: "rpv-muted rpv-budgets", "data-testid": side + "-budgets" });
     const cancels = figure(side + "-cancels", "Cancels in the flood", "accepted, of those sent while orders flood");
-    const orders = figure(side + "-orders", "Orders refused", "reject, silent or disconnect");
+    const orders = figure(side + "-orders", "Orders refused in the flood", "reject, silent or disconnect, of those sent while orders flood");
     const heartbeats = figure(side + "-heartbeats", "Heartbeats refused", "of those sent while logged on");
     const disconnects = figure(side + "-disconnects", "Disconnects", "the client logs on again 1 s later");
     const chart = h("canvas", { class: "rpv-chart", role: "img", "data-testid": side + "-chart",
@@ -251,7 +252,7 @@ class PolicyViz extends Viz {
     this.paused = p;
     this.ui.pause.textContent = p ? "Play" : "Pause";
     this.ui.pause.setAttribute("aria-pressed", p ? "true" : "false");
-    this.readyDot.textContent = p ? "paused" : this.done ? "done" : "live";
+    this.showDot(p ? "paused" : this.done ? "done" : "live");
   }
 
   /** makeRun makes a new run from the settings and shows it at t = 0. */
@@ -362,7 +363,7 @@ class PolicyViz extends Viz {
     this.show();
     if (f[L.done] && !this.done) {
       this.done = true;
-      this.readyDot.textContent = "done";
+      this.showDot("done");
     }
     this.draw();
   }
@@ -394,8 +395,9 @@ class PolicyViz extends Viz {
       if (e.kind === CANCEL) {
         st.inFlood.cancels++;
         if (e.outcome === ACCEPT) st.inFlood.cancelsOK++;
-      } else if (e.kind !== HEARTBEAT && e.outcome !== ACCEPT) {
-        st.inFlood.ordersRefused++;
+      } else if (e.kind !== HEARTBEAT) {
+        st.inFlood.orders++;
+        if (e.outcome !== ACCEPT) st.inFlood.ordersRefused++;
       }
     }
     if (e.outcome === ACCEPT) return;
@@ -428,9 +430,9 @@ class PolicyViz extends Viz {
     if (!P) return "";
     const kind = P.kinds[e.kind] || "kind " + e.kind, outcome = P.outcomes[e.outcome] || "outcome " + e.outcome;
     let s = "t = " + sec(e.at) + " · " + kind + ": " + outcome;
-    if (e.outcome === REJECT || e.outcome === SILENT) {
-      s += " by " + (P.budgets[e.budget] || "?") + ", retry after " + ms(e.retry);
-    }
+    // A silent drop tells the client nothing, not even when to retry.
+    if (e.outcome === REJECT) s += " by " + (P.budgets[e.budget] || "?") + ", retry after " + ms(e.retry);
+    if (e.outcome === SILENT) s += " by " + (P.budgets[e.budget] || "?") + ", no answer sent";
     if (e.outcome !== ACCEPT) s += " (flood " + ms(e.flood) + ")";
     return s;
   }
@@ -451,7 +453,7 @@ class PolicyViz extends Viz {
       v.cancels.value.textContent = stopped ? "–" : int(f.cancelsOK) + " / " + int(f.cancels);
       v.cancels.box.classList.toggle("rpv-hot", !stopped && f.cancels > f.cancelsOK);
       v.cancels.box.classList.toggle("rpv-green", !stopped && f.cancels > 0 && f.cancels === f.cancelsOK);
-      v.orders.value.textContent = stopped ? "–" : int(refused(NEW_ORDER) + refused(MODIFY)) + " / " + int(sent(NEW_ORDER) + sent(MODIFY));
+      v.orders.value.textContent = stopped ? "–" : int(f.ordersRefused) + " / " + int(f.orders);
       v.heartbeats.value.textContent = stopped ? "–" : int(refused(HEARTBEAT)) + " / " + int(sent(HEARTBEAT));
       v.heartbeats.box.classList.toggle("rpv-hot", !stopped && refused(HEARTBEAT) > 0);
       v.heartbeats.box.classList.toggle("rpv-green", !stopped && sent(HEARTBEAT) > 0 && refused(HEARTBEAT) === 0);
@@ -527,7 +529,9 @@ class PolicyViz extends Viz {
         if (errs[si]) return SIDES[si] === "gate" ? "the gateway's reload failed: " + errs[si] : "the shared budget's reload failed: " + errs[si];
         const e = st.afterReload;
         const who = si === 0 ? "own budgets" : "shared budget";
-        return e ? who + ": first refusal at " + sec(e.at) + ", retry after " + ms(e.retry) + " at the new rate" : who + ": no refusal since";
+        if (!e) return who + ": no refusal since";
+        if (e.outcome !== REJECT) return who + ": first refusal at " + sec(e.at) + ", " + (P.outcomes[e.outcome] || "refused") + " (no retry-after sent)";
+        return who + ": first refusal at " + sec(e.at) + ", retry after " + ms(e.retry) + " at the new rate";
       });
       s += " After it, " + after.join("; ") + ".";
     }
@@ -601,7 +605,7 @@ class PolicyViz extends Viz {
     g.strokeRect(G.padL + 0.5, G.retryTop + 0.5, w - G.padL - G.padR - 1, G.retryH - 1);
     // The retry-after scale: up to the larger of 500 ms and the largest seen.
     let rMax = 500e6;
-    for (const e of st.events) if (e.mark === L.markNone && e.retry > rMax) rMax = e.retry;
+    for (const e of st.events) if (e.mark === L.markNone && e.outcome === REJECT && e.retry > rMax) rMax = e.retry;
     g.font = "10px system-ui, sans-serif";
     g.textAlign = "left";
     g.textBaseline = "top";
@@ -617,7 +621,7 @@ class PolicyViz extends Viz {
       const refused = e.outcome !== ACCEPT;
       const top = G.lanes[lane] + (refused ? 1 : 4), hh = refused ? G.laneH - 2 : G.laneH - 8;
       g.fillRect(x(e.at) - bar / 2, top, bar, hh);
-      if ((e.outcome === REJECT || e.outcome === SILENT) && e.retry > 0) {
+      if (e.outcome === REJECT && e.retry > 0) {
         const y = G.retryTop + G.retryH - 2 - ((G.retryH - 4) * e.retry) / rMax;
         g.fillRect(x(e.at) - 1.5, y - 1.5, 3, 3);
       }
