@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -137,4 +138,71 @@ func TestStatusNamesTheShownLanesOnly(t *testing.T) {
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors: %q", e)
 	}
+}
+
+// A run of Yours that stops (here its worker cannot load the build: the
+// test fails the worker's request for lab.wasm) says so everywhere: the
+// status, the error line, the dot ("stopped", not "live"), and Pause is
+// disabled, there being no run to pause; back on the reference, the run
+// goes on and Pause works again. On the week 3 policy visualization,
+// which has no lane of the lab's own to go on with.
+func TestStoppedYoursStopsItsControls(t *testing.T) {
+	t.Parallel()
+	ctx := NewBrowser(t, BrowserOptions{})
+	requireWasm(t)
+	s := StartServer(t, ServerOptions{StaticDir: assets.Dir})
+
+	// The page's lab.wasm loads; every later request (the worker's) fails.
+	var (
+		mu     sync.Mutex
+		passed int
+		failed int
+	)
+	if err := chromedp.Listen(ctx, func(ev any) {
+		e, ok := ev.(*fetch.EventRequestPaused)
+		if !ok {
+			return
+		}
+		mu.Lock()
+		first := passed == 0
+		if first {
+			passed++
+		} else {
+			failed++
+		}
+		mu.Unlock()
+		go func() { // not from the listener: it would wait on itself
+			if first {
+				chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID})
+				return
+			}
+			chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: e.RequestID, ErrorReason: network.ErrorReasonConnectionRefused})
+		}()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*lab.wasm*"}}}); err != nil {
+		t.Fatal(err)
+	}
+	m := openWeek3(t, ctx, s, "viz-policy")
+	m.set("impl", "yours")
+	f := m.waitUnaided("Yours stopped", `f["viz-error"] !== ""`)
+	mu.Lock()
+	if failed == 0 {
+		t.Errorf("no request of the worker's was failed; the page says %q", f.text("viz-error"))
+	}
+	mu.Unlock()
+	if !strings.HasPrefix(f.text("viz-error"), "Yours could not start") || f.text("impl-status") != "Yours: stopped" || f.text("viz-ready") != "stopped" {
+		t.Errorf("stopped Yours: error %q, status %q, dot %q; want Yours could not start…, Yours: stopped, stopped", f.text("viz-error"), f.text("impl-status"), f.text("viz-ready"))
+	}
+	if Eval[bool](t, ctx, `!`+m.js("pause")+`.disabled`) {
+		t.Error("Pause is enabled on a stopped run")
+	}
+	m.set("impl", "reference")
+	f = m.waitUnaided("the reference running again", `f["viz-error"] === "" && f["viz-ready"] === "live"`)
+	if Eval[bool](t, ctx, m.js("pause")+`.disabled`) {
+		t.Error("Pause is still disabled on the reference's run")
+	}
+	m.setPaused(true)
+	m.waitUnaided("Pause to pause the reference", `f["viz-ready"] === "paused"`)
 }
