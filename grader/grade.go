@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"ratelab/grader/buildcache"
@@ -93,6 +94,26 @@ type grading struct {
 	tmp  string
 }
 
+// notBuilt starts the message of an exercise whose code does not build;
+// the compiler's lines follow it.
+const notBuilt = "does not build:\n"
+
+// SetCompileError marks ex as not graded because its code does not build;
+// lines are the compiler's.
+func SetCompileError(ex *report.Exercise, lines string) {
+	ex.Status = report.Error
+	ex.Message = notBuilt + lines
+}
+
+// CompileError returns the compiler's lines when ex was not graded because
+// its code does not build, and false for any other result.
+func CompileError(ex *report.Exercise) (string, bool) {
+	if ex.Status != report.Error {
+		return "", false
+	}
+	return strings.CutPrefix(ex.Message, notBuilt)
+}
+
 // Grade grades the target tree and returns the report. An error means the
 // grader itself could not run (no Go toolchain, no temp space, bad
 // options); everything that goes wrong with the code under test is in the
@@ -133,8 +154,7 @@ func Grade(ctx context.Context, opts Options) (*report.Report, error) {
 	for _, e := range exs {
 		ex := report.Exercise{ID: e.ID, Week: e.Week, Title: e.Title, Checks: []report.Check{}}
 		if msg, ok := broken[e.ID]; ok {
-			ex.Status = report.Error
-			ex.Message = "does not build:\n" + msg
+			SetCompileError(&ex, msg)
 			ex.Checks, _ = Plan(e.ID)
 			for i := range ex.Checks {
 				ex.Checks[i].Message = "not run: the code does not build."

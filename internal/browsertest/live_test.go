@@ -137,7 +137,7 @@ func startLabserver(t *testing.T, dir string) *Server {
 // The live loop, end to end: with the exercise page open, saving a file
 // under exercises/ changes its grade badge without a reload (the time from
 // the write to the badge is logged), and saving code that does not compile
-// shows the compiler's message.
+// shows the compiler's message and keeps the last grade.
 func TestLiveLoop(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -210,9 +210,22 @@ func TestLiveLoop(t *testing.T) {
 	at, _ = got["at"].(float64)
 	t.Logf("save to badge, second save: %d ms (score %q)", int64(at)-start.UnixMilli(), got["text"])
 
+	poll("the second save's benchmarks", score(`text.startsWith("25 ")`), 2*time.Minute)
+	checks := Eval[int](t, ctx, `document.querySelectorAll('[data-live-report="gcra"] [data-testid^="check-gcra/"]').length`)
+
+	// A save that does not compile keeps the report it would replace: the
+	// compiler's lines above it, in the status panel and in a notice, the
+	// grade and its checks as they were.
 	broken := append(solution, "\nfunc broken() { undefinedThing() }\n"...)
 	if err := os.WriteFile(gcra, broken, 0o644); err != nil {
 		t.Fatal(err)
+	}
+	notice := poll("the notice that the save does not compile", `(() => {
+		const n = document.querySelector('[data-testid="not-built"]');
+		return n && n.textContent.includes("undefinedThing") ? {text: n.textContent, pre: n.querySelector("pre") ? n.querySelector("pre").textContent : ""} : null;
+	})()`, 2*time.Minute)
+	if pre, _ := notice["pre"].(string); !strings.Contains(pre, "exercises/gcra/gcra.go:") {
+		t.Errorf("the notice's compiler lines = %q; want exercises/gcra/gcra.go:line: message", pre)
 	}
 	msg := poll("the compiler's message", `(() => {
 		const pre = document.querySelector('[data-testid="live-build-error"]');
@@ -221,10 +234,14 @@ func TestLiveLoop(t *testing.T) {
 	if text, _ := msg["text"].(string); !strings.Contains(text, "exercises/gcra/gcra.go:") {
 		t.Errorf("the build error shown = %q; want the compiler's exercises/gcra/gcra.go:line: message", text)
 	}
-	poll("the error badge", `(() => {
-		const b = document.querySelector('[data-testid="grade-gcra"]');
-		return b && b.textContent.trim() === "error" ? {} : null;
-	})()`, 2*time.Minute)
+	kept := Eval[map[string]any](t, ctx, `(() => {
+		const q = (s) => document.querySelector('[data-live-report="gcra"] ' + s);
+		return {badge: q('[data-testid="grade-gcra"]').textContent.trim(), score: q('[data-testid="score"]').textContent.replace(/\s+/g, " ").trim(),
+			checks: document.querySelectorAll('[data-live-report="gcra"] [data-testid^="check-gcra/"]').length};
+	})()`)
+	if kept["badge"] != "passed" || !strings.HasPrefix(kept["score"].(string), "25 ") || int(kept["checks"].(float64)) != checks {
+		t.Errorf("after a save that does not compile, the report shows %v; want the last grade kept: passed, 25 points, %d checks", kept, checks)
+	}
 	if !Eval[bool](t, ctx, `window.ratelabNoReload === true`) {
 		t.Error("the page reloaded after the broken save")
 	}

@@ -31,6 +31,11 @@ const (
 	// TypeGrade: an exercise's grade, saved (Grade). Pending when its
 	// benchmarks are still to come; a second TypeGrade follows them.
 	TypeGrade Type = "grade"
+	// TypeNotBuilt: an exercise a save changed does not compile
+	// (Exercises, the one; Message, the compiler's lines). It is not
+	// graded: its latest saved grade stands, on the pages as in the store,
+	// so that a learner mid-edit keeps the report they work from.
+	TypeNotBuilt Type = "not_built"
 	// TypeGradeFailed: the grader could not run at all (Message); the
 	// latest saved grades stand.
 	TypeGradeFailed Type = "grade_failed"
@@ -44,10 +49,11 @@ type Event struct {
 	// Version is the Yours build served (hello, built): 0 is the lab.wasm
 	// the server started with, then 1, 2, ... for each build since.
 	Version int64 `json:"version,omitempty"`
-	// Exercises are the exercises a save changed (saved).
+	// Exercises are the exercises a save changed (saved), or the one that
+	// does not compile (not_built).
 	Exercises []string `json:"exercises,omitempty"`
 	// Message is the compiler's or the grader's message (hello,
-	// build_failed, grade_failed).
+	// build_failed, not_built, grade_failed).
 	Message string `json:"message,omitempty"`
 	// Check is a check's result (check).
 	Check *report.Check `json:"check,omitempty"`

@@ -179,6 +179,22 @@ func (l *loop) run(ctx context.Context, w *work, ids []string) {
 	if err != nil {
 		return
 	}
+	// An exercise that does not compile keeps its latest grade: the save
+	// is not graded, only said not to compile.
+	compiled := r.Exercises[:0:0]
+	for _, ex := range r.Exercises {
+		if msg, broken := grader.CompileError(&ex); broken {
+			w.finish(ex.ID)
+			l.publish(Event{Type: TypeNotBuilt, Exercises: []string{ex.ID}, Message: msg})
+			continue
+		}
+		compiled = append(compiled, ex)
+	}
+	if len(compiled) == 0 {
+		return
+	}
+	r.Exercises = compiled
+	r.Total()
 	var bench []string
 	for i := range r.Exercises {
 		ex := &r.Exercises[i]

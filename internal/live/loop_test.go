@@ -20,8 +20,10 @@ import (
 type fakeGrader struct {
 	mu     sync.Mutex
 	broken map[string]bool
-	calls  []string // "nobench [a b]" / "bench [a]"
-	saved  []*report.Report
+	// noBuild names the exercises whose code does not compile.
+	noBuild map[string]bool
+	calls   []string // "nobench [a b]" / "bench [a]"
+	saved   []*report.Report
 	// block, if set, is called at the start of each grading; it may wait.
 	block func(ctx context.Context, ids []string, pass Pass)
 }
@@ -51,6 +53,11 @@ func (f *fakeGrader) grade(ctx context.Context, ids []string, pass Pass, progres
 	r := &report.Report{Schema: report.Schema, Target: "exercises", Seed: 1}
 	for _, id := range ids {
 		ex := report.Exercise{ID: id}
+		if f.noBuild[id] {
+			grader.SetCompileError(&ex, "exercises/"+id+"/x.go:3:2: undefined: y")
+			r.Exercises = append(r.Exercises, ex)
+			continue
+		}
 		p := report.Check{ID: id + "/p", Kind: report.Property, Status: report.Passed, Score: 5, MaxScore: 5}
 		if f.broken[id] {
 			p.Status, p.Score = report.Failed, 0
@@ -314,5 +321,51 @@ func TestMergeBenchmarkPass(t *testing.T) {
 	}
 	if first.Score != 25 {
 		t.Errorf("report's score %g, want 25 (the exercises' sum)", first.Score)
+	}
+}
+
+// A save that does not compile is not graded: the exercise's latest grade
+// stands (nothing saved or published for it), and the pages are told the
+// compiler's lines; an exercise of the same save that compiles is graded.
+func TestRunKeepsTheGradeOfCodeThatDoesNotCompile(t *testing.T) {
+	var h Hub
+	s, _ := h.Subscribe()
+	f := &fakeGrader{noBuild: map[string]bool{"a": true}}
+	changes := make(chan []string)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Run(ctx, changes, f.config(&h, func(context.Context) error { return nil }))
+	}()
+	changes <- []string{"a", "b"}
+	got := until(t, s, finalGrade("b"))
+	close(changes)
+	<-done
+	var notBuilt []string
+	for _, e := range got {
+		if e.Type == TypeNotBuilt {
+			notBuilt = append(notBuilt, fmt.Sprintf("%v %s", e.Exercises, e.Message))
+		}
+		if (e.Type == TypeGrade || e.Type == TypeCheck) && e.Grade.Exercise == "a" {
+			t.Errorf("a grade of a, which does not compile: %s", describe([]Event{e}))
+		}
+	}
+	if want := []string{"[a] exercises/a/x.go:3:2: undefined: y"}; !slices.Equal(notBuilt, want) {
+		t.Errorf("not_built events = %q; want %q", notBuilt, want)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range f.saved {
+		if r.Find("a") != nil {
+			t.Errorf("saved a report with a, which does not compile: %+v", r.Find("a"))
+		}
+		if r.Find("b") == nil {
+			t.Errorf("saved a report without b, which compiles")
+		}
+	}
+	if len(f.saved) == 0 {
+		t.Error("nothing saved: b compiles and must be graded")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/a-h/templ"
 
+	"ratelab/grader"
 	"ratelab/grader/report"
 	"ratelab/lab/course"
 )
@@ -325,6 +326,24 @@ func TestExercisePageWithReport(t *testing.T) {
 	}
 	if !strings.Contains(text(one(t, doc, "how-to-grade")), "go run ./cmd/labserver grade --exercise tokenbucket") {
 		t.Error("how-to-grade lacks the command for this exercise")
+	}
+}
+
+// A grade of code that does not build shows the compiler's lines one per
+// line, as the compiler wrote them, not run together in a paragraph.
+func TestExercisePageKeepsTheCompilersLines(t *testing.T) {
+	ex, _ := course.Lookup("gcra")
+	lines := "exercises/gcra/gcra.go:3:2: undefined: y\nexercises/gcra/gcra.go:9:1: missing return"
+	r := report.Exercise{ID: "gcra", Checks: []report.Check{}}
+	grader.SetCompileError(&r, lines)
+	doc := render(t, ExercisePage(ex, &Graded{Result: r, SavedAt: saved, Seed: 1}, Assets{}))
+	msg := one(t, doc, "exercise-message")
+	if got := text(msg.Find("p")); got != "error: does not build:" {
+		t.Errorf("the message's first line = %q; want error: does not build:", got)
+	}
+	pre := msg.Find(`pre[data-testid="exercise-message-lines"]`)
+	if pre.Length() != 1 || pre.Text() != lines {
+		t.Errorf("the compiler's lines = %d pre, %q; want one pre of %q", pre.Length(), pre.Text(), lines)
 	}
 }
 

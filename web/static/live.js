@@ -53,6 +53,7 @@ const EVENT = {
   BUILD_FAILED: "build_failed", // exercises/ does not compile: message
   CHECK: "check",               // a check's result: check, grade so far, report
   GRADE: "grade",               // an exercise's grade, saved: grade (pending: benchmarks to come), report
+  NOT_BUILT: "not_built",       // an exercise does not compile, not graded (its last grade stands): exercises, message
   GRADE_FAILED: "grade_failed", // the grader could not run: message
   RESYNC: "resync",             // this page fell behind: reload
 };
@@ -144,6 +145,36 @@ function showReport(e) {
   }
 }
 
+/**
+ * notBuilt says, above the exercise page's report, that the latest save of
+ * exercise does not compile, with the compiler's lines: the report below
+ * stays the last grade of code that did. message "" takes the notice away.
+ * @param {string} exercise
+ * @param {string} message
+ */
+function notBuilt(exercise, message) {
+  if (!reportEl || exercise !== pageExercise) return;
+  let box = document.querySelector("[data-testid=not-built]");
+  if (!message) {
+    if (box) box.remove();
+    return;
+  }
+  if (!box) {
+    box = document.createElement("div");
+    box.className = "note trap";
+    box.setAttribute("data-testid", "not-built");
+    box.setAttribute("role", "alert");
+    reportEl.before(box);
+  }
+  const head = document.createElement("p");
+  const strong = document.createElement("strong");
+  strong.textContent = "Your latest save does not compile";
+  head.append(strong, ", so it was not graded: the report below is the grade of your last save that did. The compiler says:");
+  const pre = document.createElement("pre");
+  pre.textContent = message;
+  box.replaceChildren(head, pre);
+}
+
 /** @param {number} v */
 function newBuild(v) {
   version = v;
@@ -189,11 +220,16 @@ function handle(e) {
       break;
     case EVENT.GRADE:
       if (e.grade) {
+        notBuilt(e.grade.exercise, "");
         showGrade(e.grade);
         say("Graded " + e.grade.exercise + ": " + (e.grade.label || e.grade.status) + " · " + (e.grade.points || "") +
           (e.grade.pending ? " (the benchmarks are running)" : "."));
       }
       showReport(e);
+      break;
+    case EVENT.NOT_BUILT:
+      for (const ex of e.exercises || []) notBuilt(ex, e.message || "");
+      say((e.exercises || []).join(", ") + " does not compile: its last grade stands until a save that does.");
       break;
     case EVENT.GRADE_FAILED:
       say("Could not grade: " + (e.message || "see the terminal running the server."));
