@@ -181,6 +181,11 @@ func TestWeek3Gateway(t *testing.T) {
 		if f["gate-cancels"] != "–" {
 			t.Errorf("a stopped gateway shows %q, want a dash", f["gate-cancels"])
 		}
+		// This server does not watch exercises/ (make run's does): make
+		// run builds Yours; make wasm alone is not what a learner runs.
+		if st := f["impl-status"]; !strings.HasSuffix(st, "Write exercises/gateway, then run make run.") {
+			t.Errorf("status = %q; want it to end: Write exercises/gateway, then run make run.", st)
+		}
 	} else {
 		f = m.waitFor("Yours to run", `f["impl-status"].startsWith("Gateway: Yours")`)
 	}

@@ -369,6 +369,27 @@ func TestExercisePageWithoutReport(t *testing.T) {
 	}
 }
 
+// Under make run the lab grades each save and pushes it to the pages: the
+// pages say so, and send nobody to make grade and a reload; a server that
+// does not watch exercises/ does.
+func TestPagesSayHowToGetAGrade(t *testing.T) {
+	ex, _ := course.Lookup("gcra")
+	live := Assets{}.WithLive()
+	if got := text(one(t, render(t, ExercisePage(ex, nil, live)), "no-report")); !strings.Contains(got, "Save a file under exercises/gcra") || strings.Contains(got, "reload") {
+		t.Errorf("live no-report notice = %q; want it to say a save grades it, with no reload", got)
+	}
+	if got := text(one(t, render(t, ExercisePage(ex, nil, Assets{})), "no-report")); !strings.Contains(got, "then reload this page") {
+		t.Errorf("no-report notice without the live loop = %q; want make grade, then a reload", got)
+	}
+	home := render(t, HomePage(Home{}, live))
+	if got := text(one(t, home, "grade-gcra")); got != "not graded yet: save a file in exercises/gcra" {
+		t.Errorf("live home badge = %q", got)
+	}
+	if steps := text(home.Find(".steps")); strings.Contains(steps, "Reload") {
+		t.Errorf("live home steps = %q; want no reload", steps)
+	}
+}
+
 // Every link into a lesson, from a lesson or from an exercise's task,
 // points at a lesson of the course and, with a fragment, at a heading on it.
 func TestLinksIntoLessonsHaveTargets(t *testing.T) {

@@ -78,7 +78,7 @@ async function run(exercise, cx) {
     text = await replay(exercise, cx);
   } catch (err) {
     if (err instanceof Hung) throw new Error("Yours did not return within " + DEADLINE_MS / 1000 + " s: an endless loop?");
-    if (err instanceof Error && err.message.includes("no ratelab.replay")) throw new Error("this lab.wasm was built before replays: run make wasm");
+    if (err instanceof Error && err.message.includes("no ratelab.replay")) throw new Error("this lab.wasm was built before replays: run make run, which builds it again");
     throw err;
   }
   return /** @type {Result} */ (JSON.parse(text));

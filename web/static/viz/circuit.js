@@ -20,7 +20,7 @@
 //
 // A native ES module, no build step.
 
-import { Viz, field as vizField, figure as vizFigure, h, key as vizKey, register, select, setOptions, sizeCanvas, stoppedNote } from "./common.js";
+import { field as vizField, figure as vizFigure, h, key as vizKey, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["0.25", "0.5", "1", "2", "5", "10"]; // virtual seconds per real second
@@ -252,7 +252,7 @@ class CircuitViz extends Viz {
   async makeRun() {
     const api = this.api, make = api && api.newCircuitSim, C = api && api.circuit;
     if (!api || !make || !C) {
-      if (api) this.showError("This lab.wasm predates the failure-driven breaker: run make wasm.");
+      if (api) this.showError(staleHint("the failure-driven breaker"));
       return;
     }
     // The scenarios are lab.wasm's; a preset it does not know starts on its first.
@@ -303,7 +303,7 @@ class CircuitViz extends Viz {
     if (!info) return;
     let status = "Breaker: " + info.implStatus;
     if (info.stopped && info.status === "not implemented yet") {
-      status = "Breaker: " + info.impl + ": not implemented yet. Write exercises/breaker, then run make wasm.";
+      status = "Breaker: " + info.impl + ": not implemented yet. " + writeHint("breaker");
     }
     this.status.textContent = status;
     this.status.classList.toggle("rcv-bad", info.stopped);

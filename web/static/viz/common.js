@@ -102,6 +102,28 @@ document.addEventListener("ratelab:yours", (ev) => {
 });
 
 /**
+ * writeHint says how the learner's code of exercise gets into Yours: under
+ * `make run` the lab watches exercises/ and each save rebuilds it (the page
+ * loads live.js); elsewhere make run builds it.
+ * @param {string} exercise
+ * @returns {string}
+ */
+export function writeHint(exercise) {
+  const live = !!document.querySelector('script[src$="/live.js"]');
+  return live ? "Write exercises/" + exercise + ": each save rebuilds Yours here." : "Write exercises/" + exercise + ", then run make run.";
+}
+
+/**
+ * staleHint says what to do about a lab.wasm older than the page's
+ * scripts: make run builds it again.
+ * @param {string} what what the old build lacks
+ * @returns {string}
+ */
+export function staleHint(what) {
+  return "This lab.wasm predates " + what + ": run make run, which builds it again.";
+}
+
+/**
  * ensureCSS links the stylesheet at href (absolute), unless the page
  * already links it.
  * @param {string} href

@@ -18,7 +18,7 @@
 //
 // A native ES module, no build step, no network beyond the two files.
 
-import { Viz, field as vizField, figure as vizFigure, h, key as vizKey, register, select, sizeCanvas, stoppedNote } from "./common.js";
+import { field as vizField, figure as vizFigure, h, key as vizKey, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const VISIBLE_NS = 20e9; // the charts show the last 20 s
 const MAX_DT_MS = 100; // a frame never advances more than this much real time
@@ -257,7 +257,7 @@ class FairnessViz extends Viz {
     this.changed = true;
     let status = info.implStatus;
     if (info.stopped && info.status === "not implemented yet") {
-      status = info.impl + ": not implemented yet. Write exercises/fairqueue, then run make wasm. FIFO and round robin go on.";
+      status = info.impl + ": not implemented yet. " + writeHint("fairqueue") + " FIFO and round robin go on.";
     } else if (info.stopped) {
       status += ". FIFO and round robin go on.";
     }
@@ -470,7 +470,7 @@ class FairnessViz extends Viz {
   /** @param {lab.API} api */
   start(api) {
     if (!api.fairness) {
-      this.fail(new Error("this lab.wasm predates week 3's contention lab: run make wasm"));
+      this.fail(new Error(staleHint("week 3's contention lab")));
       return;
     }
     this.api = api;

@@ -19,7 +19,7 @@
 //
 // A native ES module, no build step, no network beyond the two files.
 
-import { Viz, field as vizField, figure as vizFigure, h, key as vizKey, niceStep, register, select, setOptions, sizeCanvas, stoppedNote } from "./common.js";
+import { field as vizField, figure as vizFigure, h, key as vizKey, niceStep, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const VISIBLE = 60; // windows on the charts
 const HISTORY = 240; // windows kept for the charts
@@ -256,7 +256,7 @@ class GovernorViz extends Viz {
     this.capacity = info.capacity;
     let status = info.implStatus;
     if (info.stopped && info.status === "not implemented yet") {
-      status = info.impl + ": not implemented yet. Write exercises/governor, then run make wasm.";
+      status = info.impl + ": not implemented yet. " + writeHint("governor");
     }
     this.status.textContent = status;
     this.status.classList.toggle("rgv-bad", info.stopped);
@@ -599,7 +599,7 @@ class GovernorViz extends Viz {
   start(api) {
     const G = api.governor;
     if (!G || !api.newGovernorSim) {
-      this.fail(new Error("this lab.wasm predates week 4: run make wasm"));
+      this.fail(new Error(staleHint("week 4")));
       return;
     }
     this.api = api;

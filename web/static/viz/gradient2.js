@@ -16,7 +16,7 @@
 //
 // A native ES module, no build step, no network beyond the two files.
 
-import { Viz, field as vizField, figure as vizFigure, h, key as vizKey, niceStep, register, select, sizeCanvas, stoppedNote } from "./common.js";
+import { field as vizField, figure as vizFigure, h, key as vizKey, niceStep, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const VISIBLE_NS = 30e9; // the charts show the last 30 s
 const MAX_DT_MS = 100; // a frame never advances more than this much real time
@@ -203,7 +203,7 @@ class Gradient2Viz extends Viz {
     this.changed = true;
     let status = info.implStatus;
     if (info.stopped && info.status === "not implemented yet") {
-      status = info.impl + ": not implemented yet. Write exercises/gradient2, then run make wasm.";
+      status = info.impl + ": not implemented yet. " + writeHint("gradient2");
     }
     this.status.textContent = status;
     this.status.classList.toggle("rg2-bad", info.stopped);
@@ -552,7 +552,7 @@ class Gradient2Viz extends Viz {
   /** @param {lab.API} api */
   start(api) {
     if (!api.gradient || !api.newGradientSim) {
-      this.fail(new Error("this lab.wasm predates week 4: run make wasm"));
+      this.fail(new Error(staleHint("week 4")));
       return;
     }
     this.api = api;

@@ -17,7 +17,7 @@
 //
 // A native ES module, no build step.
 
-import { Viz, field as vizField, figure as vizFigure, h, key as vizKey, niceStep, register, select, sizeCanvas, stoppedNote } from "./common.js";
+import { field as vizField, figure as vizFigure, h, key as vizKey, niceStep, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["1", "2", "5", "10", "30"]; // virtual seconds per real second
@@ -223,7 +223,7 @@ class NestingViz extends Viz {
   async makeRun() {
     const api = this.api, make = api && api.newNestingSim, N = api && api.nesting;
     if (!make || !N) {
-      if (api) this.showError("This lab.wasm predates the hierarchy leak: run make wasm.");
+      if (api) this.showError(staleHint("the hierarchy leak"));
       return;
     }
     const s = await this.newRun(() => make(this.cfg), "Cannot run: ");
@@ -259,7 +259,7 @@ class NestingViz extends Viz {
     if (!info) return;
     let status = "All or nothing: " + info.implStatus;
     if (info.stopped && info.status === "not implemented yet") {
-      status = "All or nothing: " + info.impl + ": not implemented yet. Write exercises/hierarchy, then run make wasm.";
+      status = "All or nothing: " + info.impl + ": not implemented yet. " + writeHint("hierarchy");
     }
     this.status.textContent = status;
     this.status.classList.toggle("rnv-bad", info.stopped);

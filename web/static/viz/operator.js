@@ -26,7 +26,7 @@
 //
 // A native ES module, no build step.
 
-import { Viz, field as vizField, figure as vizFigure, h, key as vizKey, register, select, setOptions, sizeCanvas, stoppedNote } from "./common.js";
+import { field as vizField, figure as vizFigure, h, key as vizKey, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["0.5", "1", "2", "4", "10"]; // virtual seconds per real second
@@ -338,7 +338,7 @@ class OperatorViz extends Viz {
   async makeRun() {
     const api = this.api, make = api && api.newOperatorSim, O = api && api.operator;
     if (!make || !O) {
-      if (api) this.showError("This lab.wasm predates the operator's console: run make wasm.");
+      if (api) this.showError(staleHint("the operator's console"));
       return;
     }
     if (!this.ui.preset.options.length) {
@@ -388,7 +388,7 @@ class OperatorViz extends Viz {
     if (!info) return;
     let status = "Gate: " + info.implStatus;
     if (info.stopped && info.status === "not implemented yet") {
-      status = "Gate: " + info.impl + ": not implemented yet. Write exercises/throttle, then run make wasm.";
+      status = "Gate: " + info.impl + ": not implemented yet. " + writeHint("throttle");
     }
     this.status.textContent = status;
     this.status.classList.toggle("rov-bad", info.stopped);

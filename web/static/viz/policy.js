@@ -17,7 +17,7 @@
 //
 // A native ES module, no build step.
 
-import { Viz, field as vizField, figure as vizFigure, h, key as vizKey, register, select, sizeCanvas, stoppedNote } from "./common.js";
+import { field as vizField, figure as vizFigure, h, key as vizKey, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["0.5", "1", "2", "5", "10"]; // virtual seconds per real second
@@ -259,7 +259,7 @@ class PolicyViz extends Viz {
   async makeRun() {
     const api = this.api, make = api && api.newPolicySim, P = api && api.policy;
     if (!make || !P) {
-      if (api) this.showError("This lab.wasm predates the policy timeline: run make wasm.");
+      if (api) this.showError(staleHint("the policy timeline"));
       return;
     }
     const s = await this.newRun(() => make(this.cfg), "Cannot run: ");
@@ -308,7 +308,7 @@ class PolicyViz extends Viz {
     if (!info) return;
     let status = "Gateway: " + info.implStatus;
     if (info.stopped && info.status === "not implemented yet") {
-      status = "Gateway: " + info.impl + ": not implemented yet. Write exercises/gateway, then run make wasm.";
+      status = "Gateway: " + info.impl + ": not implemented yet. " + writeHint("gateway");
     }
     this.status.textContent = status;
     this.status.classList.toggle("rpv-bad", info.stopped);
