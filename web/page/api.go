@@ -9,10 +9,11 @@ package page
 // struct with no exported field shows as "contains filtered or unexported
 // fields", so a learner's own fields change nothing).
 //
-// TestExerciseAPI (api_test.go) builds it again from exercises/ with
-// go/parser and go/printer and fails when the committed api_gen.go differs,
-// so a stub changed without regenerating fails `go test`. Regenerate with
+// internal/apigen writes it (go/parser and go/printer), and TestExerciseAPI
+// (api_test.go) fails when the committed api_gen.go differs from what it
+// writes today, so a stub changed without regenerating fails `go test`.
+// Regenerate with
 //
 //	go generate ./web/page
 //
-//go:generate go test -run ^TestExerciseAPI$ -update
+//go:generate go run ../../internal/apigen/write
