@@ -177,4 +177,3 @@ func typeName(x ast.Expr) string {
 	}
 	return ""
 }
-

@@ -241,4 +241,3 @@ func (l *lane) decide(times []uint64, accept []uint8, bit uint8) {
 		}
 	}
 }
-

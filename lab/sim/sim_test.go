@@ -398,4 +398,3 @@ func TestLaneNames(t *testing.T) {
 		}
 	}
 }
-

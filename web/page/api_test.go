@@ -49,4 +49,3 @@ func firstDifference(got, want []byte) string {
 	}
 	return "same lines"
 }
-
