@@ -76,21 +76,24 @@ let panel = null;
 function statusPanel() {
   if (!panel) {
     panel = document.createElement("aside");
+    panel.className = "live-bar";
     panel.setAttribute("data-testid", "live-status");
     panel.setAttribute("role", "status");
     panel.setAttribute("aria-live", "polite");
-    panel.style.cssText = "position:fixed;right:1rem;bottom:1rem;max-width:min(40rem,90vw);z-index:10;" +
-      "padding:.6rem .9rem;border-radius:.5rem;background:Canvas;color:CanvasText;" +
-      "border:1px solid GrayText;box-shadow:0 2px 10px rgb(0 0 0 / .2);font-size:.9rem";
+    panel.setAttribute("aria-label", "Live grading");
+    const inner = document.createElement("div");
+    inner.className = "wrap";
     const line = document.createElement("p");
     line.setAttribute("data-testid", "live-line");
-    line.style.margin = "0";
     const error = document.createElement("pre");
     error.setAttribute("data-testid", "live-build-error");
-    error.style.cssText = "margin:.5rem 0 0;white-space:pre-wrap;max-height:12rem;overflow:auto";
     error.hidden = true;
-    panel.append(line, error);
+    inner.append(line, error);
+    panel.append(inner);
     document.body.append(panel);
+    // The page ends above the bar: its bottom padding follows the bar's height.
+    const bar = panel;
+    new ResizeObserver(() => { document.body.style.paddingBottom = bar.offsetHeight + "px"; }).observe(bar);
   }
   return {
     line: /** @type {HTMLElement} */ (panel.querySelector("[data-testid=live-line]")),
