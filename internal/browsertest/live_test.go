@@ -245,6 +245,17 @@ func TestLiveLoop(t *testing.T) {
 	if !Eval[bool](t, ctx, `window.ratelabNoReload === true`) {
 		t.Error("the page reloaded after the broken save")
 	}
+	// The status is a bar along the bottom of the window, with the
+	// compiler's lines; the page's end makes room for it, so it never
+	// hides what is under it for good.
+	bar := Eval[map[string]float64](t, ctx, `(() => {
+		const r = document.querySelector('[data-testid="live-status"]').getBoundingClientRect();
+		return {left: r.left, right: r.right, bottom: r.bottom, height: r.height, width: innerWidth, vh: innerHeight,
+			pad: parseFloat(getComputedStyle(document.body).paddingBottom)};
+	})()`)
+	if bar["left"] > 1 || bar["right"] < bar["width"]-1 || bar["bottom"] < bar["vh"]-1 || bar["pad"] < bar["height"]-1 {
+		t.Errorf("the live status = %v; want a bar along the whole bottom of the window, the page padded by its height", bar)
+	}
 	Screenshot(t, ctx, "live-build-error")
 	if errs := console(); len(errs) > 0 {
 		t.Errorf("console errors: %q", errs)
