@@ -3,6 +3,8 @@ package browsertest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -259,4 +261,42 @@ func TestReplayShowsTheThrottlesWindow(t *testing.T) {
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors: %q", e)
 	}
+}
+
+// GCRA's Replay states τ as the lesson defines it, (b − 1)·T, worked out
+// here from the counterexample's New(ratePerSec, burst, …): it once showed
+// b·T ("τ = 142,857,142.857 ns" for rate 7, burst 1, where τ is 0).
+func TestReplayGCRAStatesTheLessonsTau(t *testing.T) {
+	t.Parallel()
+	RequireChromium(t)
+	root, err := ModuleRoot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, failed, fixture := gradeFixture(t, root, "gcra", "burst-plus-one")
+	var rate, burst float64
+	if _, err := fmt.Sscanf(failed.Counterexample.Setup, "New(ratePerSec=%g, burst=%g,", &rate, &burst); err != nil {
+		t.Fatalf("setup %q: %v", failed.Counterexample.Setup, err)
+	}
+	s := StartServer(t, ServerOptions{StaticDir: fixtureWasm(t, root, "gcra", fixture), Reports: []*report.Report{r}})
+	ctx := NewBrowser(t, BrowserOptions{Timeout: 3 * time.Minute})
+	Open(t, ctx, s, "/exercises/gcra", "exercise-title")
+	in := `document.querySelector('[data-testid="check-` + failed.ID + `"]')`
+	replayRows(t, ctx, in)
+	fields := Eval[[]string](t, ctx, `Array.from(`+in+`.querySelectorAll('[data-testid="replay-start"] .replay-field')).map(f => f.textContent.trim())`)
+	tau := regexp.MustCompile(`τ = \(b − 1\)·T = ([0-9,.]+) ns`)
+	var m []string
+	for _, f := range fields {
+		if m = tau.FindStringSubmatch(f); m != nil {
+			break
+		}
+	}
+	if m == nil {
+		t.Fatalf("the state at the start = %q; want τ = (b − 1)·T = … ns", fields)
+	}
+	got, err := strconv.ParseFloat(strings.ReplaceAll(m[1], ",", ""), 64)
+	if want := (burst - 1) * 1e9 / rate; err != nil || math.Abs(got-want) > 1e-3 {
+		t.Errorf("τ shown = %s ns for rate %g, burst %g; want (b − 1)·T = %.3f ns", m[1], rate, burst, want)
+	}
+	t.Logf("%s: %q", failed.Counterexample.Setup, fields)
 }
