@@ -75,26 +75,42 @@ type serveOptions struct {
 	db        string
 	staticDir string
 	maxConns  int
-	class     classOptions
+	// allowHosts are the names besides localhost the single-learner lab
+	// answers to (--allow-host; see server.Hosts).
+	allowHosts []string
+	class      classOptions
 	// liveRoot, if set (single-learner mode), is the repository whose
 	// exercises/ the server watches, rebuilding Yours and regrading on
 	// every save (see startLive).
 	liveRoot string
 }
 
-func runServe(args []string) error {
+// serveFlags is serve's flag set, filling o.
+func serveFlags(o *serveOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	var o serveOptions
 	fs.StringVar(&o.addr, "addr", "localhost:8080", "address to listen on")
 	fs.StringVar(&o.db, "db", dbDefault(), "the lab's SQLite database (created, with its folder, if missing), or with --class a Postgres URL (postgres://…); default $RATELAB_DB or "+defaultDBPath)
 	fs.StringVar(&o.staticDir, "static-dir", os.Getenv("RATELAB_STATIC_DIR"),
 		"serve files in this folder under /static/ in preference to the embedded ones (e.g. a lab.wasm built after the server); default $RATELAB_STATIC_DIR")
+	fs.Func("allow-host", "a `name` besides localhost the lab answers to, e.g. the machine's name to reach it from another device (repeatable); other names get 421, so that another site cannot read your lab through your browser (not with --class)", func(v string) error {
+		if v == "" || strings.ContainsAny(v, ":/ ") {
+			return fmt.Errorf("%q is not a host name (give the name alone, without a port or scheme)", v)
+		}
+		o.allowHosts = append(o.allowHosts, strings.ToLower(v))
+		return nil
+	})
 	fs.IntVar(&o.maxConns, "max-conns", 512, "most connections open at once, websockets included; beyond, new ones wait until one closes")
 	o.class.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: labserver serve [flags]\n\nServes the lab (lessons, exercises, your latest grades) in the browser.\n\nflags:")
 		fs.PrintDefaults()
 	}
+	return fs
+}
+
+func runServe(args []string) error {
+	var o serveOptions
+	fs := serveFlags(&o)
 	if done, err := parseFlags(fs, args); done {
 		return err
 	}
@@ -147,12 +163,22 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 		}
 		defer stopLive()
 	}
+	var hosts *server.Hosts
+	if cls == nil {
+		hosts = &server.Hosts{Names: o.allowHosts}
+		if name, _, err := net.SplitHostPort(o.addr); err == nil && name != "" {
+			hosts.Names = append(hosts.Names, strings.ToLower(name))
+		}
+	} else if len(o.allowHosts) > 0 {
+		return errors.New("--allow-host is for the single-learner lab: class mode answers to any name (put it behind the names you choose)")
+	}
 	h := server.New(server.Config{
 		Reports:  st,
 		Static:   static,
 		Location: time.Local,
 		Class:    cls,
 		Live:     hub,
+		Hosts:    hosts,
 	})
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -129,4 +130,65 @@ func TestServeFlagsShowTheirValueTypes(t *testing.T) {
 			t.Errorf("-%s shows its value as %q in -h", f.Name, name)
 		}
 	})
+}
+
+// --allow-host names are kept lower case, repeatable; anything but a bare
+// name is refused with what to give instead.
+func TestServeAllowHostFlag(t *testing.T) {
+	var o serveOptions
+	fs := serveFlags(&o)
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse([]string{"--allow-host", "Lab.Example", "--allow-host", "laptop.local"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"lab.example", "laptop.local"}; !slices.Equal(o.allowHosts, want) {
+		t.Errorf("--allow-host twice = %q; want %q", o.allowHosts, want)
+	}
+	for _, bad := range []string{"http://lab.example", "lab.example:8080", ""} {
+		if err := serveFlags(&serveOptions{}).Parse([]string{"--allow-host", bad}); err == nil || !strings.Contains(err.Error(), "host name") {
+			t.Errorf("--allow-host %q = %v; want an error asking for a host name", bad, err)
+		}
+	}
+}
+
+// The single-learner lab answers to localhost and the names it is given,
+// and refuses others (DNS rebinding) with 421; --addr's own host counts as
+// given.
+func TestServeAnswersItsOwnNamesOnly(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		o := serveOptions{addr: "127.0.0.1:0", db: filepath.Join(t.TempDir(), "lab.db"), allowHosts: []string{"laptop.local"}}
+		done <- serve(ctx, o, io.Discard, ready)
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("serve returned before serving: %v", err)
+	}
+	_, port, _ := net.SplitHostPort(addr.String())
+	for host, want := range map[string]int{
+		"attacker.example:" + port: http.StatusMisdirectedRequest,
+		"localhost:" + port:        http.StatusOK,
+		"laptop.local:" + port:     http.StatusOK,
+		addr.String():              http.StatusOK,
+	} {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+addr.String()+"/", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("GET / with Host %s = %d; want %d", host, resp.StatusCode, want)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve after cancel = %v", err)
+	}
 }

@@ -52,6 +52,10 @@ type Config struct {
 	// Live, if set, is the single-learner lab's live loop: the pages load
 	// live.js, which follows its events on the websocket /live.
 	Live *push.Hub
+	// Hosts, if set, are the Host headers answered (see Hosts): the
+	// single-learner lab sets it; class mode, behind its own names and
+	// proxies, does not.
+	Hosts *Hosts
 }
 
 // contentSecurityPolicy allows only this origin. 'wasm-unsafe-eval' lets
@@ -86,6 +90,9 @@ func New(cfg Config) *echo.Echo {
 	e.HidePort = true
 	e.HTTPErrorHandler = h.handleError
 
+	if cfg.Hosts != nil {
+		e.Pre(checkHosts(*cfg.Hosts))
+	}
 	e.Pre(middleware.RemoveTrailingSlashWithConfig(middleware.TrailingSlashConfig{
 		RedirectCode: http.StatusMovedPermanently,
 	}))
