@@ -140,6 +140,11 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 	defer st.Close()
 	var cls *server.Class
 	if o.class.enabled {
+		// Learners' code runs on this machine as another user: the
+		// database is for the server's user only (see store.WideModes).
+		for _, w := range store.WideModes(o.db) {
+			fmt.Fprintln(log, "ratelab: warning:", w)
+		}
 		var stopClass func()
 		cls, stopClass, err = startClass(ctx, st, o.class, log)
 		if err != nil {

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -78,10 +77,8 @@ func OpenWith(ctx context.Context, path string, clock Clock, o Options) (*Store,
 	if IsPostgresURL(path) {
 		return openPostgres(ctx, path, clock)
 	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
+	if err := createPrivate(path); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
 	}
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
