@@ -13,28 +13,56 @@ import (
 
 func TestSignInBudgets(t *testing.T) {
 	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	s := class.NewSignIn(class.SignInConfig{AccountBurst: 2, AccountEvery: 20 * time.Second, AddressBurst: 4, AddressEvery: 10 * time.Second}, t0)
+	s := class.NewSignIn(class.SignInConfig{
+		PairBurst: 2, PairEvery: 20 * time.Second,
+		AccountBurst: 3, AccountEvery: time.Minute,
+		DeviceBurst: 2, DeviceEvery: 30 * time.Second,
+		AddressBurst: 5, AddressEvery: 10 * time.Second,
+	}, t0)
 	steps := []struct {
-		at               time.Duration
-		account, address string
-		ok               bool
-		budget           class.Budget
-		retry            time.Duration
+		at                       time.Duration
+		account, address, device string
+		token                    bool // a learner's token that matched nobody
+		ok                       bool
+		budget                   class.Budget
+		retry                    time.Duration
 	}{
-		{0, "prof", "10.0.0.1", true, "", 0},
-		{0, " PROF ", "10.0.0.2", true, "", 0}, // the same account, another address
-		{0, "prof", "10.0.0.3", false, class.AccountBudget, 20 * time.Second},
-		{0, "nobody", "10.0.0.3", true, "", 0}, // a name that does not exist has its budget too
-		{0, "nobody", "10.0.0.3", true, "", 0},
-		{0, "", "10.0.0.3", true, "", 0}, // a learner's token: the address's budget only
-		{0, "", "10.0.0.3", false, class.AddressBudget, 10 * time.Second},
-		{0, "other", "10.0.0.3", false, class.AddressBudget, 10 * time.Second},
-		{20 * time.Second, "prof", "10.0.0.3", true, "", 0},
+		{at: 0, account: "prof", address: "10.0.0.1", ok: true},
+		{at: 0, account: " PROF ", address: "10.0.0.1", ok: true}, // the same name, any case
+		{at: 0, account: "prof", address: "10.0.0.1", budget: class.AccountBudget, retry: 20 * time.Second},
+		{at: 0, account: "prof", address: "10.0.0.2", ok: true}, // another address: its own pair, the name's third
+		{at: 0, account: "prof", address: "10.0.0.4", budget: class.AccountBudget, retry: time.Minute}, // the name's, from all addresses
+		// The trusted device signs in while the name's budgets are spent.
+		{at: 0, account: "prof", address: "10.0.0.4", device: "dev1", ok: true},
+		{at: 0, account: "prof", address: "10.0.0.4", device: "dev1", ok: true},
+		{at: 0, account: "prof", address: "10.0.0.4", device: "dev1", budget: class.DeviceBudget, retry: 30 * time.Second},
+		{at: 0, account: "prof", address: "10.0.0.4", device: "dev2", ok: true}, // another trusted browser
+		{at: 0, account: "nobody", address: "10.0.0.3", ok: true}, // a name that does not exist has its budgets too
+		{at: 0, address: "10.0.0.3", token: true, ok: true},       // tokens that match nobody: the address's budget
+		{at: 0, address: "10.0.0.3", token: true, ok: true},
+		{at: 0, address: "10.0.0.3", token: true, ok: true},
+		{at: 0, address: "10.0.0.3", token: true, ok: true},
+		{at: 0, address: "10.0.0.3", token: true, budget: class.AddressBudget, retry: 10 * time.Second},
+		{at: 0, account: "other", address: "10.0.0.3", budget: class.AddressBudget, retry: 10 * time.Second},
+		{at: 0, account: "other", address: "10.0.0.3", device: "dev3", ok: true}, // a trusted device does not spend the address's
+		{at: 20 * time.Second, account: "prof", address: "10.0.0.1", budget: class.AccountBudget, retry: 40 * time.Second}, // the pair has a token again, the name not yet
 	}
 	for i, st := range steps {
-		ok, retry, budget := s.Allow(st.account, st.address, t0.Add(st.at))
-		if ok != st.ok || budget != st.budget || (!ok && (retry < st.retry-time.Millisecond || retry > st.retry+time.Millisecond)) {
-			t.Errorf("step %d: Allow(%q, %q, t0+%s) = %v, %s, %q; want %v, %s, %q", i, st.account, st.address, st.at, ok, retry, budget, st.ok, st.retry, st.budget)
+		now := t0.Add(st.at)
+		var (
+			ok     bool
+			retry  time.Duration
+			budget class.Budget
+		)
+		if st.token {
+			if ok, retry = s.TokenFailed(st.address, now); !ok {
+				budget = class.AddressBudget
+			}
+		} else {
+			ok, retry, budget = s.AllowPassword(st.account, st.address, st.device, now)
+		}
+		if ok != st.ok || budget != st.budget || (!ok && st.retry > 0 && (retry < st.retry-time.Millisecond || retry > st.retry+time.Millisecond)) {
+			t.Errorf("step %d: (%q, %q, device %q, token %v, t0+%s) = %v, %s, %q; want %v, %s, %q", i, st.account, st.address, st.device, st.token, st.at, ok, retry, budget, st.ok, st.retry, st.budget)
 		}
 	}
 }

@@ -116,6 +116,7 @@ type classHandlers struct {
 	live        live
 	throttle    *class.Throttle // each learner's submission budget
 	signIn      *class.SignIn   // sign-in budgets and password checks at once
+	devices     *devices        // instructors' trusted browsers
 	clock       class.Clock     // the class's time: sessions, throttles
 
 	secureCookies   bool
@@ -157,6 +158,7 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 		accounts: st, submissions: st,
 		grading: cfg.Class, live: cfg.Class, throttle: cfg.Class.Throttle, clock: cfg.Class,
 		signIn:        class.NewSignIn(cfg.SignIn, cfg.Class.Now()),
+		devices:       newDevices(),
 		secureCookies: cfg.SecureCookies, sessionTTL: cfg.SessionTTL,
 		signInWait: cfg.SignInWait, comparePassword: cfg.ComparePassword,
 		liveSockets: newPerUser(cfg.MaxLivePerUser),

@@ -134,11 +134,15 @@ func (h *classHandlers) loginPage(c echo.Context) error {
 }
 
 // login signs in a learner (field "token") or an instructor ("name" and
-// "password") and sets the session cookie. Every attempt spends the client
-// address's sign-in budget, and an instructor's the name's too (429 with
-// Retry-After beyond); the password is compared (bcrypt) whether or not
-// the name exists, against a dummy hash if not, so the answer's time does
-// not tell names apart; and at most a few comparisons run at once.
+// "password") and sets the session cookie; an instructor's browser also
+// gets a device cookie for the name (see class.SignIn). A token is always
+// looked up, and one that matches nobody spends the client address's
+// budget (429 with Retry-After beyond). A password attempt spends the
+// budgets class.SignIn.AllowPassword names: the device's alone from a
+// browser that signed in as that name before. The password is compared
+// (bcrypt) whether or not the name exists, against a dummy hash if not, so
+// the answer's time does not tell names apart; and at most a few
+// comparisons run at once.
 func (h *classHandlers) login(c echo.Context) error {
 	ctx := c.Request().Context()
 	token := strings.TrimSpace(c.FormValue("token"))
@@ -147,16 +151,22 @@ func (h *classHandlers) login(c echo.Context) error {
 		name = strings.TrimSpace(c.FormValue("name"))
 	}
 	now := h.clock.Now()
-	if ok, retry, budget := h.signIn.Allow(name, clientAddress(c.Request()), now); !ok {
-		return tooManySignIns(c, budget, retry, now)
-	}
+	address := clientAddress(c.Request())
 	var (
 		u   store.User
 		err error
 	)
 	if token != "" {
 		u, err = h.accounts.LearnerByToken(ctx, store.Hash(token))
+		if errors.Is(err, store.ErrNotFound) {
+			if ok, retry := h.signIn.TokenFailed(address, now); !ok {
+				return tooManySignIns(c, class.AddressBudget, retry, now)
+			}
+		}
 	} else {
+		if ok, retry, budget := h.signIn.AllowPassword(name, address, h.devices.trusted(c, name), now); !ok {
+			return tooManySignIns(c, budget, retry, now)
+		}
 		var pw string
 		u, pw, err = h.accounts.Instructor(ctx, name)
 		known := err == nil && pw != ""
@@ -194,6 +204,9 @@ func (h *classHandlers) login(c echo.Context) error {
 	}
 	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: id, Path: "/class", HttpOnly: true,
 		Secure: h.secureCookies, SameSite: http.SameSiteLaxMode, MaxAge: int(h.sessionTTL / time.Second)})
+	if token == "" {
+		c.SetCookie(h.devices.cookie(name, h.secureCookies))
+	}
 	return c.Redirect(http.StatusSeeOther, "/class")
 }
 
@@ -202,8 +215,11 @@ func tooManySignIns(c echo.Context, budget class.Budget, retry time.Duration, no
 	secs := int(math.Ceil(retry.Seconds()))
 	c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
 	whose := "from your network"
-	if budget == class.AccountBudget {
+	switch budget {
+	case class.AccountBudget:
 		whose = "for this name"
+	case class.DeviceBudget:
+		whose = "from this browser"
 	}
 	return echo.NewHTTPError(http.StatusTooManyRequests, fmt.Sprintf(
 		"Too many sign-in attempts %s: try again in %ds, at %s.", whose, secs,

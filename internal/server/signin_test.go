@@ -3,6 +3,7 @@ package server_test
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,6 +43,12 @@ func TestSignInThrottledPerAccount(t *testing.T) {
 	}
 }
 
+// Tokens that match nobody spend the address's budget: past it, a guess
+// gets 429 (in JSON for a program). A valid token still signs in: a class
+// behind one campus NAT is one address, and one learner's typos (or a
+// guesser's 256-bit hopes) must not lock the others out. Before, 65 wrong
+// tokens, then about 4 a second, from one address kept a learner with a
+// valid token at 429.
 func TestSignInThrottledPerAddress(t *testing.T) {
 	f := newClassWith(t, fixtureOptions{class: server.Class{SignIn: class.SignInConfig{AddressBurst: 3, AddressEvery: 10 * time.Second}}})
 	for i, form := range []url.Values{{"token": {"rl_guess1"}}, {"token": {"rl_guess2"}}, {"name": {"x"}, "password": {"y"}}} {
@@ -49,18 +56,71 @@ func TestSignInThrottledPerAddress(t *testing.T) {
 			t.Fatalf("attempt %d = %d; want 401", i+1, r.code)
 		}
 	}
-	r := f.browser(t).signIn(url.Values{"token": {adaToken}})
+	r := f.browser(t).signIn(url.Values{"token": {"rl_guess3"}})
 	if r.code != http.StatusTooManyRequests || r.header.Get("Retry-After") != "10" || !strings.Contains(r.body, "Too many sign-in attempts from your network") {
-		t.Errorf("a fourth sign-in from one address = %d, Retry-After %q; want 429, 10:\n%s", r.code, r.header.Get("Retry-After"), r.body)
+		t.Errorf("a fourth wrong token from one address = %d, Retry-After %q; want 429, 10:\n%s", r.code, r.header.Get("Retry-After"), r.body)
 	}
 	// Programs get the refusal in JSON.
 	b := f.browser(t)
-	form := url.Values{"token": {adaToken}, "_csrf": {b.csrf()}}
+	form := url.Values{"token": {"rl_guess4"}, "_csrf": {b.csrf()}}
 	req, _ := http.NewRequest(http.MethodPost, f.url+"/class/login", strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
 	if r := b.do(req); r.code != http.StatusTooManyRequests || !strings.Contains(r.body, `"error":"Too many sign-in attempts`) {
 		t.Errorf("the same as a program = %d %s; want 429 in JSON", r.code, r.body)
+	}
+	// The guessing goes on; ada, behind the same address, signs in every time.
+	for i := range 10 {
+		f.browser(t).signIn(url.Values{"token": {"rl_guess" + strconv.Itoa(10+i)}})
+		if r := f.browser(t).signIn(url.Values{"token": {adaToken}}); r.code != http.StatusSeeOther {
+			t.Fatalf("ada's valid token while the address is over its budget, try %d = %d; want 303", i+1, r.code)
+		}
+	}
+}
+
+// Someone who guesses at the instructor's name, without signing in, spends
+// the name's budgets for unknown devices, from one address or many; the
+// instructor's own browser, which signed in as that name before, signs in
+// on a budget of its own all the while. Before, 6 wrong passwords, then
+// one every 19 s, kept the right password at 429 for as long as it ran.
+func TestSignInInstructorSignsInDuringAnAttack(t *testing.T) {
+	f := newClassWith(t, fixtureOptions{class: server.Class{SignIn: class.SignInConfig{
+		PairBurst: 2, PairEvery: time.Minute, AccountBurst: 3, AccountEvery: time.Hour, AddressBurst: 100, AddressEvery: time.Second}}})
+	prof := f.browser(t)
+	if r := prof.signIn(url.Values{"name": {"prof"}, "password": {profPassword}}); r.code != http.StatusSeeOther {
+		t.Fatalf("prof's first sign-in = %d; want 303", r.code)
+	}
+	attacker := f.browser(t)
+	refused := 0
+	for range 6 {
+		r := attacker.signIn(url.Values{"name": {"prof"}, "password": {"guess"}})
+		if r.code == http.StatusTooManyRequests {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Fatal("six guesses at prof's password: none refused; the test would prove nothing")
+	}
+	// A new browser (an unknown device) is held back with the guesser…
+	if r := f.browser(t).signIn(url.Values{"name": {"prof"}, "password": {profPassword}}); r.code != http.StatusTooManyRequests || !strings.Contains(r.body, "for this name") {
+		t.Errorf("prof from a new browser during the attack = %d; want 429 for this name:\n%s", r.code, r.body)
+	}
+	// …and prof's own browser is not.
+	for i := range 3 {
+		attacker.signIn(url.Values{"name": {"prof"}, "password": {"guess"}})
+		if r := prof.signIn(url.Values{"name": {"prof"}, "password": {profPassword}}); r.code != http.StatusSeeOther {
+			t.Fatalf("prof from the browser prof signed in with, during the attack, try %d = %d; want 303:\n%s", i+1, r.code, r.body)
+		}
+	}
+	// The device cookie is the name's: it does not carry another name's
+	// sign-ins past their budgets, and a forged one is an unknown device.
+	for _, v := range []string{"x.y", ""} {
+		b := f.browser(t)
+		u, _ := url.Parse(f.url + "/class/login")
+		b.c.Jar.SetCookies(u, []*http.Cookie{{Name: "ratelab_device", Value: v, Path: "/class/login"}})
+		if r := b.signIn(url.Values{"name": {"prof"}, "password": {profPassword}}); r.code != http.StatusTooManyRequests {
+			t.Errorf("prof from a browser with device cookie %q = %d; want 429", v, r.code)
+		}
 	}
 }
 
