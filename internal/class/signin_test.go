@@ -30,21 +30,21 @@ func TestSignInBudgets(t *testing.T) {
 		{at: 0, account: "prof", address: "10.0.0.1", ok: true},
 		{at: 0, account: " PROF ", address: "10.0.0.1", ok: true}, // the same name, any case
 		{at: 0, account: "prof", address: "10.0.0.1", budget: class.AccountBudget, retry: 20 * time.Second},
-		{at: 0, account: "prof", address: "10.0.0.2", ok: true}, // another address: its own pair, the name's third
+		{at: 0, account: "prof", address: "10.0.0.2", ok: true},                                        // another address: its own pair, the name's third
 		{at: 0, account: "prof", address: "10.0.0.4", budget: class.AccountBudget, retry: time.Minute}, // the name's, from all addresses
 		// The trusted device signs in while the name's budgets are spent.
 		{at: 0, account: "prof", address: "10.0.0.4", device: "dev1", ok: true},
 		{at: 0, account: "prof", address: "10.0.0.4", device: "dev1", ok: true},
 		{at: 0, account: "prof", address: "10.0.0.4", device: "dev1", budget: class.DeviceBudget, retry: 30 * time.Second},
 		{at: 0, account: "prof", address: "10.0.0.4", device: "dev2", ok: true}, // another trusted browser
-		{at: 0, account: "nobody", address: "10.0.0.3", ok: true}, // a name that does not exist has its budgets too
-		{at: 0, address: "10.0.0.3", token: true, ok: true},       // tokens that match nobody: the address's budget
+		{at: 0, account: "nobody", address: "10.0.0.3", ok: true},               // a name that does not exist has its budgets too
+		{at: 0, address: "10.0.0.3", token: true, ok: true},                     // tokens that match nobody: the address's budget
 		{at: 0, address: "10.0.0.3", token: true, ok: true},
 		{at: 0, address: "10.0.0.3", token: true, ok: true},
 		{at: 0, address: "10.0.0.3", token: true, ok: true},
 		{at: 0, address: "10.0.0.3", token: true, budget: class.AddressBudget, retry: 10 * time.Second},
 		{at: 0, account: "other", address: "10.0.0.3", budget: class.AddressBudget, retry: 10 * time.Second},
-		{at: 0, account: "other", address: "10.0.0.3", device: "dev3", ok: true}, // a trusted device does not spend the address's
+		{at: 0, account: "other", address: "10.0.0.3", device: "dev3", ok: true},                                           // a trusted device does not spend the address's
 		{at: 20 * time.Second, account: "prof", address: "10.0.0.1", budget: class.AccountBudget, retry: 40 * time.Second}, // the pair has a token again, the name not yet
 	}
 	for i, st := range steps {
