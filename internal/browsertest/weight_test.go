@@ -1,0 +1,209 @@
+package browsertest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"ratelab/lab/course"
+)
+
+var weightLoads = flag.Int("weight.loads", 3, "TestPageWeight: loads of each lesson page, each in a fresh browser context (nothing cached)")
+
+// pageLoad is what one load of a page cost, as Chromium saw it.
+type pageLoad struct {
+	bytes        int64   // on the wire, headers included: the sum of Network.loadingFinished's encodedDataLength
+	requests     int     // responses that finished loading
+	wasmBytes    int64   // lab.wasm's share of bytes
+	wasmEncoding string  // lab.wasm's Content-Encoding ("" for none)
+	firstFrameMs float64 // the performance mark "ratelab:first-frame", from navigation start
+}
+
+// TestPageWeight loads every lesson page in Chromium and reports, per page,
+// the bytes transferred (headers included, every response of the load) and
+// the time from navigation start to the first visualization frame: the
+// performance mark "ratelab:first-frame" that viz/common.js sets when the
+// page's first visualization has drawn. Each page gets a server of its
+// own, started for it, and -weight.loads loads, each in a fresh browser
+// context (an empty cache), one after the other: "cold" is the first load
+// of that server (which may compress what it serves then), "warm" the
+// median of the others.
+//
+// Times are reported, never asserted. What it asserts: every lesson page
+// draws a first frame and loads lab.wasm.
+//
+// The other tests of the package run beside it in tabs of their own, so for
+// figures to compare, run it alone:
+//
+//	RATELAB_REQUIRE_BROWSER=1 go test -count=1 -run TestPageWeight -v ./internal/browsertest/
+//
+// Measured so on the 2-core development machine (Chromium 156, 3 loads a
+// page, issue 22), before lab.wasm was served precompressed and after:
+//
+//	page    bytes before  after      first frame before: cold / median  after: cold / median
+//	(filled in below, by the commit that precompresses lab.wasm)
+func TestPageWeight(t *testing.T) {
+	t.Parallel()
+	RequireChromium(t) // TestMain builds lab.wasm only when a browser is there
+	requireWasm(t)
+	raw, err := os.ReadFile(filepath.Join(assets.Dir, "lab.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(raw)
+	zw.Close()
+
+	type row struct {
+		slug  string
+		loads []pageLoad
+	}
+	var rows []row
+	for _, w := range course.Weeks() {
+		slug := w.Lesson.Slug
+		r := row{slug: slug}
+		t.Run(slug, func(t *testing.T) {
+			s := StartServer(t, ServerOptions{StaticDir: assets.Dir})
+			for i := range *weightLoads {
+				t.Run(fmt.Sprint("load", i+1), func(t *testing.T) {
+					l := loadPage(t, s, "/lessons/"+slug)
+					r.loads = append(r.loads, l)
+				})
+			}
+		})
+		rows = append(rows, r)
+	}
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "lab.wasm: %d bytes, %d gzipped at best compression\n", len(raw), gz.Len())
+	fmt.Fprintf(&b, "%-8s %10s %9s %10s %-4s %13s %15s\n", "page", "bytes", "requests", "lab.wasm", "enc", "frame cold ms", "frame warm ms")
+	for _, r := range rows {
+		if len(r.loads) == 0 {
+			continue
+		}
+		first, warm := r.loads[0], r.loads[1:]
+		if len(warm) == 0 {
+			warm = r.loads
+		}
+		frames := make([]float64, len(warm))
+		for i, l := range warm {
+			frames[i] = l.firstFrameMs
+		}
+		fmt.Fprintf(&b, "%-8s %10d %9d %10d %-4s %13.0f %15.0f\n",
+			r.slug, first.bytes, first.requests, first.wasmBytes, first.wasmEncoding, first.firstFrameMs, median(frames))
+	}
+	t.Logf("first load of each lesson page (%d loads a page):\n%s", *weightLoads, b.String())
+}
+
+// loadPage opens path in a new tab with an empty cache, waits for the
+// first visualization frame and for the network to go quiet, and returns
+// what the load cost.
+func loadPage(t *testing.T, s *Server, path string) pageLoad {
+	t.Helper()
+	// Every frame the browser offers: a capped frame rate would delay the
+	// first one.
+	ctx := NewBrowser(t, BrowserOptions{EveryFrame: true})
+	var (
+		mu       sync.Mutex
+		urls     = map[network.RequestID]string{}
+		encoding = map[network.RequestID]string{}
+		finished = map[network.RequestID]float64{}
+		inFlight = map[network.RequestID]bool{}
+	)
+	err := chromedp.Listen(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			urls[e.RequestID] = e.Request.URL
+			inFlight[e.RequestID] = true
+		case *network.EventResponseReceived:
+			for k, v := range e.Response.Headers {
+				if strings.EqualFold(k, "Content-Encoding") {
+					encoding[e.RequestID] = fmt.Sprint(v)
+				}
+			}
+		case *network.EventLoadingFinished:
+			finished[e.RequestID] = e.EncodedDataLength
+			delete(inFlight, e.RequestID)
+		case *network.EventLoadingFailed:
+			delete(inFlight, e.RequestID)
+		}
+	})
+	if err != nil {
+		t.Fatalf("listening to the network: %v", err)
+	}
+	Do(t, ctx, chromedp.Navigate(s.URL+path))
+	ms, err := chromedp.Run(ctx, chromedp.Poll[float64](`(() => {
+		const m = performance.getEntriesByName("ratelab:first-frame", "mark")[0];
+		return m ? m.startTime : null;
+	})()`, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(vizTimeout)))
+	if err != nil {
+		t.Fatalf("%s: waiting for the first visualization frame (the performance mark ratelab:first-frame): %v", path, err)
+	}
+	waitQuiet(t, ctx, &mu, inFlight)
+
+	mu.Lock()
+	defer mu.Unlock()
+	l := pageLoad{firstFrameMs: ms}
+	for id, n := range finished {
+		l.bytes += int64(n)
+		l.requests++
+		if strings.HasSuffix(strings.SplitN(urls[id], "?", 2)[0], "/static/lab.wasm") {
+			l.wasmBytes += int64(n)
+			l.wasmEncoding = encoding[id]
+		}
+	}
+	if l.wasmBytes == 0 {
+		t.Fatalf("%s: no lab.wasm among the %d responses", path, l.requests)
+	}
+	return l
+}
+
+// waitQuiet waits until the page has loaded and no request is in flight.
+func waitQuiet(t *testing.T, ctx context.Context, mu *sync.Mutex, inFlight map[network.RequestID]bool) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.readyState === "complete"`,
+		chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(vizTimeout))); err != nil {
+		t.Fatalf("waiting for the page's load event: %v", err)
+	}
+	deadline := time.Now().Add(vizTimeout)
+	for {
+		mu.Lock()
+		n := len(inFlight)
+		mu.Unlock()
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d requests still in flight after %v", n, vizTimeout)
+		}
+		time.Sleep(10 * time.Millisecond) // polling the event log, not timing anything
+	}
+}
+
+// median returns the median of xs, which it sorts.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
+}
