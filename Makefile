@@ -80,11 +80,16 @@ check-generated: generate ## fail if the committed generated files differ from w
 	@git diff --exit-code -- '*_templ.go' web/page/api_gen.go && test -z "$$(git status --porcelain -- '*_templ.go' web/page/api_gen.go)" \
 		|| (echo "run 'make generate' and commit the generated files"; exit 1)
 
-wasm: ## build the WebAssembly lab; if exercises/ does not compile, build it with the reference only
+# The server sends lab.wasm.br (Brotli) or lab.wasm.gz in place of lab.wasm
+# to a browser that accepts them, once it has checked that they hold the
+# lab.wasm served; precompress rewrites them only when lab.wasm changed
+# (Brotli at its best quality takes about 10 s).
+wasm: ## build the WebAssembly lab, and its Brotli and gzip copies; if exercises/ does not compile, build it with the reference only
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" $(STATIC)/wasm_exec.js
 	@GOOS=js GOARCH=wasm $(GO) build -o $(STATIC)/lab.wasm ./wasm || { \
 		echo "exercises/ does not build: the lab's 'Yours' switch will say so (run make grade to see why)"; \
 		GOOS=js GOARCH=wasm $(GO) build -tags noyours -o $(STATIC)/lab.wasm ./wasm; }
+	$(GO) run ./cmd/precompress $(STATIC)/lab.wasm
 
 # WASM_TESTS are the packages whose tests run compiled to WebAssembly too:
 # the shell over syscall/js, which runs nowhere else, and lab/replay, whose

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"ratelab/internal/precompress"
 )
 
 // Assets is a static folder built for a test server (ServerOptions.StaticDir).
@@ -19,6 +21,9 @@ type Assets struct {
 	// NoYours is set when exercises/ did not build and lab.wasm was built
 	// with -tags noyours (the visualization then shows the reference only).
 	NoYours bool
+	// Precompressed is set when Dir holds lab.wasm.br and lab.wasm.gz
+	// beside lab.wasm, as `make wasm` writes them (internal/precompress).
+	Precompressed bool
 	// Err says why something expected is missing: the toolchain could not
 	// be asked, or ./wasm exists and did not build. Nil when ./wasm simply
 	// does not exist yet.
@@ -27,7 +32,9 @@ type Assets struct {
 
 // BuildAssets fills dir the way `make wasm` fills web/static: it copies
 // wasm_exec.js from $(go env GOROOT)/lib/wasm and, if the module has a
-// ./wasm package, builds it with GOOS=js GOARCH=wasm into lab.wasm.
+// ./wasm package, builds it with GOOS=js GOARCH=wasm into lab.wasm, and
+// writes its compressed copies lab.wasm.br and lab.wasm.gz (Brotli's best
+// quality takes about 10 s of one core).
 func BuildAssets(ctx context.Context, dir string) Assets {
 	a := Assets{Dir: dir}
 	root, err := ModuleRoot(ctx)
@@ -76,6 +83,13 @@ func BuildAssets(ctx context.Context, dir string) Assets {
 		a.NoYours = true
 	}
 	a.Wasm = true
+	// As `make wasm` does: lab.wasm.br and lab.wasm.gz beside it, which
+	// the server sends in its place.
+	if _, err := precompress.Write(filepath.Join(dir, "lab.wasm")); err != nil {
+		a.Err = fmt.Errorf("precompressing lab.wasm: %w", err)
+		return a
+	}
+	a.Precompressed = true
 	return a
 }
 

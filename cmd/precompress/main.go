@@ -1,0 +1,44 @@
+// Command precompress writes, beside each file it is given, the copies the
+// lab server sends in its place to a browser that accepts them: FILE.br
+// (Brotli, best quality) and FILE.gz (gzip, best compression); a copy that
+// already holds the file's content is kept. `make wasm` runs it on
+// web/static/lab.wasm:
+//
+//	go run ./cmd/precompress web/static/lab.wasm
+//
+// It prints each copy's size and how long compressing took. See
+// internal/precompress.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"ratelab/internal/precompress"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: precompress FILE...\n\nWrites FILE.br (Brotli) and FILE.gz (gzip) beside each FILE, unless they already hold its content.")
+		os.Exit(2)
+	}
+	for _, path := range os.Args[1:] {
+		fi, err := os.Stat(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "precompress:", err)
+			os.Exit(1)
+		}
+		copies, err := precompress.Write(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "precompress:", err)
+			os.Exit(1)
+		}
+		for _, c := range copies {
+			how := fmt.Sprintf("in %.1f s", c.Took.Seconds())
+			if c.Kept {
+				how = "kept: up to date"
+			}
+			fmt.Printf("%s: %d bytes, %.1f%% of %d (%s)\n", c.Path, c.Size, 100*float64(c.Size)/float64(fi.Size()), fi.Size(), how)
+		}
+	}
+}
