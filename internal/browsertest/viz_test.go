@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/andybalholm/brotli"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -851,8 +852,9 @@ func TestVizScreenshots(t *testing.T) {
 	}
 }
 
-// lab.wasm is served as application/wasm, gzipped when the client accepts
-// gzip and raw when it does not; both decode to the file built.
+// lab.wasm is served as application/wasm: the lab.wasm.br BuildAssets wrote
+// (as make wasm does) when the client accepts br, gzip when it accepts gzip
+// only, raw when it accepts neither; each decodes to the file built.
 func TestVizWasmServedCompressed(t *testing.T) {
 	t.Parallel()
 	RequireChromium(t) // TestMain builds lab.wasm only when a browser is there
@@ -896,7 +898,25 @@ func TestVizWasmServedCompressed(t *testing.T) {
 		return resp, body
 	}
 
-	resp, gz := get("gzip, deflate, br")
+	if !assets.Precompressed {
+		t.Fatal("BuildAssets wrote no lab.wasm.br and lab.wasm.gz")
+	}
+	resp, br := get("gzip, deflate, br, zstd") // Chromium's
+	if got := resp.Header.Get("Content-Encoding"); got != "br" {
+		t.Fatalf("Accept-Encoding br: Content-Encoding = %q, want br", got)
+	}
+	if got := resp.Header.Get("Vary"); !strings.Contains(got, "Accept-Encoding") {
+		t.Errorf("Vary = %q, want Accept-Encoding", got)
+	}
+	unbrotli, err := io.ReadAll(brotli.NewReader(bytes.NewReader(br)))
+	if err != nil {
+		t.Fatalf("the Brotli lab.wasm: %v", err)
+	}
+	if !bytes.Equal(unbrotli, raw) {
+		t.Errorf("lab.wasm decoded from Brotli (%d bytes) differs from the file built (%d bytes)", len(unbrotli), len(raw))
+	}
+
+	resp, gz := get("gzip, deflate")
 	if got := resp.Header.Get("Content-Encoding"); got != "gzip" {
 		t.Fatalf("Accept-Encoding gzip: Content-Encoding = %q, want gzip", got)
 	}
@@ -921,8 +941,11 @@ func TestVizWasmServedCompressed(t *testing.T) {
 	if length == "" {
 		length = "none, " + strings.Join(resp.TransferEncoding, ",")
 	}
-	t.Logf("lab.wasm: %d bytes raw, %d bytes gzipped as served (%.1f%%; Content-Length: %s)",
-		len(raw), len(gz), 100*float64(len(gz))/float64(len(raw)), length)
+	t.Logf("lab.wasm: %d bytes raw, %d bytes gzipped as served (%.1f%%; Content-Length: %s), %d as Brotli (%.1f%%)",
+		len(raw), len(gz), 100*float64(len(gz))/float64(len(raw)), length, len(br), 100*float64(len(br))/float64(len(raw)))
+	if len(br) >= len(gz) {
+		t.Errorf("lab.wasm: %d bytes as Brotli, %d gzipped: want Brotli smaller", len(br), len(gz))
+	}
 
 	for _, ae := range []string{"", "identity", "gzip;q=0"} {
 		resp, body := get(ae)

@@ -42,7 +42,9 @@ type pageLoad struct {
 // median of the others.
 //
 // Times are reported, never asserted. What it asserts: every lesson page
-// draws a first frame and loads lab.wasm.
+// draws a first frame, and its lab.wasm comes as Brotli (Chromium accepts
+// br on localhost as on HTTPS; not on plain HTTP to another host), in fewer
+// bytes than gzip at its best compression makes of it.
 //
 // The other tests of the package run beside it in tabs of their own, so for
 // figures to compare, run it alone:
@@ -81,6 +83,12 @@ func TestPageWeight(t *testing.T) {
 				t.Run(fmt.Sprint("load", i+1), func(t *testing.T) {
 					l := loadPage(t, s, "/lessons/"+slug)
 					r.loads = append(r.loads, l)
+					if l.wasmEncoding != "br" {
+						t.Errorf("lab.wasm came with Content-Encoding %q, want br (Chromium accepts it)", l.wasmEncoding)
+					}
+					if l.wasmBytes >= int64(gz.Len()) {
+						t.Errorf("lab.wasm: %d bytes on the wire, headers included; want fewer than gzip's best, %d", l.wasmBytes, gz.Len())
+					}
 				})
 			}
 		})

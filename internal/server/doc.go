@@ -1,7 +1,9 @@
 // Package server is the lab's web server: echo v4 handlers that gather the
 // course catalogue and the learner's saved grades, render the web/page
-// components, and serve the embedded static assets (gzip-compressed, with
-// application/wasm for the visualization).
+// components, and serve the embedded static assets (with application/wasm
+// for the visualization; compressed: lab.wasm as the Brotli or gzip copy
+// written beside it at build time once checked against it, see
+// internal/precompress, and otherwise gzip made once and cached).
 //
 // Handlers are methods on one struct holding the interfaces they need; they
 // return errors to one centralised HTTPErrorHandler that renders the

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/andybalholm/brotli"
 
 	"ratelab/grader/report"
 	"ratelab/internal/server"
@@ -77,12 +78,15 @@ func get(t *testing.T, h http.Handler, path string, header ...string) response {
 	h.ServeHTTP(rec, req)
 	res := rec.Result()
 	var r io.Reader = res.Body
-	if res.Header.Get("Content-Encoding") == "gzip" {
+	switch res.Header.Get("Content-Encoding") {
+	case "gzip":
 		zr, err := gzip.NewReader(res.Body)
 		if err != nil {
 			t.Fatalf("GET %s: bad gzip body: %v", path, err)
 		}
 		r = zr
+	case "br":
+		r = brotli.NewReader(res.Body)
 	}
 	b, err := io.ReadAll(r)
 	if err != nil {

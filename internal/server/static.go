@@ -17,11 +17,23 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"ratelab/internal/precompress"
 )
 
 // assets serves files from a file system, each compressed once and kept in
 // memory until the file changes (a file under the override folder may be
 // rebuilt while the server runs; embedded files never change).
+//
+// A file may come with precompressed copies beside it, name.br and name.gz
+// (internal/precompress writes them for lab.wasm at build time: Brotli's
+// best quality is too slow for a request). A copy is served only once it
+// has been decoded to the file's exact content, so a copy left by an older
+// build is never served: not when lab.wasm was rebuilt without its copies
+// (`go build` alone, or the live loop's rebuild served over the embedded
+// files), nor when embedded files have no times to compare. Without a good
+// copy, gzip is made here, as it was before there were copies, and Brotli
+// is not offered.
 type assets struct {
 	fsys  fs.FS
 	mu    sync.Mutex
@@ -29,11 +41,21 @@ type assets struct {
 }
 
 type asset struct {
+	version version
+	modTime time.Time
+	raw     []byte
+	br      []byte // the checked name.br; nil when there is none
+	gz      []byte // the checked name.gz, else gzip made here; nil when compression does not pay
+	etag    string // of raw; a compressed variant appends "-br" or "-gz"
+}
+
+// version tells whether a file or its copies changed since they were read.
+type version [3]stamp // name, name.br, name.gz
+
+type stamp struct {
+	exists  bool
 	modTime time.Time
 	size    int64
-	raw     []byte
-	gz      []byte // nil when compression does not pay
-	etag    string // of raw; the gzip variant appends "-gz"
 }
 
 func newAssets(fsys fs.FS) *assets {
@@ -49,6 +71,14 @@ func (a *assets) exists(name string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
+func (a *assets) stamp(name string) stamp {
+	fi, err := fs.Stat(a.fsys, name)
+	if err != nil || !fi.Mode().IsRegular() {
+		return stamp{}
+	}
+	return stamp{exists: true, modTime: fi.ModTime(), size: fi.Size()}
+}
+
 // get returns the current content of name, or an error matching
 // fs.ErrNotExist.
 func (a *assets) get(name string) (*asset, error) {
@@ -59,9 +89,13 @@ func (a *assets) get(name string) (*asset, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fs.ErrNotExist
 	}
+	v := version{{exists: true, modTime: fi.ModTime(), size: fi.Size()}}
+	if compressible(name) {
+		v[1], v[2] = a.stamp(name+".br"), a.stamp(name+".gz")
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if c, ok := a.cache[name]; ok && c.modTime.Equal(fi.ModTime()) && c.size == fi.Size() {
+	if c, ok := a.cache[name]; ok && c.version == v {
 		return c, nil
 	}
 	raw, err := fs.ReadFile(a.fsys, name)
@@ -69,18 +103,33 @@ func (a *assets) get(name string) (*asset, error) {
 		return nil, err
 	}
 	sum := sha256.Sum256(raw)
-	c := &asset{modTime: fi.ModTime(), size: fi.Size(), raw: raw, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+	c := &asset{version: v, modTime: fi.ModTime(), raw: raw, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
 	if compressible(name) && len(raw) >= 512 {
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		zw.Write(raw)
-		zw.Close()
-		if buf.Len() < len(raw)*9/10 {
-			c.gz = buf.Bytes()
+		c.br = a.precompressed(name+".br", "br", len(raw), sum)
+		c.gz = a.precompressed(name+".gz", "gzip", len(raw), sum)
+		if c.gz == nil {
+			var buf bytes.Buffer
+			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+			zw.Write(raw)
+			zw.Close()
+			if buf.Len() < len(raw)*9/10 {
+				c.gz = buf.Bytes()
+			}
 		}
 	}
 	a.cache[name] = c
 	return c, nil
+}
+
+// precompressed returns the copy at name if it decodes, in encoding, to
+// the content whose SHA-256 is sum and is smaller than its size; nil
+// otherwise.
+func (a *assets) precompressed(name, encoding string, size int, sum [sha256.Size]byte) []byte {
+	body, err := fs.ReadFile(a.fsys, name)
+	if err != nil || len(body) >= size || !precompress.Matches(encoding, body, sum) {
+		return nil
+	}
+	return body
 }
 
 func (h *handlers) serveStatic(c echo.Context) error {
@@ -101,9 +150,14 @@ func (h *handlers) serveStatic(c echo.Context) error {
 	// the ETag makes an unchanged one cost a 304.
 	hdr.Set(echo.HeaderCacheControl, "no-cache")
 	body, etag := f.raw, f.etag
-	if f.gz != nil {
+	if f.br != nil || f.gz != nil {
 		hdr.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
-		if acceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding)) {
+		accept := c.Request().Header.Get(echo.HeaderAcceptEncoding)
+		switch {
+		case f.br != nil && accepts(accept, "br"):
+			hdr.Set(echo.HeaderContentEncoding, "br")
+			body, etag = f.br, strings.TrimSuffix(f.etag, `"`)+`-br"`
+		case f.gz != nil && accepts(accept, "gzip"):
 			hdr.Set(echo.HeaderContentEncoding, "gzip")
 			body, etag = f.gz, strings.TrimSuffix(f.etag, `"`)+`-gz"`
 		}
@@ -111,8 +165,8 @@ func (h *handlers) serveStatic(c echo.Context) error {
 	hdr.Set("ETag", etag)
 	if hdr.Get(echo.HeaderContentEncoding) != "" && c.Request().Header.Get("Range") == "" {
 		// ServeContent leaves the length out of encoded responses; the
-		// whole gzipped body is sent, so say how long it is (the browser
-		// can then show download progress).
+		// whole compressed body is sent, so say how long it is (the
+		// browser can then show download progress).
 		hdr.Set(echo.HeaderContentLength, strconv.Itoa(len(body)))
 	}
 	http.ServeContent(c.Response(), c.Request(), name, f.modTime, bytes.NewReader(body))
@@ -148,11 +202,12 @@ func compressible(name string) bool {
 	return false
 }
 
-// acceptsGzip reports whether an Accept-Encoding header allows gzip.
-func acceptsGzip(header string) bool {
+// accepts reports whether an Accept-Encoding header allows the content
+// coding (e.g. "br", "gzip"): named with a q-value above 0.
+func accepts(header, coding string) bool {
 	for _, part := range strings.Split(header, ",") {
 		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
+		if !strings.EqualFold(strings.TrimSpace(name), coding) {
 			continue
 		}
 		q := strings.ReplaceAll(params, " ", "")
