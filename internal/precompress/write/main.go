@@ -1,10 +1,10 @@
-// Command precompress writes, beside each file it is given, the copies the
+// Command write (precompress) writes, beside each file it is given, the copies the
 // lab server sends in its place to a browser that accepts them: FILE.br
 // (Brotli, best quality) and FILE.gz (gzip, best compression); a copy that
 // already holds the file's content is kept. `make wasm` runs it on
 // web/static/lab.wasm:
 //
-//	go run ./cmd/precompress web/static/lab.wasm
+//	go run ./internal/precompress/write web/static/lab.wasm
 //
 // It prints each copy's size and how long compressing took. See
 // internal/precompress.
