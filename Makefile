@@ -89,7 +89,7 @@ wasm: ## build the WebAssembly lab, and its Brotli and gzip copies; if exercises
 	@GOOS=js GOARCH=wasm $(GO) build -o $(STATIC)/lab.wasm ./wasm || { \
 		echo "exercises/ does not build: the lab's 'Yours' switch will say so (run make grade to see why)"; \
 		GOOS=js GOARCH=wasm $(GO) build -tags noyours -o $(STATIC)/lab.wasm ./wasm; }
-	$(GO) run ./cmd/precompress $(STATIC)/lab.wasm
+	$(GO) run ./internal/precompress/write $(STATIC)/lab.wasm
 
 # WASM_TESTS are the packages whose tests run compiled to WebAssembly too:
 # the shell over syscall/js, which runs nowhere else, and lab/replay, whose

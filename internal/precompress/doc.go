@@ -5,7 +5,7 @@
 //
 // It exists for lab.wasm (5.5 MB; 1.09 MB as Brotli, 1.50 MB as gzip):
 // Brotli's best quality takes about 10 s of one core for it, too slow to
-// run per request, so `make wasm` (through cmd/precompress) and the browser
+// run per request, so `make wasm` (through internal/precompress/write) and the browser
 // tests' BuildAssets write the copies once, and internal/server serves them.
 // A copy is only as good as its check: a lab.wasm rebuilt without them, or
 // a copy left by an older build, must never be served, so the server serves
