@@ -1,0 +1,73 @@
+package main
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"ratelab/internal/browsertest"
+)
+
+// TestClassAxeInBrowser runs axe-core's WCAG 2.1 AA rules on the pages of
+// class mode, in the light color scheme and in the dark, as a learner and
+// an instructor meet them: the sign-in page, the learner's page with a
+// graded submission listed, that submission's page with its report, and
+// the instructor's dashboard with the cell it fills. The lab's own pages
+// are checked by internal/browsertest's TestAxeEveryPage.
+func TestClassAxeInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a browser test: make test runs it")
+	}
+	ctx := browsertest.NewBrowser(t, browsertest.BrowserOptions{Timeout: 3 * time.Minute})
+	src := browsertest.RequireAxe(t)
+	db, tokens := setupClass(t, "ada", "bob")
+	s := startClassServer(t, db, "--no-bench")
+	// Graded while the sign-in page is checked.
+	code, _, body := post(t, s, tokens["ada"], "tokenbucket", solutionFiles(t, "tokenbucket")...)
+	if code != http.StatusAccepted {
+		t.Fatalf("ada's submission: %d %v", code, body)
+	}
+
+	browsertest.Do(t, ctx, chromedp.Navigate(s.URL+"/class/login"), chromedp.WaitVisible(browsertest.TestID("learner-login")))
+	browsertest.CheckA11y(t, ctx, src, "the sign-in page")
+	// A failed sign-in shows its problem on the same page.
+	browsertest.Do(t, ctx,
+		chromedp.SendKeys(`[data-testid=learner-login] input[name=token]`, "rl_not-a-token"),
+		chromedp.Submit(`[data-testid=learner-login] input[name=token]`),
+	)
+	browsertest.WaitTestID(t, ctx, "login-error")
+	browsertest.CheckA11y(t, ctx, src, "the sign-in page after a wrong token")
+
+	browsertest.Do(t, ctx,
+		chromedp.SendKeys(`[data-testid=learner-login] input[name=token]`, tokens["ada"]),
+		chromedp.Submit(`[data-testid=learner-login] input[name=token]`),
+	)
+	browsertest.WaitTestID(t, ctx, "upload-form")
+	browsertest.WaitTestID(t, ctx, "submissions")
+	browsertest.CheckA11y(t, ctx, src, "the learner's page")
+
+	browsertest.Do(t, ctx, chromedp.Click(`[data-testid=submissions] a`))
+	browsertest.WaitTestID(t, ctx, "submission-title")
+	browsertest.Do(t, ctx, chromedp.WaitVisible(browsertest.TestID("report")))
+	browsertest.CheckA11y(t, ctx, src, "the learner's graded submission")
+
+	// The submission's page has no sign-out button: the learner's page has.
+	browsertest.Do(t, ctx, chromedp.Navigate(s.URL+"/class/me"), chromedp.WaitVisible(browsertest.TestID("logout")))
+	browsertest.ClickTestID(t, ctx, "logout")
+	browsertest.Do(t, ctx,
+		chromedp.WaitVisible(browsertest.TestID("instructor-login")),
+		chromedp.SendKeys(`[data-testid=instructor-login] input[name=name]`, "prof"),
+		chromedp.SendKeys(`[data-testid=instructor-login] input[name=password]`, "correct horse battery"),
+		chromedp.Submit(`[data-testid=instructor-login] input[name=password]`),
+	)
+	browsertest.WaitTestID(t, ctx, "dashboard-title")
+	browsertest.Do(t, ctx, chromedp.Poll[chromedp.Void](`document.querySelector("[data-testid=live-state][data-live]")`, chromedp.WithPollingTimeout(20*time.Second)))
+	browsertest.CheckA11y(t, ctx, src, "the instructor's dashboard")
+	browsertest.Screenshot(t, ctx, "dashboard-light")
+
+	browsertest.Do(t, ctx, chromedp.Click(`[data-testid='cell-ada-tokenbucket'] a`))
+	browsertest.WaitTestID(t, ctx, "report")
+	browsertest.CheckA11y(t, ctx, src, "the instructor's view of a submission")
+}
