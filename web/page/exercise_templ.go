@@ -190,14 +190,14 @@ func ExercisePage(e course.Exercise, g *Graded, a Assets) templ.Component {
 				}
 			}
 			if api := exerciseAPI[e.ID]; api != "" {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "<div class=\"api\"><h3 id=\"api-title\">API</h3><pre aria-labelledby=\"api-title\" data-testid=\"api\"><code>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "<div class=\"api\"><h3 id=\"api-title\">API</h3><pre role=\"region\" aria-labelledby=\"api-title\" tabindex=\"0\" data-testid=\"api\"><code>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var12 string
 				templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(api)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/exercise.templ`, Line: 32, Col: 67}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/exercise.templ`, Line: 32, Col: 94}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 				if templ_7745c5c3_Err != nil {
@@ -978,7 +978,7 @@ func counterexample(id string, cx report.Counterexample) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 84, "</code>, then make these calls in order.</p><div class=\"table-scroll\"><table><caption>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 84, "</code>, then make these calls in order.</p><div class=\"table-scroll\" role=\"region\" aria-label=\"The counterexample's calls\" tabindex=\"0\"><table><caption>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1361,14 +1361,14 @@ func howToGrade(id string) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 118, "<section class=\"how-to\" aria-labelledby=\"how-title\" data-testid=\"how-to-grade\"><h2 id=\"how-title\">How to grade</h2><p>From the repository root, grade every exercise:</p><pre><code>make grade</code></pre><p>or only this one, with a report you can read in the terminal:</p><pre><code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 118, "<section class=\"how-to\" aria-labelledby=\"how-title\" data-testid=\"how-to-grade\"><h2 id=\"how-title\">How to grade</h2><p>From the repository root, grade every exercise:</p><pre tabindex=\"0\"><code>make grade</code></pre><p>or only this one, with a report you can read in the terminal:</p><pre tabindex=\"0\"><code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var72 string
 		templ_7745c5c3_Var72, templ_7745c5c3_Err = templ.JoinStringErrs(gradeCommand(id))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/exercise.templ`, Line: 242, Col: 31}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/exercise.templ`, Line: 242, Col: 44}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var72))
 		if templ_7745c5c3_Err != nil {

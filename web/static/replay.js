@@ -135,7 +135,7 @@ function render(res) {
     ])]),
     h("tbody", null, rows),
   ]);
-  return h("div", { class: "replay-result", "data-testid": "replay-result" }, [...head, h("div", { class: "table-scroll" }, [table])]);
+  return h("div", { class: "replay-result", "data-testid": "replay-result" }, [...head, h("div", { class: "table-scroll", role: "region", "aria-label": "The replay, step by step", tabindex: "0" }, [table])]);
 }
 
 /**

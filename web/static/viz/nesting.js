@@ -178,7 +178,7 @@ class NestingViz extends Viz {
       nodes.push({ box, fill, value, capacity: 1 });
       return box;
     };
-    const tree = h("div", { class: "rnv-tree", "aria-label": "Tokens available at each level" }, [
+    const tree = h("div", { class: "rnv-tree", role: "group", "aria-label": "Tokens available at each level" }, [
       h("div", { class: "rnv-row" }, [node("firm", "rnv-firm")]),
       h("div", { class: "rnv-row" }, [node("account", "rnv-account")]),
       h("div", { class: "rnv-row rnv-sessions" }, [node("session 1", "rnv-s"), node("session 2", "rnv-s"), node("session 3", "rnv-s")]),
