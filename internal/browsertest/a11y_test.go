@@ -3,8 +3,11 @@ package browsertest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,4 +136,104 @@ func TestAxeEveryPage(t *testing.T) {
 		t.Error("no exercise page had a Replay button: the replay tables went unchecked")
 	}
 	t.Logf("%d pages checked on a desktop and a phone, in both color schemes, %d replay tables among them", len(pages), replays/2)
+}
+
+// Each visualization's chart (a canvas, role=img) has a text alternative
+// that says what it shows now, from the figures the page shows beside it:
+// for one chart of every visualization, run it until something happened,
+// pause it, and its aria-label must come to hold the chart's name and the
+// figures the page shows (the clock, a count), and differ from the label it
+// had at its first frame. Meanwhile the label changes at most once a second
+// (common.js's describe), so that a screen reader is not flooded.
+func TestVizCanvasesDescribeWhatTheyShow(t *testing.T) {
+	t.Parallel()
+	RequireChromium(t)
+	requireWasm(t)
+	s := StartServer(t, ServerOptions{StaticDir: assets.Dir})
+	cases := []struct {
+		slug, mount, canvas string
+		pause               string   // the button that stops time
+		until               string   // a JavaScript condition on fig(testid), the figure's text: something happened
+		figures             []string // the figures the label must hold once paused
+	}{
+		{"week-1", "viz-naive-refill", `[data-lane="gcra"] canvas`, "pause", `+fig("accepted-gcra") > 0 && +fig("refused-gcra") > 0`, []string{"clock", "accepted-gcra", "refused-gcra"}},
+		{"week-2", "viz-edge-attack", `[data-lane="sliding"] canvas`, "pause", `+fig("accepted-sliding") > 0`, []string{"clock", "accepted-sliding", "max-in-window-sliding"}},
+		{"week-3", "viz-hierarchy-leak", `canvas`, "pause", `+fig("leaky-lost").replace(/,/g, "") > 0`, []string{"clock", "leaky-lost", "leaky-own", "tree-lost"}},
+		{"week-3", "viz-contention", `[data-lane="drr"] canvas`, "pause", `parseFloat(fig("clock").slice(4)) >= 1`, []string{"clock", "gap-drr", "ooo-drr"}},
+		{"week-3", "viz-policy", `[data-testid="gate-chart"]`, "pause", `parseFloat(fig("clock").slice(4)) >= 1`, []string{"clock", "gate-orders", "gate-cancels"}},
+		{"week-4", "viz-governor", `canvas`, "pause", `+fig("window") >= 3`, []string{"window", "offer", "capacity"}},
+		{"week-4", "viz-gradient2", `canvas`, "pause", `parseFloat(fig("clock").slice(4)) >= 1`, []string{"clock", "limit", "inflight"}},
+		{"week-5", "viz-console", `canvas`, "hold", `parseFloat(fig("clock").slice(4)) >= 1`, []string{"clock", "status-state", "unattributed"}},
+		{"week-5", "viz-breaker", `[data-testid="timeline"]`, "pause", `parseFloat(fig("clock").slice(4)) >= 1`, []string{"clock", "state", "refused"}},
+	}
+	for _, c := range cases {
+		t.Run(c.mount, func(t *testing.T) {
+			t.Parallel()
+			ctx := NewBrowser(t, BrowserOptions{})
+			Open(t, ctx, s, "/lessons/"+c.slug, c.mount)
+			onlyMount(t, ctx, c.mount)
+			v := newVizPage(t, ctx, c.mount)
+			v.waitReady()
+			mount := `document.querySelector(` + strconv.Quote(v.mount) + `)`
+			canvas := mount + `.querySelector(` + strconv.Quote(c.canvas) + `)`
+			// Every change of the label, timed, from the first frame on.
+			first := Eval[string](t, ctx, `(() => {
+				const c = `+canvas+`;
+				window.__labels = [];
+				new MutationObserver(() => window.__labels.push([performance.now(), c.getAttribute("aria-label")]))
+					.observe(c, {attributes: true, attributeFilter: ["aria-label"]});
+				return c.getAttribute("aria-label") || "";
+			})()`)
+			name, _, ok := strings.Cut(first, ": ")
+			if !ok || name == "" || Eval[string](t, ctx, canvas+`.getAttribute("role")`) != "img" {
+				t.Fatalf("the chart's first label = %q, want role=img and its name, a colon and what it shows", first)
+			}
+			fig := `const fig = (id) => (` + mount + `.querySelector('[data-testid="' + id + '"]') || {textContent: ""}).textContent.trim();`
+			waitJS(t, ctx, `(() => { `+fig+` return `+c.until+`; })()`, "the run to get going: "+c.until)
+			Eval[bool](t, ctx, mount+`.querySelector('[data-testid="`+c.pause+`"]').click() || true`)
+			var figs []string
+			for _, id := range c.figures {
+				figs = append(figs, strconv.Quote(id))
+			}
+			// Paused, the figures stay; the label catches up within a second.
+			got := waitJS(t, ctx, `(() => { `+fig+`
+				const label = `+canvas+`.getAttribute("aria-label") || "";
+				const want = [`+strings.Join(figs, ", ")+`].map(fig);
+				return want.every((w) => w !== "" && label.includes(w)) ? {label, want: want.join(" | ")} : null;
+			})()`, "the label to hold the figures "+strings.Join(c.figures, ", "))
+			label := got["label"]
+			t.Logf("%s: %q (figures %s)", c.mount, label, got["want"])
+			if !strings.HasPrefix(label, name+": ") {
+				t.Errorf("label = %q, want it to begin with the chart's name %q", label, name+": ")
+			}
+			if label == first {
+				t.Errorf("label = %q, the same as at the first frame", label)
+			}
+			changes := Eval[[][]any](t, ctx, `window.__labels`)
+			for i := 1; i < len(changes); i++ {
+				if gap := changes[i][0].(float64) - changes[i-1][0].(float64); gap < 950 {
+					t.Errorf("the label changed twice within %.0f ms: %q, then %q", gap, changes[i-1][1], changes[i][1])
+				}
+			}
+		})
+	}
+}
+
+// waitJS polls the expression, at most vizTimeout, until it is truthy, and
+// returns its value as a map of strings (empty for a plain true).
+func waitJS(t *testing.T, ctx context.Context, expr, what string) map[string]string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, vizTimeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Poll[any](expr, chromedp.WithPollingInterval(50*time.Millisecond)))
+	if err != nil {
+		t.Fatalf("waiting for %s: %v", what, err)
+	}
+	out := map[string]string{}
+	if m, ok := v.(map[string]any); ok {
+		for k, x := range m {
+			out[k] = fmt.Sprint(x)
+		}
+	}
+	return out
 }

@@ -20,7 +20,7 @@
 //
 // A native ES module, no build step.
 
-import { field as vizField, figure as vizFigure, h, key as vizKey, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, field as vizField, figure as vizFigure, h, key as vizKey, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["0.25", "0.5", "1", "2", "5", "10"]; // virtual seconds per real second
@@ -552,6 +552,10 @@ class CircuitViz extends Viz {
   draw() {
     this.drawTimeline();
     this.drawLoad();
+    const ui = this.ui, figs = this.figs;
+    describe(ui.timeline, () => ui.clock.textContent + ", " + ui.title.textContent + ": breaker " + figs.state.value.textContent + " (" + figs.state.note.textContent +
+      "), " + figs.refused.value.textContent + " refused at once, " + figs.late.value.textContent + " late results, requests failed " + figs.failed.value.textContent);
+    describe(ui.load, () => ui.clock.textContent + ", " + ui.title.textContent + ": load while down " + figs.load.value.textContent + " (" + figs.load.note.textContent + ")");
   }
 
   drawTimeline() {

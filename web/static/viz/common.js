@@ -285,6 +285,45 @@ export function niceStep(x) {
   return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
 }
 
+/** DESCRIBE_MS is the least time between two changes of a canvas's text alternative. */
+export const DESCRIBE_MS = 1000;
+
+/** @type {WeakMap<HTMLCanvasElement, {name: string, summary: () => string, last: number, timer: number}>} */
+const described = new WeakMap();
+
+/**
+ * describe keeps the text alternative of a chart (its canvas, role=img)
+ * saying what it shows now: the canvas's aria-label becomes its first
+ * aria-label (the chart's name, "GCRA timeline"), a colon and summary(),
+ * which says it in words from the figures the page already shows. Call it
+ * whenever the chart is drawn: it is cheap, and it asks summary at most
+ * once every DESCRIBE_MS, so that a screen reader is not flooded and the
+ * frame pays nothing. A draw inside that time is written when it ends, so
+ * the label catches up with a run that pauses or finishes within
+ * DESCRIBE_MS.
+ * @param {HTMLCanvasElement} canvas
+ * @param {() => string} summary
+ */
+export function describe(canvas, summary) {
+  let d = described.get(canvas);
+  if (!d) {
+    d = { name: canvas.getAttribute("aria-label") || "Chart", summary, last: -Infinity, timer: 0 };
+    described.set(canvas, d);
+  }
+  d.summary = summary;
+  if (d.timer) return;
+  const due = d.last + DESCRIBE_MS - performance.now();
+  const st = d;
+  const write = () => {
+    st.timer = 0;
+    st.last = performance.now();
+    const text = st.name + ": " + st.summary();
+    if (canvas.getAttribute("aria-label") !== text) canvas.setAttribute("aria-label", text);
+  };
+  if (due <= 0) write();
+  else st.timer = window.setTimeout(write, due);
+}
+
 /**
  * stoppedNote writes why a run stopped across a chart, from (x, y).
  * @param {CanvasRenderingContext2D} g

@@ -18,7 +18,7 @@
 //
 // A native ES module, no build step, no network beyond the two files.
 
-import { field as vizField, figure as vizFigure, h, key as vizKey, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, field as vizField, figure as vizFigure, h, key as vizKey, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const VISIBLE_NS = 20e9; // the charts show the last 20 s
 const MAX_DT_MS = 100; // a frame never advances more than this much real time
@@ -354,6 +354,9 @@ class FairnessViz extends Viz {
         cells[0].setAttribute("data-testid", "share-" + id + "-" + this.sessionIDs[s]);
       }
       this.drawLane(l, info);
+      describe(lu.chart, () => ui.clock.textContent + ": share of the engine over the last second " +
+        this.sessionIDs.map((sid, s) => sid + " " + ui.cells[s][l * 3].textContent).join(", ") + "; worst gap " + lu.gap.value.textContent + ", " +
+        lu.gap.note.textContent + "; " + lu.ooo.value.textContent + " out of order, " + lu.ooo.note.textContent);
     });
   }
 

@@ -19,7 +19,7 @@
 //
 // A native ES module, no build step, no network beyond the two files.
 
-import { field as vizField, figure as vizFigure, h, key as vizKey, niceStep, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, field as vizField, figure as vizFigure, h, key as vizKey, niceStep, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const VISIBLE = 60; // windows on the charts
 const HISTORY = 240; // windows kept for the charts
@@ -336,6 +336,10 @@ class GovernorViz extends Viz {
     this.updateFigures(this.info);
     this.drawChart(this.info);
     this.drawPlanes();
+    const ui = this.ui;
+    describe(ui.chart, () => "window " + ui.window.textContent + ": offer " + ui.offer.value.textContent + ", capacity " + ui.capacity.value.textContent +
+      ", last_bad " + ui.lastBad.value.textContent + (ui.decision.textContent ? ". " + ui.decision.textContent : ""));
+    describe(ui.planes, () => "window " + ui.window.textContent + ": attempt failure " + ui.attempt.value.textContent + ", requests ok " + ui.ok.value.textContent);
   }
 
   /** @param {lab.GovernorInfo} info */

@@ -16,7 +16,7 @@
 //
 // A native ES module, no build step, no network beyond the two files.
 
-import { field as vizField, figure as vizFigure, h, key as vizKey, niceStep, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, field as vizField, figure as vizFigure, h, key as vizKey, niceStep, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const VISIBLE_NS = 30e9; // the charts show the last 30 s
 const MAX_DT_MS = 100; // a frame never advances more than this much real time
@@ -329,6 +329,10 @@ class Gradient2Viz extends Viz {
     this.updateRows();
     this.drawLimit(info);
     this.drawRTT(info);
+    describe(ui.limitChart, () => ui.clock.textContent + ": limit " + ui.limit.value.textContent + ", in flight " + ui.inflight.value.textContent +
+      ", load " + ui.load.textContent + " of what the server can do");
+    describe(ui.rttChart, () => ui.clock.textContent + ": short RTT " + ui.short.value.textContent + ", long RTT " + ui.long.value.textContent +
+      ", gradient " + ui.gradient.value.textContent);
   }
 
   /**

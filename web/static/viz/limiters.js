@@ -20,6 +20,7 @@
 // A native ES module, no build step, no network beyond the two files.
 
 import { Viz, field as vizField, h, register, select, setOptions, sizeCanvas, stoppedNote } from "./common.js";
+import { describe } from "./common.js";
 
 const MAX_PER_FRAME = 20000; // messages decided per frame at most
 const BINS_PER_WINDOW = 300; // timeline resolution: bins per window W
@@ -791,6 +792,9 @@ class LimitersViz extends Viz {
     for (const lane of this.lanes) {
       if (!this.show[lane.id]) continue;
       this.drawLane(lane, this.info, nowBin, first);
+      const L = lane.ui;
+      describe(L.canvas, () => this.ui.clock.textContent + ": " + L.accepted.textContent + " accepted, " + L.refused.textContent + " refused, at most " +
+        L.max.textContent + L.flag.textContent + " in any window" + (L.stateText.textContent ? "; " + L.stateText.textContent : "") + (L.status.textContent ? "; " + L.status.textContent : ""));
       first = false;
     }
   }

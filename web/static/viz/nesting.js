@@ -17,7 +17,7 @@
 //
 // A native ES module, no build step.
 
-import { field as vizField, figure as vizFigure, h, key as vizKey, niceStep, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, field as vizField, figure as vizFigure, h, key as vizKey, niceStep, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["1", "2", "5", "10", "30"]; // virtual seconds per real second
@@ -377,6 +377,8 @@ class NestingViz extends Viz {
     const N = this.api && this.api.nesting;
     const c = sizeCanvas(this.ui.chart);
     if (!c || !N) return;
+    describe(this.ui.chart, () => this.ui.clock.textContent + ": " + this.sides.map((v) => v.title.textContent + ", " +
+      v.lost.value.textContent + " tokens lost and " + v.throttled.value.textContent + " refusals by a session's own bucket").join("; "));
     const { g, w, h: H } = c, C = this.colors;
     g.clearRect(0, 0, w, H);
     const padL = 48, padR = 12, padT = 12, padB = 24;

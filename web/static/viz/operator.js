@@ -26,7 +26,7 @@
 //
 // A native ES module, no build step.
 
-import { field as vizField, figure as vizFigure, h, key as vizKey, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, field as vizField, figure as vizFigure, h, key as vizKey, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["0.5", "1", "2", "4", "10"]; // virtual seconds per real second
@@ -683,6 +683,10 @@ class OperatorViz extends Viz {
     if (chart.style.height !== want) chart.style.height = want;
     const c = sizeCanvas(chart);
     if (!c || !O || !P) return;
+    const d = this.dashValues, F = this.figs;
+    describe(chart, () => this.ui.clock.textContent + ": state " + d["status-state"].textContent + ", congestion " + d["status-level"].textContent +
+      ", MaxCalls " + d["status-max"].textContent + "; refusals by no rule " + F.unattributed.value.textContent + ", accepted while Paused " +
+      F.pausedPassed.value.textContent + ", whitelisted at the cap " + F.whiteCapped.value.textContent + ", rate-limit refusals at a moved MaxCalls " + F.highMoved.value.textContent);
     this.drawnWidth = c.w;
     const { g, w, h: H } = c, C = this.colors, L = O.layout, st = this.st;
     const G = this.geometry(w);

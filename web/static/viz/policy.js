@@ -17,7 +17,7 @@
 //
 // A native ES module, no build step.
 
-import { field as vizField, figure as vizFigure, h, key as vizKey, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, field as vizField, figure as vizFigure, h, key as vizKey, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["0.5", "1", "2", "5", "10"]; // virtual seconds per real second
@@ -565,6 +565,9 @@ class PolicyViz extends Viz {
     if (v.chart.style.height !== want) v.chart.style.height = want;
     const c = sizeCanvas(v.chart);
     if (!c || !P) return;
+    describe(v.chart, () => this.ui.clock.textContent + ": cancels in the flood accepted " + v.cancels.value.textContent + ", orders refused " +
+      v.orders.value.textContent + ", heartbeats refused " + v.heartbeats.value.textContent + ", disconnects " + v.disconnects.value.textContent +
+      (v.note.textContent ? ". " + v.note.textContent : ""));
     this.drawnWidth = c.w;
     const { g, w, h: H } = c, C = this.colors, L = P.layout, sc = P.scenario;
     const G = this.geometry(w);
