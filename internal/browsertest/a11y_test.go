@@ -59,6 +59,43 @@ func waitVizReady(t *testing.T, ctx context.Context) {
 	}
 }
 
+// runVisualizations sets every visualization on the page to its top speed
+// and waits until each has run 3 s of its time (8 windows for the
+// governor), or finished or stopped: their figures, logs and tables have
+// filled, their hot and cold marks are set.
+func runVisualizations(t *testing.T, ctx context.Context) {
+	t.Helper()
+	Eval[bool](t, ctx, `(() => {
+		for (const s of document.querySelectorAll('[data-viz] select[data-testid="speed"]')) {
+			s.value = s.options[s.options.length - 1].value;
+			s.dispatchEvent(new Event("change", {bubbles: true}));
+		}
+		return true;
+	})()`)
+	waitJS(t, ctx, `Array.from(document.querySelectorAll("[data-viz-ready]")).every((m) => {
+		const c = m.querySelector('[data-testid="clock"]'), w = m.querySelector('[data-testid="window"]');
+		const dot = (m.querySelector('[data-testid="viz-ready"]') || {}).textContent || "";
+		return /done|stopped/.test(dot) || (c ? parseFloat(c.textContent.replace(/^t = /, "")) >= 3 : w ? +w.textContent >= 8 : true);
+	})`, "every visualization to run 3 s")
+}
+
+// switchToYours sets every visualization on the page to run Yours (the
+// code in exercises/, as TestMain built it: the stubs, until a learner
+// writes them) and waits until each says so: a stub stops its run, with a
+// status line and an error saying why, and panels marked stopped.
+func switchToYours(t *testing.T, ctx context.Context) {
+	t.Helper()
+	Eval[bool](t, ctx, `(() => {
+		for (const s of document.querySelectorAll('[data-viz] select[data-testid="impl"]')) {
+			s.value = "yours";
+			s.dispatchEvent(new Event("change", {bubbles: true}));
+		}
+		return true;
+	})()`)
+	waitJS(t, ctx, `Array.from(document.querySelectorAll("[data-viz-ready]")).every((m) =>
+		/yours/i.test((m.querySelector('[data-testid="impl-status"]') || {}).textContent || ""))`, "every visualization to run Yours")
+}
+
 // replayAll clicks every Replay button on the page and waits until every
 // replay has drawn its table or its error.
 func replayAll(t *testing.T, ctx context.Context) int {
@@ -85,8 +122,9 @@ func replayAll(t *testing.T, ctx context.Context) int {
 // TestAxeEveryPage runs axe-core's WCAG 2.1 AA rules on every page of the
 // lab as `labserver serve` serves it, in the light color scheme and in the
 // dark, and fails listing each violation: home; every lesson, once its
-// visualizations have drawn (their controls, figures and status lines are
-// checked as they are while running); every exercise page, graded (with
+// visualizations have drawn, again after they ran a while (figures, logs
+// and tables filled) and again on Yours (the stubs stop their runs: error
+// lines, stopped panels); every exercise page, graded (with
 // the Replay tables of its failed checks drawn, where the grade has them)
 // or not; and the 404 page; each on a desktop and on a phone, where
 // wide tables and code scroll. The class-mode pages are checked in cmd/labserver
@@ -110,8 +148,13 @@ func TestAxeEveryPage(t *testing.T) {
 	}
 	pages = append(pages, pg{"404", "/no/such/page", "error-page"})
 
-	// Pictures of a few pages in both schemes, to look at.
-	shots := map[string]bool{"desktop/week-3": true, "desktop/exercise-gateway": true, "phone/week-5": true}
+	// Pictures of a few pages in both schemes, to look at, scrolled to what
+	// changed: a stopped panel, a replay table, a scrolling log.
+	shots := map[string]string{
+		"desktop/week-3":           `[data-testid="viz-hierarchy-leak"]`,
+		"desktop/exercise-gateway": `[data-testid="replay-result"]`,
+		"phone/week-4":             `[data-testid="viz-governor"]`,
+	}
 	replays := 0
 	for _, device := range []string{"desktop", "phone"} {
 		if device == "phone" {
@@ -123,7 +166,16 @@ func TestAxeEveryPage(t *testing.T) {
 				waitVizReady(t, ctx)
 				replays += replayAll(t, ctx)
 				CheckA11y(t, ctx, src, p.path+" on a "+device)
-				if shots[device+"/"+p.name] {
+				if Eval[int](t, ctx, `document.querySelectorAll("[data-viz-ready]").length`) > 0 {
+					runVisualizations(t, ctx)
+					CheckA11y(t, ctx, src, p.path+" on a "+device+", its visualizations run a while")
+					if !assets.NoYours {
+						switchToYours(t, ctx)
+						CheckA11y(t, ctx, src, p.path+" on a "+device+", its visualizations on Yours")
+					}
+				}
+				if sel := shots[device+"/"+p.name]; sel != "" {
+					Eval[bool](t, ctx, `(document.querySelector(`+strconv.Quote(sel)+`).scrollIntoView({block: "start"}), true)`)
 					for _, scheme := range []string{"dark", "light"} {
 						ColorScheme(t, ctx, scheme)
 						ScreenshotViewport(t, ctx, scheme)

@@ -165,7 +165,7 @@ class CircuitViz extends Viz {
         "aria-label": "Attempts reaching the backend per second, with the breaker and without" }),
       halfOpens: h("tbody", { "data-testid": "halfopen-table" }),
       halfNote: h("p", { class: "rcv-muted", "data-testid": "halfopen-note" }),
-      log: h("ol", { class: "rcv-log", "data-testid": "log", "aria-label": "State changes and late results, newest first" }),
+      log: h("ol", { class: "rcv-log", "data-testid": "log", "aria-label": "State changes and late results, newest first", tabindex: "0" }),
       note: h("p", { class: "rcv-note", "data-testid": "note" }),
       verdict: h("p", { class: "rcv-verdict", "data-testid": "verdict", "aria-live": "polite" }),
       tip: h("div", { class: "rcv-tip", role: "tooltip", hidden: "" }),
@@ -215,7 +215,7 @@ class CircuitViz extends Viz {
       ui.load,
       loadLegend,
       h("div", { class: "rcv-details" }, [
-        h("div", { class: "rcv-halfopens scroll-x", tabindex: "0" }, [table, ui.halfNote]),
+        h("div", { class: "rcv-halfopens scroll-x", role: "region", "aria-label": "Half-open periods", tabindex: "0" }, [table, ui.halfNote]),
         h("div", { class: "rcv-logbox" }, [h("p", { class: "rcv-loghead", text: "State changes and late results" }), ui.log]),
       ]),
       ui.note,

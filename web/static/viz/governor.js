@@ -166,7 +166,7 @@ class GovernorViz extends Viz {
       decision: h("p", { class: "rgv-decision", "data-testid": "decision" }),
       chart: h("canvas", { class: "rgv-chart", role: "img", "aria-label": "Offer per window against the target's capacity" }),
       planes: h("canvas", { class: "rgv-planes", role: "img", "aria-label": "Attempt failure and requests ok per window" }),
-      log: h("ol", { class: "rgv-log", "data-testid": "log", "aria-label": "Movement log, newest first", reversed: "" }),
+      log: h("ol", { class: "rgv-log", "data-testid": "log", "aria-label": "Movement log, newest first", reversed: "", tabindex: "0" }),
     };
 
     const controls = h("form", { class: "rgv-controls", "aria-label": "Governor settings" }, [
