@@ -19,6 +19,13 @@
 // how fast a tab runs: tests move the pages' virtual time and wait for
 // events, and log wall times.
 //
+// The accessibility tests (Axe, CheckA11y) inject axe-core, which npm ci
+// installs from package.json into node_modules (make lint-js runs it before
+// make test's browser tests), and run its WCAG 2.1 AA rules in the light
+// and the dark color scheme. Without node_modules/axe-core they skip,
+// saying to run npm ci, unless CI=true or RATELAB_REQUIRE_BROWSER=1, when
+// they fail.
+//
 // Without Chromium the tests skip, saying how to install it, unless
 // RATELAB_REQUIRE_BROWSER=1, when they fail. $CHROMIUM overrides the
 // browser's path; screenshots go to $RATELAB_SCREENSHOTS, or to a temporary
