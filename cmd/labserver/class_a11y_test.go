@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -13,9 +14,10 @@ import (
 // TestClassAxeInBrowser runs axe-core's WCAG 2.1 AA rules on the pages of
 // class mode, in the light color scheme and in the dark, as a learner and
 // an instructor meet them: the sign-in page, the learner's page with a
-// graded submission listed, that submission's page with its report, and
-// the instructor's dashboard with the cell it fills (on a phone too). The lab's own pages
-// are checked by internal/browsertest's TestAxeEveryPage.
+// graded submission listed, that submission's page with its report, the
+// instructor's dashboard with the cell it fills (on a phone too), and a
+// submission that does not compile. The lab's own pages are checked by
+// internal/browsertest's TestAxeEveryPage.
 func TestClassAxeInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a browser test: make test runs it")
@@ -24,11 +26,17 @@ func TestClassAxeInBrowser(t *testing.T) {
 	src := browsertest.RequireAxe(t)
 	db, tokens := setupClass(t, "ada", "bob")
 	s := startClassServer(t, db, "--no-bench")
-	// Graded while the sign-in page is checked.
+	// Graded while the sign-in page is checked: ada's passes most checks,
+	// bob's does not compile.
 	code, _, body := post(t, s, tokens["ada"], "tokenbucket", solutionFiles(t, "tokenbucket")...)
 	if code != http.StatusAccepted {
 		t.Fatalf("ada's submission: %d %v", code, body)
 	}
+	code, _, body = post(t, s, tokens["bob"], "gcra", upload{"gcra.go", "package gcra\n\nfunc New() int { return \"not an int\" }\n"})
+	if code != http.StatusAccepted {
+		t.Fatalf("bob's submission: %d %v", code, body)
+	}
+	bobs := fmt.Sprint(body["url"])
 
 	browsertest.Do(t, ctx, chromedp.Navigate(s.URL+"/class/login"), chromedp.WaitVisible(browsertest.TestID("learner-login")))
 	browsertest.CheckA11y(t, ctx, src, "the sign-in page")
@@ -74,4 +82,13 @@ func TestClassAxeInBrowser(t *testing.T) {
 	browsertest.Do(t, ctx, chromedp.Click(`[data-testid='cell-ada-tokenbucket'] a`))
 	browsertest.WaitTestID(t, ctx, "report")
 	browsertest.CheckA11y(t, ctx, src, "the instructor's view of a submission")
+
+	// A submission that did not compile, once graded.
+	browsertest.Do(t, ctx, chromedp.Navigate(s.URL+bobs), chromedp.WaitVisible(browsertest.TestID("submission-title")))
+	browsertest.Do(t, ctx, chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid="report"], [data-testid="grading-error"]')`, chromedp.WithPollingTimeout(90*time.Second)))
+	browsertest.CheckA11y(t, ctx, src, "the instructor's view of a submission that does not compile")
+	for _, scheme := range []string{"dark", "light"} {
+		browsertest.ColorScheme(t, ctx, scheme)
+		browsertest.Screenshot(t, ctx, "compile-error-"+scheme)
+	}
 }
