@@ -87,6 +87,7 @@ function statusPanel() {
     line.setAttribute("data-testid", "live-line");
     const error = document.createElement("pre");
     error.setAttribute("data-testid", "live-build-error");
+    error.tabIndex = 0;
     error.hidden = true;
     inner.append(line, error);
     panel.append(inner);
@@ -174,6 +175,7 @@ function notBuilt(exercise, message) {
   strong.textContent = "Your latest save does not compile";
   head.append(strong, ", so it was not graded: the report below is the grade of your last save that did. The compiler says:");
   const pre = document.createElement("pre");
+  pre.tabIndex = 0; // long lines scroll: the keyboard reaches them
   pre.textContent = message;
   box.replaceChildren(head, pre);
 }
