@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -75,6 +76,9 @@ type serveOptions struct {
 	db        string
 	staticDir string
 	maxConns  int
+	// maxConnsPerAddr and trustedProxies: see server.Limits.
+	maxConnsPerAddr int
+	trustedProxies  []netip.Prefix
 	// allowHosts are the names besides localhost the single-learner lab
 	// answers to (--allow-host; see server.Hosts).
 	allowHosts []string
@@ -100,6 +104,19 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 		return nil
 	})
 	fs.IntVar(&o.maxConns, "max-conns", 512, "most connections open at once, websockets included; beyond, new ones wait until one closes")
+	fs.IntVar(&o.maxConnsPerAddr, "max-conns-per-addr", 0, "most connections one client address (IPv6: its /64) holds open at once; beyond, 429 at once; 0 means a quarter of --max-conns")
+	fs.Func("trusted-proxy", "a reverse proxy's `CIDR` (repeatable): its connections are not capped per address, and a request through it counts as the address it names last in X-Forwarded-For", func(v string) error {
+		p, err := netip.ParsePrefix(v)
+		if err != nil {
+			ip, ipErr := netip.ParseAddr(v)
+			if ipErr != nil {
+				return fmt.Errorf("%q is not an address or a CIDR such as 10.0.0.5/32", v)
+			}
+			p = netip.PrefixFrom(ip, ip.BitLen())
+		}
+		o.trustedProxies = append(o.trustedProxies, p.Masked())
+		return nil
+	})
 	o.class.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: labserver serve [flags]\n\nServes the lab (lessons, exercises, your latest grades) in the browser.\n\nflags:")
@@ -184,12 +201,14 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 		Class:    cls,
 		Live:     hub,
 		Hosts:    hosts,
+
+		TrustedProxies: o.trustedProxies,
 	})
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err
 	}
-	limits := server.Limits{MaxConns: o.maxConns}
+	limits := server.Limits{MaxConns: o.maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies}
 	ln = server.Listener(ln, limits)
 	srv := server.HTTPServer(h, limits)
 	errc := make(chan error, 1)

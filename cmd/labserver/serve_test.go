@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -190,5 +191,21 @@ func TestServeAnswersItsOwnNamesOnly(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("serve after cancel = %v", err)
+	}
+}
+
+// --trusted-proxy takes a CIDR or a bare address (one host), repeatable.
+func TestServeTrustedProxyFlag(t *testing.T) {
+	var o serveOptions
+	fs := serveFlags(&o)
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse([]string{"--trusted-proxy", "10.1.2.3/8", "--trusted-proxy", "::1", "--max-conns-per-addr", "16"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(o.trustedProxies); got != "[10.0.0.0/8 ::1/128]" || o.maxConnsPerAddr != 16 {
+		t.Errorf("--trusted-proxy 10.1.2.3/8 ::1 --max-conns-per-addr 16 = %s, %d; want [10.0.0.0/8 ::1/128], 16", got, o.maxConnsPerAddr)
+	}
+	if err := serveFlags(&serveOptions{}).Parse([]string{"--trusted-proxy", "proxy.local"}); err == nil || !strings.Contains(err.Error(), "CIDR") {
+		t.Errorf("--trusted-proxy proxy.local = %v; want an error asking for an address or a CIDR", err)
 	}
 }

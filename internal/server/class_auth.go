@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -60,7 +59,10 @@ func csrfToken(c echo.Context) string {
 }
 
 // authenticate finds the user from a bearer token (learners' command line)
-// or the session cookie, if any.
+// or the session cookie, if any. A request from nobody is answered with
+// Connection: close: a stranger cannot keep connections alive under /class
+// (holding them with a request every 20 s once kept every place taken),
+// while a signed-in user's stay open for the next request.
 func (h *classHandlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ctx := c.Request().Context()
@@ -81,6 +83,9 @@ func (h *classHandlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 			case !errors.Is(err, store.ErrNotFound):
 				return err
 			}
+		}
+		if _, ok := currentUser(c); !ok {
+			c.Response().Header().Set("Connection", "close")
 		}
 		return next(c)
 	}
@@ -151,7 +156,7 @@ func (h *classHandlers) login(c echo.Context) error {
 		name = strings.TrimSpace(c.FormValue("name"))
 	}
 	now := h.clock.Now()
-	address := clientAddress(c.Request())
+	address := h.clientAddress(c.Request())
 	var (
 		u   store.User
 		err error
@@ -226,24 +231,24 @@ func tooManySignIns(c echo.Context, budget class.Budget, retry time.Duration, no
 		now.Add(time.Duration(secs)*time.Second).UTC().Format("15:04:05 MST")))
 }
 
-// clientAddress is the key of a client's sign-in budget: the address the
+// clientAddress is the key of a client's sign-in budgets: the address the
 // connection comes from (never a header, which the client writes), an
-// IPv6 one cut to its /64 (one host may hold a whole /64).
-func clientAddress(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
+// IPv6 one cut to its /64 (one host may hold a whole /64). Through a
+// trusted proxy (Limits.TrustedProxies, which the proxy connects from) it
+// is the address the proxy names last in X-Forwarded-For: the one it saw.
+func (h *handlers) clientAddress(r *http.Request) string {
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
 	if err != nil {
-		host = r.RemoteAddr
+		return r.RemoteAddr
 	}
-	ip, err := netip.ParseAddr(host)
-	if err != nil {
-		return host
+	ip := ap.Addr().Unmap()
+	if inPrefixes(ip, h.trustedProxies) {
+		hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+		if fwd, err := netip.ParseAddr(strings.TrimSpace(hops[len(hops)-1])); err == nil {
+			ip = fwd.Unmap()
+		}
 	}
-	ip = ip.Unmap()
-	if ip.Is6() {
-		p, _ := ip.Prefix(64)
-		return p.String()
-	}
-	return ip.String()
+	return addressKey(ip, r.RemoteAddr)
 }
 
 // dummyHash is the bcrypt hash a password is compared with when the name

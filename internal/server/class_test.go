@@ -103,15 +103,16 @@ func newClassWith(t *testing.T, o fixtureOptions) *classFixture {
 	cl := class.New(class.Config{Store: st, Root: "../..", Clock: clock, SubmitBurst: o.burst, SubmitEvery: 30 * time.Second,
 		Log: slog.New(slog.DiscardHandler)})
 	o.class.Class = cl
-	h := server.New(server.Config{
-		Static: web.Static(""),
-		Log:    slog.New(slog.DiscardHandler),
-		Class:  &o.class,
-	})
 	// Served as labserver serves it: with the server's limits.
 	if o.limits == nil {
 		o.limits = &server.Limits{}
 	}
+	h := server.New(server.Config{
+		Static:         web.Static(""),
+		Log:            slog.New(slog.DiscardHandler),
+		Class:          &o.class,
+		TrustedProxies: o.limits.TrustedProxies,
+	})
 	srv := httptest.NewUnstartedServer(h)
 	srv.Config = server.HTTPServer(h, *o.limits)
 	srv.Listener = server.Listener(srv.Listener, *o.limits)

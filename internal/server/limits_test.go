@@ -58,16 +58,31 @@ func TestIdleConnectionsAreClosed(t *testing.T) {
 
 	t.Run("after a request", func(t *testing.T) {
 		conn := f.rawConn(t)
-		fmt.Fprintf(conn, "GET /class/login HTTP/1.1\r\nHost: x\r\n\r\n")
+		fmt.Fprintf(conn, "GET /static/lab.css HTTP/1.1\r\nHost: x\r\n\r\n")
 		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		io.Copy(io.Discard, res.Body)
 		if res.StatusCode != http.StatusOK || res.Close {
-			t.Fatalf("GET /class/login = %d, close %v; want 200 kept alive", res.StatusCode, res.Close)
+			t.Fatalf("GET /static/lab.css = %d, close %v; want 200 kept alive", res.StatusCode, res.Close)
 		}
 		closedWithin(t, conn, 10*time.Second)
+	})
+
+	// Under /class, a stranger's connection is not kept alive at all.
+	t.Run("a stranger under /class", func(t *testing.T) {
+		conn := f.rawConn(t)
+		fmt.Fprintf(conn, "GET /class/login HTTP/1.1\r\nHost: x\r\n\r\n")
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		if res.StatusCode != http.StatusOK || !res.Close {
+			t.Fatalf("GET /class/login from nobody = %d, close %v; want 200 and Connection: close", res.StatusCode, res.Close)
+		}
+		closedWithin(t, conn, time.Second)
 	})
 
 	t.Run("before any request", func(t *testing.T) {
@@ -76,7 +91,7 @@ func TestIdleConnectionsAreClosed(t *testing.T) {
 }
 
 func TestConnectionCap(t *testing.T) {
-	f := newClassWith(t, fixtureOptions{limits: &server.Limits{MaxConns: 2, ReadHeaderTimeout: time.Minute}})
+	f := newClassWith(t, fixtureOptions{limits: &server.Limits{MaxConns: 2, MaxConnsPerAddr: 2, ReadHeaderTimeout: time.Minute}})
 	// Two connections that send nothing hold both places.
 	holders := []net.Conn{f.rawConn(t), f.rawConn(t)}
 	got := make(chan error, 1)
@@ -181,5 +196,50 @@ func TestLiveViewOutlivesRequestTimeouts(t *testing.T) {
 	id := f.submit(t, adaToken)
 	if e := read(t, ctx, dash); e.Submission != id {
 		t.Errorf("dashboard after the request timeouts passed: %+v; want ada's submission %d", e, id)
+	}
+}
+
+// One client address cannot hold the server: its connections past a
+// quarter of the places are answered 429 and closed at once, and a client
+// from another address is served at once. Before, 530 kept-alive
+// connections from one client, each asking for the sign-in page every
+// 20 s, held every place: new connections waited 136 s.
+func TestOneAddressCannotHoldTheServer(t *testing.T) {
+	f := newClassWith(t, fixtureOptions{limits: &server.Limits{MaxConns: 8, ReadHeaderTimeout: time.Minute}})
+	other := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}, Timeout: 5 * time.Second}
+	if c, err := other.Dial("tcp", strings.TrimPrefix(f.url, "http://")); err != nil {
+		t.Skipf("cannot connect from 127.0.0.2 (%v): this test needs a second loopback address", err)
+	} else {
+		c.Close()
+	}
+	// The attacker opens as many connections as there are places; they
+	// send nothing, as if about to.
+	held, refused := 0, 0
+	for range 8 {
+		conn := f.rawConn(t)
+		conn.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+		b, err := io.ReadAll(conn)
+		var ne net.Error
+		switch {
+		case errors.As(err, &ne) && ne.Timeout():
+			held++ // still open
+		case strings.HasPrefix(string(b), "HTTP/1.1 429 ") && strings.Contains(string(b), "Retry-After: 1"):
+			refused++
+		default:
+			t.Fatalf("a connection past its address's cap read %q, %v; want 429 with Retry-After", b, err)
+		}
+	}
+	if held != 2 || refused != 6 {
+		t.Errorf("8 connections from one address: %d held, %d refused; want 2 held (a quarter of 8) and 6 refused", held, refused)
+	}
+	// Another address is served at once.
+	c := &http.Client{Transport: &http.Transport{DialContext: other.DialContext, DisableKeepAlives: true}, Timeout: 5 * time.Second}
+	res, err := c.Get(f.url + "/class/login")
+	if err != nil {
+		t.Fatalf("GET /class/login from another address while one holds its cap: %v; want it served", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("GET /class/login from another address = %d; want 200", res.StatusCode)
 	}
 }

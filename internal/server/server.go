@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -52,6 +53,10 @@ type Config struct {
 	// Live, if set, is the single-learner lab's live loop: the pages load
 	// live.js, which follows its events on the websocket /live.
 	Live *push.Hub
+	// TrustedProxies are the reverse proxies in front of the server, as
+	// Limits.TrustedProxies (labserver sets both from --trusted-proxy): a
+	// request through one is the client's X-Forwarded-For names last.
+	TrustedProxies []netip.Prefix
 	// Hosts, if set, are the Host headers answered (see Hosts): the
 	// single-learner lab sets it; class mode, behind its own names and
 	// proxies, does not.
@@ -74,6 +79,8 @@ func New(cfg Config) *echo.Echo {
 		loc:     cfg.Location,
 		log:     cfg.Log,
 		hub:     cfg.Live,
+
+		trustedProxies: cfg.TrustedProxies,
 	}
 	if h.target == "" {
 		h.target = "exercises"
@@ -140,6 +147,8 @@ type handlers struct {
 	loc     *time.Location
 	log     *slog.Logger
 	hub     *push.Hub // nil: no live loop (class mode, tests)
+
+	trustedProxies []netip.Prefix // see Config.TrustedProxies
 }
 
 func (h *handlers) home(c echo.Context) error {

@@ -1,7 +1,9 @@
 package server_test
 
 import (
+	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -247,4 +249,49 @@ func TestSignInWaitIsBounded(t *testing.T) {
 	}
 	close(release)
 	<-done
+}
+
+// Behind a trusted proxy (--trusted-proxy), a client is the address the
+// proxy names last in X-Forwarded-For: each has its own sign-in budget,
+// and the proxy's connections are not bound by one address's cap. From
+// anyone else the header is the client's own words, and ignored.
+func TestSignInBehindATrustedProxy(t *testing.T) {
+	signIns := class.SignInConfig{AddressBurst: 2, AddressEvery: time.Minute}
+	guess := func(f *classFixture, xff string) int {
+		b := f.browser(t)
+		form := url.Values{"token": {"rl_guess"}, "_csrf": {b.csrf()}}
+		req, _ := http.NewRequest(http.MethodPost, f.url+"/class/login", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Forwarded-For", xff)
+		return b.do(req).code
+	}
+	trusted := newClassWith(t, fixtureOptions{class: server.Class{SignIn: signIns},
+		limits: &server.Limits{MaxConns: 4, TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}})
+	for i, want := range []int{401, 401, 429} {
+		if got := guess(trusted, "203.0.113.9, 10.0.0.1"); got != want {
+			t.Errorf("guess %d from 10.0.0.1 through the proxy = %d; want %d", i+1, got, want)
+		}
+	}
+	if got := guess(trusted, "203.0.113.9, 10.0.0.2"); got != http.StatusUnauthorized {
+		t.Errorf("a guess from 10.0.0.2 through the proxy = %d; want 401 (a budget of its own)", got)
+	}
+	// The proxy holds more connections than one address may (a quarter of 4).
+	for range 3 {
+		conn := trusted.rawConn(t)
+		conn.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+		if b, err := io.ReadAll(conn); len(b) > 0 || err == nil {
+			t.Fatalf("a trusted proxy's connection read %q, %v; want it held open", b, err)
+		}
+	}
+
+	direct := newClassWith(t, fixtureOptions{class: server.Class{SignIn: signIns}})
+	for i, xff := range []string{"10.0.0.1", "10.0.0.2", "10.0.0.3"} {
+		want := http.StatusUnauthorized
+		if i == 2 {
+			want = http.StatusTooManyRequests
+		}
+		if got := guess(direct, xff); got != want {
+			t.Errorf("guess %d with X-Forwarded-For %s, no proxy trusted = %d; want %d (one address)", i+1, xff, got, want)
+		}
+	}
 }
