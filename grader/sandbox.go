@@ -30,7 +30,9 @@ import (
 //     (killed whole on a timeout, as without a sandbox);
 //   - when the grader runs as root: the child runs as User/Group (the
 //     process limit only binds non-root users) in a new network namespace,
-//     so it has no network at all, not even loopback. Without the
+//     so it has no network at all, not even loopback, and in a new PID
+//     namespace whose process 1 it is, so that killing it kills whatever
+//     it started, even a process that left its process group. Without the
 //     privilege, it runs as the grader's user with the network, and Log
 //     says so once;
 //
@@ -55,6 +57,7 @@ type Sandbox struct {
 	prlimit string // path of prlimit(1), or ""
 	asRoot  bool   // the grader is root: drop to User/Group
 	netns   bool   // a new network namespace works here
+	pidns   bool   // a new PID namespace works here
 }
 
 func (s *Sandbox) defaults() {
@@ -92,11 +95,15 @@ func (s *Sandbox) probe() {
 		}
 		s.asRoot = os.Geteuid() == 0
 		s.netns = newNetNSWorks()
+		s.pidns = newPIDNSWorks()
 		switch {
 		case !s.asRoot:
-			s.Log("sandbox: not running as root: the grading child runs as this user, with its network and no process limit")
+			s.Log("sandbox: not running as root: the grading child runs as this user, with its network and no process limit, and a process it starts in a session of its own outlives it")
 		case !s.netns:
 			s.Log("sandbox: this machine refuses a new network namespace: the grading child keeps the network")
+		}
+		if s.asRoot && !s.pidns {
+			s.Log("sandbox: this machine refuses a new PID namespace: a process the grading child starts in a session of its own outlives it")
 		}
 		s.probeBuild()
 	})

@@ -18,6 +18,12 @@ func (s *Sandbox) isolate(cmd *exec.Cmd) {
 	if s.netns {
 		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNET
 	}
+	// A PID namespace of its own: the child is its process 1, and when it
+	// is killed the kernel kills every process it started, one that left
+	// its process group (setsid) or its parent (a double fork) included.
+	if s.pidns {
+		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWPID
+	}
 	// If the grader dies (a crash, SIGKILL), so does the child: it must not
 	// spin on for the rest of its CPU limit with nobody reading it.
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
@@ -39,8 +45,14 @@ func ownedBy(fi os.FileInfo, uid int) bool {
 
 // newNetNSWorks reports whether a child can be started in a new network
 // namespace here.
-func newNetNSWorks() bool {
+func newNetNSWorks() bool { return newNSWorks(syscall.CLONE_NEWNET) }
+
+// newPIDNSWorks reports whether a child can be started in a new PID
+// namespace here.
+func newPIDNSWorks() bool { return newNSWorks(syscall.CLONE_NEWPID) }
+
+func newNSWorks(flag uintptr) bool {
 	cmd := exec.Command("/bin/true")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNET}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flag}
 	return cmd.Run() == nil
 }

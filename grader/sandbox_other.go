@@ -13,6 +13,8 @@ func (s *Sandbox) isolate(cmd *exec.Cmd) {}
 
 func newNetNSWorks() bool { return false }
 
+func newPIDNSWorks() bool { return false }
+
 // runAs does nothing where the grader cannot change user.
 func runAs(cmd *exec.Cmd, uid, gid int) {}
 

@@ -144,3 +144,76 @@ func init() {
 		t.Errorf("network attempt: %q; want the dial to fail", ex.Message)
 	}
 }
+
+// A process the child starts in a session of its own (out of its process
+// group, which the grader kills) dies with the grading: the child is
+// process 1 of its own PID namespace. Counted in /proc after the grading,
+// by a mark in its arguments.
+func TestSandboxLeavesNoProcessBehind(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("a new PID namespace needs root")
+	}
+	mark := "ratelab-escape-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	ex := sandboxed(t, nil, `package tokenbucket
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+func init() {
+	for range 3 {
+		cmd := exec.Command("/bin/sleep", "300")
+		cmd.Args[0] = "`+mark+`" // its name in /proc
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			panic("start: " + err.Error())
+		}
+	}
+}
+`)
+	if ex.Status == report.Error && strings.Contains(ex.Message, "start:") {
+		t.Fatalf("the child could not start its processes (%q): the test would prove nothing", ex.Message)
+	}
+	// The kernel kills a namespace's processes as its process 1 dies: at
+	// once, but not before Grade returns, so wait for them, boundedly.
+	var left []string
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		left = processesWith(t, mark)
+		if len(left) == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if len(left) > 0 {
+		t.Errorf("%d processes the child started outlived the grading: %q", len(left), left)
+		for _, pid := range left {
+			if n, err := strconv.Atoi(pid); err == nil {
+				if p, err := os.FindProcess(n); err == nil {
+					p.Kill()
+				}
+			}
+		}
+	}
+}
+
+// processesWith returns the pids of the processes whose arguments include
+// mark.
+func processesWith(t *testing.T, mark string) []string {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skipf("no /proc to count processes in: %v", err)
+	}
+	var pids []string
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(cmdline), mark) {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
+}
