@@ -272,7 +272,11 @@ func (c *Class) buildBook(ctx context.Context) error {
 }
 
 // WriteCSV writes the gradebook as CSV: one row per learner, the best and
-// latest score of each exercise, and the total of the best scores.
+// latest score and the points of each exercise, and the total of the best
+// scores. An exercise not graded for a learner leaves its best and latest
+// empty, and its max still says its points (an exercise is worth them
+// whatever the learner did); a learner with nothing graded has an empty
+// total, not 0, which would read as graded and failed.
 func (g *Gradebook) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	head := []string{"learner"}
@@ -283,19 +287,27 @@ func (g *Gradebook) WriteCSV(w io.Writer) error {
 	if err := cw.Write(head); err != nil {
 		return err
 	}
+	maxes := make([]string, len(g.Exercises))
+	for i, e := range g.Exercises {
+		maxes[i] = num(exerciseMax(e.ID))
+	}
 	for _, l := range g.Learners {
 		row := []string{csvSafe(l)}
-		total := 0.0
-		for _, e := range g.Exercises {
+		total, graded := 0.0, false
+		for i, e := range g.Exercises {
 			c := g.Cell(l, e.ID)
 			if !c.Graded {
-				row = append(row, "", "", "")
+				row = append(row, "", "", maxes[i])
 				continue
 			}
-			total += c.Best
+			total, graded = total+c.Best, true
 			row = append(row, num(c.Best), num(c.Latest), num(c.Max))
 		}
-		row = append(row, num(total))
+		if graded {
+			row = append(row, num(total))
+		} else {
+			row = append(row, "")
+		}
 		if err := cw.Write(row); err != nil {
 			return err
 		}

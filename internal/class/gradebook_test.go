@@ -59,3 +59,38 @@ func points(t *testing.T, id string) string {
 	}
 	return strconv.FormatFloat(max, 'f', -1, 64)
 }
+
+// The CSV gives each exercise's max whether or not the learner was graded
+// on it, and an empty total to a learner with nothing graded (0 read as
+// graded and failed).
+func TestWriteCSV(t *testing.T) {
+	tb, _ := course.Lookup("tokenbucket")
+	gcra, _ := course.Lookup("gcra")
+	gb := &class.Gradebook{
+		Exercises: []course.Exercise{tb, gcra},
+		Learners:  []string{"ada", "bob", "cy"},
+		Cells: map[string]map[string]class.Cell{
+			"ada": {"tokenbucket": {Graded: true, Best: 30, Latest: 20, Max: 35}},
+			"bob": {"gcra": {Graded: true, Best: 0, Latest: 0, Max: 25}},
+			"cy":  {"tokenbucket": {State: "queued"}},
+		},
+	}
+	var b bytes.Buffer
+	if err := gb.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatalf("not CSV: %v\n%s", err, b.String())
+	}
+	tbMax, gcraMax := points(t, "tokenbucket"), points(t, "gcra")
+	want := [][]string{
+		{"learner", "tokenbucket best", "tokenbucket latest", "tokenbucket max", "gcra best", "gcra latest", "gcra max", "total best"},
+		{"ada", "30", "20", "35", "", "", gcraMax, "30"},
+		{"bob", "", "", tbMax, "0", "0", "25", "0"},
+		{"cy", "", "", tbMax, "", "", gcraMax, ""},
+	}
+	if !slices.EqualFunc(rows, want, slices.Equal) {
+		t.Errorf("CSV =\n%q\nwant\n%q", rows, want)
+	}
+}
