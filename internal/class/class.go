@@ -245,8 +245,8 @@ func (c *Class) Submit(ctx context.Context, user store.User, exercise string, fi
 		ev.Status = ""
 		c.publish(ev)
 	}
-	c.book.submitted(sub)
-	c.publish(Event{Type: EventQueued, Submission: sub.ID, Job: sub.Job.ID, Learner: user.Name, Exercise: exercise})
+	c.publish(Event{Type: EventQueued, Submission: sub.ID, Job: sub.Job.ID, Learner: user.Name, Exercise: exercise,
+		Cell: c.localCell(ctx, sub, store.Queued)})
 	c.poke()
 	return sub, nil
 }
@@ -323,9 +323,8 @@ func (c *Class) gradeNoted(ctx context.Context, job store.Job, note string) {
 		delete(c.progress, sub.ID)
 		c.mu.Unlock()
 	}()
-	c.book.running(sub)
 	ev := base
-	ev.Type, ev.Message = EventRunning, note
+	ev.Type, ev.Message, ev.Cell = EventRunning, note, c.localCell(ctx, sub, store.Running)
 	c.publish(ev)
 
 	work, err := c.tempDir(job.ID)
@@ -426,9 +425,8 @@ func (c *Class) serverFailed(ctx context.Context, job store.Job, sub store.Submi
 		log.Error("class: queuing a grading again", "err", err)
 		return
 	}
-	ev := Event{Type: EventQueued, Submission: sub.ID, Job: job.ID, Learner: sub.Learner, Exercise: sub.Exercise}
-	c.book.queued(sub)
-	c.publish(ev)
+	c.publish(Event{Type: EventQueued, Submission: sub.ID, Job: job.ID, Learner: sub.Learner, Exercise: sub.Exercise,
+		Cell: c.localCell(ctx, sub, store.Queued)})
 }
 
 // retryStore runs a write to the store until it succeeds, waiting longer
@@ -452,6 +450,16 @@ func (c *Class) retryStore(ctx context.Context, write func(context.Context) erro
 	}
 }
 
+// localCell is changed, for an event this process delivers itself; nil on
+// a Postgres store, where every process that hears the event records it in
+// its own gradebook and words its own cell (heard).
+func (c *Class) localCell(ctx context.Context, sub store.Submission, state store.JobState) *Cell {
+	if c.remote != nil {
+		return nil
+	}
+	return c.changed(ctx, sub, state)
+}
+
 // finish records a job's outcome and tells the subscribers.
 func (c *Class) finish(ctx context.Context, job store.Job, sub store.Submission, o store.Outcome) {
 	o.Seed = c.cfg.Seed
@@ -467,8 +475,7 @@ func (c *Class) finish(ctx context.Context, job store.Job, sub store.Submission,
 		return
 	}
 	if gb, err := c.finished(ctx, sub, job.ID, o.Result); err == nil {
-		cell := gb.Cell(sub.Learner, sub.Exercise)
-		ev.Cell = &cell
+		ev.Cell = worded(gb.Cell(sub.Learner, sub.Exercise))
 		ev.Pitfalls, ev.Graded = gb.Pitfalls[sub.Exercise], gb.Graded[sub.Exercise]
 		if ev.Pitfalls == nil {
 			ev.Pitfalls = []PitfallCount{}

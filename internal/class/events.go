@@ -46,6 +46,8 @@ type Event struct {
 	Result     *report.Check `json:"result,omitempty"`
 	// Done: the exercise's result (nil if it could not be graded: Message
 	// says why), and the dashboard's updated cell and pitfall counts.
+	// Queued and running carry the cell too, with its standing scores
+	// (they change only when a result is stored whole) and its words.
 	Summary  *report.Exercise `json:"summary,omitempty"`
 	Seed     int64            `json:"seed,omitempty"`
 	Status   report.Status    `json:"status,omitempty"`

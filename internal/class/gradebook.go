@@ -13,6 +13,7 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/report"
+	"ratelab/internal/class/cell"
 	"ratelab/internal/store"
 	"ratelab/lab/course"
 )
@@ -27,6 +28,23 @@ type Cell struct {
 	LatestJob    int64          `json:"latest_job"`
 	Submission   int64          `json:"submission"` // the latest submission (graded or not)
 	State        store.JobState `json:"state"`      // its latest job's state
+	// Text and Note are the cell's words (package cell), filled in the
+	// events the dashboard receives: web/static/class.js shows them as
+	// they come, and writes no words of its own.
+	Text string `json:"text,omitempty"`
+	Note string `json:"note,omitempty"`
+}
+
+// Standing is the cell as the dashboard words it (package cell).
+func (c Cell) Standing() cell.Standing {
+	return cell.Standing{Graded: c.Graded, Best: c.Best, Latest: c.Latest, Max: c.Max, State: c.State}
+}
+
+// worded returns a copy of c with its Text and Note, for an event.
+func worded(c Cell) *Cell {
+	s := c.Standing()
+	c.Text, c.Note = s.Text(), s.Note()
+	return &c
 }
 
 // PitfallCount is how many learners' latest graded result fails a check
@@ -69,28 +87,38 @@ func (b *book) invalidate() {
 	b.gb = nil
 }
 
-// update changes sub's cell, if the book is built and sub is its learner's
-// latest submission of the exercise.
-func (b *book) update(sub store.Submission, f func(*Cell)) {
+// changed records that sub's grading is queued or running (state) in the
+// gradebook and returns sub's cell, worded for the dashboard's event. Only
+// the state changes: the scores change when a result is stored whole
+// (finished), so a cell keeps its standing score while it is graded again.
+// A gradebook invalidated by a regrade is built again first, when someone
+// watches this process's events (a dashboard, a submission's page); a
+// process nobody watches (a worker) keeps none, and returns nil.
+func (c *Class) changed(ctx context.Context, sub store.Submission, state store.JobState) *Cell {
+	c.mu.Lock()
+	watched := len(c.subs) > 0
+	c.mu.Unlock()
+	b := &c.book
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.gb == nil || b.gb.Cells[sub.Learner] == nil {
-		return
+	if b.gb == nil {
+		if !watched {
+			return nil
+		}
+		if err := c.buildBook(ctx); err != nil {
+			c.cfg.Log.Warn("class: reading the gradebook", "err", err)
+			return nil
+		}
 	}
-	cell := b.gb.Cells[sub.Learner][sub.Exercise]
-	if sub.ID >= cell.Submission {
-		cell.Submission = sub.ID
-		f(&cell)
-		b.gb.Cells[sub.Learner][sub.Exercise] = cell
+	if b.gb.Cells[sub.Learner] == nil {
+		return nil
 	}
-}
-
-func (b *book) submitted(sub store.Submission) {
-	b.update(sub, func(c *Cell) { c.State = store.Queued })
-}
-func (b *book) queued(sub store.Submission) { b.update(sub, func(c *Cell) { c.State = store.Queued }) }
-func (b *book) running(sub store.Submission) {
-	b.update(sub, func(c *Cell) { c.State = store.Running })
+	cl := b.gb.Cells[sub.Learner][sub.Exercise]
+	if sub.ID >= cl.Submission {
+		cl.Submission, cl.State = sub.ID, state
+		b.gb.Cells[sub.Learner][sub.Exercise] = cl
+	}
+	return worded(cl)
 }
 
 // Gradebook returns the gradebook: a copy of the class's, which is kept up

@@ -457,11 +457,12 @@ func (c *Class) publishRemote(e Event) {
 // cell and pitfall counts.
 func (c *Class) heard(ctx context.Context, e Event) {
 	sub := store.Submission{ID: e.Submission, Learner: e.Learner, Exercise: e.Exercise}
+	e.Cell = nil // the publisher's gradebook's, if it keeps one: this process words its own
 	switch e.Type {
 	case EventQueued:
-		c.book.queued(sub)
+		e.Cell = c.changed(ctx, sub, store.Queued)
 	case EventRunning:
-		c.book.running(sub)
+		e.Cell = c.changed(ctx, sub, store.Running)
 	case EventDone:
 		// Only a process with subscribers (a server with a dashboard open)
 		// keeps a gradebook: a worker does not read the whole class.
@@ -470,8 +471,7 @@ func (c *Class) heard(ctx context.Context, e Event) {
 		c.mu.Unlock()
 		if watched && e.Job != 0 {
 			if gb, err := c.finished(ctx, sub, e.Job, e.Summary); err == nil {
-				cell := gb.Cell(sub.Learner, sub.Exercise)
-				e.Cell = &cell
+				e.Cell = worded(gb.Cell(sub.Learner, sub.Exercise))
 				e.Pitfalls, e.Graded = gb.Pitfalls[sub.Exercise], gb.Graded[sub.Exercise]
 				if e.Pitfalls == nil {
 					e.Pitfalls = []PitfallCount{}
