@@ -182,6 +182,28 @@ func (c *Class) finished(ctx context.Context, sub store.Submission, job int64, e
 	return b.gb.clone(), nil
 }
 
+// PitfallSubmissions returns the submissions counted in the gradebook's
+// count of exercise's pitfall (Gradebook.Pitfalls): each learner's latest
+// graded submission of exercise whose result fails a check of pitfall,
+// newest first.
+func (c *Class) PitfallSubmissions(ctx context.Context, exercise, pitfall string) ([]int64, error) {
+	b := &c.book
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if err := c.buildBook(ctx); err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for learner, ps := range b.hits[exercise] {
+		if slices.Contains(ps, pitfall) {
+			ids = append(ids, b.latest[cellKey{learner, exercise}])
+		}
+	}
+	slices.Sort(ids)
+	slices.Reverse(ids)
+	return ids, nil
+}
+
 // hit records the pitfalls a learner's latest graded result fails.
 func (b *book) hit(learner, exercise string, ex report.Exercise) {
 	var ps []string

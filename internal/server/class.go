@@ -86,6 +86,10 @@ type grading interface {
 	// how many.
 	Regrade(ctx context.Context) (int, error)
 	Gradebook(ctx context.Context) (*class.Gradebook, error)
+	// PitfallSubmissions returns the submissions counted in the
+	// gradebook's count of exercise's pitfall: each learner's latest
+	// graded one whose result fails a check of it.
+	PitfallSubmissions(ctx context.Context, exercise, pitfall string) ([]int64, error)
 }
 
 // live hands out gradings' events as they happen.
@@ -173,9 +177,11 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	g.POST("/logout", ch.logout)
 	g.Match(get, "/me", ch.learnerHome, ch.require(store.Learner))
 	g.POST("/submissions", ch.submit, ch.require(store.Learner))
+	g.Match(get, "/submissions", ch.pitfallSubmissions, ch.require(store.Instructor))
 	g.Match(get, "/submissions/:id", ch.submission, ch.require(anyone))
 	g.GET("/submissions/:id/live", ch.submissionLive, ch.require(anyone))
 	g.Match(get, "/dashboard", ch.dashboard, ch.require(store.Instructor))
+	g.Match(get, "/dashboard/pitfalls", ch.dashboardPitfalls, ch.require(store.Instructor))
 	g.GET("/dashboard/live", ch.dashboardLive, ch.require(store.Instructor))
 	g.Match(get, "/gradebook.csv", ch.gradebookCSV, ch.require(store.Instructor))
 	g.POST("/regrade", ch.regrade, ch.require(store.Instructor))

@@ -13,6 +13,7 @@ import (
 	"ratelab/grader/report"
 	"ratelab/internal/class"
 	"ratelab/internal/store"
+	"ratelab/lab/course"
 	"ratelab/web/page"
 )
 
@@ -102,6 +103,51 @@ func (h *classHandlers) dashboard(c echo.Context) error {
 	}
 	u, _ := currentUser(c)
 	return render(c, http.StatusOK, page.ClassDashboard(pageDashboard(gb, u.Name, csrfToken(c), pageSubmissions(recent), queued, c.QueryParam("regraded")), h.pageAssets()))
+}
+
+// dashboardPitfalls is the dashboard's pitfalls table alone, which the
+// dashboard's script fetches again when a grading lands.
+func (h *classHandlers) dashboardPitfalls(c echo.Context) error {
+	gb, err := h.grading.Gradebook(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, page.ClassPitfallsTable(pagePitfalls(gb)))
+}
+
+// pitfallSubmissions lists the submissions behind one count of the
+// dashboard's pitfalls table: ?exercise=ID&pitfall=NAME.
+func (h *classHandlers) pitfallSubmissions(c echo.Context) error {
+	ctx := c.Request().Context()
+	exercise, pitfall := c.QueryParam("exercise"), c.QueryParam("pitfall")
+	if exercise == "" || pitfall == "" {
+		return echo.NewHTTPError(http.StatusBadRequest, "Say which exercise and pitfall: /class/submissions?exercise=tokenbucket&pitfall=capacity (the dashboard's pitfalls table links to each).")
+	}
+	var ex course.Exercise
+	for _, e := range grader.Gradable() {
+		if e.ID == exercise {
+			ex = e
+		}
+	}
+	if ex.ID == "" {
+		return notFound("There is no exercise %q.", exercise)
+	}
+	ids, err := h.grading.PitfallSubmissions(ctx, exercise, pitfall)
+	if err != nil {
+		return err
+	}
+	subs := make([]store.Submission, 0, len(ids))
+	for _, id := range ids {
+		sub, err := h.submissions.Submission(ctx, id)
+		if err != nil {
+			return err
+		}
+		subs = append(subs, sub)
+	}
+	u, _ := currentUser(c)
+	return render(c, http.StatusOK, page.ClassSubmissions(page.ClassSubmissionsView{
+		Instructor: u.Name, CSRF: csrfToken(c), Exercise: ex, Pitfall: pitfall, Submissions: pageSubmissions(subs),
+	}, h.pageAssets()))
 }
 
 // gradebookCSV is the gradebook as a CSV attachment

@@ -522,6 +522,8 @@ func testClassInstructorOnly(t *testing.T, target string) {
 	routes := []struct{ method, path string }{
 		{http.MethodGet, "/class/dashboard"},
 		{http.MethodGet, "/class/dashboard/live"},
+		{http.MethodGet, "/class/dashboard/pitfalls"},
+		{http.MethodGet, "/class/submissions?exercise=tokenbucket&pitfall=overflow"},
 		{http.MethodGet, "/class/gradebook.csv"},
 		{http.MethodPost, "/class/regrade"},
 	}
@@ -562,6 +564,41 @@ func testClassInstructorOnly(t *testing.T, target string) {
 	}
 	if r := prof.get("/class/dashboard"); r.code != http.StatusOK {
 		t.Errorf("GET /class/dashboard signed in as prof = %d; want 200", r.code)
+	}
+}
+
+func TestClassPitfallSubmissions(t *testing.T) { storetest.Each(t, testClassPitfallSubmissions) }
+
+// Each count of the dashboard's pitfalls table links to the submissions
+// behind it: GET /class/submissions?exercise=X&pitfall=Y lists each
+// learner's latest graded submission that fails a check of that pitfall,
+// the ones the count counts.
+func testClassPitfallSubmissions(t *testing.T, target string) {
+	f := newClassWith(t, fixtureOptions{target: target})
+	f.submit(t, adaToken)
+	f.finish(t, 30) // fails a check of the pitfall overflow
+	prof := f.instructor(t)
+	link := "/class/submissions?exercise=tokenbucket&amp;pitfall=overflow"
+	r := prof.get("/class/dashboard/pitfalls")
+	if r.code != http.StatusOK || !strings.Contains(r.body, `data-testid="pitfall-tokenbucket-overflow"`) || !strings.Contains(r.body, `href="`+link+`"`) {
+		t.Errorf("GET /class/dashboard/pitfalls = %d; want overflow's row linking to %s:\n%s", r.code, link, r.body)
+	}
+	r = prof.get("/class/submissions?exercise=tokenbucket&pitfall=overflow")
+	if r.code != http.StatusOK || !strings.Contains(r.body, `data-testid="submission-1"`) || !strings.Contains(r.body, "fails a check for this pitfall: 1.") {
+		t.Errorf("overflow's submissions = %d; want ada's submission 1 listed:\n%s", r.code, r.body)
+	}
+	r = prof.get("/class/submissions?exercise=tokenbucket&pitfall=capacity")
+	if r.code != http.StatusOK || !strings.Contains(r.body, `data-testid="no-submissions"`) {
+		t.Errorf("a pitfall nobody hits = %d; want an empty list:\n%s", r.code, r.body)
+	}
+	for path, want := range map[string]int{
+		"/class/submissions":                                  http.StatusBadRequest,
+		"/class/submissions?exercise=tokenbucket":             http.StatusBadRequest,
+		"/class/submissions?exercise=nosuch&pitfall=overflow": http.StatusNotFound,
+	} {
+		if r := prof.get(path); r.code != want {
+			t.Errorf("GET %s = %d; want %d", path, r.code, want)
+		}
 	}
 }
 

@@ -52,12 +52,19 @@ func pageDashboard(gb *class.Gradebook, who, csrf string, recent []page.ClassSub
 		}
 		v.Rows = append(v.Rows, row)
 	}
+	v.Pitfalls = pagePitfalls(gb)
+	return v
+}
+
+// pagePitfalls is the pitfall counts of each exercise, in course order.
+func pagePitfalls(gb *class.Gradebook) []page.ClassPitfalls {
+	var out []page.ClassPitfalls
 	for _, e := range gb.Exercises {
-		p := page.ClassPitfalls{Exercise: e.ID, Graded: gb.Graded[e.ID]}
+		p := page.ClassPitfalls{Exercise: e.ID, Title: e.Title, Graded: gb.Graded[e.ID]}
 		for _, c := range gb.Pitfalls[e.ID] {
 			p.Counts = append(p.Counts, page.ClassPitfallCount{Pitfall: c.Pitfall, Learners: c.Learners})
 		}
-		v.Pitfalls = append(v.Pitfalls, p)
+		out = append(out, p)
 	}
-	return v
+	return out
 }

@@ -1,11 +1,13 @@
 package page
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"ratelab/grader/report"
+	"ratelab/internal/class/cell"
 	"ratelab/internal/store"
 	"ratelab/lab/course"
 )
@@ -99,9 +101,9 @@ type ClassCell struct {
 // ClassPitfalls counts, for one exercise, the learners whose latest graded
 // result fails each pitfall.
 type ClassPitfalls struct {
-	Exercise string
-	Graded   int
-	Counts   []ClassPitfallCount
+	Exercise, Title string
+	Graded          int                 // learners with a graded result
+	Counts          []ClassPitfallCount // the pitfalls hit, most hit first
 }
 
 // ClassPitfallCount is one pitfall and how many learners hit it.
@@ -110,25 +112,88 @@ type ClassPitfallCount struct {
 	Learners int
 }
 
+// ClassSubmissionsView is the instructor's list of the submissions behind
+// one cell of the pitfalls table: each learner's latest graded submission
+// of Exercise whose result fails a check of Pitfall.
+type ClassSubmissionsView struct {
+	Instructor, CSRF string
+	Exercise         course.Exercise
+	Pitfall          string
+	Submissions      []ClassSubmission
+}
+
 func submissionURL(id int64) string { return "/class/submissions/" + strconv.FormatInt(id, 10) }
 
-// cellText is a gradebook cell as text: the best score out of the
-// exercise's maximum ("10 / 25": a bare "10 / 10" read as full marks), then
-// the latest score when it is lower ("25 / 25 (latest 18)"); a dash before
-// any grade. web/static/class.js writes the same for live updates.
-func cellText(c ClassCell) string {
-	if !c.Graded {
-		if c.State == store.Queued || c.State == store.Running {
-			return "grading…"
-		}
-		return "—"
-	}
-	s := num(c.Best) + " / " + num(c.Max)
-	if c.Latest != c.Best {
-		s += " (latest " + num(c.Latest) + ")"
-	}
-	return s
+// pitfallURL lists the submissions counted in one cell of the pitfalls
+// table.
+func pitfallURL(exercise, pitfall string) string {
+	return "/class/submissions?" + url.Values{"exercise": {exercise}, "pitfall": {pitfall}}.Encode()
 }
+
+// pitfallRow is one row of the dashboard's pitfalls table.
+type pitfallRow struct {
+	Exercise, Title, Pitfall string
+	Learners, Graded         int
+}
+
+// pitfallRows are the table's rows: one per pitfall some learner hits,
+// grouped by exercise in course order, most hit first within each (the
+// order the page opens in; class.js sorts them by count or back).
+//
+// Rows are (exercise, pitfall) pairs rather than a matrix of exercises ×
+// pitfalls: each exercise has pitfalls of its own (75 in all, few shared:
+// exactness, overflow, backward-time, budget), so a matrix would be mostly
+// empty cells, and sorting the class's worst pitfalls first would need
+// both axes. Pitfalls nobody hits are left out (an exercise lists 5 to 14),
+// and an exercise with none hit takes a word in one line under the table
+// (quietExercises), not a row.
+func pitfallRows(ps []ClassPitfalls) []pitfallRow {
+	var rows []pitfallRow
+	for _, p := range ps {
+		for _, c := range p.Counts {
+			rows = append(rows, pitfallRow{Exercise: p.Exercise, Title: p.Title, Pitfall: c.Pitfall, Learners: c.Learners, Graded: p.Graded})
+		}
+	}
+	return rows
+}
+
+// quietExercises are the exercises no learner's latest graded result fails
+// a pitfall of (graded or not).
+func quietExercises(ps []ClassPitfalls) []ClassPitfalls {
+	var out []ClassPitfalls
+	for _, p := range ps {
+		if len(p.Counts) == 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// heat is the shade of a count, 0 to 4: the share of the exercise's graded
+// learners who hit the pitfall, in quarters (1: up to a quarter, 4: more
+// than three quarters). Three learners of three is worse than three of
+// thirty; lab.css gives each level a background and a text colour that
+// keep 4.5:1 contrast in both colour schemes.
+func heat(learners, graded int) string {
+	if learners <= 0 || graded <= 0 {
+		return "0"
+	}
+	return strconv.Itoa(min(4, max(1, (4*learners+graded-1)/graded)))
+}
+
+// standing is the cell as package cell words it: the same words the live
+// update shows.
+func (c ClassCell) standing() cell.Standing {
+	return cell.Standing{Graded: c.Graded, Best: c.Best, Latest: c.Latest, Max: c.Max, State: c.State}
+}
+
+// cellText is a gradebook cell's score as text (cell.Standing.Text): the
+// best score out of the exercise's maximum, then the latest when lower.
+func cellText(c ClassCell) string { return c.standing().Text() }
+
+// cellNote is the word beside a graded cell's score while a newer grading
+// of it is under way (cell.Standing.Note).
+func cellNote(c ClassCell) string { return c.standing().Note() }
 
 // stateLabel says where a submission is.
 func stateLabel(s ClassSubmission) string {

@@ -44,3 +44,50 @@ func TestCellTextShowsTheMaximum(t *testing.T) {
 		}
 	}
 }
+
+// The pitfalls are one table of the pitfalls hit, a row per exercise and
+// pitfall with its count shaded and linked to the submissions behind it,
+// sortable from buttons in its headers; the exercises with none hit take
+// one line, not a card each.
+func TestClassPitfallsTable(t *testing.T) {
+	ps := []ClassPitfalls{
+		{Exercise: "tokenbucket", Title: "Token bucket", Graded: 3, Counts: []ClassPitfallCount{{"capacity", 3}, {"backward-time", 1}}},
+		{Exercise: "gcra", Title: "GCRA", Graded: 2},
+		{Exercise: "throttle", Title: "Throttle", Graded: 4, Counts: []ClassPitfallCount{{"status", 2}}},
+		{Exercise: "breaker", Title: "Breaker"},
+	}
+	doc := render(t, ClassDashboard(ClassDashboardView{Pitfalls: ps}, Assets{}))
+	if n := doc.Find("[data-pitfalls-section] .card").Length(); n != 0 {
+		t.Errorf("%d pitfall cards; want none", n)
+	}
+	rows := doc.Find("[data-testid=pitfall-table] tbody tr")
+	if rows.Length() != 3 {
+		t.Fatalf("%d rows; want one per pitfall hit, 3", rows.Length())
+	}
+	for _, c := range []struct {
+		row, level, count, href string
+	}{
+		{"pitfall-tokenbucket-capacity", "4", "3", "/class/submissions?exercise=tokenbucket&pitfall=capacity"},
+		{"pitfall-tokenbucket-backward-time", "2", "1", "/class/submissions?exercise=tokenbucket&pitfall=backward-time"},
+		{"pitfall-throttle-status", "2", "2", "/class/submissions?exercise=throttle&pitfall=status"},
+	} {
+		td := one(t, doc, c.row).Find("[data-testid=pitfall-count]")
+		href, _ := td.Find("a").Attr("href")
+		level, _ := td.Attr("data-level")
+		if got := text(td.Find("a")); got != c.count || level != c.level || href != c.href {
+			t.Errorf("%s: count %q, level %q, link %q; want %s, %s, %s", c.row, got, level, href, c.count, c.level, c.href)
+		}
+	}
+	if got := text(one(t, doc, "pitfalls-quiet")); got != "No pitfall hit yet: GCRA (2 graded), Breaker (0 graded)" {
+		t.Errorf("quiet line = %q", got)
+	}
+	for _, key := range []string{"exercise", "count"} {
+		th := doc.Find("th[data-sort-key=" + key + "]")
+		if th.Find("button[data-sort="+key+"]").Length() != 1 {
+			t.Errorf("the %s column has no sort button", key)
+		}
+	}
+	if sort, _ := doc.Find("th[data-sort-key=exercise]").Attr("aria-sort"); sort != "ascending" {
+		t.Errorf("exercise column aria-sort = %q; want ascending (the order the page opens in)", sort)
+	}
+}

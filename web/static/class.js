@@ -61,7 +61,33 @@
     };
   }
 
-  // The dashboard: update a learner's cell and the exercise's pitfalls.
+  // Wide tables scroll sideways in a box (templ scrollBox): mark the edges
+  // that hide more (data-more="left", "right" or both), which lab.css
+  // shades and hints at; on a screen wide enough nothing is marked.
+  var scrollBoxes = function () {
+    var boxes = document.querySelectorAll("[data-scroll-x]");
+    for (var i = 0; i < boxes.length; i++) {
+      (function (box) {
+        var inner = box.querySelector(".table-scroll");
+        if (!inner || box.hasAttribute("data-scroll-watched")) { return; }
+        box.setAttribute("data-scroll-watched", "");
+        var mark = function () {
+          var more = [];
+          if (inner.scrollLeft > 1) { more.push("left"); }
+          if (inner.scrollLeft + inner.clientWidth < inner.scrollWidth - 1) { more.push("right"); }
+          if (more.length) { box.setAttribute("data-more", more.join(" ")); } else { box.removeAttribute("data-more"); }
+        };
+        inner.addEventListener("scroll", mark, { passive: true });
+        window.addEventListener("resize", mark);
+        mark();
+      })(boxes[i]);
+    }
+  };
+  scrollBoxes();
+
+  // The dashboard: update a learner's cell with the words the server sends
+  // (internal/class/cell writes them; nothing here does), and the pitfalls
+  // table, which the server renders again and this script sorts.
   var dash = document.querySelector("[data-live-dashboard]");
   if (dash) {
     var state = document.querySelector("[data-testid=live-state]");
@@ -74,13 +100,98 @@
       }
       return null;
     };
-    var setText = function (td, text, submission) {
+    // show writes a cell as class.Cell's text and note say, as the page
+    // does (web/page/class.templ).
+    var show = function (td, c) {
+      td.setAttribute("data-state", c.state || "");
+      td.setAttribute("data-status", c.latest_status || "");
       td.textContent = "";
-      var a = document.createElement("a");
-      a.href = "/class/submissions/" + submission;
-      a.textContent = text;
-      td.appendChild(a);
+      if (c.submission > 0) {
+        var a = document.createElement("a");
+        a.href = "/class/submissions/" + c.submission;
+        a.textContent = c.text;
+        td.appendChild(a);
+      } else {
+        td.appendChild(document.createTextNode(c.text));
+      }
+      if (c.note) {
+        var small = document.createElement("small");
+        small.className = "cell-note";
+        small.setAttribute("data-testid", "cell-note");
+        small.textContent = c.note;
+        td.appendChild(document.createTextNode(" "));
+        td.appendChild(small);
+      }
     };
+
+    // The pitfalls table: sorted by exercise (the server's order) or by
+    // count, most first; a second press of the same button reverses.
+    var pitfalls = document.querySelector("[data-pitfalls-section]");
+    var sort = { key: "exercise", dir: "ascending" };
+    var applySort = function () {
+      var table = pitfalls && pitfalls.querySelector("table");
+      if (!table) { return; }
+      var tbody = table.tBodies[0];
+      var rows = Array.prototype.slice.call(tbody.rows);
+      var sign = sort.dir === "ascending" ? 1 : -1;
+      var order = function (r) { return Number(r.getAttribute("data-order")); };
+      var count = function (r) { return Number(r.getAttribute("data-count")); };
+      rows.sort(function (a, b) {
+        if (sort.key === "count" && count(a) !== count(b)) { return sign * (count(a) - count(b)); }
+        return sort.key === "count" ? order(a) - order(b) : sign * (order(a) - order(b));
+      });
+      rows.forEach(function (r) { tbody.appendChild(r); });
+      var ths = table.querySelectorAll("th[data-sort-key]");
+      for (var i = 0; i < ths.length; i++) {
+        if (ths[i].getAttribute("data-sort-key") === sort.key) { ths[i].setAttribute("aria-sort", sort.dir); } else { ths[i].removeAttribute("aria-sort"); }
+      }
+    };
+    if (pitfalls) {
+      pitfalls.addEventListener("click", function (ev) {
+        var target = /** @type {Element} */ (ev.target);
+        var button = target.closest ? target.closest("button[data-sort]") : null;
+        if (!button) { return; }
+        var key = button.getAttribute("data-sort");
+        if (key === sort.key) {
+          sort.dir = sort.dir === "ascending" ? "descending" : "ascending";
+        } else {
+          sort = { key: key, dir: key === "count" ? "descending" : "ascending" };
+        }
+        applySort();
+      });
+    }
+    // refreshPitfalls fetches the table again (one request at a time; a
+    // grading that lands meanwhile asks for one more), keeping the sort
+    // and the keyboard focus on a sort button.
+    var fetching = false, again = false;
+    var refreshPitfalls = function () {
+      if (!pitfalls) { return; }
+      if (fetching) { again = true; return; }
+      fetching = true;
+      fetch(pitfalls.getAttribute("data-pitfalls-section"), { credentials: "same-origin" })
+        .then(function (r) { if (!r.ok) { throw new Error("pitfalls: " + r.status); } return r.text(); })
+        .then(function (html) {
+          var body = pitfalls.querySelector("[data-pitfalls-body]");
+          var focused = document.activeElement && body && body.contains(document.activeElement) ? document.activeElement.getAttribute("data-sort") : null;
+          var tmp = document.createElement("div");
+          tmp.innerHTML = html;
+          var fresh = tmp.querySelector("[data-pitfalls-body]");
+          if (body && fresh) { body.replaceWith(fresh); }
+          applySort();
+          scrollBoxes();
+          if (focused) {
+            var b = pitfalls.querySelector("button[data-sort=\"" + focused + "\"]");
+            if (b) { b.focus(); }
+          }
+          pitfalls.setAttribute("data-refreshed", String(Number(pitfalls.getAttribute("data-refreshed") || 0) + 1));
+        })
+        .catch(function () { state.textContent = "live updates stopped: reload the page"; })
+        .then(function () {
+          fetching = false;
+          if (again) { again = false; refreshPitfalls(); }
+        });
+    };
+
     var dws = socket(dash.getAttribute("data-live-dashboard"));
     dws.onopen = function () { state.textContent = "live"; state.setAttribute("data-live", "1"); };
     dws.onclose = function () { state.textContent = "live updates stopped: reload the page"; state.removeAttribute("data-live"); };
@@ -92,31 +203,15 @@
       if (!td) { return; }
       if (e.type === EVENT.QUEUED || e.type === EVENT.RUNNING) {
         td.setAttribute("data-state", e.type);
-        if (td.getAttribute("data-status") === "") { setText(td, "grading…", e.submission); }
+        if (e.cell) { show(td, e.cell); }
         return;
       }
       if (e.type !== EVENT.DONE || !e.cell) { return; }
-      var c = e.cell;
-      td.setAttribute("data-state", c.state);
-      td.setAttribute("data-status", c.latest_status || "");
-      setText(td, c.graded ? num(c.best) + " / " + num(c.max) + (c.latest !== c.best ? " (latest " + num(c.latest) + ")" : "") : "—", c.submission); // as cellText in web/page/class.go
+      show(td, e.cell);
       td.classList.remove("flash");
       void td.offsetWidth;
       td.classList.add("flash");
-      var graded = document.querySelector("[data-graded=\"" + e.exercise + "\"]");
-      if (graded && e.graded) { graded.textContent = "(" + e.graded + " graded)"; }
-      var ol = document.querySelector("ol[data-pitfalls=\"" + e.exercise + "\"]");
-      if (ol && e.pitfalls) {
-        ol.textContent = "";
-        e.pitfalls.forEach(function (p) {
-          var li = document.createElement("li");
-          var code = document.createElement("code");
-          code.textContent = p.pitfall;
-          li.appendChild(code);
-          li.appendChild(document.createTextNode(": " + p.learners));
-          ol.appendChild(li);
-        });
-      }
+      if (e.pitfalls) { refreshPitfalls(); }
     };
   }
 })();
