@@ -270,6 +270,7 @@ func TestClassDashboardPitfallsInBrowser(t *testing.T) {
 	if !slices.Equal(learners, []string{"ada", "bob"}) {
 		t.Errorf("capacity's submissions are %q; want ada's and bob's", learners)
 	}
+	browsertest.Screenshot(t, ctx, "pitfall-submissions")
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors: %q", e)
 	}
