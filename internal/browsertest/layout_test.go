@@ -56,7 +56,7 @@ func TestLayoutUsesTheWidth(t *testing.T) {
 			}
 		}
 		Eval[bool](t, ctx, `(() => {
-			const el = [...document.querySelectorAll('[data-testid="`+p.mount+`"] .scroll-x')].find((el) => el.scrollWidth > el.clientWidth + 1);
+			const el = [...document.querySelectorAll('[data-testid="`+p.mount+`"] .scroll-cue')].find((el) => el.scrollWidth > el.clientWidth + 1);
 			if (el) el.scrollIntoView({block: "center"});
 			return true;
 		})()`)

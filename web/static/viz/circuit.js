@@ -215,7 +215,7 @@ class CircuitViz extends Viz {
       ui.load,
       loadLegend,
       h("div", { class: "rcv-details" }, [
-        h("div", { class: "rcv-halfopens scroll-x", role: "region", "aria-label": "Half-open periods", tabindex: "0" }, [table, ui.halfNote]),
+        h("div", { class: "rcv-halfopens scroll-cue", role: "region", "aria-label": "Half-open periods", tabindex: "0" }, [table, ui.halfNote]),
         h("div", { class: "rcv-logbox" }, [h("p", { class: "rcv-loghead", text: "State changes and late results" }), ui.log]),
       ]),
       ui.note,

@@ -204,7 +204,7 @@ class FairnessViz extends Viz {
       ui.cells.push(row);
       ui.table.appendChild(tr);
     });
-    const table = h("div", { class: "rfq-table scroll-x", role: "region", "aria-label": "Sessions", tabindex: "0" }, [h("table", { "data-testid": "sessions" }, [
+    const table = h("div", { class: "rfq-table scroll-cue", role: "region", "aria-label": "Sessions", tabindex: "0" }, [h("table", { "data-testid": "sessions" }, [
       h("caption", { text: "Per session and scheduler: share of the engine over the last second, and the queueing delay since the start (p50, p99), from arrival to service." }),
       h("thead", {}, [head1, head2]), ui.table,
     ])]);

@@ -157,7 +157,7 @@ class Gradient2Viz extends Viz {
       key("limit", "limit"), key("inflight", "in flight"), key("short", "short RTT (mean per 50 ms)"),
       key("long", "long RTT (dashed: × tolerance)"), key("band", "load over capacity"),
     ]);
-    const table = h("div", { class: "rg2-table scroll-x", role: "region", "aria-label": "Load steps", tabindex: "0" }, [h("table", { "data-testid": "steps" }, [
+    const table = h("div", { class: "rg2-table scroll-cue", role: "region", "aria-label": "Load steps", tabindex: "0" }, [h("table", { "data-testid": "steps" }, [
       h("caption", { text: "Per load step, oldest first: what the limit did and what it cost." }),
       h("thead", {}, [h("tr", {}, ["Step", "Load", "Limit", "Mean RTT", "Rejected", "App-limited"].map((t) => h("th", { scope: "col", text: t })))]),
       ui.steps,

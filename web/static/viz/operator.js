@@ -276,10 +276,10 @@ class OperatorViz extends Viz {
       h("div", { class: "rov-figs" }, [this.figs.unattributed.box, this.figs.pausedPassed.box, this.figs.whiteCapped.box, this.figs.highMoved.box]),
       ui.verdict,
       h("div", { class: "rov-details" }, [
-        h("div", { class: "rov-scroll scroll-x", role: "region", "aria-label": "Addresses", tabindex: "0" }, [addrTable]),
-        h("div", { class: "rov-scroll scroll-x", role: "region", "aria-label": "Periods", tabindex: "0" }, [periodTable, ui.periodNote]),
-        h("div", { class: "rov-scroll scroll-x", role: "region", "aria-label": "Decisions by state", tabindex: "0" }, [matrix("Decisions by the state at the call", "by-state", "state", ui.byState)]),
-        h("div", { class: "rov-scroll scroll-x", role: "region", "aria-label": "Decisions by congestion level", tabindex: "0" }, [matrix("Decisions by the congestion level at the call", "by-level", "level", ui.byLevel)]),
+        h("div", { class: "rov-scroll scroll-cue", role: "region", "aria-label": "Addresses", tabindex: "0" }, [addrTable]),
+        h("div", { class: "rov-scroll scroll-cue", role: "region", "aria-label": "Periods", tabindex: "0" }, [periodTable, ui.periodNote]),
+        h("div", { class: "rov-scroll scroll-cue", role: "region", "aria-label": "Decisions by state", tabindex: "0" }, [matrix("Decisions by the state at the call", "by-state", "state", ui.byState)]),
+        h("div", { class: "rov-scroll scroll-cue", role: "region", "aria-label": "Decisions by congestion level", tabindex: "0" }, [matrix("Decisions by the congestion level at the call", "by-level", "level", ui.byLevel)]),
       ]),
       h("div", { class: "rov-logbox" }, [h("p", { class: "rov-loghead", text: "Latest decisions" }), ui.log]),
     ]);

@@ -239,7 +239,7 @@ class PolicyViz extends Viz {
       h("div", { class: "rpv-figs" }, [cancels.box, orders.box, heartbeats.box, disconnects.box]),
       chart,
       h("div", { class: "rpv-details" }, [
-        h("div", { class: "rpv-floods scroll-x", role: "region", "aria-label": "Floods that escalated", tabindex: "0" }, [table, floodNote]),
+        h("div", { class: "rpv-floods scroll-cue", role: "region", "aria-label": "Floods that escalated", tabindex: "0" }, [table, floodNote]),
         h("div", { class: "rpv-logbox", "data-testid": side + "-log" }, [h("p", { class: "rpv-loghead", text: "Last refusals" }), log]),
       ]),
       note,
