@@ -230,7 +230,15 @@ func (c *Class) Submit(ctx context.Context, user store.User, exercise string, fi
 		return store.Submission{}, err
 	}
 	if n >= c.cfg.MaxQueue {
-		return store.Submission{}, ErrQueueFull
+		// A submission that replaces the learner's waiting one adds
+		// nothing to the queue: it is taken even when the queue is full.
+		replaces, err := c.st.Waiting(ctx, user.ID, exercise)
+		if err != nil {
+			return store.Submission{}, err
+		}
+		if !replaces {
+			return store.Submission{}, ErrQueueFull
+		}
 	}
 	fp := Fingerprint(files)
 	sub, err := c.st.SubmitUpload(ctx, store.Upload{UserID: user.ID, Exercise: exercise, Files: files,

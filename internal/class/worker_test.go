@@ -276,6 +276,37 @@ func must[T any](v T, err error) T {
 
 // A learner's newer submission of an exercise supersedes the one still
 // waiting: it is not graded, and its page is told.
+// A full queue still takes a submission that only replaces the learner's
+// waiting one of the same exercise: it adds nothing to the queue. Anyone
+// else's is refused until there is room.
+func TestFullQueueTakesASupersedingSubmission(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db string) {
+		block := make(chan struct{})
+		f := newClassOn(t, db, class.Config{MaxQueue: 1}, func(ctx context.Context, o grader.Options) (*report.Report, error) {
+			<-block
+			return result(report.Failed, ""), nil
+		})
+		defer close(block)
+		first := f.submit(t, f.ada, okSource+"//1") // claimed at once, blocks the worker
+		f.wait(t, first.ID, class.EventRunning)
+		second := f.submit(t, f.ada, okSource+"//2") // waits: the queue is full
+		files := []store.File{{Name: "tokenbucket.go", Content: []byte(okSource + "//b")}}
+		if _, err := f.c.Submit(t.Context(), f.bob, "tokenbucket", files); !errors.Is(err, class.ErrQueueFull) {
+			t.Fatalf("bob's submission to a full queue = %v; want ErrQueueFull", err)
+		}
+		third, err := f.c.Submit(t.Context(), f.ada, "tokenbucket", []store.File{{Name: "tokenbucket.go", Content: []byte(okSource + "//3")}})
+		if err != nil {
+			t.Fatalf("ada's submission replacing her waiting one, the queue full = %v; want it taken", err)
+		}
+		if got, _ := f.st.Submission(t.Context(), second.ID); got.Job.State != store.Superseded {
+			t.Errorf("the replaced submission: state %q; want superseded", got.Job.State)
+		}
+		if n, err := f.st.CountJobs(t.Context(), store.Queued); err != nil || n != 1 {
+			t.Errorf("jobs queued after the replacement = %d, %v; want 1 (the third, %d)", n, err, third.ID)
+		}
+	})
+}
+
 func TestNewerSubmissionSupersedes(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db string) {
 		block := make(chan struct{})

@@ -314,14 +314,35 @@ func (s *Store) SubmitUpload(ctx context.Context, up Upload) (Submission, error)
 		Job: Job{ID: jid, SubmissionID: id, Reason: "submit", State: Queued, QueuedAt: now}}, nil
 }
 
-// CountJobs returns how many jobs are in the state.
+// waitingJob is the condition of a job not started yet: queued in the
+// store, or handed to River (DispatchJob) and not started by a worker.
+const waitingJob = `(state = 'queued' OR state = 'running' AND started_at_ns IS NULL)`
+
+// CountJobs returns how many jobs are in state. Queued counts every job
+// not started yet, those handed to River and waiting there included: what
+// the dashboard shows as queued and the queue's limit counts.
 func (s *Store) CountJobs(ctx context.Context, state JobState) (int, error) {
+	q, args := `SELECT COUNT(*) FROM jobs WHERE state = ?`, []any{state}
+	if state == Queued {
+		q, args = `SELECT COUNT(*) FROM jobs WHERE `+waitingJob, nil
+	}
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE state = ?`, state).Scan(&n)
-	if err != nil {
+	if err := s.db.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
 	return n, nil
+}
+
+// Waiting reports whether the learner has a job of exercise not started
+// yet: a new submission of it would supersede that job, not add one.
+func (s *Store) Waiting(ctx context.Context, userID int64, exercise string) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE `+waitingJob+` AND submission_id IN (
+	SELECT id FROM submissions WHERE user_id = ? AND exercise_id = ?)`, userID, exercise).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("store: %w", err)
+	}
+	return n > 0, nil
 }
 
 const jobCols = `id, submission_id, reason, state, attempts, queued_at_ns, started_at_ns, finished_at_ns, seed, error, result, retries, server_fault, note`

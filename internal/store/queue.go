@@ -203,7 +203,7 @@ WHERE id = ? AND state = 'running'`, ns(notBefore), jobID)
 func supersede(ctx context.Context, tx *tx, userID int64, exercise string, newest int64, now time.Time) ([]int64, error) {
 	rows, err := tx.QueryContext(ctx, `
 UPDATE jobs SET state = 'superseded', finished_at_ns = ?, error = ?
-WHERE (state = 'queued' OR state = 'running' AND started_at_ns IS NULL) AND submission_id IN (
+WHERE `+waitingJob+` AND submission_id IN (
 	SELECT id FROM submissions WHERE user_id = ? AND exercise_id = ? AND id < ?)
 RETURNING submission_id`, ns(now), fmt.Sprintf("not graded: submission %d, a newer one of the same exercise, replaced it while it waited", newest),
 		userID, exercise, newest)

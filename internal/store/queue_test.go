@@ -367,6 +367,14 @@ func TestDispatchedJobWaitsUntilStarted(t *testing.T) {
 		if st := state(); st != store.Queued || !got.Job.Waiting() {
 			t.Errorf("handed on, not started: Gradings state %q, Waiting %v; want queued, true", st, got.Job.Waiting())
 		}
+		// The dashboard's queued count and the queue's limit count it, and
+		// a new submission of the exercise would replace it.
+		if n, err := s.CountJobs(ctx, store.Queued); err != nil || n != 1 {
+			t.Errorf("CountJobs(Queued) with a job handed on = %d, %v; want 1", n, err)
+		}
+		if w, err := s.Waiting(ctx, u["ada"].ID, "tokenbucket"); err != nil || !w {
+			t.Errorf("Waiting(ada, tokenbucket) with her job handed on = %v, %v; want true", w, err)
+		}
 		const note = "regrading after a worker stopped"
 		if running, err := s.StartJob(ctx, job.ID, note); err != nil || !running {
 			t.Fatalf("StartJob = %v, %v; want running", running, err)
@@ -377,6 +385,9 @@ func TestDispatchedJobWaitsUntilStarted(t *testing.T) {
 		}
 		if st := state(); st != store.Running || got.Job.Waiting() || got.Job.Note != note {
 			t.Errorf("started: Gradings state %q, Waiting %v, Note %q; want running, false, %q", st, got.Job.Waiting(), got.Job.Note, note)
+		}
+		if n, err := s.CountJobs(ctx, store.Queued); err != nil || n != 0 {
+			t.Errorf("CountJobs(Queued) once the job started = %d, %v; want 0", n, err)
 		}
 		// A job claimed on this machine (SQLite's queue) runs at once.
 		submit(t, s, u["ada"], "gcra")
