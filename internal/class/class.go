@@ -72,7 +72,10 @@ type Config struct {
 	// killed); 0 means JobTimeout plus a minute; it must exceed JobTimeout
 	// by more than 5s (River's own deadline of the grading). River looks for
 	// such jobs every 30 s. DispatchDepth is how many
-	// River jobs may wait at once; 0 means 8.
+	// River jobs may wait at once; 0 means 1: River serves its jobs in the
+	// order they came, so every job waiting there is one a learner who
+	// submits next waits behind, and the dispatcher hands the next as soon
+	// as a worker starts one (its notification wakes it).
 	PagesOnly     bool
 	RescueAfter   time.Duration
 	DispatchDepth int
@@ -148,7 +151,7 @@ func New(cfg Config) *Class {
 		cfg.RescueAfter = cfg.JobTimeout + time.Minute
 	}
 	if cfg.DispatchDepth <= 0 {
-		cfg.DispatchDepth = 8
+		cfg.DispatchDepth = 1
 	}
 	if cfg.Sandbox == nil {
 		log := cfg.Log

@@ -282,7 +282,7 @@ func TestJobGivenUpAfterThreeStoppedWorkers(t *testing.T) {
 // own limit is above the attempt on which the store gives up.
 func TestLostRiverJobGivenUp(t *testing.T) {
 	db := storetest.PostgresURL(t)
-	server, st, _ := startOn(t, db, true, nil) // no worker: jobs wait in River
+	server, st, _ := startWith(t, db, class.Config{PagesOnly: true, DispatchDepth: 2}, nil) // no worker: jobs wait in River
 	events := server.Subscribe(0)
 	defer events.Close()
 	var subs []store.Submission
@@ -298,7 +298,7 @@ func TestLostRiverJobGivenUp(t *testing.T) {
 		subs = append(subs, sub)
 	}
 	ada, bob := subs[0], subs[1]
-	// Both handed to River (DispatchDepth is 8), neither started.
+	// Both handed to River (DispatchDepth 2), neither started.
 	for end := time.Now().Add(20 * time.Second); ; {
 		var n, maxAttempts int
 		if err := st.DB().QueryRow(`SELECT COUNT(*), COALESCE(MIN(max_attempts), 0) FROM river_job WHERE kind = 'ratelab_grade'`).Scan(&n, &maxAttempts); err != nil {

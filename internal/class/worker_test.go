@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -303,6 +305,75 @@ func TestFullQueueTakesASupersedingSubmission(t *testing.T) {
 		}
 		if n, err := f.st.CountJobs(t.Context(), store.Queued); err != nil || n != 1 {
 			t.Errorf("jobs queued after the replacement = %d, %v; want 1 (the third, %d)", n, err, third.ID)
+		}
+	})
+}
+
+// One learner's submissions to all ten exercises at once do not crowd out
+// another learner: the other's first submission is graded after at most
+// one more of theirs than the one already running. On SQLite the queue
+// serves learners in turn; on Postgres the dispatcher also keeps River's
+// queue short (Config.DispatchDepth), since River serves its jobs in the
+// order they came.
+func TestOneLearnerCannotCrowdOutAnother(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db string) {
+		release := make(chan struct{})
+		var (
+			mu    sync.Mutex
+			order []string
+		)
+		f := newClassOn(t, db, class.Config{}, func(ctx context.Context, o grader.Options) (*report.Report, error) {
+			ex := o.Exercises[0]
+			src := string(must(os.ReadFile(filepath.Join(o.Replace[ex], ex+".go"))))
+			mu.Lock()
+			order = append(order, src)
+			mu.Unlock()
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			return result(report.Failed, ""), nil
+		})
+		submitTo := func(u store.User, ex string) store.Submission {
+			t.Helper()
+			sub, err := f.c.Submit(t.Context(), u, ex, []store.File{{Name: ex + ".go", Content: []byte(u.Name + " " + ex)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return sub
+		}
+		exercises := []string{"tokenbucket", "gcra", "slidingwindow", "hierarchy", "fairqueue", "gateway", "governor", "gradient2", "throttle", "breaker"}
+		first := submitTo(f.ada, exercises[0])
+		f.wait(t, first.ID, class.EventRunning)
+		for _, ex := range exercises[1:] {
+			submitTo(f.ada, ex)
+		}
+		// Time for Postgres's dispatcher to hand ada's jobs to River, as
+		// it would before bob's came (it runs on every submission's
+		// notification); the verdict below holds however long it had.
+		time.Sleep(time.Second)
+		submitTo(f.bob, "tokenbucket")
+		// Let the gradings go one at a time until bob's has started.
+		for {
+			mu.Lock()
+			started := slices.Contains(order, "bob tokenbucket")
+			mu.Unlock()
+			if started {
+				break
+			}
+			select {
+			case release <- struct{}{}:
+			case <-time.After(20 * time.Second):
+				mu.Lock()
+				t.Fatalf("no grading took its release within 20s; graded so far %q", order)
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		at := slices.Index(order, "bob tokenbucket")
+		if at < 0 || at > 2 {
+			t.Errorf("gradings in order %q: bob's first submission was graded %d-th; want it within the first three (ada's running one, at most one more of hers, then bob's)", order, at+1)
 		}
 	})
 }
