@@ -283,10 +283,10 @@ func TestYoursEndlessLoopLeavesThePageResponsive(t *testing.T) {
 	v.set("speed", "5")
 	v.setPaused(false)
 	Eval[bool](t, ctx, `(document.dispatchEvent(new CustomEvent("ratelab:yours", {detail: {version: 2}})), true)`)
-	f = v.waitUnaided("the correct Yours past 2 s", `f["impl-status"].startsWith("Yours") && f["viz-error"] === "" && parseFloat(f.clock.slice(4)) > 2 && n("accepted-tokenbucket") > 0`)
-	if strings.Contains(f.text("viz-ready"), "waiting") {
-		t.Errorf("ready dot = %q after the correct build ran", f.text("viz-ready"))
-	}
+	v.waitUnaided("the correct Yours past 2 s", `f["impl-status"].startsWith("Yours") && f["viz-error"] === "" && parseFloat(f.clock.slice(4)) > 2 && n("accepted-tokenbucket") > 0`)
+	// The dot says "waiting for Yours…" while a call takes over 250 ms (a
+	// busy machine, the fresh worker warming up), and not for good.
+	v.waitUnaided("the ready dot past waiting", `f["viz-ready"] === "live" || f["viz-ready"] === "paused"`)
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors: %q", e)
 	}
