@@ -159,6 +159,18 @@ func (s *Sandbox) confineBuild(cmd *exec.Cmd, tmp string) (done func(), err erro
 	return done, nil
 }
 
+// ClearBuildCache empties the sandbox's Go build cache and returns the
+// bytes it held: what a server does when its disk is full (the next build
+// compiles the standard library again).
+func (s *Sandbox) ClearBuildCache() int64 {
+	s.probe()
+	size := treeSize(s.Build.Cache)
+	if os.RemoveAll(s.Build.Cache) != nil {
+		return size - treeSize(s.Build.Cache)
+	}
+	return size
+}
+
 // trim empties the build cache if it has grown past CacheMax, waiting for
 // the builds that use it to end.
 func (b *BuildLimits) trim(log func(string, ...any)) {

@@ -275,6 +275,27 @@ func (c *Cache) Put(key Key, src string) error {
 	return nil
 }
 
+// Clear removes every entry and temporary file, and returns the bytes it
+// freed: what a server does when its disk is full. A build storing an entry
+// meanwhile may keep it.
+func (c *Cache) Clear() int64 {
+	des, err := os.ReadDir(c.dir)
+	if err != nil {
+		return 0
+	}
+	var freed int64
+	for _, de := range des {
+		fi, err := de.Info()
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if os.Remove(filepath.Join(c.dir, de.Name())) == nil {
+			freed += fi.Size()
+		}
+	}
+	return freed
+}
+
 // trim removes the least recently used entries until the total is within
 // the cap, and temporary files older than staleTmp. Processes trimming at
 // once may both remove an entry: the second removal fails, harmlessly.

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -409,12 +410,27 @@ func (c *Class) gradeNoted(ctx context.Context, job store.Job, note string) {
 	}
 	learnerPaths(ex, dir)
 	if why, ok := serverFault(ex); ok {
+		if strings.Contains(why, "no space left on device") {
+			c.freeSpace(log)
+		}
 		c.serverFailed(ctx, job, sub, why)
 		return
 	}
 	log.Info("class: graded", "learner", sub.Learner, "exercise", sub.Exercise, "status", ex.Status,
 		"score", ex.Score, "max", ex.MaxScore, "took", c.Now().Sub(start).Round(time.Millisecond))
 	c.finish(ctx, job, sub, store.Outcome{Result: ex, TimedOut: store.TimedOut(ex)})
+}
+
+// freeSpace empties the caches of built programs (the build cache, the
+// sandbox's Go build cache) when a grading found the disk full, so that
+// the retry, and the class, go on; the builds are done again.
+func (c *Class) freeSpace(log *slog.Logger) {
+	var freed int64
+	if c.cfg.BuildCache != nil {
+		freed += c.cfg.BuildCache.Clear()
+	}
+	freed += c.cfg.Sandbox.ClearBuildCache()
+	log.Warn("class: the disk is full: emptied the build caches to go on", "freed MiB", freed>>20)
 }
 
 // serverFailed handles a grading that failed for the server's reasons: the

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"ratelab/grader"
+	"ratelab/grader/buildcache"
 	"ratelab/grader/report"
 	"ratelab/internal/class"
 	"ratelab/internal/store"
@@ -157,6 +158,60 @@ func TestServerFailuresAreRetriedNotStored(t *testing.T) {
 			t.Errorf("job = %+v; want no result, the server's fault", got.Job)
 		}
 	})
+}
+
+// A grading that finds the disk full empties the build caches (the built
+// programs and the sandbox's Go build cache) and is retried, so the class
+// goes on once there is room; the learner's result is the retry's. One that
+// never finds room says so, as the server's problem.
+func TestDiskFullEmptiesTheBuildCaches(t *testing.T) {
+	dir := t.TempDir()
+	cache, err := buildcache.Open(filepath.Join(dir, "programs"), 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	program := filepath.Join(dir, "program")
+	if err := os.WriteFile(program, make([]byte, 4096), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := cache.Put(buildcache.Key{1}, program); err != nil {
+		t.Fatal(err)
+	}
+	sb := &grader.Sandbox{Log: t.Logf, Build: grader.BuildLimits{Cache: filepath.Join(dir, "gocache")}}
+	if err := os.MkdirAll(filepath.Join(sb.Build.Cache, "00"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sb.Build.Cache, "00", "a-d"), make([]byte, 4096), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	full := "does not build:\ngo: writing stat cache: open /tmp/ratelab-build-cache/00/x: no space left on device"
+	var calls atomic.Int32
+	f := newClass(t, class.Config{Retries: 2, RetryDelay: time.Nanosecond, BuildCache: cache, Sandbox: sb}, func(ctx context.Context, o grader.Options) (*report.Report, error) {
+		if n := calls.Add(1); n == 1 || n < 0 {
+			return result(report.Error, full), nil
+		}
+		return result(report.Failed, ""), nil
+	})
+	sub := f.submit(t, f.ada, okSource)
+	e := f.waitDone(t, sub.ID)
+	if e.Summary == nil || e.Status != report.Failed || calls.Load() != 2 {
+		t.Fatalf("done after %d gradings: %+v; want the retry's result", calls.Load(), e)
+	}
+	if cache.Get(buildcache.Key{1}, filepath.Join(dir, "got"), 0o755) {
+		t.Error("the build cache still holds its program after the disk was full; want it emptied")
+	}
+	if _, err := os.Stat(filepath.Join(sb.Build.Cache, "00", "a-d")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the sandbox's Go build cache still holds its file after the disk was full (%v); want it emptied", err)
+	}
+
+	// A disk that stays full: the server's problem, said with the reason.
+	calls.Store(-100)
+	sub = f.submit(t, f.bob, okSource)
+	f.waitDone(t, sub.ID)
+	got, _ := f.st.Submission(t.Context(), sub.ID)
+	if !got.Job.ServerFault || !strings.Contains(got.Job.Error, "no space left on device") || !strings.Contains(got.Job.Error, "the server's problem") {
+		t.Errorf("a disk that stays full: job error %q, server fault %v; want the server's problem, naming no space left on device", got.Job.Error, got.Job.ServerFault)
+	}
 }
 
 // A busy database is retried until the write goes through.
