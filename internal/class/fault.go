@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"ratelab/grader"
 	"ratelab/grader/report"
 )
 
@@ -43,7 +44,7 @@ func serverFault(ex *report.Exercise) (string, bool) {
 	if ex.Status != report.Error {
 		return "", false
 	}
-	if out, ok := strings.CutPrefix(ex.Message, "does not build:"); ok {
+	if out, ok := grader.CompileError(ex); ok {
 		out = strings.TrimSpace(out)
 		if compilerPosition.MatchString(out) || strings.Contains(out, "does not match the course contract") {
 			return "", false // the learner's code
