@@ -80,6 +80,11 @@ type Config struct {
 	PagesOnly     bool
 	RescueAfter   time.Duration
 	DispatchDepth int
+	// Lease is how long a River worker of this process holds a job
+	// without renewing it (it renews every third of it while it grades):
+	// a worker killed mid-grading loses its job that long after, and the
+	// dispatcher hands it to another; 0 means 30s.
+	Lease time.Duration
 	// BuildCache, if set, keeps the graded programs by content (see
 	// grader.Options.BuildCache).
 	BuildCache *buildcache.Cache
@@ -153,6 +158,9 @@ func New(cfg Config) *Class {
 	}
 	if cfg.DispatchDepth <= 0 {
 		cfg.DispatchDepth = 1
+	}
+	if cfg.Lease <= 0 {
+		cfg.Lease = 30 * time.Second
 	}
 	if cfg.Sandbox == nil {
 		log := cfg.Log

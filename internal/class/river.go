@@ -85,6 +85,10 @@ const lostMessage = "not graded: the queue gave its grading up (the worker gradi
 // gradeArgs is a River job's arguments: the store job to grade.
 type gradeArgs struct {
 	Job int64 `json:"job"`
+	// Attempt is the store job's attempt handed on (its Attempts then): a
+	// worker grades only that attempt (store.StartJob). 0, from a River job
+	// inserted before attempts travelled, takes the store job's.
+	Attempt int `json:"attempt,omitempty"`
 }
 
 // Kind names River's job kind.
@@ -269,6 +273,11 @@ func (r *remote) listenOnce(ctx context.Context) error {
 			}
 		}
 		if leader {
+			if n, err := r.c.st.ReclaimLapsed(ctx, r.c.Now(), regradingMessage); err != nil && ctx.Err() == nil {
+				r.c.cfg.Log.Warn("class: looking for gradings whose worker stopped", "err", err)
+			} else if n > 0 {
+				r.c.cfg.Log.Warn("class: gradings whose worker stopped renewing them go to another worker", "jobs", n)
+			}
 			if err := r.dispatch(ctx); err != nil && ctx.Err() == nil {
 				r.c.cfg.Log.Error("class: dispatching", "err", err)
 			}
@@ -331,7 +340,7 @@ func (r *remote) dispatch(ctx context.Context) error {
 	}
 	for room := r.c.cfg.DispatchDepth - len(res.Jobs); room > 0; room-- {
 		_, ok, err := r.c.st.DispatchJob(ctx, func(ctx context.Context, tx *sql.Tx, j store.Job) error {
-			_, err := r.inserter.InsertTx(ctx, tx, gradeArgs{Job: j.ID}, &river.InsertOpts{Queue: riverQueue, MaxAttempts: riverMaxAttempts})
+			_, err := r.inserter.InsertTx(ctx, tx, gradeArgs{Job: j.ID, Attempt: j.Attempts}, &river.InsertOpts{Queue: riverQueue, MaxAttempts: riverMaxAttempts})
 			return err
 		})
 		if err != nil || !ok {
@@ -413,11 +422,36 @@ func (w *gradeWorker) Work(ctx context.Context, rj *river.Job[gradeArgs]) error 
 	if rj.Attempt > 1 {
 		note = regradingMessage // kept on the job: a page opened now says it too
 	}
-	if running, err := c.st.StartJob(ctx, job.ID, note); err != nil {
+	attempt := rj.Args.Attempt
+	if attempt == 0 {
+		attempt = job.Attempts
+	}
+	if running, err := c.st.StartJob(ctx, job.ID, attempt, note, c.Now().Add(c.cfg.Lease)); err != nil {
 		return err
 	} else if !running {
-		return nil // done already (a retry of a finished job), superseded, or put back
+		return nil // done already (a retry of a finished job), superseded, put back, or handed on again
 	}
+	if job.Note != "" && note == "" {
+		note = job.Note // handed on again after its worker's lease ran out
+	}
+	// The lease: renewed while this worker grades, so that a worker killed
+	// mid-grading loses the job within Config.Lease (ReclaimLapsed).
+	renewing, stopRenewing := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopRenewing()
+	go func() {
+		tick := time.NewTicker(c.cfg.Lease / 3)
+		defer tick.Stop()
+		for {
+			select {
+			case <-renewing.Done():
+				return
+			case <-tick.C:
+				if _, err := c.st.RenewLease(renewing, job.ID, attempt, c.Now().Add(c.cfg.Lease)); err != nil && renewing.Err() == nil {
+					c.cfg.Log.Warn("class: renewing a grading's lease", "job", job.ID, "err", err)
+				}
+			}
+		}
+	}()
 	if rj.Attempt > maxAttempts {
 		sub, err := c.st.Submission(ctx, job.SubmissionID)
 		if err != nil {

@@ -138,6 +138,11 @@ CREATE INDEX submissions_by_fingerprint ON submissions (exercise_id, fingerprint
 	`
 ALTER TABLE jobs ADD COLUMN note TEXT;
 `,
+	// 5: the lease of a job a worker of another process grades (River):
+	// the time by which it must be renewed, or the job is handed on.
+	`
+ALTER TABLE jobs ADD COLUMN lease_ns INTEGER;
+`,
 }
 
 // migrate brings db up to SchemaVersion, one transaction per migration.

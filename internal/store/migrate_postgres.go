@@ -119,6 +119,10 @@ CREATE TABLE settings (
 	`
 ALTER TABLE jobs ADD COLUMN note TEXT;
 `,
+	// 4: a running job's lease (SQLite's migration 5).
+	`
+ALTER TABLE jobs ADD COLUMN lease_ns BIGINT;
+`,
 }
 
 // migrationLock is the key of the advisory lock Postgres migrations run

@@ -262,22 +262,54 @@ func (s *Store) Path(ctx context.Context) (string, error) {
 	return "", rows.Err()
 }
 
-// StartJob records that a worker starts a dispatched job (DispatchJob
-// leaves its start unset), with note as the job's Note ("" for none), and
-// reports whether the job is still running: false when it was finished,
-// superseded (Submit supersedes dispatched jobs no worker has started) or
-// put back meanwhile. A job started before (a retry after a worker
-// stopped) keeps its first start.
-func (s *Store) StartJob(ctx context.Context, jobID int64, note string) (bool, error) {
-	var nv any
+// StartJob marks a job handed on (DispatchJob) as started by a worker, with
+// note (why it is graded again; "" keeps the job's), and reports whether the job is
+// still the worker's to grade: running, and on the attempt the worker was
+// handed (attempt, the Job's Attempts when DispatchJob handed it). A
+// worker handed an earlier attempt (River retrying the job of a worker
+// whose lease ran out, see ReclaimLapsed) is told no. lease, if not zero,
+// is the time by which the worker must renew the job (RenewLease).
+func (s *Store) StartJob(ctx context.Context, jobID int64, attempt int, note string, lease time.Time) (bool, error) {
+	var nv, lv any
 	if note != "" {
 		nv = cut(note, MaxText)
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE jobs SET started_at_ns = COALESCE(started_at_ns, ?), note = ? WHERE id = ? AND state = 'running'`,
-		ns(s.clock.Now()), nv, jobID)
+	if !lease.IsZero() {
+		lv = ns(lease)
+	}
+	res, err := s.db.ExecContext(ctx, `UPDATE jobs SET started_at_ns = COALESCE(started_at_ns, ?), note = COALESCE(?, note), lease_ns = ?
+WHERE id = ? AND state = 'running' AND attempts = ?`,
+		ns(s.clock.Now()), nv, lv, jobID, attempt)
 	if err != nil {
 		return false, fmt.Errorf("store: %w", err)
 	}
 	n, _ := res.RowsAffected()
 	return n == 1, nil
+}
+
+// RenewLease moves the lease of a job its worker still grades to until,
+// and reports whether the job is still running on that attempt.
+func (s *Store) RenewLease(ctx context.Context, jobID int64, attempt int, until time.Time) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE jobs SET lease_ns = ? WHERE id = ? AND state = 'running' AND attempts = ?`, ns(until), jobID, attempt)
+	if err != nil {
+		return false, fmt.Errorf("store: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// ReclaimLapsed puts back in the queue every running job whose lease ran
+// out before now (its worker was killed, or cut off), with note for the
+// learner's page, and returns how many there were. DispatchJob hands each
+// on again, as a new attempt: the lapsed worker's attempt can no longer
+// start (StartJob) nor renew it, and a result is written once whoever
+// finishes first (Finish).
+func (s *Store) ReclaimLapsed(ctx context.Context, now time.Time, note string) (int, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE jobs SET state = 'queued', started_at_ns = NULL, lease_ns = NULL, note = ?
+WHERE state = 'running' AND lease_ns IS NOT NULL AND lease_ns < ?`, cut(note, MaxText), ns(now))
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
 }

@@ -376,7 +376,7 @@ func TestDispatchedJobWaitsUntilStarted(t *testing.T) {
 			t.Errorf("Waiting(ada, tokenbucket) with her job handed on = %v, %v; want true", w, err)
 		}
 		const note = "regrading after a worker stopped"
-		if running, err := s.StartJob(ctx, job.ID, note); err != nil || !running {
+		if running, err := s.StartJob(ctx, job.ID, job.Attempts, note, time.Time{}); err != nil || !running {
 			t.Fatalf("StartJob = %v, %v; want running", running, err)
 		}
 		got, err = s.Submission(ctx, sub.ID)
@@ -394,6 +394,65 @@ func TestDispatchedJobWaitsUntilStarted(t *testing.T) {
 		claimed, ok, err := s.ClaimJob(ctx)
 		if err != nil || !ok || claimed.Waiting() || claimed.Note != "" {
 			t.Errorf("ClaimJob = %+v, %v, %v; want a running job, no note", claimed, ok, err)
+		}
+	})
+}
+
+// A worker that stops renewing its job's lease (killed mid-grading, or
+// between grading and writing the result) loses it: ReclaimLapsed puts it
+// back with a note, DispatchJob hands it on as a new attempt, and the
+// lapsed attempt can neither start nor renew it; one result is written.
+func TestLapsedLeaseIsHandedOn(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, target string) {
+		s := open(t, target)
+		ctx := t.Context()
+		u := learners(t, s, "ada")
+		sub := submit(t, s, u["ada"], "tokenbucket")
+		hand := func(context.Context, *sql.Tx, store.Job) error { return nil }
+		first, ok, err := s.DispatchJob(ctx, hand)
+		if err != nil || !ok {
+			t.Fatalf("DispatchJob = %v, %v", ok, err)
+		}
+		now := time.Now()
+		if running, err := s.StartJob(ctx, first.ID, first.Attempts, "", now.Add(30*time.Second)); err != nil || !running {
+			t.Fatalf("StartJob = %v, %v; want running", running, err)
+		}
+		if n, err := s.ReclaimLapsed(ctx, now.Add(29*time.Second), "regrading after a worker stopped"); err != nil || n != 0 {
+			t.Fatalf("ReclaimLapsed before the lease ends = %d, %v; want 0", n, err)
+		}
+		if ok, err := s.RenewLease(ctx, first.ID, first.Attempts, now.Add(60*time.Second)); err != nil || !ok {
+			t.Fatalf("RenewLease = %v, %v; want renewed", ok, err)
+		}
+		if n, _ := s.ReclaimLapsed(ctx, now.Add(59*time.Second), "x"); n != 0 {
+			t.Fatalf("ReclaimLapsed before the renewed lease ends = %d; want 0", n)
+		}
+		// The worker dies: its lease runs out.
+		if n, err := s.ReclaimLapsed(ctx, now.Add(61*time.Second), "regrading after a worker stopped"); err != nil || n != 1 {
+			t.Fatalf("ReclaimLapsed after the lease = %d, %v; want 1", n, err)
+		}
+		if ok, _ := s.RenewLease(ctx, first.ID, first.Attempts, now.Add(90*time.Second)); ok {
+			t.Error("the lapsed worker renewed a job put back in the queue")
+		}
+		second, ok, err := s.DispatchJob(ctx, hand)
+		if err != nil || !ok || second.ID != first.ID || second.Attempts != first.Attempts+1 {
+			t.Fatalf("DispatchJob after the lapse = %+v, %v, %v; want job %d again, attempt %d", second, ok, err, first.ID, first.Attempts+1)
+		}
+		// River retrying the dead worker's attempt finds it no longer its.
+		if running, _ := s.StartJob(ctx, first.ID, first.Attempts, "", now.Add(120*time.Second)); running {
+			t.Error("the lapsed attempt started the job handed on again")
+		}
+		if running, err := s.StartJob(ctx, second.ID, second.Attempts, "", now.Add(120*time.Second)); err != nil || !running {
+			t.Fatalf("StartJob of the new attempt = %v, %v; want running", running, err)
+		}
+		got, err := s.Submission(ctx, sub.ID)
+		if err != nil || got.Job.Note != "regrading after a worker stopped" {
+			t.Errorf("the job handed on: note %q, %v; want the learner told it is graded again", got.Job.Note, err)
+		}
+		if err := s.FinishJob(ctx, second.ID, &report.Exercise{ID: "tokenbucket", Status: report.Passed}, 1, ""); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.FinishJob(ctx, first.ID, &report.Exercise{ID: "tokenbucket", Status: report.Failed}, 1, ""); !errors.Is(err, store.ErrNotRunning) {
+			t.Errorf("a second result for the job = %v; want ErrNotRunning (one result)", err)
 		}
 	})
 }
