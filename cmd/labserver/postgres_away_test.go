@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,7 +14,8 @@ import (
 // Postgres going away in the middle of a drain, as a restart does: every
 // connection of the class's database cut and none let in for 2 s, then cut
 // again. The server and the worker connect again, and every submission is
-// graded exactly once, none lost.
+// graded exactly once, none lost; the dashboard says the database was
+// away.
 func TestPostgresAwayDuringADrain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("grades a dozen submissions on Postgres")
@@ -93,6 +95,14 @@ func TestPostgresAwayDuringADrain(t *testing.T) {
 		if st := awaitGraded(t, s, tokens[sb.who], sb.id, 3*time.Minute); st.Result == nil || st.Error != "" {
 			t.Errorf("submission %d: %+v; want graded, with a result", sb.id, st)
 		}
+	}
+	// The dashboard says the database was away, and that the class went on.
+	prof, _ := instructor(t, s)
+	if code, page := get(t, prof, s.URL+"/class/dashboard"); code != 200 || !strings.Contains(page, `data-testid="db-away"`) || !strings.Contains(page, "The database was away from") {
+		if i := strings.Index(page, "<main"); i >= 0 {
+			t.Logf("dashboard: %.600s", page[i:])
+		}
+		t.Errorf("the dashboard after the database was away = %d, saying it: %v; want it to say when the database was away\nserver log:\n%s", code, strings.Contains(page, "The database was away"), s.log.String())
 	}
 	var done, results, runs int
 	if err := sdb.DB().QueryRow(`SELECT (SELECT COUNT(*) FROM jobs WHERE state = 'done'),

@@ -116,6 +116,7 @@ type Class struct {
 	mu       sync.Mutex
 	subs     map[*Subscription]struct{}
 	progress map[int64][]Event // per running submission: its events so far
+	away     Away              // the last time the database was away (see DatabaseAway)
 
 	gradeFn    func(context.Context, grader.Options) (*report.Report, error) // grader.Grade; tests swap it
 	storeRetry time.Duration                                                 // first wait before writing to a busy store again

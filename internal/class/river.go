@@ -240,6 +240,7 @@ func (r *remote) listen(ctx context.Context) {
 			return
 		}
 		r.c.cfg.Log.Warn("class: lost the connection that hears other processes; opening it again", "in", wait, "err", err)
+		r.c.lostDatabase(r.c.Now())
 		r.c.resyncAll()
 		select {
 		case <-ctx.Done():
@@ -261,6 +262,12 @@ func (r *remote) listenOnce(ctx context.Context) error {
 			return err
 		}
 	}
+	if r.c.reachedDatabase(r.c.Now()) {
+		// The pages read everything again, and the dashboard says the
+		// database was away.
+		r.c.cfg.Log.Info("class: the database answers again")
+		r.c.resyncAll()
+	}
 	leader := false
 	lastPrune, lastLost := time.Time{}, time.Time{}
 	for ctx.Err() == nil {
@@ -273,13 +280,18 @@ func (r *remote) listenOnce(ctx context.Context) error {
 			}
 		}
 		if leader {
-			if n, err := r.c.st.ReclaimLapsed(ctx, r.c.Now(), regradingMessage); err != nil && ctx.Err() == nil {
-				r.c.cfg.Log.Warn("class: looking for gradings whose worker stopped", "err", err)
-			} else if n > 0 {
+			// The database failing here is the database away (a restart):
+			// back to listen, which connects again after a wait, instead
+			// of trying again at once in a loop.
+			n, err := r.c.st.ReclaimLapsed(ctx, r.c.Now(), regradingMessage)
+			if err != nil {
+				return fmt.Errorf("looking for gradings whose worker stopped: %w", err)
+			}
+			if n > 0 {
 				r.c.cfg.Log.Warn("class: gradings whose worker stopped renewing them go to another worker", "jobs", n)
 			}
-			if err := r.dispatch(ctx); err != nil && ctx.Err() == nil {
-				r.c.cfg.Log.Error("class: dispatching", "err", err)
+			if err := r.dispatch(ctx); err != nil {
+				return fmt.Errorf("dispatching: %w", err)
 			}
 			if now := time.Now(); now.Sub(lastLost) >= lostEvery {
 				lastLost = now

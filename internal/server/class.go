@@ -90,6 +90,8 @@ type grading interface {
 	// gradebook's count of exercise's pitfall: each learner's latest
 	// graded one whose result fails a check of it.
 	PitfallSubmissions(ctx context.Context, exercise, pitfall string) ([]int64, error)
+	// DatabaseAway is the last time the database was away (Postgres).
+	DatabaseAway() class.Away
 }
 
 // live hands out gradings' events as they happen.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -102,7 +103,26 @@ func (h *classHandlers) dashboard(c echo.Context) error {
 		return err
 	}
 	u, _ := currentUser(c)
-	return render(c, http.StatusOK, page.ClassDashboard(pageDashboard(gb, u.Name, csrfToken(c), pageSubmissions(recent), queued, c.QueryParam("regraded")), h.pageAssets()))
+	v := pageDashboard(gb, u.Name, csrfToken(c), pageSubmissions(recent), queued, c.QueryParam("regraded"))
+	v.DatabaseAway = h.awayText(h.grading.DatabaseAway())
+	return render(c, http.StatusOK, page.ClassDashboard(v, h.pageAssets()))
+}
+
+// awayText says when the database was last away, if within a day: how
+// long, and that the class went on.
+func (h *classHandlers) awayText(a class.Away) string {
+	now := h.clock.Now()
+	at := func(t time.Time) string { return t.In(h.loc).Format("15:04:05") }
+	switch {
+	case a.From.IsZero():
+		return ""
+	case a.To.IsZero():
+		return "The database has been away since " + at(a.From) + ": gradings wait for it, and go on when it answers."
+	case now.Sub(a.To) > 24*time.Hour:
+		return ""
+	}
+	return fmt.Sprintf("The database was away from %s to %s (%s): gradings waited for it and went on after; nothing submitted was lost.",
+		at(a.From), at(a.To), a.To.Sub(a.From).Round(time.Second))
 }
 
 // dashboardPitfalls is the dashboard's pitfalls table alone, which the

@@ -79,6 +79,7 @@ type ClassDashboardView struct {
 	Recent           []ClassSubmission
 	Queued           int
 	Regraded         string // "n" after a regrade was queued
+	DatabaseAway     string // when the database was last away, if lately; "" if not
 }
 
 // ClassRow is one learner's line of the gradebook.
