@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"context"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -41,33 +42,34 @@ func TestControlsWaitForTheLab(t *testing.T) {
 		_, err := chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
 		return err
 	}
-	if err := chromedp.Listen(ctx, func(ev any) {
-		if e, ok := ev.(*fetch.EventRequestPaused); ok {
-			mu.Lock()
-			defer mu.Unlock()
-			if holdOn {
-				held = append(held, e.RequestID)
-				return
-			}
-			go cont(e.RequestID) // not from the listener: it would wait on itself
+	interceptWasm(t, ctx, func(id fetch.RequestID) {
+		mu.Lock()
+		hold := holdOn
+		if hold {
+			held = append(held, id)
 		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*lab.wasm*"}}}); err != nil {
-		t.Fatal(err)
-	}
+		mu.Unlock()
+		if !hold {
+			cont(id)
+		}
+	})
 	Open(t, ctx, s, "/lessons/week-2", "viz-edge-attack")
 	v := newVizPage(t, ctx, "viz-edge-attack")
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!!`+v.js("impl"),
 		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(vizTimeout))); err != nil {
 		t.Fatalf("waiting for the Code switch: %v", err)
 	}
-	mu.Lock()
-	n := len(held)
-	mu.Unlock()
-	if n == 0 {
-		t.Fatal("no request for lab.wasm was held: the test would prove nothing")
+	for deadline := time.Now().Add(vizTimeout); ; {
+		mu.Lock()
+		n := len(held)
+		mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no request for lab.wasm was held: the test would prove nothing")
+		}
+		time.Sleep(20 * time.Millisecond) // polling, with a deadline
 	}
 	f := v.figures()
 	if f.text("viz-error") != "" || !strings.Contains(Eval[string](t, ctx, v.js("impl-status")+`.parentElement.textContent`), "loading…") {
@@ -158,11 +160,7 @@ func TestStoppedYoursStopsItsControls(t *testing.T) {
 		passed int
 		failed int
 	)
-	if err := chromedp.Listen(ctx, func(ev any) {
-		e, ok := ev.(*fetch.EventRequestPaused)
-		if !ok {
-			return
-		}
+	interceptWasm(t, ctx, func(id fetch.RequestID) {
 		mu.Lock()
 		first := passed == 0
 		if first {
@@ -171,19 +169,12 @@ func TestStoppedYoursStopsItsControls(t *testing.T) {
 			failed++
 		}
 		mu.Unlock()
-		go func() { // not from the listener: it would wait on itself
-			if first {
-				chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID})
-				return
-			}
-			chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: e.RequestID, ErrorReason: network.ErrorReasonConnectionRefused})
-		}()
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*lab.wasm*"}}}); err != nil {
-		t.Fatal(err)
-	}
+		if first {
+			chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
+			return
+		}
+		chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: id, ErrorReason: network.ErrorReasonConnectionRefused})
+	})
 	m := openWeek3(t, ctx, s, "viz-policy")
 	m.set("impl", "yours")
 	f := m.waitUnaided("Yours stopped", `f["viz-error"] !== ""`)
@@ -205,4 +196,21 @@ func TestStoppedYoursStopsItsControls(t *testing.T) {
 	}
 	m.setPaused(true)
 	m.waitUnaided("Pause to pause the reference", `f["viz-ready"] === "paused"`)
+}
+
+// interceptWasm pauses the tab's every request for lab.wasm and hands each
+// to paused, in a goroutine of its own (a command sent from chromedp's
+// listener would wait on itself): paused continues, fails or keeps it.
+func interceptWasm(t *testing.T, ctx context.Context, paused func(fetch.RequestID)) {
+	t.Helper()
+	if err := chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			go paused(e.RequestID)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*lab.wasm*"}}}); err != nil {
+		t.Fatal(err)
+	}
 }
