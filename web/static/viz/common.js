@@ -639,9 +639,10 @@ export class Viz {
 
   /**
    * yoursCode names, for the learner, the code of theirs a run of Yours
-   * calls: the methods and the folder they are in, e.g. "Gate.Write and the
-   * rest of exercises/throttle". The worker cannot tell which call hung, only
-   * that the run's batch did not return.
+   * calls: the folder and its methods, e.g. "exercises/gateway: Gateway.Open,
+   * Admit, Reload" (this.code, which each visualization sets; one whose
+   * code depends on its settings overrides this). The worker cannot tell
+   * which call hung, only that the run's batch did not return.
    * @returns {string}
    */
   yoursCode() {

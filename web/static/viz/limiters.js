@@ -19,8 +19,7 @@
 //
 // A native ES module, no build step, no network beyond the two files.
 
-import { Viz, field as vizField, h, register, select, setOptions, sizeCanvas, stoppedNote } from "./common.js";
-import { describe } from "./common.js";
+import { describe, field as vizField, h, register, select, setOptions, sizeCanvas, stoppedNote, Viz } from "./common.js";
 
 const MAX_PER_FRAME = 20000; // messages decided per frame at most
 const BINS_PER_WINDOW = 300; // timeline resolution: bins per window W
@@ -216,12 +215,12 @@ class LimitersViz extends Viz {
     this.info = null;
     this.stopped = -1; // bit mask of the lanes the run stopped; -1 before the first state
     /**
-     * After a run of Yours hung, the bit mask of the lanes that ran the
-     * learner's code: the visualization goes on with the lab's own lanes on
-     * a run of the reference, and shows these stopped (see hung).
+     * After a run of Yours hung, the lanes that ran the learner's code, by
+     * id, with their figures and status as they stopped: the visualization
+     * goes on with the lab's own lanes on a run of the reference, and shows
+     * these stopped (see hung). Empty otherwise.
+     * @type {Map<string, {accepted: number, refused: number, max: number, why: string}>}
      */
-    this.hungMask = 0;
-    /** @type {Map<string, {accepted: number, refused: number, max: number, why: string}>} the hung lanes' figures and status when they stopped */
     this.frozen = new Map();
     this.slowed = false;
     this.now = 0;
@@ -425,7 +424,14 @@ class LimitersViz extends Viz {
    * a stub) or because Yours hung.
    */
   stoppedMask() {
-    return (this.stopped < 0 ? 0 : this.stopped) | this.hungMask;
+    return (this.stopped < 0 ? 0 : this.stopped) | this.hungMask();
+  }
+
+  /** hungMask is the bit mask of the lanes frozen after a hang. */
+  hungMask() {
+    let m = 0;
+    for (const lane of this.lanes) if (this.frozen.has(lane.id)) m |= 1 << lane.bit;
+    return m;
   }
 
   /** @param {Lane} lane */
@@ -451,7 +457,7 @@ class LimitersViz extends Viz {
    */
   laneStatus(lane, info) {
     const frozen = this.frozen.get(lane.id);
-    if (frozen && (this.hungMask >> lane.bit) & 1) return frozen.why;
+    if (frozen) return frozen.why;
     const li = info.lanes.find((l) => l.id === lane.id);
     return li && li.stopped ? li.status : "";
   }
@@ -465,12 +471,12 @@ class LimitersViz extends Viz {
    * @param {lab.SimInfo} info
    */
   implStatus(info) {
-    const impl = this.hungMask ? "Yours" : info.impl;
+    const impl = this.frozen.size ? "Yours" : info.impl;
     const mine = this.lanes.filter((l) => this.show[l.id] && this.runsYours(l, info.refill));
-    const stopped = mine.map((l) => this.laneStatus(l, info)).filter((st) => st);
+    const stopped = mine.map((l) => ({ name: l.name, why: this.laneStatus(l, info) })).filter((st) => st.why);
     if (!stopped.length) return impl;
-    if (stopped.length === mine.length && stopped.every((st) => st === stopped[0])) return impl + ": " + stopped[0];
-    return impl + ": " + mine.filter((l) => this.laneStatus(l, info)).map((l) => l.name + ": " + this.laneStatus(l, info)).join("; ");
+    if (stopped.length === mine.length && stopped.every((st) => st.why === stopped[0].why)) return impl + ": " + stopped[0].why;
+    return impl + ": " + stopped.map((st) => st.name + ": " + st.why).join("; ");
   }
 
   yoursCode() {
@@ -492,15 +498,14 @@ class LimitersViz extends Viz {
   hung(why) {
     const api = this.api, info = this.info;
     if (!api || !info || !this.state.length) { this.stop(why); return; }
-    const lay = api.layout, done = this.state[lay.messages];
-    let mask = 0;
-    this.frozen = new Map();
+    const done = this.state[api.layout.messages];
+    /** @type {Map<string, {accepted: number, refused: number, max: number, why: string}>} */
+    const frozen = new Map();
     for (const lane of this.lanes) {
       if (!this.runsYours(lane, info.refill)) continue;
-      mask |= 1 << lane.bit;
       // A lane the run had stopped before (a stub) keeps its own reason.
       const why = this.laneStatus(lane, info) || "did not return (an endless loop?)";
-      this.frozen.set(lane.id, { accepted: this.laneField(lane, "accepted"), refused: this.laneField(lane, "refused"), max: this.laneField(lane, "max"), why });
+      frozen.set(lane.id, { accepted: this.laneField(lane, "accepted"), refused: this.laneField(lane, "refused"), max: this.laneField(lane, "max"), why });
     }
     this.serial(async () => {
       const sim = await this.newRun(() => api.newSim({ ...this.cfg, impl: "reference" }), "Cannot run these settings: ");
@@ -510,7 +515,7 @@ class LimitersViz extends Viz {
         if (n === 0) break;
         left -= n;
       }
-      this.hungMask = mask;
+      this.frozen = frozen;
       await this.readState();
       this.info = await sim.info();
       this.updateInfo(this.info);
@@ -532,7 +537,7 @@ class LimitersViz extends Viz {
     const stateBytes = new Uint8Array(8 * (api.layout.header + this.lanes.length * api.layout.laneFields + K));
     await s.state(stateBytes);
     this.stopped = -1;
-    this.hungMask = 0;
+    this.frozen = new Map();
     this.now = 0;
     this.slowed = false;
     this.ui.last.textContent = "";
@@ -578,13 +583,12 @@ class LimitersViz extends Viz {
     this.status.textContent = status;
     this.status.classList.toggle("rlv-bad", status.indexOf(":") >= 0);
     const N = info.limit;
-    const lanes = new Map(info.lanes.map((l) => [l.id, l]));
     for (const lane of this.lanes) {
       const L = lane.ui, v = lane.view;
       let note = "";
       if (v.lab) note = "lab";
       else if (v.naiveLab && info.refill === "naive") note = "naive refill (lab)";
-      else note = this.hungMask ? "yours" : info.impl.toLowerCase();
+      else note = this.frozen.size ? "yours" : info.impl.toLowerCase();
       L.note.textContent = note;
       const why = this.laneStatus(lane, info);
       const stopped = why !== "";
@@ -620,13 +624,13 @@ class LimitersViz extends Viz {
     this.changed = true; // the clock moved, if nothing else
     this.slowed = n === max && max > 1;
     const times = this.times, masks = this.batch, off = 8 * n, lanes = this.lanes;
-    const stopped = this.stoppedMask();
+    const stopped = this.stoppedMask(), hung = this.hungMask();
     for (let i = 0; i < n; i++) {
       const bin = Math.floor(times[i] / this.binNs);
       this.advanceBins(bin);
       const slot = bin & (RING - 1), m = masks[off + i];
       for (const lane of lanes) {
-        if ((this.hungMask >> lane.bit) & 1) continue; // the reference decides it now: not shown
+        if ((hung >> lane.bit) & 1) continue; // the reference decides it now: not shown
         if ((m >> lane.bit) & 1) lane.acc[slot]++;
         else if (!((stopped >> lane.bit) & 1)) lane.ref[slot]++;
       }
@@ -712,8 +716,7 @@ class LimitersViz extends Viz {
     ui.lost.textContent = formatCredit(s[lay.lostWhole], s[lay.lostUnits]);
     const parts = [];
     for (const lane of this.lanes) {
-      const L = lane.ui, frozen = this.frozen.get(lane.id);
-      const fig = frozen && ((this.hungMask >> lane.bit) & 1) ? frozen : null;
+      const L = lane.ui, fig = this.frozen.get(lane.id);
       const max = fig ? fig.max : this.laneField(lane, "max");
       L.accepted.textContent = String(fig ? fig.accepted : this.laneField(lane, "accepted"));
       L.refused.textContent = String(fig ? fig.refused : this.laneField(lane, "refused"));

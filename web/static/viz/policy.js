@@ -431,8 +431,9 @@ class PolicyViz extends Viz {
     const kind = P.kinds[e.kind] || "kind " + e.kind, outcome = P.outcomes[e.outcome] || "outcome " + e.outcome;
     let s = "t = " + sec(e.at) + " · " + kind + ": " + outcome;
     // A silent drop tells the client nothing, not even when to retry.
-    if (e.outcome === REJECT) s += " by " + (P.budgets[e.budget] || "?") + ", retry after " + ms(e.retry);
-    if (e.outcome === SILENT) s += " by " + (P.budgets[e.budget] || "?") + ", no answer sent";
+    if (e.outcome === REJECT || e.outcome === SILENT) {
+      s += " by " + (P.budgets[e.budget] || "?") + (e.outcome === REJECT ? ", retry after " + ms(e.retry) : ", no answer sent");
+    }
     if (e.outcome !== ACCEPT) s += " (flood " + ms(e.flood) + ")";
     return s;
   }
