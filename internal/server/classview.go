@@ -47,8 +47,7 @@ func pageDashboard(gb *class.Gradebook, who, csrf string, recent []page.ClassSub
 		row := page.ClassRow{Learner: l}
 		for _, e := range gb.Exercises {
 			c := gb.Cell(l, e.ID)
-			row.Cells = append(row.Cells, page.ClassCell{Exercise: e.ID, Graded: c.Graded, Best: c.Best, Latest: c.Latest,
-				Max: c.Max, Status: c.LatestStatus, State: c.State, Submission: c.Submission})
+			row.Cells = append(row.Cells, page.ClassCell{Standing: c.Standing(), Exercise: e.ID, Status: c.LatestStatus, Submission: c.Submission})
 		}
 		v.Rows = append(v.Rows, row)
 	}

@@ -88,15 +88,14 @@ type ClassRow struct {
 	Cells   []ClassCell // one per exercise, in course order
 }
 
-// ClassCell is a learner's standing on one exercise.
+// ClassCell is a learner's standing on one exercise: the scores and the
+// state of its grading (cell.Standing, which words them as the live
+// updates do), and where it links.
 type ClassCell struct {
-	Exercise     string
-	Graded       bool
-	Best, Latest float64
-	Max          float64
-	Status       report.Status  // of the latest graded submission
-	State        store.JobState // of the latest submission's grading
-	Submission   int64          // the latest submission, 0 if none
+	cell.Standing
+	Exercise   string
+	Status     report.Status // of the latest graded submission
+	Submission int64         // the latest submission, 0 if none
 }
 
 // ClassPitfalls counts, for one exercise, the learners whose latest graded
@@ -181,20 +180,6 @@ func heat(learners, graded int) string {
 	}
 	return strconv.Itoa(min(4, max(1, (4*learners+graded-1)/graded)))
 }
-
-// standing is the cell as package cell words it: the same words the live
-// update shows.
-func (c ClassCell) standing() cell.Standing {
-	return cell.Standing{Graded: c.Graded, Best: c.Best, Latest: c.Latest, Max: c.Max, State: c.State}
-}
-
-// cellText is a gradebook cell's score as text (cell.Standing.Text): the
-// best score out of the exercise's maximum, then the latest when lower.
-func cellText(c ClassCell) string { return c.standing().Text() }
-
-// cellNote is the word beside a graded cell's score while a newer grading
-// of it is under way (cell.Standing.Note).
-func cellNote(c ClassCell) string { return c.standing().Note() }
 
 // stateLabel says where a submission is.
 func stateLabel(s ClassSubmission) string {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"ratelab/internal/class/cell"
 	"ratelab/internal/store"
 )
 
@@ -33,14 +34,14 @@ func TestCellTextShowsTheMaximum(t *testing.T) {
 		cell ClassCell
 		want string
 	}{
-		{ClassCell{Graded: true, Best: 10, Latest: 10, Max: 25}, "10 / 25"},
-		{ClassCell{Graded: true, Best: 25, Latest: 18, Max: 25}, "25 / 25 (latest 18)"},
-		{ClassCell{Graded: true, Best: 12.5, Latest: 12.5, Max: 35}, "12.5 / 35"},
-		{ClassCell{State: store.Running}, "grading…"},
+		{ClassCell{Standing: cell.Standing{Graded: true, Best: 10, Latest: 10, Max: 25}}, "10 / 25"},
+		{ClassCell{Standing: cell.Standing{Graded: true, Best: 25, Latest: 18, Max: 25}}, "25 / 25 (latest 18)"},
+		{ClassCell{Standing: cell.Standing{Graded: true, Best: 12.5, Latest: 12.5, Max: 35}}, "12.5 / 35"},
+		{ClassCell{Standing: cell.Standing{State: store.Running}}, "grading…"},
 		{ClassCell{}, "—"},
 	} {
-		if got := cellText(c.cell); got != c.want {
-			t.Errorf("cellText(%+v) = %q, want %q", c.cell, got, c.want)
+		if got := c.cell.Text(); got != c.want {
+			t.Errorf("the text of %+v = %q, want %q", c.cell, got, c.want)
 		}
 	}
 }
