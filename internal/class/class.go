@@ -511,13 +511,20 @@ func (c *Class) finish(ctx context.Context, job store.Job, sub store.Submission,
 		return
 	}
 	if gb, err := c.finished(ctx, sub, job.ID, o.Result); err == nil {
-		ev.Cell = worded(gb.Cell(sub.Learner, sub.Exercise))
-		ev.Pitfalls, ev.Graded = gb.Pitfalls[sub.Exercise], gb.Graded[sub.Exercise]
-		if ev.Pitfalls == nil {
-			ev.Pitfalls = []PitfallCount{}
-		}
+		ev.fromBook(gb)
 	}
 	c.publish(ev)
+}
+
+// fromBook fills a done event with what the dashboard shows of it, from
+// gb, the gradebook with its result: the learner's cell, worded, and the
+// exercise's graded learners and pitfall counts.
+func (e *Event) fromBook(gb *Gradebook) {
+	e.Cell = worded(gb.Cell(e.Learner, e.Exercise))
+	e.Pitfalls, e.Graded = gb.Pitfalls[e.Exercise], gb.Graded[e.Exercise]
+	if e.Pitfalls == nil {
+		e.Pitfalls = []PitfallCount{}
+	}
 }
 
 // DoneEvent is the EventDone of a submission whose latest job is done,

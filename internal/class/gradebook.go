@@ -95,9 +95,7 @@ func (b *book) invalidate() {
 // watches this process's events (a dashboard, a submission's page); a
 // process nobody watches (a worker) keeps none, and returns nil.
 func (c *Class) changed(ctx context.Context, sub store.Submission, state store.JobState) *Cell {
-	c.mu.Lock()
-	watched := len(c.subs) > 0
-	c.mu.Unlock()
+	watched := c.watched()
 	b := &c.book
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -119,6 +117,15 @@ func (c *Class) changed(ctx context.Context, sub store.Submission, state store.J
 		b.gb.Cells[sub.Learner][sub.Exercise] = cl
 	}
 	return worded(cl)
+}
+
+// watched reports whether anyone subscribes to this process's events:
+// only such a process keeps a gradebook (a worker does not read the whole
+// class).
+func (c *Class) watched() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.subs) > 0
 }
 
 // Gradebook returns the gradebook: a copy of the class's, which is kept up

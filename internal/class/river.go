@@ -512,16 +512,9 @@ func (c *Class) heard(ctx context.Context, e Event) {
 	case EventDone:
 		// Only a process with subscribers (a server with a dashboard open)
 		// keeps a gradebook: a worker does not read the whole class.
-		c.mu.Lock()
-		watched := len(c.subs) > 0
-		c.mu.Unlock()
-		if watched && e.Job != 0 {
+		if c.watched() && e.Job != 0 {
 			if gb, err := c.finished(ctx, sub, e.Job, e.Summary); err == nil {
-				e.Cell = worded(gb.Cell(sub.Learner, sub.Exercise))
-				e.Pitfalls, e.Graded = gb.Pitfalls[sub.Exercise], gb.Graded[sub.Exercise]
-				if e.Pitfalls == nil {
-					e.Pitfalls = []PitfallCount{}
-				}
+				e.fromBook(gb)
 			}
 		}
 	}

@@ -143,13 +143,8 @@ func (h *classHandlers) pitfallSubmissions(c echo.Context) error {
 	if exercise == "" || pitfall == "" {
 		return echo.NewHTTPError(http.StatusBadRequest, "Say which exercise and pitfall: /class/submissions?exercise=tokenbucket&pitfall=capacity (the dashboard's pitfalls table links to each).")
 	}
-	var ex course.Exercise
-	for _, e := range grader.Gradable() {
-		if e.ID == exercise {
-			ex = e
-		}
-	}
-	if ex.ID == "" {
+	ex, ok := course.Lookup(exercise)
+	if !ok || !class.Gradable(exercise) {
 		return notFound("There is no exercise %q.", exercise)
 	}
 	ids, err := h.grading.PitfallSubmissions(ctx, exercise, pitfall)

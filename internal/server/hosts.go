@@ -23,14 +23,18 @@ type Hosts struct {
 	Names []string
 }
 
+// hostName is a Host header without its port.
+func hostName(host string) string {
+	if n, _, err := net.SplitHostPort(host); err == nil {
+		return n
+	}
+	return host
+}
+
 // allows reports whether the request's Host (a name or an address, with
 // or without a port) is one the lab answers.
 func (h Hosts) allows(host string) bool {
-	name := host
-	if n, _, err := net.SplitHostPort(host); err == nil {
-		name = n
-	}
-	name = strings.ToLower(strings.TrimSuffix(strings.Trim(name, "[]"), "."))
+	name := strings.ToLower(strings.TrimSuffix(strings.Trim(hostName(host), "[]"), "."))
 	if name == "localhost" || net.ParseIP(name) != nil {
 		return true
 	}
@@ -52,13 +56,9 @@ func checkHosts(h Hosts) echo.MiddlewareFunc {
 			if h.allows(host) {
 				return next(c)
 			}
-			name := host
-			if n, _, err := net.SplitHostPort(host); err == nil {
-				name = n
-			}
 			return c.String(http.StatusMisdirectedRequest, fmt.Sprintf(
 				"ratelab: this lab answers to localhost and its own addresses, not to %q, so that another site cannot read your lab through your browser.\n"+
-					"If you reach it by that name on purpose, start it with: labserver serve --allow-host %s\n", host, name))
+					"If you reach it by that name on purpose, start it with: labserver serve --allow-host %s\n", host, hostName(host)))
 		}
 	}
 }
