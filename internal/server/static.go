@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -108,12 +107,8 @@ func (a *assets) get(name string) (*asset, error) {
 		c.br = a.precompressed(name+".br", "br", len(raw), sum)
 		c.gz = a.precompressed(name+".gz", "gzip", len(raw), sum)
 		if c.gz == nil {
-			var buf bytes.Buffer
-			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-			zw.Write(raw)
-			zw.Close()
-			if buf.Len() < len(raw)*9/10 {
-				c.gz = buf.Bytes()
+			if gz, err := precompress.Compress("gzip", raw); err == nil && len(gz) < len(raw)*9/10 {
+				c.gz = gz
 			}
 		}
 	}
