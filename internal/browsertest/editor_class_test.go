@@ -182,6 +182,7 @@ func TestEditorClassMode(t *testing.T) {
 		t.Errorf("after Check: report %q, tab %q, marked line %q; want the compiler's message, 1 error on gcra.go, line 3 marked", report["report"], report["tab"], report["line"])
 	}
 	ScreenshotViewport(t, ctx, "checked")
+	CheckA11y(t, ctx, RequireAxe(t), "the class editor with a check's report")
 
 	// The check budget is spent: the wait is said.
 	ClickTestID(t, ctx, "editor-check")

@@ -148,14 +148,25 @@ func TestEditorSavesIntoExercises(t *testing.T) {
 	Open(t, ctx, s, "/exercises/gcra", "editor")
 	p.poll("the editor", `document.querySelector("[data-editor-ready]") ? {} : null`, 20*time.Second)
 
-	// The files as tabs, in a tablist: doc.go open first; the arrow keys
-	// move along the tabs and open them.
+	// The files as tabs, in a tablist: the code (gcra.go) open first, not
+	// the doc comment (doc.go); the arrow keys move along the tabs and
+	// open them.
 	tabs := Eval[[]string](t, ctx, `Array.from(document.querySelectorAll('[data-editor] [role=tablist] [role=tab]')).map((b) => b.dataset.file + ":" + b.getAttribute("aria-selected") + ":" + b.tabIndex)`)
-	if strings.Join(tabs, " ") != "doc.go:true:0 gcra.go:false:-1" {
-		t.Errorf("tabs = %v; want doc.go selected and in the tab order, gcra.go not", tabs)
+	if strings.Join(tabs, " ") != "doc.go:false:-1 gcra.go:true:0" {
+		t.Errorf("tabs = %v; want gcra.go selected and in the tab order, doc.go not", tabs)
 	}
-	Do(t, ctx, chromedp.Focus(`[data-editor] [role=tab][data-file="doc.go"]`), chromedp.KeyEvent(kb.ArrowRight))
-	if got := Eval[string](t, ctx, `document.activeElement.dataset.file + ":" + document.activeElement.getAttribute("aria-selected")`); got != "gcra.go:true" {
+	focused := func() string {
+		return Eval[string](t, ctx, `document.activeElement.dataset.file + ":" + document.activeElement.getAttribute("aria-selected")`)
+	}
+	Do(t, ctx, chromedp.Focus(`[data-editor] [role=tab][data-file="gcra.go"]`), chromedp.KeyEvent(kb.ArrowLeft))
+	if got := focused(); got != "doc.go:true" {
+		t.Errorf("after ArrowLeft on gcra.go's tab, the focus is on %q; want doc.go:true", got)
+	}
+	if !strings.HasPrefix(p.text("doc.go"), "// Package gcra") {
+		t.Errorf("doc.go's text = %q; want the package doc comment", p.text("doc.go"))
+	}
+	Do(t, ctx, chromedp.KeyEvent(kb.ArrowRight))
+	if got := focused(); got != "gcra.go:true" {
 		t.Errorf("after ArrowRight on doc.go's tab, the focus is on %q; want gcra.go:true", got)
 	}
 	disk := filepath.Join(root, "exercises", "gcra", "gcra.go")
@@ -200,6 +211,7 @@ func TestEditorSavesIntoExercises(t *testing.T) {
 		t.Fatalf("gcra.go on disk = %q after a conflict; want the other editor's text kept", got)
 	}
 	Screenshot(t, ctx, "conflict")
+	CheckA11y(t, ctx, RequireAxe(t), "the editor offering Reload or Keep mine")
 	before := p.version()
 	ClickTestID(t, ctx, "editor-keep")
 	p.waitSaved(before, 20*time.Second)

@@ -57,7 +57,10 @@ export class Tabs {
         { key: "Mod-s", preventDefault: true, run: () => { onSave(); return true; } },
         ...defaultKeymap, ...historyKeymap, indentWithTab,
       ]),
-      EditorView.contentAttributes.of({ "aria-label": "Code" }),
+      // tabindex: the code is in the tab order already (contenteditable),
+      // but axe-core counts only a tabindex as focusable content of the
+      // scrolling area around it.
+      EditorView.contentAttributes.of({ "aria-label": "Code", tabindex: "0" }),
       EditorView.updateListener.of((u) => {
         if (u.docChanged) this.onEdit();
       }),
@@ -66,14 +69,16 @@ export class Tabs {
 
   /**
    * set replaces every file (a load, or a reload from disk) and opens the
-   * one that was open if it is still there, else the first.
+   * one that was open if it is still there, else the first with code in
+   * it: doc.go holds the package's doc comment, the task, and the code
+   * goes in the others.
    * @param {Record<string, string>} files
    */
   set(files) {
     const names = Object.keys(files).sort();
     this.states = new Map(names.map((n) => [n, EditorState.create({ doc: files[n], extensions: this.extensions })]));
     this.errors = new Map();
-    const open = this.states.has(this.open) ? this.open : names[0] || "";
+    const open = this.states.has(this.open) ? this.open : names.find((n) => n !== "doc.go") || names[0] || "";
     this.open = "";
     this.renderTabs();
     if (open) this.show(open, false);
