@@ -106,7 +106,7 @@ generate: ## regenerate the templ components (*_templ.go), the exercise pages' A
 
 check-generated: npm-ci ## fail if the committed generated files (the editor's bundle too: npm ci first) differ from what make generate writes
 	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory generate REQUIRE_EDITOR=1; else $(MAKE) --no-print-directory generate; fi
-	@git diff --exit-code -- '*_templ.go' web/page/api_gen.go $(EDITOR_OUT) && test -z "$$(git status --porcelain -- '*_templ.go' web/page/api_gen.go $(EDITOR_OUT))" \
+	@git diff --exit-code -- '*_templ.go' web/page/api_gen.go && git diff --exit-code --stat -- $(EDITOR_OUT) && test -z "$$(git status --porcelain -- '*_templ.go' web/page/api_gen.go $(EDITOR_OUT))" \
 		|| (echo "run 'make generate' and commit the generated files"; exit 1)
 
 # The server sends lab.wasm.br (Brotli) or lab.wasm.gz in place of lab.wasm

@@ -21,7 +21,12 @@
 //   data-editor-files    local: the files API (default /api/exercises/<ID>/files).
 //   data-editor-drafts   class: the drafts API (default /class/api/drafts/<ID>).
 //   data-editor-checks   class: Check's API (default /class/api/checks); the
-//                        attribute present and empty: no Check button.
+//                        attribute present and empty: no Check button. POST
+//                        {"exercise"} → {"check", "result": report.Exercise},
+//                        shown below the editor (drawn here; or, if the
+//                        answer also holds "report", that HTML as the
+//                        server's templates render it, Replay included);
+//                        429 shows its Retry-After.
 //   data-editor-submit   class: where Submit posts the files (default
 //                        /class/submissions; multipart, Accept: application/json);
 //                        present and empty: no Submit button.
