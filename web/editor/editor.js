@@ -147,6 +147,11 @@ class Editor {
     this.saver = new Saver(this.backend, () => this.tabs.files(), (s) => this.showState(s), delay);
 
     if (!local) this.classButtons();
+    // A page sent to the background (another tab, a phone's home screen)
+    // may never come back: save what waits for the pause in typing.
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "hidden") void this.saver.flush();
+    });
     window.addEventListener("beforeunload", (e) => {
       if (this.saver.dirty() || this.saver.inFlight) {
         e.preventDefault();
