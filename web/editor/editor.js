@@ -208,6 +208,9 @@ class Editor {
    * @param {string} text
    */
   say(state, text) {
+    if (this.status.textContent === text && this.status.getAttribute("data-save-state") === state) {
+      return; // said already: a screen reader would read it again on every keystroke
+    }
     this.status.textContent = text;
     this.status.setAttribute("data-save-state", state);
   }
