@@ -29,6 +29,7 @@ type classStub struct {
 	checks  int
 	submits []map[string]string // the files of each submission
 	csrfBad int                 // requests without the token
+	failPut bool                // answer PUTs 503, as a server away
 }
 
 const stubCSRF = "csrf-token-123"
@@ -82,6 +83,10 @@ func (s *classStub) handler(t *testing.T) http.Handler {
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
+		if s.failPut {
+			jsonReply(w, http.StatusServiceUnavailable, map[string]any{"error": "the server is restarting"})
+			return
+		}
 		s.files, s.version, s.puts = body.Files, s.version+1, s.puts+1
 		jsonReply(w, http.StatusOK, map[string]any{"version": s.version})
 	})
@@ -209,10 +214,62 @@ func TestEditorClassMode(t *testing.T) {
 	}
 	stub.mu.Unlock()
 	ScreenshotViewport(t, ctx, "submitted")
+
+	// Another tab saves the draft; back on this page, the editor reads it
+	// and, having nothing unsaved, shows it and says so.
+	fromOtherTab := "package gcra\n\n// from the other tab\n"
+	saveElsewhere := func(text string) {
+		stub.mu.Lock()
+		stub.files = map[string]string{"doc.go": stub.files["doc.go"], "gcra.go": text}
+		stub.version++
+		stub.mu.Unlock()
+	}
+	saveElsewhere(fromOtherTab)
+	Eval[bool](t, ctx, `(window.dispatchEvent(new Event("focus")), true)`)
+	reloaded := p.poll("the draft saved elsewhere", `(() => {
+		const s = document.querySelector('[data-testid="editor-status"]');
+		return s && s.textContent.startsWith("reloaded:") ? {text: s.textContent} : null;
+	})()`, 20*time.Second)
+	if got := p.text("gcra.go"); got != fromOtherTab || !strings.Contains(reloaded["text"].(string), "gcra.go") {
+		t.Errorf("after another tab saved, the page says %q and shows %q; want the other tab's draft", reloaded["text"], got)
+	}
+
+	// This page has edits the server cannot take yet (503), and another
+	// tab saves: back here, the page keeps its text and offers the choice;
+	// Keep mine saves it over the other once the server is back.
+	stub.mu.Lock()
+	stub.failPut = true
+	stub.mu.Unlock()
+	mine := fromOtherTab + "// mine\n"
+	p.replaceAll(mine)
+	if got := p.waitState("unsaved", 20*time.Second); !strings.Contains(got, "the server is restarting") || !strings.Contains(got, "trying again") {
+		t.Errorf("a 503 on save says %q; want the server's reason and that it tries again", got)
+	}
+	saveElsewhere(fromOtherTab + "// theirs\n")
+	Eval[bool](t, ctx, `(window.dispatchEvent(new Event("focus")), true)`)
+	p.waitState("conflict", 20*time.Second)
+	if got := TextOf(t, ctx, "editor-reload"); got != "Take the saved draft" {
+		t.Errorf("the offer's first button = %q; want Take the saved draft", got)
+	}
+	if got := p.text("gcra.go"); got != mine {
+		t.Errorf("the page shows %q after the other tab's save; want its own unsaved text kept", got)
+	}
+	stub.mu.Lock()
+	stub.failPut = false
+	stub.mu.Unlock()
+	before := p.version()
+	ClickTestID(t, ctx, "editor-keep")
+	p.waitSaved(before, 20*time.Second)
+	stub.mu.Lock()
+	if stub.files["gcra.go"] != mine {
+		t.Errorf("the draft after Keep mine = %q; want this page's text", stub.files["gcra.go"])
+	}
+	stub.mu.Unlock()
 	Phone(t, ctx)
 	ScreenshotViewport(t, ctx, "phone")
-	// The browser logs the 429 it was answered, which the page expects.
-	if errs := consoleErrorsBut(console(), "(Too Many Requests)"); len(errs) > 0 {
+	// The browser logs the 429 and the 503s it was answered, which the
+	// page expects.
+	if errs := consoleErrorsBut(console(), "(Too Many Requests)", "(Service Unavailable)"); len(errs) > 0 {
 		t.Errorf("console errors: %q", errs)
 	}
 }

@@ -49,7 +49,9 @@
 // page warns before it is left with text not saved. Locally, a save is a
 // write into exercises/<ID>/ that the live loop grades as any save; when
 // the files change on disk the editor reloads them quietly if nothing here
-// is unsaved, and otherwise offers "Reload from disk" or "Keep mine".
+// is unsaved, and otherwise offers "Reload from disk" or "Keep mine". In
+// class mode the draft is read again when the page comes back to the front
+// (another tab may have saved it), likewise.
 //
 // Keyboard: the tabs are a tablist (arrow keys, Home, End); Tab indents in
 // the code, as Go editors do, and Escape then Tab leaves the editor (or
@@ -151,7 +153,11 @@ class Editor {
     // may never come back: save what waits for the pause in typing.
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "hidden") void this.saver.flush();
+      else if (!local) void this.refresh();
     });
+    // Back to this page (class mode): the draft may have been saved from
+    // another tab meanwhile; read it before this page saves over it.
+    if (!local) window.addEventListener("focus", () => { void this.refresh(); });
     window.addEventListener("beforeunload", (e) => {
       if (this.saver.dirty() || this.saver.inFlight) {
         e.preventDefault();
@@ -241,13 +247,14 @@ class Editor {
    * @param {string} why
    */
   offer(disk, why) {
-    const reload = h("button", { type: "button", class: "button", "data-testid": "editor-reload" }, "Reload from disk");
+    const reload = h("button", { type: "button", class: "button", "data-testid": "editor-reload" },
+      this.mode === "local" ? "Reload from disk" : "Take the saved draft");
     const keep = h("button", { type: "button", class: "button button--quiet", "data-testid": "editor-keep" }, "Keep mine (overwrite)");
     reload.addEventListener("click", () => {
       this.choice.hidden = true;
       this.tabs.set(disk.files);
       this.saver.loaded(disk);
-      this.say("saved", "reloaded from disk");
+      this.say("saved", this.mode === "local" ? "reloaded from disk" : "reloaded the saved draft");
     });
     keep.addEventListener("click", () => {
       this.choice.hidden = true;
@@ -264,7 +271,7 @@ class Editor {
   followLive() {
     document.addEventListener("ratelab:saved", (e) => {
       const d = /** @type {CustomEvent<{exercises: string[]}>} */ (e).detail;
-      if (d.exercises.includes(this.exercise)) void this.fromDisk();
+      if (d.exercises.includes(this.exercise)) void this.refresh();
     });
     document.addEventListener("ratelab:not-built", (e) => {
       const d = /** @type {CustomEvent<{exercises: string[], message: string}>} */ (e).detail;
@@ -276,28 +283,45 @@ class Editor {
     });
   }
 
-  /** fromDisk reads the files after a save was seen on disk. */
-  async fromDisk() {
+  /**
+   * refresh reads the files again and takes what changed elsewhere: a save
+   * seen on disk (local), the draft saved from another tab or machine
+   * (class, when this page comes back to the front). Nothing unsaved here:
+   * the new files replace the old quietly, and the save line says so.
+   * Edits not saved yet: the learner chooses.
+   */
+  async refresh() {
+    if (!this.el.hasAttribute("data-editor-ready")) return; // the first load reads it
     /** @type {Snapshot} */
-    let disk;
-    try {
-      disk = await this.backend.load();
-    } catch {
-      return; // the next save event will try again
+    let now;
+    for (;;) {
+      while (this.saver.inFlight) await this.saver.inFlight; // our own save's answer first
+      const known = this.saver.version;
+      try {
+        now = await this.backend.load();
+      } catch {
+        return; // the next event will try again
+      }
+      // A save of ours that started or ended during the read: read again,
+      // or the read could undo it.
+      if (!this.saver.inFlight && this.saver.version === known) break;
     }
-    while (this.saver.inFlight) await this.saver.inFlight; // our own save's answer comes first
-    if (disk.version === this.saver.version || this.saver.blocked) return;
+    if (now.version === this.saver.version || this.saver.blocked) return;
+    const local = this.mode === "local";
     if (!this.saver.dirty()) {
       const before = this.tabs.files();
-      const changed = Object.keys(disk.files).filter((n) => before[n] !== disk.files[n]);
-      this.tabs.set(disk.files);
-      this.saver.loaded(disk);
-      this.say("saved", "reloaded from disk: " + (changed.join(", ") || "files") + " changed there");
+      const changed = Object.keys(now.files).filter((n) => before[n] !== now.files[n]);
+      this.tabs.set(now.files);
+      this.saver.loaded(now);
+      this.say("saved", (local ? "reloaded from disk: " : "reloaded: ") + (changed.join(", ") || "files") +
+        (local ? " changed there" : " changed in another tab or on another machine"));
       return;
     }
     this.saver.blocked = true;
-    this.say("conflict", "not saved: the files changed on disk while you were editing here.");
-    this.offer(disk, "The files in exercises/" + this.exercise + "/ changed on disk while this page has edits not saved yet.");
+    this.say("conflict", local ? "not saved: the files changed on disk while you were editing here." : "not saved: your draft changed elsewhere while you were editing here.");
+    this.offer(now, local
+      ? "The files in exercises/" + this.exercise + "/ changed on disk while this page has edits not saved yet."
+      : "Your draft of " + this.exercise + " was saved from another tab or machine while this page has edits not saved yet.");
   }
 
   /** classButtons adds Check and Submit (class mode). */
