@@ -1,6 +1,7 @@
 package page
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
@@ -44,6 +45,11 @@ func TestExercisePageEditor(t *testing.T) {
 	})
 	if len(ids) != 3 || ids[0] != "task" || ids[1] != "editor" || ids[2] != "" {
 		t.Errorf("in document order: %q; want the task, the editor, the report", ids)
+	}
+
+	// Not graded yet, under make run: the page points at the editor too.
+	if got := text(one(t, render(t, ExercisePage(ex, nil, Assets{}.WithLive().WithEditor())), "no-report")); !strings.Contains(got, "Write in Your code above, or save a file under exercises/gcra") {
+		t.Errorf("no report, with the editor: %q; want it to point at Your code", got)
 	}
 
 	// A grade that built gives the editor no lines to mark.
