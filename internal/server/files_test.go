@@ -242,6 +242,15 @@ func TestFilesRefuseBadFiles(t *testing.T) {
 			t.Errorf("PUT %s = %d; want 404", path, code)
 		}
 	}
+	// A body beyond what any set of files within the limits needs is cut
+	// off: 413, nothing read further.
+	huge := map[string]string{}
+	for _, n := range []string{"a.go", "b.go", "c.go", "d.go"} {
+		huge[n] = strings.Repeat("y", 1<<20)
+	}
+	if code, out := c.put(huge, base, nil); code != http.StatusRequestEntityTooLarge || len(out.Problems) == 0 {
+		t.Errorf("PUT of 4 MiB = %d %+v; want 413 with the limit", code, out)
+	}
 	// A body that is not JSON is a 415 or a 400, never a write.
 	req, _ := http.NewRequest(http.MethodPut, c.srv.URL+"/api/exercises/gcra/files", strings.NewReader("files=x"))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
