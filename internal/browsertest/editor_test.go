@@ -218,6 +218,21 @@ func TestEditorSavesIntoExercises(t *testing.T) {
 	if got, _ := os.ReadFile(disk); string(got) != mine {
 		t.Errorf("gcra.go on disk = %q after Keep mine; want the page's text", got)
 	}
+	// The live websocket (re)opens after a save on disk went unheard (the
+	// lab restarted): the page, with nothing unsaved, reads it quietly.
+	restarted := mine + "// saved while the lab was away\n"
+	if err := os.WriteFile(disk, []byte(restarted), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	Eval[bool](t, ctx, `(document.dispatchEvent(new CustomEvent("ratelab:live-open", {detail: {}})), true)`)
+	p.poll("the reload once the live websocket opens", `(() => {
+		const s = document.querySelector('[data-testid="editor-status"]');
+		return s && s.textContent.startsWith("reloaded from disk: gcra.go") ? {} : null;
+	})()`, 20*time.Second)
+	if got := p.text("gcra.go"); got != restarted {
+		t.Errorf("after the websocket reopened, gcra.go in the page = %q; want the disk's %q", got, restarted)
+	}
+
 	// On a laptop and on a phone: a picture of each to look at, and the
 	// code area is on the screen whole, tabs and save line included.
 	for _, size := range []struct {

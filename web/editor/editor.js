@@ -269,6 +269,9 @@ class Editor {
    * under exercises/<ID>/ (ours, or another editor's), and compile errors.
    */
   followLive() {
+    // The websocket (re)opened (the lab restarted?): a save made
+    // meanwhile was not heard of.
+    document.addEventListener("ratelab:live-open", () => { void this.refresh(); });
     document.addEventListener("ratelab:saved", (e) => {
       const d = /** @type {CustomEvent<{exercises: string[]}>} */ (e).detail;
       if (d.exercises.includes(this.exercise)) void this.refresh();

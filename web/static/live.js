@@ -22,6 +22,8 @@
 //     These exercises do not compile: message holds the compiler's lines.
 //   document.addEventListener("ratelab:graded", (e) => { e.detail.exercise });
 //     The exercise built and was graded.
+//   document.addEventListener("ratelab:live-open", () => {});
+//     The websocket (re)opened: saves made while it was closed went unheard.
 //
 // The layout loads it only in single-learner mode; without it (or without
 // JavaScript) the pages are the same, reloaded by hand.
@@ -210,6 +212,7 @@ function handle(e) {
   switch (e.type) {
     case EVENT.HELLO:
       document.documentElement.setAttribute("data-live", "open"); // for tests: the page follows the server
+      tell("ratelab:live-open", {});
       if (version !== null && e.version !== undefined && e.version !== version) {
         newBuild(e.version); // built while this page was reconnecting
       }
