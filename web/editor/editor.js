@@ -37,7 +37,9 @@
 //                        class mode, 1000 locally, where each save regrades).
 //
 // Saving: "saved", "saving…" or "not saved: <why>" in an aria-live line
-// (data-testid=editor-status, its state in data-save-state). A save that
+// (data-testid=editor-status, its state in data-save-state: saved, saving,
+// unsaved or conflict); the element's data-editor-version is the version
+// saved (tests and scripts wait on it). A save that
 // fails on the way is tried again while the text stays in the page; the
 // page warns before it is left with text not saved. Locally, a save is a
 // write into exercises/<ID>/ that the live loop grades as any save; when
@@ -49,8 +51,9 @@
 // Ctrl-M, Shift-Alt-M on a Mac, turns Tab into a focus move until pressed
 // again): CodeMirror's tab-focus mode, said under the editor.
 //
-// The module also exports mount (for pages that add the element later)
-// and compileErrors.
+// The module also exports mount (for pages that add the element later; on
+// an element already mounted it returns its editor, whose files() are the
+// texts it holds now) and compileErrors.
 
 import { classBackend, localBackend, problemText, request } from "./backend.js";
 import { compileErrors, reportCompileErrors } from "./compile.js";
@@ -150,6 +153,15 @@ class Editor {
   }
 
   /**
+   * files returns the text of every file as the editor holds it now,
+   * saved or not.
+   * @returns {Record<string, string>}
+   */
+  files() {
+    return this.tabs.files();
+  }
+
+  /**
    * load reads the files, trying again every 5 s until it can.
    * @param {string} errors compiler lines to mark once loaded
    */
@@ -195,6 +207,7 @@ class Editor {
     switch (s.state) {
       case "saved":
         this.say("saved", "saved");
+        this.el.setAttribute("data-editor-version", this.saver.version);
         break;
       case "saving":
         this.say("saving", "saving…");

@@ -79,6 +79,7 @@ export class Saver {
   edited() {
     if (this.blocked) return;
     this.retryMs = 0;
+    if (!this.inFlight) this.report({ state: "saving" });
     this.schedule(this.delay);
   }
 
