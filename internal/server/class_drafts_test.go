@@ -91,6 +91,8 @@ func testClassDrafts(t *testing.T, target string) {
 		{"a forbidden import", http.MethodPut, path, adaToken, draftBody(map[string]string{"tokenbucket.go": "package tokenbucket\n\nimport \"os\"\n\nvar _ = os.Exit\n"}), 422, `import "os" is not allowed`},
 		{"no files", http.MethodPut, path, adaToken, `{"files":{}}`, 422, "no files"},
 		{"not JSON", http.MethodPut, path, adaToken, `files=1`, 400, "JSON"},
+		{"a body over the limit", http.MethodPut, path, adaToken, draftBody(map[string]string{"tokenbucket.go": strings.Repeat("\"", 300<<10)}), 413, "at most"},
+		{"a file over the limit", http.MethodPut, path, adaToken, draftBody(map[string]string{"tokenbucket.go": "package tokenbucket\n//" + strings.Repeat("x", 65<<10)}), 422, "over the limit"},
 		{"no such exercise", http.MethodGet, "/class/api/drafts/nope", adaToken, "", 404, "no exercise"},
 		{"nobody reading", http.MethodGet, path, "", "", 401, "Sign in"},
 		{"nobody saving", http.MethodPut, path, "", draftBody(map[string]string{"tokenbucket.go": okSource}), 401, "Sign in"},
