@@ -262,7 +262,7 @@ func startClass(ctx context.Context, st *store.Store, o classOptions, log io.Wri
 	cfg := class.Config{
 		Store: st, Root: root, Clock: wallClock{},
 		Workers: o.workers, PagesOnly: o.workers == 0, MaxQueue: o.queue,
-		SubmitBurst: uint64(o.burst), SubmitEvery: o.every, Log: logger,
+		SubmitBurst: uint64(o.burst), SubmitEvery: o.every, CheckBurst: uint64(o.checkBurst), CheckEvery: o.checkEvery, Log: logger,
 	}
 	if err := o.gradingFlags.config(&cfg); err != nil {
 		return nil, nil, err

@@ -187,6 +187,7 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	g.GET("/dashboard/live", ch.dashboardLive, ch.require(store.Instructor))
 	g.Match(get, "/gradebook.csv", ch.gradebookCSV, ch.require(store.Instructor))
 	g.POST("/regrade", ch.regrade, ch.require(store.Instructor))
+	ch.routeDrafts(g, cfg)
 }
 
 // bearer returns the request's bearer token (a learner's, sent by the
@@ -199,10 +200,12 @@ func bearer(c echo.Context) string {
 	return ""
 }
 
-// wantsJSON reports whether the client is a program (the submit command)
-// rather than a browser.
+// wantsJSON reports whether the client is a program (the submit command,
+// the editor) rather than a browser's page: /class/api/ always answers
+// JSON.
 func wantsJSON(c echo.Context) bool {
-	return bearer(c) != "" || strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON)
+	return bearer(c) != "" || strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON) ||
+		strings.HasPrefix(c.Request().URL.Path, "/class/api/")
 }
 
 // isWebsocket reports whether the request asks to upgrade to a websocket.

@@ -143,6 +143,23 @@ ALTER TABLE jobs ADD COLUMN note TEXT;
 	`
 ALTER TABLE jobs ADD COLUMN lease_ns INTEGER;
 `,
+	// 6: checks and drafts (issue 24). A check is a submission of kind
+	// 'check': the learner's draft graded in the same queue and sandbox,
+	// counted nowhere a submission is (gradebook, lists, exports). A
+	// draft is what a learner's editor last saved of an exercise, its
+	// files as JSON ({"name.go": "source"}), numbered by version.
+	`
+ALTER TABLE submissions ADD COLUMN kind TEXT NOT NULL DEFAULT 'submit' CHECK (kind IN ('submit', 'check'));
+
+CREATE TABLE drafts (
+	user_id       INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	exercise_id   TEXT    NOT NULL,
+	files         TEXT    NOT NULL, -- {"name.go": "source", ...}
+	version       INTEGER NOT NULL, -- 1 for the first save, one more each save
+	updated_at_ns INTEGER NOT NULL,
+	PRIMARY KEY (user_id, exercise_id)
+);
+`,
 }
 
 // migrate brings db up to SchemaVersion, one transaction per migration.
