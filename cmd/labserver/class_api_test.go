@@ -53,6 +53,24 @@ func postCheck(t *testing.T, s *classServer, token, exercise string) (int, http.
 	return resp.StatusCode, resp.Header, out.SubmissionState
 }
 
+// postCheckRaw checks a learner's saved draft of exercise and returns the
+// answer's status and JSON as they are ({"error", "problems"} on a
+// refusal).
+func postCheckRaw(t *testing.T, s *classServer, token, exercise string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, s.URL+"/class/api/checks", strings.NewReader(fmt.Sprintf(`{"exercise":%q}`, exercise)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST check: %v", err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
 // countSubmissions counts a learner's submissions on their page's JSON.
 func countSubmissions(t *testing.T, s *classServer, token string) int {
 	t.Helper()

@@ -67,12 +67,15 @@ func TestClassHostileSubmissions(t *testing.T) {
 		files []upload
 		code  int
 		want  string
+		// badName: refused for its file names, which a draft's save
+		// judges too; the others for their source, which Check judges.
+		badName bool
 	}{
-		{"fork attempt", tokenbucketWith(t, "", "", "\nfunc init() { exec.Command(\"/bin/sh\", \"-c\", \":(){ :|:& };:\").Start() }\n"), 422, ""},
-		{"forbidden import", []upload{{"tokenbucket.go", "package tokenbucket\n\nimport \"unsafe\"\n\nvar _ = unsafe.Sizeof(0)\n"}}, 422, `import "unsafe" is not allowed`},
-		{"dot-dot name", []upload{{"../../grader/harness/harness.go", "package harness\n"}}, 422, "may not contain a folder"},
-		{"test file", []upload{{"tokenbucket_test.go", "package tokenbucket\n"}}, 422, "test files are not submitted"},
-		{"linkname", []upload{{"tokenbucket.go", "package tokenbucket\n\nimport _ \"unsafe\"\n\n//go:linkname nanotime runtime.nanotime\nfunc nanotime() int64\n"}}, 422, "//go:linkname is not allowed"},
+		{"fork attempt", tokenbucketWith(t, "", "", "\nfunc init() { exec.Command(\"/bin/sh\", \"-c\", \":(){ :|:& };:\").Start() }\n"), 422, "", false},
+		{"forbidden import", []upload{{"tokenbucket.go", "package tokenbucket\n\nimport \"unsafe\"\n\nvar _ = unsafe.Sizeof(0)\n"}}, 422, `import "unsafe" is not allowed`, false},
+		{"dot-dot name", []upload{{"../../grader/harness/harness.go", "package harness\n"}}, 422, "may not contain a folder", true},
+		{"test file", []upload{{"tokenbucket_test.go", "package tokenbucket\n"}}, 422, "test files are not submitted", true},
+		{"linkname", []upload{{"tokenbucket.go", "package tokenbucket\n\nimport _ \"unsafe\"\n\n//go:linkname nanotime runtime.nanotime\nfunc nanotime() int64\n"}}, 422, "//go:linkname is not allowed", false},
 	}
 	// The fork attempt imports os/exec, which is refused.
 	for i, f := range refused[0].files {
@@ -87,10 +90,21 @@ func TestClassHostileSubmissions(t *testing.T) {
 		if code != r.code || !strings.Contains(msg, r.want) {
 			t.Errorf("%s: %d %s; want %d and %q", r.name, code, msg, r.code, r.want)
 		}
+		// A draft is saved as it is typed, so only its names and sizes
+		// are judged then; its source is refused when it is checked.
 		code, body = putDraft(t, s, mal, "tokenbucket", r.files...)
+		stage := "as a draft"
+		if !r.badName {
+			if code != http.StatusOK {
+				t.Errorf("%s as a draft: %d %v; want it saved (the source is judged by Check)", r.name, code, body)
+				continue
+			}
+			code, body = postCheckRaw(t, s, mal, "tokenbucket")
+			stage = "checked"
+		}
 		msg = fmt.Sprint(body["error"], body["problems"])
 		if code != r.code || !strings.Contains(msg, r.want) {
-			t.Errorf("%s as a draft: %d %s; want %d and %q, as its submission", r.name, code, msg, r.code, r.want)
+			t.Errorf("%s %s: %d %s; want %d and %q, as its submission", r.name, stage, code, msg, r.code, r.want)
 		}
 	}
 

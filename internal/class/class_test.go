@@ -75,3 +75,28 @@ func TestThrottle(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateDraft: a draft is judged on its names and sizes only, as it is
+// typed; the same files as a submission are judged on their source too.
+func TestValidateDraft(t *testing.T) {
+	half := []store.File{{Name: "tokenbucket.go", Content: []byte("package tokenbucket\n\nimport \"os\"\n\nfunc f() { os.")}}
+	if p := class.ValidateDraft("tokenbucket", half, class.Limits{}); len(p) != 0 {
+		t.Errorf("ValidateDraft of half-typed code = %q; want it saved", p)
+	}
+	if p := class.Validate("tokenbucket", half, class.Limits{}); len(p) == 0 {
+		t.Error("Validate of half-typed code found nothing; want it refused")
+	}
+	for _, bad := range [][]store.File{
+		{{Name: "../x.go", Content: []byte("package tokenbucket")}},
+		{{Name: "tokenbucket_test.go", Content: []byte("package tokenbucket")}},
+		{{Name: "tokenbucket.go", Content: make([]byte, 65<<10)}},
+		nil,
+	} {
+		if p := class.ValidateDraft("tokenbucket", bad, class.Limits{}); len(p) == 0 {
+			t.Errorf("class.ValidateDraft(%v…) found nothing; want a refusal", bad)
+		}
+	}
+	if p := class.ValidateDraft("nope", half, class.Limits{}); len(p) == 0 {
+		t.Error("ValidateDraft of an unknown exercise found nothing")
+	}
+}

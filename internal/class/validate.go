@@ -61,6 +61,21 @@ var fileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*\.go$`)
 // Validate checks an upload of exercise's files before it is queued and
 // returns every problem as a sentence a learner understands, or nil.
 func Validate(exercise string, files []store.File, lim Limits) []string {
+	return validate(exercise, files, lim, true)
+}
+
+// ValidateDraft checks a draft before it is saved: Validate's rules on
+// names, counts and sizes, not on the source. A draft is saved as the
+// learner types, half a line at a time: code that does not parse yet, or
+// an import being typed, must still be saved, or what was typed is lost.
+// Validate judges the source when the draft is checked or submitted.
+func ValidateDraft(exercise string, files []store.File, lim Limits) []string {
+	return validate(exercise, files, lim, false)
+}
+
+// validate is Validate, reading the source (parse, package clause,
+// imports, directives) only if source is set.
+func validate(exercise string, files []store.File, lim Limits, source bool) []string {
 	lim = lim.withDefaults()
 	var problems []string
 	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
@@ -94,7 +109,9 @@ func Validate(exercise string, files []store.File, lim Limits) []string {
 			continue
 		}
 		seen[f.Name] = true
-		problems = append(problems, checkSource(fset, exercise, f)...)
+		if source {
+			problems = append(problems, checkSource(fset, exercise, f)...)
+		}
 	}
 	if total > lim.MaxTotalBytes {
 		add("%d bytes in all, over the limit of %d bytes per submission", total, lim.MaxTotalBytes)

@@ -144,8 +144,9 @@ type draftPut struct {
 }
 
 // putDraft is PUT /class/api/drafts/:exercise: saves {"files": {…}} under
-// the same rules as a submission (class.Validate; 422 with the problems)
-// and answers {"version": N}. The last save wins.
+// a submission's rules on names and sizes (class.ValidateDraft; 422 with
+// the problems: code typed half-way is saved, Check and Submit judge the
+// source) and answers {"version": N}. The last save wins.
 func (d *draftHandlers) putDraft(c echo.Context) error {
 	u, _ := currentUser(c)
 	ex, err := exerciseParam(c, "exercise")
@@ -157,7 +158,7 @@ func (d *draftHandlers) putDraft(c echo.Context) error {
 		return err
 	}
 	files := store.FilesOf(body.Files)
-	if problems := class.Validate(ex, files, d.grading.Limits()); len(problems) > 0 {
+	if problems := class.ValidateDraft(ex, files, d.grading.Limits()); len(problems) > 0 {
 		return &problemError{code: http.StatusUnprocessableEntity, message: "The draft was not saved", problems: problems}
 	}
 	v, err := d.drafts.SaveDraft(c.Request().Context(), u.ID, ex, files)
