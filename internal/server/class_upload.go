@@ -80,6 +80,10 @@ func (h *classHandlers) submit(c echo.Context) error {
 		return &problemError{code: http.StatusUnprocessableEntity, message: "The submission was not accepted", problems: problems}
 	}
 	sub, err := h.grading.Submit(c.Request().Context(), u, exercise, files)
+	var late *class.LateError
+	if errors.As(err, &late) {
+		return echo.NewHTTPError(http.StatusForbidden, "Not accepted: "+late.Error())
+	}
 	if errors.Is(err, class.ErrQueueFull) {
 		c.Response().Header().Set("Retry-After", "60")
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "The grading queue is full: submit again in a minute.")

@@ -59,6 +59,7 @@ type ClassLearnerView struct {
 	Exercises                   []course.Exercise
 	Submissions                 []ClassSubmission // newest first
 	MaxFileBytes, MaxTotalBytes int64
+	Due                         []ClassDueLine // the learner's due dates (class_due.go)
 }
 
 // ClassSubmissionView is one submission's page (the learner's, or the
@@ -67,7 +68,8 @@ type ClassSubmissionView struct {
 	Submission ClassSubmission
 	Files      []ClassFile
 	Instructor bool
-	SavedAt    time.Time // when the grading finished, in the reader's zone
+	SavedAt    time.Time           // when the grading finished, in the reader's zone
+	Due        *ClassSubmissionDue // its mark against its due date; nil: none holds
 }
 
 // ClassDashboardView is the instructor's dashboard.
@@ -80,6 +82,7 @@ type ClassDashboardView struct {
 	Queued           int
 	Regraded         string // "n" after a regrade was queued
 	DatabaseAway     string // when the database was last away, if lately; "" if not
+	Due              ClassDueView
 }
 
 // ClassRow is one learner's line of the gradebook.
