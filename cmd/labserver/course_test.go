@@ -36,7 +36,7 @@ func TestCourseCommand(t *testing.T) {
 		}
 		want := map[string][2]time.Time{
 			"":     {time.Date(2027, 3, 27, 22, 59, 0, 0, time.UTC), time.Date(2027, 3, 30, 21, 59, 0, 0, time.UTC)}, // CET, cut-off in CEST
-			"gcra": {time.Date(2027, 3, 28, 21, 59, 0, 0, time.UTC)},                                                // CEST
+			"gcra": {time.Date(2027, 3, 28, 21, 59, 0, 0, time.UTC)},                                                 // CEST
 		}
 		for _, d := range dates {
 			if w := want[d.Exercise]; !d.At.Equal(w[0]) || !d.Cutoff.Equal(w[1]) {
