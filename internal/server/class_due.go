@@ -180,6 +180,8 @@ func (h *classHandlers) dueView(ctx context.Context, gb *class.Gradebook, csrf s
 					pc.Text = strconv.FormatFloat(n.Score, 'f', -1, 64)
 				case gb.Cell(l, e.ID).Graded: // graded, but nothing the policy accepts
 					pc.Text, pc.Late = "0", true
+				default:
+					pc.Text = "—"
 				}
 				row.Cells = append(row.Cells, pc)
 			}
