@@ -12,13 +12,15 @@ import (
 
 // TestCourseDueDatesInBrowser has the instructor set a due date with a
 // penalty and grant an extension through the dashboard's forms, in a real
-// browser, and the learner see their due date and the time left.
+// browser, and the learner see their due date and the time left; axe
+// finds no problem on either page.
 func TestCourseDueDatesInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a browser test: make test runs it")
 	}
 	ctx := browsertest.NewBrowser(t, browsertest.BrowserOptions{Timeout: 2 * time.Minute})
 	errs := browsertest.Console(ctx)
+	src := browsertest.RequireAxe(t)
 	db, tokens := setupClass(t, "ada", "bob")
 	s := startClassServer(t, db, "--no-bench")
 	signInInstructor(t, ctx, s)
@@ -51,7 +53,7 @@ func TestCourseDueDatesInBrowser(t *testing.T) {
 	if got := browsertest.TextOf(t, ctx, "due-changes"); strings.Count(got, "no submission's mark changed") != 2 {
 		t.Errorf("the changes listed = %q; want both, neither re-marking anything", got)
 	}
-	browsertest.Do(t, ctx, chromedp.ScrollIntoView(`[data-testid=due-panel]`))
+	browsertest.CheckA11y(t, ctx, src, "the dashboard with due dates")
 	browsertest.Screenshot(t, ctx, "due-panel")
 
 	browsertest.Do(t, ctx,
@@ -64,6 +66,7 @@ func TestCourseDueDatesInBrowser(t *testing.T) {
 	if got := browsertest.TextOf(t, ctx, "due-line-tokenbucket"); !strings.Contains(got, "Token bucket: due") || !strings.Contains(got, "due in 10 days") && !strings.Contains(got, "due in 9 days") {
 		t.Errorf("ada's due line for the token bucket = %q; want its due date, due in 9 or 10 days", got)
 	}
+	browsertest.CheckA11y(t, ctx, src, "the learner's page with due dates")
 	browsertest.Screenshot(t, ctx, "learner-due")
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors: %q", e)
