@@ -117,3 +117,27 @@ func learner(t *testing.T, st *store.Store, name string) store.User {
 	t.Fatalf("no learner %s", name)
 	return store.User{}
 }
+
+// submit says when a submission is late, and prints the server's refusal
+// (the due date, whom to ask) when the late policy refuses it.
+func TestSubmitPastDueDate(t *testing.T) {
+	db, tokens := setupClass(t, "ada")
+	past := time.Now().Add(-5 * time.Hour).UTC().Format(time.RFC3339)
+	if _, stderr, code := labserver(t, "", "course", "due", "--db", db, "--exercise", "tokenbucket", "--at", past); code != 0 {
+		t.Fatalf("course due: exit %d\n%s", code, stderr)
+	}
+	if _, stderr, code := labserver(t, "", "course", "due", "--db", db, "--exercise", "gcra", "--at", past, "--late", "refuse"); code != 0 {
+		t.Fatalf("course due: exit %d\n%s", code, stderr)
+	}
+	s := startClassServer(t, db, "--no-bench")
+	_, stderr, code := labserver(t, "", "submit", "--server", s.URL, "--token", tokens["ada"], "--no-follow",
+		"--exercise", "tokenbucket", "--dir", "solutions/tokenbucket")
+	if code != 0 || !strings.Contains(stderr, "tokenbucket: after its due date: late by 5 h") {
+		t.Errorf("submit 5 h after tokenbucket's due date (accept): exit %d\n%s\nwant 0, saying it is late by 5 h", code, stderr)
+	}
+	_, stderr, code = labserver(t, "", "submit", "--server", s.URL, "--token", tokens["ada"], "--no-follow",
+		"--exercise", "gcra", "--dir", "solutions/gcra")
+	if code != 2 || !strings.Contains(stderr, "gcra: not accepted (403 Forbidden): Too late: gcra was due") || !strings.Contains(stderr, "Ask your instructor (prof) for an extension.") {
+		t.Errorf("submit after gcra's due date (refuse): exit %d\n%s\nwant 2 with the server's refusal", code, stderr)
+	}
+}

@@ -110,7 +110,7 @@ func testClassDueDates(t *testing.T, target string) {
 	clk.set(classNow.Add(2*time.Hour + 30*time.Minute)) // 12:30 in Paris
 	ct, body := multipartBody(t, exercise("tokenbucket"), file("tokenbucket.go", okSource))
 	r := f.upload(t, adaToken, ct, body)
-	if r.code != http.StatusForbidden || !strings.Contains(r.body, "Mon 2 Mar 2026 12:00 CET") || !strings.Contains(r.body, "Ask your instructor (prof) for an extension") {
+	if r.code != http.StatusForbidden || !strings.Contains(r.body, "Too late: tokenbucket was due Mon 2 Mar 2026 12:00 CET") || !strings.Contains(r.body, "Ask your instructor (prof) for an extension") {
 		t.Errorf("a submission after the due date under refuse = %d %s; want 403 saying the due date and whom to ask", r.code, r.body)
 	}
 	ada := f.browser(t)
@@ -122,7 +122,17 @@ func testClassDueDates(t *testing.T, target string) {
 	}
 
 	set(url.Values{"target": {"week:1"}, "at": {"2026-03-02T12:00"}, "late": {"accept"}})
-	late := f.submit(t, adaToken)
+	ct, body = multipartBody(t, exercise("tokenbucket"), file("tokenbucket.go", okSource))
+	r = f.upload(t, adaToken, ct, body)
+	var accepted struct {
+		ID     int64  `json:"id"`
+		OnTime *bool  `json:"on_time"`
+		Late   string `json:"late"`
+	}
+	if r.code != http.StatusAccepted || json.Unmarshal([]byte(r.body), &accepted) != nil || accepted.OnTime == nil || *accepted.OnTime || accepted.Late != "late by 30 min" {
+		t.Fatalf("a submission 30 min late under accept = %d %s; want 202, on_time false, late by 30 min", r.code, r.body)
+	}
+	late := accepted.ID
 	f.finish(t, 30)
 	if got := dueDoc(t, prof.get("/class/dashboard")).Find("[data-testid=counted-ada-tokenbucket]").Text(); !strings.Contains(got, "30") || !strings.Contains(got, "late") {
 		t.Errorf("the counted scores say of ada's token bucket %q; want 30, late (accept counts it whole)", got)
