@@ -234,3 +234,19 @@ func (h *classHandlers) submissionMark(ctx context.Context, sub store.Submission
 	m := dl.Judge(sub.CreatedAt)
 	return m.OnTime, &page.ClassSubmissionDue{Due: dl.Due.In(s.Zone).Format(due.Layout), DueAt: dl.Due.UTC().Format(time.RFC3339), Mark: m.Words(dl), OnTime: m.OnTime}, nil
 }
+
+// markLate fills each submission's Late against the due dates in force.
+func (h *classHandlers) markLate(ctx context.Context, subs []page.ClassSubmission) error {
+	s, err := due.Load(ctx, h.course)
+	if err != nil || s.Empty() {
+		return err
+	}
+	for i, sub := range subs {
+		if dl, ok := s.For(sub.Learner, sub.Exercise); ok {
+			if m := dl.Judge(sub.CreatedAt); !m.OnTime {
+				subs[i].Late = m.Words(dl)
+			}
+		}
+	}
+	return nil
+}

@@ -144,6 +144,14 @@ func testClassDueDates(t *testing.T, target string) {
 		t.Errorf("the late submission's page says %q; want late by 30 min", got)
 	}
 
+	row := "[data-testid=submission-" + strconv.FormatInt(late, 10) + "] [data-testid=late]"
+	if dueDoc(t, ada.get("/class/me")).Find(row).Length() != 1 || dueDoc(t, prof.get("/class/dashboard")).Find(row).Length() != 1 {
+		t.Error("the late submission is not marked late in ada's list and the dashboard's")
+	}
+	if dueDoc(t, ada.get("/class/me")).Find("[data-testid=submission-"+strconv.FormatInt(onTime, 10)+"] [data-testid=late]").Length() != 0 {
+		t.Error("the on-time submission is marked late in ada's list")
+	}
+
 	// Moved later: the dashboard lists ada's late submission as now on time.
 	set(url.Values{"target": {"week:1"}, "at": {"2026-03-02T13:00"}, "late": {"accept"}})
 	d = dueDoc(t, prof.get("/class/dashboard"))

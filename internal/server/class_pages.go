@@ -45,8 +45,12 @@ func (h *classHandlers) learnerHome(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	listed := pageSubmissions(subs)
+	if err := h.markLate(c.Request().Context(), listed); err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, page.ClassLearner(page.ClassLearnerView{
-		Name: u.Name, CSRF: csrfToken(c), Exercises: grader.Gradable(), Submissions: pageSubmissions(subs),
+		Name: u.Name, CSRF: csrfToken(c), Exercises: grader.Gradable(), Submissions: listed,
 		MaxFileBytes: lim.MaxFileBytes, MaxTotalBytes: lim.MaxTotalBytes, Due: dues,
 	}, h.pageAssets()))
 }
@@ -120,7 +124,11 @@ func (h *classHandlers) dashboard(c echo.Context) error {
 		return err
 	}
 	u, _ := currentUser(c)
-	v := pageDashboard(gb, u.Name, csrfToken(c), pageSubmissions(recent), queued, c.QueryParam("regraded"))
+	listed := pageSubmissions(recent)
+	if err := h.markLate(ctx, listed); err != nil {
+		return err
+	}
+	v := pageDashboard(gb, u.Name, csrfToken(c), listed, queued, c.QueryParam("regraded"))
 	v.DatabaseAway = h.awayText(h.grading.DatabaseAway())
 	if v.Due, err = h.dueView(ctx, gb, v.CSRF); err != nil {
 		return err

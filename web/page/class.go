@@ -29,6 +29,9 @@ type ClassSubmission struct {
 	// reference solution's, or other learners' (SameAs names them).
 	MatchesSolution bool
 	SameAs          []string
+	// Late says how late it was against its due date ("late by 5 h"), ""
+	// when on time or without one.
+	Late string
 }
 
 // copyNote says why a submission is flagged as a possible copy, "" if not.
