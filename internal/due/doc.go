@@ -16,8 +16,8 @@
 //     say 23:59:59 for the end of that minute.
 //   - Late, by policy: "accept" counts it whole, marked late; "penalty"
 //     takes PenaltyPct off per day late or part of one (1 minute late is 1
-//     day), down to 0, and refuses it after the cut-off; "refuse" refuses
-//     it. A refused upload is never stored; one stored before the policy
+//     day; a day is 24 hours, whatever the clocks do), down to 0, and
+//     refuses it after the cut-off; "refuse" refuses it. A refused upload is never stored; one stored before the policy
 //     made it refused counts nothing.
 //   - The score that counts is the best, over every graded submission of
 //     the exercise, of its score times its penalty's factor, rounded to

@@ -232,7 +232,8 @@ func (h *classHandlers) submissionMark(ctx context.Context, sub store.Submission
 		return true, nil, nil
 	}
 	m := dl.Judge(sub.CreatedAt)
-	return m.OnTime, &page.ClassSubmissionDue{Due: dl.Due.In(s.Zone).Format(due.Layout), DueAt: dl.Due.UTC().Format(time.RFC3339), Mark: m.Words(dl), OnTime: m.OnTime}, nil
+	return m.OnTime, &page.ClassSubmissionDue{Due: dl.Due.In(s.Zone).Format(due.Layout), DueAt: dl.Due.UTC().Format(time.RFC3339), Mark: m.Words(dl), OnTime: m.OnTime,
+		Left: dl.Left(h.clock.Now(), s.Zone)}, nil
 }
 
 // markLate fills each submission's Late against the due dates in force.

@@ -84,6 +84,7 @@ type ClassSubmissionDue struct {
 	DueAt  string // the same, RFC 3339 in UTC
 	Mark   string // "on time", "late by 5 h (1 day: −10%)"
 	OnTime bool
+	Left   string // where the due date stands now: "due in 2 days 3 h", "due date passed …"
 }
 
 func weekTarget(w int) string { return "week:" + strconv.Itoa(w) }
