@@ -198,8 +198,9 @@ func target(week int, exercise string) string {
 	return "week:" + strconv.Itoa(week)
 }
 
-// learnerDue is a learner's due dates, with the time left at now.
-func (h *classHandlers) learnerDue(ctx context.Context, learner string) ([]page.ClassDueLine, error) {
+// learnerDue is a learner's due dates, with the time left at now: of
+// every exercise, or of the one named (an exercise's page).
+func (h *classHandlers) learnerDue(ctx context.Context, learner, only string) ([]page.ClassDueLine, error) {
 	s, err := due.Load(ctx, h.course)
 	if err != nil || s.Empty() {
 		return nil, err
@@ -207,7 +208,7 @@ func (h *classHandlers) learnerDue(ctx context.Context, learner string) ([]page.
 	now := h.clock.Now()
 	var out []page.ClassDueLine
 	for _, e := range course.Exercises() {
-		if !class.Gradable(e.ID) {
+		if !class.Gradable(e.ID) || only != "" && e.ID != only {
 			continue
 		}
 		dl, ok := s.For(learner, e.ID)

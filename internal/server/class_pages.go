@@ -41,7 +41,7 @@ func (h *classHandlers) learnerHome(c echo.Context) error {
 		return err
 	}
 	lim := h.grading.Limits()
-	dues, err := h.learnerDue(c.Request().Context(), u.Name)
+	dues, err := h.learnerDue(c.Request().Context(), u.Name, "")
 	if err != nil {
 		return err
 	}
