@@ -475,6 +475,8 @@ type classOptions struct {
 	queue         int
 	burst         uint
 	every         time.Duration
+	checkBurst    uint
+	checkEvery    time.Duration
 	secureCookies bool
 	gradingFlags  // serve's build cache is off by default: a single machine's class as before
 }
@@ -485,6 +487,8 @@ func (o *classOptions) flags(fs *flag.FlagSet) {
 	fs.IntVar(&o.queue, "queue", 1000, "class mode: most jobs waiting; submissions beyond are refused (503)")
 	fs.UintVar(&o.burst, "submit-burst", 5, "class mode: submissions a learner may make at once...")
 	fs.DurationVar(&o.every, "submit-every", 30*time.Second, "class mode: ...then one more every this long (429 with Retry-After beyond)")
+	fs.UintVar(&o.checkBurst, "check-burst", 10, "class mode: checks of a draft a learner may make at once (a budget apart from submissions')...")
+	fs.DurationVar(&o.checkEvery, "check-every", 10*time.Second, "class mode: ...then one more every this long (429 with Retry-After beyond)")
 	fs.BoolVar(&o.secureCookies, "secure-cookies", false, "class mode: mark the session cookie Secure (serve over HTTPS)")
 	o.gradingFlags.register(fs, "class mode: ", "", `"" (the default) builds every time`)
 }

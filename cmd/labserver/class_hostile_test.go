@@ -38,7 +38,10 @@ func tokenbucketWith(t *testing.T, replace, with, extra string) []upload {
 
 // TestClassHostileSubmissions sends broken and hostile code: each is
 // refused or graded with a clear message, the server stays up, and another
-// learner's result is untouched.
+// learner's result is untouched. Each is also saved as a draft and checked
+// (POST /class/api/checks): a draft is refused as its submission is, and a
+// check goes through the same workers and sandbox, so it is confined
+// exactly as its submission: the same status, the same message.
 func TestClassHostileSubmissions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("grades a dozen hostile submissions")
@@ -47,7 +50,7 @@ func TestClassHostileSubmissions(t *testing.T) {
 	db, tokens := setupClass(t, "good", "mallory")
 	// A call may take 250ms of CPU, not 2s: the infinite loop spins that
 	// long in each check that calls Available, a dozen.
-	s := startClassServer(t, db, "--no-bench", "--check-timeout", "2s", "--call-cpu", "250ms", "--submit-burst", "100")
+	s := startClassServer(t, db, "--no-bench", "--check-timeout", "2s", "--call-cpu", "250ms", "--submit-burst", "100", "--check-burst", "100")
 	code, _, body := post(t, s, tokens["good"], "tokenbucket", solutionFiles(t, "tokenbucket")...)
 	if code != http.StatusAccepted {
 		t.Fatalf("good's submission: %d %v", code, body)
@@ -83,6 +86,11 @@ func TestClassHostileSubmissions(t *testing.T) {
 		msg := fmt.Sprint(body["error"], body["problems"])
 		if code != r.code || !strings.Contains(msg, r.want) {
 			t.Errorf("%s: %d %s; want %d and %q", r.name, code, msg, r.code, r.want)
+		}
+		code, body = putDraft(t, s, mal, "tokenbucket", r.files...)
+		msg = fmt.Sprint(body["error"], body["problems"])
+		if code != r.code || !strings.Contains(msg, r.want) {
+			t.Errorf("%s as a draft: %d %s; want %d and %q, as its submission", r.name, code, msg, r.code, r.want)
 		}
 	}
 
@@ -161,6 +169,25 @@ func TestClassHostileSubmissions(t *testing.T) {
 		if why := g.check(st); why != "" {
 			t.Errorf("%s: %s %v/%v %q: %s", g.name, st.Result.Status, st.Result.Score, st.Result.MaxScore, st.Result.Message, why)
 		}
+		// The same code as a draft, checked.
+		if code, body := putDraft(t, s, mal, "tokenbucket", g.files...); code != http.StatusOK {
+			t.Fatalf("%s as a draft: %d %v; want it saved", g.name, code, body)
+		}
+		code, _, chk := postCheck(t, s, mal, "tokenbucket")
+		if code != http.StatusOK || chk.Result == nil {
+			t.Errorf("%s checked: %d %+v; want 200 with its result", g.name, code, chk)
+			continue
+		}
+		if why := g.check(chk); why != "" {
+			t.Errorf("%s checked: %s %v/%v %q: %s", g.name, chk.Result.Status, chk.Result.Score, chk.Result.MaxScore, chk.Result.Message, why)
+		}
+		if chk.Result.Status != st.Result.Status {
+			t.Errorf("%s checked: status %s; its submission's is %s", g.name, chk.Result.Status, st.Result.Status)
+		}
+	}
+	// The checks are no submissions: mallory's list holds the submissions alone.
+	if n := countSubmissions(t, s, mal); n != len(graded) {
+		t.Errorf("mallory's submissions after the checks: %d; want the %d submitted", n, len(graded))
 	}
 	// Still up, and good's result untouched.
 	if st := getSubmission(t, s, tokens["good"], goodID); st.Result == nil || st.Result.Score != good.Result.Score {

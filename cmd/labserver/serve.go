@@ -194,12 +194,17 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 	} else if len(o.allowHosts) > 0 {
 		return errors.New("--allow-host is for the single-learner lab: class mode answers to any name (put it behind the names you choose)")
 	}
+	var files string // the editor writes exercises/ only where the live loop grades it
+	if hub != nil {
+		files = o.liveRoot
+	}
 	h := server.New(server.Config{
 		Reports:  st,
 		Static:   static,
 		Location: time.Local,
 		Class:    cls,
 		Live:     hub,
+		Files:    files,
 		Hosts:    hosts,
 
 		TrustedProxies: o.trustedProxies,
@@ -257,7 +262,7 @@ func startClass(ctx context.Context, st *store.Store, o classOptions, log io.Wri
 	cfg := class.Config{
 		Store: st, Root: root, Clock: wallClock{},
 		Workers: o.workers, PagesOnly: o.workers == 0, MaxQueue: o.queue,
-		SubmitBurst: uint64(o.burst), SubmitEvery: o.every, Log: logger,
+		SubmitBurst: uint64(o.burst), SubmitEvery: o.every, CheckBurst: uint64(o.checkBurst), CheckEvery: o.checkEvery, Log: logger,
 	}
 	if err := o.gradingFlags.config(&cfg); err != nil {
 		return nil, nil, err

@@ -134,7 +134,8 @@ func TestAxeEveryPage(t *testing.T) {
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 5 * time.Minute})
 	src := RequireAxe(t)
 	requireWasm(t)
-	s := StartServer(t, ServerOptions{StaticDir: assets.Dir, Reports: append([]*report.Report{SampleReport()}, replayReports(t)...)})
+	// Files: the exercise pages carry the editor, as under make run.
+	s := StartServer(t, ServerOptions{StaticDir: assets.Dir, Reports: append([]*report.Report{SampleReport()}, replayReports(t)...), Files: CopyExercises(t)})
 
 	type pg struct{ name, path, wait string }
 	pages := []pg{{"home", "/", "course-title"}}
@@ -154,6 +155,8 @@ func TestAxeEveryPage(t *testing.T) {
 		"desktop/week-3":           `[data-testid="viz-hierarchy-leak"]`,
 		"desktop/exercise-gateway": `[data-testid="replay-result"]`,
 		"phone/week-4":             `[data-testid="viz-governor"]`,
+		"desktop/exercise-gcra":    `[data-testid="your-code"]`,
+		"phone/exercise-gcra":      `[data-testid="your-code"]`,
 	}
 	replays := 0
 	for _, device := range []string{"desktop", "phone"} {
@@ -164,6 +167,7 @@ func TestAxeEveryPage(t *testing.T) {
 			t.Run(device+"/"+p.name, func(t *testing.T) {
 				Open(t, ctx, s, p.path, p.wait)
 				waitVizReady(t, ctx)
+				waitEditorReady(t, ctx)
 				replays += replayAll(t, ctx)
 				CheckA11y(t, ctx, src, p.path+" on a "+device)
 				if Eval[int](t, ctx, `document.querySelectorAll("[data-viz-ready]").length`) > 0 {

@@ -84,6 +84,11 @@ type ServerOptions struct {
 	Reports []*report.Report
 	// SavedAt stamps the saves; zero means 2026-03-02 09:30 UTC.
 	SavedAt time.Time
+	// Files, if set, is a checkout whose exercises/ the exercise pages'
+	// editor reads and writes (server.Config.Files), as labserver serve
+	// does with its live loop; give a copy (CopyExercises), never the
+	// learner's own.
+	Files string
 }
 
 // fixedClock always says the same time, so pages render the same.
@@ -115,6 +120,7 @@ func StartServer(t testing.TB, o ServerOptions) *Server {
 		Reports:  st,
 		Static:   web.Static(o.StaticDir),
 		Location: time.UTC,
+		Files:    o.Files,
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

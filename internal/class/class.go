@@ -45,8 +45,13 @@ type Config struct {
 	// submissions at once, then one every SubmitEvery. 0 means 5 and 30s.
 	SubmitBurst uint64
 	SubmitEvery time.Duration
-	Limits      Limits
-	Log         *slog.Logger
+	// CheckBurst and CheckEvery set each learner's budget of checks (see
+	// Check), apart from their submissions': that many at once, then one
+	// every CheckEvery. 0 means 10 and 10s.
+	CheckBurst uint64
+	CheckEvery time.Duration
+	Limits     Limits
+	Log        *slog.Logger
 	// TempDir is the class's own folder of temporary files: each grading
 	// works in a folder of it named "job-<id>-…", removed when the grading
 	// ends, and Start removes what a previous run left there (killed
@@ -110,8 +115,10 @@ type Class struct {
 	cfg      Config
 	st       *store.Store
 	Throttle *Throttle
-	wake     chan struct{}
-	wg       sync.WaitGroup
+	// CheckThrottle is each learner's budget of checks.
+	CheckThrottle *Throttle
+	wake          chan struct{}
+	wg            sync.WaitGroup
 
 	mu       sync.Mutex
 	subs     map[*Subscription]struct{}
@@ -145,6 +152,12 @@ func New(cfg Config) *Class {
 	if cfg.SubmitEvery <= 0 {
 		cfg.SubmitEvery = 30 * time.Second
 	}
+	if cfg.CheckBurst == 0 {
+		cfg.CheckBurst = 10
+	}
+	if cfg.CheckEvery <= 0 {
+		cfg.CheckEvery = 10 * time.Second
+	}
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
@@ -169,17 +182,21 @@ func New(cfg Config) *Class {
 	}
 	return &Class{
 		cfg: cfg, st: cfg.Store,
-		Throttle: NewThrottle(cfg.SubmitBurst, cfg.SubmitEvery, cfg.Clock.Now()),
-		wake:     make(chan struct{}, 1),
-		subs:     map[*Subscription]struct{}{},
-		progress: map[int64][]Event{},
-		gradeFn:  grader.Grade, storeRetry: 50 * time.Millisecond,
+		Throttle:      NewThrottle(cfg.SubmitBurst, cfg.SubmitEvery, cfg.Clock.Now()),
+		CheckThrottle: NewThrottle(cfg.CheckBurst, cfg.CheckEvery, cfg.Clock.Now()),
+		wake:          make(chan struct{}, 1),
+		subs:          map[*Subscription]struct{}{},
+		progress:      map[int64][]Event{},
+		gradeFn:       grader.Grade, storeRetry: 50 * time.Millisecond,
 		solutions: fingerprints{root: cfg.Root},
 	}
 }
 
 // Limits returns the upload limits in force.
 func (c *Class) Limits() Limits { return c.cfg.Limits.withDefaults() }
+
+// JobTimeout returns the bound of one whole grading (Config.JobTimeout).
+func (c *Class) JobTimeout() time.Duration { return c.cfg.JobTimeout }
 
 // Now returns the class's time (Config.Clock): sessions and throttles
 // of the class's HTTP views are read on it too.
@@ -244,6 +261,21 @@ func (c *Class) Submit(ctx context.Context, user store.User, exercise string, fi
 	if err := c.refuseLate(ctx, user, exercise); err != nil {
 		return store.Submission{}, err
 	}
+	return c.queue(ctx, user, exercise, files, store.KindSubmit)
+}
+
+// Check stores a validated draft as a check (store.KindCheck) and queues
+// it: it is graded as a submission is, by the same workers in the same
+// sandbox, and counted nowhere a submission is (the gradebook, the
+// dashboard's events, the lists, the exports). It supersedes the
+// learner's check of the exercise still waiting, never a submission.
+// Subscribe to its id for its done event.
+func (c *Class) Check(ctx context.Context, user store.User, exercise string, files []store.File) (store.Submission, error) {
+	return c.queue(ctx, user, exercise, files, store.KindCheck)
+}
+
+// queue is Submit and Check.
+func (c *Class) queue(ctx context.Context, user store.User, exercise string, files []store.File, kind store.Kind) (store.Submission, error) {
 	n, err := c.st.CountJobs(ctx, store.Queued)
 	if err != nil {
 		return store.Submission{}, err
@@ -251,7 +283,7 @@ func (c *Class) Submit(ctx context.Context, user store.User, exercise string, fi
 	if n >= c.cfg.MaxQueue {
 		// A submission that replaces the learner's waiting one adds
 		// nothing to the queue: it is taken even when the queue is full.
-		replaces, err := c.st.Waiting(ctx, user.ID, exercise)
+		replaces, err := c.st.Waiting(ctx, user.ID, exercise, kind)
 		if err != nil {
 			return store.Submission{}, err
 		}
@@ -259,21 +291,24 @@ func (c *Class) Submit(ctx context.Context, user store.User, exercise string, fi
 			return store.Submission{}, ErrQueueFull
 		}
 	}
-	fp := Fingerprint(files)
-	sub, err := c.st.SubmitUpload(ctx, store.Upload{UserID: user.ID, Exercise: exercise, Files: files,
-		Fingerprint: fp, MatchesSolution: fp != "" && fp == c.solutions.of(exercise)})
+	up := store.Upload{UserID: user.ID, Exercise: exercise, Files: files, Kind: kind}
+	if kind == store.KindSubmit { // a check is no work handed in: nothing to flag
+		up.Fingerprint = Fingerprint(files)
+		up.MatchesSolution = up.Fingerprint != "" && up.Fingerprint == c.solutions.of(exercise)
+	}
+	sub, err := c.st.SubmitUpload(ctx, up)
 	if err != nil {
 		return store.Submission{}, err
 	}
 	sub.Learner = user.Name
 	for _, id := range sub.Superseded {
-		old := store.Submission{ID: id, Learner: user.Name, Exercise: exercise}
-		ev := doneEvent(old, 0, nil, 0, fmt.Sprintf("not graded: submission %d, a newer one of the same exercise, replaced it while it waited", sub.ID))
+		old := store.Submission{ID: id, Learner: user.Name, Exercise: exercise, Kind: kind}
+		ev := doneEvent(old, 0, nil, 0, store.SupersededMessage(kind, sub.ID))
 		ev.Status = ""
 		c.publish(ev)
 	}
 	c.publish(Event{Type: EventQueued, Submission: sub.ID, Job: sub.Job.ID, Learner: user.Name, Exercise: exercise,
-		Cell: c.localCell(ctx, sub, store.Queued)})
+		Kind: kindOf(sub), Cell: c.localCell(ctx, sub, store.Queued)})
 	c.poke()
 	return sub, nil
 }
@@ -341,7 +376,7 @@ func (c *Class) gradeNoted(ctx context.Context, job store.Job, note string) {
 		c.finish(ctx, job, sub, store.Outcome{Error: fmt.Sprintf("not graded: grading it was interrupted %d times (the server stopped each time)", job.Attempts-1), ServerFault: true})
 		return
 	}
-	base := Event{Submission: sub.ID, Job: job.ID, Learner: sub.Learner, Exercise: sub.Exercise}
+	base := Event{Submission: sub.ID, Job: job.ID, Learner: sub.Learner, Exercise: sub.Exercise, Kind: kindOf(sub)}
 	c.mu.Lock()
 	c.progress[sub.ID] = nil
 	c.mu.Unlock()
@@ -468,7 +503,7 @@ func (c *Class) serverFailed(ctx context.Context, job store.Job, sub store.Submi
 		return
 	}
 	c.publish(Event{Type: EventQueued, Submission: sub.ID, Job: job.ID, Learner: sub.Learner, Exercise: sub.Exercise,
-		Cell: c.localCell(ctx, sub, store.Queued)})
+		Kind: kindOf(sub), Cell: c.localCell(ctx, sub, store.Queued)})
 }
 
 // retryStore runs a write to the store until it succeeds, waiting longer
@@ -494,9 +529,10 @@ func (c *Class) retryStore(ctx context.Context, write func(context.Context) erro
 
 // localCell is changed, for an event this process delivers itself; nil on
 // a Postgres store, where every process that hears the event records it in
-// its own gradebook and words its own cell (heard).
+// its own gradebook and words its own cell (heard), and for a check, which
+// is in no gradebook.
 func (c *Class) localCell(ctx context.Context, sub store.Submission, state store.JobState) *Cell {
-	if c.remote != nil {
+	if c.remote != nil || sub.Kind == store.KindCheck {
 		return nil
 	}
 	return c.changed(ctx, sub, state)
@@ -511,7 +547,7 @@ func (c *Class) finish(ctx context.Context, job store.Job, sub store.Submission,
 		return
 	}
 	ev := doneEvent(sub, job.ID, o.Result, c.cfg.Seed, o.Error)
-	if c.remote != nil {
+	if c.remote != nil || sub.Kind == store.KindCheck {
 		// Each process that hears it adds its own gradebook's cell (heard).
 		c.publish(ev)
 		return
@@ -533,6 +569,15 @@ func (e *Event) fromBook(gb *Gradebook) {
 	}
 }
 
+// kindOf is sub's kind as an event carries it: "check" for a check, ""
+// (left out of the JSON) for a submission, as events said before checks.
+func kindOf(sub store.Submission) store.Kind {
+	if sub.Kind == store.KindCheck {
+		return store.KindCheck
+	}
+	return ""
+}
+
 // DoneEvent is the EventDone of a submission whose latest job is done,
 // read back from the store: what finish published, without the
 // dashboard's cell and pitfall counts.
@@ -543,7 +588,7 @@ func DoneEvent(sub store.Submission) Event {
 // doneEvent is the EventDone of job: its result ex, or (ex nil) errMsg.
 func doneEvent(sub store.Submission, job int64, ex *report.Exercise, seed int64, errMsg string) Event {
 	ev := Event{Type: EventDone, Submission: sub.ID, Job: job, Learner: sub.Learner, Exercise: sub.Exercise,
-		Summary: ex, Seed: seed, Message: errMsg, Status: report.Error}
+		Kind: kindOf(sub), Summary: ex, Seed: seed, Message: errMsg, Status: report.Error}
 	if ex != nil {
 		ev.Status, ev.Score, ev.MaxScore = ex.Status, ex.Score, ex.MaxScore
 	}

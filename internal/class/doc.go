@@ -8,7 +8,10 @@
 // server died is graded again at start-up), the live events of a grading
 // (Subscribe; Event, whose EventType values web/static/class.js lists too),
 // and the gradebook (best and latest score per learner and
-// exercise, and how many learners hit each pitfall).
+// exercise, and how many learners hit each pitfall). A check (Check) grades
+// a learner's draft through the same queue, workers and sandbox as a
+// submission, on a budget of its own (CheckThrottle), and reaches neither
+// the gradebook nor the dashboard's events.
 //
 // It is not the grader (package grader grades; Class calls it with the
 // sandbox on) and not the web pages (internal/server renders them).

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"ratelab/grader/report"
+	"ratelab/internal/store"
 )
 
 // EventType is what an Event tells, its "type" in JSON. The browser's
@@ -37,13 +38,16 @@ const (
 // Event is one step of a grading, as the live views receive it (JSON over a
 // websocket).
 type Event struct {
-	Type       EventType     `json:"type"`
-	Submission int64         `json:"submission"`
-	Job        int64         `json:"job"`
-	Learner    string        `json:"learner"`
-	Exercise   string        `json:"exercise"`
-	Check      string        `json:"check,omitempty"`
-	Result     *report.Check `json:"result,omitempty"`
+	Type       EventType `json:"type"`
+	Submission int64     `json:"submission"`
+	Job        int64     `json:"job"`
+	Learner    string    `json:"learner"`
+	Exercise   string    `json:"exercise"`
+	// Kind is "check" for a check's events (store.KindCheck), which only
+	// that check's subscribers receive; "" for a submission's.
+	Kind   store.Kind    `json:"kind,omitempty"`
+	Check  string        `json:"check,omitempty"`
+	Result *report.Check `json:"result,omitempty"`
 	// Done: the exercise's result (nil if it could not be graded: Message
 	// says why), and the dashboard's updated cell and pitfall counts.
 	// Queued and running carry the cell too, with its standing scores
@@ -113,7 +117,9 @@ func (c *Class) publish(e Event) {
 	c.deliver(e)
 }
 
-// deliver hands e to this process's subscribers.
+// deliver hands e to this process's subscribers. A check's events go to
+// that check's subscribers only: the dashboard (every submission's
+// events) sees no checks.
 func (c *Class) deliver(e Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -121,7 +127,7 @@ func (c *Class) deliver(e Event) {
 		c.progress[e.Submission] = append(p, e)
 	}
 	for s := range c.subs {
-		if s.submission != 0 && s.submission != e.Submission {
+		if s.submission != 0 && s.submission != e.Submission || s.submission == 0 && e.Kind == store.KindCheck {
 			continue
 		}
 		select {

@@ -503,7 +503,11 @@ func (c *Class) publishRemote(e Event) {
 // cell and pitfall counts.
 func (c *Class) heard(ctx context.Context, e Event) {
 	sub := store.Submission{ID: e.Submission, Learner: e.Learner, Exercise: e.Exercise}
-	e.Cell = nil // the publisher's gradebook's, if it keeps one: this process words its own
+	e.Cell = nil                   // the publisher's gradebook's, if it keeps one: this process words its own
+	if e.Kind == store.KindCheck { // in no gradebook
+		c.deliver(e)
+		return
+	}
 	switch e.Type {
 	case EventQueued:
 		e.Cell = c.changed(ctx, sub, store.Queued)

@@ -81,16 +81,11 @@ func Validate(exercise string, files []store.File, lim Limits) []string {
 	fset := token.NewFileSet()
 	for _, f := range files {
 		total += int64(len(f.Content))
+		if p := NameProblem(exercise, f.Name); p != "" {
+			problems = append(problems, p)
+			continue
+		}
 		switch {
-		case strings.ContainsAny(f.Name, `/\`) || strings.Contains(f.Name, ".."):
-			add("%q: a file name may not contain a folder, a slash or \"..\": upload the files of exercises/%s themselves", f.Name, exercise)
-			continue
-		case strings.HasSuffix(f.Name, "_test.go"):
-			add("%s: test files are not submitted (the grader brings its own checks)", f.Name)
-			continue
-		case !fileName.MatchString(f.Name):
-			add("%q: only .go files with plain names (letters, digits, _ . -) are accepted", f.Name)
-			continue
 		case seen[f.Name]:
 			add("%s: uploaded twice", f.Name)
 			continue

@@ -190,6 +190,7 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	g.POST("/regrade", ch.regrade, ch.require(store.Instructor))
 	g.POST("/course/due", ch.setDue, ch.require(store.Instructor))
 	g.POST("/course/extend", ch.extend, ch.require(store.Instructor))
+	ch.routeDrafts(g, cfg)
 }
 
 // bearer returns the request's bearer token (a learner's, sent by the
@@ -202,10 +203,12 @@ func bearer(c echo.Context) string {
 	return ""
 }
 
-// wantsJSON reports whether the client is a program (the submit command)
-// rather than a browser.
+// wantsJSON reports whether the client is a program (the submit command,
+// the editor) rather than a browser's page: /class/api/ always answers
+// JSON.
 func wantsJSON(c echo.Context) bool {
-	return bearer(c) != "" || strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON)
+	return bearer(c) != "" || strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON) ||
+		strings.HasPrefix(c.Request().URL.Path, "/class/api/")
 }
 
 // isWebsocket reports whether the request asks to upgrade to a websocket.

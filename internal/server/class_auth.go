@@ -35,12 +35,15 @@ const (
 // ownership.
 const anyone store.Role = ""
 
-// csrf refuses a browser's POST whose form token does not match its CSRF
-// cookie. A bearer token is never sent by a browser on its own: requests
-// with one are not checked.
+// csrf refuses a browser's POST or PUT whose token (the X-CSRF-Token
+// header, as the editor's JSON requests send it, or the form's _csrf
+// field) does not match its CSRF cookie, unless the browser says the
+// request comes from the page's own origin (Sec-Fetch-Site: same-origin);
+// one from another site is refused whatever it carries. A bearer token is
+// never sent by a browser on its own: requests with one are not checked.
 func (h *classHandlers) csrf() echo.MiddlewareFunc {
 	return middleware.CSRFWithConfig(middleware.CSRFConfig{
-		TokenLookup:    "form:_csrf",
+		TokenLookup:    "header:" + echo.HeaderXCSRFToken + ",form:_csrf",
 		CookieName:     "ratelab_csrf",
 		CookiePath:     "/class",
 		CookieHTTPOnly: true,
@@ -91,12 +94,12 @@ func (h *classHandlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// signedInToPost refuses a POST from nobody, except signing in and out,
-// before anything reads its body: a stranger's upload is not parsed.
+// signedInToPost refuses a POST or PUT from nobody, except signing in and
+// out, before anything reads its body: a stranger's upload is not parsed.
 func (h *classHandlers) signedInToPost(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		switch p := c.Request().URL.Path; {
-		case c.Request().Method != http.MethodPost, p == "/class/login", p == "/class/logout":
+		switch p, m := c.Request().URL.Path, c.Request().Method; {
+		case m != http.MethodPost && m != http.MethodPut, p == "/class/login", p == "/class/logout":
 		default:
 			if _, ok := currentUser(c); !ok {
 				// Closing after the answer spares net/http reading the

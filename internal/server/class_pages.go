@@ -87,6 +87,9 @@ type SubmissionJSON struct {
 
 func (h *classHandlers) submission(c echo.Context) error {
 	sub, err := h.ownSubmission(c)
+	if err == nil && sub.Kind == store.KindCheck {
+		err = notFound("There is no submission %d: it is a check of a draft, at /class/checks/%d.", sub.ID, sub.ID)
+	}
 	if err != nil {
 		return err
 	}

@@ -68,6 +68,7 @@ func newClassBurst(t *testing.T, burst uint64) *classFixture {
 // fixtureOptions change a test class from newClass's.
 type fixtureOptions struct {
 	burst  uint64         // each learner's submissions at once; 0 means 50
+	checks uint64         // each learner's checks at once; 0 means the class's default
 	target string         // the store's address (storetest.Each); "" means a new SQLite file
 	class  server.Class   // its sign-in and live settings (Class itself is set by newClassWith)
 	limits *server.Limits // the HTTP server's limits (server.HTTPServer, server.Listener); nil means the defaults
@@ -104,7 +105,7 @@ func newClassWith(t *testing.T, o fixtureOptions) *classFixture {
 	if _, err := st.AddInstructor(ctx, "prof", string(hash)); err != nil {
 		t.Fatal(err)
 	}
-	cl := class.New(class.Config{Store: st, Root: "../..", Clock: clock, SubmitBurst: o.burst, SubmitEvery: 30 * time.Second,
+	cl := class.New(class.Config{Store: st, Root: "../..", Clock: clock, SubmitBurst: o.burst, SubmitEvery: 30 * time.Second, CheckBurst: o.checks,
 		Log: slog.New(slog.DiscardHandler)})
 	o.class.Class = cl
 	// Served as labserver serves it: with the server's limits.

@@ -33,13 +33,16 @@ const (
 func (h *classHandlers) limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		if r.Method != http.MethodPost {
+		if r.Method != http.MethodPost && r.Method != http.MethodPut {
 			return next(c)
 		}
 		lim := h.grading.Limits()
 		limit := int64(formBodyLimit)
-		if r.URL.Path == "/class/submissions" {
+		switch {
+		case r.URL.Path == "/class/submissions":
 			limit = lim.MaxTotalBytes + multipartOverhead
+		case r.Method == http.MethodPut:
+			limit = draftBodyLimit(lim)
 		}
 		if r.ContentLength > limit {
 			return echo.NewHTTPError(http.StatusRequestEntityTooLarge,

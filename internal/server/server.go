@@ -57,6 +57,11 @@ type Config struct {
 	// Limits.TrustedProxies (labserver sets both from --trusted-proxy): a
 	// request through one is the client's X-Forwarded-For names last.
 	TrustedProxies []netip.Prefix
+	// Files, if set, is the repository root whose exercises/<name>/ the
+	// exercise pages' editor reads and writes through the files API
+	// (files.go). labserver sets it in single-learner mode, where the live
+	// loop grades each save; never in class mode.
+	Files string
 	// Hosts, if set, are the Host headers answered (see Hosts): the
 	// single-learner lab sets it; class mode, behind its own names and
 	// proxies, does not.
@@ -79,6 +84,7 @@ func New(cfg Config) *echo.Echo {
 		loc:     cfg.Location,
 		log:     cfg.Log,
 		hub:     cfg.Live,
+		files:   cfg.Files != "",
 
 		trustedProxies: cfg.TrustedProxies,
 	}
@@ -132,6 +138,9 @@ func New(cfg Config) *echo.Echo {
 	if cfg.Live != nil {
 		e.GET("/live", h.liveSocket)
 	}
+	if cfg.Files != "" {
+		routeFiles(e, cfg.Files)
+	}
 	if cfg.Class != nil {
 		h.routeClass(e, *cfg.Class)
 	}
@@ -147,6 +156,7 @@ type handlers struct {
 	loc     *time.Location
 	log     *slog.Logger
 	hub     *push.Hub // nil: no live loop (class mode, tests)
+	files   bool      // the files API is served: the exercise pages carry the editor
 
 	trustedProxies []netip.Prefix // see Config.TrustedProxies
 }
@@ -208,6 +218,9 @@ func (h *handlers) pageAssets() page.Assets {
 	a := page.FindAssets(h.static.exists)
 	if h.hub != nil {
 		a = a.WithLive()
+	}
+	if h.files {
+		a = a.WithEditor()
 	}
 	return a
 }

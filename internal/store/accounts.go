@@ -58,8 +58,9 @@ func RemovedName(u User, at time.Time) string {
 // RemoveLearner takes a learner off the roster: their token stops working
 // and their sessions end at once. Their submissions, and the gradings of
 // them, are kept for the gradebook under RemovedName (the name is free
-// again for a new learner); a learner without submissions is deleted. It
-// returns ErrNotFound if no learner has the name.
+// again for a new learner); a learner without submissions is deleted.
+// Their checks and drafts, which no gradebook counts, are deleted either
+// way. It returns ErrNotFound if no learner has the name.
 func (s *Store) RemoveLearner(ctx context.Context, name string) (Removed, error) {
 	now := s.clock.Now().UTC()
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -72,11 +73,17 @@ func (s *Store) RemoveLearner(ctx context.Context, name string) (Removed, error)
 		return Removed{}, err
 	}
 	r := Removed{User: u}
-	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM submissions WHERE user_id = ?`, u.ID).Scan(&r.Submissions); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM submissions WHERE user_id = ? AND kind = 'submit'`, u.ID).Scan(&r.Submissions); err != nil {
 		return Removed{}, fmt.Errorf("store: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = ?`, u.ID); err != nil {
-		return Removed{}, fmt.Errorf("store: %w", err)
+	for _, q := range []string{
+		`DELETE FROM sessions WHERE user_id = ?`,
+		`DELETE FROM submissions WHERE user_id = ? AND kind = 'check'`, // their files and jobs go with them
+		`DELETE FROM drafts WHERE user_id = ?`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, u.ID); err != nil {
+			return Removed{}, fmt.Errorf("store: %w", err)
+		}
 	}
 	if r.Submissions == 0 {
 		_, err = tx.ExecContext(ctx, `DELETE FROM users WHERE id = ?`, u.ID)

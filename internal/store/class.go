@@ -48,6 +48,19 @@ const (
 	Superseded JobState = "superseded"
 )
 
+// Kind is what a submission is for: graded work (KindSubmit), or a check
+// of the learner's draft (KindCheck). A check goes through the same queue,
+// sandbox and workers as a submission, and is counted nowhere a
+// submission is: gradebook, regrades, lists, exports, superseding of
+// submissions. Its values are the submissions.kind column's.
+type Kind string
+
+// Kinds of submission.
+const (
+	KindSubmit Kind = "submit"
+	KindCheck  Kind = "check"
+)
+
 // File is one uploaded source file.
 type File struct {
 	Name    string
@@ -61,6 +74,7 @@ type Submission struct {
 	UserID    int64
 	Learner   string
 	Exercise  string
+	Kind      Kind // KindSubmit or KindCheck
 	CreatedAt time.Time
 	Files     []File // only from Submission (one), not from lists
 	Job       Job    // the latest job
@@ -262,6 +276,7 @@ func (s *Store) Submit(ctx context.Context, userID int64, exercise string, files
 type Upload struct {
 	UserID          int64
 	Exercise        string
+	Kind            Kind // "" means KindSubmit
 	Files           []File
 	Fingerprint     string // "" if none
 	MatchesSolution bool
@@ -269,11 +284,16 @@ type Upload struct {
 
 // SubmitUpload stores a submission, its files and its first job (queued)
 // in one transaction: once it returns, nothing of it can be lost. The
-// learner's jobs still queued for older submissions of the exercise are
-// superseded in the same transaction (Submission.Superseded lists them):
-// only the newest is graded.
+// learner's jobs still queued for older submissions of the exercise, of
+// the same kind, are superseded in the same transaction
+// (Submission.Superseded lists them): only the newest is graded. A check
+// never supersedes a submission, nor a submission a check.
 func (s *Store) SubmitUpload(ctx context.Context, up Upload) (Submission, error) {
 	userID, exercise, files := up.UserID, up.Exercise, up.Files
+	kind := up.Kind
+	if kind == "" {
+		kind = KindSubmit
+	}
 	var fp any
 	if up.Fingerprint != "" {
 		fp = up.Fingerprint
@@ -285,8 +305,8 @@ func (s *Store) SubmitUpload(ctx context.Context, up Upload) (Submission, error)
 	}
 	defer tx.Rollback()
 	var id int64
-	err = tx.QueryRowContext(ctx, `INSERT INTO submissions (user_id, exercise_id, created_at_ns, fingerprint, matches_solution) VALUES (?, ?, ?, ?, ?) RETURNING id`,
-		userID, exercise, ns(now), fp, up.MatchesSolution).Scan(&id)
+	err = tx.QueryRowContext(ctx, `INSERT INTO submissions (user_id, exercise_id, kind, created_at_ns, fingerprint, matches_solution) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+		userID, exercise, string(kind), ns(now), fp, up.MatchesSolution).Scan(&id)
 	if err != nil {
 		return Submission{}, fmt.Errorf("store: saving the submission: %w", err)
 	}
@@ -302,14 +322,14 @@ func (s *Store) SubmitUpload(ctx context.Context, up Upload) (Submission, error)
 	if err != nil {
 		return Submission{}, fmt.Errorf("store: queuing: %w", err)
 	}
-	superseded, err := supersede(ctx, tx, userID, exercise, id, now)
+	superseded, err := supersede(ctx, tx, userID, exercise, kind, id, now)
 	if err != nil {
 		return Submission{}, err
 	}
 	if err := tx.Commit(); err != nil {
 		return Submission{}, fmt.Errorf("store: %w", err)
 	}
-	return Submission{ID: id, UserID: userID, Exercise: exercise, CreatedAt: now, Files: files,
+	return Submission{ID: id, UserID: userID, Exercise: exercise, Kind: kind, CreatedAt: now, Files: files,
 		Fingerprint: up.Fingerprint, MatchesSolution: up.MatchesSolution, Superseded: superseded,
 		Job: Job{ID: jid, SubmissionID: id, Reason: "submit", State: Queued, QueuedAt: now}}, nil
 }
@@ -333,12 +353,13 @@ func (s *Store) CountJobs(ctx context.Context, state JobState) (int, error) {
 	return n, nil
 }
 
-// Waiting reports whether the learner has a job of exercise not started
-// yet: a new submission of it would supersede that job, not add one.
-func (s *Store) Waiting(ctx context.Context, userID int64, exercise string) (bool, error) {
+// Waiting reports whether the learner has a job of exercise of that kind
+// not started yet: a new submission (or check) of it would supersede that
+// job, not add one.
+func (s *Store) Waiting(ctx context.Context, userID int64, exercise string, kind Kind) (bool, error) {
 	var n int
 	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE `+waitingJob+` AND submission_id IN (
-	SELECT id FROM submissions WHERE user_id = ? AND exercise_id = ?)`, userID, exercise).Scan(&n)
+	SELECT id FROM submissions WHERE user_id = ? AND exercise_id = ? AND kind = ?)`, userID, exercise, string(kind)).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("store: %w", err)
 	}
@@ -397,9 +418,9 @@ func (s *Store) Job(ctx context.Context, id int64) (Job, error) {
 // submissionCols are a submission's columns (s, its learner u), its
 // fingerprint, and the other learners who submitted the same (their names
 // joined by the unit separator, in no order).
-const submissionCols = `s.id, s.user_id, u.name, s.exercise_id, s.created_at_ns, COALESCE(s.fingerprint, ''), s.matches_solution,
+const submissionCols = `s.id, s.user_id, u.name, s.exercise_id, s.kind, s.created_at_ns, COALESCE(s.fingerprint, ''), s.matches_solution,
 	(SELECT string_agg(u2.name, '` + "\x1f" + `') FROM submissions s2 JOIN users u2 ON u2.id = s2.user_id
-	 WHERE s.fingerprint IS NOT NULL AND s2.exercise_id = s.exercise_id AND s2.fingerprint = s.fingerprint AND s2.user_id != s.user_id)`
+	 WHERE s.fingerprint IS NOT NULL AND s2.kind = 'submit' AND s2.exercise_id = s.exercise_id AND s2.fingerprint = s.fingerprint AND s2.user_id != s.user_id)`
 
 // latestJob joins a submission with its latest job.
 const latestJob = `JOIN jobs j ON j.id = (SELECT MAX(id) FROM jobs WHERE submission_id = s.id)`
@@ -411,7 +432,7 @@ func scanSubmission(sc scanner) (Submission, error) {
 		r    jobRow
 		same sql.NullString
 	)
-	err := sc.Scan(append([]any{&sub.ID, &sub.UserID, &sub.Learner, &sub.Exercise, &at, &sub.Fingerprint, &sub.MatchesSolution, &same}, r.dest(&sub.Job)...)...)
+	err := sc.Scan(append([]any{&sub.ID, &sub.UserID, &sub.Learner, &sub.Exercise, &sub.Kind, &at, &sub.Fingerprint, &sub.MatchesSolution, &same}, r.dest(&sub.Job)...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Submission{}, ErrNotFound
 	}
@@ -452,13 +473,15 @@ WHERE s.id = ?`, id))
 	return sub, rows.Err()
 }
 
-// Submissions returns submissions with their latest job, newest first:
-// a learner's (userID > 0) or everyone's (userID 0), at most limit.
+// Submissions returns submissions (never checks) with their latest job,
+// newest first: a learner's (userID > 0) or everyone's (userID 0), at
+// most limit.
 func (s *Store) Submissions(ctx context.Context, userID int64, limit int) ([]Submission, error) {
-	q := `SELECT ` + submissionCols + `, ` + jobColsJ + ` FROM submissions s JOIN users u ON u.id = s.user_id ` + latestJob
+	q := `SELECT ` + submissionCols + `, ` + jobColsJ + ` FROM submissions s JOIN users u ON u.id = s.user_id ` + latestJob +
+		` WHERE s.kind = 'submit'`
 	args := []any{}
 	if userID > 0 {
-		q += ` WHERE s.user_id = ?`
+		q += ` AND s.user_id = ?`
 		args = append(args, userID)
 	}
 	q += ` ORDER BY s.id DESC LIMIT ?`
@@ -491,7 +514,8 @@ type Grading struct {
 	SubmittedAt                 time.Time // the submission's time: what its due date judges
 }
 
-// Gradings returns every job of every submission, oldest first. A job
+// Gradings returns every job of every submission (checks are no
+// submissions: none of theirs), oldest first. A job
 // handed to River and not started by a worker (Job.Waiting) reads as
 // Queued: it waits for a worker.
 func (s *Store) Gradings(ctx context.Context) ([]Grading, error) {
@@ -499,6 +523,7 @@ func (s *Store) Gradings(ctx context.Context) ([]Grading, error) {
 SELECT j.id, s.id, s.user_id, u.name, s.exercise_id,
 	CASE WHEN j.state = 'running' AND j.started_at_ns IS NULL THEN 'queued' ELSE j.state END, COALESCE(j.status, ''), COALESCE(j.score, 0), COALESCE(j.max_score, 0), j.finished_at_ns, s.created_at_ns
 FROM jobs j JOIN submissions s ON s.id = j.submission_id JOIN users u ON u.id = s.user_id
+WHERE s.kind = 'submit'
 ORDER BY j.id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)

@@ -12,7 +12,10 @@
 //     learners' submissions with their files, and the grading jobs of each
 //     submission (JobState). The jobs table is class mode's queue: a job is
 //     claimed atomically (ClaimJob), and one left running by a server that
-//     died is queued again at start-up (RequeueRunning).
+//     died is queued again at start-up (RequeueRunning). A submission is
+//     of a Kind: graded work, or a check of the learner's draft, graded the
+//     same way and counted nowhere a submission is; and each learner's
+//     draft of each exercise, the editor's saved code (drafts.go).
 //
 // Secrets are never stored: a learner's token and a session's cookie value
 // are kept and looked up by their SHA-256 (Hash); an instructor's password

@@ -244,12 +244,11 @@ func (s *Store) DueChanges(ctx context.Context, limit int) ([]DueChange, error) 
 }
 
 // SubmissionTimes returns when every submission was made, oldest first:
-// what a change of the due dates re-marks. Checks (submissions.kind
-// 'check', when the drafts' column exists) are no submissions: the lead
-// adds that filter at merge.
+// what a change of the due dates re-marks. Checks are no submissions:
+// none of theirs.
 func (s *Store) SubmissionTimes(ctx context.Context) ([]SubmissionTime, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT s.id, u.name, s.exercise_id, s.created_at_ns
-FROM submissions s JOIN users u ON u.id = s.user_id ORDER BY s.id`)
+FROM submissions s JOIN users u ON u.id = s.user_id WHERE s.kind = 'submit' ORDER BY s.id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}

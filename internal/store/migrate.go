@@ -143,7 +143,24 @@ ALTER TABLE jobs ADD COLUMN note TEXT;
 	`
 ALTER TABLE jobs ADD COLUMN lease_ns INTEGER;
 `,
-	// 6: due dates (see due.go): the course's settings (its time zone),
+	// 6: checks and drafts (issue 24). A check is a submission of kind
+	// 'check': the learner's draft graded in the same queue and sandbox,
+	// counted nowhere a submission is (gradebook, lists, exports). A
+	// draft is what a learner's editor last saved of an exercise, its
+	// files as JSON ({"name.go": "source"}), numbered by version.
+	`
+ALTER TABLE submissions ADD COLUMN kind TEXT NOT NULL DEFAULT 'submit' CHECK (kind IN ('submit', 'check'));
+
+CREATE TABLE drafts (
+	user_id       INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	exercise_id   TEXT    NOT NULL,
+	files         TEXT    NOT NULL, -- {"name.go": "source", ...}
+	version       INTEGER NOT NULL, -- 1 for the first save, one more each save
+	updated_at_ns INTEGER NOT NULL,
+	PRIMARY KEY (user_id, exercise_id)
+);
+`,
+	// 7: due dates (see due.go): the course's settings (its time zone),
 	// each week's or exercise's due date and late policy, each learner's
 	// extensions, and the record of every change of them with the
 	// submissions whose on-time mark it changed.

@@ -123,7 +123,20 @@ ALTER TABLE jobs ADD COLUMN note TEXT;
 	`
 ALTER TABLE jobs ADD COLUMN lease_ns BIGINT;
 `,
-	// 5: due dates (SQLite's migration 6).
+	// 5: checks and drafts (SQLite's migration 6).
+	`
+ALTER TABLE submissions ADD COLUMN kind TEXT NOT NULL DEFAULT 'submit' CHECK (kind IN ('submit', 'check'));
+
+CREATE TABLE drafts (
+	user_id       BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	exercise_id   TEXT   NOT NULL,
+	files         TEXT   NOT NULL,
+	version       BIGINT NOT NULL,
+	updated_at_ns BIGINT NOT NULL,
+	PRIMARY KEY (user_id, exercise_id)
+);
+`,
+	// 6: due dates (SQLite's migration 7).
 	`
 CREATE TABLE course_settings (
 	name  TEXT PRIMARY KEY,

@@ -198,15 +198,16 @@ WHERE id = ? AND state = 'running'`, ns(notBefore), jobID)
 }
 
 // supersede marks superseded the learner's jobs still queued for older
-// submissions of the exercise than newest (or dispatched to River and not
-// started: running without a start), and returns those submissions.
-func supersede(ctx context.Context, tx *tx, userID int64, exercise string, newest int64, now time.Time) ([]int64, error) {
+// submissions of the exercise than newest, of the same kind (or dispatched
+// to River and not started: running without a start), and returns those
+// submissions.
+func supersede(ctx context.Context, tx *tx, userID int64, exercise string, kind Kind, newest int64, now time.Time) ([]int64, error) {
 	rows, err := tx.QueryContext(ctx, `
 UPDATE jobs SET state = 'superseded', finished_at_ns = ?, error = ?
 WHERE `+waitingJob+` AND submission_id IN (
-	SELECT id FROM submissions WHERE user_id = ? AND exercise_id = ? AND id < ?)
-RETURNING submission_id`, ns(now), fmt.Sprintf("not graded: submission %d, a newer one of the same exercise, replaced it while it waited", newest),
-		userID, exercise, newest)
+	SELECT id FROM submissions WHERE user_id = ? AND exercise_id = ? AND kind = ? AND id < ?)
+RETURNING submission_id`, ns(now), SupersededMessage(kind, newest),
+		userID, exercise, string(kind), newest)
 	if err != nil {
 		return nil, fmt.Errorf("store: superseding: %w", err)
 	}
@@ -224,6 +225,15 @@ RETURNING submission_id`, ns(now), fmt.Sprintf("not graded: submission %d, a new
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
+}
+
+// SupersededMessage is the error of a job superseded by newest, a newer
+// submission (or check) of the same exercise by the same learner.
+func SupersededMessage(kind Kind, newest int64) string {
+	if kind == KindCheck {
+		return fmt.Sprintf("not checked: check %d, a newer one of the same exercise, replaced it while it waited", newest)
+	}
+	return fmt.Sprintf("not graded: submission %d, a newer one of the same exercise, replaced it while it waited", newest)
 }
 
 // sameAs splits submissionCols' list of other learners' names.

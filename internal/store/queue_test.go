@@ -372,7 +372,7 @@ func TestDispatchedJobWaitsUntilStarted(t *testing.T) {
 		if n, err := s.CountJobs(ctx, store.Queued); err != nil || n != 1 {
 			t.Errorf("CountJobs(Queued) with a job handed on = %d, %v; want 1", n, err)
 		}
-		if w, err := s.Waiting(ctx, u["ada"].ID, "tokenbucket"); err != nil || !w {
+		if w, err := s.Waiting(ctx, u["ada"].ID, "tokenbucket", store.KindSubmit); err != nil || !w {
 			t.Errorf("Waiting(ada, tokenbucket) with her job handed on = %v, %v; want true", w, err)
 		}
 		const note = "regrading after a worker stopped"

@@ -9,7 +9,7 @@ import (
 const regradeLock = migrationLock + 1
 
 // RegradeLatestWithin queues a regrade of every learner's latest
-// submission of every exercise, except those with a job already waiting
+// submission (never a check) of every exercise, except those with a job already waiting
 // (a duplicate would grade the same code twice), while fewer than
 // maxQueued jobs wait: oldest submissions first, up to the room left. It
 // returns the jobs queued and how many latest submissions were left out
@@ -18,7 +18,7 @@ const regradeLock = migrationLock + 1
 func (s *Store) RegradeLatestWithin(ctx context.Context, maxQueued int) (queued []Job, left int, err error) {
 	now := ns(s.clock.Now())
 	const waiting = `
-SELECT l.id FROM (SELECT MAX(id) AS id FROM submissions GROUP BY user_id, exercise_id) l
+SELECT l.id FROM (SELECT MAX(id) AS id FROM submissions WHERE kind = 'submit' GROUP BY user_id, exercise_id) l
 WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.submission_id = l.id AND j.state = 'queued')`
 	var due int
 	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (`+waiting+`) w`).Scan(&due); err != nil {

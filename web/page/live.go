@@ -26,6 +26,21 @@ func (a Assets) WithLive() Assets {
 	return Assets{files: files}
 }
 
+// WithEditor returns a copy of a whose exercise pages carry the editor
+// over the learner's exercises/ (the server's files API): the server does
+// this in single-learner mode, beside WithLive.
+func (a Assets) WithEditor() Assets {
+	files := make(map[string]bool, len(a.files)+1)
+	for k, v := range a.files {
+		files[k] = v
+	}
+	files[editorJS] = true
+	return Assets{files: files}
+}
+
+// editor reports whether the exercise pages carry the local editor.
+func (a Assets) editor() bool { return a.files[editorJS] }
+
 // live reports whether the pages load live.js.
 func (a Assets) live() bool { return a.files[liveJS] }
 

@@ -13,6 +13,16 @@
 //   document.addEventListener("ratelab:yours-failed", (e) => { e.detail.message });
 //     exercises/ does not compile; the last good build stays served.
 //
+// and tells the editor (web/editor, on the exercise pages) about saves and
+// compile errors:
+//
+//   document.addEventListener("ratelab:saved", (e) => { e.detail.exercises });
+//     A save changed these exercises' files (from any editor, the page's too).
+//   document.addEventListener("ratelab:not-built", (e) => { e.detail.exercises; e.detail.message });
+//     These exercises do not compile: message holds the compiler's lines.
+//   document.addEventListener("ratelab:graded", (e) => { e.detail.exercise });
+//     The exercise built and was graded.
+//
 // The layout loads it only in single-learner mode; without it (or without
 // JavaScript) the pages are the same, reloaded by hand.
 
@@ -180,6 +190,15 @@ function notBuilt(exercise, message) {
   box.replaceChildren(head, pre);
 }
 
+/**
+ * tell dispatches a DOM event for the page's other scripts (the editor).
+ * @param {string} type
+ * @param {object} detail
+ */
+function tell(type, detail) {
+  document.dispatchEvent(new CustomEvent(type, { detail }));
+}
+
 /** @param {number} v */
 function newBuild(v) {
   version = v;
@@ -204,6 +223,7 @@ function handle(e) {
       }
       break;
     case EVENT.SAVED:
+      tell("ratelab:saved", { exercises: e.exercises || [] });
       say("Saved " + (e.exercises || []).join(", ") + ": rebuilding and grading…");
       break;
     case EVENT.BUILT:
@@ -225,6 +245,7 @@ function handle(e) {
       break;
     case EVENT.GRADE:
       if (e.grade) {
+        tell("ratelab:graded", { exercise: e.grade.exercise });
         notBuilt(e.grade.exercise, "");
         showGrade(e.grade);
         say("Graded " + e.grade.exercise + ": " + (e.grade.label || e.grade.status) + " · " + (e.grade.points || "") +
@@ -233,6 +254,7 @@ function handle(e) {
       showReport(e);
       break;
     case EVENT.NOT_BUILT:
+      tell("ratelab:not-built", { exercises: e.exercises || [], message: e.message || "" });
       for (const ex of e.exercises || []) notBuilt(ex, e.message || "");
       say((e.exercises || []).join(", ") + " does not compile: its last grade stands until a save that does.");
       break;

@@ -1,0 +1,85 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Drafts: what a learner's editor last saved of an exercise, per learner
+// and exercise, so that a reload, a second tab or another machine shows the
+// same code. A draft is no submission: it is graded only when the learner
+// checks it (a submission of KindCheck) or submits it.
+
+// Draft is a learner's saved code of one exercise.
+type Draft struct {
+	Exercise string
+	Files    []File // by name
+	// Version is 1 after the first save and one more after each: a
+	// client tells its own save from another tab's by it.
+	Version   int64
+	UpdatedAt time.Time
+}
+
+// Draft returns the learner's draft of exercise, or ErrNotFound if they
+// saved none.
+func (s *Store) Draft(ctx context.Context, userID int64, exercise string) (Draft, error) {
+	var (
+		d    = Draft{Exercise: exercise}
+		body string
+		at   int64
+	)
+	err := s.db.QueryRowContext(ctx, `SELECT files, version, updated_at_ns FROM drafts WHERE user_id = ? AND exercise_id = ?`,
+		userID, exercise).Scan(&body, &d.Version, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Draft{}, ErrNotFound
+	}
+	if err != nil {
+		return Draft{}, fmt.Errorf("store: %w", err)
+	}
+	var files map[string]string
+	if err := json.Unmarshal([]byte(body), &files); err != nil {
+		return Draft{}, fmt.Errorf("store: the draft of %s: %w", exercise, err)
+	}
+	d.Files = FilesOf(files)
+	d.UpdatedAt = time.Unix(0, at).UTC()
+	return d, nil
+}
+
+// SaveDraft replaces the learner's draft of exercise with files (validated
+// by the caller, as an upload is) and returns its new version. The last
+// save wins: two tabs saving in turn leave the later one's files.
+func (s *Store) SaveDraft(ctx context.Context, userID int64, exercise string, files []File) (int64, error) {
+	m := make(map[string]string, len(files))
+	for _, f := range files {
+		m[f.Name] = string(f.Content)
+	}
+	body, err := json.Marshal(m)
+	if err != nil {
+		return 0, fmt.Errorf("store: encoding the draft: %w", err)
+	}
+	var v int64
+	err = s.db.QueryRowContext(ctx, `
+INSERT INTO drafts (user_id, exercise_id, files, version, updated_at_ns) VALUES (?, ?, ?, 1, ?)
+ON CONFLICT (user_id, exercise_id) DO UPDATE SET files = excluded.files, version = drafts.version + 1, updated_at_ns = excluded.updated_at_ns
+RETURNING version`, userID, exercise, string(body), ns(s.clock.Now())).Scan(&v)
+	if err != nil {
+		return 0, fmt.Errorf("store: saving the draft: %w", err)
+	}
+	return v, nil
+}
+
+// FilesOf returns files keyed by name as a list sorted by name.
+func FilesOf(byName map[string]string) []File {
+	out := make([]File, 0, len(byName))
+	for name, src := range byName {
+		out = append(out, File{Name: name, Content: []byte(src)})
+	}
+	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
