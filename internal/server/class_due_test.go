@@ -120,6 +120,10 @@ func testClassDueDates(t *testing.T, target string) {
 	if got := dueDoc(t, ada.get("/class/me")).Find("[data-testid=due-line-tokenbucket]").Text(); !strings.Contains(got, "due date passed 30 min ago — late work is refused") {
 		t.Errorf("ada's page says of the token bucket %q; want the due date passed 30 min ago, late work refused", got)
 	}
+	if ex := dueDoc(t, ada.get("/class/exercises/tokenbucket")); ex.Find("[data-testid=due-lines] li").Length() != 1 ||
+		!strings.Contains(ex.Find("[data-testid=due-line-tokenbucket]").Text(), "due date passed 30 min ago") {
+		t.Error("ada's page of the token bucket does not say its due date passed 30 min ago (and only its own)")
+	}
 
 	set(url.Values{"target": {"week:1"}, "at": {"2026-03-02T12:00"}, "late": {"accept"}})
 	ct, body = multipartBody(t, exercise("tokenbucket"), file("tokenbucket.go", okSource))
