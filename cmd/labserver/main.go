@@ -7,6 +7,7 @@
 //	labserver roster import   create learners, print their tokens
 //	labserver roster remove   take a learner off the roster
 //	labserver instructor add  create an instructor
+//	labserver course due      set due dates, extensions (course due|extend|show)
 //	labserver worker --db URL grade a Postgres class's submissions on this machine
 //	labserver migrate         bring a class's database to this version's schema
 //	labserver submit [flags]  submit exercises to a class server
@@ -36,6 +37,7 @@ func commands() []command {
 		{"serve", "serve the lab in the browser (--class: a class server)", runServe},
 		{"roster", "roster import FILE: create learners, print their tokens; roster remove NAME: take one off", runRoster},
 		{"instructor", "instructor add NAME: create an instructor (password on stdin)", runInstructor},
+		{"course", "course due|extend|show: a class's due dates, late policies and extensions", runCourse},
 		{"submit", "upload your exercises to the class server and follow the grading", runSubmit},
 		{"worker", "worker --db postgres://…: grade a class's submissions on this machine", runWorker},
 		{"migrate", "migrate --db PATH|URL: bring a class's database to this version's schema", runMigrate},

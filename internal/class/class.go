@@ -254,7 +254,13 @@ func (c *Class) poke() {
 
 // Submit stores a validated upload and queues it. The submission is durable
 // when Submit returns.
+//
+// An upload after its due date, under a policy that refuses it, is not
+// stored: Submit returns a *LateError.
 func (c *Class) Submit(ctx context.Context, user store.User, exercise string, files []store.File) (store.Submission, error) {
+	if err := c.refuseLate(ctx, user, exercise); err != nil {
+		return store.Submission{}, err
+	}
 	return c.queue(ctx, user, exercise, files, store.KindSubmit)
 }
 

@@ -61,6 +61,9 @@ type Gradebook struct {
 	Cells     map[string]map[string]Cell // learner → exercise → cell
 	Graded    map[string]int             // exercise → learners with a graded result
 	Pitfalls  map[string][]PitfallCount  // exercise → most hit first
+	// Counts are the scores that count under the due dates (see Count):
+	// learner → exercise; nil while no due date is set.
+	Counts map[string]map[string]Count
 }
 
 // Cell returns a learner's cell for an exercise (the zero Cell if none).
@@ -130,8 +133,16 @@ func (c *Class) watched() bool {
 
 // Gradebook returns the gradebook: a copy of the class's, which is kept up
 // to date as gradings finish (only the roster is read again, for learners
-// added since).
+// added since), with the scores that count under the due dates.
 func (c *Class) Gradebook(ctx context.Context) (*Gradebook, error) {
+	gb, err := c.gradebook(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return gb, c.count(ctx, gb)
+}
+
+func (c *Class) gradebook(ctx context.Context) (*Gradebook, error) {
 	learners, err := c.st.Users(ctx, store.Learner)
 	if err != nil {
 		return nil, err
@@ -328,19 +339,22 @@ func (c *Class) buildBook(ctx context.Context) error {
 	return nil
 }
 
-// WriteCSV writes the gradebook as CSV: one row per learner, the best and
-// latest score and the points of each exercise, and the total of the best
-// scores. An exercise not graded for a learner leaves its best and latest
-// empty, and its max still says its points (an exercise is worth them
-// whatever the learner did); a learner with nothing graded has an empty
-// total, not 0, which would read as graded and failed.
+// WriteCSV writes the gradebook as CSV: one row per learner; per exercise
+// the best and latest score, the points, the score that counts under the
+// due dates (Count) and whether that one was late ("yes" or "no"); then
+// the total of the counted scores and the total of the best scores (last,
+// as before due dates). An exercise not graded for a learner leaves its
+// scores and late mark empty, and its max still says its points (an
+// exercise is worth them whatever the learner did); a learner with
+// nothing graded has empty totals, not 0, which would read as graded and
+// failed. Without due dates the counted score is the best.
 func (g *Gradebook) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	head := []string{"learner"}
 	for _, e := range g.Exercises {
-		head = append(head, e.ID+" best", e.ID+" latest", e.ID+" max")
+		head = append(head, e.ID+" best", e.ID+" latest", e.ID+" max", e.ID+" counted", e.ID+" late")
 	}
-	head = append(head, "total best")
+	head = append(head, "total counted", "total best")
 	if err := cw.Write(head); err != nil {
 		return err
 	}
@@ -350,20 +364,26 @@ func (g *Gradebook) WriteCSV(w io.Writer) error {
 	}
 	for _, l := range g.Learners {
 		row := []string{csvSafe(l)}
-		total, graded := 0.0, false
+		total, counted, graded := 0.0, 0.0, false
 		for i, e := range g.Exercises {
 			c := g.Cell(l, e.ID)
 			if !c.Graded {
-				row = append(row, "", "", maxes[i])
+				row = append(row, "", "", maxes[i], "", "")
 				continue
 			}
 			total, graded = total+c.Best, true
 			row = append(row, num(c.Best), num(c.Latest), num(c.Max))
+			if n := g.Count(l, e.ID); n.Graded {
+				counted += n.Score
+				row = append(row, num(n.Score), yesNo(n.Late))
+			} else { // every graded submission refused by the late policy
+				row = append(row, "0", "yes")
+			}
 		}
 		if graded {
-			row = append(row, num(total))
+			row = append(row, num(counted), num(total))
 		} else {
-			row = append(row, "")
+			row = append(row, "", "")
 		}
 		if err := cw.Write(row); err != nil {
 			return err
@@ -371,6 +391,13 @@ func (g *Gradebook) WriteCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
@@ -390,7 +417,11 @@ var canvasHeader = []string{"Student", "ID", "SIS User ID", "SIS Login ID", "Sec
 // WriteCanvasCSV writes the gradebook in the form Canvas's Grades import
 // reads: the columns Student, ID, SIS User ID, SIS Login ID and Section,
 // then one column per exercise, a "Points Possible" row of each
-// exercise's maximum, and one row per learner with their best score.
+// exercise's maximum, and one row per learner with the score that counts
+// under the due dates (Count: the best score when there are none).
+// Canvas's import has no column for a late mark: Canvas marks late what
+// is submitted to Canvas, and only the score that counts, penalty
+// included, goes there.
 //
 // Canvas matches a row to a student by ID, SIS User ID or SIS Login ID,
 // and ratelab knows only the roster's names: each name goes in Student and
@@ -419,7 +450,7 @@ func (g *Gradebook) WriteCanvasCSV(w io.Writer) error {
 		row := []string{name, "", "", name, ""}
 		for _, e := range g.Exercises {
 			if c := g.Cell(l, e.ID); c.Graded {
-				row = append(row, num(c.Best))
+				row = append(row, num(g.Count(l, e.ID).Score))
 			} else {
 				row = append(row, "")
 			}

@@ -85,10 +85,11 @@ func TestWriteCSV(t *testing.T) {
 	}
 	tbMax, gcraMax := points(t, "tokenbucket"), points(t, "gcra")
 	want := [][]string{
-		{"learner", "tokenbucket best", "tokenbucket latest", "tokenbucket max", "gcra best", "gcra latest", "gcra max", "total best"},
-		{"ada", "30", "20", "35", "", "", gcraMax, "30"},
-		{"bob", "", "", tbMax, "0", "0", "25", "0"},
-		{"cy", "", "", tbMax, "", "", gcraMax, ""},
+		{"learner", "tokenbucket best", "tokenbucket latest", "tokenbucket max", "tokenbucket counted", "tokenbucket late",
+			"gcra best", "gcra latest", "gcra max", "gcra counted", "gcra late", "total counted", "total best"},
+		{"ada", "30", "20", "35", "30", "no", "", "", gcraMax, "", "", "30", "30"},
+		{"bob", "", "", tbMax, "", "", "0", "0", "25", "0", "no", "0", "0"},
+		{"cy", "", "", tbMax, "", "", "", "", gcraMax, "", "", "", ""},
 	}
 	if !slices.EqualFunc(rows, want, slices.Equal) {
 		t.Errorf("CSV =\n%q\nwant\n%q", rows, want)

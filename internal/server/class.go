@@ -124,6 +124,7 @@ type classHandlers struct {
 	signIn      *class.SignIn   // sign-in budgets and password checks at once
 	devices     *devices        // instructors' trusted browsers
 	clock       class.Clock     // the class's time: sessions, throttles
+	course      *store.Store    // the due dates (class_due.go; package due changes them)
 
 	secureCookies   bool
 	sessionTTL      time.Duration
@@ -162,7 +163,7 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	ch := &classHandlers{
 		handlers: h,
 		accounts: st, submissions: st,
-		grading: cfg.Class, live: cfg.Class, throttle: cfg.Class.Throttle, clock: cfg.Class,
+		grading: cfg.Class, live: cfg.Class, throttle: cfg.Class.Throttle, clock: cfg.Class, course: st,
 		signIn:        class.NewSignIn(cfg.SignIn, cfg.Class.Now()),
 		devices:       newDevices(),
 		secureCookies: cfg.SecureCookies, sessionTTL: cfg.SessionTTL,
@@ -187,6 +188,8 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	g.GET("/dashboard/live", ch.dashboardLive, ch.require(store.Instructor))
 	g.Match(get, "/gradebook.csv", ch.gradebookCSV, ch.require(store.Instructor))
 	g.POST("/regrade", ch.regrade, ch.require(store.Instructor))
+	g.POST("/course/due", ch.setDue, ch.require(store.Instructor))
+	g.POST("/course/extend", ch.extend, ch.require(store.Instructor))
 	ch.routeDrafts(g, cfg)
 }
 

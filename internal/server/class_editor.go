@@ -22,7 +22,12 @@ func (d *draftHandlers) exercisePage(c echo.Context) error {
 	if !ok || !class.Gradable(id) {
 		return notFound("There is no exercise %q in this class.", id)
 	}
-	return render(c, http.StatusOK, page.ClassExercisePage(page.ClassExerciseView{
-		Name: u.Name, CSRF: csrfToken(c), Exercise: ex, Learner: u.Role == store.Learner,
-	}, d.pageAssets()))
+	v := page.ClassExerciseView{Name: u.Name, CSRF: csrfToken(c), Exercise: ex, Learner: u.Role == store.Learner}
+	if v.Learner {
+		var err error
+		if v.Due, err = d.learnerDue(c.Request().Context(), u.Name, id); err != nil {
+			return err
+		}
+	}
+	return render(c, http.StatusOK, page.ClassExercisePage(v, d.pageAssets()))
 }

@@ -41,9 +41,17 @@ func (h *classHandlers) learnerHome(c echo.Context) error {
 		return err
 	}
 	lim := h.grading.Limits()
+	dues, err := h.learnerDue(c.Request().Context(), u.Name, "")
+	if err != nil {
+		return err
+	}
+	listed := pageSubmissions(subs)
+	if err := h.markLate(c.Request().Context(), listed); err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, page.ClassLearner(page.ClassLearnerView{
-		Name: u.Name, CSRF: csrfToken(c), Exercises: grader.Gradable(), Submissions: pageSubmissions(subs),
-		MaxFileBytes: lim.MaxFileBytes, MaxTotalBytes: lim.MaxTotalBytes,
+		Name: u.Name, CSRF: csrfToken(c), Exercises: grader.Gradable(), Submissions: listed,
+		MaxFileBytes: lim.MaxFileBytes, MaxTotalBytes: lim.MaxTotalBytes, Due: dues,
 	}, h.pageAssets()))
 }
 
@@ -70,6 +78,11 @@ type SubmissionJSON struct {
 	State    store.JobState   `json:"state"`
 	Error    string           `json:"error,omitempty"`
 	Result   *report.Exercise `json:"result"`
+	// OnTime: made at or before the due date that holds for it now (by
+	// the server's clock at submit); true when none holds. DueAt is that
+	// due date (RFC 3339, UTC), omitted when none.
+	OnTime bool   `json:"on_time"`
+	DueAt  string `json:"due_at,omitempty"`
 }
 
 func (h *classHandlers) submission(c echo.Context) error {
@@ -80,14 +93,22 @@ func (h *classHandlers) submission(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	onTime, mark, err := h.submissionMark(c.Request().Context(), sub)
+	if err != nil {
+		return err
+	}
 	if wantsJSON(c) {
-		return c.JSON(http.StatusOK, SubmissionJSON{ID: sub.ID, Learner: sub.Learner, Exercise: sub.Exercise,
-			State: sub.Job.State, Error: sub.Job.Error, Result: sub.Job.Result})
+		j := SubmissionJSON{ID: sub.ID, Learner: sub.Learner, Exercise: sub.Exercise,
+			State: sub.Job.State, Error: sub.Job.Error, Result: sub.Job.Result, OnTime: onTime}
+		if mark != nil {
+			j.DueAt = mark.DueAt
+		}
+		return c.JSON(http.StatusOK, j)
 	}
 	u, _ := currentUser(c)
 	return render(c, http.StatusOK, page.ClassSubmissionPage(page.ClassSubmissionView{
 		Submission: pageSubmission(sub), Files: pageFiles(sub.Files), Instructor: u.Role == store.Instructor,
-		SavedAt: sub.Job.FinishedAt.In(h.loc),
+		SavedAt: sub.Job.FinishedAt.In(h.loc), Due: mark,
 	}, h.pageAssets()))
 }
 
@@ -106,8 +127,15 @@ func (h *classHandlers) dashboard(c echo.Context) error {
 		return err
 	}
 	u, _ := currentUser(c)
-	v := pageDashboard(gb, u.Name, csrfToken(c), pageSubmissions(recent), queued, c.QueryParam("regraded"))
+	listed := pageSubmissions(recent)
+	if err := h.markLate(ctx, listed); err != nil {
+		return err
+	}
+	v := pageDashboard(gb, u.Name, csrfToken(c), listed, queued, c.QueryParam("regraded"))
 	v.DatabaseAway = h.awayText(h.grading.DatabaseAway())
+	if v.Due, err = h.dueView(ctx, gb, v.CSRF); err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, page.ClassDashboard(v, h.pageAssets()))
 }
 

@@ -72,6 +72,7 @@ type fixtureOptions struct {
 	target string         // the store's address (storetest.Each); "" means a new SQLite file
 	class  server.Class   // its sign-in and live settings (Class itself is set by newClassWith)
 	limits *server.Limits // the HTTP server's limits (server.HTTPServer, server.Listener); nil means the defaults
+	clock  class.Clock    // the store's and the class's time; nil means fixed at classNow
 }
 
 func newClassWith(t *testing.T, o fixtureOptions) *classFixture {
@@ -80,7 +81,10 @@ func newClassWith(t *testing.T, o fixtureOptions) *classFixture {
 		o.burst = 50
 	}
 	ctx := t.Context()
-	clock := fixedClock{classNow}
+	var clock class.Clock = fixedClock{classNow}
+	if o.clock != nil {
+		clock = o.clock
+	}
 	if o.target == "" {
 		o.target = filepath.Join(t.TempDir(), "class.db")
 	}

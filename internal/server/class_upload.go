@@ -60,6 +60,10 @@ type submitReply struct {
 	Exercise string `json:"exercise"`
 	URL      string `json:"url"`  // the submission's page
 	Live     string `json:"live"` // its websocket of progress events
+	// OnTime is its mark against its due date (true without one), and
+	// Late says how late it is ("late by 5 h (1 day: −10%)"), if it is.
+	OnTime bool   `json:"on_time"`
+	Late   string `json:"late,omitempty"`
 }
 
 // submit is POST /class/submissions: 202 (JSON) or a redirect to the
@@ -83,6 +87,10 @@ func (h *classHandlers) submit(c echo.Context) error {
 		return &problemError{code: http.StatusUnprocessableEntity, message: "The submission was not accepted", problems: problems}
 	}
 	sub, err := h.grading.Submit(c.Request().Context(), u, exercise, files)
+	var late *class.LateError
+	if errors.As(err, &late) {
+		return echo.NewHTTPError(http.StatusForbidden, "Too late: "+late.Error())
+	}
 	if errors.Is(err, class.ErrQueueFull) {
 		c.Response().Header().Set("Retry-After", "60")
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "The grading queue is full: submit again in a minute.")
@@ -92,7 +100,15 @@ func (h *classHandlers) submit(c echo.Context) error {
 	}
 	url := "/class/submissions/" + strconv.FormatInt(sub.ID, 10)
 	if wantsJSON(c) {
-		return c.JSON(http.StatusAccepted, submitReply{ID: sub.ID, Exercise: exercise, URL: url, Live: url + "/live"})
+		onTime, mark, err := h.submissionMark(c.Request().Context(), sub)
+		if err != nil {
+			return err
+		}
+		reply := submitReply{ID: sub.ID, Exercise: exercise, URL: url, Live: url + "/live", OnTime: onTime}
+		if !onTime {
+			reply.Late = mark.Mark
+		}
+		return c.JSON(http.StatusAccepted, reply)
 	}
 	return c.Redirect(http.StatusSeeOther, url)
 }

@@ -511,6 +511,7 @@ type Grading struct {
 	Status                      report.Status // the exercise's report status, "" until done with a result
 	Score, MaxScore             float64
 	FinishedAt                  time.Time
+	SubmittedAt                 time.Time // the submission's time: what its due date judges
 }
 
 // Gradings returns every job of every submission (checks are no
@@ -520,7 +521,7 @@ type Grading struct {
 func (s *Store) Gradings(ctx context.Context) ([]Grading, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT j.id, s.id, s.user_id, u.name, s.exercise_id,
-	CASE WHEN j.state = 'running' AND j.started_at_ns IS NULL THEN 'queued' ELSE j.state END, COALESCE(j.status, ''), COALESCE(j.score, 0), COALESCE(j.max_score, 0), j.finished_at_ns
+	CASE WHEN j.state = 'running' AND j.started_at_ns IS NULL THEN 'queued' ELSE j.state END, COALESCE(j.status, ''), COALESCE(j.score, 0), COALESCE(j.max_score, 0), j.finished_at_ns, s.created_at_ns
 FROM jobs j JOIN submissions s ON s.id = j.submission_id JOIN users u ON u.id = s.user_id
 WHERE s.kind = 'submit'
 ORDER BY j.id`)
@@ -533,11 +534,12 @@ ORDER BY j.id`)
 		var (
 			g  Grading
 			fi sql.NullInt64
+			at int64
 		)
-		if err := rows.Scan(&g.JobID, &g.SubmissionID, &g.UserID, &g.Learner, &g.Exercise, &g.State, &g.Status, &g.Score, &g.MaxScore, &fi); err != nil {
+		if err := rows.Scan(&g.JobID, &g.SubmissionID, &g.UserID, &g.Learner, &g.Exercise, &g.State, &g.Status, &g.Score, &g.MaxScore, &fi, &at); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
-		g.FinishedAt = fromNs(fi)
+		g.FinishedAt, g.SubmittedAt = fromNs(fi), time.Unix(0, at).UTC()
 		out = append(out, g)
 	}
 	return out, rows.Err()

@@ -160,6 +160,43 @@ CREATE TABLE drafts (
 	PRIMARY KEY (user_id, exercise_id)
 );
 `,
+	// 7: due dates (see due.go): the course's settings (its time zone),
+	// each week's or exercise's due date and late policy, each learner's
+	// extensions, and the record of every change of them with the
+	// submissions whose on-time mark it changed.
+	`
+CREATE TABLE course_settings (
+	name  TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
+
+CREATE TABLE due_dates (
+	week        INTEGER NOT NULL DEFAULT 0,  -- a week's due date (exercise '')
+	exercise    TEXT    NOT NULL DEFAULT '', -- or an exercise's own (week 0)
+	due_ns      INTEGER NOT NULL,            -- Unix nanoseconds, UTC
+	policy      TEXT    NOT NULL CHECK (policy IN ('accept', 'penalty', 'refuse')),
+	penalty_pct REAL    NOT NULL DEFAULT 0,  -- per day late or part of one (penalty)
+	cutoff_ns   INTEGER,                     -- penalty: refused after it
+	set_at_ns   INTEGER NOT NULL,
+	PRIMARY KEY (week, exercise)
+);
+
+CREATE TABLE extensions (
+	user_id   INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	week      INTEGER NOT NULL DEFAULT 0,
+	exercise  TEXT    NOT NULL DEFAULT '',
+	until_ns  INTEGER NOT NULL,
+	set_at_ns INTEGER NOT NULL,
+	PRIMARY KEY (user_id, week, exercise)
+);
+
+CREATE TABLE due_changes (
+	id       INTEGER PRIMARY KEY,
+	at_ns    INTEGER NOT NULL,
+	what     TEXT    NOT NULL, -- the change, in words
+	remarked TEXT    NOT NULL  -- JSON: the submissions whose on-time mark it changed
+);
+`,
 }
 
 // migrate brings db up to SchemaVersion, one transaction per migration.

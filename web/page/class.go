@@ -29,6 +29,9 @@ type ClassSubmission struct {
 	// reference solution's, or other learners' (SameAs names them).
 	MatchesSolution bool
 	SameAs          []string
+	// Late says how late it was against its due date ("late by 5 h"), ""
+	// when on time or without one.
+	Late string
 }
 
 // copyNote says why a submission is flagged as a possible copy, "" if not.
@@ -59,6 +62,7 @@ type ClassLearnerView struct {
 	Exercises                   []course.Exercise
 	Submissions                 []ClassSubmission // newest first
 	MaxFileBytes, MaxTotalBytes int64
+	Due                         []ClassDueLine // the learner's due dates (class_due.go)
 }
 
 // ClassSubmissionView is one submission's page (the learner's, or the
@@ -67,7 +71,8 @@ type ClassSubmissionView struct {
 	Submission ClassSubmission
 	Files      []ClassFile
 	Instructor bool
-	SavedAt    time.Time // when the grading finished, in the reader's zone
+	SavedAt    time.Time           // when the grading finished, in the reader's zone
+	Due        *ClassSubmissionDue // its mark against its due date; nil: none holds
 }
 
 // ClassDashboardView is the instructor's dashboard.
@@ -80,6 +85,7 @@ type ClassDashboardView struct {
 	Queued           int
 	Regraded         string // "n" after a regrade was queued
 	DatabaseAway     string // when the database was last away, if lately; "" if not
+	Due              ClassDueView
 }
 
 // ClassRow is one learner's line of the gradebook.
