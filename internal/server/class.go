@@ -46,6 +46,10 @@ type Class struct {
 	// MaxLivePerUser bounds the live websockets one user holds open at
 	// once; 0 means 8. Beyond, 429.
 	MaxLivePerUser int
+	// Yours, if set, builds each learner's code for their lesson pages'
+	// visualizations (class_yours.go; a *yours.Builds); nil serves no
+	// /class/lessons.
+	Yours YoursBuilds
 }
 
 // accounts signs class users in: learners by token, instructors by name and
@@ -132,6 +136,7 @@ type classHandlers struct {
 	dummyOnce       sync.Once
 	dummy           string // dummyHash's
 	liveSockets     *perUser
+	builds          YoursBuilds // nil: no Yours in class mode
 }
 
 // problemError is a refusal that lists what was wrong, one sentence each.
@@ -187,6 +192,10 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	g.GET("/dashboard/live", ch.dashboardLive, ch.require(store.Instructor))
 	g.Match(get, "/gradebook.csv", ch.gradebookCSV, ch.require(store.Instructor))
 	g.POST("/regrade", ch.regrade, ch.require(store.Instructor))
+	if cfg.Yours != nil {
+		ch.builds = cfg.Yours
+		ch.routeYours(g)
+	}
 }
 
 // bearer returns the request's bearer token (a learner's, sent by the

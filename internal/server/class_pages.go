@@ -43,7 +43,7 @@ func (h *classHandlers) learnerHome(c echo.Context) error {
 	lim := h.grading.Limits()
 	return render(c, http.StatusOK, page.ClassLearner(page.ClassLearnerView{
 		Name: u.Name, CSRF: csrfToken(c), Exercises: grader.Gradable(), Submissions: pageSubmissions(subs),
-		MaxFileBytes: lim.MaxFileBytes, MaxTotalBytes: lim.MaxTotalBytes,
+		MaxFileBytes: lim.MaxFileBytes, MaxTotalBytes: lim.MaxTotalBytes, Lessons: h.builds != nil,
 	}, h.pageAssets()))
 }
 

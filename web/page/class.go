@@ -59,6 +59,9 @@ type ClassLearnerView struct {
 	Exercises                   []course.Exercise
 	Submissions                 []ClassSubmission // newest first
 	MaxFileBytes, MaxTotalBytes int64
+	// Lessons: the class serves the lessons with the learner's code as
+	// Yours (/class/lessons/:slug); the page links them.
+	Lessons bool
 }
 
 // ClassSubmissionView is one submission's page (the learner's, or the

@@ -23,7 +23,8 @@ func (a Assets) WithLive() Assets {
 		files[k] = v
 	}
 	files[liveJS] = true
-	return Assets{files: files}
+	a.files = files
+	return a
 }
 
 // live reports whether the pages load live.js.

@@ -102,13 +102,15 @@ document.addEventListener("ratelab:yours", (ev) => {
 });
 
 /**
- * writeHint says how the learner's code of exercise gets into Yours: under
+ * writeHint says how the learner's code of exercise gets into Yours: in
+ * class mode the server builds what they submit (classyours.js); under
  * `make run` the lab watches exercises/ and each save rebuilds it (the page
  * loads live.js); elsewhere make run builds it.
  * @param {string} exercise
  * @returns {string}
  */
 export function writeHint(exercise) {
+  if (document.querySelector("[data-yours-api]")) return "Submit your " + exercise + ": once it is graded, Yours runs it here.";
   const live = !!document.querySelector('script[src$="/live.js"]');
   return live ? "Write exercises/" + exercise + ": each save rebuilds Yours here." : "Write exercises/" + exercise + ", then run make run.";
 }

@@ -77,6 +77,9 @@ export class Freed extends Error {
 /** @type {{wasm: string, exec: string} | null} the build Yours runs from: absolute URLs */
 let build = null;
 
+/** @type {Promise<void> | null} the build Yours waits for (class mode: see awaitBuild); null for none */
+let awaited = null;
+
 /** @type {YoursWorker | null} the worker runs are made in now */
 let current = null;
 
@@ -194,7 +197,26 @@ function worker() {
  * @param {string} execURL
  */
 export function defaultBuild(wasmURL, execURL) {
-  if (!build) useBuild(wasmURL, execURL);
+  if (!build && !awaited) useBuild(wasmURL, execURL);
+}
+
+/**
+ * awaitBuild makes Yours run from the lab.wasm whose URL wasm resolves
+ * with (class mode: the server builds the learner's code, and classyours.js
+ * asks it when). Until then new runs of Yours wait for it; if it rejects,
+ * they fail with NoStart and its message. Runs already going keep the
+ * build they run from until it resolves, then restart on the new one (see
+ * useBuild). A later call replaces an earlier one still waiting.
+ * @param {Promise<string>} wasm
+ * @param {string} execURL
+ */
+export function awaitBuild(wasm, execURL) {
+  /** @type {Promise<void>} */
+  const next = wasm.then(
+    (url) => { if (awaited === next) useBuild(url, execURL); },
+    (e) => { throw new NoStart(e instanceof Error ? e.message : String(e)); });
+  next.catch(() => {}); // told to the runs that wait for it
+  awaited = next;
 }
 
 /**
@@ -232,6 +254,7 @@ document.addEventListener("ratelab:yours", (ev) => {
  * @returns {Promise<Record<string, (...args: unknown[]) => Promise<unknown>> | lab.Failure>}
  */
 async function newRemote(path, config) {
+  if (awaited) await awaited;
   const w = worker();
   const run = nextRun++;
   const name = path.slice(path.lastIndexOf(".") + 1);
@@ -347,6 +370,7 @@ function isYours(config) {
  * @returns {Promise<string>}
  */
 export async function replay(exercise, cx) {
+  if (awaited) await awaited;
   const { ok } = await worker().request(() => ({ req: { op: "replay", exercise, cx }, move: [] }), 0, "replay");
   return String(ok);
 }
