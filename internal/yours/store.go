@@ -39,4 +39,3 @@ func compiled(ex *report.Exercise) bool {
 	_, broken := grader.CompileError(ex)
 	return !broken
 }
-
