@@ -81,6 +81,9 @@ func TestClassYours(t *testing.T) {
 	if strings.Contains(lesson.body, "viz/limiters.js") != strings.Contains(lesson.body, "viz/classyours.js") {
 		t.Errorf("the lesson loads the visualizations' scripts without classyours.js, or the other way round")
 	}
+	if !strings.Contains(lesson.body, `href="/class/lessons/week-2"`) {
+		t.Errorf("the class's lesson's navigation leaves the class's lessons")
+	}
 	if r := ada.get("/class/lessons/no-such-lesson"); r.code != http.StatusNotFound {
 		t.Errorf("GET an unknown class lesson = %d; want 404", r.code)
 	}
