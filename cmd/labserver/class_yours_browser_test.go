@@ -25,6 +25,7 @@ func TestClassYoursInBrowser(t *testing.T) {
 	}
 	ctx := browsertest.NewBrowser(t, browsertest.BrowserOptions{Width: 1280, Height: 1000, Timeout: 4 * time.Minute})
 	errs := browsertest.Console(ctx)
+	axe := browsertest.RequireAxe(t)
 	static := t.TempDir()
 	if a := browsertest.BuildAssets(context.Background(), static); a.Err != nil || !a.Wasm {
 		t.Fatalf("building the lab's assets: %v", a.Err)
@@ -48,6 +49,7 @@ func TestClassYoursInBrowser(t *testing.T) {
 		chromedp.Submit(`[data-testid=learner-login] input[name=token]`),
 	)
 	browsertest.WaitTestID(t, ctx, "class-lessons")
+	browsertest.CheckA11y(t, ctx, axe, "the learner's page with the class's lessons")
 	browsertest.Do(t, ctx, chromedp.Click(`[data-testid="class-lesson-week-1"]`))
 	browsertest.WaitTestID(t, ctx, "viz-naive-refill")
 	if state := browsertest.Eval[string](t, ctx, `document.querySelector("[data-testid=yours-state]").dataset.state`); state == "building" {
@@ -61,6 +63,8 @@ func TestClassYoursInBrowser(t *testing.T) {
 		t.Errorf("the state line once built = %q", got)
 	}
 	browsertest.ScreenshotViewport(t, ctx, "class-yours-ready")
+	browsertest.CheckA11y(t, ctx, axe, "a class lesson with the learner's build ready")
+	browsertest.ColorScheme(t, ctx, "light")
 
 	mount := `document.querySelector("[data-testid=viz-naive-refill]")`
 	figure := func(id string) string {
@@ -99,6 +103,28 @@ func TestClassYoursInBrowser(t *testing.T) {
 
 	set("impl", "reference")
 	wait("the reference again", figure("impl-status")+`.textContent === "Reference" && `+num("refused-tokenbucket")+` > 0`)
+
+	// A GCRA that compiles for grading but not for the browser (a file
+	// only GOOS=js builds): the lesson shows the compiler's lines, and
+	// Yours says it cannot start; the reference runs on.
+	gcra := append(solutionFiles(t, "gcra"), upload{"broken_js.go", "package gcra\n\nvar broken int = \"not an int\"\n"})
+	code, _, body = post(t, s, tokens["ada"], "gcra", gcra...)
+	if code != http.StatusAccepted {
+		t.Fatalf("ada's gcra: %d %v", code, body)
+	}
+	waitGraded(t, s, tokens["ada"], body["url"])
+	browsertest.Do(t, ctx, chromedp.Reload(), chromedp.Poll[chromedp.Void](`document.querySelector("[data-testid=yours-state]").dataset.state === "failed"`,
+		chromedp.WithPollingTimeout(2*time.Minute)))
+	if got := browsertest.TextOf(t, ctx, "yours-error"); !strings.Contains(got, "gcra/broken_js.go:3:") {
+		t.Errorf("the compiler's lines = %q; want ada's file and line, gcra/broken_js.go:3", got)
+	}
+	browsertest.Do(t, ctx, chromedp.WaitVisible(`[data-testid=viz-naive-refill] [data-testid=viz-ready]`))
+	set("impl", "yours")
+	wait("Yours to say it cannot start", figure("viz-error")+`.textContent.includes("does not build for the browser")`)
+	browsertest.Do(t, ctx, chromedp.ScrollIntoView(`[data-testid=yours-state]`))
+	browsertest.ScreenshotViewport(t, ctx, "class-yours-failed")
+	browsertest.Do(t, ctx, chromedp.ScrollIntoView(`[data-testid=viz-naive-refill]`))
+	browsertest.ScreenshotViewport(t, ctx, "class-yours-failed-viz")
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors: %q", e)
 	}
