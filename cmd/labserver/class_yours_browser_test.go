@@ -105,26 +105,29 @@ func TestClassYoursInBrowser(t *testing.T) {
 	wait("the reference again", figure("impl-status")+`.textContent === "Reference" && `+num("refused-tokenbucket")+` > 0`)
 
 	// A GCRA that compiles for grading but not for the browser (a file
-	// only GOOS=js builds): the lesson shows the compiler's lines, and
-	// Yours says it cannot start; the reference runs on.
+	// only GOOS=js builds): the lesson shows the compiler's lines, Yours
+	// runs the GCRA's stub and ada's bucket still.
 	gcra := append(solutionFiles(t, "gcra"), upload{"broken_js.go", "package gcra\n\nvar broken int = \"not an int\"\n"})
 	code, _, body = post(t, s, tokens["ada"], "gcra", gcra...)
 	if code != http.StatusAccepted {
 		t.Fatalf("ada's gcra: %d %v", code, body)
 	}
 	waitGraded(t, s, tokens["ada"], body["url"])
-	browsertest.Do(t, ctx, chromedp.Reload(), chromedp.Poll[chromedp.Void](`document.querySelector("[data-testid=yours-state]").dataset.state === "failed"`,
+	browsertest.Do(t, ctx, chromedp.Reload(), chromedp.Poll[chromedp.Void](`document.querySelector("[data-testid=yours-state]").dataset.state === "partial"`,
 		chromedp.WithPollingTimeout(2*time.Minute)))
-	if got := browsertest.TextOf(t, ctx, "yours-error"); !strings.Contains(got, "gcra/broken_js.go:3:") {
-		t.Errorf("the compiler's lines = %q; want ada's file and line, gcra/broken_js.go:3", got)
+	if got := browsertest.TextOf(t, ctx, "yours-state"); !strings.Contains(got, "stub of gcra") || !strings.Contains(got, "gcra/broken_js.go:3:") {
+		t.Errorf("the state line = %q; want the GCRA's stub named, with ada's file and line, gcra/broken_js.go:3", got)
 	}
-	browsertest.Do(t, ctx, chromedp.WaitVisible(`[data-testid=viz-naive-refill] [data-testid=viz-ready]`))
-	set("impl", "yours")
-	wait("Yours to say it cannot start", figure("viz-error")+`.textContent.includes("does not build for the browser")`)
 	browsertest.Do(t, ctx, chromedp.ScrollIntoView(`[data-testid=yours-state]`))
-	browsertest.ScreenshotViewport(t, ctx, "class-yours-failed")
-	browsertest.Do(t, ctx, chromedp.ScrollIntoView(`[data-testid=viz-naive-refill]`))
-	browsertest.ScreenshotViewport(t, ctx, "class-yours-failed-viz")
+	browsertest.ScreenshotViewport(t, ctx, "class-yours-partial")
+	browsertest.Do(t, ctx, chromedp.WaitVisible(`[data-testid=viz-naive-refill] [data-testid=viz-ready]`))
+	set("refill", "exact")
+	set("impl", "yours")
+	wait("ada's bucket beside the GCRA's stub", figure("impl-status")+`.textContent.startsWith("Yours") && `+num("accepted-tokenbucket")+` > 1000 && `+
+		figure("status-gcra")+`.textContent.includes("not implemented")`)
+	if n := browsertest.Eval[float64](t, ctx, num("refused-tokenbucket")); n != 0 {
+		t.Errorf("ada's bucket, which grants every call, refused %v", n)
+	}
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors: %q", e)
 	}

@@ -23,7 +23,8 @@ import (
 //     cookie is sent under /class only, so the class's lessons live there);
 //   - GET /class/api/yours answers the learner's build's state, starting
 //     the build if need be: {"state": "ready|building|failed", "wasm":
-//     "/class/yours/<key>.wasm", "error": "the compiler's lines"};
+//     "/class/yours/<key>.wasm", "error": "the compiler's lines", "note":
+//     "the exercises left as stubs, and why"};
 //   - GET /class/yours/<key>.wasm serves a build to any signed-in user:
 //     its key is the SHA-256 of the code built (with the toolchain's and
 //     the checkout's), which nobody can name without the code itself, so
@@ -51,6 +52,9 @@ type YoursJSON struct {
 	State yours.State `json:"state"`
 	Wasm  string      `json:"wasm,omitempty"`  // the build's URL, once ready
 	Error string      `json:"error,omitempty"` // why it failed
+	// Note, of a ready build: the exercises it runs as their stub, their
+	// code not building for the browser, with the compiler's lines.
+	Note string `json:"note,omitempty"`
 }
 
 func (h *classHandlers) routeYours(g *echo.Group) {
@@ -84,7 +88,7 @@ func (h *classHandlers) yoursState(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := YoursJSON{State: st.State, Error: st.Error}
+	out := YoursJSON{State: st.State, Error: st.Error, Note: st.Note}
 	if st.State == yours.Ready {
 		out.Wasm = "/class/yours/" + st.Key + ".wasm"
 	}

@@ -111,6 +111,12 @@ func TestClassYours(t *testing.T) {
 		t.Fatalf("once built: %v; want ready with the build's URL", m)
 	}
 	fb.mu.Lock()
+	fb.state[u.ID] = yours.Status{State: yours.Ready, Key: key, Note: "Yours runs the stub of gcra: …\ngcra/x_js.go:1:1: bad"}
+	fb.mu.Unlock()
+	if m := state(); m["state"] != "ready" || m["note"] != "Yours runs the stub of gcra: …\ngcra/x_js.go:1:1: bad" {
+		t.Errorf("a build with an exercise left out: %v; want ready with the note", m)
+	}
+	fb.mu.Lock()
 	fb.state[u.ID] = yours.Status{State: yours.Failed, Key: key, Error: "tokenbucket/tokenbucket.go:3:1: undefined: x"}
 	fb.mu.Unlock()
 	if m := state(); m["state"] != "failed" || m["error"] != "tokenbucket/tokenbucket.go:3:1: undefined: x" || m["wasm"] != "" {

@@ -18,6 +18,11 @@
 // the WebAssembly and its gzip copy, made once when it is stored; Brotli's
 // best quality would take 10 s of a core per build).
 //
+// An exercise whose code compiles for grading but not for the browser (a
+// file only GOOS=js builds) runs as its stub, and the build says so with
+// the compiler's lines; code the compiler's lines do not tie to one
+// exercise fails the build.
+//
 // Where: in the process serving the pages, on demand (the learner's page
 // asks; see Builds.Want), at most Config.Parallel builds at once (one by
 // default: a build takes a core for seconds, beside the gradings). Each
@@ -35,6 +40,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -61,6 +68,10 @@ type Status struct {
 	// Error says why a build failed: the compiler's lines, or the
 	// server's problem.
 	Error string
+	// Note says, of a ready build, which exercises it runs as their stub
+	// because the learner's code of them does not build for the browser
+	// (a file only GOOS=js compiles, say), with the compiler's lines.
+	Note string
 }
 
 // Sources returns a learner's code, by exercise: file name → content.
@@ -160,6 +171,10 @@ func (b *Builds) Want(ctx context.Context, userID int64) (Status, error) {
 		st.State, st.Error = Failed, "the server is stopping"
 	case b.cfg.Cache.Has(key):
 		st.State = Ready
+		if b.cfg.Cache.Has(noteKey(key)) {
+			note, _ := b.cfg.Cache.Read(noteKey(key))
+			st.Note = string(note)
+		}
 	case b.failed[key] != "":
 		st.State, st.Error = Failed, b.failed[key]
 	case b.once[key] != "":
@@ -243,6 +258,10 @@ func (b *Builds) fail(key buildcache.Key, lines string) {
 }
 
 // run builds lb and keeps the WebAssembly and its gzip copy in the cache.
+// An exercise whose code the compiler blames is left out (its stub is
+// built instead), and the build keeps a note saying so: one exercise's
+// code that compiles for grading and not for the browser does not take
+// the learner's other exercises' Yours away.
 func (b *Builds) run(ctx context.Context, key buildcache.Key, lb *grader.LabBuild) error {
 	ctx, cancel := context.WithTimeout(ctx, b.cfg.Timeout)
 	defer cancel()
@@ -253,13 +272,52 @@ func (b *Builds) run(ctx context.Context, key buildcache.Key, lb *grader.LabBuil
 	defer os.RemoveAll(tmp)
 	out := filepath.Join(tmp, "lab.wasm")
 	start := time.Now()
-	if err := b.cfg.build(lb, ctx, out); err != nil {
+	var left []string // exercises left out: their code does not build for the browser
+	var lines string  // and the compiler's lines about them
+	for {
+		err := b.cfg.build(lb, ctx, out)
+		if err == nil {
+			break
+		}
 		if ctx.Err() == context.DeadlineExceeded {
 			return fmt.Errorf("the build took longer than %s", b.cfg.Timeout)
 		}
-		return err
+		var be *grader.BuildError
+		if !errors.As(err, &be) {
+			return err
+		}
+		blamed := blame(be.Lines, lb.Files)
+		if len(blamed) == 0 {
+			return err // not one exercise's code: nothing to leave out
+		}
+		left, lines = append(left, blamed...), lines+be.Lines+"\n"
+		rest := map[string]map[string][]byte{}
+		for id, files := range lb.Files {
+			if !slices.Contains(blamed, id) {
+				rest[id] = files
+			}
+		}
+		next := *lb
+		next.Files = rest
+		lb = &next
 	}
 	took := time.Since(start)
+	if len(left) > 0 {
+		// Kept before the build, which makes it ready.
+		slices.Sort(left)
+		note := filepath.Join(tmp, "note")
+		stubs := "the stub of " + left[0]
+		if len(left) > 1 {
+			stubs = "the stubs of " + strings.Join(left[:len(left)-1], ", ") + " and " + left[len(left)-1]
+		}
+		text := "Yours runs " + stubs + " in place of your code, which does not build for the browser:\n" + strings.TrimRight(lines, "\n")
+		if err := os.WriteFile(note, []byte(text), 0o600); err != nil {
+			return err
+		}
+		if err := b.cfg.Cache.Put(noteKey(key), note); err != nil {
+			return err
+		}
+	}
 	raw, err := os.ReadFile(out)
 	if err != nil {
 		return err
@@ -276,6 +334,27 @@ func (b *Builds) run(ctx context.Context, key buildcache.Key, lb *grader.LabBuil
 	}
 	b.cfg.Log.Info("yours: built a learner's WebAssembly", "key", key.String()[:12], "took", took.Round(time.Millisecond), "bytes", len(raw))
 	return nil
+}
+
+// blame returns the exercises of files the compiler's lines name
+// (grader.BuildError names a learner's file exercise/file.go).
+func blame(lines string, files map[string]map[string][]byte) []string {
+	var ids []string
+	for _, l := range strings.Split(lines, "\n") {
+		id, _, ok := strings.Cut(l, "/")
+		if _, replaced := files[id]; ok && replaced && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// noteKey is the cache's key of what a build left out (see run), kept
+// beside the build of key.
+func noteKey(key buildcache.Key) buildcache.Key {
+	h := buildcache.NewHasher()
+	h.Add("note of", key[:])
+	return h.Sum()
 }
 
 // gzipKey is the cache's key of the gzip copy of the build key.

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,7 +53,7 @@ func newFake(t *testing.T, sb *grader.Sandbox) *fake {
 	}
 	f := &fake{code: map[int64]map[string]map[string][]byte{}, cache: cache}
 	cfg := yours.Config{
-		Root: root(t), Cache: cache, Sandbox: sb, TempDir: t.TempDir(), Log: nil,
+		Root: root(t), Cache: cache, Sandbox: sb, TempDir: t.TempDir(), Log: slog.New(slog.DiscardHandler),
 		Sources: func(_ context.Context, user int64) (map[string]map[string][]byte, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
@@ -165,7 +166,9 @@ func TestIdenticalCodeBuildsOnce(t *testing.T) {
 
 func TestFailingBuildReportsTheCompilersLines(t *testing.T) {
 	f := newFake(t, nil)
-	f.fail = "tokenbucket/tokenbucket.go:3:1: undefined: x"
+	// Lines that tie no exercise's file (the lab's own code, calling the
+	// learner's): the build fails whole.
+	f.fail = "wasm/yours.go:18:11: undefined: tokenbucket.New"
 	f.set(1, code("broken"))
 	f.want(t, 1)
 	f.wait(t)
@@ -262,5 +265,62 @@ func TestRealBuild(t *testing.T) {
 	t.Logf("%d bytes, %d gzipped", len(raw), len(gz))
 	if s := cache.Stats(); s.Puts != 2 {
 		t.Errorf("the cache stored %d entries, want 2 (the build and its gzip copy)", s.Puts)
+	}
+}
+
+// An exercise whose code does not build for the browser runs as its stub;
+// the learner's other code still runs, and the build says why.
+func TestCodeThatDoesNotBuildForTheBrowserRunsAsItsStub(t *testing.T) {
+	cache, err := buildcache.Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := code("fine")
+	c["gcra"] = map[string][]byte{"broken_js.go": []byte("package gcra\n")}
+	var mu sync.Mutex
+	var built [][]string
+	b := yours.New(yours.WithBuild(yours.Config{Root: root(t), Cache: cache, TempDir: t.TempDir(),
+		Sources: func(context.Context, int64) (map[string]map[string][]byte, error) { return c, nil },
+	}, func(lb *grader.LabBuild, _ context.Context, out string) error {
+		mu.Lock()
+		var ids []string
+		for id := range lb.Files {
+			ids = append(ids, id)
+		}
+		built = append(built, ids)
+		mu.Unlock()
+		if _, ok := lb.Files["gcra"]; ok {
+			return &grader.BuildError{Lines: "gcra/broken_js.go:3:18: cannot use \"not an int\" as int value"}
+		}
+		return os.WriteFile(out, []byte("\x00asm"), 0o644)
+	}))
+	t.Cleanup(b.Stop)
+	b.Want(t.Context(), 1)
+	if err := b.Wait(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	st, err := b.Want(t.Context(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.State != yours.Ready || !strings.Contains(st.Note, "stub of gcra") || !strings.Contains(st.Note, "gcra/broken_js.go:3:18") {
+		t.Errorf("a build with gcra's code broken for the browser: %+v; want ready, with a note naming gcra and the compiler's line", st)
+	}
+	if len(built) != 2 || len(built[1]) != 1 || built[1][0] != "tokenbucket" {
+		t.Errorf("builds of %v; want all, then all but gcra", built)
+	}
+
+	// Lines that name no exercise's file fail the build.
+	c = code("other")
+	b2 := yours.New(yours.WithBuild(yours.Config{Root: root(t), Cache: cache, TempDir: t.TempDir(),
+		Sources: func(context.Context, int64) (map[string]map[string][]byte, error) { return c, nil },
+	}, func(*grader.LabBuild, context.Context, string) error {
+		return &grader.BuildError{Lines: "wasm/main_js.go:1: something of the lab's"}
+	}))
+	t.Cleanup(b2.Stop)
+	b2.Want(t.Context(), 1)
+	b2.Wait(t.Context())
+	if st, _ := b2.Want(t.Context(), 1); st.State != yours.Failed || st.Error != "wasm/main_js.go:1: something of the lab's" {
+		t.Errorf("a build failing in no exercise's file: %+v; want failed with the lines", st)
 	}
 }

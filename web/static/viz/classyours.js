@@ -30,6 +30,7 @@ const EXEC = "/static/wasm_exec.js";
  * @property {"ready" | "building" | "failed"} state
  * @property {string} [wasm] the build's URL, once ready
  * @property {string} [error] why it failed
+ * @property {string} [note] of a ready build: the exercises it runs as their stub, and why
  */
 
 /**
@@ -107,10 +108,15 @@ function follow(line, api) {
         if (pending) pending.resolve(a.wasm);
         pending = null;
       }
-      say("ready", "Yours runs your code: each exercise's latest submission that compiled, or its stub where you have none. Switch a visualization to Yours to watch it.");
+      if (a.note) {
+        const i = a.note.indexOf("\n");
+        say("partial", i < 0 ? a.note : a.note.slice(0, i), i < 0 ? "" : a.note.slice(i + 1));
+      } else {
+        say("ready", "Yours runs your code: each exercise's latest submission that compiled, or its stub where you have none. Switch a visualization to Yours to watch it.");
+      }
       later(IDLE_MS);
     } else if (a.state === "failed") {
-      say("failed", "Yours: your code does not build for the browser, so Yours cannot run it:", a.error || "");
+      say("failed", "Your code does not build for the browser, so Yours cannot run it:", a.error || "");
       refuse("your code does not build for the browser: " + firstLine(a.error || ""));
       later(IDLE_MS);
     } else {
