@@ -125,6 +125,31 @@ type job struct {
 	done    chan struct{}
 }
 
+// tempPrefix names the folders builds work in, under Config.TempDir.
+const tempPrefix = "ratelab-yours-"
+
+// staleAfter is the age past which a build's folder is one a killed
+// server left (a build takes at most Config.Timeout, 5 minutes by
+// default): New removes those, whichever server of the machine left them.
+const staleAfter = time.Hour
+
+// sweep removes the build folders under dir (the system's temporary
+// folder if "") last changed before cutoff.
+func sweep(dir string, cutoff time.Time) {
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), tempPrefix) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(cutoff) {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
 // maxFailed bounds the failed builds remembered (the next request of
 // code forgotten builds it again, and fails again).
 const maxFailed = 512
@@ -143,6 +168,7 @@ func New(cfg Config) *Builds {
 	if cfg.build == nil {
 		cfg.build = (*grader.LabBuild).Build
 	}
+	sweep(cfg.TempDir, time.Now().Add(-staleAfter))
 	base, stop := context.WithCancel(context.Background())
 	return &Builds{
 		cfg: cfg, slot: make(chan struct{}, cfg.Parallel), base: base, stop: stop,
@@ -267,11 +293,19 @@ func (b *Builds) fail(key buildcache.Key, lines string) {
 func (b *Builds) run(ctx context.Context, key buildcache.Key, lb *grader.LabBuild) error {
 	ctx, cancel := context.WithTimeout(ctx, b.cfg.Timeout)
 	defer cancel()
-	tmp, err := os.MkdirTemp(b.cfg.TempDir, "ratelab-yours-")
+	tmp, err := os.MkdirTemp(b.cfg.TempDir, tempPrefix)
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	// The build's own folder goes in this one, which the sandbox's user,
+	// if the build drops to it, passes through.
+	if err := os.Chmod(tmp, 0o711); err != nil {
+		return err
+	}
+	next := *lb
+	next.TempDir = tmp
+	lb = &next
 	out := filepath.Join(tmp, "lab.wasm")
 	start := time.Now()
 	var left []string // exercises left out: their code does not build for the browser

@@ -324,3 +324,43 @@ func TestCodeThatDoesNotBuildForTheBrowserRunsAsItsStub(t *testing.T) {
 		t.Errorf("a build failing in no exercise's file: %+v; want failed with the lines", st)
 	}
 }
+
+// New removes the build folders a killed server left, and nothing else;
+// a build leaves nothing behind.
+func TestLeftoverFoldersAreSwept(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-2 * time.Hour)
+	for _, name := range []string{"ratelab-yours-left", "ratelab-yours-fresh", "someone-else"} {
+		if err := os.Mkdir(filepath.Join(dir, name), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if name != "ratelab-yours-fresh" {
+			os.Chtimes(filepath.Join(dir, name), old, old)
+		}
+	}
+	cache, err := buildcache.Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := yours.New(yours.WithBuild(yours.Config{Root: root(t), Cache: cache, TempDir: dir, Log: slog.New(slog.DiscardHandler),
+		Sources: func(context.Context, int64) (map[string]map[string][]byte, error) { return code("swept"), nil },
+	}, func(lb *grader.LabBuild, _ context.Context, out string) error {
+		if filepath.Dir(lb.TempDir) != dir {
+			t.Errorf("the build works in %s, not in a folder of the builds' %s", lb.TempDir, dir)
+		}
+		return os.WriteFile(out, []byte("\x00asm"), 0o644)
+	}))
+	t.Cleanup(b.Stop)
+	b.Want(t.Context(), 1)
+	if err := b.Wait(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if strings.Join(left, " ") != "ratelab-yours-fresh someone-else" {
+		t.Errorf("the folder holds %q; want the fresh build folder and someone else's, nothing of the finished build", left)
+	}
+}
