@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"ratelab/internal/browsertest"
@@ -50,21 +51,13 @@ func TestClassYoursInBrowser(t *testing.T) {
 	)
 	browsertest.WaitTestID(t, ctx, "class-lessons")
 	browsertest.CheckA11y(t, ctx, axe, "the learner's page with the class's lessons")
+	// The page's answers about her build are held at "building" until the
+	// test lets them through: the page as it is while the server builds.
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: holdYours}); err != nil {
+		t.Fatal(err)
+	}
 	browsertest.Do(t, ctx, chromedp.Click(`[data-testid="class-lesson-week-1"]`))
 	browsertest.WaitTestID(t, ctx, "viz-naive-refill")
-	if state := browsertest.Eval[string](t, ctx, `document.querySelector("[data-testid=yours-state]").dataset.state`); state == "building" {
-		browsertest.ScreenshotViewport(t, ctx, "class-yours-building")
-	}
-	// The server builds her code (seconds; the first build on a machine,
-	// with an empty Go build cache, about 20 s).
-	browsertest.Do(t, ctx, chromedp.Poll[chromedp.Void](`document.querySelector("[data-testid=yours-state]").dataset.state === "ready"`,
-		chromedp.WithPollingTimeout(2*time.Minute)))
-	if got := browsertest.TextOf(t, ctx, "yours-state"); !strings.Contains(got, "Yours runs your code") {
-		t.Errorf("the state line once built = %q", got)
-	}
-	browsertest.ScreenshotViewport(t, ctx, "class-yours-ready")
-	browsertest.CheckA11y(t, ctx, axe, "a class lesson with the learner's build ready")
-	browsertest.ColorScheme(t, ctx, "light")
 
 	mount := `document.querySelector("[data-testid=viz-naive-refill]")`
 	figure := func(id string) string {
@@ -78,19 +71,40 @@ func TestClassYoursInBrowser(t *testing.T) {
 	wait := func(what, cond string) {
 		t.Helper()
 		if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(90*time.Second))); err != nil {
-			dump := browsertest.Eval[string](t, ctx, `JSON.stringify([`+figure("impl-status")+`.textContent, `+figure("viz-error")+`.textContent, `+
-				figure("accepted-tokenbucket")+`.textContent, `+figure("refused-tokenbucket")+`.textContent, `+figure("status-tokenbucket")+`.textContent, `+figure("status-gcra")+`.textContent,
-				performance.getEntriesByType("resource").filter((e) => e.name.includes(".wasm")).map((e) => e.name)])`)
+			dump := browsertest.Eval[string](t, ctx, `JSON.stringify([document.querySelector("[data-testid=yours-state]").textContent, `+figure("impl-status")+`.textContent, `+figure("viz-error")+`.textContent, `+
+				figure("accepted-tokenbucket")+`.textContent, `+figure("refused-tokenbucket")+`.textContent, `+figure("status-tokenbucket")+`.textContent, `+figure("status-gcra")+`.textContent])`)
 			t.Fatalf("waiting for %s: %v\nthe figures: %s", what, err, dump)
 		}
 	}
 	browsertest.Do(t, ctx, chromedp.WaitVisible(`[data-testid=viz-naive-refill] [data-testid=viz-ready]`))
-
+	wait("the state line to say it builds", `document.querySelector("[data-testid=yours-state]").dataset.state === "building"`)
+	if got := browsertest.TextOf(t, ctx, "yours-state"); !strings.Contains(got, "building your code") {
+		t.Errorf("the state line while building = %q", got)
+	}
 	// Under exact refill (under naive refill the bucket's lane is the
-	// lab's own naive one), the reference refuses, Yours (ada's) never does.
+	// lab's own naive one), the reference refuses; Yours waits for the
+	// build, and Reference is not held up meanwhile.
 	set("refill", "exact")
 	wait("the reference to refuse", num("refused-tokenbucket")+` > 0`)
 	set("impl", "yours")
+	wait("Yours to wait for the build", figure("impl-status")+`.textContent === "Yours: waiting for your code's build…"`)
+	browsertest.Do(t, ctx, chromedp.ScrollIntoView(`[data-testid=viz-naive-refill]`))
+	browsertest.ScreenshotViewport(t, ctx, "class-yours-building")
+	set("impl", "reference")
+	wait("the reference while the build waits", figure("impl-status")+`.textContent === "Reference" && `+num("refused-tokenbucket")+` > 0`)
+	set("impl", "yours")
+	wait("Yours to wait for the build again", figure("impl-status")+`.textContent === "Yours: waiting for your code's build…"`)
+	browsertest.Eval[bool](t, ctx, `(sessionStorage.setItem("releaseYours", "1"), true)`)
+
+	// The server builds her code (seconds; the first build on a machine,
+	// with an empty Go build cache, about 20 s); Yours starts on it.
+	browsertest.Do(t, ctx, chromedp.Poll[chromedp.Void](`document.querySelector("[data-testid=yours-state]").dataset.state === "ready"`,
+		chromedp.WithPollingTimeout(2*time.Minute)))
+	if got := browsertest.TextOf(t, ctx, "yours-state"); !strings.Contains(got, "Yours runs your code") {
+		t.Errorf("the state line once built = %q", got)
+	}
+	// Under exact refill (under naive refill the bucket's lane is the
+	// lab's own naive one), the reference refuses, Yours (ada's) never does.
 	wait("ada's bucket to run", figure("impl-status")+`.textContent.startsWith("Yours") && `+num("accepted-tokenbucket")+` > 1000`)
 	// Her code, not the server's stub (which panics "not implemented")
 	// nor the reference (which refuses).
@@ -100,6 +114,10 @@ func TestClassYoursInBrowser(t *testing.T) {
 	wait("the stub GCRA's note", figure("status-gcra")+`.textContent.includes("not implemented")`)
 	browsertest.Do(t, ctx, chromedp.ScrollIntoView(`[data-testid=viz-naive-refill]`))
 	browsertest.ScreenshotViewport(t, ctx, "class-yours-running")
+	browsertest.Do(t, ctx, chromedp.ScrollIntoView(`[data-testid=yours-state]`))
+	browsertest.ScreenshotViewport(t, ctx, "class-yours-ready")
+	browsertest.CheckA11y(t, ctx, axe, "a class lesson with the learner's build ready")
+	browsertest.ColorScheme(t, ctx, "light")
 
 	set("impl", "reference")
 	wait("the reference again", figure("impl-status")+`.textContent === "Reference" && `+num("refused-tokenbucket")+` > 0`)
@@ -132,6 +150,18 @@ func TestClassYoursInBrowser(t *testing.T) {
 		t.Errorf("console errors: %q", e)
 	}
 }
+
+// holdYours makes the page's requests for the learner's build answer
+// "building" until sessionStorage's releaseYours is set.
+const holdYours = `(() => {
+	const real = window.fetch;
+	window.fetch = (input, init) => {
+		if (String(input).includes("/class/api/yours") && !sessionStorage.getItem("releaseYours")) {
+			return Promise.resolve(new Response(JSON.stringify({state: "building"}), {headers: {"Content-Type": "application/json"}}));
+		}
+		return real(input, init);
+	};
+})();`
 
 // waitGraded waits until the submission at url (as POST answered it) is
 // graded.

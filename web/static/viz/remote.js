@@ -58,6 +58,20 @@ export class NoStart extends Error {
   }
 }
 
+/**
+ * Building rejects the making of a run of Yours while the build it would
+ * run from is still being made (class mode, see awaitBuild): ready settles
+ * once it is there, or could not be made.
+ */
+export class Building extends Error {
+  /** @param {Promise<void>} ready */
+  constructor(ready) {
+    super("your code is being built: Yours starts once it is built");
+    this.name = "Building";
+    this.ready = ready;
+  }
+}
+
 /** Freed rejects a call of a run that was freed before it answered. */
 export class Freed extends Error {
   constructor() {
@@ -79,6 +93,8 @@ let build = null;
 
 /** @type {Promise<void> | null} the build Yours waits for (class mode: see awaitBuild); null for none */
 let awaited = null;
+/** Whether awaited has settled. */
+let awaitedSettled = false;
 
 /** @type {YoursWorker | null} the worker runs are made in now */
 let current = null;
@@ -206,7 +222,10 @@ export function defaultBuild(wasmURL, execURL) {
  * asks it when). Until then new runs of Yours wait for it; if it rejects,
  * they fail with NoStart and its message. Runs already going keep the
  * build they run from until it resolves, then restart on the new one (see
- * useBuild). A later call replaces an earlier one still waiting.
+ * useBuild). A later call replaces an earlier one still waiting. A run of
+ * Yours asked for meanwhile is refused at once with Building, whose ready
+ * says when to ask again: the visualization is not held up (its other
+ * settings, Reference, keep working).
  * @param {Promise<string>} wasm
  * @param {string} execURL
  */
@@ -215,8 +234,9 @@ export function awaitBuild(wasm, execURL) {
   const next = wasm.then(
     (url) => { if (awaited === next) useBuild(url, execURL); },
     (e) => { throw new NoStart(e instanceof Error ? e.message : String(e)); });
-  next.catch(() => {}); // told to the runs that wait for it
+  next.catch(() => {}).finally(() => { if (awaited === next) awaitedSettled = true; });
   awaited = next;
+  awaitedSettled = false;
 }
 
 /**
@@ -254,7 +274,8 @@ document.addEventListener("ratelab:yours", (ev) => {
  * @returns {Promise<Record<string, (...args: unknown[]) => Promise<unknown>> | lab.Failure>}
  */
 async function newRemote(path, config) {
-  if (awaited) await awaited;
+  if (awaited && !awaitedSettled) throw new Building(awaited.then(() => {}, () => {}));
+  if (awaited) await awaited; // settled: at once, or NoStart
   const w = worker();
   const run = nextRun++;
   const name = path.slice(path.lastIndexOf(".") + 1);
