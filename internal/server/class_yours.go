@@ -30,7 +30,11 @@ import (
 //     the checkout's), which nobody can name without the code itself, so
 //     a build is no secret from whoever can name it. A build never
 //     changes, so it is cached by the browser for a year; gzipped (the
-//     copy made once when it was built) to a browser that accepts it.
+//     copy made once when it was built) to a browser that accepts it. A
+//     learner's own build that this process does not keep (another
+//     process of the class answered /class/api/yours, on a machine that
+//     does not share --yours-cache) is built here while the request
+//     waits.
 
 // YoursBuilds builds the learners' Yours: *yours.Builds.
 type YoursBuilds interface {
@@ -40,6 +44,10 @@ type YoursBuilds interface {
 	// Wasm returns the build named name (a Status.Key), gzipped if gzip
 	// and a copy is kept, and whether there is one.
 	Wasm(name string, gzip bool) (body []byte, gzipped, ok bool)
+	// Ensure builds name here if it is the learner's current build and
+	// is not kept here (another process answered their page), waiting
+	// for it; it reports whether it is kept now.
+	Ensure(ctx context.Context, userID int64, name string) bool
 }
 
 var _ YoursBuilds = (*yours.Builds)(nil)
@@ -101,7 +109,11 @@ func (h *classHandlers) yoursWasm(c echo.Context) error {
 	if !ok {
 		return notFound("There is no build at %s.", c.Request().URL.Path)
 	}
-	body, gzipped, ok := h.builds.Wasm(name, accepts(c.Request().Header.Get(echo.HeaderAcceptEncoding), "gzip"))
+	gz := accepts(c.Request().Header.Get(echo.HeaderAcceptEncoding), "gzip")
+	body, gzipped, ok := h.builds.Wasm(name, gz)
+	if u, _ := currentUser(c); !ok && u.Role == store.Learner && h.builds.Ensure(c.Request().Context(), u.ID, name) {
+		body, gzipped, ok = h.builds.Wasm(name, gz)
+	}
 	if !ok {
 		return notFound("There is no build %s on this server (it may have been removed to make room): reload the lesson, which builds it again.", name)
 	}

@@ -19,8 +19,9 @@ import (
 // fakeBuilds answers each learner's build from a table the test sets.
 type fakeBuilds struct {
 	mu    sync.Mutex
-	state map[int64]yours.Status
-	wants []int64
+	state   map[int64]yours.Status
+	wants   []int64
+	ensured []string // the builds asked to be made here
 }
 
 func (f *fakeBuilds) Want(_ context.Context, user int64) (yours.Status, error) {
@@ -28,6 +29,13 @@ func (f *fakeBuilds) Want(_ context.Context, user int64) (yours.Status, error) {
 	defer f.mu.Unlock()
 	f.wants = append(f.wants, user)
 	return f.state[user], nil
+}
+
+func (f *fakeBuilds) Ensure(_ context.Context, user int64, name string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ensured = append(f.ensured, name)
+	return false
 }
 
 func (f *fakeBuilds) Wasm(name string, gzip bool) ([]byte, bool, bool) {
@@ -141,6 +149,13 @@ func TestClassYours(t *testing.T) {
 		if r := ada.get("/class/yours/" + bad); r.code != http.StatusNotFound {
 			t.Errorf("GET /class/yours/%s = %d; want 404", bad, r.code)
 		}
+	}
+	// A learner's miss is built here (Ensure), an instructor's is not.
+	if len(fb.ensured) != 2 || fb.ensured[0] != strings.Repeat("cd", 32) {
+		t.Errorf("Ensure was asked for %q; want ada's two misses of a .wasm, the first the build cdcd…", fb.ensured)
+	}
+	if r := prof.get("/class/yours/" + strings.Repeat("cd", 32) + ".wasm"); r.code != http.StatusNotFound || len(fb.ensured) != 2 {
+		t.Errorf("an instructor's miss = %d, Ensure asked %d times; want 404 and no build", r.code, len(fb.ensured))
 	}
 	// Only learners have a build: an instructor's lesson has no state line.
 	if r := prof.get("/class/api/yours", "Accept", "application/json"); r.code != http.StatusForbidden {

@@ -435,6 +435,39 @@ func (b *Builds) Wasm(name string, gzip bool) (body []byte, gzipped, ok bool) {
 	return body, false, ok
 }
 
+// Ensure makes sure the build named name (a Status.Key) is kept here, if
+// it is the learner's current build: one asked for from another process
+// of the class (pages served by several processes, on machines that do
+// not share the cache), built here then, while the request waits. It
+// reports whether the build is kept now.
+func (b *Builds) Ensure(ctx context.Context, userID int64, name string) bool {
+	st, err := b.Want(ctx, userID)
+	if err != nil || st.Key != name {
+		return false
+	}
+	for st.State == Building {
+		b.mu.Lock()
+		var done chan struct{}
+		for key, j := range b.jobs {
+			if key.String() == name {
+				done = j.done
+			}
+		}
+		b.mu.Unlock()
+		if done != nil {
+			select {
+			case <-done:
+			case <-ctx.Done():
+				return false
+			}
+		}
+		if st, err = b.Want(ctx, userID); err != nil || st.Key != name {
+			return false
+		}
+	}
+	return st.State == Ready
+}
+
 // Stop ends every build, killing the compilers, and waits for them.
 func (b *Builds) Stop() {
 	b.stop()

@@ -364,3 +364,29 @@ func TestLeftoverFoldersAreSwept(t *testing.T) {
 		t.Errorf("the folder holds %q; want the fresh build folder and someone else's, nothing of the finished build", left)
 	}
 }
+
+// A process asked for a build another process made (pages served by two
+// processes that do not share a cache) makes the learner's own build
+// itself, and only theirs.
+func TestEnsureBuildsTheLearnersOwnBuildHere(t *testing.T) {
+	first, second := newFake(t, nil), newFake(t, nil)
+	first.set(1, code("two processes"))
+	second.set(1, code("two processes"))
+	st := first.want(t, 1)
+	first.wait(t)
+	if _, _, ok := second.builds.Wasm(st.Key, false); ok {
+		t.Fatal("the second process keeps a build it never made")
+	}
+	if second.builds.Ensure(t.Context(), 1, strings.Repeat("ab", 32)) {
+		t.Error("Ensure of a build that is not the learner's = true")
+	}
+	if !second.builds.Ensure(t.Context(), 1, st.Key) {
+		t.Fatal("Ensure of the learner's build = false")
+	}
+	if _, _, ok := second.builds.Wasm(st.Key, false); !ok {
+		t.Error("after Ensure, the second process does not keep the build")
+	}
+	if second.count() != 1 {
+		t.Errorf("the second process built %d times, want once", second.count())
+	}
+}
