@@ -18,7 +18,7 @@ import (
 
 // fakeBuilds answers each learner's build from a table the test sets.
 type fakeBuilds struct {
-	mu    sync.Mutex
+	mu      sync.Mutex
 	state   map[int64]yours.Status
 	wants   []int64
 	ensured []string // the builds asked to be made here
