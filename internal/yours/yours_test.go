@@ -115,12 +115,17 @@ func (f *fake) count() int {
 
 func TestIdenticalCodeBuildsOnce(t *testing.T) {
 	f := newFake(t, nil)
+	f.hold = make(chan struct{}) // the build does not end before both have asked
 	f.set(1, code("same"))
 	f.set(2, code("same"))
 	a, b := f.want(t, 1), f.want(t, 2)
 	if a.State != yours.Building || b.State != yours.Building || a.Key != b.Key {
 		t.Fatalf("two learners with the same code: %+v and %+v; want one build of one key, building", a, b)
 	}
+	f.mu.Lock()
+	close(f.hold)
+	f.hold = nil
+	f.mu.Unlock()
 	f.wait(t)
 	if a, b = f.want(t, 1), f.want(t, 2); a.State != yours.Ready || b.State != yours.Ready {
 		t.Fatalf("after the build: %+v and %+v; want both ready", a, b)
