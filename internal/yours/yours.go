@@ -252,18 +252,24 @@ func (b *Builds) start(key buildcache.Key, lb *grader.LabBuild) *job {
 		}
 		defer func() { <-b.slot }()
 		b.mu.Lock()
+		if ctx.Err() != nil { // dropped (see want) as it got its turn
+			b.mu.Unlock()
+			return
+		}
 		j.started = true
 		b.mu.Unlock()
 		err := b.run(ctx, key, lb)
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		delete(b.jobs, key)
+		if b.jobs[key] == j {
+			delete(b.jobs, key)
+		}
 		var be *grader.BuildError
 		switch {
 		case err == nil:
 		case errors.As(err, &be):
 			b.fail(key, be.Lines)
-		case b.base.Err() != nil: // stopping
+		case ctx.Err() != nil: // stopping
 		default:
 			b.cfg.Log.Error("yours: building a learner's WebAssembly", "key", key.String()[:12], "err", err)
 			b.once[key] = "the server could not build your code (" + err.Error() + "): reload the page to try again."
