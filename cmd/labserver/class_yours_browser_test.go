@@ -51,6 +51,8 @@ func TestClassYoursInBrowser(t *testing.T) {
 	)
 	browsertest.WaitTestID(t, ctx, "class-lessons")
 	browsertest.CheckA11y(t, ctx, axe, "the learner's page with the class's lessons")
+	browsertest.ColorScheme(t, ctx, "light")
+	browsertest.Screenshot(t, ctx, "class-me-lessons")
 	// The page's answers about her build are held at "building" until the
 	// test lets them through: the page as it is while the server builds.
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: holdYours}); err != nil {
