@@ -142,7 +142,7 @@ func (s *Sandbox) confineBuild(cmd *exec.Cmd, tmp string) (done func(), err erro
 		"HOME=" + work, "GOTMPDIR=" + work, "TMPDIR=" + work,
 		"GOCACHE=" + b.Cache, "GOMODCACHE=" + b.gocache,
 		"GOENV=off", "GOTELEMETRY=off", "GOFLAGS=-mod=readonly", "GOPROXY=off", "GOTOOLCHAIN=local",
-		"CGO_ENABLED=0",
+		"CGO_ENABLED=0", "GODEBUG=goindex=0", // see NoModuleIndex: builds here go over overlays
 	}
 	if s.prlimit != "" {
 		args := append([]string{cmd.Path}, cmd.Args[1:]...)

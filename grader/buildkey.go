@@ -194,21 +194,23 @@ const racyWindow = 2 * time.Second
 
 // sum returns the hash of the packages pkgs depend on, within the module
 // under root: the path and content of each of their .go files (tests
-// aside), go.mod and go.sum.
-func (s *sourceHasher) sum(root string, pkgs []string) (buildcache.Key, error) {
+// aside), go.mod and go.sum. env, if any, is added to go list's
+// environment (GOOS=js GOARCH=wasm: the lab's WebAssembly imports other
+// packages than it does natively).
+func (s *sourceHasher) sum(root string, pkgs []string, env ...string) (buildcache.Key, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return buildcache.Key{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	memo := root + "\x00" + strings.Join(pkgs, "\x00")
+	memo := root + "\x00" + strings.Join(pkgs, "\x00") + "\x00env\x00" + strings.Join(env, "\x00")
 	if d, ok := s.deps[memo]; ok {
 		if stamp, err := s.hashDirs(root, d.dirs); err == nil && stamp == d.stamp {
 			return stamp, nil
 		}
 	}
-	dirs, err := goListDeps(root, pkgs)
+	dirs, err := goListDeps(root, pkgs, env...)
 	if err != nil {
 		return buildcache.Key{}, err
 	}
@@ -221,11 +223,12 @@ func (s *sourceHasher) sum(root string, pkgs []string) (buildcache.Key, error) {
 }
 
 // goListDeps lists the folders, within the module under root, of pkgs and
-// every package they import, directly or not.
-func goListDeps(root string, pkgs []string) ([]string, error) {
+// every package they import, directly or not, for the platform env sets
+// (none: this one).
+func goListDeps(root string, pkgs []string, env ...string) ([]string, error) {
 	cmd := exec.Command("go", append([]string{"list", "-e", "-deps", "-f", "{{if not .Standard}}{{.Dir}}{{end}}"}, pkgs...)...)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	cmd.Env = append(append(os.Environ(), "CGO_ENABLED=0"), env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

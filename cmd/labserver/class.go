@@ -479,6 +479,7 @@ type classOptions struct {
 	checkEvery    time.Duration
 	secureCookies bool
 	gradingFlags  // serve's build cache is off by default: a single machine's class as before
+	yoursFlags
 }
 
 func (o *classOptions) flags(fs *flag.FlagSet) {
@@ -491,6 +492,7 @@ func (o *classOptions) flags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.checkEvery, "check-every", 10*time.Second, "class mode: ...then one more every this long (429 with Retry-After beyond)")
 	fs.BoolVar(&o.secureCookies, "secure-cookies", false, "class mode: mark the session cookie Secure (serve over HTTPS)")
 	o.gradingFlags.register(fs, "class mode: ", "", `"" (the default) builds every time`)
+	o.yoursFlags.register(fs)
 }
 
 // openBuildCache opens the build cache of --build-cache dir and

@@ -267,6 +267,13 @@ func startClass(ctx context.Context, st *store.Store, o classOptions, log io.Wri
 	if err := o.gradingFlags.config(&cfg); err != nil {
 		return nil, nil, err
 	}
+	// One sandbox for the gradings and the builds of Yours: they share
+	// its Go build cache, its lock and its cap.
+	cfg.Sandbox = &grader.Sandbox{Log: func(format string, args ...any) { logger.Warn(fmt.Sprintf(format, args...)) }}
+	builds, err := o.yoursFlags.start(root, st, cfg.Sandbox, logger)
+	if err != nil {
+		return nil, nil, err
+	}
 	cl := class.New(cfg)
 	if st.Backend() == store.Postgres {
 		// Workers on other machines check they grade as this server does.
@@ -282,8 +289,9 @@ func startClass(ctx context.Context, st *store.Store, o classOptions, log io.Wri
 	stop := func() {
 		cancel() // a job being graded stays running in the store: graded again at the next start
 		cl.Wait()
+		builds.Stop()
 	}
-	return &server.Class{Class: cl, SecureCookies: o.secureCookies}, stop, nil
+	return &server.Class{Class: cl, SecureCookies: o.secureCookies, Yours: builds}, stop, nil
 }
 
 // liveDir is where the live loop puts the Yours build, relative to the

@@ -173,9 +173,49 @@ func (c *Cache) Get(key Key, dst string, perm fs.FileMode) bool {
 	return true
 }
 
+// Has reports whether there is an entry for key, without reading it: Get
+// and Read still check that it is whole.
+func (c *Cache) Has(key Key) bool {
+	fi, err := os.Stat(c.path(key))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// Read returns the content of the entry for key and reports whether there
+// was one, as Get does (a damaged entry is a miss and is removed; a hit
+// marks the entry as recently used), into memory instead of a file.
+func (c *Cache) Read(key Key) ([]byte, bool) {
+	p := c.path(key)
+	var buf bytes.Buffer
+	if err := readEntry(p, &buf); err != nil {
+		c.misses.Add(1)
+		if !errors.Is(err, fs.ErrNotExist) {
+			os.Remove(p)
+		}
+		return nil, false
+	}
+	now := time.Now()
+	os.Chtimes(p, now, now)
+	c.hits.Add(1)
+	return buf.Bytes(), true
+}
+
 // copyEntry copies the content of entry p to dst, checking its length and
 // checksum.
 func copyEntry(p, dst string, perm fs.FileMode) error {
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	err = readEntry(p, out)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// readEntry writes the content of entry p to w, checking its length and
+// checksum: an error means w may have received part of it.
+func readEntry(p string, w io.Writer) error {
 	f, err := os.Open(p)
 	if err != nil {
 		return err
@@ -198,15 +238,8 @@ func copyEntry(p, dst string, perm fs.FileMode) error {
 	if err != nil || len(want) != sha256.Size {
 		return errors.New("entry header: bad checksum")
 	}
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
-	if err != nil {
-		return err
-	}
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(out, h), io.LimitReader(r, size+1))
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
+	n, err := io.Copy(io.MultiWriter(w, h), io.LimitReader(r, size+1))
 	switch {
 	case err != nil:
 		return err

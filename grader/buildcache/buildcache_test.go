@@ -259,3 +259,34 @@ func TestOpenRejectsBadArguments(t *testing.T) {
 		t.Errorf("Open(dir, -1) = %v, want an error about the cap", err)
 	}
 }
+
+func TestHasAndReadIntoMemory(t *testing.T) {
+	c := open(t, 0)
+	tmp := t.TempDir()
+	k := key("a build")
+	if c.Has(k) {
+		t.Error("Has on an empty cache = true")
+	}
+	if _, ok := c.Read(k); ok {
+		t.Error("Read on an empty cache = true")
+	}
+	if err := c.Put(k, writeFile(t, tmp, "built", "\x00asm the lab")); err != nil {
+		t.Fatal(err)
+	}
+	if !c.Has(k) {
+		t.Error("Has after Put = false")
+	}
+	if got, ok := c.Read(k); !ok || string(got) != "\x00asm the lab" {
+		t.Errorf("Read = %q, %v; want the stored content", got, ok)
+	}
+	// A damaged entry is a miss, and is removed.
+	p := filepath.Join(c.Dir(), k.String())
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, bytes.Replace(b, []byte("lab"), []byte("LAB"), 1), 0o600)
+	if got, ok := c.Read(k); ok {
+		t.Errorf("Read of a damaged entry = %q, true; want a miss", got)
+	}
+	if c.Has(k) {
+		t.Error("a damaged entry read stays in the cache")
+	}
+}

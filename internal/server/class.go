@@ -46,6 +46,10 @@ type Class struct {
 	// MaxLivePerUser bounds the live websockets one user holds open at
 	// once; 0 means 8. Beyond, 429.
 	MaxLivePerUser int
+	// Yours, if set, builds each learner's code for their lesson pages'
+	// visualizations (class_yours.go; a *yours.Builds); nil serves no
+	// /class/lessons.
+	Yours YoursBuilds
 }
 
 // accounts signs class users in: learners by token, instructors by name and
@@ -133,6 +137,7 @@ type classHandlers struct {
 	dummyOnce       sync.Once
 	dummy           string // dummyHash's
 	liveSockets     *perUser
+	builds          YoursBuilds // nil: no Yours in class mode
 }
 
 // problemError is a refusal that lists what was wrong, one sentence each.
@@ -191,6 +196,10 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	g.POST("/course/due", ch.setDue, ch.require(store.Instructor))
 	g.POST("/course/extend", ch.extend, ch.require(store.Instructor))
 	ch.routeDrafts(g, cfg)
+	if cfg.Yours != nil {
+		ch.builds = cfg.Yours
+		ch.routeYours(g)
+	}
 }
 
 // bearer returns the request's bearer token (a learner's, sent by the

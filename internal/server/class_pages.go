@@ -51,7 +51,7 @@ func (h *classHandlers) learnerHome(c echo.Context) error {
 	}
 	return render(c, http.StatusOK, page.ClassLearner(page.ClassLearnerView{
 		Name: u.Name, CSRF: csrfToken(c), Exercises: grader.Gradable(), Submissions: listed,
-		MaxFileBytes: lim.MaxFileBytes, MaxTotalBytes: lim.MaxTotalBytes, Due: dues,
+		MaxFileBytes: lim.MaxFileBytes, MaxTotalBytes: lim.MaxTotalBytes, Due: dues, Lessons: h.builds != nil,
 	}, h.pageAssets()))
 }
 

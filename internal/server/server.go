@@ -120,9 +120,11 @@ func New(cfg Config) *echo.Echo {
 	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
 		Level:     5,
 		MinLength: 1024,
-		// Static files are compressed once and cached by serveStatic.
+		// Static files are compressed once and cached by serveStatic,
+		// class mode's builds of Yours when they are built.
 		Skipper: func(c echo.Context) bool {
-			return strings.HasPrefix(c.Request().URL.Path, "/static/") || isWebsocket(c)
+			p := c.Request().URL.Path
+			return strings.HasPrefix(p, "/static/") || strings.HasPrefix(p, "/class/yours/") || isWebsocket(c)
 		},
 	}))
 

@@ -63,6 +63,9 @@ type ClassLearnerView struct {
 	Submissions                 []ClassSubmission // newest first
 	MaxFileBytes, MaxTotalBytes int64
 	Due                         []ClassDueLine // the learner's due dates (class_due.go)
+	// Lessons: the class serves the lessons with the learner's code as
+	// Yours (/class/lessons/:slug); the page links them.
+	Lessons bool
 }
 
 // ClassSubmissionView is one submission's page (the learner's, or the

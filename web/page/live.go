@@ -23,7 +23,8 @@ func (a Assets) WithLive() Assets {
 		files[k] = v
 	}
 	files[liveJS] = true
-	return Assets{files: files}
+	a.files = files
+	return a
 }
 
 // WithEditor returns a copy of a whose exercise pages carry the editor

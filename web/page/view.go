@@ -15,7 +15,8 @@ import (
 // links only what exists and says plainly when a visualization is not
 // built. The zero value means none of them; FindAssets fills it.
 type Assets struct {
-	files map[string]bool // names under /static/ that exist
+	files    map[string]bool // names under /static/ that exist
+	yoursAPI string          // class mode: the learner's build of Yours (see WithClassYours)
 }
 
 // Static files whose presence changes the pages, as names under /static/.

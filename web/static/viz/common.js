@@ -19,7 +19,7 @@
 // type-checked by tsc from JSDoc (make lint-js); the types of the global
 // `ratelab` are in lab.d.ts, those of wasm_exec.js's `Go` in wasm_exec.d.ts.
 
-import { DEADLINE_MS, Freed, Hung, Lost, NoStart, defaultBuild, withYours } from "./remote.js";
+import { Building, DEADLINE_MS, Freed, Hung, Lost, NoStart, defaultBuild, withYours } from "./remote.js";
 
 // ---- loading, once per page --------------------------------------------------
 
@@ -102,13 +102,15 @@ document.addEventListener("ratelab:yours", (ev) => {
 });
 
 /**
- * writeHint says how the learner's code of exercise gets into Yours: under
+ * writeHint says how the learner's code of exercise gets into Yours: in
+ * class mode the server builds what they submit (classyours.js); under
  * `make run` the lab watches exercises/ and each save rebuilds it (the page
  * loads live.js); elsewhere make run builds it.
  * @param {string} exercise
  * @returns {string}
  */
 export function writeHint(exercise) {
+  if (document.querySelector("[data-yours-api]")) return "Submit your " + exercise + ": once it is graded, Yours runs it here.";
   const live = !!document.querySelector('script[src$="/live.js"]');
   return live ? "Write exercises/" + exercise + ": each save rebuilds Yours here." : "Write exercises/" + exercise + ", then run make run.";
 }
@@ -612,8 +614,9 @@ export class Viz {
    * runFailed handles what a run's call threw: nothing for a run freed
    * meanwhile; a new run for one whose worker was replaced (another run
    * hung, or a new build came); the stop for one that hung or whose worker
-   * could not start; anything else is reported as an uncaught error, and
-   * stops a run of Yours.
+   * could not start; a new run once the build comes for one asked for
+   * while the learner's code is being built (class mode); anything else
+   * is reported as an uncaught error, and stops a run of Yours.
    * @param {unknown} err
    */
   runFailed(err) {
@@ -629,6 +632,10 @@ export class Viz {
     }
     if (err instanceof NoStart) {
       this.stop(err.message);
+      return;
+    }
+    if (err instanceof Building) {
+      this.building(err.ready);
       return;
     }
     reportError(err);
@@ -647,6 +654,19 @@ export class Viz {
    */
   yoursCode() {
     return this.code;
+  }
+
+  /**
+   * building says that Yours waits for the server to build the learner's
+   * code (class mode), and makes the run once it is built if Yours is
+   * still chosen then.
+   * @param {Promise<void>} ready
+   */
+  building(ready) {
+    this.status.textContent = "Yours: waiting for your code's build…";
+    this.showError("");
+    this.showDot("waiting"); // no run: the figures are the last run's
+    ready.then(() => { if (this.cfg && this.cfg.impl === "yours") this.restart(); });
   }
 
   /**

@@ -58,6 +58,20 @@ export class NoStart extends Error {
   }
 }
 
+/**
+ * Building rejects the making of a run of Yours while the build it would
+ * run from is still being made (class mode, see awaitBuild): ready settles
+ * once it is there, or could not be made.
+ */
+export class Building extends Error {
+  /** @param {Promise<void>} ready */
+  constructor(ready) {
+    super("your code is being built: Yours starts once it is built");
+    this.name = "Building";
+    this.ready = ready;
+  }
+}
+
 /** Freed rejects a call of a run that was freed before it answered. */
 export class Freed extends Error {
   constructor() {
@@ -76,6 +90,11 @@ export class Freed extends Error {
 
 /** @type {{wasm: string, exec: string} | null} the build Yours runs from: absolute URLs */
 let build = null;
+
+/** @type {Promise<void> | null} the build Yours waits for (class mode: see awaitBuild); null for none */
+let awaited = null;
+/** Whether awaited has settled. */
+let awaitedSettled = false;
 
 /** @type {YoursWorker | null} the worker runs are made in now */
 let current = null;
@@ -194,7 +213,30 @@ function worker() {
  * @param {string} execURL
  */
 export function defaultBuild(wasmURL, execURL) {
-  if (!build) useBuild(wasmURL, execURL);
+  if (!build && !awaited) useBuild(wasmURL, execURL);
+}
+
+/**
+ * awaitBuild makes Yours run from the lab.wasm whose URL wasm resolves
+ * with (class mode: the server builds the learner's code, and classyours.js
+ * asks it when). Until then new runs of Yours wait for it; if it rejects,
+ * they fail with NoStart and its message. Runs already going keep the
+ * build they run from until it resolves, then restart on the new one (see
+ * useBuild). A later call replaces an earlier one still waiting. A run of
+ * Yours asked for meanwhile is refused at once with Building, whose ready
+ * says when to ask again: the visualization is not held up (its other
+ * settings, Reference, keep working).
+ * @param {Promise<string>} wasm
+ * @param {string} execURL
+ */
+export function awaitBuild(wasm, execURL) {
+  /** @type {Promise<void>} */
+  const next = wasm.then(
+    (url) => { if (awaited === next) useBuild(url, execURL); },
+    (e) => { throw new NoStart(e instanceof Error ? e.message : String(e)); });
+  next.catch(() => {}).finally(() => { if (awaited === next) awaitedSettled = true; });
+  awaited = next;
+  awaitedSettled = false;
 }
 
 /**
@@ -232,6 +274,8 @@ document.addEventListener("ratelab:yours", (ev) => {
  * @returns {Promise<Record<string, (...args: unknown[]) => Promise<unknown>> | lab.Failure>}
  */
 async function newRemote(path, config) {
+  if (awaited && !awaitedSettled) throw new Building(awaited.then(() => {}, () => {}));
+  if (awaited) await awaited; // settled: at once, or NoStart
   const w = worker();
   const run = nextRun++;
   const name = path.slice(path.lastIndexOf(".") + 1);
@@ -347,6 +391,7 @@ function isYours(config) {
  * @returns {Promise<string>}
  */
 export async function replay(exercise, cx) {
+  if (awaited) await awaited;
   const { ok } = await worker().request(() => ({ req: { op: "replay", exercise, cx }, move: [] }), 0, "replay");
   return String(ok);
 }

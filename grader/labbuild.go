@@ -1,0 +1,266 @@
+package grader
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"ratelab/grader/buildcache"
+)
+
+// LabBuild is a build of the lab's WebAssembly (./wasm, GOOS=js
+// GOARCH=wasm, what `make wasm` builds into web/static/lab.wasm) with some
+// exercises' packages replaced by a learner's files: class mode's "Yours",
+// built on the server from what the learner submitted. The replacement
+// works as a grading's (Options.Replace): an overlay hides every non-test
+// file of exercises/<id> and adds the learner's under the same names, so
+// the checkout is never written.
+type LabBuild struct {
+	Root   string // the module's directory (holding go.mod)
+	Module string // the module path; "" means "ratelab"
+	// Files replaces exercises/<id> by the files given (name → content),
+	// for each id. Names are a submission's: validated .go files, no test.
+	Files map[string]map[string][]byte
+	// Sandbox, if set, confines the build as it confines a grading's
+	// (see BuildLimits: limits, the sandbox's user, no proxy, its own Go
+	// build cache). Nil builds as the learner's own `make wasm` does.
+	Sandbox *Sandbox
+	// TempDir is where the build's own folder goes (removed when Build
+	// returns); "" means the system's temporary folder.
+	TempDir string
+}
+
+// labPkg is the package the lab's WebAssembly is built from.
+const labPkg = "wasm"
+
+// labEnv is the platform the lab's WebAssembly is built for.
+var labEnv = []string{"GOOS=js", "GOARCH=wasm"}
+
+// labBuildArgs is the go command's arguments building the lab into out
+// with the overlay in ovPath.
+func labBuildArgs(ovPath, out string) []string {
+	return []string{"build", "-overlay", ovPath, "-o", out, "./" + labPkg}
+}
+
+func (b *LabBuild) module() string {
+	if b.Module == "" {
+		return "ratelab"
+	}
+	return b.Module
+}
+
+// Key is the build's content key: everything that goes into the
+// WebAssembly, as buildKey is for a grading's program (the toolchain, the
+// command line, whether the sandbox runs it, the module's sources ./wasm
+// links for js/wasm, with go.mod and go.sum, and the name and bytes of
+// every replacing file). Two builds with one key write the same file, so
+// a build is kept and served by its key.
+func (b *LabBuild) Key() (buildcache.Key, error) {
+	h := buildcache.NewHasher()
+	h.AddString("format", "ratelab lab wasm v1")
+	tc, err := toolchain()
+	if err != nil {
+		return buildcache.Key{}, err
+	}
+	h.AddString("toolchain", tc)
+	h.AddString("command", strings.Join(labBuildArgs("OVERLAY", "OUT"), " ")+" CGO_ENABLED=0 "+strings.Join(labEnv, " "))
+	h.AddString("sandboxed", fmt.Sprint(b.Sandbox != nil))
+	h.AddString("module", b.module())
+	pkgs := []string{b.module() + "/" + labPkg}
+	ids := b.ids()
+	for _, id := range ids {
+		pkgs = append(pkgs, importsOf(b.Files[id], b.module())...)
+	}
+	slices.Sort(pkgs)
+	tree, err := sources.sum(b.Root, slices.Compact(pkgs), labEnv...)
+	if err != nil {
+		return buildcache.Key{}, err
+	}
+	h.Add("sources", tree[:])
+	for _, id := range ids {
+		names := make([]string, 0, len(b.Files[id]))
+		for name := range b.Files[id] {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		h.AddString("replace", id)
+		for _, name := range names {
+			h.AddString("replace "+id+" file", name)
+			h.Add("replace "+id+" content", b.Files[id][name])
+		}
+	}
+	return h.Sum(), nil
+}
+
+// ids are the exercises replaced, in order.
+func (b *LabBuild) ids() []string {
+	ids := make([]string, 0, len(b.Files))
+	for id := range b.Files {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// importsOf lists the imports of files that are not in the standard
+// library (see nonStdImports).
+func importsOf(files map[string][]byte, module string) []string {
+	var imps []string
+	fset := token.NewFileSet()
+	for name, src := range files {
+		af, err := parser.ParseFile(fset, name, src, parser.ImportsOnly)
+		if err != nil {
+			continue // the build reports it
+		}
+		for _, is := range af.Imports {
+			p, err := strconv.Unquote(is.Path.Value)
+			if err != nil {
+				continue
+			}
+			first, _, _ := strings.Cut(p, "/")
+			if (strings.Contains(first, ".") || first == module) && !slices.Contains(imps, p) {
+				imps = append(imps, p)
+			}
+		}
+	}
+	return imps
+}
+
+// BuildError is Build's error when the code does not build: Lines are the
+// compiler's, each replaced file named as exercise/file.go (e.g.
+// "tokenbucket/tokenbucket.go:12:2: undefined: x"), at most 40 of them.
+type BuildError struct{ Lines string }
+
+func (e *BuildError) Error() string { return "does not build:\n" + e.Lines }
+
+// Build builds the lab into the file out. An error matching *BuildError
+// means the code does not build (its lines say why); any other error is
+// the server's (no temporary space, a sandbox that could not start, a
+// cancelled ctx).
+func (b *LabBuild) Build(ctx context.Context, out string) error {
+	root, err := filepath.Abs(b.Root)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(b.TempDir, "ratelab-wasm-")
+	if err != nil {
+		return err
+	}
+	if tmp, err = filepath.Abs(tmp); err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	// The sandbox's user, if the build drops to it, passes through tmp
+	// and writes the program into dst, its own.
+	if err := os.Chmod(tmp, 0o711); err != nil {
+		return err
+	}
+	replace := map[string]string{}
+	dirs := map[string]string{} // exercise → the folder holding its files
+	for _, id := range b.ids() {
+		dir := filepath.Join(tmp, "src", id)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		for name, src := range b.Files[id] {
+			// Names were validated on upload; Base is a second fence.
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(name)), src, 0o644); err != nil {
+				return err
+			}
+		}
+		if err := overlayPackage(replace, filepath.Join(root, "exercises", id), dir); err != nil {
+			return err
+		}
+		dirs[id] = dir
+	}
+	ov, _ := json.Marshal(map[string]any{"Replace": replace})
+	ovPath := filepath.Join(tmp, "overlay.json")
+	if err := os.WriteFile(ovPath, ov, 0o644); err != nil {
+		return err
+	}
+	dst := filepath.Join(tmp, "out")
+	if err := os.Mkdir(dst, 0o755); err != nil {
+		return err
+	}
+	goBuilds.Add(1)
+	cmd := exec.CommandContext(ctx, "go", labBuildArgs(ovPath, filepath.Join(dst, "lab.wasm"))...)
+	cmd.Dir = root
+	work := filepath.Join(tmp, "build")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTMPDIR="+work, NoModuleIndex())
+	ownGroup(cmd)
+	cmd.Cancel = func() error { killGroup(cmd); return nil }
+	cmd.WaitDelay = time.Second
+	if b.Sandbox != nil {
+		done, err := b.Sandbox.confineBuild(cmd, tmp)
+		if err != nil {
+			return fmt.Errorf("could not prepare the build's sandbox: %w", err)
+		}
+		defer done()
+		if b.Sandbox.Build.asUser {
+			if err := os.Chown(dst, b.Sandbox.User, b.Sandbox.Group); err != nil {
+				return err
+			}
+		}
+	}
+	cmd.Env = append(cmd.Env, labEnv...)
+	var output bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &output, &output
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			return fmt.Errorf("go build: %w", err)
+		}
+		return &BuildError{Lines: compilerLines(output.String(), root, dirs, err)}
+	}
+	wasm, err := os.ReadFile(filepath.Join(dst, "lab.wasm"))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(out, wasm, 0o644)
+}
+
+// compilerLines is go build's output as the learner reads it: without the
+// package headings ("# ratelab/exercises/gcra"), each replaced file named
+// as exercise/file.go, at most maxBuildLines lines; err's text if the
+// compiler said nothing.
+func compilerLines(out, root string, dirs map[string]string, err error) string {
+	var olds []string
+	for id, dir := range dirs {
+		forms := []string{dir}
+		if rel, rerr := filepath.Rel(root, dir); rerr == nil {
+			forms = append(forms, rel) // go build names files relative to its folder when that is shorter
+		}
+		for _, f := range forms {
+			olds = append(olds, f+string(filepath.Separator), id+"/")
+		}
+	}
+	rename := strings.NewReplacer(olds...)
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if strings.HasPrefix(l, "# ") || strings.TrimSpace(l) == "" {
+			continue
+		}
+		lines = append(lines, rename.Replace(l))
+	}
+	if len(lines) == 0 {
+		return err.Error()
+	}
+	return firstLines(strings.Join(lines, "\n"), maxBuildLines)
+}

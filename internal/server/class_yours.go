@@ -1,0 +1,134 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"ratelab/internal/store"
+	"ratelab/internal/yours"
+	"ratelab/lab/course"
+	"ratelab/web/page"
+)
+
+// "Yours" in class mode: the lesson pages of a signed-in learner run their
+// own submitted code beside the reference, built by the server (package
+// yours).
+//
+//   - GET /class/lessons/:slug is the lesson of /lessons/:slug, whose
+//     visualizations take Yours from the learner's build (the session
+//     cookie is sent under /class only, so the class's lessons live there);
+//   - GET /class/api/yours answers the learner's build's state, starting
+//     the build if need be: {"state": "ready|building|failed", "wasm":
+//     "/class/yours/<key>.wasm", "error": "the compiler's lines", "note":
+//     "the exercises left as stubs, and why"};
+//   - GET /class/yours/<key>.wasm serves a build to any signed-in user:
+//     its key is the SHA-256 of the code built (with the toolchain's and
+//     the checkout's), which nobody can name without the code itself, so
+//     a build is no secret from whoever can name it. A build never
+//     changes, so it is cached by the browser for a year; gzipped (the
+//     copy made once when it was built) to a browser that accepts it. A
+//     learner's own build that this process does not keep (another
+//     process of the class answered /class/api/yours, on a machine that
+//     does not share --yours-cache) is built here while the request
+//     waits.
+
+// YoursBuilds builds the learners' Yours: *yours.Builds.
+type YoursBuilds interface {
+	// Want returns the state of the learner's build of their code as the
+	// store has it now, starting the build if need be.
+	Want(ctx context.Context, userID int64) (yours.Status, error)
+	// Wasm returns the build named name (a Status.Key), gzipped if gzip
+	// and a copy is kept, and whether there is one.
+	Wasm(name string, gzip bool) (body []byte, gzipped, ok bool)
+	// Ensure builds name here if it is the learner's current build and
+	// is not kept here (another process answered their page), waiting
+	// for it; it reports whether it is kept now.
+	Ensure(ctx context.Context, userID int64, name string) bool
+}
+
+var _ YoursBuilds = (*yours.Builds)(nil)
+
+// yoursAPI is where a learner's lesson page asks for their build.
+const yoursAPI = "/class/api/yours"
+
+// YoursJSON is GET /class/api/yours.
+type YoursJSON struct {
+	State yours.State `json:"state"`
+	Wasm  string      `json:"wasm,omitempty"`  // the build's URL, once ready
+	Error string      `json:"error,omitempty"` // why it failed
+	// Note, of a ready build: the exercises it runs as their stub, their
+	// code not building for the browser, with the compiler's lines.
+	Note string `json:"note,omitempty"`
+}
+
+func (h *classHandlers) routeYours(g *echo.Group) {
+	get := []string{http.MethodGet, http.MethodHead}
+	g.Match(get, "/lessons/:slug", h.classLesson, h.require(anyone))
+	g.Match(get, "/api/yours", h.yoursState, h.require(store.Learner))
+	g.Match(get, "/yours/:file", h.yoursWasm, h.require(anyone))
+}
+
+// classLesson is a lesson for a signed-in user: a learner's visualizations
+// run their build as Yours; an instructor's show Yours as the server's
+// exercises/ (the stubs), as on /lessons.
+func (h *classHandlers) classLesson(c echo.Context) error {
+	slug := c.Param("slug")
+	u, _ := currentUser(c)
+	a := h.pageAssets()
+	if u.Role == store.Learner {
+		a = a.WithClassYours(yoursAPI)
+	}
+	for _, w := range course.Weeks() {
+		if w.Lesson.Slug == slug {
+			return render(c, http.StatusOK, page.LessonPage(w, a))
+		}
+	}
+	return notFound("There is no lesson called %q. The course lists every lesson.", slug)
+}
+
+func (h *classHandlers) yoursState(c echo.Context) error {
+	u, _ := currentUser(c)
+	st, err := h.builds.Want(c.Request().Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	out := YoursJSON{State: st.State, Error: st.Error, Note: st.Note}
+	if st.State == yours.Ready {
+		out.Wasm = "/class/yours/" + st.Key + ".wasm"
+	}
+	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
+	return c.JSON(http.StatusOK, out)
+}
+
+func (h *classHandlers) yoursWasm(c echo.Context) error {
+	name, ok := strings.CutSuffix(c.Param("file"), ".wasm")
+	if !ok {
+		return notFound("There is no build at %s.", c.Request().URL.Path)
+	}
+	gz := accepts(c.Request().Header.Get(echo.HeaderAcceptEncoding), "gzip")
+	body, gzipped, ok := h.builds.Wasm(name, gz)
+	if u, _ := currentUser(c); !ok && u.Role == store.Learner && h.builds.Ensure(c.Request().Context(), u.ID, name) {
+		body, gzipped, ok = h.builds.Wasm(name, gz)
+	}
+	if !ok {
+		return notFound("There is no build %s on this server (it may have been removed to make room): reload the lesson, which builds it again.", name)
+	}
+	hdr := c.Response().Header()
+	hdr.Set(echo.HeaderContentType, "application/wasm")
+	hdr.Set(echo.HeaderCacheControl, "private, max-age=31536000, immutable")
+	hdr.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
+	if gzipped {
+		hdr.Set(echo.HeaderContentEncoding, "gzip")
+	}
+	hdr.Set(echo.HeaderContentLength, strconv.Itoa(len(body)))
+	c.Response().WriteHeader(http.StatusOK)
+	if c.Request().Method == http.MethodHead {
+		return nil
+	}
+	_, err := c.Response().Write(body)
+	return err
+}

@@ -1,0 +1,167 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"ratelab/internal/server"
+	"ratelab/internal/store"
+	"ratelab/internal/yours"
+)
+
+// fakeBuilds answers each learner's build from a table the test sets.
+type fakeBuilds struct {
+	mu      sync.Mutex
+	state   map[int64]yours.Status
+	wants   []int64
+	ensured []string // the builds asked to be made here
+}
+
+func (f *fakeBuilds) Want(_ context.Context, user int64) (yours.Status, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.wants = append(f.wants, user)
+	return f.state[user], nil
+}
+
+func (f *fakeBuilds) Ensure(_ context.Context, user int64, name string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ensured = append(f.ensured, name)
+	return false
+}
+
+func (f *fakeBuilds) Wasm(name string, gzip bool) ([]byte, bool, bool) {
+	if name != strings.Repeat("ab", 32) {
+		return nil, false, false
+	}
+	if gzip {
+		return []byte("gzipped"), true, true
+	}
+	return []byte("\x00asm raw"), false, true
+}
+
+func TestClassYours(t *testing.T) {
+	fb := &fakeBuilds{state: map[int64]yours.Status{}}
+	f := newClassWith(t, fixtureOptions{class: server.Class{Yours: fb}})
+	u, err := f.st.LearnerByToken(t.Context(), store.Hash(adaToken))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := strings.Repeat("ab", 32)
+	fb.state[u.ID] = yours.Status{State: yours.Building, Key: key}
+
+	stranger := f.browser(t)
+	if r := stranger.get("/class/api/yours", "Accept", "application/json"); r.code != http.StatusUnauthorized {
+		t.Errorf("GET /class/api/yours signed out = %d; want 401", r.code)
+	}
+	if r := stranger.get("/class/yours/" + key + ".wasm"); r.code != http.StatusSeeOther {
+		t.Errorf("GET a build signed out = %d; want 303 to the login", r.code)
+	}
+
+	ada := f.browser(t)
+	if r := ada.signIn(url.Values{"token": {adaToken}}); r.code != http.StatusSeeOther {
+		t.Fatalf("ada signing in = %d", r.code)
+	}
+	// Her home links the lessons; a lesson names her build's endpoint.
+	home := ada.get("/class/me")
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(home.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, ok := doc.Find(`[data-testid=class-lessons] a`).First().Attr("href")
+	if !ok || !strings.HasPrefix(link, "/class/lessons/") {
+		t.Fatalf("ada's home links no class lesson (first link %q)", link)
+	}
+	lesson := ada.get(link)
+	if lesson.code != http.StatusOK || !strings.Contains(lesson.body, `data-yours-api="/class/api/yours"`) {
+		t.Errorf("GET %s = %d; want the lesson with the state line:\n%s", link, lesson.code, lesson.body)
+	}
+	// (This server has no lab.wasm: the page loads no visualization's
+	// script, and so not classyours.js; the browser test loads them.)
+	if strings.Contains(lesson.body, "viz/limiters.js") != strings.Contains(lesson.body, "viz/classyours.js") {
+		t.Errorf("the lesson loads the visualizations' scripts without classyours.js, or the other way round")
+	}
+	if !strings.Contains(lesson.body, `href="/class/lessons/week-2"`) {
+		t.Errorf("the class's lesson's navigation leaves the class's lessons")
+	}
+	if r := ada.get("/class/lessons/no-such-lesson"); r.code != http.StatusNotFound {
+		t.Errorf("GET an unknown class lesson = %d; want 404", r.code)
+	}
+
+	state := func() map[string]string {
+		t.Helper()
+		r := ada.get("/class/api/yours", "Accept", "application/json")
+		if r.code != http.StatusOK || r.header.Get("Cache-Control") != "no-store" {
+			t.Fatalf("GET /class/api/yours = %d (Cache-Control %q); want 200, no-store: %s", r.code, r.header.Get("Cache-Control"), r.body)
+		}
+		var m map[string]string
+		if err := json.Unmarshal([]byte(r.body), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	if m := state(); m["state"] != "building" || m["wasm"] != "" {
+		t.Errorf("while building: %v; want building and no URL", m)
+	}
+	fb.mu.Lock()
+	fb.state[u.ID] = yours.Status{State: yours.Ready, Key: key}
+	fb.mu.Unlock()
+	m := state()
+	if m["state"] != "ready" || m["wasm"] != "/class/yours/"+key+".wasm" {
+		t.Fatalf("once built: %v; want ready with the build's URL", m)
+	}
+	fb.mu.Lock()
+	fb.state[u.ID] = yours.Status{State: yours.Ready, Key: key, Note: "Yours runs the stub of gcra: …\ngcra/x_js.go:1:1: bad"}
+	fb.mu.Unlock()
+	if m := state(); m["state"] != "ready" || m["note"] != "Yours runs the stub of gcra: …\ngcra/x_js.go:1:1: bad" {
+		t.Errorf("a build with an exercise left out: %v; want ready with the note", m)
+	}
+	fb.mu.Lock()
+	fb.state[u.ID] = yours.Status{State: yours.Failed, Key: key, Error: "tokenbucket/tokenbucket.go:3:1: undefined: x"}
+	fb.mu.Unlock()
+	if m := state(); m["state"] != "failed" || m["error"] != "tokenbucket/tokenbucket.go:3:1: undefined: x" || m["wasm"] != "" {
+		t.Errorf("a build that failed: %v; want failed with the compiler's lines", m)
+	}
+
+	// The build, to any signed-in user, cached for good, gzipped when asked.
+	prof := f.instructor(t)
+	r := prof.get("/class/yours/"+key+".wasm", "Accept-Encoding", "identity")
+	if r.code != http.StatusOK || r.body != "\x00asm raw" || r.header.Get("Content-Type") != "application/wasm" ||
+		!strings.Contains(r.header.Get("Cache-Control"), "immutable") || r.header.Get("Content-Encoding") != "" {
+		t.Errorf("GET the build = %d %q (%v); want the WebAssembly, application/wasm, immutable", r.code, r.body, r.header)
+	}
+	// Transport would decode gzip itself: ask with a request of our own.
+	req, _ := http.NewRequest(http.MethodGet, f.url+"/class/yours/"+key+".wasm", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	r = ada.do(req)
+	if r.code != http.StatusOK || r.body != "gzipped" || r.header.Get("Content-Encoding") != "gzip" {
+		t.Errorf("GET the build, gzip accepted = %d %q (Content-Encoding %q); want the gzip copy", r.code, r.body, r.header.Get("Content-Encoding"))
+	}
+	for _, bad := range []string{strings.Repeat("cd", 32) + ".wasm", key, "../lab.wasm"} {
+		if r := ada.get("/class/yours/" + bad); r.code != http.StatusNotFound {
+			t.Errorf("GET /class/yours/%s = %d; want 404", bad, r.code)
+		}
+	}
+	// A learner's miss is built here (Ensure), an instructor's is not.
+	if len(fb.ensured) != 2 || fb.ensured[0] != strings.Repeat("cd", 32) {
+		t.Errorf("Ensure was asked for %q; want ada's two misses of a .wasm, the first the build cdcd…", fb.ensured)
+	}
+	if r := prof.get("/class/yours/" + strings.Repeat("cd", 32) + ".wasm"); r.code != http.StatusNotFound || len(fb.ensured) != 2 {
+		t.Errorf("an instructor's miss = %d, Ensure asked %d times; want 404 and no build", r.code, len(fb.ensured))
+	}
+	// Only learners have a build: an instructor's lesson has no state line.
+	if r := prof.get("/class/api/yours", "Accept", "application/json"); r.code != http.StatusForbidden {
+		t.Errorf("GET /class/api/yours as an instructor = %d; want 403", r.code)
+	}
+	if r := prof.get(link); r.code != http.StatusOK || strings.Contains(r.body, "data-yours-api") {
+		t.Errorf("GET %s as an instructor = %d; want the lesson without the learner's build", link, r.code)
+	}
+}

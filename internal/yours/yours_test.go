@@ -1,0 +1,397 @@
+package yours_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"ratelab/grader"
+	"ratelab/grader/buildcache"
+	"ratelab/internal/yours"
+)
+
+func root(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// code is a learner's token bucket whose one line is line.
+func code(line string) map[string]map[string][]byte {
+	return map[string]map[string][]byte{"tokenbucket": {"tokenbucket.go": []byte("package tokenbucket\n\n// " + line + "\n")}}
+}
+
+// fake is a class whose learners' code is set by the test, built by a
+// stand-in compiler that counts its builds.
+type fake struct {
+	mu     sync.Mutex
+	code   map[int64]map[string]map[string][]byte
+	built  []string // the first line of each build's tokenbucket.go comment
+	fail   string   // the compiler's lines, if builds fail
+	hold   chan struct{}
+	labs   []*grader.LabBuild
+	builds *yours.Builds
+	cache  *buildcache.Cache
+}
+
+func newFake(t *testing.T, sb *grader.Sandbox) *fake {
+	t.Helper()
+	cache, err := buildcache.Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fake{code: map[int64]map[string]map[string][]byte{}, cache: cache}
+	cfg := yours.Config{
+		Root: root(t), Cache: cache, Sandbox: sb, TempDir: t.TempDir(), Log: slog.New(slog.DiscardHandler),
+		Sources: func(_ context.Context, user int64) (map[string]map[string][]byte, error) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return f.code[user], nil
+		},
+	}
+	f.builds = yours.New(yours.WithBuild(cfg, func(lb *grader.LabBuild, ctx context.Context, out string) error {
+		f.mu.Lock()
+		hold := f.hold
+		f.built = append(f.built, string(lb.Files["tokenbucket"]["tokenbucket.go"]))
+		f.labs = append(f.labs, lb)
+		fail := f.fail
+		f.mu.Unlock()
+		if hold != nil {
+			select {
+			case <-hold:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		if fail != "" {
+			return &grader.BuildError{Lines: fail}
+		}
+		return os.WriteFile(out, append([]byte("\x00asm"), bytes.Repeat(lb.Files["tokenbucket"]["tokenbucket.go"], 100)...), 0o644)
+	}))
+	t.Cleanup(f.builds.Stop)
+	return f
+}
+
+func (f *fake) set(user int64, c map[string]map[string][]byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.code[user] = c
+}
+
+func (f *fake) want(t *testing.T, user int64) yours.Status {
+	t.Helper()
+	st, err := f.builds.Want(t.Context(), user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func (f *fake) wait(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	if err := f.builds.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (f *fake) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.built)
+}
+
+func TestIdenticalCodeBuildsOnce(t *testing.T) {
+	f := newFake(t, nil)
+	f.hold = make(chan struct{}) // the build does not end before both have asked
+	f.set(1, code("same"))
+	f.set(2, code("same"))
+	a, b := f.want(t, 1), f.want(t, 2)
+	if a.State != yours.Building || b.State != yours.Building || a.Key != b.Key {
+		t.Fatalf("two learners with the same code: %+v and %+v; want one build of one key, building", a, b)
+	}
+	f.mu.Lock()
+	close(f.hold)
+	f.hold = nil
+	f.mu.Unlock()
+	f.wait(t)
+	if a, b = f.want(t, 1), f.want(t, 2); a.State != yours.Ready || b.State != yours.Ready {
+		t.Fatalf("after the build: %+v and %+v; want both ready", a, b)
+	}
+	if n := f.count(); n != 1 {
+		t.Errorf("identical code built %d times, want once", n)
+	}
+	raw, gz, ok := f.builds.Wasm(a.Key, false)
+	if !ok || gz || !bytes.HasPrefix(raw, []byte("\x00asm")) {
+		t.Fatalf("Wasm(%s) = %d bytes, gzipped %v, %v; want the build", a.Key, len(raw), gz, ok)
+	}
+	zipped, gz, ok := f.builds.Wasm(a.Key, true)
+	if !ok || !gz {
+		t.Fatalf("Wasm(%s, gzip) = gzipped %v, %v; want the gzip copy", a.Key, gz, ok)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(zipped))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if un, err := io.ReadAll(zr); err != nil || !bytes.Equal(un, raw) {
+		t.Errorf("the gzip copy does not decode to the build (%v)", err)
+	}
+
+	// Other code builds again; the first stays kept.
+	f.set(2, code("other"))
+	if c := f.want(t, 2); c.State != yours.Building || c.Key == a.Key {
+		t.Fatalf("new code: %+v; want a build of another key", c)
+	}
+	f.wait(t)
+	if c := f.want(t, 2); c.State != yours.Ready {
+		t.Errorf("new code after its build: %+v", c)
+	}
+	if a := f.want(t, 1); a.State != yours.Ready {
+		t.Errorf("the first learner's build after another's: %+v", a)
+	}
+	if n := f.count(); n != 2 {
+		t.Errorf("%d builds, want 2", n)
+	}
+	if _, _, ok := f.builds.Wasm("not-a-key", false); ok {
+		t.Error("Wasm of a name that is no key served something")
+	}
+}
+
+func TestFailingBuildReportsTheCompilersLines(t *testing.T) {
+	f := newFake(t, nil)
+	// Lines that tie no exercise's file (the lab's own code, calling the
+	// learner's): the build fails whole.
+	f.fail = "wasm/yours.go:18:11: undefined: tokenbucket.New"
+	f.set(1, code("broken"))
+	f.want(t, 1)
+	f.wait(t)
+	for range 2 {
+		if st := f.want(t, 1); st.State != yours.Failed || st.Error != f.fail {
+			t.Fatalf("a build that does not compile: %+v; want failed with the compiler's lines", st)
+		}
+	}
+	if n := f.count(); n != 1 {
+		t.Errorf("code that does not build was built %d times, want once", n)
+	}
+}
+
+// A learner's newer code replaces their build still waiting for its turn:
+// the older is never built.
+func TestNewerCodeReplacesAWaitingBuild(t *testing.T) {
+	f := newFake(t, nil)
+	f.hold = make(chan struct{})
+	f.set(1, code("first learner"))
+	f.want(t, 1) // takes the one slot, held
+	for deadline := time.Now().Add(time.Minute); f.count() == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the first build never started")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	f.set(2, code("second, old"))
+	f.want(t, 2) // waits
+	f.set(2, code("second, new"))
+	f.want(t, 2) // replaces it
+	f.mu.Lock()
+	close(f.hold)
+	f.hold = nil
+	f.mu.Unlock()
+	f.wait(t)
+	got := strings.Join(f.built, "|")
+	if strings.Contains(got, "old") || !strings.Contains(got, "second, new") {
+		t.Errorf("built %q; want the first learner's and the second's new code, not their old", got)
+	}
+	if st := f.want(t, 2); st.State != yours.Ready {
+		t.Errorf("the second learner's new code: %+v", st)
+	}
+}
+
+// Builds are confined by the class's sandbox.
+func TestBuildsUseTheSandbox(t *testing.T) {
+	sb := &grader.Sandbox{Log: t.Logf}
+	f := newFake(t, sb)
+	f.set(1, code("confined"))
+	f.want(t, 1)
+	f.wait(t)
+	if len(f.labs) != 1 || f.labs[0].Sandbox != sb {
+		t.Fatalf("the build ran with sandbox %v, want the class's", f.labs)
+	}
+}
+
+// The real build, confined: cold, then cached for a second learner with
+// the same code.
+func TestRealBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the lab's WebAssembly")
+	}
+	cache, err := buildcache.Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(root(t), "solutions", "tokenbucket", "tokenbucket.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := map[string]map[string][]byte{"tokenbucket": {"tokenbucket.go": append(src, "\n// TestRealBuild\n"...)}}
+	b := yours.New(yours.Config{Root: root(t), Cache: cache, Sandbox: &grader.Sandbox{Log: t.Logf}, TempDir: t.TempDir(),
+		Sources: func(context.Context, int64) (map[string]map[string][]byte, error) { return c, nil }})
+	t.Cleanup(b.Stop)
+	start := time.Now()
+	if st, err := b.Want(t.Context(), 1); err != nil || st.State != yours.Building {
+		t.Fatalf("Want = %+v, %v", st, err)
+	}
+	if err := b.Wait(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("built in %s", time.Since(start))
+	start = time.Now()
+	st, err := b.Want(t.Context(), 2)
+	if err != nil || st.State != yours.Ready {
+		t.Fatalf("a second learner with the same code: %+v, %v; want ready at once", st, err)
+	}
+	t.Logf("ready for a second learner in %s", time.Since(start))
+	raw, _, ok := b.Wasm(st.Key, false)
+	gz, _, _ := b.Wasm(st.Key, true)
+	if !ok || !bytes.HasPrefix(raw, []byte("\x00asm")) {
+		t.Fatalf("the build is %d bytes, not WebAssembly", len(raw))
+	}
+	t.Logf("%d bytes, %d gzipped", len(raw), len(gz))
+	if s := cache.Stats(); s.Puts != 2 {
+		t.Errorf("the cache stored %d entries, want 2 (the build and its gzip copy)", s.Puts)
+	}
+}
+
+// An exercise whose code does not build for the browser runs as its stub;
+// the learner's other code still runs, and the build says why.
+func TestCodeThatDoesNotBuildForTheBrowserRunsAsItsStub(t *testing.T) {
+	cache, err := buildcache.Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := code("fine")
+	c["gcra"] = map[string][]byte{"broken_js.go": []byte("package gcra\n")}
+	var mu sync.Mutex
+	var built [][]string
+	b := yours.New(yours.WithBuild(yours.Config{Root: root(t), Cache: cache, TempDir: t.TempDir(),
+		Sources: func(context.Context, int64) (map[string]map[string][]byte, error) { return c, nil },
+	}, func(lb *grader.LabBuild, _ context.Context, out string) error {
+		mu.Lock()
+		var ids []string
+		for id := range lb.Files {
+			ids = append(ids, id)
+		}
+		built = append(built, ids)
+		mu.Unlock()
+		if _, ok := lb.Files["gcra"]; ok {
+			return &grader.BuildError{Lines: "gcra/broken_js.go:3:18: cannot use \"not an int\" as int value"}
+		}
+		return os.WriteFile(out, []byte("\x00asm"), 0o644)
+	}))
+	t.Cleanup(b.Stop)
+	b.Want(t.Context(), 1)
+	if err := b.Wait(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	st, err := b.Want(t.Context(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.State != yours.Ready || !strings.Contains(st.Note, "stub of gcra") || !strings.Contains(st.Note, "gcra/broken_js.go:3:18") {
+		t.Errorf("a build with gcra's code broken for the browser: %+v; want ready, with a note naming gcra and the compiler's line", st)
+	}
+	if len(built) != 2 || len(built[1]) != 1 || built[1][0] != "tokenbucket" {
+		t.Errorf("builds of %v; want all, then all but gcra", built)
+	}
+
+	// Lines that name no exercise's file fail the build.
+	c = code("other")
+	b2 := yours.New(yours.WithBuild(yours.Config{Root: root(t), Cache: cache, TempDir: t.TempDir(),
+		Sources: func(context.Context, int64) (map[string]map[string][]byte, error) { return c, nil },
+	}, func(*grader.LabBuild, context.Context, string) error {
+		return &grader.BuildError{Lines: "wasm/main_js.go:1: something of the lab's"}
+	}))
+	t.Cleanup(b2.Stop)
+	b2.Want(t.Context(), 1)
+	b2.Wait(t.Context())
+	if st, _ := b2.Want(t.Context(), 1); st.State != yours.Failed || st.Error != "wasm/main_js.go:1: something of the lab's" {
+		t.Errorf("a build failing in no exercise's file: %+v; want failed with the lines", st)
+	}
+}
+
+// New removes the build folders a killed server left, and nothing else;
+// a build leaves nothing behind.
+func TestLeftoverFoldersAreSwept(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-2 * time.Hour)
+	for _, name := range []string{"ratelab-yours-left", "ratelab-yours-fresh", "someone-else"} {
+		if err := os.Mkdir(filepath.Join(dir, name), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if name != "ratelab-yours-fresh" {
+			os.Chtimes(filepath.Join(dir, name), old, old)
+		}
+	}
+	cache, err := buildcache.Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := yours.New(yours.WithBuild(yours.Config{Root: root(t), Cache: cache, TempDir: dir, Log: slog.New(slog.DiscardHandler),
+		Sources: func(context.Context, int64) (map[string]map[string][]byte, error) { return code("swept"), nil },
+	}, func(lb *grader.LabBuild, _ context.Context, out string) error {
+		if filepath.Dir(lb.TempDir) != dir {
+			t.Errorf("the build works in %s, not in a folder of the builds' %s", lb.TempDir, dir)
+		}
+		return os.WriteFile(out, []byte("\x00asm"), 0o644)
+	}))
+	t.Cleanup(b.Stop)
+	b.Want(t.Context(), 1)
+	if err := b.Wait(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if strings.Join(left, " ") != "ratelab-yours-fresh someone-else" {
+		t.Errorf("the folder holds %q; want the fresh build folder and someone else's, nothing of the finished build", left)
+	}
+}
+
+// A process asked for a build another process made (pages served by two
+// processes that do not share a cache) makes the learner's own build
+// itself, and only theirs.
+func TestEnsureBuildsTheLearnersOwnBuildHere(t *testing.T) {
+	first, second := newFake(t, nil), newFake(t, nil)
+	first.set(1, code("two processes"))
+	second.set(1, code("two processes"))
+	st := first.want(t, 1)
+	first.wait(t)
+	if _, _, ok := second.builds.Wasm(st.Key, false); ok {
+		t.Fatal("the second process keeps a build it never made")
+	}
+	if second.builds.Ensure(t.Context(), 1, strings.Repeat("ab", 32)) {
+		t.Error("Ensure of a build that is not the learner's = true")
+	}
+	if !second.builds.Ensure(t.Context(), 1, st.Key) {
+		t.Fatal("Ensure of the learner's build = false")
+	}
+	if _, _, ok := second.builds.Wasm(st.Key, false); !ok {
+		t.Error("after Ensure, the second process does not keep the build")
+	}
+	if second.count() != 1 {
+		t.Errorf("the second process built %d times, want once", second.count())
+	}
+}

@@ -1,0 +1,27 @@
+package page
+
+// classYoursJS is class mode's script that takes Yours from the signed-in
+// learner's build (web/static/viz/classyours.js): it asks the endpoint
+// the page names for the build's state, says it on the page, and hands
+// the build to the visualizations' worker once it is ready.
+const classYoursJS = "viz/classyours.js"
+
+// WithClassYours returns a copy of a whose visualizations run Yours from
+// the signed-in learner's build, whose state api answers (class mode's
+// lesson pages; see internal/server/class_yours.go).
+func (a Assets) WithClassYours(api string) Assets {
+	a.yoursAPI = api
+	return a
+}
+
+// classYours is the endpoint of the learner's build, "" for none.
+func (a Assets) classYours() string { return a.yoursAPI }
+
+// lessonsPath is where the navigation links the lessons: the class's own
+// (/class/lessons/, which keep the learner's Yours) from a class lesson.
+func (a Assets) lessonsPath() string {
+	if a.yoursAPI != "" {
+		return "/class/lessons/"
+	}
+	return "/lessons/"
+}
