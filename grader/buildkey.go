@@ -4,15 +4,12 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -136,29 +133,19 @@ func toolchain() (string, error) {
 // that are not in the standard library: their path's first element has a
 // dot, or is the module's.
 func nonStdImports(dir, module string) ([]string, error) {
-	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-	var imps []string
-	fset := token.NewFileSet()
-	for _, f := range files {
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	files := map[string][]byte{}
+	for _, f := range paths {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
 		}
-		af, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
+		src, err := os.ReadFile(f)
 		if err != nil {
 			continue // the build reports it
 		}
-		for _, is := range af.Imports {
-			p, err := strconv.Unquote(is.Path.Value)
-			if err != nil {
-				continue
-			}
-			first, _, _ := strings.Cut(p, "/")
-			if (strings.Contains(first, ".") || first == module) && !slices.Contains(imps, p) {
-				imps = append(imps, p)
-			}
-		}
+		files[f] = src
 	}
-	return imps, nil
+	return importsOf(files, module), nil
 }
 
 // sources hashes the module's packages a program depends on, remembering

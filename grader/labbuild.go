@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -113,13 +114,13 @@ func (b *LabBuild) ids() []string {
 	return ids
 }
 
-// importsOf lists the imports of files that are not in the standard
-// library (see nonStdImports).
+// importsOf lists the imports of files (names to contents) that are not in
+// the standard library (see nonStdImports), in the files' names' order.
 func importsOf(files map[string][]byte, module string) []string {
 	var imps []string
 	fset := token.NewFileSet()
-	for name, src := range files {
-		af, err := parser.ParseFile(fset, name, src, parser.ImportsOnly)
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		af, err := parser.ParseFile(fset, name, files[name], parser.ImportsOnly)
 		if err != nil {
 			continue // the build reports it
 		}
