@@ -4,10 +4,27 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
 )
+
+// callAPI sends a JSON body to the class's API with a learner's bearer
+// token and returns the answer's status, headers and body.
+func callAPI(t *testing.T, s *classServer, method, path, token string, body []byte) (int, http.Header, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest(method, s.URL+path, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, b
+}
 
 // putDraft saves files as a learner's draft of exercise
 // (PUT /class/api/drafts/:exercise with a bearer token).
@@ -18,17 +35,10 @@ func putDraft(t *testing.T, s *classServer, token, exercise string, files ...upl
 		m[f.name] = f.content
 	}
 	b, _ := json.Marshal(map[string]any{"files": m})
-	req, _ := http.NewRequest(http.MethodPut, s.URL+"/class/api/drafts/"+exercise, bytes.NewReader(b))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("PUT draft: %v", err)
-	}
-	defer resp.Body.Close()
+	code, _, body := callAPI(t, s, http.MethodPut, "/class/api/drafts/"+exercise, token, b)
 	var out map[string]any
-	json.NewDecoder(resp.Body).Decode(&out)
-	return resp.StatusCode, out
+	json.Unmarshal(body, &out)
+	return code, out
 }
 
 // postCheck checks a learner's saved draft of exercise
@@ -36,21 +46,14 @@ func putDraft(t *testing.T, s *classServer, token, exercise string, files ...upl
 // (the check's id, state, error and result).
 func postCheck(t *testing.T, s *classServer, token, exercise string) (int, http.Header, SubmissionState) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, s.URL+"/class/api/checks", strings.NewReader(fmt.Sprintf(`{"exercise":%q}`, exercise)))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("POST check: %v", err)
-	}
-	defer resp.Body.Close()
+	code, h, body := callAPI(t, s, http.MethodPost, "/class/api/checks", token, fmt.Appendf(nil, `{"exercise":%q}`, exercise))
 	var out struct {
 		SubmissionState
 		Check int64 `json:"check"`
 	}
-	json.NewDecoder(resp.Body).Decode(&out)
+	json.Unmarshal(body, &out)
 	out.ID, out.Exercise = out.Check, exercise
-	return resp.StatusCode, resp.Header, out.SubmissionState
+	return code, h, out.SubmissionState
 }
 
 // postCheckRaw checks a learner's saved draft of exercise and returns the
@@ -58,17 +61,10 @@ func postCheck(t *testing.T, s *classServer, token, exercise string) (int, http.
 // refusal).
 func postCheckRaw(t *testing.T, s *classServer, token, exercise string) (int, map[string]any) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, s.URL+"/class/api/checks", strings.NewReader(fmt.Sprintf(`{"exercise":%q}`, exercise)))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("POST check: %v", err)
-	}
-	defer resp.Body.Close()
+	code, _, body := callAPI(t, s, http.MethodPost, "/class/api/checks", token, fmt.Appendf(nil, `{"exercise":%q}`, exercise))
 	var out map[string]any
-	json.NewDecoder(resp.Body).Decode(&out)
-	return resp.StatusCode, out
+	json.Unmarshal(body, &out)
+	return code, out
 }
 
 // countSubmissions counts a learner's submissions on their page's JSON.

@@ -47,6 +47,11 @@ func TestClassEditorInBrowser(t *testing.T) {
 	}
 	browsertest.Do(t, ctx, chromedp.Navigate(href))
 	waitEditor(t, ctx)
+	// The page links the week's lesson, whose Yours runs what she checks
+	// (TestClassYoursInBrowser runs it).
+	if watch := browsertest.Eval[string](t, ctx, `document.querySelector("[data-testid=watch-yours-link]").getAttribute("href")`); watch != "/class/lessons/week-1" {
+		t.Errorf("the editor page links the lesson as %q; want /class/lessons/week-1", watch)
+	}
 	if got := editorText(t, ctx); !strings.Contains(got, "package tokenbucket") || strings.Contains(got, marker) {
 		t.Fatalf("tokenbucket.go before any save shows %q; want the stub's", got)
 	}

@@ -15,7 +15,7 @@ import (
 	"ratelab/internal/browsertest"
 )
 
-// TestClassYoursInBrowser: a learner whose graded token bucket grants
+// TestClassYoursInBrowser: a learner whose checked token bucket grants
 // every call opens week 1's lesson from their class home, waits for the
 // server to build their code, switches week 1's visualization to exact
 // refill and Yours and sees their bucket refuse nothing, where the
@@ -34,14 +34,19 @@ func TestClassYoursInBrowser(t *testing.T) {
 	db, tokens := setupClass(t, "ada")
 	s := startClassServer(t, db, "--no-bench", "--static-dir", static, "--yours-cache", t.TempDir())
 
-	// ada's bucket grants everything: it compiles, and grades badly.
+	// ada's bucket grants everything: it compiles, and grades badly. She
+	// checks it (a draft, checked: no submission), as the editor does.
 	generous := tokenbucketWith(t, "func (b *TokenBucket) TryAcquire(nowNs, n uint64) bool {",
 		"func (b *TokenBucket) TryAcquire(nowNs, n uint64) bool {\n\treturn true // ada's generous bucket\n", "")
-	code, _, body := post(t, s, tokens["ada"], "tokenbucket", generous...)
-	if code != http.StatusAccepted {
-		t.Fatalf("ada's submission: %d %v", code, body)
+	if code, body := putDraft(t, s, tokens["ada"], "tokenbucket", generous...); code != http.StatusOK {
+		t.Fatalf("ada's draft: %d %v", code, body)
 	}
-	waitGraded(t, s, tokens["ada"], body["url"])
+	if code, _, st := postCheck(t, s, tokens["ada"], "tokenbucket"); code != http.StatusOK || st.Result == nil {
+		t.Fatalf("ada's check: %d %+v; want it graded", code, st)
+	}
+	if n := countSubmissions(t, s, tokens["ada"]); n != 0 {
+		t.Fatalf("ada has %d submissions after a check; want none", n)
+	}
 
 	browsertest.Do(t, ctx,
 		chromedp.Navigate(s.URL+"/class/login"),
@@ -128,7 +133,7 @@ func TestClassYoursInBrowser(t *testing.T) {
 	// only GOOS=js builds): the lesson shows the compiler's lines, Yours
 	// runs the GCRA's stub and ada's bucket still.
 	gcra := append(solutionFiles(t, "gcra"), upload{"broken_js.go", "package gcra\n\nvar broken int = \"not an int\"\n"})
-	code, _, body = post(t, s, tokens["ada"], "gcra", gcra...)
+	code, _, body := post(t, s, tokens["ada"], "gcra", gcra...)
 	if code != http.StatusAccepted {
 		t.Fatalf("ada's gcra: %d %v", code, body)
 	}

@@ -22,7 +22,7 @@ func (d *draftHandlers) exercisePage(c echo.Context) error {
 	if !ok || !class.Gradable(id) {
 		return notFound("There is no exercise %q in this class.", id)
 	}
-	v := page.ClassExerciseView{Name: u.Name, CSRF: csrfToken(c), Exercise: ex, Learner: u.Role == store.Learner}
+	v := page.ClassExerciseView{Name: u.Name, CSRF: csrfToken(c), Exercise: ex, Learner: u.Role == store.Learner, Lessons: d.builds != nil}
 	if v.Learner {
 		var err error
 		if v.Due, err = d.learnerDue(c.Request().Context(), u.Name, id); err != nil {
