@@ -2,6 +2,7 @@ package class
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -119,6 +120,12 @@ type Class struct {
 	CheckThrottle *Throttle
 	wake          chan struct{}
 	wg            sync.WaitGroup
+
+	// order keeps a submission's events in order in this process: queue
+	// holds it (read) from storing a submission until its queued event is
+	// published, and a grading takes it (write) before it publishes
+	// running, so a job claimed at once still says "queued" first.
+	order sync.RWMutex
 
 	mu       sync.Mutex
 	subs     map[*Subscription]struct{}
@@ -296,19 +303,39 @@ func (c *Class) queue(ctx context.Context, user store.User, exercise string, fil
 		up.Fingerprint = Fingerprint(files)
 		up.MatchesSolution = up.Fingerprint != "" && up.Fingerprint == c.solutions.of(exercise)
 	}
+	queued := func(sub store.Submission) Event {
+		return Event{Type: EventQueued, Submission: sub.ID, Job: sub.Job.ID, Learner: user.Name, Exercise: exercise, Kind: kindOf(sub)}
+	}
+	// The queued event comes before any event of the grading: on Postgres
+	// it is published in the submission's transaction; here, a worker of
+	// this process waits for it before it says it runs (see order).
+	if c.remote != nil {
+		up.QueuedEvent = func(sub store.Submission) ([]byte, error) { return json.Marshal(queued(sub)) }
+	}
+	c.order.RLock()
 	sub, err := c.st.SubmitUpload(ctx, up)
 	if err != nil {
+		c.order.RUnlock()
 		return store.Submission{}, err
 	}
 	sub.Learner = user.Name
+	if c.remote != nil {
+		c.order.RUnlock()
+		if err := c.st.NotifyQueue(ctx); err != nil {
+			c.cfg.Log.Warn("class: notifying the dispatcher", "err", err)
+		}
+	} else {
+		ev := queued(sub)
+		ev.Cell = c.localCell(ctx, sub, store.Queued)
+		c.publish(ev)
+		c.order.RUnlock()
+	}
 	for _, id := range sub.Superseded {
 		old := store.Submission{ID: id, Learner: user.Name, Exercise: exercise, Kind: kind}
 		ev := doneEvent(old, 0, nil, 0, store.SupersededMessage(kind, sub.ID))
 		ev.Status = ""
 		c.publish(ev)
 	}
-	c.publish(Event{Type: EventQueued, Submission: sub.ID, Job: sub.Job.ID, Learner: user.Name, Exercise: exercise,
-		Kind: kindOf(sub), Cell: c.localCell(ctx, sub, store.Queued)})
 	c.poke()
 	return sub, nil
 }
@@ -387,6 +414,8 @@ func (c *Class) gradeNoted(ctx context.Context, job store.Job, note string) {
 	}()
 	ev := base
 	ev.Type, ev.Message, ev.Cell = EventRunning, note, c.localCell(ctx, sub, store.Running)
+	c.order.Lock() // the submission's queued event is out (see queue)
+	c.order.Unlock()
 	c.publish(ev)
 
 	work, err := c.tempDir(job.ID)

@@ -280,6 +280,13 @@ type Upload struct {
 	Files           []File
 	Fingerprint     string // "" if none
 	MatchesSolution bool
+	// QueuedEvent, if set, makes the body of the event that tells
+	// everyone the submission is queued (given the submission as stored).
+	// On Postgres it is published in the submission's own transaction
+	// (as PublishEvent does), so that no event of its grading, which a
+	// worker of any process publishes once the job is committed, can be
+	// heard before it. SQLite ignores it: its one process publishes.
+	QueuedEvent func(Submission) ([]byte, error)
 }
 
 // SubmitUpload stores a submission, its files and its first job (queued)
@@ -326,12 +333,22 @@ func (s *Store) SubmitUpload(ctx context.Context, up Upload) (Submission, error)
 	if err != nil {
 		return Submission{}, err
 	}
+	sub := Submission{ID: id, UserID: userID, Exercise: exercise, Kind: kind, CreatedAt: now, Files: files,
+		Fingerprint: up.Fingerprint, MatchesSolution: up.MatchesSolution, Superseded: superseded,
+		Job: Job{ID: jid, SubmissionID: id, Reason: "submit", State: Queued, QueuedAt: now}}
+	if up.QueuedEvent != nil && s.Backend() == Postgres {
+		body, err := up.QueuedEvent(sub)
+		if err != nil {
+			return Submission{}, fmt.Errorf("store: the queued event: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, publishEvent, ns(now), string(body)); err != nil {
+			return Submission{}, fmt.Errorf("store: publishing the queued event: %w", err)
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return Submission{}, fmt.Errorf("store: %w", err)
 	}
-	return Submission{ID: id, UserID: userID, Exercise: exercise, Kind: kind, CreatedAt: now, Files: files,
-		Fingerprint: up.Fingerprint, MatchesSolution: up.MatchesSolution, Superseded: superseded,
-		Job: Job{ID: jid, SubmissionID: id, Reason: "submit", State: Queued, QueuedAt: now}}, nil
+	return sub, nil
 }
 
 // waitingJob is the condition of a job not started yet: queued in the

@@ -33,6 +33,12 @@ func (s *Store) postgresOnly() error {
 	return nil
 }
 
+// publishEvent stores an event's body and notifies EventsChannel of its
+// id; Postgres sends the notification when the transaction commits.
+const publishEvent = `
+WITH e AS (INSERT INTO class_events (at_ns, body) VALUES (?, ?) RETURNING id)
+SELECT pg_notify('` + EventsChannel + `', CAST(id AS TEXT)) FROM e`
+
 // PublishEvent stores a live view's event (its JSON, body) and notifies
 // EventsChannel with its id, in one statement. Notifications carry at most
 // 8000 bytes; an event's body may be longer, so it is read back by id
@@ -41,9 +47,7 @@ func (s *Store) PublishEvent(ctx context.Context, body []byte) error {
 	if err := s.postgresOnly(); err != nil {
 		return err
 	}
-	_, err := s.db.ExecContext(ctx, `
-WITH e AS (INSERT INTO class_events (at_ns, body) VALUES (?, ?) RETURNING id)
-SELECT pg_notify('`+EventsChannel+`', CAST(id AS TEXT)) FROM e`, ns(s.clock.Now()), string(body))
+	_, err := s.db.ExecContext(ctx, publishEvent, ns(s.clock.Now()), string(body))
 	if err != nil {
 		return fmt.Errorf("store: publishing an event: %w", err)
 	}
