@@ -13,13 +13,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/labstack/echo/v4"
 
 	"ratelab/internal/class"
+	"ratelab/internal/store"
 	"ratelab/lab/course"
 )
 
@@ -149,12 +149,15 @@ func (x *exerciseFiles) putFiles(c echo.Context) error {
 	if err := dec.Decode(&body); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return problems(http.StatusRequestEntityTooLarge, "The files were not saved", fmt.Sprintf("the request is over %d bytes", filesBodyLimit))
+			return &problemError{code: http.StatusRequestEntityTooLarge, message: "The files were not saved",
+				problems: []string{fmt.Sprintf("the request is over %d bytes", filesBodyLimit)}}
 		}
 		return echo.NewHTTPError(http.StatusBadRequest, "The body is not JSON of the form {\"files\": {\"name.go\": \"…\"}, \"base\": \"<version read>\"}: "+err.Error())
 	}
-	if ps := checkFiles(name, body.Files); len(ps) > 0 {
-		return problems(http.StatusUnprocessableEntity, "The files were not saved", ps...)
+	// Names and sizes by a submission's rules; not the code, which a
+	// learner's save may not compile yet.
+	if ps := class.ValidateDraft(name, store.FilesOf(body.Files), class.DefaultLimits()); len(ps) > 0 {
+		return &problemError{code: http.StatusUnprocessableEntity, message: "The files were not saved", problems: ps}
 	}
 
 	x.mu.Lock()
@@ -184,38 +187,6 @@ func (x *exerciseFiles) putFiles(c echo.Context) error {
 		return fmt.Errorf("reading exercises/%s: %w", name, err)
 	}
 	return c.JSON(http.StatusOK, filesBody{Version: filesVersion(now)})
-}
-
-// checkFiles returns every problem with files as exercise's: names and
-// sizes by a submission's rules. Unlike a submission, the code itself is
-// not checked: a learner's save may not compile yet.
-func checkFiles(exercise string, files map[string]string) []string {
-	lim := class.DefaultLimits()
-	if len(files) == 0 {
-		return []string{"no files: send at least one .go file of exercises/" + exercise}
-	}
-	if len(files) > lim.MaxFiles {
-		return []string{fmt.Sprintf("%d files: an exercise holds at most %d", len(files), lim.MaxFiles)}
-	}
-	var ps []string
-	var total int64
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		total += int64(len(files[n]))
-		if p := class.NameProblem(exercise, n); p != "" {
-			ps = append(ps, p)
-		} else if int64(len(files[n])) > lim.MaxFileBytes {
-			ps = append(ps, fmt.Sprintf("%s: %d bytes, over the limit of %d bytes per file", n, len(files[n]), lim.MaxFileBytes))
-		}
-	}
-	if total > lim.MaxTotalBytes {
-		ps = append(ps, fmt.Sprintf("%d bytes in all, over the limit of %d bytes", total, lim.MaxTotalBytes))
-	}
-	return ps
 }
 
 // writeAtomic writes data to dir/name through a temporary file in dir
@@ -262,22 +233,6 @@ func sameOrigin(r *http.Request) error {
 	return nil
 }
 
-// problems is an error answered as {"error": message, "problems": [...]}.
-func problems(code int, message string, ps ...string) error {
-	return &filesProblem{code: code, message: message, problems: ps}
-}
-
-// filesProblem is a refused save, answered in JSON by filesError.
-type filesProblem struct {
-	code     int
-	message  string
-	problems []string
-}
-
-func (p *filesProblem) Error() string {
-	return p.message + ": " + strings.Join(p.problems, "; ") + " (" + strconv.Itoa(p.code) + ")"
-}
-
 // filesError answers the files API's errors in JSON, {"error", "problems"},
 // as the editor reads them (the pages' error handler answers HTML).
 func filesError(next echo.HandlerFunc) echo.HandlerFunc {
@@ -286,7 +241,7 @@ func filesError(next echo.HandlerFunc) echo.HandlerFunc {
 		if err == nil || c.Response().Committed {
 			return err
 		}
-		var p *filesProblem
+		var p *problemError
 		if errors.As(err, &p) {
 			return c.JSON(p.code, map[string]any{"error": p.message, "problems": p.problems})
 		}
