@@ -186,7 +186,7 @@ func (x *exerciseFiles) putFiles(c echo.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading exercises/%s: %w", name, err)
 	}
-	return c.JSON(http.StatusOK, filesBody{Version: filesVersion(now)})
+	return c.JSON(http.StatusOK, map[string]string{"version": filesVersion(now)})
 }
 
 // writeAtomic writes data to dir/name through a temporary file in dir
