@@ -94,8 +94,12 @@ func TestClassEditorInBrowser(t *testing.T) {
 	browsertest.Screenshot(t, ctx, "editor-compile-error")
 	browsertest.CheckA11y(t, ctx, axe, "the editor with a compile error marked")
 
-	// Submit the reference again: a submission, graded.
+	// Submit the reference again: a submission, graded. The marked line
+	// is gone with the code replaced, and so is its count on the tab.
 	replaceCode(t, ctx, typed)
+	if n := browsertest.Eval[int](t, ctx, `document.querySelectorAll(".cm-lintRange-error, .editor-tab-errors").length`); n != 0 {
+		t.Errorf("%d error marks left after the marked code was replaced; want none", n)
+	}
 	waitSaved(t, ctx, s, tokens["ada"], typed)
 	browsertest.ClickTestID(t, ctx, "editor-submit")
 	browsertest.WaitTestID(t, ctx, "submission-link")
@@ -119,8 +123,37 @@ func TestClassEditorInBrowser(t *testing.T) {
 	if got := editorText(t, tab2); !strings.Contains(got, marker) || !strings.Contains(got, "func New(") {
 		t.Errorf("a second tab shows %q; want the draft", got)
 	}
-	if e := errs(); len(e) > 0 {
-		t.Errorf("console errors: %q", e)
+
+	// Another machine saves the draft while this tab still edits from the
+	// version before: this tab's next save is refused (it names its base),
+	// the page offers the choice, and "Keep mine" saves over the other.
+	elsewhere := marker + "\npackage tokenbucket\n// saved on another machine\n"
+	if code, body := putDraft(t, s, tokens["ada"], "tokenbucket", upload{"tokenbucket.go", elsewhere}); code != http.StatusOK {
+		t.Fatalf("the other machine's save: %d %v", code, body)
+	}
+	mine := marker + "\n" + solution + "// typed here after\n"
+	replaceCode(t, ctx, mine)
+	browsertest.Do(t, ctx, chromedp.Poll[chromedp.Void](`document.querySelector("[data-testid=editor-status]").getAttribute("data-save-state") === "conflict"`,
+		chromedp.WithPollingTimeout(30*time.Second)))
+	if got := draftOf(t, s, tokens["ada"]).Files["tokenbucket.go"]; got != elsewhere {
+		t.Fatalf("the draft after a save from a stale version holds %q; want the other machine's, untouched", got)
+	}
+	if got := browsertest.TextOf(t, ctx, "editor-status"); !strings.Contains(got, "another tab or machine") {
+		t.Errorf("the save line during the conflict says %q; want it to name another tab or machine", got)
+	}
+	browsertest.Screenshot(t, ctx, "editor-conflict")
+	browsertest.ClickTestID(t, ctx, "editor-keep")
+	waitSaved(t, ctx, s, tokens["ada"], mine)
+	// Chromium logs the refused save's 409 itself, as it logs any error
+	// status; that one is expected, and nothing else may be there.
+	var unexpected []string
+	for _, e := range errs() {
+		if !strings.Contains(e, "status of 409 (Conflict)") {
+			unexpected = append(unexpected, e)
+		}
+	}
+	if len(unexpected) > 0 {
+		t.Errorf("console errors: %q", unexpected)
 	}
 }
 

@@ -27,6 +27,9 @@ type drafts interface {
 	Draft(ctx context.Context, userID int64, exercise string) (store.Draft, error)
 	// SaveDraft replaces the draft and returns its new version.
 	SaveDraft(ctx context.Context, userID int64, exercise string, files []store.File) (int64, error)
+	// SaveDraftOver is SaveDraft if the draft is still version base (0:
+	// none), else store.ErrStale.
+	SaveDraftOver(ctx context.Context, userID int64, exercise string, files []store.File, base int64) (int64, error)
 }
 
 // checking grades learners' drafts as checks.
@@ -141,12 +144,18 @@ func (d *draftHandlers) draftOrStub(ctx context.Context, u store.User, ex string
 // draftPut is PUT /class/api/drafts/:exercise's body.
 type draftPut struct {
 	Files map[string]string `json:"files"`
+	// Base, if given, is the version the files were edited from (0: the
+	// stub): the save is made only over that version, or refused with 409
+	// and the draft saved since. Without it the last save wins.
+	Base *int64 `json:"base"`
 }
 
 // putDraft is PUT /class/api/drafts/:exercise: saves {"files": {…}} under
 // a submission's rules on names and sizes (class.ValidateDraft; 422 with
 // the problems: code typed half-way is saved, Check and Submit judge the
-// source) and answers {"version": N}. The last save wins.
+// source) and answers {"version": N}. With "base": N, the save is made
+// only over version N (409 with the draft saved since otherwise); without
+// it the last save wins.
 func (d *draftHandlers) putDraft(c echo.Context) error {
 	u, _ := currentUser(c)
 	ex, err := exerciseParam(c, "exercise")
@@ -161,7 +170,22 @@ func (d *draftHandlers) putDraft(c echo.Context) error {
 	if problems := class.ValidateDraft(ex, files, d.grading.Limits()); len(problems) > 0 {
 		return &problemError{code: http.StatusUnprocessableEntity, message: "The draft was not saved", problems: problems}
 	}
-	v, err := d.drafts.SaveDraft(c.Request().Context(), u.ID, ex, files)
+	ctx := c.Request().Context()
+	var v int64
+	if body.Base != nil {
+		v, err = d.drafts.SaveDraftOver(ctx, u.ID, ex, files, *body.Base)
+	} else {
+		v, err = d.drafts.SaveDraft(ctx, u.ID, ex, files)
+	}
+	if errors.Is(err, store.ErrStale) {
+		// Another tab or machine saved since: its draft, for the
+		// learner to choose.
+		dr, err := d.draftOrStub(ctx, u, ex)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusConflict, draftJSON(dr))
+	}
 	if err != nil {
 		return err
 	}

@@ -321,3 +321,38 @@ func TestClassExercisePage(t *testing.T) {
 		t.Errorf("GET /class/exercises/tokenbucket as prof = %d; want the task without an editor:\n%s", r.code, r.body)
 	}
 }
+
+func TestClassDraftsBase(t *testing.T) { storetest.Each(t, testClassDraftsBase) }
+
+// A save that names the version it was edited from ("base") is made only
+// over that version: a second tab that saves from a version another tab
+// has replaced gets 409 with that tab's draft, and nothing is overwritten.
+func testClassDraftsBase(t *testing.T, target string) {
+	f := newClassWith(t, fixtureOptions{target: target})
+	const path = "/class/api/drafts/tokenbucket"
+	put := func(base int64, src string) reply {
+		b, _ := json.Marshal(map[string]any{"files": map[string]string{"tokenbucket.go": src}, "base": base})
+		return f.api(t, http.MethodPut, path, adaToken, string(b))
+	}
+	tabA, tabB := okSource+"// tab A\n", okSource+"// tab B\n"
+	if r := put(0, okSource); r.code != http.StatusOK || decode[draftReply](t, r).Version != 1 {
+		t.Fatalf("the first save over the stub (base 0) = %d %s; want 200 version 1", r.code, r.body)
+	}
+	if r := put(1, tabA); r.code != http.StatusOK || decode[draftReply](t, r).Version != 2 {
+		t.Fatalf("tab A's save over version 1 = %d %s; want 200 version 2", r.code, r.body)
+	}
+	r := put(1, tabB)
+	if d := decode[draftReply](t, r); r.code != http.StatusConflict || d.Version != 2 || d.Files["tokenbucket.go"] != tabA {
+		t.Errorf("tab B's save over version 1 = %d %s; want 409 with tab A's draft, version 2", r.code, r.body)
+	}
+	if r := put(0, tabB); r.code != http.StatusConflict {
+		t.Errorf("a save over the stub once a draft exists = %d %s; want 409", r.code, r.body)
+	}
+	if d := decode[draftReply](t, f.api(t, http.MethodGet, path, adaToken, "")); d.Version != 2 || d.Files["tokenbucket.go"] != tabA {
+		t.Errorf("the draft after the refused saves = %+v; want tab A's, version 2", d)
+	}
+	// Tab B takes its own after seeing A's: a save over version 2.
+	if r := put(2, tabB); r.code != http.StatusOK || decode[draftReply](t, r).Version != 3 {
+		t.Errorf("tab B's save over version 2 = %d %s; want 200 version 3", r.code, r.body)
+	}
+}

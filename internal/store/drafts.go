@@ -55,23 +55,65 @@ func (s *Store) Draft(ctx context.Context, userID int64, exercise string) (Draft
 // by the caller, as an upload is) and returns its new version. The last
 // save wins: two tabs saving in turn leave the later one's files.
 func (s *Store) SaveDraft(ctx context.Context, userID int64, exercise string, files []File) (int64, error) {
+	body, err := draftJSON(files)
+	if err != nil {
+		return 0, err
+	}
+	var v int64
+	err = s.db.QueryRowContext(ctx, `
+INSERT INTO drafts (user_id, exercise_id, files, version, updated_at_ns) VALUES (?, ?, ?, 1, ?)
+ON CONFLICT (user_id, exercise_id) DO UPDATE SET files = excluded.files, version = drafts.version + 1, updated_at_ns = excluded.updated_at_ns
+RETURNING version`, userID, exercise, body, ns(s.clock.Now())).Scan(&v)
+	if err != nil {
+		return 0, fmt.Errorf("store: saving the draft: %w", err)
+	}
+	return v, nil
+}
+
+// ErrStale is SaveDraftOver's error when the draft is no longer the
+// version the save was based on: another tab or machine saved meanwhile.
+var ErrStale = errors.New("store: the draft changed since the version given")
+
+// SaveDraftOver is SaveDraft if the learner's draft is still version base
+// (0: none saved yet), in one statement; otherwise it saves nothing and
+// returns ErrStale, so that a save from a tab that has not seen another
+// tab's never overwrites it unawares.
+func (s *Store) SaveDraftOver(ctx context.Context, userID int64, exercise string, files []File, base int64) (int64, error) {
+	body, err := draftJSON(files)
+	if err != nil {
+		return 0, err
+	}
+	q, args := `
+UPDATE drafts SET files = ?, version = version + 1, updated_at_ns = ?
+WHERE user_id = ? AND exercise_id = ? AND version = ? RETURNING version`, []any{body, ns(s.clock.Now()), userID, exercise, base}
+	if base == 0 {
+		q, args = `
+INSERT INTO drafts (user_id, exercise_id, files, version, updated_at_ns) VALUES (?, ?, ?, 1, ?)
+ON CONFLICT (user_id, exercise_id) DO NOTHING RETURNING version`, []any{userID, exercise, body, ns(s.clock.Now())}
+	}
+	var v int64
+	err = s.db.QueryRowContext(ctx, q, args...).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, ErrStale
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store: saving the draft: %w", err)
+	}
+	return v, nil
+}
+
+// draftJSON is files as the drafts table keeps them: a JSON object of
+// name to content.
+func draftJSON(files []File) (string, error) {
 	m := make(map[string]string, len(files))
 	for _, f := range files {
 		m[f.Name] = string(f.Content)
 	}
 	body, err := json.Marshal(m)
 	if err != nil {
-		return 0, fmt.Errorf("store: encoding the draft: %w", err)
+		return "", fmt.Errorf("store: encoding the draft: %w", err)
 	}
-	var v int64
-	err = s.db.QueryRowContext(ctx, `
-INSERT INTO drafts (user_id, exercise_id, files, version, updated_at_ns) VALUES (?, ?, ?, 1, ?)
-ON CONFLICT (user_id, exercise_id) DO UPDATE SET files = excluded.files, version = drafts.version + 1, updated_at_ns = excluded.updated_at_ns
-RETURNING version`, userID, exercise, string(body), ns(s.clock.Now())).Scan(&v)
-	if err != nil {
-		return 0, fmt.Errorf("store: saving the draft: %w", err)
-	}
-	return v, nil
+	return string(body), nil
 }
 
 // FilesOf returns files keyed by name as a list sorted by name.

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"ratelab/internal/store"
@@ -45,6 +46,39 @@ func TestDrafts(t *testing.T) {
 		}
 		if v, err := s.SaveDraft(ctx, u["bob"].ID, "tokenbucket", first); err != nil || v != 1 {
 			t.Errorf("bob's first SaveDraft = %d, %v; want version 1 (versions are per draft)", v, err)
+		}
+	})
+}
+
+// A save based on a version saves only over that version: two tabs that
+// each saved from version 1 cannot both win; the second learns it is stale
+// and the first's files stay.
+func TestSaveDraftOver(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, target string) {
+		s := open(t, target)
+		ctx := t.Context()
+		u := learners(t, s, "ada")
+		id := u["ada"].ID
+		files := func(s string) []store.File {
+			return []store.File{{Name: "tokenbucket.go", Content: []byte("package tokenbucket\n// " + s + "\n")}}
+		}
+		if v, err := s.SaveDraftOver(ctx, id, "tokenbucket", files("first"), 0); err != nil || v != 1 {
+			t.Fatalf("SaveDraftOver(base 0) with no draft = %d, %v; want version 1", v, err)
+		}
+		if _, err := s.SaveDraftOver(ctx, id, "tokenbucket", files("another first"), 0); !errors.Is(err, store.ErrStale) {
+			t.Errorf("a second SaveDraftOver(base 0) = %v; want ErrStale (a draft exists)", err)
+		}
+		if v, err := s.SaveDraftOver(ctx, id, "tokenbucket", files("tab A"), 1); err != nil || v != 2 {
+			t.Fatalf("tab A's SaveDraftOver(base 1) = %d, %v; want version 2", v, err)
+		}
+		if _, err := s.SaveDraftOver(ctx, id, "tokenbucket", files("tab B"), 1); !errors.Is(err, store.ErrStale) {
+			t.Errorf("tab B's SaveDraftOver(base 1) after tab A's = %v; want ErrStale", err)
+		}
+		if d, err := s.Draft(ctx, id, "tokenbucket"); err != nil || d.Version != 2 || !strings.Contains(string(d.Files[0].Content), "tab A") {
+			t.Errorf("the draft = %+v, %v; want tab A's, version 2", d, err)
+		}
+		if v, err := s.SaveDraft(ctx, id, "tokenbucket", files("script")); err != nil || v != 3 {
+			t.Errorf("SaveDraft (no base: the last save wins) = %d, %v; want version 3", v, err)
 		}
 	})
 }

@@ -16,9 +16,9 @@
  * @typedef {{kind: "saved", version: string}
  *   | {kind: "conflict", disk: Snapshot}
  *   | {kind: "refused", message: string}} SaveOutcome
- * saved: the files are kept, as version. conflict (local only): the disk
- * changed since the version the save was based on; disk is what is there
- * now. refused: the server will not keep these files as they are
+ * saved: the files are kept, as version. conflict: the files changed
+ * since the version the save was based on (on disk, locally; in another
+ * tab or on another machine, in class mode); disk is what is kept now. refused: the server will not keep these files as they are
  * (message says why); saving again unchanged is pointless.
  * A network failure or a server fault throws a SaveError instead: the
  * editor keeps the text and tries again.
@@ -113,9 +113,11 @@ export function localBackend(url) {
 
 /**
  * classBackend keeps the learner's draft on the class server: GET url →
- * {exercise, files, version, updated_at}; PUT url {files} → {version}; 422
- * {error, problems} when the files break the submission rules. The CSRF
- * token, if any, goes in the X-CSRF-Token header.
+ * {exercise, files, version, updated_at}; PUT url {files, base} →
+ * {version}, or 409 with the draft saved since (another tab or machine)
+ * when the draft is no longer version base; 422 {error, problems} when the
+ * files break the submission rules. The CSRF token, if any, goes in the
+ * X-CSRF-Token header.
  * @param {string} url e.g. /class/api/drafts/gcra
  * @param {string} csrf
  * @returns {Backend}
@@ -130,13 +132,14 @@ export function classBackend(url, csrf) {
       if (status !== 200) throw new SaveError(problemText(status, body));
       return snapshot(body);
     },
-    async save(files) {
+    async save(files, base) {
       const { status, body } = await request(url, {
         method: "PUT",
         headers: { ...headers, "Content-Type": "application/json" },
-        body: JSON.stringify({ files }),
+        body: JSON.stringify(base === "" ? { files } : { files, base: Number(base) }),
       });
       if (status === 200) return { kind: "saved", version: String(body && body.version) };
+      if (status === 409) return { kind: "conflict", disk: snapshot(body) };
       if (status === 401 || status === 403) {
         return { kind: "refused", message: problemText(status, body) + " (signed out? sign in again in another tab: this text stays here)" };
       }

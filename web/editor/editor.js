@@ -235,8 +235,13 @@ class Editor {
         this.say("unsaved", "not saved: " + s.why + (s.retrying ? "" : ". Your text stays here; edit it to save again."));
         break;
       case "conflict":
-        this.say("conflict", "not saved: the files changed on disk since they were opened here.");
-        this.offer(s.disk, "The files in exercises/" + this.exercise + "/ changed on disk (another editor?) while this page had its own edits.");
+        if (this.mode === "local") {
+          this.say("conflict", "not saved: the files changed on disk since they were opened here.");
+          this.offer(s.disk, "The files in exercises/" + this.exercise + "/ changed on disk (another editor?) while this page had its own edits.");
+        } else {
+          this.say("conflict", "not saved: your draft was saved from another tab or machine since this page read it.");
+          this.offer(s.disk, "Your draft of " + this.exercise + " was saved from another tab or machine while this page had its own edits.");
+        }
         break;
     }
   }

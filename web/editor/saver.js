@@ -5,7 +5,8 @@
 // after it. A save that fails on the way (network, server fault) is tried
 // again, 2 s later, then 4, 8... up to 30 s, while the text stays in the
 // page; a refused save (bad files) waits for the next edit; a conflict
-// (the disk changed, local mode) stops saving until the learner chooses.
+// (the files changed elsewhere: on disk locally, in another tab or on
+// another machine in class mode) stops saving until the learner chooses.
 
 import { SaveError } from "./backend.js";
 

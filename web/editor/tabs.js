@@ -12,7 +12,7 @@ import {
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { LanguageSupport, bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { goLanguage } from "@codemirror/lang-go";
-import { lintGutter, setDiagnostics } from "@codemirror/lint";
+import { diagnosticCount, lintGutter, setDiagnostics } from "@codemirror/lint";
 import { classHighlighter } from "@lezer/highlight";
 
 /** @typedef {import("./compile.js").CompileError} CompileError */
@@ -62,7 +62,15 @@ export class Tabs {
       // scrolling area around it.
       EditorView.contentAttributes.of({ "aria-label": "Code", tabindex: "0" }),
       EditorView.updateListener.of((u) => {
-        if (u.docChanged) this.onEdit();
+        if (!u.docChanged) return;
+        // A marked line edited away takes its mark with it: the tab's
+        // count follows what is still marked.
+        const n = diagnosticCount(u.state);
+        if (this.open && n !== (this.errors.get(this.open) || 0)) {
+          this.errors.set(this.open, n);
+          this.label(this.open);
+        }
+        this.onEdit();
       }),
     ];
   }
