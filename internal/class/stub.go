@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"ratelab/internal/store"
 )
@@ -17,22 +16,31 @@ func (c *Class) Stub(exercise string) ([]store.File, error) {
 	if !Gradable(exercise) {
 		return nil, fmt.Errorf("there is no exercise called %q", exercise)
 	}
-	dir := filepath.Join(c.cfg.Root, "exercises", exercise)
-	entries, err := os.ReadDir(dir)
+	files, err := ReadExercise(filepath.Join(c.cfg.Root, "exercises", exercise), exercise)
 	if err != nil {
 		return nil, fmt.Errorf("reading the stub of %s: %w", exercise, err)
 	}
+	return files, nil
+}
+
+// ReadExercise returns the files of exercise's folder dir that a learner
+// edits and submits: its regular files whose names NameProblem accepts
+// (.go, no tests), by name.
+func ReadExercise(dir, exercise string) ([]store.File, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
 	var files []store.File
 	for _, e := range entries { // ReadDir sorts by name
-		name := e.Name()
-		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+		if !e.Type().IsRegular() || NameProblem(exercise, e.Name()) != "" {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, name))
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
-			return nil, fmt.Errorf("reading the stub of %s: %w", exercise, err)
+			return nil, err
 		}
-		files = append(files, store.File{Name: name, Content: b})
+		files = append(files, store.File{Name: e.Name(), Content: b})
 	}
 	return files, nil
 }

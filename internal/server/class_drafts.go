@@ -118,10 +118,7 @@ func (d *draftHandlers) getDraft(c echo.Context) error {
 }
 
 func draftJSON(dr store.Draft) DraftJSON {
-	out := DraftJSON{Exercise: dr.Exercise, Files: map[string]string{}, Version: dr.Version}
-	for _, f := range dr.Files {
-		out.Files[f.Name] = string(f.Content)
-	}
+	out := DraftJSON{Exercise: dr.Exercise, Files: store.ByName(dr.Files), Version: dr.Version}
 	if dr.Version > 0 {
 		out.UpdatedAt = dr.UpdatedAt.UTC().Format(time.RFC3339)
 	}

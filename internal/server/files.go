@@ -79,25 +79,13 @@ func (x *exerciseFiles) dir(name string) (string, error) {
 	return dir, nil
 }
 
-// read returns the editable files of dir: the regular .go files whose
-// names class.NameProblem accepts.
+// readFiles returns the editable files of dir by name (class.ReadExercise).
 func readFiles(dir, exercise string) (map[string]string, error) {
-	entries, err := os.ReadDir(dir)
+	files, err := class.ReadExercise(dir, exercise)
 	if err != nil {
 		return nil, err
 	}
-	files := map[string]string{}
-	for _, e := range entries {
-		if !e.Type().IsRegular() || class.NameProblem(exercise, e.Name()) != "" {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		files[e.Name()] = string(b)
-	}
-	return files, nil
+	return store.ByName(files), nil
 }
 
 // filesVersion is the hash of the files' names and contents: each name and

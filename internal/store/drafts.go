@@ -105,15 +105,20 @@ ON CONFLICT (user_id, exercise_id) DO NOTHING RETURNING version`, []any{userID, 
 // draftJSON is files as the drafts table keeps them: a JSON object of
 // name to content.
 func draftJSON(files []File) (string, error) {
-	m := make(map[string]string, len(files))
-	for _, f := range files {
-		m[f.Name] = string(f.Content)
-	}
-	body, err := json.Marshal(m)
+	body, err := json.Marshal(ByName(files))
 	if err != nil {
 		return "", fmt.Errorf("store: encoding the draft: %w", err)
 	}
 	return string(body), nil
+}
+
+// ByName returns files keyed by name: FilesOf's inverse.
+func ByName(files []File) map[string]string {
+	out := make(map[string]string, len(files))
+	for _, f := range files {
+		out[f.Name] = string(f.Content)
+	}
+	return out
 }
 
 // FilesOf returns files keyed by name as a list sorted by name.
