@@ -6,10 +6,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"net/netip"
-	"strconv"
 	"strings"
 	"time"
 
@@ -220,8 +218,7 @@ func (h *classHandlers) login(c echo.Context) error {
 
 // tooManySignIns is the 429 of a sign-in over its budget.
 func tooManySignIns(c echo.Context, budget class.Budget, retry time.Duration, now time.Time) error {
-	secs := int(math.Ceil(retry.Seconds()))
-	c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
+	secs := setRetryAfter(c, retry)
 	whose := "from your network"
 	switch budget {
 	case class.AccountBudget:

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"html"
-	"math"
 	"net/http"
 	"strconv"
 	"time"
@@ -54,8 +53,7 @@ func (d *draftHandlers) check(c echo.Context) error {
 	u, _ := currentUser(c)
 	now := d.clock.Now()
 	if ok, retry := d.checks.Allow(u.ID, now); !ok {
-		secs := int(math.Ceil(retry.Seconds()))
-		c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
+		secs := setRetryAfter(c, retry)
 		return echo.NewHTTPError(http.StatusTooManyRequests, fmt.Sprintf(
 			"Throttled: you have used your checks for now (%d at once, then one every %s). One more comes in %ds, at %s: check again then. Submitting does not use them.",
 			d.checks.Burst, d.checks.Every, secs, now.Add(time.Duration(secs)*time.Second).UTC().Format("15:04:05 MST")))

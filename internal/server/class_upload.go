@@ -54,6 +54,14 @@ func (h *classHandlers) limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// setRetryAfter tells a throttled client, in Retry-After, to come back
+// after retry, in whole seconds rounded up, and returns them.
+func setRetryAfter(c echo.Context, retry time.Duration) int {
+	secs := int(math.Ceil(retry.Seconds()))
+	c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
+	return secs
+}
+
 // submitReply is the JSON answer to an accepted upload.
 type submitReply struct {
 	ID       int64  `json:"id"`
@@ -72,8 +80,7 @@ func (h *classHandlers) submit(c echo.Context) error {
 	u, _ := currentUser(c)
 	now := h.clock.Now()
 	if ok, retry := h.throttle.Allow(u.ID, now); !ok {
-		secs := int(math.Ceil(retry.Seconds()))
-		c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
+		secs := setRetryAfter(c, retry)
 		return echo.NewHTTPError(http.StatusTooManyRequests, fmt.Sprintf(
 			"Throttled: you have used your submission budget (%d at once, then one every %s). It refills in %ds, at %s: submit again then.",
 			h.throttle.Burst, h.throttle.Every, secs, now.Add(time.Duration(secs)*time.Second).UTC().Format("15:04:05 MST")))
