@@ -70,7 +70,7 @@ lint-js: npm-ci ## type-check the visualizations' and the editor's JavaScript (t
 # npm-ci brings node_modules up to package-lock.json (the TypeScript checker,
 # axe-core, the editor's CodeMirror packages) when node and npm are here;
 # without them it says so, and CI=true makes that an error.
-npm-ci:
+npm-ci: ## bring node_modules up to package-lock.json (TypeScript, axe-core, CodeMirror); skipped without node and npm, except in CI
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
 		[ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error; \
 	elif [ "$${CI:-}" = true ]; then \

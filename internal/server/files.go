@@ -170,11 +170,13 @@ func (x *exerciseFiles) putFiles(c echo.Context) error {
 			return fmt.Errorf("saving exercises/%s/%s: %w", name, n, err)
 		}
 	}
-	now, err := readFiles(dir, name)
-	if err != nil {
-		return fmt.Errorf("reading exercises/%s: %w", name, err)
+	// What was read, with what was written over it (a save never deletes):
+	// the version of the files this save made, not of a later write by
+	// another editor, which the page must still hear of.
+	for n, src := range body.Files {
+		disk[n] = src
 	}
-	return c.JSON(http.StatusOK, map[string]string{"version": filesVersion(now)})
+	return c.JSON(http.StatusOK, map[string]string{"version": filesVersion(disk)})
 }
 
 // writeAtomic writes data to dir/name through a temporary file in dir

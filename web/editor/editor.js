@@ -60,7 +60,7 @@
 //
 // The module also exports mount (for pages that add the element later; on
 // an element already mounted it returns its editor, whose files() are the
-// texts it holds now) and compileErrors.
+// texts it holds now).
 
 import { classBackend, localBackend, problemText, request } from "./backend.js";
 import { compileErrors, reportCompileErrors } from "./compile.js";
@@ -68,8 +68,6 @@ import { renderResult } from "./report.js";
 import { Saver } from "./saver.js";
 import { Tabs } from "./tabs.js";
 import { packageDoc } from "./task.js";
-
-export { compileErrors, reportCompileErrors };
 
 /** @typedef {import("./backend.js").Snapshot} Snapshot */
 /** @typedef {import("./saver.js").SaveState} SaveState */

@@ -206,11 +206,4 @@ export class Tabs {
       this.label(name);
     }
   }
-
-  /** errorCount is how many compile errors are marked. */
-  errorCount() {
-    let n = 0;
-    for (const v of this.errors.values()) n += v;
-    return n;
-  }
 }

@@ -17,26 +17,22 @@ const liveJS = "live.js"
 // WithLive returns a copy of a whose pages load live.js: the server does
 // this in single-learner mode, where it watches exercises/ and pushes each
 // new grade.
-func (a Assets) WithLive() Assets {
-	files := make(map[string]bool, len(a.files)+1)
-	for k, v := range a.files {
-		files[k] = v
-	}
-	files[liveJS] = true
-	a.files = files
-	return a
-}
+func (a Assets) WithLive() Assets { return a.with(liveJS) }
 
 // WithEditor returns a copy of a whose exercise pages carry the editor
 // over the learner's exercises/ (the server's files API): the server does
 // this in single-learner mode, beside WithLive.
-func (a Assets) WithEditor() Assets {
+func (a Assets) WithEditor() Assets { return a.with(editorJS) }
+
+// with returns a copy of a (its own map of files) that has file too.
+func (a Assets) with(file string) Assets {
 	files := make(map[string]bool, len(a.files)+1)
 	for k, v := range a.files {
 		files[k] = v
 	}
-	files[editorJS] = true
-	return Assets{files: files}
+	files[file] = true
+	a.files = files
+	return a
 }
 
 // editor reports whether the exercise pages carry the local editor.
