@@ -113,6 +113,9 @@ func runCourseDue(args []string) error {
 			return fmt.Errorf("--cutoff: %w", err)
 		}
 	}
+	if err := r.Check(); err != nil { // before the zone is saved: a refused rule changes nothing
+		return err
+	}
 	if *tz != "" {
 		if err := st.SetCourseZone(ctx, loc.String()); err != nil {
 			return err

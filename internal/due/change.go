@@ -56,8 +56,14 @@ func exerciseIDs() string {
 	return s
 }
 
-// check refuses a rule that makes no sense, saying what to change.
-func (r Rule) check() error {
+// Check refuses a rule that makes no sense, saying what to change (Set
+// checks it too): callers that save something beside it, such as the
+// course's time zone, check it first, so that a refused rule changes
+// nothing.
+func (r Rule) Check() error {
+	if r.Policy == "" {
+		r.Policy = Accept
+	}
 	if _, err := Target(r.Week, r.Exercise); err != nil {
 		return err
 	}
@@ -86,7 +92,7 @@ func Set(ctx context.Context, st *store.Store, r Rule) (store.DueChange, error) 
 	if r.Policy == "" {
 		r.Policy = Accept
 	}
-	if err := r.check(); err != nil {
+	if err := r.Check(); err != nil {
 		return store.DueChange{}, err
 	}
 	return change(ctx, st, func(before *Schedule) (string, error) {
@@ -128,12 +134,41 @@ func Extend(ctx context.Context, st *store.Store, learner string, week int, exer
 		return store.DueChange{}, errors.New("give the extension's new due date")
 	}
 	return change(ctx, st, func(before *Schedule) (string, error) {
+		// An extension moves a due date later, never earlier (For ignores
+		// one that does): refuse it rather than record one that does nothing.
+		due, ok := before.ownDate(week, exercise)
+		if !ok {
+			return "", fmt.Errorf("%s has no due date to extend: set one first", name)
+		}
+		if !until.After(due) {
+			return "", fmt.Errorf("an extension must come after the due date (%s), not at or before it", due.In(before.Zone).Format(Layout))
+		}
 		err := st.SetExtension(ctx, store.Extension{Learner: learner, Week: week, Exercise: exercise, Until: until})
 		if errors.Is(err, store.ErrNotFound) {
 			err = fmt.Errorf("there is no learner called %q on the roster", learner)
 		}
 		return fmt.Sprintf("%s: extended for %s until %s", name, learner, until.In(before.Zone).Format(Layout)), err
 	})
+}
+
+// ownDate is the due date a week's or an exercise's extension moves: the
+// target's own, or for an exercise without one its week's.
+func (s *Schedule) ownDate(week int, exercise string) (time.Time, bool) {
+	if exercise != "" {
+		if e, ok := course.Lookup(exercise); ok && week == 0 {
+			week = e.Week
+		}
+	}
+	var weekDate time.Time
+	for _, d := range s.Dates {
+		switch {
+		case exercise != "" && d.Exercise == exercise:
+			return d.At, true
+		case d.Exercise == "" && d.Week == week:
+			weekDate = d.At
+		}
+	}
+	return weekDate, !weekDate.IsZero()
 }
 
 // Unextend takes a learner's extension back and records it.

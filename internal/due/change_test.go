@@ -2,6 +2,7 @@ package due_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,6 +96,22 @@ func TestChangesListWhoseMarkChanged(t *testing.T) {
 		}
 		if _, err := due.Extend(ctx, st, "nobody", 1, "", at(t, "2027-02-12T12:00")); err == nil {
 			t.Error("extending for a learner not on the roster did not fail")
+		}
+		// An extension that would move a due date earlier, or one of a week
+		// with no due date, would do nothing: refused, saying why.
+		for _, bad := range []struct {
+			week     int
+			exercise string
+			until    string
+			want     string
+		}{
+			{1, "", "2027-02-11T12:00", "must come after the due date"},
+			{0, "gcra", "2027-02-11T23:59", "must come after the due date"},
+			{2, "", "2027-03-01T12:00", "week 2 has no due date to extend"},
+		} {
+			if _, err := due.Extend(ctx, st, "ada", bad.week, bad.exercise, at(t, bad.until)); err == nil || !strings.Contains(err.Error(), bad.want) {
+				t.Errorf("Extend(ada, week %d, %q, %s) = %v; want an error saying %q", bad.week, bad.exercise, bad.until, err, bad.want)
+			}
 		}
 
 		c, err = due.Clear(ctx, st, 1, "")

@@ -58,6 +58,9 @@ func (h *classHandlers) setDue(c echo.Context) error {
 			}
 		}
 	}
+	if err := r.Check(); err != nil { // before the zone is saved: a refused form changes nothing
+		return unprocessable(err)
+	}
 	if err := h.course.SetCourseZone(ctx, loc.String()); err != nil {
 		return err
 	}

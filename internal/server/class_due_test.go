@@ -185,10 +185,15 @@ func testClassDueDates(t *testing.T, target string) {
 		{"target": {"week:1"}, "at": {"2026-03-02T12:00"}, "tz": {"Mars/Olympus"}},
 		{"target": {"week:1"}, "at": {"2026-03-02T12:00"}, "late": {"penalty"}, "penalty": {"ten"}},
 		{"target": {"exercise:nosuch"}, "at": {"2026-03-02T12:00"}},
+		// A zone that is fine with a rule that is not: the zone stays too.
+		{"target": {"week:1"}, "at": {"2026-03-02T12:00"}, "tz": {"America/New_York"}, "late": {"penalty"}, "penalty": {"150"}},
 	} {
 		if r := dueForm(t, prof, "/class/course/due", "due-form", form); r.code != http.StatusUnprocessableEntity || !strings.Contains(r.body, "The due date was not changed") {
 			t.Errorf("POST /class/course/due %v = %d; want 422 saying nothing changed", form, r.code)
 		}
+	}
+	if zone, err := f.st.CourseZone(t.Context()); err != nil || zone != "Europe/Paris" {
+		t.Errorf("the course's zone after the refused forms = %q, %v; want Europe/Paris still", zone, err)
 	}
 	if r := prof.postForm("/class/course/due", url.Values{"target": {"week:1"}, "clear": {"1"}}); r.code != http.StatusForbidden {
 		t.Errorf("POST /class/course/due without the CSRF token = %d; want 403", r.code)
