@@ -265,10 +265,13 @@ func (c *Class) poke() {
 // An upload after its due date, under a policy that refuses it, is not
 // stored: Submit returns a *LateError.
 func (c *Class) Submit(ctx context.Context, user store.User, exercise string, files []store.File) (store.Submission, error) {
-	if err := c.refuseLate(ctx, user, exercise); err != nil {
+	// One instant judges the upload and is stored as its time: the one
+	// its on-time mark is read from later.
+	now := c.Now()
+	if err := c.refuseLate(ctx, user, exercise, now); err != nil {
 		return store.Submission{}, err
 	}
-	return c.queue(ctx, user, exercise, files, store.KindSubmit)
+	return c.queue(ctx, user, exercise, files, store.KindSubmit, now)
 }
 
 // Check stores a validated draft as a check (store.KindCheck) and queues
@@ -278,11 +281,11 @@ func (c *Class) Submit(ctx context.Context, user store.User, exercise string, fi
 // learner's check of the exercise still waiting, never a submission.
 // Subscribe to its id for its done event.
 func (c *Class) Check(ctx context.Context, user store.User, exercise string, files []store.File) (store.Submission, error) {
-	return c.queue(ctx, user, exercise, files, store.KindCheck)
+	return c.queue(ctx, user, exercise, files, store.KindCheck, c.Now())
 }
 
 // queue is Submit and Check.
-func (c *Class) queue(ctx context.Context, user store.User, exercise string, files []store.File, kind store.Kind) (store.Submission, error) {
+func (c *Class) queue(ctx context.Context, user store.User, exercise string, files []store.File, kind store.Kind, at time.Time) (store.Submission, error) {
 	n, err := c.st.CountJobs(ctx, store.Queued)
 	if err != nil {
 		return store.Submission{}, err
@@ -298,7 +301,7 @@ func (c *Class) queue(ctx context.Context, user store.User, exercise string, fil
 			return store.Submission{}, ErrQueueFull
 		}
 	}
-	up := store.Upload{UserID: user.ID, Exercise: exercise, Files: files, Kind: kind}
+	up := store.Upload{UserID: user.ID, Exercise: exercise, Files: files, Kind: kind, At: at}
 	if kind == store.KindSubmit { // a check is no work handed in: nothing to flag
 		up.Fingerprint = Fingerprint(files)
 		up.MatchesSolution = up.Fingerprint != "" && up.Fingerprint == c.solutions.of(exercise)

@@ -44,15 +44,15 @@ func (e *LateError) Error() string {
 // Schedule returns the class's due dates as they stand.
 func (c *Class) Schedule(ctx context.Context) (*due.Schedule, error) { return due.Load(ctx, c.st) }
 
-// refuseLate returns a *LateError if the learner's upload of exercise now
-// comes after a due date whose policy refuses it.
-func (c *Class) refuseLate(ctx context.Context, user store.User, exercise string) error {
+// refuseLate returns a *LateError if the learner's upload of exercise at
+// now comes after a due date whose policy refuses it.
+func (c *Class) refuseLate(ctx context.Context, user store.User, exercise string, now time.Time) error {
 	s, err := c.Schedule(ctx)
 	if err != nil || s.Empty() {
 		return err
 	}
 	dl, ok := s.For(user.Name, exercise)
-	if !ok || !dl.Judge(c.Now()).Refused {
+	if !ok || !dl.Judge(now).Refused {
 		return nil
 	}
 	le := &LateError{Deadline: dl, Zone: s.Zone}

@@ -196,3 +196,31 @@ func testDueDatesInClass(t *testing.T, target string) {
 		}
 	}
 }
+
+func TestSubmitJudgesAndStampsOneInstant(t *testing.T) {
+	storetest.Each(t, testSubmitJudgesAndStampsOneInstant)
+}
+
+// The instant that judges an upload against its due date is the time it
+// is stored with, which its on-time mark is read from: an upload accepted
+// just before a due date under "refuse" is never stored as past it. Here
+// the store's own clock runs an hour later than the class's, as a slow
+// path between the judging and the storing would make it.
+func testSubmitJudgesAndStampsOneInstant(t *testing.T, target string) {
+	f := newDueClass(t, target)
+	ctx := t.Context()
+	dueAt := parisTime(t, "2027-02-10T23:59")
+	if _, err := due.Set(ctx, f.st, due.Rule{Exercise: "gcra", At: dueAt, Policy: due.Refuse}); err != nil {
+		t.Fatal(err)
+	}
+	classClock := &stepClock{now: dueAt.Add(-time.Second)}
+	c := class.New(class.Config{Store: f.st, Clock: classClock, Root: "../..", TempDir: t.TempDir()})
+	f.clock.set(dueAt.Add(time.Hour))
+	sub, err := c.Submit(ctx, f.users["bob"], "gcra", []store.File{{Name: "gcra.go", Content: []byte("package gcra")}})
+	if err != nil {
+		t.Fatalf("a submission a second before the due date: %v; want it accepted", err)
+	}
+	if got, err := f.st.Submission(ctx, sub.ID); err != nil || !got.CreatedAt.Equal(classClock.Now()) {
+		t.Errorf("the submission is stored at %v (%v); want the instant it was judged at, %v", got.CreatedAt, err, classClock.Now())
+	}
+}
