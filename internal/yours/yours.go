@@ -245,6 +245,15 @@ func (b *Builds) start(key buildcache.Key, lb *grader.LabBuild) *job {
 	go func() {
 		defer close(j.done)
 		defer cancel()
+		// However it ends (built, failed, dropped while it waited, or
+		// stopped), the job leaves jobs, or Wait would wait on it again.
+		defer func() {
+			b.mu.Lock()
+			if b.jobs[key] == j {
+				delete(b.jobs, key)
+			}
+			b.mu.Unlock()
+		}()
 		select {
 		case b.slot <- struct{}{}:
 		case <-ctx.Done():
@@ -261,9 +270,6 @@ func (b *Builds) start(key buildcache.Key, lb *grader.LabBuild) *job {
 		err := b.run(ctx, key, lb)
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		if b.jobs[key] == j {
-			delete(b.jobs, key)
-		}
 		var be *grader.BuildError
 		switch {
 		case err == nil:

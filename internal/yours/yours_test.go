@@ -218,6 +218,34 @@ func TestNewerCodeReplacesAWaitingBuild(t *testing.T) {
 	}
 }
 
+// Stop ends a build that is running and one still waiting for its turn,
+// and returns: a waiting build dropped by Stop leaves no job for Wait to
+// wait on again.
+func TestStopEndsWaitingBuilds(t *testing.T) {
+	f := newFake(t, nil)
+	f.hold = make(chan struct{}) // never closed: only Stop ends the first build
+	f.set(1, code("first learner"))
+	f.want(t, 1) // takes the one slot, held
+	for deadline := time.Now().Add(time.Minute); f.count() == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the first build never started")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	f.set(2, code("second learner"))
+	f.want(t, 2) // waits for the slot
+	stopped := make(chan struct{})
+	go func() {
+		f.builds.Stop()
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+	case <-time.After(time.Minute): // a hang, not a slow machine: Stop only cancels and waits
+		t.Fatal("Stop did not return within a minute with a build waiting for its turn")
+	}
+}
+
 // Builds are confined by the class's sandbox.
 func TestBuildsUseTheSandbox(t *testing.T) {
 	sb := &grader.Sandbox{Log: t.Logf}
