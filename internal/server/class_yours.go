@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/hex"
 	"net/http"
 	"strconv"
 	"strings"
@@ -111,7 +112,9 @@ func (h *classHandlers) yoursWasm(c echo.Context) error {
 	}
 	gz := accepts(c.Request().Header.Get(echo.HeaderAcceptEncoding), "gzip")
 	body, gzipped, ok := h.builds.Wasm(name, gz)
-	if u, _ := currentUser(c); !ok && u.Role == store.Learner && h.builds.Ensure(c.Request().Context(), u.ID, name) {
+	// A learner's own build, removed to make room, is built again; a name
+	// that is no build's key (64 hex digits) is no reason to build.
+	if u, _ := currentUser(c); !ok && u.Role == store.Learner && isKey(name) && h.builds.Ensure(c.Request().Context(), u.ID, name) {
 		body, gzipped, ok = h.builds.Wasm(name, gz)
 	}
 	if !ok {
@@ -131,4 +134,13 @@ func (h *classHandlers) yoursWasm(c echo.Context) error {
 	}
 	_, err := c.Response().Write(body)
 	return err
+}
+
+// isKey reports whether name can be a build's key: a SHA-256 in hex.
+func isKey(name string) bool {
+	if len(name) != 64 {
+		return false
+	}
+	_, err := hex.DecodeString(name)
+	return err == nil
 }

@@ -134,7 +134,7 @@ func layout(pageTitle, current string, a Assets, mounts []course.Mount) templ.Co
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if api := a.classYours(); api != "" {
+		if api := a.classYours(); api != "" && len(a.vizScripts(mounts)) > 0 {
 			templ_7745c5c3_Err = yoursState(api).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

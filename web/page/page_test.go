@@ -450,3 +450,27 @@ func TestFailingStep(t *testing.T) {
 		t.Errorf("failingStep(nil) = %d, want -1", got)
 	}
 }
+
+// A class lesson says where the learner's build of Yours is only when its
+// visualizations run (lab.wasm built): the line is kept up to date by
+// classyours.js, which loads with them; without them it would say
+// "asking…" for ever.
+func TestClassYoursStateOnlyWithTheVisualizations(t *testing.T) {
+	w := course.Weeks()[0]
+	for _, c := range []struct {
+		name   string
+		assets Assets
+		want   bool
+	}{
+		{"lab.wasm built", assetsWithout().WithClassYours("/class/api/yours"), true},
+		{"no lab.wasm", assetsWithout("lab.wasm").WithClassYours("/class/api/yours"), false},
+		{"not class mode", assetsWithout(), false},
+	} {
+		doc := render(t, LessonPage(w, c.assets))
+		state := doc.Find("[data-testid=yours-state]").Length() == 1
+		script := doc.Find(`script[src$="viz/classyours.js"]`).Length() == 1
+		if state != c.want || script != c.want {
+			t.Errorf("%s: the state line %v, classyours.js %v; want both %v", c.name, state, script, c.want)
+		}
+	}
+}
