@@ -174,10 +174,19 @@ func (c *Cache) Get(key Key, dst string, perm fs.FileMode) bool {
 }
 
 // Has reports whether there is an entry for key, without reading it: Get
-// and Read still check that it is whole.
+// and Read still check that it is whole. A hit marks the entry as
+// recently used, as Get and Read do: a caller asks because it means to
+// serve it (a learner's build of Yours, polled while its page is open,
+// and served from another entry, its gzip copy), so it is trimmed last.
 func (c *Cache) Has(key Key) bool {
-	fi, err := os.Stat(c.path(key))
-	return err == nil && fi.Mode().IsRegular()
+	p := c.path(key)
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	now := time.Now()
+	os.Chtimes(p, now, now)
+	return true
 }
 
 // Read returns the content of the entry for key and reports whether there

@@ -153,8 +153,15 @@ func TestUnreadableEntryIsAMiss(t *testing.T) {
 	}
 }
 
-// The cap evicts the entries least recently used: Get counts as a use.
+// The cap evicts the entries least recently used: Get, Read and Has
+// count as a use.
 func TestCapEvictsLeastRecentlyUsed(t *testing.T) {
+	for _, use := range []string{"Get", "Read", "Has"} {
+		t.Run(use, func(t *testing.T) { testCapEvictsLeastRecentlyUsed(t, use) })
+	}
+}
+
+func testCapEvictsLeastRecentlyUsed(t *testing.T, use string) {
 	const size = 1000
 	// An entry is its content and a header line under 100 bytes: three
 	// fit in the cap, four do not.
@@ -176,7 +183,16 @@ func TestCapEvictsLeastRecentlyUsed(t *testing.T) {
 	put(0, "a")
 	put(1, "b")
 	put(2, "c")
-	if !c.Get(key("a"), dst, 0o755) { // a is now the most recently used
+	var hit bool // a is now the most recently used
+	switch use {
+	case "Get":
+		hit = c.Get(key("a"), dst, 0o755)
+	case "Read":
+		_, hit = c.Read(key("a"))
+	case "Has":
+		hit = c.Has(key("a"))
+	}
+	if !hit {
 		t.Fatal("a is missing before the cap was reached")
 	}
 	put(3, "d")
