@@ -91,6 +91,27 @@ type Finding struct {
 	// check alone.
 	Own bool
 
+	// Attributed says that the fields below were set (see
+	// Parts.attribute): where the finding's difference comes from.
+	Attributed bool
+	// Stays: the script holds the trap of the check that found it and,
+	// where that trap has a neutraliser, the implementation answers the
+	// neutralised script right: the trap causes the difference.
+	Stays bool
+	// Needs names the other checks whose trap the difference needs
+	// (proven by their neutralisers), in the suite's order.
+	Needs []string
+	// Holds names every check whose trap the script holds, in the
+	// suite's order, and Details says what Detail each of them (and
+	// exactness) gives this finding: a check's words are used only where
+	// its trap is in the script.
+	Holds   []string
+	Details map[string]string
+	// Key is the same for two findings of one mistake: the same script
+	// answered the same way, or a panic of the same call with the same
+	// value.
+	Key string
+
 	// A case is diagnosed once it has run, from its script and trace.
 	script any
 	trace  Trace

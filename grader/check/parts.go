@@ -65,6 +65,10 @@ type Parts[I, D, S, O any] struct {
 	// Suite.Judge; without them, checks keep to their traps.
 	Mistakes []Mistake[I]
 	Replay   func(I, Script[S, O]) Trace
+	// Traps are the checks' traps by check name (see Trap), properties
+	// and cases alike; exactness's is Always. A check without one keeps
+	// every difference it finds (every script holds its trap).
+	Traps map[string]Trap[S, O]
 	// BudgetNs, if above 0, gives the suite a budget check: Loop timed in
 	// the Remote's process against BudgetNs per iteration, beside the
 	// reference's, each run on traffic of its own drawn from the grading's
@@ -152,13 +156,16 @@ func (p Parts[I, D, S, O]) suite(impl I, budget Runner, a *sendsAhead[I]) Suite 
 	if a != nil {
 		replay = ahead(a, replay, func(s Script[S, O]) Trace { return p.Replay(a.ref, s) })
 	}
-	for name, run := range p.Fixed {
-		runs[name] = Fixed(func() Outcome { return Own(run(impl)) })
-	}
 	if p.Runs != nil {
 		for name, run := range p.Runs(impl) {
 			runs[name] = diagnosed(run, diagnose)
 		}
+	}
+	for name, run := range runs {
+		runs[name] = p.attributed(impl, replay, name, run)
+	}
+	for name, run := range p.Fixed {
+		runs[name] = Fixed(func() Outcome { return Own(run(impl)) })
 	}
 	if p.BudgetNs > 0 {
 		runs["budget"] = budget
@@ -176,6 +183,9 @@ func (p Parts[I, D, S, O]) suite(impl I, budget Runner, a *sendsAhead[I]) Suite 
 	}
 	for i, c := range s.Checks {
 		_, s.Checks[i].Own = p.Fixed[c.ID[len(p.Exercise)+1:]]
+	}
+	if len(p.Mistakes) > 0 {
+		s.Plain = func(seed int64) (int, int) { return p.plain(impl, replay, seed) }
 	}
 	return s
 }

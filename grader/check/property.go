@@ -249,6 +249,7 @@ func (p Property[S, O]) search(seed int64, why string, found []Finding, passing 
 	}
 	f := finding(t, why)
 	f.Mistakes, f.Diagnosed = d, true
+	f.script, f.trace = *failed, t
 	return f, true
 }
 

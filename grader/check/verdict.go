@@ -14,44 +14,75 @@ const Exactness = "exactness"
 
 // Judge settles the outcomes outs of s's checks (one per check, in
 // order, graded with seed) from what each found, when s has error models
-// (s.Mistakes):
+// (s.Mistakes). Its rules are those of README's "How grading works":
 //
 //   - A mistake the implementation refutes (s.Refutes: it gets right, on
 //     other scripts, what the mistake's model gets wrong) explains nothing.
-//   - Across every finding of the exercise, it takes the smallest set of
+//     Across every finding of the exercise, Judge takes the smallest set of
 //     mistakes that explains all the explained ones (where several sets
 //     are as small, the one whose mistakes come first in the suite's
-//     list). A finding no mistake explains is charged to exactness.
+//     list), and charges their pitfalls.
+//   - A finding no mistake explains, or a panic, belongs to the check
+//     whose trap causes it (see Trap, Finding.Stays): the check that found
+//     it if it stays there, else the first check whose trap it needs, else
+//     exactness. Findings with the same key (the same script answered the
+//     same way, or the same call panicking with the same value) are one
+//     mistake, charged once, to the first check in the suite's order that
+//     any of them belongs to.
 //   - Every check of a charged pitfall fails, once, whatever the number of
-//     findings behind it: with a finding of its own that shows the
-//     mistake, or else one that another check found, said so.
+//     findings behind it: with a finding of its own charged there, or else
+//     one that another check found, said so.
 //   - A check whose findings are all charged under other pitfalls passes,
-//     keeps its counterexample and says where it is charged. A finding no
-//     mistake explains is charged to the check that found it as well as
-//     to exactness: nothing says it belongs elsewhere. So is a property
-//     that found no script answered right (Passing) where the models of
-//     the mistakes charged elsewhere answer some right (PassSome): those
-//     mistakes do not account for a corner where nothing is right. And so
-//     is a property where most scripts the implementation answers wrong
-//     are not answered, call for call to their end, as a charged
-//     mistake's model answers them (Reproduces): the first wrong answer
-//     is that mistake's, the rest of the code's answers are not.
+//     keeps its counterexample and says where it is charged, but for
+//     three cases where the other mistake does not account for it: a
+//     difference no mistake explains, in an implementation that answers
+//     right fewer than one in PlainShare plain scripts (s.Plain: wrong
+//     everywhere, constant or stub-like, it cannot be credited with what
+//     each check is about); a property that found no script answered right where the charged
+//     mistakes' models answer some right (s.PassSome); a property where
+//     most scripts answered wrong are not answered, call for call to
+//     their end, as a charged mistake's model answers them
+//     (s.Reproduces).
 //
 // Checks judged by their own table (Own), benchmarks, and checks that
-// panicked, timed out or were skipped keep their outcomes.
+// timed out or were skipped keep their outcomes.
 func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 	if len(s.Mistakes) == 0 {
 		return outs
 	}
-	type found struct {
-		check int
-		Finding
+	type found = placed
+	name := func(i int) string { return s.Checks[i].ID[strings.IndexByte(s.Checks[i].ID, '/')+1:] }
+	index := map[string]int{}
+	exact := -1
+	for i, c := range s.Checks {
+		index[name(i)] = i
+		if c.Pitfall == Exactness && (exact < 0 || c.Kind == report.Property && s.Checks[exact].Kind != report.Property) {
+			exact = i
+		}
+	}
+	judged := func(i int) bool {
+		c, o := s.Checks[i], outs[i]
+		if c.Own || c.Kind == report.Benchmark {
+			return false
+		}
+		if o.Status == report.Error {
+			// A panic is judged with the rest only where every finding
+			// behind it was attributed.
+			return len(o.Findings) > 0 && !slices.ContainsFunc(o.Findings, func(f Finding) bool { return !f.Attributed })
+		}
+		return o.Status == report.Passed || o.Status == report.Failed
 	}
 	var all []found
 	refuted := map[string]bool{}
 	for i, o := range outs {
+		if !judged(i) {
+			continue
+		}
 		for _, f := range o.Findings {
-			if f.Status == report.Failed && f.Diagnosed && !f.Own && !s.Checks[i].Own {
+			if f.Own || f.Status == report.Failed && !f.Diagnosed {
+				continue
+			}
+			if f.Status == report.Failed {
 				f.Mistakes = slices.DeleteFunc(slices.Clone(f.Mistakes), func(m string) bool {
 					r, asked := refuted[m]
 					if !asked && s.Refutes != nil {
@@ -60,18 +91,50 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 					}
 					return r
 				})
-				all = append(all, found{i, f})
 			}
+			all = append(all, found{check: i, Finding: f, owner: -1})
+		}
+	}
+	unnamed := func(f found) bool { return f.Status == report.Error || len(f.Mistakes) == 0 }
+	// Where each unnamed finding belongs, one key at a time.
+	owners := map[string]int{}
+	for _, f := range all {
+		if !unnamed(f) || !f.Attributed {
+			continue
+		}
+		best, ok := owners[f.Key]
+		if !ok {
+			best = len(s.Checks)
+		}
+		if f.Stays {
+			best = min(best, f.check)
+		}
+		for _, n := range f.Needs {
+			if j, ok := index[n]; ok {
+				best = min(best, j)
+			}
+		}
+		owners[f.Key] = best
+	}
+	for i := range all {
+		f := &all[i]
+		switch {
+		case !unnamed(*f):
+		case !f.Attributed:
+			f.owner = f.check // nothing says it belongs elsewhere
+		case owners[f.Key] < len(s.Checks):
+			f.owner = owners[f.Key]
+		case exact >= 0:
+			f.owner = exact
+		default:
+			f.owner = f.check
 		}
 	}
 	var sets [][]string
-	unnamed := false
 	for _, f := range all {
-		if len(f.Mistakes) == 0 {
-			unnamed = true
-			continue
+		if !unnamed(f) {
+			sets = append(sets, f.Mistakes)
 		}
-		sets = append(sets, f.Mistakes)
 	}
 	chosen := s.cover(sets)
 	pitfall := map[string]string{}
@@ -82,90 +145,170 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 	for _, m := range chosen {
 		charged[pitfall[m]] = true
 	}
-	if unnamed {
-		charged[Exactness] = true
+	for _, f := range all {
+		if unnamed(f) {
+			charged[s.Checks[f.owner].Pitfall] = true
+		}
 	}
 	// shows returns the chosen mistakes of f charged under p, and whether
-	// f shows p's charge (for exactness, a finding no mistake explains
-	// shows it too).
-	shows := func(f Finding, p string) ([]string, bool) {
+	// f is charged under p.
+	shows := func(f found, p string) ([]string, bool) {
+		if unnamed(f) {
+			return nil, s.Checks[f.owner].Pitfall == p
+		}
 		var ms []string
 		for _, m := range f.Mistakes {
 			if slices.Contains(chosen, m) && pitfall[m] == p {
 				ms = append(ms, m)
 			}
 		}
-		return ms, len(ms) > 0 || p == Exactness && len(f.Mistakes) == 0
+		return ms, len(ms) > 0
+	}
+	// where says under which pitfall, and for which mistake, f is charged.
+	where := func(f found) string {
+		if unnamed(f) {
+			return fmt.Sprintf("%s (the check %q)", s.Checks[f.owner].Pitfall, s.Checks[f.owner].Title)
+		}
+		var ms []string
+		for _, m := range f.Mistakes {
+			if slices.Contains(chosen, m) {
+				ms = append(ms, m)
+			}
+		}
+		return fmt.Sprintf("%s, the pitfall of %s", pitfall[ms[0]], strings.Join(ms, " and "))
 	}
 
 	out := slices.Clone(outs)
 	for i, c := range s.Checks {
 		o := outs[i]
-		if c.Own || c.Kind == report.Benchmark || o.Status != report.Passed && o.Status != report.Failed {
+		if !judged(i) {
 			continue
 		}
 		if charged[c.Pitfall] {
-			// Its own finding first, else the first another check found.
+			// Its own finding first (one it owns before one it found),
+			// else the first another check found.
 			var pick *found
-			for _, own := range []bool{true, false} {
+			for _, rank := range []func(found) bool{
+				func(f found) bool { return f.check == i && (f.owner == i || !unnamed(f)) },
+				func(f found) bool { return f.owner == i },
+				func(f found) bool { return f.check == i },
+				func(found) bool { return true },
+			} {
 				for j := range all {
-					if _, ok := shows(all[j].Finding, c.Pitfall); ok && (all[j].check == i) == own && pick == nil {
+					if _, ok := shows(all[j], c.Pitfall); ok && rank(all[j]) && pick == nil {
 						pick = &all[j]
 					}
 				}
 			}
-			ms, _ := shows(pick.Finding, c.Pitfall)
-			msg := s.explain(pick.Finding, ms)
-			if pick.check != i {
-				msg = fmt.Sprintf("Found while checking %q: %s", s.Checks[pick.check].Title, msg)
-			}
-			d := report.Reproduced
-			if len(ms) == 0 {
-				d = report.Unnamed
-			}
-			out[i] = Outcome{Status: report.Failed, Message: msg, Counterexample: pick.Counterexample, Diagnosis: d, Mistakes: ms}
-			continue
-		}
-		// A failure no mistake explains is the check's own too: nothing
-		// says it belongs elsewhere (an implementation wrong everywhere
-		// earns nothing).
-		if j := slices.IndexFunc(all, func(f found) bool { return f.check == i && len(f.Mistakes) == 0 }); j >= 0 {
-			out[i] = Outcome{Status: report.Failed, Message: s.explain(all[j].Finding, nil), Counterexample: all[j].Counterexample, Diagnosis: report.Unnamed}
-			continue
-		}
-		for _, f := range all {
-			if f.check != i {
+			if pick == nil {
+				// Charged by a finding no check here can show (none
+				// found): keep the check's own outcome.
 				continue
 			}
-			var ms []string
-			for _, m := range f.Mistakes {
-				if slices.Contains(chosen, m) {
-					ms = append(ms, m)
-				}
-			}
-			where := fmt.Sprintf("%s, the pitfall of %s", pitfall[ms[0]], strings.Join(ms, " and "))
-			if c.Kind == report.Property && o.Passing == 0 && s.PassSome != nil && s.PassSome(c.ID, ms) {
-				// Not one script of its corner came out right, where the
-				// mistake's model answers some right: it does not account
-				// for all of them.
-				out[i] = Outcome{Status: report.Failed, Counterexample: f.Counterexample, Mistakes: ms, Diagnosis: report.Reproduced,
-					Message: s.explain(f.Finding, ms) + fmt.Sprintf(" That mistake is charged under %s; this check fails too, because not one of the scripts it drew was answered right, which that mistake alone does not explain.", pitfall[ms[0]])}
-				break
-			}
-			if c.Kind == report.Property && s.Reproduces != nil && !s.Reproduces(c.ID, ms, seed) {
-				// The mistake gives the code's first wrong answers, but
-				// mostly not its answers to the end of a script: the
-				// code does more wrong here than that mistake.
-				out[i] = Outcome{Status: report.Failed, Counterexample: f.Counterexample, Mistakes: ms, Diagnosis: report.Reproduced,
-					Message: s.explain(f.Finding, ms) + fmt.Sprintf(" That mistake is charged under %s; this check fails too, because on most of the scripts it drew that you answered wrong, that mistake's model does not give all your answers to the end: your code does more wrong here than that mistake.", pitfall[ms[0]])}
-				break
-			}
-			out[i] = Outcome{Status: report.Passed, Counterexample: f.Counterexample, Mistakes: ms,
-				Message: fmt.Sprintf("Passed: the one failure found here (%s) is charged once, under %s. Its counterexample is below.", f.Head, where)}
-			break
+			out[i] = s.charge(*pick, i, func() ([]string, bool) { return shows(*pick, c.Pitfall) })
+			continue
 		}
+		var mine []found
+		for _, f := range all {
+			if f.check == i {
+				mine = append(mine, f)
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		f := mine[0]
+		var ms []string
+		for _, m := range f.Mistakes {
+			if slices.Contains(chosen, m) {
+				ms = append(ms, m)
+			}
+		}
+		if unnamed(f) && s.Plain != nil {
+			if right, drawn := s.Plain(seed); drawn > 0 && right*PlainShare < drawn {
+				// Hardly one plain script comes out right: what this
+				// check is about cannot be told apart from the
+				// difference charged elsewhere.
+				out[i] = Outcome{Status: report.Failed, Counterexample: f.Counterexample, Diagnosis: diagnosisOf(f.Finding, nil),
+					Message: s.message(f.Finding, nil, name(i)) + fmt.Sprintf(" That difference is charged under %s. This check fails too: your code answered only %d of %d plain scripts (the exactness check's) right, so what this check is about cannot be told apart from it.", where(f), right, drawn)}
+				continue
+			}
+		}
+		if !unnamed(f) && c.Kind == report.Property && o.Passing == 0 && s.PassSome != nil && s.PassSome(c.ID, ms) {
+			// Not one script of its corner came out right, where the
+			// mistake's model answers some right: it does not account
+			// for all of them.
+			out[i] = Outcome{Status: report.Failed, Counterexample: f.Counterexample, Mistakes: ms, Diagnosis: report.Reproduced,
+				Message: s.message(f.Finding, ms, name(i)) + fmt.Sprintf(" That mistake is charged under %s; this check fails too, because not one of the scripts it drew was answered right, which that mistake alone does not explain.", pitfall[ms[0]])}
+			continue
+		}
+		if !unnamed(f) && c.Kind == report.Property && s.Reproduces != nil && !s.Reproduces(c.ID, ms, seed) {
+			// The mistake gives the code's first wrong answers, but
+			// mostly not its answers to the end of a script: the
+			// code does more wrong here than that mistake.
+			out[i] = Outcome{Status: report.Failed, Counterexample: f.Counterexample, Mistakes: ms, Diagnosis: report.Reproduced,
+				Message: s.message(f.Finding, ms, name(i)) + fmt.Sprintf(" That mistake is charged under %s; this check fails too, because on most of the scripts it drew that you answered wrong, that mistake's model does not give all your answers to the end: your code does more wrong here than that mistake.", pitfall[ms[0]])}
+			continue
+		}
+		out[i] = Outcome{Status: report.Passed, Counterexample: f.Counterexample, Mistakes: ms,
+			Message: fmt.Sprintf("Passed: your code differs on this check's script too (%s), but not because of what this check is about; that difference is charged once, under %s, and shown there. Its counterexample is below.", f.Head, where(f))}
 	}
 	return out
+}
+
+// PlainShare: an implementation that answers right fewer than one in
+// PlainShare plain scripts is wrong everywhere (see Judge).
+const PlainShare = 5
+
+// placed is a finding with the check that found it and, for a finding no
+// mistake explains or a panic, the check it belongs to (see Judge).
+type placed struct {
+	check int
+	Finding
+	owner int
+}
+
+// charge is the failed outcome of check i of s, charged with the finding
+// f (found by check f.check), and mistakes the chosen mistakes f shows
+// there.
+func (s Suite) charge(f placed, i int, mistakes func() ([]string, bool)) Outcome {
+	ms, _ := mistakes()
+	self := s.Checks[i].ID[strings.IndexByte(s.Checks[i].ID, '/')+1:]
+	msg := s.message(f.Finding, ms, self)
+	if f.check != i {
+		msg = fmt.Sprintf("Found while checking %q: %s", s.Checks[f.check].Title, msg)
+	}
+	status := report.Failed
+	if f.Status == report.Error {
+		status = report.Error
+	}
+	return Outcome{Status: status, Message: msg, Counterexample: f.Counterexample, Diagnosis: diagnosisOf(f.Finding, ms), Mistakes: ms}
+}
+
+// message is what check shown says of the finding f charged with the
+// mistakes ms: its failing call, the mistakes whose models gave every
+// answer (see explain), or that none did, or the panic; then what the
+// check whose trap is in the script says of it (see Finding.Details).
+func (s Suite) message(f Finding, ms []string, shown string) string {
+	if d, ok := f.Details[shown]; ok {
+		f.Detail = d
+	}
+	if f.Status == report.Error {
+		return f.Head + " Every argument in this script is one the contract allows, so no call may panic on it. A panic is charged once, under one check; the other checks are judged on what else they found."
+	}
+	return s.explain(f, ms)
+}
+
+// diagnosisOf is the diagnosis of a check charged with f and the mistakes
+// ms: none for a panic, which no model gives.
+func diagnosisOf(f Finding, ms []string) report.Diagnosis {
+	switch {
+	case f.Status == report.Error:
+		return ""
+	case len(ms) > 0:
+		return report.Reproduced
+	}
+	return report.Unnamed
 }
 
 // explain is a charged finding's message: the failing call, the mistakes

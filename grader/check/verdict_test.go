@@ -119,6 +119,22 @@ func finding1(check string, mistakes ...string) Finding {
 
 func found(fs ...Finding) Outcome { return Found(fs) }
 
+// placedFinding is an unnamed finding of check whose place is settled:
+// key is its mistake's, stays whether check's own trap causes it, needs
+// the other checks whose traps it needs.
+func placedFinding(check, key string, stays bool, needs ...string) Finding {
+	f := finding1(check)
+	f.Attributed, f.Key, f.Stays, f.Needs = true, key, stays, needs
+	f.Details = map[string]string{"exact": "exactness says so"}
+	return f
+}
+
+// panicFinding is a panic met by check, attributed to no trap.
+func panicFinding(check string) Finding {
+	return Finding{Status: report.Error, Head: "New() panicked: boom.", Diagnosed: true, Attributed: true, Key: "panic New: boom",
+		Counterexample: &report.Counterexample{Setup: "New()"}}
+}
+
 func TestJudge(t *testing.T) {
 	s := Suite{
 		Checks: []Check{
@@ -155,9 +171,29 @@ func TestJudge(t *testing.T) {
 		outs: []Outcome{found(finding1("a", "ma", "mb")), Pass(), Pass(), Pass(), Pass(), Pass()},
 		want: []want{{report.Failed, []string{"ma"}, report.Reproduced, false}, {report.Passed, nil, "", false}, {report.Passed, nil, "", false}, pass, pass, pass},
 	}, {
-		name: "a failure no mistake explains costs exactness and the check that found it",
+		name: "a failure no mistake explains, where nothing says where it comes from, costs the check that found it",
 		outs: []Outcome{found(finding1("a")), Pass(), Pass(), Pass(), Pass(), Pass()},
-		want: []want{{report.Failed, nil, report.Unnamed, false}, pass, pass, {report.Failed, nil, report.Unnamed, true}, pass, pass},
+		want: []want{{report.Failed, nil, report.Unnamed, false}, pass, pass, pass, pass, pass},
+	}, {
+		name: "a failure its check's trap causes costs that check alone",
+		outs: []Outcome{found(placedFinding("a", "k", true)), Pass(), Pass(), Pass(), Pass(), Pass()},
+		want: []want{{report.Failed, nil, report.Unnamed, false}, pass, pass, pass, pass, pass},
+	}, {
+		name: "a failure no trap causes costs exactness, once, and passes the check that found it",
+		outs: []Outcome{found(placedFinding("a", "k", false)), found(placedFinding("b", "k2", false)), Pass(), Pass(), Pass(), Pass()},
+		want: []want{pass, pass, pass, {report.Failed, nil, report.Unnamed, true}, pass, pass},
+	}, {
+		name: "a failure that needs another check's trap costs that check's pitfall",
+		outs: []Outcome{found(placedFinding("a", "k", false, "b")), Pass(), Pass(), Pass(), Pass(), Pass()},
+		want: []want{pass, {report.Failed, nil, report.Unnamed, true}, {report.Failed, nil, report.Unnamed, true}, pass, pass, pass},
+	}, {
+		name: "one mistake found by two checks costs the first it belongs to, once",
+		outs: []Outcome{found(placedFinding("a", "same", true)), found(placedFinding("b", "same", true)), Pass(), Pass(), Pass(), Pass()},
+		want: []want{{report.Failed, nil, report.Unnamed, false}, pass, pass, pass, pass, pass},
+	}, {
+		name: "a panic charged to exactness leaves the check that met it",
+		outs: []Outcome{found(panicFinding("a")), Pass(), Pass(), Pass(), Pass(), Pass()},
+		want: []want{pass, pass, pass, {report.Error, nil, "", true}, pass, pass},
 	}, {
 		name: "panics, validations and benchmarks keep their outcomes",
 		outs: []Outcome{{Status: report.Error, Message: "panicked"}, found(finding1("b", "ma")), Pass(), Pass(), Own(Outcome{Status: report.Failed, Message: "no panic"}), {Status: report.Failed}},
