@@ -31,12 +31,8 @@ func (b *TokenBucket) refill(nowNs uint64) {
 	ph, pl := bits.Mul64(nowNs-b.latest, b.rate)
 	b.latest = nowNs
 	// elapsed*rate is in 10^-9 tokens: bring it to micro-tokens.
-	if ph >= 1000 {
-		b.hi, b.lo = b.capHi, b.capLo
-		return
-	}
-	pl, _ = bits.Div64(ph, pl, 1000)
-	ph = 0
+	lowQ, _ := bits.Div64(ph%1000, pl, 1000)
+	ph, pl = ph/1000, lowQ
 	lo, carry := bits.Add64(b.lo, pl, 0)
 	hi, over := bits.Add64(b.hi, ph, carry)
 	if over != 0 || less(b.capHi, b.capLo, hi, lo) {
