@@ -1,7 +1,5 @@
 package breaker
 
-
-
 const seqBits = 32
 
 // Breaker is a failure-driven circuit breaker. A ticket is the generation in
