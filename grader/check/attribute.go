@@ -2,6 +2,7 @@ package check
 
 import (
 	"math/rand"
+	"slices"
 	"strings"
 
 	"ratelab/grader/report"
@@ -45,10 +46,7 @@ func (p Parts[I, D, S, O]) attribute(impl I, replay func(Script[S, O]) Trace, se
 		if pr.Kind == report.Benchmark || p.Fixed[pr.Name] != nil {
 			continue
 		}
-		trap, declared := p.Traps[pr.Name]
-		if pr.Pitfall == Exactness && !declared {
-			trap, declared = Always[S, O](), true
-		}
+		trap, declared := p.trapOf(pr)
 		has := !declared && pr.Name == self
 		if declared {
 			h, pn := Call(func() bool { return trap.Has(s) })
@@ -81,6 +79,71 @@ func (p Parts[I, D, S, O]) attribute(impl I, replay func(Script[S, O]) Trace, se
 		f.Detail = d
 	} else if d, ok := f.Details[exactnessName(prose)]; ok {
 		f.Detail = d
+	}
+}
+
+// trapOf returns the trap of the check of prose pr: the one the suite
+// declares (Traps), else Always for a check of pitfall exactness, else the
+// trap its pitfall's mistakes fall into (a script holds it when the model
+// of one of those mistakes answers some call of it differently from the
+// contract: the script exercises the rule they break), else none.
+func (p Parts[I, D, S, O]) trapOf(pr Prose) (Trap[S, O], bool) {
+	if t, ok := p.Traps[pr.Name]; ok {
+		return t, true
+	}
+	if pr.Pitfall == Exactness {
+		return Always[S, O](), true
+	}
+	var models []I
+	for _, m := range p.Mistakes {
+		if m.Pitfall == pr.Pitfall {
+			models = append(models, m.Impl)
+		}
+	}
+	if len(models) == 0 {
+		return Trap[S, O]{}, false
+	}
+	return Trap[S, O]{Has: func(s Script[S, O]) bool {
+		s.Full = false
+		for _, m := range models {
+			if t, pn := Call(func() Trace { return p.Replay(m, s) }); pn == nil && t.Bad {
+				return true
+			}
+		}
+		return false
+	}}, true
+}
+
+// caused returns, for the check named name, whether a failing script's
+// difference is caused by the check's trap (see Trap): the script holds
+// it and, where it has a neutraliser, impl answers the neutralised script
+// right. A check without a trap causes every difference it finds.
+func (p Parts[I, D, S, O]) caused(replay func(Script[S, O]) Trace, name string) func(Script[S, O]) bool {
+	prose, err := ParseProse(p.Prose)
+	if err != nil {
+		return nil
+	}
+	i := slices.IndexFunc(prose, func(pr Prose) bool { return pr.Name == name })
+	if i < 0 {
+		return nil
+	}
+	trap, declared := p.trapOf(prose[i])
+	if !declared {
+		return nil
+	}
+	return func(s Script[S, O]) bool {
+		if h, pn := Call(func() bool { return trap.Has(s) }); pn != nil || !h {
+			return false
+		}
+		if trap.Neutral == nil {
+			return true
+		}
+		n, ok := trap.Neutral(s)
+		if !ok {
+			return false
+		}
+		t, pn := Call(func() Trace { return replay(n) })
+		return pn == nil && !t.Bad && t.Panic == nil
 	}
 }
 

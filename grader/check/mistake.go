@@ -112,9 +112,11 @@ type Finding struct {
 	// value.
 	Key string
 
-	// A case is diagnosed once it has run, from its script and trace.
+	// A case is diagnosed once it has run, from its script and trace;
+	// caused is what the property's search found (see Property.Caused).
 	script any
 	trace  Trace
+	caused bool
 }
 
 // Message is the finding's whole text: Head, then Detail.

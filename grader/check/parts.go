@@ -144,17 +144,21 @@ func (p Parts[I, D, S, O]) suite(impl I, budget Runner, a *sendsAhead[I]) Suite 
 	if len(p.Mistakes) > 0 {
 		diagnose = Diagnoser(p.Mistakes, p.Replay)
 	}
-	runs := Properties(p.Domains, impl, func(d D, impl I) Property[S, O] {
-		q := p.Property(d, impl)
-		q.Diagnose = diagnose
-		if a != nil {
-			q.Replay = ahead(a, q.Replay, p.Property(d, a.ref).Replay)
-		}
-		return q
-	})
 	replay := func(s Script[S, O]) Trace { return p.Replay(impl, s) }
 	if a != nil {
 		replay = ahead(a, replay, func(s Script[S, O]) Trace { return p.Replay(a.ref, s) })
+	}
+	runs := make(map[string]Runner, len(p.Domains))
+	for name, d := range p.Domains {
+		runs[name] = func(why string) func(int64) Outcome {
+			q := p.Property(d, impl)
+			q.Diagnose = diagnose
+			if a != nil {
+				q.Replay = ahead(a, q.Replay, p.Property(d, a.ref).Replay)
+			}
+			q.Caused = p.caused(replay, name)
+			return q.Runs(why)
+		}
 	}
 	if p.Runs != nil {
 		for name, run := range p.Runs(impl) {

@@ -62,6 +62,12 @@ type Property[S, O any] struct {
 	// failure stays unexplained), and reports up to MaxFindings failures,
 	// each one telling more than those before it (see isNew).
 	Diagnose func(Script[S, O], Trace) []string
+	// Caused, if set, reports whether the difference of a failing script
+	// is caused by the check's trap (see Trap, Parts.caused): a failure
+	// no mistake explains keeps that through shrinking, so that a
+	// difference the trap causes is never traded for a smaller one it
+	// does not, and the property looks for one of each.
+	Caused func(Script[S, O]) bool
 }
 
 // MaxFindings bounds the failures one property reports.
@@ -119,6 +125,7 @@ func Found(fs []Finding) Outcome {
 type kind struct {
 	failure
 	mistakes string
+	caused   bool // a failure no mistake explains, caused by the check's trap
 }
 
 func (p Property[S, O]) kindOf(s Script[S, O], t Trace) (kind, []string) {
@@ -129,6 +136,8 @@ func (p Property[S, O]) kindOf(s Script[S, O], t Trace) (kind, []string) {
 	k := kind{failure: failureOf(t), mistakes: strings.Join(d, ",")}
 	if len(d) > 0 {
 		k.call = "" // an explained failure may move to another method
+	} else if p.Caused != nil && t.Panic == nil {
+		k.caused = p.Caused(s)
 	}
 	return k, d
 }
@@ -147,7 +156,7 @@ func isNew(k kind, d []string, found []Finding) bool {
 			}
 		case f.Status != report.Failed:
 		case len(d) == 0:
-			if len(f.Mistakes) == 0 {
+			if len(f.Mistakes) == 0 && f.caused == k.caused {
 				return false
 			}
 		case len(f.Mistakes) > 0 && !slices.ContainsFunc(f.Mistakes, func(m string) bool { return !slices.Contains(d, m) }):
@@ -197,7 +206,7 @@ func (p Property[S, O]) search(seed int64, why string, found []Finding, passing 
 			}
 			return false
 		}
-		if first != nil && first.mistakes == "" && failureOf(t) != first.failure {
+		if first != nil && first.mistakes == "" && !first.caused && failureOf(t) != first.failure {
 			// An unexplained failure shrinks to the same failure, itself
 			// unexplained: this one is another, and diagnosing it would
 			// replay every mistake's model for nothing.
@@ -249,7 +258,7 @@ func (p Property[S, O]) search(seed int64, why string, found []Finding, passing 
 	}
 	f := finding(t, why)
 	f.Mistakes, f.Diagnosed = d, true
-	f.script, f.trace = *failed, t
+	f.script, f.trace, f.caused = *failed, t, k.caused
 	return f, true
 }
 

@@ -230,7 +230,7 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 				// check is about cannot be told apart from the
 				// difference charged elsewhere.
 				out[i] = Outcome{Status: report.Failed, Counterexample: f.Counterexample, Diagnosis: diagnosisOf(f.Finding, nil),
-					Message: s.message(f.Finding, nil, name(i)) + fmt.Sprintf(" That difference is charged under %s. This check fails too: your code answered only %d of %d plain scripts (the exactness check's) right, so what this check is about cannot be told apart from it.", where(f), right, drawn)}
+					Message: s.message(f.Finding, nil) + fmt.Sprintf(" That difference is charged under %s. This check fails too: your code answered only %d of %d plain scripts (the exactness check's) right, so what this check is about cannot be told apart from it.", where(f), right, drawn)}
 				continue
 			}
 		}
@@ -239,7 +239,7 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 			// mistake's model answers some right: it does not account
 			// for all of them.
 			out[i] = Outcome{Status: report.Failed, Counterexample: f.Counterexample, Mistakes: ms, Diagnosis: report.Reproduced,
-				Message: s.message(f.Finding, ms, name(i)) + fmt.Sprintf(" That mistake is charged under %s; this check fails too, because not one of the scripts it drew was answered right, which that mistake alone does not explain.", pitfall[ms[0]])}
+				Message: s.message(f.Finding, ms) + fmt.Sprintf(" That mistake is charged under %s; this check fails too, because not one of the scripts it drew was answered right, which that mistake alone does not explain.", pitfall[ms[0]])}
 			continue
 		}
 		if !unnamed(f) && c.Kind == report.Property && s.Reproduces != nil && !s.Reproduces(c.ID, ms, seed) {
@@ -247,7 +247,7 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 			// mostly not its answers to the end of a script: the
 			// code does more wrong here than that mistake.
 			out[i] = Outcome{Status: report.Failed, Counterexample: f.Counterexample, Mistakes: ms, Diagnosis: report.Reproduced,
-				Message: s.message(f.Finding, ms, name(i)) + fmt.Sprintf(" That mistake is charged under %s; this check fails too, because on most of the scripts it drew that you answered wrong, that mistake's model does not give all your answers to the end: your code does more wrong here than that mistake.", pitfall[ms[0]])}
+				Message: s.message(f.Finding, ms) + fmt.Sprintf(" That mistake is charged under %s; this check fails too, because on most of the scripts it drew that you answered wrong, that mistake's model does not give all your answers to the end: your code does more wrong here than that mistake.", pitfall[ms[0]])}
 			continue
 		}
 		out[i] = Outcome{Status: report.Passed, Counterexample: f.Counterexample, Mistakes: ms,
@@ -273,8 +273,7 @@ type placed struct {
 // there.
 func (s Suite) charge(f placed, i int, mistakes func() ([]string, bool)) Outcome {
 	ms, _ := mistakes()
-	self := s.Checks[i].ID[strings.IndexByte(s.Checks[i].ID, '/')+1:]
-	msg := s.message(f.Finding, ms, self)
+	msg := s.message(f.Finding, ms)
 	if f.check != i {
 		msg = fmt.Sprintf("Found while checking %q: %s", s.Checks[f.check].Title, msg)
 	}
@@ -285,14 +284,11 @@ func (s Suite) charge(f placed, i int, mistakes func() ([]string, bool)) Outcome
 	return Outcome{Status: status, Message: msg, Counterexample: f.Counterexample, Diagnosis: diagnosisOf(f.Finding, ms), Mistakes: ms}
 }
 
-// message is what check shown says of the finding f charged with the
-// mistakes ms: its failing call, the mistakes whose models gave every
-// answer (see explain), or that none did, or the panic; then what the
-// check whose trap is in the script says of it (see Finding.Details).
-func (s Suite) message(f Finding, ms []string, shown string) string {
-	if d, ok := f.Details[shown]; ok {
-		f.Detail = d
-	}
+// message is what a check charged with the finding f and the mistakes ms
+// says: its failing call, the mistakes whose models gave every answer
+// (see explain), or that none did, or the panic; then its Detail, the
+// words of a check whose trap is in the script (see Parts.attribute).
+func (s Suite) message(f Finding, ms []string) string {
 	if f.Status == report.Error {
 		return f.Head + " Every argument in this script is one the contract allows, so no call may panic on it. A panic is charged once, under one check; the other checks are judged on what else they found."
 	}
