@@ -165,20 +165,43 @@ func (p Parts[I, D, S, O]) detail(impl I, pr Prose, s Script[S, O], t Trace) str
 	return text
 }
 
-// plain returns how many of RefuteScripts scripts drawn with seed from
-// the exactness check's domain (plain scripts, no trap singled out) impl
-// answers right, call for call to their end, and how many it drew: an
-// implementation that answers hardly any right is wrong everywhere, and
-// no check whose differences are charged elsewhere can credit it (see
-// Suite.Judge).
-func (p Parts[I, D, S, O]) plain(impl I, replay func(Script[S, O]) Trace, seed int64) (right, drawn int) {
+// Plain is how an implementation answers plain scripts (the exactness
+// check's domain, no trap singled out), each replayed to its end: how many
+// of the scripts drawn it answers right throughout, and, for each method
+// with an answer, how many of its calls it answers right.
+type Plain struct {
+	Right, Drawn int
+	Calls        map[string][2]int // method: right, made
+}
+
+// WrongEverywhere reports whether p is that of an implementation wrong
+// everywhere: fewer than one in PlainShare scripts right, and no method
+// right on three calls in four. Constant and stub-like implementations
+// are; one mistake that shows in most scripts, beside a method that is
+// right, is not.
+func (p Plain) WrongEverywhere() bool {
+	if p.Drawn == 0 || p.Right*PlainShare >= p.Drawn {
+		return false
+	}
+	for _, c := range p.Calls {
+		if 4*c[0] >= 3*c[1] {
+			return false
+		}
+	}
+	return true
+}
+
+// plain replays RefuteScripts scripts drawn with seed from the exactness
+// check's domain on impl, to their end (see Plain).
+func (p Parts[I, D, S, O]) plain(impl I, replay func(Script[S, O]) Trace, seed int64) Plain {
+	out := Plain{Calls: map[string][2]int{}}
 	prose, err := ParseProse(p.Prose)
 	if err != nil {
-		return 0, 0
+		return out
 	}
 	gen, found := p.gen(p.Exercise+"/"+exactnessName(prose), impl)
 	if !found {
-		return 0, 0
+		return out
 	}
 	r := rand.New(rand.NewSource(seed))
 	for range RefuteScripts {
@@ -186,12 +209,28 @@ func (p Parts[I, D, S, O]) plain(impl I, replay func(Script[S, O]) Trace, seed i
 		if pn != nil {
 			break
 		}
-		drawn++
-		if t, pn := Call(func() Trace { return replay(s) }); pn == nil && !t.Bad && t.Panic == nil {
-			right++
+		s.Full = true
+		out.Drawn++
+		t, pn := Call(func() Trace { return replay(s) })
+		if pn != nil {
+			continue
+		}
+		if !t.Bad && t.Panic == nil {
+			out.Right++
+		}
+		for i, st := range t.Steps {
+			if st.Got == "" && st.Want == "" {
+				continue // a call with no answer
+			}
+			c := out.Calls[callName(st.Call)]
+			c[1]++
+			if st.Got == st.Want && !(t.Panic != nil && i == len(t.Steps)-1) {
+				c[0]++
+			}
+			out.Calls[callName(st.Call)] = c
 		}
 	}
-	return right, drawn
+	return out
 }
 
 // findingKey is what two findings of one mistake share: a panic of the

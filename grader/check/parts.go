@@ -189,7 +189,7 @@ func (p Parts[I, D, S, O]) suite(impl I, budget Runner, a *sendsAhead[I]) Suite 
 		_, s.Checks[i].Own = p.Fixed[c.ID[len(p.Exercise)+1:]]
 	}
 	if len(p.Mistakes) > 0 {
-		s.Plain = func(seed int64) (int, int) { return p.plain(impl, replay, seed) }
+		s.Plain = func(seed int64) Plain { return p.plain(impl, replay, seed) }
 	}
 	return s
 }

@@ -27,10 +27,10 @@ type Suite struct {
 	// every answer the implementation gives over the whole of some script
 	// of the named check's domain that it answers wrong (see Judge).
 	Reproduces func(check string, mistakes []string, seed int64) bool
-	// Plain, if set, returns how many plain scripts (the exactness
-	// check's) the implementation answers right, of how many drawn with
-	// seed (see Parts.plain, Judge).
-	Plain func(seed int64) (right, drawn int)
+	// Plain, if set, returns how the implementation answers plain
+	// scripts (the exactness check's) drawn with seed (see Parts.plain,
+	// Judge).
+	Plain func(seed int64) Plain
 }
 
 // MissingDomains returns the names (the part of the id after the slash) of

@@ -35,10 +35,10 @@ const Exactness = "exactness"
 //   - A check whose findings are all charged under other pitfalls passes,
 //     keeps its counterexample and says where it is charged, but for
 //     three cases where the other mistake does not account for it: a
-//     difference no mistake explains, in an implementation that answers
-//     right fewer than one in PlainShare plain scripts (s.Plain: wrong
-//     everywhere, constant or stub-like, it cannot be credited with what
-//     each check is about); a property that found no script answered right where the charged
+//     difference no mistake explains, in an implementation wrong
+//     everywhere (s.Plain, Plain.WrongEverywhere: constant or stub-like,
+//     it cannot be credited with what each check is about); a property
+//     that found no script answered right where the charged
 //     mistakes' models answer some right (s.PassSome); a property where
 //     most scripts answered wrong are not answered, call for call to
 //     their end, as a charged mistake's model answers them
@@ -225,12 +225,12 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 			}
 		}
 		if unnamed(f) && s.Plain != nil {
-			if right, drawn := s.Plain(seed); drawn > 0 && right*PlainShare < drawn {
-				// Hardly one plain script comes out right: what this
-				// check is about cannot be told apart from the
-				// difference charged elsewhere.
+			if pl := s.Plain(seed); pl.WrongEverywhere() {
+				// Hardly a plain script comes out right, nor most calls
+				// of any method: what this check is about cannot be
+				// told apart from the difference charged elsewhere.
 				out[i] = Outcome{Status: report.Failed, Counterexample: f.Counterexample, Diagnosis: diagnosisOf(f.Finding, nil),
-					Message: s.message(f.Finding, nil) + fmt.Sprintf(" That difference is charged under %s. This check fails too: your code answered only %d of %d plain scripts (the exactness check's) right, so what this check is about cannot be told apart from it.", where(f), right, drawn)}
+					Message: s.message(f.Finding, nil) + fmt.Sprintf(" That difference is charged under %s. This check fails too: your code answered only %d of %d plain scripts (the exactness check's) right, and no method right on three calls in four, so what this check is about cannot be told apart from it.", where(f), pl.Right, pl.Drawn)}
 				continue
 			}
 		}
@@ -257,7 +257,8 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 }
 
 // PlainShare: an implementation that answers right fewer than one in
-// PlainShare plain scripts is wrong everywhere (see Judge).
+// PlainShare plain scripts may be wrong everywhere (see
+// Plain.WrongEverywhere).
 const PlainShare = 5
 
 // placed is a finding with the check that found it and, for a finding no

@@ -29,7 +29,7 @@ func notStarted(newImpl New) bool {
 // the limiters' budget.
 var Checks = check.Parts[New, domain, setup, op]{
 	Exercise: "breaker", Prose: prose, API: api, Runs: exactness, BudgetNs: check.LimiterBudgetNs,
-	Mistakes: mistakes, Replay: replay,
+	Mistakes: mistakes, Replay: replay, Traps: traps,
 	Domains: check.ByName(consecutiveDomain, openTimeoutDomain, halfOpenDomain, generationDomain, backwardDomain, exactDomain), Property: domain.property,
 }
 
