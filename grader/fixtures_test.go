@@ -147,6 +147,7 @@ func checkGraded(t *testing.T, f fixture, ex *report.Exercise) {
 	if ex.Status == report.Error {
 		t.Fatalf("%s/%s could not be graded: %s", f.exercise, f.name, ex.Message)
 	}
+	checkClaims(t, ex)
 	var failed, mistakes []string
 	pitfalls := map[string]bool{check.Exactness: true}
 	for _, m := range grader.Mistakes(f.exercise) {

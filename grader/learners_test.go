@@ -88,6 +88,7 @@ func checkLearner(t *testing.T, x expectation, ex *report.Exercise) {
 	if ex.Status == report.Error {
 		t.Fatalf("could not be graded: %s", ex.Message)
 	}
+	checkClaims(t, ex)
 	allowed := append([]string{check.Exactness}, x.Pitfalls...)
 	correct := x.Correct || x.Equivalent != ""
 	failed := 0

@@ -36,6 +36,17 @@ func (p Parts[I, D, S, O]) attribute(impl I, replay func(Script[S, O]) Trace, se
 	if err != nil {
 		return
 	}
+	if i := slices.IndexFunc(prose, func(pr Prose) bool { return pr.Name == self }); i >= 0 && f.Status == report.Failed && len(f.Mistakes) == 0 {
+		if trap, ok := p.trapOf(prose[i]); ok && trap.Neutral == nil {
+			if v, t, found := p.withoutTrap(impl, replay, self, trap, s); found {
+				// The difference stays without the trap: it is shown on
+				// the script without it.
+				g := finding(t, f.Detail)
+				f.Head, f.Counterexample, f.script, f.trace = g.Head, g.Counterexample, v, t
+				s = v
+			}
+		}
+	}
 	f.Attributed, f.Key, f.Details = true, findingKey(f), map[string]string{}
 	right := func(n Script[S, O]) bool {
 		t, pn := Call(func() Trace { return replay(n) })
@@ -145,6 +156,63 @@ func (p Parts[I, D, S, O]) caused(replay func(Script[S, O]) Trace, name string) 
 		t, pn := Call(func() Trace { return replay(n) })
 		return pn == nil && !t.Bad && t.Panic == nil
 	}
+}
+
+// TraplessTries bounds the replays withoutTrap makes for one finding.
+const TraplessTries = 150
+
+// withoutTrap looks for a script that fails as s does, no mistake
+// explaining it, but does not hold trap: among the scripts the check's
+// shrinker makes of s, then of the first of them that still fails with
+// the trap, and so on (at most TraplessTries replays), each within the
+// check's domain or the exactness check's. This is the neutraliser of a
+// trap that has none of its own: vary the script, and see whether the
+// difference stays once the trap is gone.
+func (p Parts[I, D, S, O]) withoutTrap(impl I, replay func(Script[S, O]) Trace, self string, trap Trap[S, O], s Script[S, O]) (Script[S, O], Trace, bool) {
+	d, ok := p.Domains[self]
+	if !ok {
+		return s, Trace{}, false
+	}
+	q := p.Property(d, impl)
+	valid := []func(Script[S, O]) bool{q.Valid}
+	prose, _ := ParseProse(p.Prose)
+	if dx, ok := p.Domains[exactnessName(prose)]; ok {
+		valid = append(valid, p.Property(dx, impl).Valid)
+	}
+	legal := func(c Script[S, O]) bool {
+		return slices.ContainsFunc(valid, func(v func(Script[S, O]) bool) bool { return v == nil || v(c) })
+	}
+	diagnose := Diagnoser(p.Mistakes, p.Replay)
+	tries := 0
+	for cur := s; tries < TraplessTries; {
+		next, moved := q.shrinker(cur), false
+		for tries < TraplessTries {
+			v, ok := next()
+			if !ok {
+				break
+			}
+			c := v.(Script[S, O])
+			if !legal(c) {
+				continue
+			}
+			tries++
+			t, pn := Call(func() Trace { return replay(c) })
+			if pn != nil || !t.Bad || t.Panic != nil || len(diagnose(c, t)) > 0 {
+				continue
+			}
+			if has, pn := Call(func() bool { return trap.Has(c) }); pn == nil && !has {
+				return c, t, true
+			}
+			if !moved {
+				cur, moved = c, true
+				break
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	return s, Trace{}, false
 }
 
 // detail is what the check of prose pr says of a difference on s with

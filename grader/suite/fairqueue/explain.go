@@ -92,4 +92,16 @@ func explainTurn(s script, t check.Trace, why string) string {
 	return fmt.Sprintf("Before the last call, session %d was in its turn with a deficit of %s and its next command costing %s. %s", head, check.U(m.deficit[head]), check.U(m.fifo[head][0]), why)
 }
 
-func explainFIFO(s script, t check.Trace, why string) string { return why }
+// explainFIFO says the fifo check's why only where the last call is a Pop
+// that served the right session a command other than its oldest: else it
+// states the rule.
+func explainFIFO(s script, t check.Trace, why string) string {
+	if n := len(t.Steps); n > 0 && t.Panic == nil {
+		last := t.Steps[n-1]
+		got, want := strings.Split(strings.Trim(last.Got, "()"), ", "), strings.Split(strings.Trim(last.Want, "()"), ", ")
+		if last.Call == "Pop()" && len(got) == 3 && len(want) == 3 && got[0] == want[0] && got[2] == "true" && want[2] == "true" {
+			return why
+		}
+	}
+	return "Within a session, commands leave in the order they came."
+}

@@ -53,7 +53,11 @@ func explainOverflow(s script, t check.Trace, why string) string {
 		if now > latest && !long {
 			if hi, _ := bits.Mul64(now-latest, s.Setup.Rate); hi > 0 {
 				long = true
-				edges = append(edges, fmt.Sprintf("call %d comes %s ns after the one before, an idle time whose product with ratePerSec=%s passes 2^64", i+1, check.U(now-latest), check.U(s.Setup.Rate)))
+				before := "the latest time before it"
+				if i == 0 {
+					before = "New"
+				}
+				edges = append(edges, fmt.Sprintf("call %d comes %s ns after %s, an idle time whose product with ratePerSec=%s passes 2^64", i+1, check.U(now-latest), before, check.U(s.Setup.Rate)))
 			}
 		}
 		latest = max(latest, now)
