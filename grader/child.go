@@ -60,6 +60,12 @@ type child struct {
 	// methods, by name (see paramNames), for naming a call that did not
 	// return; nil writes its arguments without names.
 	params map[string][]string
+	// pkg is the import path of the learner's package the child serves,
+	// and files the base names of its files: where a profiled benchmark
+	// run's allocations may be charged (see Profile). Without them, no
+	// run is profiled.
+	pkg   string
+	files map[string]bool
 
 	cmd *exec.Cmd
 	in  *os.File // its standard input, our end
@@ -715,11 +721,18 @@ func (c *child) SendAhead(calls, answers []json.RawMessage) {
 }
 
 // tryAhead makes the round trip of calls sent ahead, or reports that the
-// process was lost on the way; the loss is forgotten (the process is
-// stopped, and the next call starts another) unless it is one the next
-// call would meet again: the process cannot start, the grading was
-// cancelled.
+// process was lost on the way (see apart).
 func (c *child) tryAhead(line []byte) (resp wire.Response, ok bool) {
+	ok = c.apart(func() { resp = c.roundTrip(line, func() string { return "the calls sent ahead" }, aheadCPULimit) })
+	return resp, ok
+}
+
+// apart runs f, which talks to the process on no check's behalf, and
+// reports whether it ended without losing the process. A loss is
+// forgotten (the process is stopped, and the next call starts another)
+// unless it is one the next call would meet again: the process cannot
+// start, the grading was cancelled.
+func (c *child) apart(f func()) (ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			l, lost := r.(*lostError)
@@ -732,7 +745,8 @@ func (c *child) tryAhead(line []byte) (resp wire.Response, ok bool) {
 			ok = false
 		}
 	}()
-	return c.roundTrip(line, func() string { return "the calls sent ahead" }, aheadCPULimit), true
+	f()
+	return true
 }
 
 // answered returns the answer the process gave the call line when it was sent
@@ -793,6 +807,91 @@ func (c *child) Bench(spec check.BenchSpec) check.BenchRun {
 		run.Time, run.Clock = time.Duration(wall), "the grading program's own clock (this OS does not give the grader its CPU time)"
 	}
 	return run
+}
+
+// profileCPULimit is callCPULimit for the profiled run of a benchmark
+// (see Profile): recording every allocation makes each one slower, and
+// the run is made for information alone, so it is given up sooner than a
+// timed one.
+const profileCPULimit = 10 * time.Second
+
+// Profile implements check.Profiler: the run is prepared as Bench prepares
+// one, and made with Profile naming the learner's package, so that the
+// child charges every allocation of it to the innermost line of that
+// package on its stack. What the child answers is checked before it is
+// passed on: at most wire.MaxSites lines, each in a file of the learner's
+// package, on a line number a file can have, with no more allocations in
+// all than the run made; an answer that breaks any of it gives no lines.
+// Like SendAhead, it never panics: if the child is lost on the way, the
+// loss is forgotten as apart says (the check's verdict, made before,
+// stands).
+func (c *child) Profile(spec check.BenchSpec) []check.AllocRecord {
+	if c.pkg == "" || len(c.files) == 0 || c.lost != nil {
+		return nil
+	}
+	var sites []check.AllocRecord
+	c.apart(func() { sites = c.profile(spec) })
+	return sites
+}
+
+// profile makes the profiled run of Profile.
+func (c *child) profile(spec check.BenchSpec) []check.AllocRecord {
+	setup := func() string { return "the profiled benchmark run's setup and warm-up" }
+	resp := c.roundTrip(c.request(wire.Request{Prepare: spec.Loop, Seed: strconv.FormatUint(spec.Seed, 10), N: strconv.Itoa(spec.Warm)}), setup, profileCPULimit)
+	if resp.Panic != nil {
+		return nil
+	}
+	run := func() string { return fmt.Sprintf("the profiled benchmark run of %d calls", spec.N) }
+	resp = c.roundTrip(c.request(wire.Request{Bench: spec.Loop, N: strconv.Itoa(spec.N), Profile: c.pkg}), run, profileCPULimit)
+	if resp.Panic != nil {
+		return nil
+	}
+	return c.allocRecords(resp)
+}
+
+// allocRecords returns the sites of a profiled run's answer, or nil if
+// they are not what an honest child answers (see Profile).
+func (c *child) allocRecords(resp wire.Response) []check.AllocRecord {
+	made, err := strconv.ParseUint(resp.Allocs, 10, 64)
+	if err != nil || len(resp.Sites) > wire.MaxSites {
+		return nil
+	}
+	var out []check.AllocRecord
+	var total uint64
+	for _, s := range resp.Sites {
+		line, err1 := strconv.Atoi(s.Line)
+		count, err2 := strconv.ParseUint(s.Count, 10, 64)
+		if err1 != nil || err2 != nil || !c.files[s.File] || line < 1 || line > maxSourceLine || count > made-total {
+			return nil
+		}
+		total += count
+		callee := s.Callee
+		if len(callee) > 256 {
+			callee = "" // no runtime function has such a name: no kind
+		}
+		out = append(out, check.AllocRecord{File: s.File, Line: line, Callee: callee, Count: count})
+	}
+	return out
+}
+
+// maxSourceLine bounds the line number of an allocation site: a learner's
+// file has fewer lines.
+const maxSourceLine = 1 << 20
+
+// sourceFiles returns the base names of the non-test Go files in dir (none
+// if dir is "").
+func sourceFiles(dir string) map[string]bool {
+	files := map[string]bool{}
+	if dir == "" {
+		return files
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, p := range paths {
+		if !strings.HasSuffix(p, "_test.go") {
+			files[filepath.Base(p)] = true
+		}
+	}
+	return files
 }
 
 // request is req's line.
