@@ -131,7 +131,7 @@ func spin(t *testing.T, n int) (stop func()) {
 // down, read that as none), and once every thousand calls (a history
 // grown a chunk at a time). Each rate is reported as measured, and the
 // budget allows the last alone: amortised growth, at most one allocation
-// per 100 calls.
+// per 100 calls. The two that fail name the line that allocates.
 func TestAllocationsAreARate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("benchmarks")
@@ -140,10 +140,11 @@ func TestAllocationsAreARate(t *testing.T) {
 		exercise, name string
 		lo, hi         float64 // allocations per call
 		want           report.Status
+		site           string // the first allocation site, "file:line kind"
 	}{
-		{"tokenbucket", "allocates-every-call", 0.99, 1.01, report.Failed},
-		{"gcra", "allocates-on-grant", 0.3, 0.7, report.Failed},
-		{"slidingwindow", "chunked-history", 0.0009, 0.0012, report.Passed},
+		{"tokenbucket", "allocates-every-call", 0.99, 1.01, report.Failed, "tokenbucket.go:52 new object"},
+		{"gcra", "allocates-on-grant", 0.3, 0.7, report.Failed, "gcra.go:61 new object"},
+		{"slidingwindow", "chunked-history", 0.0009, 0.0012, report.Passed, ""},
 	} {
 		t.Run(c.exercise+"/"+c.name, func(t *testing.T) {
 			r, err := grader.Grade(context.Background(), grader.Options{
@@ -162,6 +163,16 @@ func TestAllocationsAreARate(t *testing.T) {
 				}
 				if k.Status != c.want && k.Status != report.Skipped {
 					t.Errorf("%s: %s, want %s (%s)", k.ID, k.Status, c.want, k.Message)
+				}
+				site := ""
+				if s := k.AllocationSites; len(s) > 0 {
+					site = fmt.Sprintf("%s:%d %s", s[0].File, s[0].Line, s[0].Kind)
+					if s[0].PerCall < c.lo*0.9 || s[0].PerCall > c.hi {
+						t.Errorf("%s: %s allocates %v times a call, want about the check's %v to %v", k.ID, site, s[0].PerCall, c.lo, c.hi)
+					}
+				}
+				if site != c.site && k.Status != report.Skipped {
+					t.Errorf("%s: first allocation site %q, want %q (%s)", k.ID, site, c.site, k.Message)
 				}
 				t.Logf("%s: %s", k.ID, k.Message)
 			}
