@@ -8,7 +8,9 @@
 // comparing, shrinking, timing, scoring) happens in the grader's own
 // process, which never runs learner code. So nothing the child writes can
 // be more than an answer to one call, and a false answer is simply a wrong
-// one.
+// one. The one answer that is not a result, where a profiled benchmark run
+// allocated (Response.Sites), is advice shown beside a verdict already
+// made.
 //
 // Values are JSON, with every number written as a string: integers in
 // decimal so that nothing is lost above 2^53, floats in Go's shortest
