@@ -154,8 +154,11 @@ func TestProfileCalls(t *testing.T) {
 		{1_000_000, 1, 20_000},
 		{1_000_000, 0.5, 20_000},
 		{1_000_000, 4, 5_000},
-		{1_000_000, 1000, 1_000},
+		{1_000_000, 1000, 20},
+		{1_000_000, 2023, 10},
+		{1_000_000, 1e9, 10},
 		{300, 1, 300},
+		{5, 3000, 5},
 	} {
 		if got := profileCalls(c.n, c.rate); got != c.want {
 			t.Errorf("profileCalls(%d, %v) = %d, want %d", c.n, c.rate, got, c.want)

@@ -257,11 +257,13 @@ func rateText(rate float64) string {
 
 // profileCalls is how many calls the profiled run of a loop measured with
 // n calls a run, allocating rate times a call, makes: about 20,000
-// allocations' worth, between 1,000 and n calls. Every allocation
-// recorded costs a walk of its stack; that many tell apart lines that
-// allocate once per 1,000 calls from those that do not.
+// allocations' worth (at most n calls, at least 10). Every allocation
+// recorded costs a walk of its stack, some microseconds (a loop making
+// 2,000 a call, through math/big, took 5 µs each: 10 s of CPU for 1,000
+// calls); 20,000 tell the lines that allocate apart, down to once per
+// 1,000 calls for a loop that allocates once a call or less.
 func profileCalls(n int, rate float64) int {
-	return min(n, max(1000, int(20_000/max(rate, 1))))
+	return min(n, max(10, int(20_000/max(rate, 1))))
 }
 
 // MaxAllocSites bounds the sites a check reports.
