@@ -61,11 +61,11 @@ type child struct {
 	// return; nil writes its arguments without names.
 	params map[string][]string
 	// pkg is the import path of the learner's package the child serves,
-	// and files the base names of its files: where a profiled benchmark
+	// and files its files (see sourceFiles): where a profiled benchmark
 	// run's allocations may be charged (see Profile). Without them, no
 	// run is profiled.
 	pkg   string
-	files map[string]bool
+	files map[string]sourceFile
 
 	cmd *exec.Cmd
 	in  *os.File // its standard input, our end
@@ -861,7 +861,8 @@ func (c *child) allocRecords(resp wire.Response) []check.AllocRecord {
 	for _, s := range resp.Sites {
 		line, err1 := strconv.Atoi(s.Line)
 		count, err2 := strconv.ParseUint(s.Count, 10, 64)
-		if err1 != nil || err2 != nil || !c.files[s.File] || line < 1 || line > maxSourceLine || count > made-total {
+		file, ok := c.files[s.File]
+		if err1 != nil || err2 != nil || !ok || line < 1 || line > maxSourceLine || count > made-total {
 			return nil
 		}
 		total += count
@@ -869,7 +870,7 @@ func (c *child) allocRecords(resp wire.Response) []check.AllocRecord {
 		if len(callee) > 256 {
 			callee = "" // no runtime function has such a name: no kind
 		}
-		out = append(out, check.AllocRecord{File: s.File, Line: line, Callee: callee, Count: count})
+		out = append(out, check.AllocRecord{File: s.File, Line: line, Callee: callee, Count: count, FuncLit: file.funcLits[line]})
 	}
 	return out
 }
@@ -878,18 +879,33 @@ func (c *child) allocRecords(resp wire.Response) []check.AllocRecord {
 // file has fewer lines.
 const maxSourceLine = 1 << 20
 
-// sourceFiles returns the base names of the non-test Go files in dir (none
-// if dir is "").
-func sourceFiles(dir string) map[string]bool {
-	files := map[string]bool{}
+// sourceFile is what the grader knows of one of the learner's files: the
+// lines a function literal starts on (none if the file does not parse).
+type sourceFile struct{ funcLits map[int]bool }
+
+// sourceFiles returns the non-test Go files in dir (none if dir is ""),
+// by base name.
+func sourceFiles(dir string) map[string]sourceFile {
+	files := map[string]sourceFile{}
 	if dir == "" {
 		return files
 	}
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	fset := token.NewFileSet()
 	for _, p := range paths {
-		if !strings.HasSuffix(p, "_test.go") {
-			files[filepath.Base(p)] = true
+		if strings.HasSuffix(p, "_test.go") {
+			continue
 		}
+		f := sourceFile{funcLits: map[int]bool{}}
+		if file, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution); err == nil {
+			ast.Inspect(file, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.FuncLit); ok {
+					f.funcLits[fset.Position(lit.Pos()).Line] = true
+				}
+				return true
+			})
+		}
+		files[filepath.Base(p)] = f
 	}
 	return files
 }

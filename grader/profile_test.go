@@ -32,8 +32,8 @@ func TestProfileTrustsNoAnswerItCannotCheck(t *testing.T) {
 		want               string // the records, as fmt writes them
 		stopped            bool   // the child is stopped (and the loss forgotten)
 	}{
-		{"honest", "profile", answer("100", honest, site("ring.go", "7", "runtime.growslice", "10")),
-			"[{tokenbucket.go 52 runtime.newobject 90} {ring.go 7 runtime.growslice 10}]", false},
+		{"honest", "profile", answer("100", honest, site("ring.go", "7", "runtime.growslice", "5"), site("ring.go", "9", "runtime.newobject", "5")),
+			"[{tokenbucket.go 52 runtime.newobject 90 false} {ring.go 7 runtime.growslice 5 false} {ring.go 9 runtime.newobject 5 true}]", false},
 		{"a file not the learner's", "profile", answer("100", honest, site("../../etc/passwd", "1", "", "1")), "[]", false},
 		{"a file of another package", "profile", answer("100", site("harness.go", "1", "", "1")), "[]", false},
 		{"more allocations than the run made", "profile", answer("100", honest, site("ring.go", "7", "", "11")), "[]", false},
@@ -42,13 +42,13 @@ func TestProfileTrustsNoAnswerItCannotCheck(t *testing.T) {
 		{"a line no file has", "profile", answer("100", site("ring.go", "99999999", "", "1")), "[]", false},
 		{"a count that is not one", "profile", answer("100", site("ring.go", "3", "", "-1")), "[]", false},
 		{"too many sites", "profile", answer("100", slices.Repeat([]string{site("ring.go", "3", "", "1")}, 17)...), "[]", false},
-		{"a callee no runtime function has", "profile", answer("100", site("ring.go", "3", strings.Repeat("x", 300), "1")), "[{ring.go 3  1}]", false},
+		{"a callee no runtime function has", "profile", answer("100", site("ring.go", "3", strings.Repeat("x", 300), "1")), "[{ring.go 3  1 false}]", false},
 		{"not an answer", "profile", "no, thank you", "[]", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv("RATELAB_FAKE_PROFILE", c.answer)
 			ch := fake(t, context.Background(), c.mode)
-			ch.pkg, ch.files = "ratelab/exercises/tokenbucket", map[string]bool{"tokenbucket.go": true, "ring.go": true}
+			ch.pkg, ch.files = "ratelab/exercises/tokenbucket", map[string]sourceFile{"tokenbucket.go": {}, "ring.go": {funcLits: map[int]bool{9: true}}}
 			ch.arm(time.Minute)
 			got := ch.Profile(check.BenchSpec{Loop: "learner", Seed: 1, Warm: 10, N: 100})
 			if fmt.Sprint(got) != c.want && !(c.want == "[]" && got == nil) {
@@ -70,7 +70,7 @@ func TestAProfiledRunThatDoesNotReturnIsGivenUp(t *testing.T) {
 		t.Skip("this OS gives no CPU time of another process")
 	}
 	ch := fake(t, context.Background(), "spin-on-call")
-	ch.pkg, ch.files = "ratelab/exercises/tokenbucket", map[string]bool{"tokenbucket.go": true}
+	ch.pkg, ch.files = "ratelab/exercises/tokenbucket", map[string]sourceFile{"tokenbucket.go": {}}
 	ch.arm(300 * time.Millisecond)
 	if got := ch.Profile(check.BenchSpec{Loop: "learner", Seed: 1, Warm: 10, N: 100}); got != nil {
 		t.Errorf("Profile of a run that spins = %v, want none", got)
@@ -91,10 +91,24 @@ func TestAChildWithoutTheLearnersFilesIsNotProfiled(t *testing.T) {
 	}
 }
 
+// TestSourceFilesAreTheLearnersGoFiles: the files allocations may be
+// charged to are the folder's Go files but its tests, each with the lines
+// its function literals start on (none for a file that does not parse).
 func TestSourceFilesAreTheLearnersGoFiles(t *testing.T) {
-	got := sourceFiles(filepath.Join("testdata", "fixtures", "tokenbucket", "allocates-every-call"))
-	if len(got) != 1 || !got["tokenbucket.go"] {
-		t.Errorf("sourceFiles of a fixture = %v, want its tokenbucket.go", got)
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"ring.go":      "package ring\n\nfunc New() func() int {\n\tn := 0\n\treturn func() int {\n\t\tn++\n\t\treturn n\n\t}\n}\n\nvar f = func() {}\n",
+		"broken.go":    "package ring\n\nfunc (\n",
+		"ring_test.go": "package ring\n",
+		"notes.txt":    "func() {}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := sourceFiles(dir)
+	if want := "map[broken.go:{map[]} ring.go:{map[5:true 11:true]}]"; fmt.Sprint(got) != want {
+		t.Errorf("sourceFiles = %v, want %s", got, want)
 	}
 	if got := sourceFiles(""); len(got) != 0 {
 		t.Errorf("sourceFiles of no folder = %v, want none (not the working folder's)", got)

@@ -59,7 +59,6 @@ func TestAllocSites(t *testing.T) {
 		{File: "ring.go", Line: 12, Callee: "fmt.Sprint", Count: 50},
 		{File: "ring.go", Line: 13, Callee: "runtime.convT64", Count: 5},
 		{File: "ring.go", Line: 14, Callee: "runtime.makeslice", Count: 3},
-		{File: "ring.go", Line: 15, Callee: "runtime.newobject", Count: 1}, // under 1 per 1,000 calls
 		{File: "", Line: 3, Count: 500},
 		{File: "ring.go", Line: 0, Count: 500},
 		{File: "ring.go", Line: 2, Count: 0},
@@ -74,6 +73,23 @@ func TestAllocSites(t *testing.T) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("AllocSites =\n%v\nwant\n%v", got, want)
+	}
+	// A new object where a function literal starts is the closure;
+	// anything else made there keeps its kind. A line under one
+	// allocation per 1,000 calls is left out.
+	got = AllocSites([]AllocRecord{
+		{File: "ring.go", Line: 20, Callee: "runtime.newobject", Count: 4, FuncLit: true},
+		{File: "ring.go", Line: 20, Callee: "runtime.growslice", Count: 2, FuncLit: true},
+		{File: "ring.go", Line: 14, Callee: "runtime.makeslice", Count: 3},
+		{File: "ring.go", Line: 15, Callee: "runtime.newobject", Count: 1},
+	}, 2000)
+	want = []report.AllocSite{
+		{File: "ring.go", Line: 20, PerCall: 0.002, Kind: "closure"},
+		{File: "ring.go", Line: 14, PerCall: 0.0015, Kind: "make"},
+		{File: "ring.go", Line: 20, PerCall: 0.001, Kind: "append"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("AllocSites with a closure =\n%v\nwant\n%v", got, want)
 	}
 	if got := AllocSites(recs, 0); got != nil {
 		t.Errorf("AllocSites of no calls = %v, want none", got)

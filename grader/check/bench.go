@@ -271,7 +271,8 @@ const MaxAllocSites = 5
 
 // AllocSites turns a profiled run's records of n calls into the sites a
 // check reports: the records of one line and one kind of allocation (see
-// AllocKind) together, as allocations per call, those of at least one
+// AllocKind; a new object on a line a function literal starts on is a
+// "closure") together, as allocations per call, those of at least one
 // per 1,000 calls (a tenth of MaxAllocsPerOp: below it a line is no cause
 // of a failed budget), the most per call first, at most MaxAllocSites.
 // The records come from the process that runs the learner's code: they
@@ -291,7 +292,11 @@ func AllocSites(records []AllocRecord, n int) []report.AllocSite {
 		if r.File == "" || r.Line <= 0 || r.Count == 0 {
 			continue
 		}
-		counts[key{r.File, r.Line, AllocKind(r.Callee)}] += float64(r.Count)
+		kind := AllocKind(r.Callee)
+		if kind == "new object" && r.FuncLit {
+			kind = "closure"
+		}
+		counts[key{r.File, r.Line, kind}] += float64(r.Count)
 	}
 	var out []report.AllocSite
 	for k, c := range counts {
@@ -331,7 +336,7 @@ var allocKinds = map[string]string{
 // function it called that made it (callee, as runtime.Frame names it):
 // "append" (runtime.growslice), "make", "map" (making one, or an
 // assignment that grew it), "new object" (&T{}, new(T), a variable or a
-// closure that outlives the call), "interface conversion" (a value stored
+// closure that outlives the call: see AllocSites for telling closures), "interface conversion" (a value stored
 // in an interface), "string concatenation", "string conversion",
 // "channel" or "goroutine". It is "" for any other callee (the line called
 // a function, fmt.Sprint say, that allocated inside), and for none.

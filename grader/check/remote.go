@@ -66,6 +66,10 @@ type AllocRecord struct {
 	// (the frame just inside the learner's, "runtime.growslice"), or "".
 	Callee string
 	Count  uint64 // allocations made there during the run's measured iterations
+	// FuncLit is set where a function literal starts on the line, as the
+	// grader read the learner's file: a new object made there is the
+	// closure.
+	FuncLit bool
 }
 
 // Ahead is a Remote that can be sent a replay's calls before the replay

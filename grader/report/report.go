@@ -97,9 +97,10 @@ type AllocSite struct {
 	Line    int     `json:"line"`
 	PerCall float64 `json:"per_call"` // allocations there per call of the loop
 	// Kind is what allocated, from the function the line called: "append",
-	// "make", "map", "new object", "interface conversion", "string
-	// concatenation", "string conversion", "channel", "goroutine"; empty
-	// when the line called something else that allocated (fmt.Sprint).
+	// "make", "map", "new object", "closure", "interface conversion",
+	// "string concatenation", "string conversion", "channel",
+	// "goroutine"; empty when the line called something else that
+	// allocated (fmt.Sprint).
 	Kind string `json:"kind,omitempty"`
 }
 
