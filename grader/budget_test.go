@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -177,5 +178,69 @@ func TestAllocationsAreARate(t *testing.T) {
 				t.Logf("%s: %s", k.ID, k.Message)
 			}
 		})
+	}
+}
+
+// TestAllocationSitesNameTheLinesAndKinds grades a correct bucket that
+// allocates in a second file: a closure on every call, and a one-word
+// slice (a tiny allocation, which the profile sees by the block) on every
+// grant. The budget check names both lines, in the file they are in, with
+// their kinds and rates.
+func TestAllocationSitesNameTheLinesAndKinds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("benchmarks")
+	}
+	src, err := os.ReadFile(filepath.Join("testdata", "fixtures", "tokenbucket", "allocates-every-call", "tokenbucket.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(src)
+	for old, new := range map[string]string{
+		"	last                                 *call\n":      "	hook func() uint64\n	log  []uint64\n",
+		"	b.last = &call{nowNs: nowNs, n: n, granted: ok}\n": "	b.note(nowNs, n, ok)\n",
+	} {
+		if !strings.Contains(s, old) {
+			t.Fatalf("fixture allocates-every-call has no %q to replace", old)
+		}
+		s = strings.Replace(s, old, new, 1)
+	}
+	const note = `package tokenbucket
+
+func (b *TokenBucket) note(nowNs, n uint64, ok bool) {
+	b.hook = func() uint64 { return nowNs + n }
+	if ok {
+		b.log = append(b.log[:0:0], nowNs)
+	}
+}
+`
+	dir := t.TempDir()
+	for name, src := range map[string]string{"tokenbucket.go": s, "note.go": note} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := grader.Grade(context.Background(), grader.Options{
+		Root: root(t), Exercises: []string{"tokenbucket"}, Seed: grader.DefaultSeed, BenchOnly: true,
+		Replace: map[string]string{"tokenbucket": dir},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range r.Exercises[0].Checks {
+		if c.Kind != report.Benchmark || c.Status == report.Skipped {
+			continue
+		}
+		t.Logf("%s: %s", c.ID, c.Message)
+		sites := map[string]float64{}
+		for _, s := range c.AllocationSites {
+			sites[fmt.Sprintf("%s:%d %s", s.File, s.Line, s.Kind)] = s.PerCall
+		}
+		closure, grants := sites["note.go:4 closure"], sites["note.go:6 append"]
+		if len(sites) != 2 || closure < 0.95 || closure > 1.05 || grants <= 0.01 || grants > 1.05 {
+			t.Errorf("%s: sites %v, want note.go:4 (closure) once a call and note.go:6 (append) on grants", c.ID, sites)
+		}
+		if c.AllocsPerOp == nil || closure+grants > *c.AllocsPerOp*1.1 || closure+grants < *c.AllocsPerOp*0.9 {
+			t.Errorf("%s: the sites make %v allocations a call, the check counted %v", c.ID, closure+grants, c.AllocsPerOp)
+		}
 	}
 }
