@@ -823,14 +823,17 @@ const profileCPULimit = 10 * time.Second
 // package, on a line number a file can have, with no more allocations in
 // all than the run made; an answer that breaks any of it gives no lines.
 // Like SendAhead, it never panics: if the child is lost on the way, the
-// loss is forgotten as apart says (the check's verdict, made before,
-// stands).
+// loss is forgotten, whatever it was, but for a cancelled grading: the
+// check's verdict, made before, stands, and the next check meets what is
+// wrong, if anything still is.
 func (c *child) Profile(spec check.BenchSpec) []check.AllocRecord {
 	if c.pkg == "" || len(c.files) == 0 || c.lost != nil {
 		return nil
 	}
 	var sites []check.AllocRecord
-	c.apart(func() { sites = c.profile(spec) })
+	if !c.apart(func() { sites = c.profile(spec) }) && c.lost != nil && c.lost.kind != lostCanceled {
+		c.lost = nil
+	}
 	return sites
 }
 

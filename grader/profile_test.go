@@ -114,3 +114,29 @@ func TestSourceFilesAreTheLearnersGoFiles(t *testing.T) {
 		t.Errorf("sourceFiles of no folder = %v, want none (not the working folder's)", got)
 	}
 }
+
+// TestAProfileThatCannotRunLosesNothingButACancel: a profiled run whose
+// child cannot start gives no sites and leaves no loss for the check to
+// report (its verdict was made before); a cancelled grading is still
+// reported as cancelled.
+func TestAProfileThatCannotRunLosesNothingButACancel(t *testing.T) {
+	spec := check.BenchSpec{Loop: "learner", Seed: 1, Warm: 10, N: 100}
+	files := map[string]sourceFile{"tokenbucket.go": {}}
+
+	ch := newChild(context.Background(), filepath.Join(t.TempDir(), "no-such-program"), "tokenbucket", t.TempDir(), nil)
+	ch.pkg, ch.files = "ratelab/exercises/tokenbucket", files
+	ch.arm(time.Minute)
+	if got := ch.Profile(spec); got != nil || ch.lost != nil {
+		t.Errorf("Profile with a child that cannot start = %v, lost %v; want no sites and nothing lost", got, ch.lost)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	ch = fake(t, ctx, "hang")
+	ch.pkg, ch.files = "ratelab/exercises/tokenbucket", files
+	ch.arm(time.Minute)
+	time.AfterFunc(100*time.Millisecond, cancel)
+	if got := ch.Profile(spec); got != nil || ch.lost == nil || ch.lost.kind != lostCanceled {
+		t.Errorf("Profile in a cancelled grading = %v, lost %+v; want no sites and the cancel kept", got, ch.lost)
+	}
+	ch.stop()
+}
