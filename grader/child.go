@@ -819,9 +819,9 @@ const profileCPULimit = 10 * time.Second
 // one, and made with Profile naming the learner's package, so that the
 // child charges every allocation of it to the innermost line of that
 // package on its stack. What the child answers is checked before it is
-// passed on: at most wire.MaxSites lines, each in a file of the learner's
-// package, on a line number a file can have, with no more allocations in
-// all than the run made; an answer that breaks any of it gives no lines.
+// passed on: at most wire.MaxSites lines, each a line of a file of the
+// learner's package, with no more allocations in all than the run made;
+// an answer that breaks any of it gives no lines.
 // Like SendAhead, it never panics: if the child is lost on the way, the
 // loss is forgotten, whatever it was, but for a cancelled grading: the
 // check's verdict, made before, stands, and the next check meets what is
@@ -865,7 +865,7 @@ func (c *child) allocRecords(resp wire.Response) []check.AllocRecord {
 		line, err1 := strconv.Atoi(s.Line)
 		count, err2 := strconv.ParseUint(s.Count, 10, 64)
 		file, ok := c.files[s.File]
-		if err1 != nil || err2 != nil || !ok || line < 1 || line > maxSourceLine || count > made-total {
+		if err1 != nil || err2 != nil || !ok || line < 1 || line > file.lines || count > made-total {
 			return nil
 		}
 		total += count
@@ -878,13 +878,13 @@ func (c *child) allocRecords(resp wire.Response) []check.AllocRecord {
 	return out
 }
 
-// maxSourceLine bounds the line number of an allocation site: a learner's
-// file has fewer lines.
-const maxSourceLine = 1 << 20
-
-// sourceFile is what the grader knows of one of the learner's files: the
-// lines a function literal starts on (none if the file does not parse).
-type sourceFile struct{ funcLits map[int]bool }
+// sourceFile is what the grader knows of one of the learner's files: how
+// many lines it has, and the lines a function literal starts on (none if
+// the file does not parse).
+type sourceFile struct {
+	lines    int
+	funcLits map[int]bool
+}
 
 // sourceFiles returns the non-test Go files in dir (none if dir is ""),
 // by base name.
@@ -899,8 +899,12 @@ func sourceFiles(dir string) map[string]sourceFile {
 		if strings.HasSuffix(p, "_test.go") {
 			continue
 		}
-		f := sourceFile{funcLits: map[int]bool{}}
-		if file, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution); err == nil {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		f := sourceFile{lines: bytes.Count(src, []byte("\n")) + 1, funcLits: map[int]bool{}}
+		if file, err := parser.ParseFile(fset, p, src, parser.SkipObjectResolution); err == nil {
 			ast.Inspect(file, func(n ast.Node) bool {
 				if lit, ok := n.(*ast.FuncLit); ok {
 					f.funcLits[fset.Position(lit.Pos()).Line] = true

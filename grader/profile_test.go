@@ -39,7 +39,8 @@ func TestProfileTrustsNoAnswerItCannotCheck(t *testing.T) {
 		{"more allocations than the run made", "profile", answer("100", honest, site("ring.go", "7", "", "11")), "[]", false},
 		{"no count of the run", "profile", answer("many", honest), "[]", false},
 		{"line 0", "profile", answer("100", site("ring.go", "0", "", "1")), "[]", false},
-		{"a line no file has", "profile", answer("100", site("ring.go", "99999999", "", "1")), "[]", false},
+		{"a line past the file's end", "profile", answer("100", site("ring.go", "21", "", "1")), "[]", false},
+		{"the file's last line", "profile", answer("100", site("ring.go", "20", "", "1")), "[{ring.go 20  1 false}]", false},
 		{"a count that is not one", "profile", answer("100", site("ring.go", "3", "", "-1")), "[]", false},
 		{"too many sites", "profile", answer("100", slices.Repeat([]string{site("ring.go", "3", "", "1")}, 17)...), "[]", false},
 		{"a callee no runtime function has", "profile", answer("100", site("ring.go", "3", strings.Repeat("x", 300), "1")), "[{ring.go 3  1 false}]", false},
@@ -48,7 +49,7 @@ func TestProfileTrustsNoAnswerItCannotCheck(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv("RATELAB_FAKE_PROFILE", c.answer)
 			ch := fake(t, context.Background(), c.mode)
-			ch.pkg, ch.files = "ratelab/exercises/tokenbucket", map[string]sourceFile{"tokenbucket.go": {}, "ring.go": {funcLits: map[int]bool{9: true}}}
+			ch.pkg, ch.files = "ratelab/exercises/tokenbucket", map[string]sourceFile{"tokenbucket.go": {lines: 60}, "ring.go": {lines: 20, funcLits: map[int]bool{9: true}}}
 			ch.arm(time.Minute)
 			got := ch.Profile(check.BenchSpec{Loop: "learner", Seed: 1, Warm: 10, N: 100})
 			if fmt.Sprint(got) != c.want && !(c.want == "[]" && got == nil) {
@@ -70,7 +71,7 @@ func TestAProfiledRunThatDoesNotReturnIsGivenUp(t *testing.T) {
 		t.Skip("this OS gives no CPU time of another process")
 	}
 	ch := fake(t, context.Background(), "spin-on-call")
-	ch.pkg, ch.files = "ratelab/exercises/tokenbucket", map[string]sourceFile{"tokenbucket.go": {}}
+	ch.pkg, ch.files = "ratelab/exercises/tokenbucket", map[string]sourceFile{"tokenbucket.go": {lines: 60}}
 	ch.arm(300 * time.Millisecond)
 	if got := ch.Profile(check.BenchSpec{Loop: "learner", Seed: 1, Warm: 10, N: 100}); got != nil {
 		t.Errorf("Profile of a run that spins = %v, want none", got)
@@ -107,7 +108,7 @@ func TestSourceFilesAreTheLearnersGoFiles(t *testing.T) {
 		}
 	}
 	got := sourceFiles(dir)
-	if want := "map[broken.go:{map[]} ring.go:{map[5:true 11:true]}]"; fmt.Sprint(got) != want {
+	if want := "map[broken.go:{4 map[]} ring.go:{12 map[5:true 11:true]}]"; fmt.Sprint(got) != want {
 		t.Errorf("sourceFiles = %v, want %s", got, want)
 	}
 	if got := sourceFiles(""); len(got) != 0 {
@@ -121,7 +122,7 @@ func TestSourceFilesAreTheLearnersGoFiles(t *testing.T) {
 // reported as cancelled.
 func TestAProfileThatCannotRunLosesNothingButACancel(t *testing.T) {
 	spec := check.BenchSpec{Loop: "learner", Seed: 1, Warm: 10, N: 100}
-	files := map[string]sourceFile{"tokenbucket.go": {}}
+	files := map[string]sourceFile{"tokenbucket.go": {lines: 60}}
 
 	ch := newChild(context.Background(), filepath.Join(t.TempDir(), "no-such-program"), "tokenbucket", t.TempDir(), nil)
 	ch.pkg, ch.files = "ratelab/exercises/tokenbucket", files

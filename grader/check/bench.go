@@ -336,10 +336,11 @@ var allocKinds = map[string]string{
 // function it called that made it (callee, as runtime.Frame names it):
 // "append" (runtime.growslice), "make", "map" (making one, or an
 // assignment that grew it), "new object" (&T{}, new(T), a variable or a
-// closure that outlives the call: see AllocSites for telling closures), "interface conversion" (a value stored
-// in an interface), "string concatenation", "string conversion",
-// "channel" or "goroutine". It is "" for any other callee (the line called
-// a function, fmt.Sprint say, that allocated inside), and for none.
+// closure that outlives the call: AllocSites tells closures apart),
+// "interface conversion" (a value stored in an interface), "string
+// concatenation", "string conversion", "channel" or "goroutine". It is ""
+// for any other callee (the line called a function, fmt.Sprint say, that
+// allocated inside), and for none.
 func AllocKind(callee string) string {
 	if k, ok := allocKinds[callee]; ok {
 		return k
