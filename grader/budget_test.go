@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -131,7 +132,7 @@ func spin(t *testing.T, n int) (stop func()) {
 // down, read that as none), and once every thousand calls (a history
 // grown a chunk at a time). Each rate is reported as measured, and the
 // budget allows the last alone: amortised growth, at most one allocation
-// per 100 calls.
+// per 100 calls. The two that fail name the line that allocates.
 func TestAllocationsAreARate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("benchmarks")
@@ -140,10 +141,11 @@ func TestAllocationsAreARate(t *testing.T) {
 		exercise, name string
 		lo, hi         float64 // allocations per call
 		want           report.Status
+		site           string // the first allocation site, "file:line kind"
 	}{
-		{"tokenbucket", "allocates-every-call", 0.99, 1.01, report.Failed},
-		{"gcra", "allocates-on-grant", 0.3, 0.7, report.Failed},
-		{"slidingwindow", "chunked-history", 0.0009, 0.0012, report.Passed},
+		{"tokenbucket", "allocates-every-call", 0.99, 1.01, report.Failed, "tokenbucket.go:52 new object"},
+		{"gcra", "allocates-on-grant", 0.3, 0.7, report.Failed, "gcra.go:61 new object"},
+		{"slidingwindow", "chunked-history", 0.0009, 0.0012, report.Passed, ""},
 	} {
 		t.Run(c.exercise+"/"+c.name, func(t *testing.T) {
 			r, err := grader.Grade(context.Background(), grader.Options{
@@ -163,8 +165,82 @@ func TestAllocationsAreARate(t *testing.T) {
 				if k.Status != c.want && k.Status != report.Skipped {
 					t.Errorf("%s: %s, want %s (%s)", k.ID, k.Status, c.want, k.Message)
 				}
+				site := ""
+				if s := k.AllocationSites; len(s) > 0 {
+					site = fmt.Sprintf("%s:%d %s", s[0].File, s[0].Line, s[0].Kind)
+					if s[0].PerCall < c.lo*0.9 || s[0].PerCall > c.hi {
+						t.Errorf("%s: %s allocates %v times a call, want about the check's %v to %v", k.ID, site, s[0].PerCall, c.lo, c.hi)
+					}
+				}
+				if site != c.site && k.Status != report.Skipped {
+					t.Errorf("%s: first allocation site %q, want %q (%s)", k.ID, site, c.site, k.Message)
+				}
 				t.Logf("%s: %s", k.ID, k.Message)
 			}
 		})
+	}
+}
+
+// TestAllocationSitesNameTheLinesAndKinds grades a correct bucket that
+// allocates in a second file: a closure on every call, and a one-word
+// slice (a tiny allocation, which the profile sees by the block) on every
+// grant. The budget check names both lines, in the file they are in, with
+// their kinds and rates.
+func TestAllocationSitesNameTheLinesAndKinds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("benchmarks")
+	}
+	src, err := os.ReadFile(filepath.Join("testdata", "fixtures", "tokenbucket", "allocates-every-call", "tokenbucket.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(src)
+	for old, new := range map[string]string{
+		"	last                                 *call\n":      "	hook func() uint64\n	log  []uint64\n",
+		"	b.last = &call{nowNs: nowNs, n: n, granted: ok}\n": "	b.note(nowNs, n, ok)\n",
+	} {
+		if !strings.Contains(s, old) {
+			t.Fatalf("fixture allocates-every-call has no %q to replace", old)
+		}
+		s = strings.Replace(s, old, new, 1)
+	}
+	const note = `package tokenbucket
+
+func (b *TokenBucket) note(nowNs, n uint64, ok bool) {
+	b.hook = func() uint64 { return nowNs + n }
+	if ok {
+		b.log = append(b.log[:0:0], nowNs)
+	}
+}
+`
+	dir := t.TempDir()
+	for name, src := range map[string]string{"tokenbucket.go": s, "note.go": note} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := grader.Grade(context.Background(), grader.Options{
+		Root: root(t), Exercises: []string{"tokenbucket"}, Seed: grader.DefaultSeed, BenchOnly: true,
+		Replace: map[string]string{"tokenbucket": dir},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range r.Exercises[0].Checks {
+		if c.Kind != report.Benchmark || c.Status == report.Skipped {
+			continue
+		}
+		t.Logf("%s: %s", c.ID, c.Message)
+		sites := map[string]float64{}
+		for _, s := range c.AllocationSites {
+			sites[fmt.Sprintf("%s:%d %s", s.File, s.Line, s.Kind)] = s.PerCall
+		}
+		closure, grants := sites["note.go:4 closure"], sites["note.go:6 append"]
+		if len(sites) != 2 || closure < 0.95 || closure > 1.05 || grants <= 0.01 || grants > 1.05 {
+			t.Errorf("%s: sites %v, want note.go:4 (closure) once a call and note.go:6 (append) on grants", c.ID, sites)
+		}
+		if c.AllocsPerOp == nil || closure+grants > *c.AllocsPerOp*1.1 || closure+grants < *c.AllocsPerOp*0.9 {
+			t.Errorf("%s: the sites make %v allocations a call, the check counted %v", c.ID, closure+grants, c.AllocsPerOp)
+		}
 	}
 }

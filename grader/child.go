@@ -60,6 +60,12 @@ type child struct {
 	// methods, by name (see paramNames), for naming a call that did not
 	// return; nil writes its arguments without names.
 	params map[string][]string
+	// pkg is the import path of the learner's package the child serves,
+	// and files its files (see sourceFiles): where a profiled benchmark
+	// run's allocations may be charged (see Profile). Without them, no
+	// run is profiled.
+	pkg   string
+	files map[string]sourceFile
 
 	cmd *exec.Cmd
 	in  *os.File // its standard input, our end
@@ -715,11 +721,18 @@ func (c *child) SendAhead(calls, answers []json.RawMessage) {
 }
 
 // tryAhead makes the round trip of calls sent ahead, or reports that the
-// process was lost on the way; the loss is forgotten (the process is
-// stopped, and the next call starts another) unless it is one the next
-// call would meet again: the process cannot start, the grading was
-// cancelled.
+// process was lost on the way (see apart).
 func (c *child) tryAhead(line []byte) (resp wire.Response, ok bool) {
+	ok = c.apart(func() { resp = c.roundTrip(line, func() string { return "the calls sent ahead" }, aheadCPULimit) })
+	return resp, ok
+}
+
+// apart runs f, which talks to the process on no check's behalf, and
+// reports whether it ended without losing the process. A loss is
+// forgotten (the process is stopped, and the next call starts another)
+// unless it is one the next call would meet again: the process cannot
+// start, the grading was cancelled.
+func (c *child) apart(f func()) (ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			l, lost := r.(*lostError)
@@ -732,7 +745,8 @@ func (c *child) tryAhead(line []byte) (resp wire.Response, ok bool) {
 			ok = false
 		}
 	}()
-	return c.roundTrip(line, func() string { return "the calls sent ahead" }, aheadCPULimit), true
+	f()
+	return true
 }
 
 // answered returns the answer the process gave the call line when it was sent
@@ -793,6 +807,114 @@ func (c *child) Bench(spec check.BenchSpec) check.BenchRun {
 		run.Time, run.Clock = time.Duration(wall), "the grading program's own clock (this OS does not give the grader its CPU time)"
 	}
 	return run
+}
+
+// profileCPULimit is callCPULimit for the profiled run of a benchmark
+// (see Profile): recording every allocation makes each one slower, and
+// the run is made for information alone, so it is given up sooner than a
+// timed one.
+const profileCPULimit = 10 * time.Second
+
+// Profile implements check.Profiler: the run is prepared as Bench prepares
+// one, and made with Profile naming the learner's package, so that the
+// child charges every allocation of it to the innermost line of that
+// package on its stack. What the child answers is checked before it is
+// passed on: at most wire.MaxSites lines, each a line of a file of the
+// learner's package, with no more allocations in all than the run made;
+// an answer that breaks any of it gives no lines.
+// Like SendAhead, it never panics: if the child is lost on the way, the
+// loss is forgotten, whatever it was, but for a cancelled grading: the
+// check's verdict, made before, stands, and the next check meets what is
+// wrong, if anything still is.
+func (c *child) Profile(spec check.BenchSpec) []check.AllocRecord {
+	if c.pkg == "" || len(c.files) == 0 || c.lost != nil {
+		return nil
+	}
+	var sites []check.AllocRecord
+	if !c.apart(func() { sites = c.profile(spec) }) && c.lost != nil && c.lost.kind != lostCanceled {
+		c.lost = nil
+	}
+	return sites
+}
+
+// profile makes the profiled run of Profile.
+func (c *child) profile(spec check.BenchSpec) []check.AllocRecord {
+	setup := func() string { return "the profiled benchmark run's setup and warm-up" }
+	resp := c.roundTrip(c.request(wire.Request{Prepare: spec.Loop, Seed: strconv.FormatUint(spec.Seed, 10), N: strconv.Itoa(spec.Warm)}), setup, profileCPULimit)
+	if resp.Panic != nil {
+		return nil
+	}
+	run := func() string { return fmt.Sprintf("the profiled benchmark run of %d calls", spec.N) }
+	resp = c.roundTrip(c.request(wire.Request{Bench: spec.Loop, N: strconv.Itoa(spec.N), Profile: c.pkg}), run, profileCPULimit)
+	if resp.Panic != nil {
+		return nil
+	}
+	return c.allocRecords(resp)
+}
+
+// allocRecords returns the sites of a profiled run's answer, or nil if
+// they are not what an honest child answers (see Profile).
+func (c *child) allocRecords(resp wire.Response) []check.AllocRecord {
+	made, err := strconv.ParseUint(resp.Allocs, 10, 64)
+	if err != nil || len(resp.Sites) > wire.MaxSites {
+		return nil
+	}
+	var out []check.AllocRecord
+	var total uint64
+	for _, s := range resp.Sites {
+		line, err1 := strconv.Atoi(s.Line)
+		count, err2 := strconv.ParseUint(s.Count, 10, 64)
+		file, ok := c.files[s.File]
+		if err1 != nil || err2 != nil || !ok || line < 1 || line > file.lines || count > made-total {
+			return nil
+		}
+		total += count
+		callee := s.Callee
+		if len(callee) > 256 {
+			callee = "" // no runtime function has such a name: no kind
+		}
+		out = append(out, check.AllocRecord{File: s.File, Line: line, Callee: callee, Count: count, FuncLit: file.funcLits[line]})
+	}
+	return out
+}
+
+// sourceFile is what the grader knows of one of the learner's files: how
+// many lines it has, and the lines a function literal starts on (none if
+// the file does not parse).
+type sourceFile struct {
+	lines    int
+	funcLits map[int]bool
+}
+
+// sourceFiles returns the non-test Go files in dir (none if dir is ""),
+// by base name.
+func sourceFiles(dir string) map[string]sourceFile {
+	files := map[string]sourceFile{}
+	if dir == "" {
+		return files
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	fset := token.NewFileSet()
+	for _, p := range paths {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		f := sourceFile{lines: bytes.Count(src, []byte("\n")) + 1, funcLits: map[int]bool{}}
+		if file, err := parser.ParseFile(fset, p, src, parser.SkipObjectResolution); err == nil {
+			ast.Inspect(file, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.FuncLit); ok {
+					f.funcLits[fset.Position(lit.Pos()).Line] = true
+				}
+				return true
+			})
+		}
+		files[filepath.Base(p)] = f
+	}
+	return files
 }
 
 // request is req's line.

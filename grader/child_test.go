@@ -76,6 +76,11 @@ func fakeChild(mode string) {
 	case "ahead-more": // answers more calls than were sent ahead
 		fmt.Println(`{"answers":[{"ret":[true]},{"ret":[true]}]}`)
 		in.ReadString('\n')
+	case "profile": // prepares a run, then answers its Bench with RATELAB_FAKE_PROFILE
+		fmt.Println(`{}`)
+		in.ReadString('\n')
+		fmt.Println(os.Getenv("RATELAB_FAKE_PROFILE"))
+		in.ReadString('\n')
 	}
 }
 

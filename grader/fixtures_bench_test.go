@@ -10,8 +10,8 @@ var benchFixtures = []fixture{
 	{exercise: "tokenbucket", name: "memoizing", fails: []string{"budget"}, bench: true},
 	// Allocations are a rate over the measured calls: one every call, one
 	// every second call (read as 0 by a whole count per call), fail...
-	{exercise: "tokenbucket", name: "allocates-every-call", fails: []string{"budget"}, bench: true},
-	{exercise: "gcra", name: "allocates-on-grant", fails: []string{"budget"}, bench: true},
+	{exercise: "tokenbucket", name: "allocates-every-call", fails: []string{"budget"}, bench: true, sites: []string{"tokenbucket.go:52 (new object)"}},
+	{exercise: "gcra", name: "allocates-on-grant", fails: []string{"budget"}, bench: true, sites: []string{"gcra.go:61 (new object)"}},
 	// ...one every thousand calls, a history grown a chunk at a time, is
 	// amortised growth, which the budget allows.
 	{exercise: "slidingwindow", name: "chunked-history", bench: true},

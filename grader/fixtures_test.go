@@ -30,6 +30,10 @@ type fixture struct {
 	// most), however many checks its failures show in.
 	mistakes []string
 	bench    bool // run the benchmarks too
+	// sites are the allocation sites its budget check must report, as
+	// "file:line (kind)", the most per call first; a correct fixture must
+	// report none, and a failing one none unless it lists them.
+	sites []string
 	// maxSteps bounds a property's shrunk counterexample; 0 means 8. A
 	// fixture whose mistake needs more calls to show says why.
 	maxSteps int
@@ -166,6 +170,9 @@ func checkGraded(t *testing.T, f fixture, ex *report.Exercise) {
 			// such. make test runs these alone, on a quiet machine.
 			t.Skipf("%s: %s", c.ID, c.Message)
 		}
+		if c.Kind == report.Benchmark {
+			checkSites(t, f, c)
+		}
 		if c.Status == report.Passed {
 			if len(c.Mistakes) > 0 && c.Counterexample == nil {
 				t.Errorf("%s passed for a failure charged elsewhere, without showing it", c.ID)
@@ -228,6 +235,29 @@ func checkGraded(t *testing.T, f fixture, ex *report.Exercise) {
 	}
 	if ex.Status != wantStatus {
 		t.Errorf("exercise status %s, want %s", ex.Status, wantStatus)
+	}
+}
+
+// checkSites fails t unless the benchmark check c of fixture f reports the
+// allocation sites f lists, each with a rate of its own no higher than the
+// check's, and names the first in its message.
+func checkSites(t *testing.T, f fixture, c report.Check) {
+	t.Helper()
+	var got []string
+	for _, s := range c.AllocationSites {
+		got = append(got, fmt.Sprintf("%s:%d (%s)", s.File, s.Line, s.Kind))
+		if c.AllocsPerOp == nil || s.PerCall <= 0 || s.PerCall > *c.AllocsPerOp*1.5 {
+			t.Errorf("%s: site %s:%d allocates %v times a call, the check %v", c.ID, s.File, s.Line, s.PerCall, c.AllocsPerOp)
+		}
+	}
+	if len(got) > 0 {
+		t.Logf("%s: allocation sites %q", c.ID, got)
+	}
+	if (len(f.fails) == 0 || f.sites != nil) && !slices.Equal(got, f.sites) {
+		t.Errorf("%s: allocation sites %q, want %q (%s)", c.ID, got, f.sites, c.Message)
+	}
+	if s := c.AllocationSites; len(s) > 0 && !strings.Contains(c.Message, fmt.Sprintf("at %s:%d", s[0].File, s[0].Line)) {
+		t.Errorf("%s: the message does not name the first allocation site %s:%d: %s", c.ID, s[0].File, s[0].Line, c.Message)
 	}
 }
 

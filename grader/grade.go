@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -92,6 +94,8 @@ const DefaultSeed = 1
 type grading struct {
 	opts Options
 	tmp  string
+	// variants are the folders GradeVariants grades, variant i's at i.
+	variants []string
 }
 
 // notBuilt starts the message of an exercise whose code does not build;
@@ -229,4 +233,21 @@ func ExitCode(r *report.Report) int {
 
 func (g *grading) implPath(id string) string {
 	return g.opts.Module + "/" + g.opts.Target + "/" + id
+}
+
+// served returns the import path of the package whose code the child
+// serves under name (an exercise's id, or a variant's name: see
+// GradeVariants) and the folder of its files.
+func (g *grading) served(name string) (pkg, dir string) {
+	if _, v, ok := strings.Cut(name, "~"); ok {
+		i, err := strconv.Atoi(v)
+		if err != nil || i < 0 || i >= len(g.variants) {
+			return "", ""
+		}
+		return g.variantPath(i), g.variants[i]
+	}
+	if d, ok := g.opts.Replace[name]; ok {
+		return g.implPath(name), d
+	}
+	return g.implPath(name), filepath.Join(g.opts.Root, g.opts.Target, name)
 }

@@ -29,6 +29,9 @@ func (g *grading) runExercise(ctx context.Context, bin, name string, ex *report.
 	// A call that does not return is named with the contract's names for
 	// its arguments: the stub's.
 	c.params = paramNames(filepath.Join(g.opts.Root, "exercises", ex.ID))
+	// A budget that allocates is profiled: in the learner's files alone.
+	pkg, dir := g.served(name)
+	c.pkg, c.files = pkg, sourceFiles(dir)
 	defer c.stop()
 	s := registry[ex.ID].suite(c)
 	ex.Checks = make([]report.Check, len(s.Checks))

@@ -52,7 +52,7 @@ func GradeVariants(ctx context.Context, opts Options, dirs []string) ([]report.E
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	g := &grading{opts: opts, tmp: tmp}
+	g := &grading{opts: opts, tmp: tmp, variants: dirs}
 	opts.Progress(Event{Exercise: id, Phase: PhaseBuild})
 	replace, err := g.variantsOverlay(id, dirs)
 	if err != nil {
@@ -90,6 +90,12 @@ func GradeVariants(ctx context.Context, opts Options, dirs []string) ([]report.E
 // variantName is the name the child serves variant i of exercise id by.
 func variantName(id string, i int) string { return id + "~" + strconv.Itoa(i) }
 
+// variantPath is the import path of variant i's package in the child
+// program.
+func (g *grading) variantPath(i int) string {
+	return g.opts.Module + "/" + childDir + "/v" + strconv.Itoa(i)
+}
+
 // variantsOverlay is the overlay of the child program serving every
 // variant: variant i's files are the package childDir/v<i>, its adapter
 // the package childDir/v<i>/adapter, which the program's main package
@@ -99,7 +105,7 @@ func (g *grading) variantsOverlay(id string, dirs []string) (map[string]string, 
 	var imports strings.Builder
 	for i, dir := range dirs {
 		pkg := "v" + strconv.Itoa(i)
-		implPath := g.opts.Module + "/" + childDir + "/" + pkg
+		implPath := g.variantPath(i)
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil || len(files) == 0 {
 			return nil, fmt.Errorf("variant %s: no .go files", dir)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"ratelab/grader/report"
@@ -16,6 +17,9 @@ type BenchFigures struct {
 	AllocsPerOp float64 // heap allocations per call, over every measured run
 	BudgetNs    float64
 	RefNsPerOp  float64 // the reference solution, measured in the same runs
+	// Sites are where the learner's loop allocates, when it allocates over
+	// MaxAllocsPerOp and the Remote is a Profiler (see AllocSites).
+	Sites []report.AllocSite
 }
 
 // BenchLoop is a benchmark's loop on one implementation impl. Given a run's
@@ -71,7 +75,10 @@ func Expect[I any](loop BenchLoop[I], impl I, spec BenchSpec) uint64 {
 // with the final iteration count, after the run's warm-up (see Warmup), and
 // divided by their number: a rate, not a whole count per call. The check
 // passes when it is at most MaxAllocsPerOp (see there for why that is not
-// 0: amortised growth is allowed).
+// 0: amortised growth is allowed). When it is over, and the Remote is a
+// Profiler, one more run, after the verdict and apart from it, finds the
+// lines of the learner's code that allocate (see AllocSites), which the
+// message names.
 type Bench struct {
 	BudgetNs float64
 	Remote   Remote
@@ -185,13 +192,18 @@ func (bn Bench) Run() Outcome {
 	how := fmt.Sprintf("Fastest of %d runs of %d calls, %s; %s in the %d calls measured after each run's warm-up.", runs, n, clock, allocText(allocs), calls)
 	o := Outcome{Status: report.Passed, Bench: f, Message: how}
 	allocates := f.AllocsPerOp > MaxAllocsPerOp
+	if p, ok := bn.Remote.(Profiler); ok && allocates {
+		// The run made last, once more, with its allocations recorded.
+		ps := BenchSpec{Loop: spec.Loop, Seed: spec.Seed, Warm: spec.Warm, N: profileCalls(n, f.AllocsPerOp)}
+		f.Sites = AllocSites(p.Profile(ps), ps.N)
+	}
 	switch {
 	case allocates && f.NsPerOp > f.BudgetNs:
 		o.Status = report.Failed
-		o.Message = fmt.Sprintf("%.1f ns and %s; the budget is %.0f ns and no allocation in steady state, at most one per 100 calls (the reference takes %.1f ns). %s", f.NsPerOp, rateText(f.AllocsPerOp), f.BudgetNs, f.RefNsPerOp, how)
+		o.Message = fmt.Sprintf("%.1f ns and %s%s; the budget is %.0f ns and no allocation in steady state, at most one per 100 calls (the reference takes %.1f ns). %s", f.NsPerOp, rateText(f.AllocsPerOp), sitesText(f.Sites), f.BudgetNs, f.RefNsPerOp, how)
 	case allocates:
 		o.Status = report.Failed
-		o.Message = fmt.Sprintf("%s; a limiter on the hot path must not allocate once it has warmed up: at most one allocation per 100 calls, room for a structure that grows as the traffic needs, not for allocating as it goes (%.1f ns per call is within the %.0f ns budget). %s", rateText(f.AllocsPerOp), f.NsPerOp, f.BudgetNs, how)
+		o.Message = fmt.Sprintf("%s%s; a limiter on the hot path must not allocate once it has warmed up: at most one allocation per 100 calls, room for a structure that grows as the traffic needs, not for allocating as it goes (%.1f ns per call is within the %.0f ns budget). %s", rateText(f.AllocsPerOp), sitesText(f.Sites), f.NsPerOp, f.BudgetNs, how)
 	case f.NsPerOp > f.BudgetNs && f.RefNsPerOp > f.BudgetNs:
 		// The reference meets the budget on a machine fit to time it; over
 		// it in the same runs, the machine was too busy (neighbours,
@@ -234,13 +246,152 @@ func allocText(allocs uint64) string {
 }
 
 // rateText says an allocation rate in words a learner reads at a glance:
-// "1.00 allocations per call", "0.5 allocations per call (one every 2
-// calls)".
+// "1.00 allocations per call", "0.72 allocations per call", "0.5
+// allocations per call (one every 2 calls)".
 func rateText(rate float64) string {
-	if rate >= 0.995 {
+	if rate > 0.5 {
 		return fmt.Sprintf("%.2f allocations per call", rate)
 	}
 	return fmt.Sprintf("%.2g allocations per call (one every %.0f calls)", rate, 1/rate)
+}
+
+// profileCalls is how many calls the profiled run of a loop measured with
+// n calls a run, allocating rate times a call, makes: about 20,000
+// allocations' worth (at most n calls, at least 10). Every allocation
+// recorded costs a walk of its stack, some microseconds (a loop making
+// 2,000 a call, through math/big, took 5 µs each: 10 s of CPU for 1,000
+// calls); 20,000 tell the lines that allocate apart, down to once per
+// 1,000 calls for a loop that allocates once a call or less.
+func profileCalls(n int, rate float64) int {
+	return min(n, max(10, int(20_000/max(rate, 1))))
+}
+
+// MaxAllocSites bounds the sites a check reports.
+const MaxAllocSites = 5
+
+// AllocSites turns a profiled run's records of n calls into the sites a
+// check reports: the records of one line and one kind of allocation (see
+// AllocKind; a new object on a line a function literal starts on is a
+// "closure") together, as allocations per call, those of at least one
+// per 1,000 calls (a tenth of MaxAllocsPerOp: below it a line is no cause
+// of a failed budget), the most per call first, at most MaxAllocSites.
+// The records come from the process that runs the learner's code: they
+// are advice, and a malformed one is left out, never trusted further than
+// its own line.
+func AllocSites(records []AllocRecord, n int) []report.AllocSite {
+	if n <= 0 {
+		return nil
+	}
+	type key struct {
+		file string
+		line int
+		kind string
+	}
+	counts := map[key]float64{} // not to wrap round, whatever the counts
+	for _, r := range records {
+		if r.File == "" || r.Line <= 0 || r.Count == 0 {
+			continue
+		}
+		kind := AllocKind(r.Callee)
+		if kind == "new object" && r.FuncLit {
+			kind = "closure"
+		}
+		counts[key{r.File, r.Line, kind}] += float64(r.Count)
+	}
+	var out []report.AllocSite
+	for k, c := range counts {
+		if per := c / float64(n); per >= MaxAllocsPerOp/10 {
+			out = append(out, report.AllocSite{File: k.file, Line: k.line, PerCall: per, Kind: k.kind})
+		}
+	}
+	slices.SortFunc(out, func(a, b report.AllocSite) int {
+		return cmp.Or(cmp.Compare(b.PerCall, a.PerCall), cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Kind, b.Kind))
+	})
+	return out[:min(len(out), MaxAllocSites)]
+}
+
+// allocKinds names what allocated by the runtime function a learner's
+// line called that made the allocation.
+var allocKinds = map[string]string{
+	"runtime.growslice":         "append",
+	"runtime.makeslice":         "make",
+	"runtime.makeslicecopy":     "make",
+	"runtime.makemap":           "map",
+	"runtime.makemap64":         "map",
+	"runtime.makemap_small":     "map",
+	"runtime.newobject":         "new object",
+	"runtime.newarray":          "new object",
+	"runtime.concatstrings":     "string concatenation",
+	"runtime.concatbytes":       "string concatenation",
+	"runtime.slicebytetostring": "string conversion",
+	"runtime.slicerunetostring": "string conversion",
+	"runtime.stringtoslicebyte": "string conversion",
+	"runtime.stringtoslicerune": "string conversion",
+	"runtime.intstring":         "string conversion",
+	"runtime.makechan":          "channel",
+	"runtime.newproc":           "goroutine",
+}
+
+// AllocKind is the kind of allocation a learner's line made, from the
+// function it called that made it (callee, as runtime.Frame names it):
+// "append" (runtime.growslice), "make", "map" (making one, or an
+// assignment that grew it), "new object" (&T{}, new(T), a variable or a
+// closure that outlives the call: AllocSites tells closures apart),
+// "interface conversion" (a value stored in an interface), "string
+// concatenation", "string conversion", "channel" or "goroutine". It is ""
+// for any other callee (the line called a function, fmt.Sprint say, that
+// allocated inside), and for none.
+func AllocKind(callee string) string {
+	if k, ok := allocKinds[callee]; ok {
+		return k
+	}
+	switch {
+	case strings.HasPrefix(callee, "runtime.mapassign"):
+		return "map"
+	case strings.HasPrefix(callee, "runtime.convT"):
+		return "interface conversion"
+	case strings.HasPrefix(callee, "runtime.concatstring"), strings.HasPrefix(callee, "runtime.concatbyte"):
+		return "string concatenation"
+	}
+	return ""
+}
+
+// sitesText names the sites after the rate they are part of: ", 0.70 of
+// them at fairqueue.go:41 (append) and 0.02 at fairqueue.go:57 (new
+// object)"; nothing if there are none.
+func sitesText(sites []report.AllocSite) string {
+	if len(sites) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i, s := range sites {
+		switch {
+		case i == 0:
+			b.WriteString(", ")
+		case i == len(sites)-1:
+			b.WriteString(" and ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(perCallText(s.PerCall))
+		if i == 0 {
+			b.WriteString(" of them")
+		}
+		fmt.Fprintf(&b, " at %s:%d", s.File, s.Line)
+		if s.Kind != "" {
+			b.WriteString(" (" + s.Kind + ")")
+		}
+	}
+	return b.String()
+}
+
+// perCallText writes a site's allocations per call: "1.00", "0.70",
+// "0.0012".
+func perCallText(v float64) string {
+	if v >= 0.01 {
+		return fmt.Sprintf("%.2f", v)
+	}
+	return fmt.Sprintf("%.2g", v)
 }
 
 func perOp(d time.Duration, n int) float64 { return float64(d.Nanoseconds()) / float64(n) }

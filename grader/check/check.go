@@ -63,6 +63,7 @@ func (c Check) Result(o Outcome) report.Check {
 		if b.RefNsPerOp > 0 {
 			r.RefNsPerOp = &b.RefNsPerOp
 		}
+		r.AllocationSites = b.Sites
 	}
 	return r
 }

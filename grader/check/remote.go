@@ -46,6 +46,32 @@ type BenchRun struct {
 	Panic  *Panic        // the loop panicked; nothing else is set
 }
 
+// Profiler is a Remote that can tell where a benchmark loop allocates.
+type Profiler interface {
+	// Profile makes one more run of a benchmark loop, as Bench does, with
+	// every heap allocation of its measured iterations recorded, and
+	// returns the lines of the learner's code they were made at, as the
+	// other process reads them from its heap profile: advisory, since the
+	// learner's code runs in that process too (see AllocSites). It never
+	// panics: a run that is lost, or answers what cannot be true, gives no
+	// lines, and the check goes on as if it had not been asked.
+	Profile(spec BenchSpec) []AllocRecord
+}
+
+// AllocRecord is a line of the learner's code a profiled run allocated at.
+type AllocRecord struct {
+	File string // the file's base name
+	Line int
+	// Callee is the function the line called that made the allocation
+	// (the frame just inside the learner's, "runtime.growslice"), or "".
+	Callee string
+	Count  uint64 // allocations made there during the run's measured iterations
+	// FuncLit is set where a function literal starts on the line, as the
+	// grader read the learner's file: a new object made there is the
+	// closure.
+	FuncLit bool
+}
+
 // Ahead is a Remote that can be sent a replay's calls before the replay
 // makes them, so that a script costs the other process one request, not
 // one a call. The grader's own replay still makes every call and judges

@@ -119,3 +119,43 @@ func TestDiagnosisIsPrinted(t *testing.T) {
 		}
 	}
 }
+
+// TestAllocationSitesAreListedUnderTheirBenchmark: a benchmark's
+// allocation sites are listed under its figures, each with its rate in the
+// allocations' column and its kind when it has one.
+func TestAllocationSitesAreListedUnderTheirBenchmark(t *testing.T) {
+	ns, allocs, budget := 46.1, 0.72, 40.0
+	r := &report.Report{Exercises: []report.Exercise{{ID: "fairqueue", Status: report.Failed, Checks: []report.Check{
+		{ID: "fairqueue/budget", Kind: report.Benchmark, Status: report.Failed, NsPerOp: &ns, AllocsPerOp: &allocs, BudgetNs: &budget, AllocationSites: []report.AllocSite{
+			{File: "fairqueue.go", Line: 41, PerCall: 0.7, Kind: "append"},
+			{File: "ring.go", Line: 7, PerCall: 0.02},
+		}},
+	}}}}
+	var b bytes.Buffer
+	Printer{W: &b}.Report(r)
+	out := b.String()
+	figures := strings.Index(out, "fairqueue/budget ")
+	first := strings.Index(out, "fairqueue.go:41")
+	second := strings.Index(out, "ring.go:7")
+	if figures < 0 || first < figures || second < first {
+		t.Fatalf("the sites are not listed under the benchmark's figures, in order:\n%s", out)
+	}
+	lines := strings.Split(out, "\n")
+	var rows []string
+	for _, l := range lines {
+		if strings.Contains(l, "allocs/op") {
+			rows = append(rows, l)
+		}
+	}
+	if len(rows) != 3 {
+		t.Fatalf("want 3 rows with allocs/op (the figures and 2 sites), got %q", rows)
+	}
+	for _, r := range rows[1:] {
+		if strings.Index(r, "allocs/op") != strings.Index(rows[0], "allocs/op") {
+			t.Errorf("site row %q does not line its rate up with the figures' %q", r, rows[0])
+		}
+	}
+	if !strings.Contains(rows[1], "0.7 allocs/op  append") || !strings.HasSuffix(rows[2], "0.02 allocs/op") {
+		t.Errorf("site rows %q, want the rate of each and the kind of the first", rows[1:])
+	}
+}

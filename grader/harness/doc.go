@@ -11,5 +11,9 @@
 // state and draws its traffic from the seed the grader sends, then warms
 // up), the second makes as many iterations as the grader asks, counting
 // their heap allocations, and answers with a digest of their decisions;
-// the grader times the second from outside.
+// the grader times the second from outside. A run the grader asks to
+// profile, one more after the timed ones when they allocate, is made with
+// every allocation recorded, and answered with the lines of the learner's
+// package they were made at: advice the grader checks, never a figure it
+// grades.
 package harness

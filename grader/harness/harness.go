@@ -289,7 +289,9 @@ func (s *server) prepare(req wire.Request) wire.Response {
 
 // bench makes req.N iterations of the run Prepare built, once, and
 // answers with their digest, the heap allocations they made (counted
-// around them alone) and their time by the child's own clock.
+// around them alone) and their time by the child's own clock; with
+// req.Profile set, also the lines of that package they allocated at (see
+// profiled).
 func (s *server) bench(req wire.Request) wire.Response {
 	run := s.prepared
 	if run == nil || s.loop != req.Bench {
@@ -301,9 +303,16 @@ func (s *server) bench(req wire.Request) wire.Response {
 		return wire.Response{Err: fmt.Sprintf("bad iteration count %q", req.N)}
 	}
 	var before, after runtime.MemStats
+	var digest uint64
+	var msg *string
+	var sites []wire.Site
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	digest, msg := measured(run, n)
+	if req.Profile != "" {
+		digest, msg, sites = profiled(run, n, req.Profile)
+	} else {
+		digest, msg = measured(run, n)
+	}
 	wall := time.Since(start)
 	runtime.ReadMemStats(&after)
 	if msg != nil {
@@ -313,6 +322,7 @@ func (s *server) bench(req wire.Request) wire.Response {
 		Digest: strconv.FormatUint(digest, 10),
 		Allocs: strconv.FormatUint(after.Mallocs-before.Mallocs, 10),
 		WallNs: strconv.FormatInt(wall.Nanoseconds(), 10),
+		Sites:  sites,
 	}
 }
 

@@ -55,6 +55,8 @@ type Exercise struct {
 // Check is the result of one check. A benchmark fills NsPerOp, AllocsPerOp
 // and BudgetNs; other kinds leave them nil. RefNsPerOp is the reference
 // solution's figure from the same run, shown beside the learner's.
+// AllocationSites, on a benchmark that allocates over MaxAllocsPerOp, are
+// the learner's lines that allocated (see AllocSite).
 type Check struct {
 	ID             string          `json:"id"`
 	Title          string          `json:"title"`
@@ -70,6 +72,9 @@ type Check struct {
 	AllocsPerOp    *float64        `json:"allocs_per_op"`
 	BudgetNs       *float64        `json:"budget_ns"`
 	RefNsPerOp     *float64        `json:"ref_ns_per_op,omitempty"`
+	// AllocationSites is optional: older reports lack it, and a benchmark
+	// within its allocation budget leaves it out.
+	AllocationSites []AllocSite `json:"allocation_sites,omitempty"`
 	// Diagnosis, on a failed check whose suite has error models, is
 	// Reproduced or Unnamed (see those). Readers must accept reports
 	// without it: reports before the third release lack it.
@@ -79,6 +84,24 @@ type Check struct {
 	// for; on a check that passed with a counterexample, the mistake its
 	// failure belongs to (charged under another pitfall). Optional.
 	Mistakes []string `json:"mistakes,omitempty"`
+}
+
+// AllocSite is a line of the learner's code that allocated in a
+// benchmark's loop, found by a heap profile of one extra run of the loop
+// (every allocation recorded) in the grading child: the allocation is
+// charged to the innermost frame of its stack in the learner's package.
+// The profile is read in the process that runs the learner's code, so the
+// sites are advice for finding the allocation, never part of the verdict.
+type AllocSite struct {
+	File    string  `json:"file"` // the file's base name: "fairqueue.go"
+	Line    int     `json:"line"`
+	PerCall float64 `json:"per_call"` // allocations there per call of the loop
+	// Kind is what allocated, from the function the line called: "append",
+	// "make", "map", "new object", "closure", "interface conversion",
+	// "string concatenation", "string conversion", "channel",
+	// "goroutine"; empty when the line called something else that
+	// allocated (fmt.Sprint).
+	Kind string `json:"kind,omitempty"`
 }
 
 // MaxAllocsPerOp is the most heap allocations per call a benchmark check

@@ -8,7 +8,9 @@
 // comparing, shrinking, timing, scoring) happens in the grader's own
 // process, which never runs learner code. So nothing the child writes can
 // be more than an answer to one call, and a false answer is simply a wrong
-// one.
+// one. The one answer that is not a result, where a profiled benchmark run
+// allocated (Response.Sites), is advice shown beside a verdict already
+// made.
 //
 // Values are JSON, with every number written as a string: integers in
 // decimal so that nothing is lost above 2^53, floats in Go's shortest
@@ -61,6 +63,10 @@ type Obj uint64
 // iterations, collects garbage and answers with nothing (or the panic).
 // Bench, naming the same loop, then makes N more iterations of that run,
 // counting the heap allocations they make, and answers with their digest.
+// A Bench request with Profile set also records where each of those
+// allocations was made (see Response.Sites): the grader asks for it on one
+// extra run, never on a timed one, since recording every allocation slows
+// each one down.
 type Request struct {
 	Obj     Obj               `json:"obj,omitempty"`     // the receiver, for a method; 0 for a package function
 	Fn      string            `json:"fn,omitempty"`      // the function or method to call
@@ -69,6 +75,7 @@ type Request struct {
 	Bench   string            `json:"bench,omitempty"`   // the prepared run's loop, to run N iterations of, measured
 	Seed    string            `json:"seed,omitempty"`    // Prepare: the run's traffic seed, decimal
 	N       string            `json:"n,omitempty"`       // Prepare: warm-up iterations; Bench: measured iterations; decimal
+	Profile string            `json:"profile,omitempty"` // Bench: the import path of the learner's package, whose lines allocations are charged to
 	// Ahead are calls sent ahead (each a Request line with Fn set), with
 	// Expect the answer line of each that the reference gives (no secret:
 	// the reference ships with the course). The child makes them in order,
@@ -93,6 +100,10 @@ type Response struct {
 	Digest string `json:"digest,omitempty"`
 	Allocs string `json:"allocs,omitempty"`
 	WallNs string `json:"wall_ns,omitempty"`
+	// Sites, for a Bench request with Profile set, are the lines of the
+	// learner's package the run's allocations were made at, the most
+	// frequent first, at most MaxSites.
+	Sites []Site `json:"sites,omitempty"`
 	// Calls sent ahead (Request.Ahead): the answer line of each call the
 	// child made, in order, up to and including the first whose answer
 	// was not the expected one. The grader judges these answers as it
@@ -100,6 +111,23 @@ type Response struct {
 	// stop, never what the grader takes for its answer.
 	Answers []json.RawMessage `json:"answers,omitempty"`
 }
+
+// Site is a line of the learner's code that a profiled benchmark run
+// allocated at: the innermost frame of the allocation's stack that is in
+// the learner's package. Numbers are decimal strings, as everywhere on the
+// wire.
+type Site struct {
+	File string `json:"file"` // the file's base name ("fairqueue.go")
+	Line string `json:"line"`
+	// Callee is the function the line called that allocated, the frame
+	// just inside the learner's ("runtime.growslice"), or "" if the line
+	// allocated itself.
+	Callee string `json:"callee,omitempty"`
+	Count  string `json:"count"` // allocations made there during the run
+}
+
+// MaxSites bounds the Sites of one Response.
+const MaxSites = 16
 
 // objJSON is how an object handle travels.
 type objJSON struct {
@@ -605,7 +633,7 @@ func appendList(b []byte, raws []json.RawMessage) []byte {
 // AppendAnswer appends resp's line, without its newline, as encoding/json
 // writes it (resp's results are compact JSON, as Encode writes them).
 func AppendAnswer(b []byte, resp Response) ([]byte, error) {
-	if resp.Panic == nil && resp.Err == "" && resp.Digest == "" && resp.Allocs == "" && resp.WallNs == "" {
+	if resp.Panic == nil && resp.Err == "" && resp.Digest == "" && resp.Allocs == "" && resp.WallNs == "" && resp.Sites == nil {
 		switch {
 		case len(resp.Ret) == 0 && len(resp.Answers) == 0:
 			return append(b, "{}"...), nil

@@ -149,3 +149,23 @@ func TestOnlyStringKeysTravel(t *testing.T) {
 		t.Error("a map with int keys was decoded")
 	}
 }
+
+// TestSitesSurviveTheWire: a profiled run's answer, its sites included,
+// reads back as it was written; an answer without them has none.
+func TestSitesSurviveTheWire(t *testing.T) {
+	resp := Response{Digest: "7", Allocs: "120", WallNs: "99", Sites: []Site{
+		{File: "fairqueue.go", Line: "41", Callee: "runtime.growslice", Count: "100"},
+		{File: "ring.go", Line: "7", Count: "2"},
+	}}
+	line, err := AppendAnswer(nil, resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseAnswer(line)
+	if err != nil || !reflect.DeepEqual(got, resp) {
+		t.Errorf("ParseAnswer(%s) = %+v, %v; want %+v", line, got, err, resp)
+	}
+	if got, _ := ParseAnswer([]byte(`{"digest":"7","allocs":"1","wall_ns":"9"}`)); got.Sites != nil {
+		t.Errorf("an answer without sites read as %+v", got.Sites)
+	}
+}

@@ -227,12 +227,25 @@ func nsFigure(v *float64) string {
 	return num(*v) + " ns"
 }
 
-// allocsFigure formats an optional allocs/op figure.
+// allocsFigure formats an optional allocs/op figure, a rate: below one,
+// with the digits that tell it from none ("0.5", "0.033", "0.00012").
 func allocsFigure(v *float64) string {
-	if v == nil {
+	switch {
+	case v == nil:
 		return "—"
+	case *v > 0 && *v < 1:
+		return strconv.FormatFloat(*v, 'g', 2, 64)
 	}
 	return num(*v)
+}
+
+// siteKind is the kind of an allocation site, as it follows the site's
+// rate: " (append)", or nothing.
+func siteKind(kind string) string {
+	if kind == "" {
+		return ""
+	}
+	return " (" + kind + ")"
 }
 
 // overBudget reports whether a measured figure exceeds its budget.
