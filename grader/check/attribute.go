@@ -40,9 +40,10 @@ func (p Parts[I, D, S, O]) attribute(impl I, replay func(Script[S, O]) Trace, se
 		if trap, ok := p.trapOf(prose[i]); ok && trap.Neutral == nil {
 			if v, t, found := p.withoutTrap(impl, replay, self, trap, s); found {
 				// The difference stays without the trap: it is shown on
-				// the script without it.
+				// the script without it, where a mistake may explain it.
 				g := finding(t, f.Detail)
 				f.Head, f.Counterexample, f.script, f.trace = g.Head, g.Counterexample, v, t
+				f.Mistakes = Diagnoser(p.Mistakes, p.Replay)(v, t)
 				s = v
 			}
 		}
@@ -161,8 +162,8 @@ func (p Parts[I, D, S, O]) caused(replay func(Script[S, O]) Trace, name string) 
 // TraplessTries bounds the replays withoutTrap makes for one finding.
 const TraplessTries = 150
 
-// withoutTrap looks for a script that fails as s does, no mistake
-// explaining it, but does not hold trap: among the scripts the check's
+// withoutTrap looks for a script that fails as s does but does not hold
+// trap: among the scripts the check's
 // shrinker makes of s, then of the first of them that still fails with
 // the trap, and so on (at most TraplessTries replays), each within the
 // check's domain or the exactness check's. This is the neutraliser of a
@@ -182,7 +183,6 @@ func (p Parts[I, D, S, O]) withoutTrap(impl I, replay func(Script[S, O]) Trace, 
 	legal := func(c Script[S, O]) bool {
 		return slices.ContainsFunc(valid, func(v func(Script[S, O]) bool) bool { return v == nil || v(c) })
 	}
-	diagnose := Diagnoser(p.Mistakes, p.Replay)
 	tries := 0
 	for cur := s; tries < TraplessTries; {
 		next, moved := q.shrinker(cur), false
@@ -197,7 +197,7 @@ func (p Parts[I, D, S, O]) withoutTrap(impl I, replay func(Script[S, O]) Trace, 
 			}
 			tries++
 			t, pn := Call(func() Trace { return replay(c) })
-			if pn != nil || !t.Bad || t.Panic != nil || len(diagnose(c, t)) > 0 {
+			if pn != nil || !t.Bad || t.Panic != nil {
 				continue
 			}
 			if has, pn := Call(func() bool { return trap.Has(c) }); pn == nil && !has {

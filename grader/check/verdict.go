@@ -22,13 +22,14 @@ const Exactness = "exactness"
 //     mistakes that explains all the explained ones (where several sets
 //     are as small, the one whose mistakes come first in the suite's
 //     list), and charges their pitfalls.
-//   - A finding no mistake explains, or a panic, belongs to the check
-//     whose trap causes it (see Trap, Finding.Stays): the check that found
-//     it if it stays there, else the first check whose trap it needs, else
-//     exactness. Findings with the same key (the same script answered the
-//     same way, or the same call panicking with the same value) are one
-//     mistake, charged once, to the first check in the suite's order that
-//     any of them belongs to.
+//   - A finding no mistake explains, or a panic, belongs to a check whose
+//     trap causes it (see Trap, Finding.Stays): the check that found it if
+//     it stays there, or a check whose trap it needs. Findings with the
+//     same key (the same script answered the same way, or the same call
+//     panicking with the same value) are one mistake. The fewest such
+//     checks take every mistake they can, a mistake whose script holds
+//     the trap of a check charged anyway being that check's too (the same
+//     mistake shown again); the rest is charged to exactness, once.
 //   - Every check of a charged pitfall fails, once, whatever the number of
 //     findings behind it: with a finding of its own charged there, or else
 //     one that another check found, said so.
@@ -96,34 +97,82 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 		}
 	}
 	unnamed := func(f found) bool { return f.Status == report.Error || len(f.Mistakes) == 0 }
-	// Where each unnamed finding belongs, one key at a time.
-	owners := map[string]int{}
+	// Where each unnamed finding belongs: the checks whose trap is shown
+	// to cause it (strong: it stays with the check that found it, or it
+	// needs another's trap), and the checks whose trap its script holds
+	// (weak). Findings with one key are one mistake. The fewest checks
+	// that some difference strongly belongs to cover every mistake they
+	// can (strongly or weakly: a difference that holds the trap of a
+	// check charged anyway is the same mistake shown again); what they
+	// cannot cover is charged to exactness.
+	type group struct{ strong, weak []int }
+	groups := map[string]*group{}
+	var keys []string
 	for _, f := range all {
 		if !unnamed(f) || !f.Attributed {
 			continue
 		}
-		best, ok := owners[f.Key]
+		g, ok := groups[f.Key]
 		if !ok {
-			best = len(s.Checks)
+			g = &group{}
+			groups[f.Key] = g
+			keys = append(keys, f.Key)
 		}
-		if f.Stays {
-			best = min(best, f.check)
+		if f.Stays && f.check != exact {
+			g.strong = append(g.strong, f.check)
 		}
 		for _, n := range f.Needs {
-			if j, ok := index[n]; ok {
-				best = min(best, j)
+			if j, ok := index[n]; ok && j != exact {
+				g.strong = append(g.strong, j)
 			}
 		}
-		owners[f.Key] = best
+		for _, n := range f.Holds {
+			if j, ok := index[n]; ok && j != exact {
+				g.weak = append(g.weak, j)
+			}
+		}
+	}
+	strong := map[int]bool{}
+	for _, g := range groups {
+		for _, j := range g.strong {
+			strong[j] = true
+		}
+	}
+	owners := map[string]int{}
+	for {
+		best, covers := -1, 0
+		for j := range s.Checks {
+			if !strong[j] {
+				continue
+			}
+			n := 0
+			for _, k := range keys {
+				if _, done := owners[k]; !done && (slices.Contains(groups[k].strong, j) || slices.Contains(groups[k].weak, j)) {
+					n++
+				}
+			}
+			if n > covers {
+				best, covers = j, n
+			}
+		}
+		if best < 0 {
+			break
+		}
+		for _, k := range keys {
+			if _, done := owners[k]; !done && (slices.Contains(groups[k].strong, best) || slices.Contains(groups[k].weak, best)) {
+				owners[k] = best
+			}
+		}
 	}
 	for i := range all {
 		f := &all[i]
+		o, ok := owners[f.Key]
 		switch {
 		case !unnamed(*f):
 		case !f.Attributed:
 			f.owner = f.check // nothing says it belongs elsewhere
-		case owners[f.Key] < len(s.Checks):
-			f.owner = owners[f.Key]
+		case ok:
+			f.owner = o
 		case exact >= 0:
 			f.owner = exact
 		default:
