@@ -3,6 +3,7 @@ package grader_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,6 +26,10 @@ type expectation struct {
 	// Equivalent, on an entry meant as a mistake, says why no script
 	// tells it from the contract: it grades as a correct one.
 	Equivalent string `json:"equivalent,omitempty"`
+	// Known, added after grading, says how the grader still falls short
+	// of this expectation (which stays as written): the test logs it, and
+	// fails once the grader meets the expectation, so that the note goes.
+	Known string `json:"known,omitempty"`
 }
 
 // learners lists the corpus entries of exercise, by folder name.
@@ -77,7 +82,16 @@ func TestLearners(t *testing.T) {
 				t.Fatalf("GradeVariants: %v", err)
 			}
 			for i, n := range names {
-				t.Run(n, func(t *testing.T) { checkLearner(t, expect[i], &exs[i]) })
+				t.Run(n, func(t *testing.T) {
+					if expect[i].Known == "" {
+						checkLearner(t, expect[i], &exs[i])
+						return
+					}
+					if len(learnerProblems(expect[i], &exs[i])) == 0 {
+						t.Errorf("the grader now meets this entry's expectation: remove its \"known\" note (%s)", expect[i].Known)
+					}
+					t.Logf("known gap: %s", expect[i].Known)
+				})
 			}
 		})
 	}
@@ -85,10 +99,23 @@ func TestLearners(t *testing.T) {
 
 // checkLearner fails t unless ex, a corpus entry graded, is what x says.
 func checkLearner(t *testing.T, x expectation, ex *report.Exercise) {
-	if ex.Status == report.Error {
-		t.Fatalf("could not be graded: %s", ex.Message)
+	for _, c := range ex.Checks {
+		if c.Kind != report.Benchmark && c.Status != report.Passed {
+			t.Logf("%s %s [%s]: %s\n  %v", c.ID, c.Status, c.Pitfall, c.Message, c.Counterexample)
+		}
 	}
-	checkClaims(t, ex)
+	for _, p := range learnerProblems(x, ex) {
+		t.Error(p)
+	}
+}
+
+// learnerProblems says how ex, a corpus entry graded, differs from what x
+// says, and which claims of its messages its counterexamples do not show.
+func learnerProblems(x expectation, ex *report.Exercise) []string {
+	if ex.Status == report.Error {
+		return []string{"could not be graded: " + ex.Message}
+	}
+	problems := claimProblems(ex)
 	allowed := append([]string{check.Exactness}, x.Pitfalls...)
 	correct := x.Correct || x.Equivalent != ""
 	failed := 0
@@ -97,15 +124,15 @@ func checkLearner(t *testing.T, x expectation, ex *report.Exercise) {
 			continue
 		}
 		failed++
-		t.Logf("%s %s [%s]: %s\n  %v", c.ID, c.Status, c.Pitfall, c.Message, c.Counterexample)
 		switch {
 		case correct:
-			t.Errorf("%s %s: a correct implementation must pass it", c.ID, c.Status)
+			problems = append(problems, fmt.Sprintf("%s %s: a correct implementation must pass it", c.ID, c.Status))
 		case !slices.Contains(allowed, c.Pitfall):
-			t.Errorf("%s (pitfall %s) lost points for a mistake of %q", c.ID, c.Pitfall, x.Pitfalls)
+			problems = append(problems, fmt.Sprintf("%s (pitfall %s) lost points for a mistake of %q", c.ID, c.Pitfall, x.Pitfalls))
 		}
 	}
 	if !correct && failed == 0 && !slices.Equal(x.Pitfalls, []string{"budget"}) {
-		t.Errorf("no check failed: the mistake (%s) was missed", x.Mistake)
+		problems = append(problems, fmt.Sprintf("no check failed: the mistake (%s) was missed", x.Mistake))
 	}
+	return problems
 }

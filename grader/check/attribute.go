@@ -32,6 +32,7 @@ func (p Parts[I, D, S, O]) attribute(impl I, replay func(Script[S, O]) Trace, se
 	if !ok || f.Own || f.Status != report.Failed && f.Status != report.Error {
 		return
 	}
+	s = Upto(s, f.trace)
 	prose, err := ParseProse(p.Prose)
 	if err != nil {
 		return
@@ -159,6 +160,16 @@ func (p Parts[I, D, S, O]) caused(replay func(Script[S, O]) Trace, name string) 
 	}
 }
 
+// Upto is s cut after the call its trace t ends on (a replay stops at the
+// first call that differs): a trap is looked for in the calls the
+// counterexample shows, not in those after it.
+func Upto[S, O any](s Script[S, O], t Trace) Script[S, O] {
+	if !t.Full && len(t.Steps) < len(s.Ops) {
+		s.Ops = s.Ops[:len(t.Steps)]
+	}
+	return s
+}
+
 // TraplessTries bounds the replays withoutTrap makes for one finding.
 const TraplessTries = 150
 
@@ -200,6 +211,7 @@ func (p Parts[I, D, S, O]) withoutTrap(impl I, replay func(Script[S, O]) Trace, 
 			if pn != nil || !t.Bad || t.Panic != nil {
 				continue
 			}
+			c = Upto(c, t)
 			if has, pn := Call(func() bool { return trap.Has(c) }); pn == nil && !has {
 				return c, t, true
 			}

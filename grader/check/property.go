@@ -137,7 +137,7 @@ func (p Property[S, O]) kindOf(s Script[S, O], t Trace) (kind, []string) {
 	if len(d) > 0 {
 		k.call = "" // an explained failure may move to another method
 	} else if p.Caused != nil && t.Panic == nil {
-		k.caused = p.Caused(s)
+		k.caused = p.Caused(Upto(s, t))
 	}
 	return k, d
 }
