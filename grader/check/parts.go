@@ -200,7 +200,9 @@ func (p Parts[I, D, S, O]) suite(impl I, budget Runner, a *sendsAhead[I]) Suite 
 func Own(o Outcome) Outcome {
 	if o.Status == report.Failed {
 		o.Findings = []Finding{{Status: o.Status, Head: o.Message, Counterexample: o.Counterexample, Own: true, Diagnosed: true}}
-		o.Diagnosis = report.Reproduced // the call that broke the check's rule is the mistake
+		// No model is involved: the message names the call that broke
+		// the check's rule, so the check carries no diagnosis.
+		o.Diagnosis = ""
 	}
 	return o
 }

@@ -197,7 +197,7 @@ func TestJudge(t *testing.T) {
 	}, {
 		name: "panics, validations and benchmarks keep their outcomes",
 		outs: []Outcome{{Status: report.Error, Message: "panicked"}, found(finding1("b", "ma")), Pass(), Pass(), Own(Outcome{Status: report.Failed, Message: "no panic"}), {Status: report.Failed}},
-		want: []want{{status: report.Error}, {report.Passed, []string{"ma"}, "", false}, pass, pass, {report.Failed, nil, report.Reproduced, false}, {status: report.Failed}},
+		want: []want{{status: report.Error}, {report.Passed, []string{"ma"}, "", false}, pass, pass, {report.Failed, nil, "", false}, {status: report.Failed}},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
