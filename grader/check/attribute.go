@@ -171,7 +171,7 @@ func Upto[S, O any](s Script[S, O], t Trace) Script[S, O] {
 }
 
 // TraplessTries bounds the replays withoutTrap makes for one finding.
-const TraplessTries = 150
+const TraplessTries = 200
 
 // withoutTrap looks for a script that fails as s does but does not hold
 // trap: among the scripts the check's
@@ -196,7 +196,10 @@ func (p Parts[I, D, S, O]) withoutTrap(impl I, replay func(Script[S, O]) Trace, 
 	}
 	tries := 0
 	for cur := s; tries < TraplessTries; {
-		next, moved := q.shrinker(cur), false
+		// Every script the shrinker makes of cur is tried for one
+		// without the trap; the first that keeps it and still fails is
+		// where the next round starts.
+		next, deeper, found := q.shrinker(cur), Script[S, O]{}, false
 		for tries < TraplessTries {
 			v, ok := next()
 			if !ok {
@@ -215,14 +218,14 @@ func (p Parts[I, D, S, O]) withoutTrap(impl I, replay func(Script[S, O]) Trace, 
 			if has, pn := Call(func() bool { return trap.Has(c) }); pn == nil && !has {
 				return c, t, true
 			}
-			if !moved {
-				cur, moved = c, true
-				break
+			if !found {
+				deeper, found = c, true
 			}
 		}
-		if !moved {
+		if !found {
 			break
 		}
+		cur = deeper
 	}
 	return s, Trace{}, false
 }
