@@ -137,6 +137,7 @@ type classHandlers struct {
 	dummyOnce       sync.Once
 	dummy           string // dummyHash's
 	liveSockets     *perUser
+	downloads       *perUser    // builds of Yours being downloaded (class_yours.go)
 	builds          YoursBuilds // nil: no Yours in class mode
 }
 
@@ -174,6 +175,7 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 		secureCookies: cfg.SecureCookies, sessionTTL: cfg.SessionTTL,
 		signInWait: cfg.SignInWait, comparePassword: cfg.ComparePassword,
 		liveSockets: newPerUser(cfg.MaxLivePerUser),
+		downloads:   newPerUser(maxDownloads),
 	}
 	// Before the CSRF check (which parses the form, an upload's included),
 	// a POST other than signing in or out needs a user.
