@@ -261,7 +261,7 @@ func getSubmission(t *testing.T, s *classServer, token string, id int64) Submiss
 func instructor(t *testing.T, s *classServer) (*http.Client, string) {
 	t.Helper()
 	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	c := &http.Client{Jar: jar, Transport: pageOrigin{s.URL}, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := c.Get(s.URL + "/class/login")
 	if err != nil {
 		t.Fatal(err)
@@ -282,6 +282,19 @@ func instructor(t *testing.T, s *classServer) (*http.Client, string) {
 		t.Fatalf("instructor login: %s, want 303", resp.Status)
 	}
 	return c, csrf
+}
+
+// pageOrigin sends requests as a browser on the class's pages does: a
+// POST or PUT names the page's origin (the class accepts a signed-in
+// browser's writes from its own origin only).
+type pageOrigin struct{ url string }
+
+func (o pageOrigin) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method != http.MethodGet && req.Method != http.MethodHead {
+		req = req.Clone(req.Context())
+		req.Header.Set("Origin", o.url)
+	}
+	return http.DefaultTransport.RoundTrip(req)
 }
 
 func get(t *testing.T, c *http.Client, u string) (int, string) {

@@ -28,8 +28,11 @@ type Class struct {
 	// Class is the running class; its store holds the accounts and the
 	// submissions.
 	Class *class.Class
-	// SecureCookies marks the session cookie Secure (serve the class over
-	// HTTPS, or behind a proxy that does).
+	// SecureCookies says the class is served over HTTPS (by a TLS proxy in
+	// front): its cookies are then __Host- cookies, Secure, and a write's
+	// Origin must be https (see class_csrf.go). A request that came over
+	// TLS, or through a trusted proxy saying X-Forwarded-Proto: https, is
+	// taken as HTTPS without it.
 	SecureCookies bool
 	// SessionTTL is how long a login lasts; 0 means 12 hours.
 	SessionTTL time.Duration
@@ -179,7 +182,7 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	}
 	// Before the CSRF check (which parses the form, an upload's included),
 	// a POST other than signing in or out needs a user.
-	g := e.Group("/class", ch.limitBody, ch.authenticate, ch.signedInToPost, ch.csrf())
+	g := e.Group("/class", ch.limitBody, ch.authenticate, ch.signedInToPost, ch.csrf)
 	get := []string{http.MethodGet, http.MethodHead}
 	g.Match(get, "", ch.index)
 	g.Match(get, "/login", ch.loginPage)
