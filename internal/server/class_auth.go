@@ -41,7 +41,9 @@ func csrfToken(c echo.Context) string {
 // or the session cookie, if any. A request from nobody is answered with
 // Connection: close: a stranger cannot keep connections alive under /class
 // (holding them with a request every 20 s once kept every place taken),
-// while a signed-in user's stay open for the next request.
+// while a signed-in user's stay open for the next request, up to the
+// user's own cap (Limits.MaxConnsPerUser; beyond, 429 and closed), so that
+// one account cannot hold the places of everyone behind its address.
 func (h *classHandlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ctx := c.Request().Context()
@@ -63,8 +65,13 @@ func (h *classHandlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 				return err
 			}
 		}
-		if _, ok := currentUser(c); !ok {
+		u, ok := currentUser(c)
+		if !ok {
 			c.Response().Header().Set("Connection", "close")
+		} else if !claimConn(ctx, u.ID) {
+			c.Response().Header().Set("Connection", "close")
+			c.Response().Header().Set("Retry-After", "1")
+			return echo.NewHTTPError(http.StatusTooManyRequests, "You hold too many connections to the class at once (other tabs, browsers or programs): close some, then try again in a second.")
 		}
 		return next(c)
 	}
