@@ -110,3 +110,28 @@ func TestValidateDraft(t *testing.T) {
 		t.Error("ValidateDraft of an unknown exercise found nothing")
 	}
 }
+
+// TestThrottleAllowN: a budget of units (bytes, say) takes n tokens at a
+// time, or none.
+func TestThrottleAllowN(t *testing.T) {
+	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	th := class.NewThrottle(10, time.Second, t0)
+	steps := []struct {
+		at    time.Duration
+		n     uint64
+		ok    bool
+		retry time.Duration // when refused
+	}{
+		{0, 6, true, 0},
+		{0, 5, false, time.Second}, // 4 left: one more second makes 5
+		{0, 4, true, 0},
+		{3 * time.Second, 3, true, 0},
+		{3 * time.Second, 11, false, 10 * time.Second}, // more than the burst: never, and the bucket fills in 10 s
+	}
+	for i, s := range steps {
+		ok, retry := th.AllowN(1, s.n, t0.Add(s.at))
+		if ok != s.ok || (!ok && (retry < s.retry-time.Millisecond || retry > s.retry+time.Millisecond)) {
+			t.Errorf("step %d: AllowN(1, %d, t0+%s) = %v, %s; want %v, %s", i, s.n, s.at, ok, retry, s.ok, s.retry)
+		}
+	}
+}
