@@ -52,14 +52,7 @@ func TestACheckStopsAtItsFirstTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	own := f.c.Subscribe(chk.ID)
-	defer own.Close()
-	var done class.Event
-	if got, err := f.st.Submission(t.Context(), chk.ID); err == nil && got.Job.State == store.Done {
-		done = class.DoneEvent(got) // graded before we subscribed
-	} else {
-		done = waitFor(t, own, chk.ID, class.EventDone)
-	}
+	done := f.checkDone(t, chk.ID)
 	sub := f.submit(t, f.ada, "package tokenbucket // spins")
 	subDone := f.waitDone(t, sub.ID)
 
