@@ -19,10 +19,17 @@
 // default level; Brotli's best quality would take 10 s of a core per
 // build).
 //
-// An exercise whose code compiles for grading but not for the browser (a
-// file only GOOS=js builds) runs as its stub, and the build says so with
-// the compiler's lines; code the compiler's lines do not tie to one
-// exercise fails the build.
+// An exercise whose code compiles for grading but not for the browser runs
+// as its stub, and the build says so with the compiler's lines; code the
+// compiler's lines do not tie to one exercise fails the build. (Uploads
+// hold no file that only one platform builds, nor build constraints, see
+// class.Validate: both builds compile the same files.) A build is bounded
+// by Config.Timeout and Config.MaxBytes; code that does not build, or
+// passes a bound, is remembered by its key and not built again until it
+// changes.
+//
+// A build is served from its file in the cache (Open), to the learner
+// whose code it is (Mine).
 //
 // Where: in the process serving the pages, on demand (the learner's page
 // asks; see Builds.Want), at most Config.Parallel builds at once (one by
