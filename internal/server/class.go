@@ -16,8 +16,9 @@ import (
 	"ratelab/internal/store"
 )
 
-// Class mode's handlers are split by concern: sign-in and CSRF
-// (class_auth.go), the upload (class_upload.go), the live websockets
+// Class mode's handlers are split by concern: sign-in (class_auth.go),
+// CSRF and the cookies (class_csrf.go), the upload (class_upload.go), the
+// drafts and checks (class_drafts.go), Yours (class_yours.go), the live websockets
 // (class_live.go), and the pages and the CSV gradebook (class_pages.go).
 // This file wires them: what they need, their routes, and how their errors
 // reach programs.

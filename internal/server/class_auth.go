@@ -25,7 +25,7 @@ import (
 const (
 	sessionCookie = "ratelab_session"
 	userKey       = "class.user"
-	csrfKey       = "csrf" // where echo's CSRF middleware puts the token
+	csrfKey       = "csrf" // where csrf (class_csrf.go) puts the page's token
 )
 
 // anyone lets any signed-in user through require; the handler checks
