@@ -91,7 +91,7 @@ func claimConn(ctx context.Context, user int64) bool {
 	if c.o.owned && c.o.user == user {
 		return true
 	}
-	if _, open := u.n[user]; open && u.n[user] >= u.max {
+	if u.n[user] >= u.max {
 		return false
 	}
 	u.disown(c.o) // signed in as someone else on the same connection
