@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
+	"io"
 	"maps"
 	"os"
 	"os/exec"
@@ -230,11 +231,26 @@ func (b *LabBuild) Build(ctx context.Context, out string) error {
 		}
 		return &BuildError{Lines: compilerLines(output.String(), root, dirs, err)}
 	}
-	wasm, err := os.ReadFile(filepath.Join(dst, "lab.wasm"))
+	return copyOut(filepath.Join(dst, "lab.wasm"), out)
+}
+
+// copyOut copies the built file src to dst, streaming: a build may be
+// large (the caller bounds its size), and is never held in memory.
+func copyOut(src, dst string) error {
+	in, err := os.Open(src)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(out, wasm, 0o644)
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // compilerLines is go build's output as the learner reads it: without the

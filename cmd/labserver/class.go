@@ -490,7 +490,7 @@ func (o *classOptions) flags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.every, "submit-every", 30*time.Second, "class mode: ...then one more every this long (429 with Retry-After beyond)")
 	fs.UintVar(&o.checkBurst, "check-burst", 10, "class mode: checks of a draft a learner may make at once (a budget apart from submissions')...")
 	fs.DurationVar(&o.checkEvery, "check-every", 10*time.Second, "class mode: ...then one more every this long (429 with Retry-After beyond)")
-	fs.BoolVar(&o.secureCookies, "secure-cookies", false, "class mode: mark the session cookie Secure (serve over HTTPS)")
+	fs.BoolVar(&o.secureCookies, "secure-cookies", false, "class mode: the class is served over HTTPS (a TLS proxy in front): __Host- cookies, Secure, and writes only from an https:// origin")
 	o.gradingFlags.register(fs, "class mode: ", "", `"" (the default) builds every time`)
 	o.yoursFlags.register(fs)
 }

@@ -76,6 +76,11 @@ func TestClassHostileSubmissions(t *testing.T) {
 		{"dot-dot name", []upload{{"../../grader/harness/harness.go", "package harness\n"}}, 422, "may not contain a folder", true},
 		{"test file", []upload{{"tokenbucket_test.go", "package tokenbucket\n"}}, 422, "test files are not submitted", true},
 		{"linkname", []upload{{"tokenbucket.go", "package tokenbucket\n\nimport _ \"unsafe\"\n\n//go:linkname nanotime runtime.nanotime\nfunc nanotime() int64\n"}}, 422, "//go:linkname is not allowed", false},
+		// Code only the browser's build of Yours compiles: the grading
+		// (linux) would skip it, and the server would then compile it
+		// for the browser.
+		{"browser-only file", append(solutionFiles(t, "tokenbucket"), upload{"bomb_js.go", "package tokenbucket\n\nconst huge = \"x\"\n"}), 422, "bomb_js.go: a name ending in _js.go is compiled for that platform only", true},
+		{"build constraint", append(solutionFiles(t, "tokenbucket"), upload{"bomb.go", "// +build js\n\npackage tokenbucket\n\nconst huge = \"x\"\n"}), 422, `the build constraint "// +build js" is not allowed`, false},
 	}
 	// The fork attempt imports os/exec, which is refused.
 	for i, f := range refused[0].files {

@@ -260,8 +260,16 @@ func getSubmission(t *testing.T, s *classServer, token string, id int64) Submiss
 // instructor signs prof in and returns a client holding the session.
 func instructor(t *testing.T, s *classServer) (*http.Client, string) {
 	t.Helper()
+	return signedIn(t, s, url.Values{"name": {"prof"}, "password": {"correct horse battery"}})
+}
+
+// signedIn signs in with the login page's form (a learner's token, or an
+// instructor's name and password) as a browser does, and returns a client
+// holding the session and the page's CSRF token.
+func signedIn(t *testing.T, s *classServer, form url.Values) (*http.Client, string) {
+	t.Helper()
 	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	c := &http.Client{Jar: jar, Transport: pageOrigin{s.URL}, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := c.Get(s.URL + "/class/login")
 	if err != nil {
 		t.Fatal(err)
@@ -273,15 +281,29 @@ func instructor(t *testing.T, s *classServer) (*http.Client, string) {
 		t.Fatalf("no CSRF token on the login page")
 	}
 	csrf := string(m[1])
-	resp, err = c.PostForm(s.URL+"/class/login", url.Values{"_csrf": {csrf}, "name": {"prof"}, "password": {"correct horse battery"}})
+	form.Set("_csrf", csrf)
+	resp, err = c.PostForm(s.URL+"/class/login", form)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("instructor login: %s, want 303", resp.Status)
+		t.Fatalf("signing in: %s, want 303", resp.Status)
 	}
 	return c, csrf
+}
+
+// pageOrigin sends requests as a browser on the class's pages does: a
+// POST or PUT names the page's origin (the class accepts a signed-in
+// browser's writes from its own origin only).
+type pageOrigin struct{ url string }
+
+func (o pageOrigin) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method != http.MethodGet && req.Method != http.MethodHead {
+		req = req.Clone(req.Context())
+		req.Header.Set("Origin", o.url)
+	}
+	return http.DefaultTransport.RoundTrip(req)
 }
 
 func get(t *testing.T, c *http.Client, u string) (int, string) {

@@ -76,8 +76,9 @@ type serveOptions struct {
 	db        string
 	staticDir string
 	maxConns  int
-	// maxConnsPerAddr and trustedProxies: see server.Limits.
+	// maxConnsPerAddr, maxConnsPerUser and trustedProxies: see server.Limits.
 	maxConnsPerAddr int
+	maxConnsPerUser int
 	trustedProxies  []netip.Prefix
 	// allowHosts are the names besides localhost the single-learner lab
 	// answers to (--allow-host; see server.Hosts).
@@ -105,6 +106,7 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 	})
 	fs.IntVar(&o.maxConns, "max-conns", 512, "most connections open at once, websockets included; beyond, new ones wait until one closes")
 	fs.IntVar(&o.maxConnsPerAddr, "max-conns-per-addr", 0, "most connections one client address (IPv6: its /64) holds open at once; beyond, 429 at once; 0 means a quarter of --max-conns")
+	fs.IntVar(&o.maxConnsPerUser, "max-conns-per-user", 16, "most connections one signed-in user holds open at once, inside --max-conns-per-addr; beyond, 429 and the connection closed")
 	fs.Func("trusted-proxy", "a reverse proxy's `CIDR` (repeatable): its connections are not capped per address, and a request through it counts as the address it names last in X-Forwarded-For", func(v string) error {
 		p, err := netip.ParsePrefix(v)
 		if err != nil {
@@ -213,7 +215,7 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 	if err != nil {
 		return err
 	}
-	limits := server.Limits{MaxConns: o.maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies}
+	limits := server.Limits{MaxConns: o.maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, MaxConnsPerUser: o.maxConnsPerUser, TrustedProxies: o.trustedProxies}
 	ln = server.Listener(ln, limits)
 	srv := server.HTTPServer(h, limits)
 	errc := make(chan error, 1)

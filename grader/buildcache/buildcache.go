@@ -66,8 +66,9 @@ type Cache struct {
 	dir string
 	max int64
 
-	mu    sync.Mutex
-	locks map[Key]*keyLock // the keys held or awaited in this process
+	mu       sync.Mutex
+	locks    map[Key]*keyLock    // the keys held or awaited in this process
+	verified map[Key]os.FileInfo // the files Open checked whole (see Open)
 
 	hits, misses, puts, evictions atomic.Int64
 }
@@ -100,7 +101,7 @@ func Open(dir string, max int64) (*Cache, error) {
 	if err := os.MkdirAll(abs, 0o700); err != nil {
 		return nil, fmt.Errorf("build cache: %w", err)
 	}
-	return &Cache{dir: abs, max: max, locks: map[Key]*keyLock{}}, nil
+	return &Cache{dir: abs, max: max, locks: map[Key]*keyLock{}, verified: map[Key]os.FileInfo{}}, nil
 }
 
 // Dir is the cache's folder.
@@ -159,18 +160,11 @@ func (c *Cache) path(key Key) string { return filepath.Join(c.dir, key.String())
 // as recently used.
 func (c *Cache) Get(key Key, dst string, perm fs.FileMode) bool {
 	p := c.path(key)
-	if err := copyEntry(p, dst, perm); err != nil {
-		c.misses.Add(1)
+	err := copyEntry(p, dst, perm)
+	if err != nil {
 		os.Remove(dst)
-		if !errors.Is(err, fs.ErrNotExist) {
-			os.Remove(p) // damaged: the next Put writes it whole
-		}
-		return false
 	}
-	now := time.Now()
-	os.Chtimes(p, now, now)
-	c.hits.Add(1)
-	return true
+	return c.settle(p, err)
 }
 
 // Has reports whether there is an entry for key, without reading it: Get
@@ -195,17 +189,115 @@ func (c *Cache) Has(key Key) bool {
 func (c *Cache) Read(key Key) ([]byte, bool) {
 	p := c.path(key)
 	var buf bytes.Buffer
-	if err := readEntry(p, &buf); err != nil {
+	if !c.settle(p, readEntry(p, &buf)) {
+		return nil, false
+	}
+	return buf.Bytes(), true
+}
+
+// settle counts a read of entry p that ended with err: a miss removes a
+// damaged entry (not a missing one), a hit marks it as recently used. It
+// reports whether it was a hit.
+func (c *Cache) settle(p string, err error) bool {
+	if err != nil {
 		c.misses.Add(1)
 		if !errors.Is(err, fs.ErrNotExist) {
-			os.Remove(p)
+			os.Remove(p) // damaged: the next Put writes it whole
 		}
-		return nil, false
+		return false
 	}
 	now := time.Now()
 	os.Chtimes(p, now, now)
 	c.hits.Add(1)
-	return buf.Bytes(), true
+	return true
+}
+
+// Entry is an entry's content opened for reading from its file, as Open
+// returns it: a reader that seeks within the content (http.ServeContent
+// serves it, ranges included), never a copy in memory. Close it when done.
+type Entry struct {
+	*io.SectionReader
+	f    *os.File
+	size int64
+}
+
+// Size is the content's length in bytes.
+func (e *Entry) Size() int64 { return e.size }
+
+// Close closes the entry's file.
+func (e *Entry) Close() error { return e.f.Close() }
+
+// Open returns the content of the entry for key as a file to read, and
+// reports whether there was one, as Read does (a damaged entry is a miss
+// and is removed; a hit marks the entry as recently used), without
+// reading it into memory: the checksum is computed as the file is read
+// through, with a small buffer, before Open returns, the first time this
+// process opens that file (the same file, not a new one renamed over it:
+// os.SameFile); later opens of it check its header alone. Entries are
+// never written in place (Put renames a whole new file over the old), so
+// the open file stays the entry that was checked, whatever happens to the
+// name meanwhile.
+func (c *Cache) Open(key Key) (*Entry, bool) {
+	p := c.path(key)
+	e, err := c.openEntry(key, p)
+	if !c.settle(p, err) {
+		return nil, false
+	}
+	return e, true
+}
+
+// maxVerified bounds the files Open remembers as checked; past it, it
+// forgets them all (and checks each again at its next Open).
+const maxVerified = 1024
+
+// openEntry opens entry p of key and checks its length and checksum, or
+// only its header if this process checked that very file before.
+func (c *Cache) openEntry(key Key, p string) (*Entry, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	e, err := c.checked(key, f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+func (c *Cache) checked(key Key, f *os.File) (*Entry, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	old, seen := c.verified[key]
+	c.mu.Unlock()
+	r := bufio.NewReader(f)
+	line, err := header(r)
+	if err != nil {
+		return nil, err
+	}
+	var size int64
+	if seen && os.SameFile(old, fi) && old.Size() == fi.Size() {
+		if _, err := fmt.Sscanf(line, magic+" %d ", &size); err != nil {
+			return nil, errors.New("entry header: bad length")
+		}
+	} else {
+		if size, err = checkEntry(r, line, io.Discard); err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		if len(c.verified) >= maxVerified {
+			clear(c.verified)
+		}
+		c.verified[key] = fi
+		c.mu.Unlock()
+	}
+	if off := int64(len(line)); off+size != fi.Size() {
+		return nil, fmt.Errorf("entry holds %d bytes, its header says %d", fi.Size()-off, size)
+	}
+	return &Entry{SectionReader: io.NewSectionReader(f, int64(len(line)), size), f: f, size: size}, nil
 }
 
 // copyEntry copies the content of entry p to dst, checking its length and
@@ -231,33 +323,50 @@ func readEntry(p string, w io.Writer) error {
 	}
 	defer f.Close()
 	r := bufio.NewReader(f)
-	line, err := r.ReadString('\n')
+	line, err := header(r)
 	if err != nil {
-		return fmt.Errorf("entry header: %w", err)
+		return err
 	}
+	_, err = checkEntry(r, line, w)
+	return err
+}
+
+// header reads an entry's header line, which is short: a damaged entry
+// without a line break is not read whole into memory looking for one.
+func header(r *bufio.Reader) (string, error) {
+	line, err := r.ReadSlice('\n')
+	if err != nil {
+		return "", fmt.Errorf("entry header: %w", err)
+	}
+	return string(line), nil
+}
+
+// checkEntry writes the content that follows the header line to w from r,
+// checking its length and checksum, and returns its length.
+func checkEntry(r io.Reader, line string, w io.Writer) (int64, error) {
 	fields := strings.Fields(line)
 	if len(fields) != 3 || fields[0] != magic {
-		return errors.New("entry header: not an entry")
+		return 0, errors.New("entry header: not an entry")
 	}
 	size, err := strconv.ParseInt(fields[1], 10, 64)
 	if err != nil || size < 0 {
-		return errors.New("entry header: bad length")
+		return 0, errors.New("entry header: bad length")
 	}
 	want, err := hex.DecodeString(fields[2])
 	if err != nil || len(want) != sha256.Size {
-		return errors.New("entry header: bad checksum")
+		return 0, errors.New("entry header: bad checksum")
 	}
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(w, h), io.LimitReader(r, size+1))
 	switch {
 	case err != nil:
-		return err
+		return 0, err
 	case n != size:
-		return fmt.Errorf("entry holds %d bytes, its header says %d", n, size)
+		return 0, fmt.Errorf("entry holds %d bytes, its header says %d", n, size)
 	case !bytes.Equal(h.Sum(nil), want):
-		return errors.New("entry does not match its checksum")
+		return 0, errors.New("entry does not match its checksum")
 	}
-	return nil
+	return size, nil
 }
 
 // tmpPrefix names the files a Put is writing; only Put and trim touch them.

@@ -2,8 +2,10 @@ package buildcache_test
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -304,5 +306,61 @@ func TestHasAndReadIntoMemory(t *testing.T) {
 	}
 	if c.Has(k) {
 		t.Error("a damaged entry read stays in the cache")
+	}
+}
+
+func TestOpenReadsFromTheFile(t *testing.T) {
+	c := open(t, 0)
+	tmp := t.TempDir()
+	k := key("a large build")
+	if _, ok := c.Open(k); ok {
+		t.Error("Open on an empty cache = true")
+	}
+	content := bytes.Repeat([]byte("\x00asm0123456789abcdef"), 400_000) // 8 MB
+	if err := c.Put(k, writeFile(t, tmp, "built", string(content))); err != nil {
+		t.Fatal(err)
+	}
+	// Opening checks the whole content without holding it: what Open
+	// allocates is a small fraction of the entry's size.
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	e, ok := c.Open(k)
+	runtime.ReadMemStats(&after)
+	if !ok {
+		t.Fatal("Open after Put = false")
+	}
+	defer e.Close()
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("Open allocated %d bytes for an entry of %d; want under 1 MiB (never the entry in memory)", got, len(content))
+	}
+	if e.Size() != int64(len(content)) {
+		t.Errorf("Size() = %d; want %d", e.Size(), len(content))
+	}
+	// Another Put of the name while it is open does not change what the
+	// open entry reads; it seeks within the content alone.
+	if err := c.Put(k, writeFile(t, tmp, "other", "\x00asm another")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Seek(int64(len(content))-16, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	tail, err := io.ReadAll(e)
+	if err != nil || !bytes.Equal(tail, content[len(content)-16:]) {
+		t.Errorf("the last 16 bytes = %q, %v; want %q", tail, err, content[len(content)-16:])
+	}
+	// A damaged entry is a miss, and is removed.
+	p := filepath.Join(c.Dir(), k.String())
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, bytes.Replace(b, []byte("another"), []byte("ANOTHER"), 1), 0o600)
+	if _, ok := c.Open(k); ok {
+		t.Error("Open of a damaged entry = true; want a miss")
+	}
+	if c.Has(k) {
+		t.Error("a damaged entry opened stays in the cache")
+	}
+	// A header without a line break is not an entry.
+	os.WriteFile(p, bytes.Repeat([]byte("x"), 1<<20), 0o600)
+	if _, ok := c.Open(k); ok {
+		t.Error("Open of a file without a header = true; want a miss")
 	}
 }

@@ -6,7 +6,8 @@
 // concurrent use by goroutines and by processes sharing the folder: an
 // entry is written to a temporary file in the folder and renamed into
 // place, so a reader sees a whole entry or none. Every entry carries the
-// SHA-256 of its content, checked on every read: an entry that is
+// SHA-256 of its content, checked on every read (Open, which serves an
+// entry from its file, checks a file once per process): an entry that is
 // truncated, altered or unreadable is a miss (and removed), never a wrong
 // file. The folder is bounded: after each Put, the entries least recently
 // used (by modification time, which Get refreshes) are removed until the

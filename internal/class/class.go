@@ -446,6 +446,10 @@ func (c *Class) gradeNoted(ctx context.Context, job store.Job, note string) {
 	}
 	gctx, cancel := context.WithTimeout(ctx, c.cfg.JobTimeout)
 	defer cancel()
+	var spin *spinCut // a check stops at its first timeout (spin.go)
+	if sub.Kind == store.KindCheck {
+		gctx, spin = newSpinCut(gctx)
+	}
 	start := c.Now()
 	r, err := c.gradeFn(gctx, grader.Options{
 		Root:         c.cfg.Root,
@@ -466,10 +470,16 @@ func (c *Class) gradeNoted(ctx context.Context, job store.Job, note string) {
 			case EventBuild, EventStart, EventResult:
 				c.publish(ev)
 			}
+			if spin != nil {
+				spin.progress(e)
+			}
 			// Not the exercise's summary: EventDone carries it, once stored.
 		},
 	})
 	cleanup() // before the outcome is told: the folder is gone once it is
+	if err != nil && spin != nil && ctx.Err() == nil && spin.cut(gctx) {
+		r, err = spin.report(sub.Exercise), nil
+	}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		// The server is stopping: the job stays running in the store and

@@ -35,6 +35,15 @@ func TestValidate(t *testing.T) {
 		{"linkname", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\n\n//go:linkname now runtime.nanotime\nfunc now() int64\n")}}, "//go:linkname is not allowed"},
 		{"embed", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\n\n//go:embed x\nvar s string\n")}}, "//go:embed is not allowed"},
 		{"syntax", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\nfunc {\n")}}, "does not parse"},
+		{"browser only", "tokenbucket", []store.File{{Name: "bomb_js.go", Content: []byte(okSource)}}, "bomb_js.go: a name ending in _js.go is compiled for that platform only"},
+		{"wasm only", "tokenbucket", []store.File{{Name: "big_wasm.go", Content: []byte(okSource)}}, "without _wasm"},
+		{"linux only", "tokenbucket", []store.File{{Name: "x_linux.go", Content: []byte(okSource)}}, "without _linux"},
+		{"one arch", "tokenbucket", []store.File{{Name: "x_amd64.go", Content: []byte(okSource)}}, "without _amd64"},
+		{"os and arch", "tokenbucket", []store.File{{Name: "x_windows_arm64.go", Content: []byte(okSource)}}, "without _windows_arm64"},
+		{"underscores of no platform", "tokenbucket", []store.File{{Name: "token_bucket_unix.go", Content: []byte(okSource)}}, ""},
+		{"go:build", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("//go:build js\n\npackage tokenbucket\n")}}, `the build constraint "//go:build js" is not allowed`},
+		{"+build", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("// +build !linux\n\npackage tokenbucket\n")}}, `the build constraint "// +build !linux" is not allowed`},
+		{"+build below", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\n\n//+build wasm\n")}}, "build constraint"},
 		{"duplicate", "tokenbucket", []store.File{{Name: "a.go", Content: []byte(okSource)}, {Name: "a.go", Content: []byte(okSource)}}, "uploaded twice"},
 	}
 	for _, tt := range tests {
@@ -90,6 +99,7 @@ func TestValidateDraft(t *testing.T) {
 		{{Name: "../x.go", Content: []byte("package tokenbucket")}},
 		{{Name: "tokenbucket_test.go", Content: []byte("package tokenbucket")}},
 		{{Name: "tokenbucket.go", Content: make([]byte, 65<<10)}},
+		{{Name: "tokenbucket_js.go", Content: []byte("package tokenbucket")}},
 		nil,
 	} {
 		if p := class.ValidateDraft("tokenbucket", bad, class.Limits{}); len(p) == 0 {
@@ -98,5 +108,30 @@ func TestValidateDraft(t *testing.T) {
 	}
 	if p := class.ValidateDraft("nope", half, class.Limits{}); len(p) == 0 {
 		t.Error("ValidateDraft of an unknown exercise found nothing")
+	}
+}
+
+// TestThrottleAllowN: a budget of units (bytes, say) takes n tokens at a
+// time, or none.
+func TestThrottleAllowN(t *testing.T) {
+	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	th := class.NewThrottle(10, time.Second, t0)
+	steps := []struct {
+		at    time.Duration
+		n     uint64
+		ok    bool
+		retry time.Duration // when refused
+	}{
+		{0, 6, true, 0},
+		{0, 5, false, time.Second}, // 4 left: one more second makes 5
+		{0, 4, true, 0},
+		{3 * time.Second, 3, true, 0},
+		{3 * time.Second, 11, false, 10 * time.Second}, // more than the burst: never, and the bucket fills in 10 s
+	}
+	for i, s := range steps {
+		ok, retry := th.AllowN(1, s.n, t0.Add(s.at))
+		if ok != s.ok || (!ok && (retry < s.retry-time.Millisecond || retry > s.retry+time.Millisecond)) {
+			t.Errorf("step %d: AllowN(1, %d, t0+%s) = %v, %s; want %v, %s", i, s.n, s.at, ok, retry, s.ok, s.retry)
+		}
 	}
 }

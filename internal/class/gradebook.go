@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"ratelab/grader"
 	"ratelab/grader/report"
@@ -402,9 +403,18 @@ func yesNo(b bool) string {
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-// csvSafe keeps a spreadsheet from reading a name as a formula.
+// formulaStarts are the characters a spreadsheet reads a cell starting
+// with as a formula (OWASP's CSV injection list: = + - @, tab, carriage
+// return), with their full-width forms (＝ ＋ － ＠), which spreadsheets
+// fold into them, and the small forms of = + - (﹦ ﹢ ﹣).
+const formulaStarts = "=+-@\t\r\uff1d\uff0b\uff0d\uff20\ufe66\ufe62\ufe63"
+
+// csvSafe keeps a spreadsheet from reading a name as a formula: a cell
+// starting with one of formulaStarts gets a single quote in front, as
+// OWASP's guidance on CSV injection says, which the spreadsheet shows as
+// text and does not evaluate.
 func csvSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	if r, _ := utf8.DecodeRuneInString(s); s != "" && strings.ContainsRune(formulaStarts, r) {
 		return "'" + s
 	}
 	return s

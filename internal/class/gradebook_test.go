@@ -95,3 +95,51 @@ func TestWriteCSV(t *testing.T) {
 		t.Errorf("CSV =\n%q\nwant\n%q", rows, want)
 	}
 }
+
+// TestExportsNeutraliseFormulas: every learner name a spreadsheet would
+// read as a formula, its first character ASCII or full-width, is written
+// with a quote in front, in both exports; other names are left alone.
+func TestExportsNeutraliseFormulas(t *testing.T) {
+	tb, _ := course.Lookup("tokenbucket")
+	names := map[string]string{
+		"=cmd|' /C calc'!A0": "'=cmd|' /C calc'!A0",
+		"+1+1":               "'+1+1",
+		"-2+3":               "'-2+3",
+		"@SUM(A1)":           "'@SUM(A1)",
+		"\t=1":               "'\t=1",
+		"\r=1":               "'\r=1",
+		"＝HYPERLINK(\"x\")":  "'＝HYPERLINK(\"x\")",
+		"＋1":                 "'＋1",
+		"－1":                 "'－1",
+		"＠SUM(A1)":           "'＠SUM(A1)",
+		"﹦1":                 "'﹦1",
+		"ada=1":              "ada=1",
+		"Ève":                "Ève",
+	}
+	gb := &class.Gradebook{Exercises: []course.Exercise{tb}}
+	for n := range names {
+		gb.Learners = append(gb.Learners, n)
+	}
+	for _, write := range []struct {
+		name string
+		f    func(*bytes.Buffer) error
+		skip int // rows before the learners'
+	}{
+		{"gradebook", func(b *bytes.Buffer) error { return gb.WriteCSV(b) }, 1},
+		{"Canvas", func(b *bytes.Buffer) error { return gb.WriteCanvasCSV(b) }, 2},
+	} {
+		var b bytes.Buffer
+		if err := write.f(&b); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(&b).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: not CSV: %v", write.name, err)
+		}
+		for i, row := range rows[write.skip:] {
+			if want := names[gb.Learners[i]]; row[0] != want {
+				t.Errorf("%s: the cell of %q = %q; want %q", write.name, gb.Learners[i], row[0], want)
+			}
+		}
+	}
+}

@@ -70,6 +70,14 @@ func (t *KeyedThrottle[K]) scaled(now time.Time) uint64 {
 // Allow takes a token for key at now. When it refuses, retry is how long
 // until the next token (at least 1ms).
 func (t *KeyedThrottle[K]) Allow(key K, now time.Time) (ok bool, retry time.Duration) {
+	return t.AllowN(key, 1, now)
+}
+
+// AllowN takes n tokens for key at now (a budget of bytes, say, whose
+// tokens are units of them), or none. When it refuses, retry is how long
+// until there are n (at least 1ms). n over Burst is never allowed (retry
+// is then how long the bucket takes to fill).
+func (t *KeyedThrottle[K]) AllowN(key K, n uint64, now time.Time) (ok bool, retry time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	v := t.scaled(now)
@@ -79,16 +87,18 @@ func (t *KeyedThrottle[K]) Allow(key K, now time.Time) (ok bool, retry time.Dura
 		b = tokenbucket.New(t.Burst, 1, v)
 		t.buckets[key] = b
 	}
-	if b.TryAcquire(v, 1) {
+	if n <= t.Burst && b.TryAcquire(v, n) {
 		return true, 0
 	}
-	// The earliest scaled time with a whole token, found on copies of the
-	// bucket (a probe at a later time would move the real one's clock on).
-	lo, hi := v, v+1e9 // at one token per scaled second, one is at most 1e9 away
+	want := min(n, t.Burst)
+	// The earliest scaled time with want whole tokens, found on copies of
+	// the bucket (a probe at a later time would move the real one's clock
+	// on).
+	lo, hi := v, v+want*1e9 // at one token per scaled second, want are at most want*1e9 away
 	for lo < hi {
 		mid := lo + (hi-lo)/2
 		probe := *b
-		if probe.Available(mid) >= 1 {
+		if probe.Available(mid) >= want {
 			hi = mid
 		} else {
 			lo = mid + 1

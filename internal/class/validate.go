@@ -2,6 +2,7 @@ package class
 
 import (
 	"fmt"
+	"go/build/constraint"
 	"go/parser"
 	"go/token"
 	"regexp"
@@ -152,6 +153,10 @@ func checkSource(fset *token.FileSet, exercise string, f store.File) []string {
 	}
 	for _, cg := range af.Comments {
 		for _, c := range cg.List {
+			if isConstraint(c.Text) {
+				add("%s: the build constraint %q is not allowed in a submission: its files are exactly those the grading and Yours (in the browser) both compile; remove the line", pos(fset, c.Pos()), c.Text)
+				continue
+			}
 			if strings.HasPrefix(c.Text, "//go:") || strings.HasPrefix(c.Text, "//line ") || strings.HasPrefix(c.Text, "/*line ") {
 				d, _, _ := strings.Cut(c.Text, " ")
 				add("%s: the directive %s is not allowed in a submission", pos(fset, c.Pos()), d)
@@ -159,6 +164,17 @@ func checkSource(fset *token.FileSet, exercise string, f store.File) []string {
 		}
 	}
 	return problems
+}
+
+// isConstraint reports whether a comment is a build constraint line,
+// //go:build or // +build, wherever it is in the file (go/build reads them
+// in a file's header only; a submission has none anywhere).
+func isConstraint(text string) bool {
+	if constraint.IsGoBuild(text) || constraint.IsPlusBuild(text) {
+		return true
+	}
+	rest, ok := strings.CutPrefix(text, "//")
+	return ok && (strings.HasPrefix(strings.TrimSpace(rest), "+build") || strings.HasPrefix(strings.TrimSpace(rest), "go:build"))
 }
 
 func pos(fset *token.FileSet, p token.Pos) string {

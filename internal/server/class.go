@@ -16,8 +16,9 @@ import (
 	"ratelab/internal/store"
 )
 
-// Class mode's handlers are split by concern: sign-in and CSRF
-// (class_auth.go), the upload (class_upload.go), the live websockets
+// Class mode's handlers are split by concern: sign-in (class_auth.go),
+// CSRF and the cookies (class_csrf.go), the upload (class_upload.go), the
+// drafts and checks (class_drafts.go), Yours (class_yours.go), the live websockets
 // (class_live.go), and the pages and the CSV gradebook (class_pages.go).
 // This file wires them: what they need, their routes, and how their errors
 // reach programs.
@@ -28,8 +29,11 @@ type Class struct {
 	// Class is the running class; its store holds the accounts and the
 	// submissions.
 	Class *class.Class
-	// SecureCookies marks the session cookie Secure (serve the class over
-	// HTTPS, or behind a proxy that does).
+	// SecureCookies says the class is served over HTTPS (by a TLS proxy in
+	// front): its cookies are then __Host- cookies, Secure, and a write's
+	// Origin must be https (see class_csrf.go). A request that came over
+	// TLS, or through a trusted proxy saying X-Forwarded-Proto: https, is
+	// taken as HTTPS without it.
 	SecureCookies bool
 	// SessionTTL is how long a login lasts; 0 means 12 hours.
 	SessionTTL time.Duration
@@ -137,6 +141,7 @@ type classHandlers struct {
 	dummyOnce       sync.Once
 	dummy           string // dummyHash's
 	liveSockets     *perUser
+	downloads       *perUser    // builds of Yours being downloaded (class_yours.go)
 	builds          YoursBuilds // nil: no Yours in class mode
 }
 
@@ -174,10 +179,11 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 		secureCookies: cfg.SecureCookies, sessionTTL: cfg.SessionTTL,
 		signInWait: cfg.SignInWait, comparePassword: cfg.ComparePassword,
 		liveSockets: newPerUser(cfg.MaxLivePerUser),
+		downloads:   newPerUser(maxDownloads),
 	}
 	// Before the CSRF check (which parses the form, an upload's included),
 	// a POST other than signing in or out needs a user.
-	g := e.Group("/class", ch.limitBody, ch.authenticate, ch.signedInToPost, ch.csrf())
+	g := e.Group("/class", ch.limitBody, ch.authenticate, ch.signedInToPost, ch.csrf)
 	get := []string{http.MethodGet, http.MethodHead}
 	g.Match(get, "", ch.index)
 	g.Match(get, "/login", ch.loginPage)

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/crypto/bcrypt"
 
 	"ratelab/internal/class"
@@ -26,33 +25,12 @@ import (
 const (
 	sessionCookie = "ratelab_session"
 	userKey       = "class.user"
-	csrfKey       = "csrf" // where echo's CSRF middleware puts the token
+	csrfKey       = "csrf" // where csrf (class_csrf.go) puts the page's token
 )
 
 // anyone lets any signed-in user through require; the handler checks
 // ownership.
 const anyone store.Role = ""
-
-// csrf refuses a browser's POST or PUT whose token (the X-CSRF-Token
-// header, as the editor's JSON requests send it, or the form's _csrf
-// field) does not match its CSRF cookie, unless the browser says the
-// request comes from the page's own origin (Sec-Fetch-Site: same-origin);
-// one from another site is refused whatever it carries. A bearer token is
-// never sent by a browser on its own: requests with one are not checked.
-func (h *classHandlers) csrf() echo.MiddlewareFunc {
-	return middleware.CSRFWithConfig(middleware.CSRFConfig{
-		TokenLookup:    "header:" + echo.HeaderXCSRFToken + ",form:_csrf",
-		CookieName:     "ratelab_csrf",
-		CookiePath:     "/class",
-		CookieHTTPOnly: true,
-		CookieSecure:   h.secureCookies,
-		CookieSameSite: http.SameSiteStrictMode,
-		Skipper:        func(c echo.Context) bool { return bearer(c) != "" },
-		ErrorHandler: func(err error, c echo.Context) error {
-			return echo.NewHTTPError(http.StatusForbidden, "This form has expired or did not come from this site: reload the page and try again.")
-		},
-	})
-}
 
 func csrfToken(c echo.Context) string {
 	s, _ := c.Get(csrfKey).(string)
@@ -63,7 +41,9 @@ func csrfToken(c echo.Context) string {
 // or the session cookie, if any. A request from nobody is answered with
 // Connection: close: a stranger cannot keep connections alive under /class
 // (holding them with a request every 20 s once kept every place taken),
-// while a signed-in user's stay open for the next request.
+// while a signed-in user's stay open for the next request, up to the
+// user's own cap (Limits.MaxConnsPerUser; beyond, 429 and closed), so that
+// one account cannot hold the places of everyone behind its address.
 func (h *classHandlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ctx := c.Request().Context()
@@ -76,8 +56,8 @@ func (h *classHandlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 				return err
 			}
 			c.Set(userKey, u)
-		} else if ck, err := c.Cookie(sessionCookie); err == nil && ck.Value != "" {
-			u, err := h.accounts.SessionUser(ctx, store.Hash(ck.Value), h.clock.Now())
+		} else if id := h.readCookie(c.Request(), sessionCookie); id != "" {
+			u, err := h.accounts.SessionUser(ctx, store.Hash(id), h.clock.Now())
 			switch {
 			case err == nil:
 				c.Set(userKey, u)
@@ -85,8 +65,13 @@ func (h *classHandlers) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 				return err
 			}
 		}
-		if _, ok := currentUser(c); !ok {
+		u, ok := currentUser(c)
+		if !ok {
 			c.Response().Header().Set("Connection", "close")
+		} else if !claimConn(ctx, u.ID) {
+			c.Response().Header().Set("Connection", "close")
+			c.Response().Header().Set("Retry-After", "1")
+			return echo.NewHTTPError(http.StatusTooManyRequests, "You hold too many connections to the class at once (other tabs, browsers or programs): close some, then try again in a second.")
 		}
 		return next(c)
 	}
@@ -208,10 +193,11 @@ func (h *classHandlers) login(c echo.Context) error {
 	if err := h.accounts.CreateSession(ctx, store.Hash(id), u.ID, h.clock.Now().Add(h.sessionTTL)); err != nil {
 		return err
 	}
-	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: id, Path: "/class", HttpOnly: true,
-		Secure: h.secureCookies, SameSite: http.SameSiteLaxMode, MaxAge: int(h.sessionTTL / time.Second)})
+	ck := h.cookie(c.Request(), sessionCookie, id)
+	ck.MaxAge = int(h.sessionTTL / time.Second)
+	c.SetCookie(ck)
 	if token == "" {
-		c.SetCookie(h.devices.cookie(name, h.secureCookies))
+		c.SetCookie(h.devices.cookie(name, h.https(c.Request())))
 	}
 	return c.Redirect(http.StatusSeeOther, "/class")
 }
@@ -268,11 +254,13 @@ func (h *classHandlers) dummyHash() string {
 }
 
 func (h *classHandlers) logout(c echo.Context) error {
-	if ck, err := c.Cookie(sessionCookie); err == nil {
-		if err := h.accounts.DeleteSession(c.Request().Context(), store.Hash(ck.Value), h.clock.Now()); err != nil {
+	if id := h.readCookie(c.Request(), sessionCookie); id != "" {
+		if err := h.accounts.DeleteSession(c.Request().Context(), store.Hash(id), h.clock.Now()); err != nil {
 			return err
 		}
 	}
-	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: "", Path: "/class", HttpOnly: true, MaxAge: -1})
+	ck := h.cookie(c.Request(), sessionCookie, "")
+	ck.MaxAge = -1
+	c.SetCookie(ck)
 	return c.Redirect(http.StatusSeeOther, "/class/login")
 }

@@ -54,6 +54,9 @@ type draftHandlers struct {
 	drafts   drafts
 	checking checking
 	checks   *class.Throttle // each learner's check budget
+	// saves and saved are each learner's budget of draft saves: saves
+	// at once and a second, and KiB of files saved (see draftBudget).
+	saves, saved *class.Throttle
 	// checkWait bounds how long POST /class/api/checks waits for the
 	// grading: the job timeout and checkMargin.
 	checkWait time.Duration
@@ -65,13 +68,44 @@ const checkMargin = 30 * time.Second
 
 func (h *classHandlers) routeDrafts(g *echo.Group, cfg Class) {
 	d := &draftHandlers{classHandlers: h, drafts: cfg.Class.Store(), checking: cfg.Class, checks: cfg.Class.CheckThrottle,
-		checkWait: cfg.Class.JobTimeout() + checkMargin}
+		checkWait: cfg.Class.JobTimeout() + checkMargin,
+		saves:     class.NewThrottle(draftBudget.saves, draftBudget.saveEvery, cfg.Class.Now()),
+		saved:     class.NewThrottle(draftBudget.kib, draftBudget.kibEvery, cfg.Class.Now())}
 	get := []string{http.MethodGet, http.MethodHead}
 	g.Match(get, "/api/drafts/:exercise", d.getDraft, h.require(store.Learner))
 	g.PUT("/api/drafts/:exercise", d.putDraft, h.require(store.Learner))
 	g.POST("/api/checks", d.check, h.require(store.Learner))
 	g.Match(get, "/checks/:id", d.checkResult, h.require(anyone))
 	g.Match(get, "/exercises/:id", d.exercisePage, h.require(anyone))
+}
+
+// draftBudget is what each learner's draft saves may use: 20 saves at
+// once, then 4 a second, and 4 MiB of files at once, then 512 KiB a
+// second. The editor saves at most once per 0.7 s of typing, the whole
+// draft each time (256 KiB at most): typing never comes near it, while a
+// program saving in a loop (83 saves of 250 KiB a second, 20 MiB a second
+// of durable writes) is held to a fortieth of that.
+var draftBudget = struct {
+	saves     uint64
+	saveEvery time.Duration
+	kib       uint64
+	kibEvery  time.Duration
+}{20, 250 * time.Millisecond, 4 << 10, time.Second / 512}
+
+// spend takes a draft save of size bytes from the learner's budget, or
+// refuses it with 429 and Retry-After.
+func (d *draftHandlers) spend(c echo.Context, user int64, size int) error {
+	now := d.clock.Now()
+	ok, retry := d.saves.Allow(user, now)
+	if ok {
+		if ok, retry = d.saved.AllowN(user, uint64(size+1023)>>10, now); ok {
+			return nil
+		}
+	}
+	secs := setRetryAfter(c, retry)
+	return echo.NewHTTPError(http.StatusTooManyRequests, fmt.Sprintf(
+		"The draft was not saved: you are saving faster than the class allows (%d saves a second, %d KiB a second). Your text stays here; it can be saved again in %ds.",
+		time.Second/draftBudget.saveEvery, time.Second/draftBudget.kibEvery, secs))
 }
 
 // draftBodyLimit bounds a PUT of a draft: the submission's bytes of
@@ -166,6 +200,13 @@ func (d *draftHandlers) putDraft(c echo.Context) error {
 	files := store.FilesOf(body.Files)
 	if problems := class.ValidateDraft(ex, files, d.grading.Limits()); len(problems) > 0 {
 		return &problemError{code: http.StatusUnprocessableEntity, message: "The draft was not saved", problems: problems}
+	}
+	size := 0
+	for _, f := range files {
+		size += len(f.Name) + len(f.Content)
+	}
+	if err := d.spend(c, u.ID, size); err != nil {
+		return err
 	}
 	ctx := c.Request().Context()
 	var v int64

@@ -54,6 +54,8 @@ const (
 type classFixture struct {
 	url string
 	st  *store.Store
+	// transport reaches the server: its TLS client when it serves HTTPS.
+	transport http.RoundTripper
 }
 
 // newClass serves a class of ada and bob (learners) and prof (instructor),
@@ -73,6 +75,7 @@ type fixtureOptions struct {
 	class  server.Class   // its sign-in and live settings (Class itself is set by newClassWith)
 	limits *server.Limits // the HTTP server's limits (server.HTTPServer, server.Listener); nil means the defaults
 	clock  class.Clock    // the store's and the class's time; nil means fixed at classNow
+	tls    bool           // serve HTTPS (httptest's certificate)
 }
 
 func newClassWith(t *testing.T, o fixtureOptions) *classFixture {
@@ -121,9 +124,13 @@ func newClassWith(t *testing.T, o fixtureOptions) *classFixture {
 	srv := httptest.NewUnstartedServer(h)
 	srv.Config = server.HTTPServer(h, *o.limits)
 	srv.Listener = server.Listener(srv.Listener, *o.limits)
-	srv.Start()
+	if o.tls {
+		srv.StartTLS()
+	} else {
+		srv.Start()
+	}
 	t.Cleanup(srv.Close)
-	return &classFixture{url: srv.URL, st: st}
+	return &classFixture{url: srv.URL, st: st, transport: srv.Client().Transport}
 }
 
 // browser is a client with cookies that does not follow redirects.
@@ -135,9 +142,25 @@ type browser struct {
 
 func (f *classFixture) browser(t *testing.T) *browser {
 	jar, _ := cookiejar.New(nil)
-	return &browser{t: t, f: f, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error {
+	return &browser{t: t, f: f, c: &http.Client{Jar: jar, Transport: origin{f.url, f.transport}, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse
 	}}}
+}
+
+// origin sends requests as a browser on the class's own pages does: a
+// write names the page's origin (Origin). A test of another site's
+// request sets its own Origin, which is kept.
+type origin struct {
+	url  string
+	base http.RoundTripper
+}
+
+func (o origin) RoundTrip(req *http.Request) (*http.Response, error) {
+	if _, set := req.Header["Origin"]; !set && req.Method != http.MethodGet && req.Method != http.MethodHead {
+		req = req.Clone(req.Context())
+		req.Header.Set("Origin", o.url)
+	}
+	return o.base.RoundTrip(req)
 }
 
 type reply struct {

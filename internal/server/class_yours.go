@@ -3,9 +3,12 @@ package server
 import (
 	"context"
 	"encoding/hex"
+	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -26,10 +29,13 @@ import (
 //     the build if need be: {"state": "ready|building|failed", "wasm":
 //     "/class/yours/<key>.wasm", "error": "the compiler's lines", "note":
 //     "the exercises left as stubs, and why"};
-//   - GET /class/yours/<key>.wasm serves a build to any signed-in user:
-//     its key is the SHA-256 of the code built (with the toolchain's and
-//     the checkout's), which nobody can name without the code itself, so
-//     a build is no secret from whoever can name it. A build never
+//   - GET /class/yours/<key>.wasm serves a build to the learner whose
+//     code it is (yours.Builds.Mine: its key, the SHA-256 of the code
+//     built with the toolchain's and the checkout's, can be computed by
+//     anyone holding the code, and must not tell them whether someone
+//     built it), and to instructors. It is served from its file in the
+//     cache (http.ServeContent: ranges, conditional requests), never read
+//     into memory, at most maxDownloads at once per user. A build never
 //     changes, so it is cached by the browser for a year; gzipped (the
 //     copy made once when it was built) to a browser that accepts it. A
 //     learner's own build that this process does not keep (another
@@ -42,9 +48,12 @@ type YoursBuilds interface {
 	// Want returns the state of the learner's build of their code as the
 	// store has it now, starting the build if need be.
 	Want(ctx context.Context, userID int64) (yours.Status, error)
-	// Wasm returns the build named name (a Status.Key), gzipped if gzip
-	// and a copy is kept, and whether there is one.
-	Wasm(name string, gzip bool) (body []byte, gzipped, ok bool)
+	// Open returns the build named name (a Status.Key) as a file to
+	// serve, gzipped if gzip and a copy is kept, and whether there is
+	// one. The caller closes it.
+	Open(name string, gzip bool) (f io.ReadSeekCloser, gzipped, ok bool)
+	// Mine reports whether name is the build of the learner's code.
+	Mine(ctx context.Context, userID int64, name string) bool
 	// Ensure builds name here if it is the learner's current build and
 	// is not kept here (another process answered their page), waiting
 	// for it; it reports whether it is kept now.
@@ -52,6 +61,11 @@ type YoursBuilds interface {
 }
 
 var _ YoursBuilds = (*yours.Builds)(nil)
+
+// maxDownloads bounds the builds one user downloads at once: a page fetches
+// one, and a slow reader holds its download (its file and a connection)
+// until the write timeout.
+const maxDownloads = 2
 
 // yoursAPI is where a learner's lesson page asks for their build.
 const yoursAPI = "/class/api/yours"
@@ -107,33 +121,50 @@ func (h *classHandlers) yoursState(c echo.Context) error {
 
 func (h *classHandlers) yoursWasm(c echo.Context) error {
 	name, ok := strings.CutSuffix(c.Param("file"), ".wasm")
+	noBuild := notFound("There is no build %s on this server (it may have been removed to make room): reload the lesson, which builds it again.", name)
 	if !ok {
 		return notFound("There is no build at %s.", c.Request().URL.Path)
 	}
+	ctx := c.Request().Context()
+	u, _ := currentUser(c)
+	learner := u.Role == store.Learner
+	// Another's build is answered as no build at all: the answer tells
+	// nothing of whether someone built that code.
+	if learner && !(isKey(name) && h.builds.Mine(ctx, u.ID, name)) {
+		return noBuild
+	}
+	if !h.downloads.take(u.ID) {
+		c.Response().Header().Set("Retry-After", "5")
+		return echo.NewHTTPError(http.StatusTooManyRequests, fmt.Sprintf(
+			"You are downloading %d builds at once already, the most one person may: wait for them, then reload.", h.downloads.max))
+	}
+	defer h.downloads.release(u.ID)
 	gz := accepts(c.Request().Header.Get(echo.HeaderAcceptEncoding), "gzip")
-	body, gzipped, ok := h.builds.Wasm(name, gz)
-	// A learner's own build, removed to make room, is built again; a name
-	// that is no build's key (64 hex digits) is no reason to build.
-	if u, _ := currentUser(c); !ok && u.Role == store.Learner && isKey(name) && h.builds.Ensure(c.Request().Context(), u.ID, name) {
-		body, gzipped, ok = h.builds.Wasm(name, gz)
+	f, gzipped, ok := h.builds.Open(name, gz)
+	// A learner's own build, removed to make room, is built again.
+	if !ok && learner && h.builds.Ensure(ctx, u.ID, name) {
+		f, gzipped, ok = h.builds.Open(name, gz)
 	}
 	if !ok {
-		return notFound("There is no build %s on this server (it may have been removed to make room): reload the lesson, which builds it again.", name)
+		return noBuild
 	}
+	defer f.Close()
 	hdr := c.Response().Header()
 	hdr.Set(echo.HeaderContentType, "application/wasm")
 	hdr.Set(echo.HeaderCacheControl, "private, max-age=31536000, immutable")
 	hdr.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
+	hdr.Set("ETag", `"`+name+`"`)
 	if gzipped {
 		hdr.Set(echo.HeaderContentEncoding, "gzip")
+		hdr.Set("ETag", `"`+name+`-gzip"`)
+		// ServeContent leaves the length out of encoded responses; the
+		// whole copy is sent unless a range is asked.
+		if size, err := f.Seek(0, io.SeekEnd); err == nil {
+			hdr.Set(echo.HeaderContentLength, strconv.FormatInt(size, 10))
+		}
 	}
-	hdr.Set(echo.HeaderContentLength, strconv.Itoa(len(body)))
-	c.Response().WriteHeader(http.StatusOK)
-	if c.Request().Method == http.MethodHead {
-		return nil
-	}
-	_, err := c.Response().Write(body)
-	return err
+	http.ServeContent(c.Response(), c.Request(), "", time.Time{}, f)
+	return nil
 }
 
 // isKey reports whether name can be a build's key: a SHA-256 in hex.

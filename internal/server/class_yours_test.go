@@ -3,8 +3,10 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +24,7 @@ type fakeBuilds struct {
 	state   map[int64]yours.Status
 	wants   []int64
 	ensured []string // the builds asked to be made here
+	mine    map[int64][]string
 }
 
 func (f *fakeBuilds) Want(_ context.Context, user int64) (yours.Status, error) {
@@ -38,14 +41,25 @@ func (f *fakeBuilds) Ensure(_ context.Context, user int64, name string) bool {
 	return false
 }
 
-func (f *fakeBuilds) Wasm(name string, gzip bool) ([]byte, bool, bool) {
+func (f *fakeBuilds) Mine(_ context.Context, user int64, name string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Contains(f.mine[user], name)
+}
+
+// nopCloser is a build in memory, as Open returns a file.
+type nopCloser struct{ *strings.Reader }
+
+func (nopCloser) Close() error { return nil }
+
+func (f *fakeBuilds) Open(name string, gzip bool) (io.ReadSeekCloser, bool, bool) {
 	if name != strings.Repeat("ab", 32) {
 		return nil, false, false
 	}
 	if gzip {
-		return []byte("gzipped"), true, true
+		return nopCloser{strings.NewReader("gzipped")}, true, true
 	}
-	return []byte("\x00asm raw"), false, true
+	return nopCloser{strings.NewReader("\x00asm raw")}, false, true
 }
 
 func TestClassYours(t *testing.T) {
@@ -57,6 +71,7 @@ func TestClassYours(t *testing.T) {
 	}
 	key := strings.Repeat("ab", 32)
 	fb.state[u.ID] = yours.Status{State: yours.Building, Key: key}
+	fb.mine = map[int64][]string{u.ID: {key, strings.Repeat("cd", 32)}}
 
 	stranger := f.browser(t)
 	if r := stranger.get("/class/api/yours", "Accept", "application/json"); r.code != http.StatusUnauthorized {
@@ -129,7 +144,15 @@ func TestClassYours(t *testing.T) {
 		t.Errorf("a build that failed: %v; want failed with the compiler's lines", m)
 	}
 
-	// The build, to any signed-in user, cached for good, gzipped when asked.
+	// The build, to the learner whose code it is and to instructors, cached
+	// for good, gzipped when asked; another learner is told there is none.
+	bob := f.browser(t)
+	if r := bob.signIn(url.Values{"token": {bobToken}}); r.code != http.StatusSeeOther {
+		t.Fatalf("bob signing in = %d", r.code)
+	}
+	if r := bob.get("/class/yours/" + key + ".wasm"); r.code != http.StatusNotFound || strings.Contains(r.body, "asm") {
+		t.Errorf("bob GETs ada's build = %d %q; want 404, as for no build", r.code, r.body)
+	}
 	prof := f.instructor(t)
 	r := prof.get("/class/yours/"+key+".wasm", "Accept-Encoding", "identity")
 	if r.code != http.StatusOK || r.body != "\x00asm raw" || r.header.Get("Content-Type") != "application/wasm" ||

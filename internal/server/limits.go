@@ -42,6 +42,12 @@ type Limits struct {
 	// behind one NAT still fits). A connection past it is answered 429
 	// with Retry-After and closed at once, without waiting for a place.
 	MaxConnsPerAddr int
+	// MaxConnsPerUser bounds the connections one signed-in user holds
+	// open at once (see userConns), inside MaxConnsPerAddr, so that one
+	// account cannot hold its address: 0 means 16 (a browser opens 6 to
+	// a server; two browsers and the submit command fit). A request past
+	// it is answered 429 with Retry-After, and its connection closed.
+	MaxConnsPerUser int
 	// TrustedProxies are the addresses of reverse proxies in front of the
 	// server: their connections carry many clients, so MaxConnsPerAddr
 	// does not bound them, and a request through one is the client's named
@@ -69,13 +75,17 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxConnsPerAddr <= 0 {
 		l.MaxConnsPerAddr = max(1, l.MaxConns/4)
 	}
+	if l.MaxConnsPerUser <= 0 {
+		l.MaxConnsPerUser = 16
+	}
 	return l
 }
 
-// HTTPServer returns a server of h with l's timeouts.
+// HTTPServer returns a server of h with l's timeouts, counting each
+// signed-in user's connections (MaxConnsPerUser).
 func HTTPServer(h http.Handler, l Limits) *http.Server {
 	l = l.withDefaults()
-	return &http.Server{
+	s := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: l.ReadHeaderTimeout,
 		ReadTimeout:       l.ReadTimeout,
@@ -83,6 +93,8 @@ func HTTPServer(h http.Handler, l Limits) *http.Server {
 		IdleTimeout:       l.IdleTimeout,
 		MaxHeaderBytes:    l.MaxHeaderBytes,
 	}
+	newUserConns(l.MaxConnsPerUser).track(s)
+	return s
 }
 
 // Listener returns ln accepting at most l.MaxConns connections open at

@@ -19,10 +19,17 @@
 // default level; Brotli's best quality would take 10 s of a core per
 // build).
 //
-// An exercise whose code compiles for grading but not for the browser (a
-// file only GOOS=js builds) runs as its stub, and the build says so with
-// the compiler's lines; code the compiler's lines do not tie to one
-// exercise fails the build.
+// An exercise whose code compiles for grading but not for the browser runs
+// as its stub, and the build says so with the compiler's lines; code the
+// compiler's lines do not tie to one exercise fails the build. (Uploads
+// hold no file that only one platform builds, nor build constraints, see
+// class.Validate: both builds compile the same files.) A build is bounded
+// by Config.Timeout and Config.MaxBytes; code that does not build, or
+// passes a bound, is remembered by its key and not built again until it
+// changes.
+//
+// A build is served from its file in the cache (Open), to the learner
+// whose code it is (Mine).
 //
 // Where: in the process serving the pages, on demand (the learner's page
 // asks; see Builds.Want), at most Config.Parallel builds at once (one by
@@ -34,12 +41,12 @@
 package yours
 
 import (
-	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -90,8 +97,10 @@ type Config struct {
 	Cache *buildcache.Cache
 	// Parallel is how many builds run at once; 0 means 1.
 	Parallel int
-	// Timeout bounds one build; 0 means 5 minutes.
+	// Timeout bounds one build; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// MaxBytes bounds the WebAssembly a build may make; 0 means MaxWasm.
+	MaxBytes int64
 	// TempDir is where each build works (a folder removed after it); ""
 	// means the system's temporary folder.
 	TempDir string
@@ -110,11 +119,12 @@ type Builds struct {
 	stop context.CancelFunc // ends every build (Stop)
 
 	mu      sync.Mutex
-	jobs    map[buildcache.Key]*job   // waiting or running
-	wanted  map[int64]buildcache.Key  // each learner's latest request
-	failed  map[buildcache.Key]string // code that does not build, with the compiler's lines
-	failAge []buildcache.Key          // failed's keys, oldest first
-	once    map[buildcache.Key]string // the server's failures: told once, then built again
+	jobs    map[buildcache.Key]*job    // waiting or running
+	wanted  map[int64]buildcache.Key   // each learner's latest request
+	recent  map[int64][]buildcache.Key // each learner's latest keys, newest last (Mine)
+	failed  map[buildcache.Key]string  // code that does not build (or too large, or too slow), with why
+	failAge []buildcache.Key           // failed's keys, oldest first
+	once    map[buildcache.Key]string  // the server's failures: told once, then built again
 }
 
 // job is one build, waiting for a slot or running.
@@ -150,6 +160,21 @@ func sweep(dir string, cutoff time.Time) {
 	}
 }
 
+// DefaultTimeout is Config.Timeout's default: a build takes about a second,
+// 20 s for the first on an empty Go build cache; one that takes longer
+// than this is stopped, and is the code's failure (see Builds.Want).
+const DefaultTimeout = 2 * time.Minute
+
+// MaxWasm is Config.MaxBytes's default: three times the lab's own build
+// (5.5 MB). A learner's build past it (a huge constant compiled in) fails,
+// so that no build served, or kept, is larger: the largest a learner can
+// make the server send.
+const MaxWasm = 16 << 20
+
+// recentKeys is how many of a learner's latest builds Builds remembers as
+// theirs (see Mine): the pages they have open may still fetch them.
+const recentKeys = 4
+
 // maxFailed bounds the failed builds remembered (the next request of
 // code forgotten builds it again, and fails again).
 const maxFailed = 512
@@ -160,7 +185,10 @@ func New(cfg Config) *Builds {
 		cfg.Parallel = 1
 	}
 	if cfg.Timeout <= 0 {
-		cfg.Timeout = 5 * time.Minute
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxBytes <= 0 {
+		cfg.MaxBytes = MaxWasm
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
@@ -172,7 +200,7 @@ func New(cfg Config) *Builds {
 	base, stop := context.WithCancel(context.Background())
 	return &Builds{
 		cfg: cfg, slot: make(chan struct{}, cfg.Parallel), base: base, stop: stop,
-		jobs: map[buildcache.Key]*job{}, wanted: map[int64]buildcache.Key{},
+		jobs: map[buildcache.Key]*job{}, wanted: map[int64]buildcache.Key{}, recent: map[int64][]buildcache.Key{},
 		failed: map[buildcache.Key]string{}, once: map[buildcache.Key]string{},
 	}
 }
@@ -222,8 +250,16 @@ func (b *Builds) want(userID int64, key buildcache.Key) {
 	old, ok := b.wanted[userID]
 	b.wanted[userID] = key
 	if !ok || old == key {
+		if !ok {
+			b.recent[userID] = []buildcache.Key{key}
+		}
 		return
 	}
+	r := slices.DeleteFunc(b.recent[userID], func(k buildcache.Key) bool { return k == key })
+	if r = append(r, key); len(r) > recentKeys {
+		r = r[len(r)-recentKeys:]
+	}
+	b.recent[userID] = r
 	if j := b.jobs[old]; j != nil {
 		delete(j.wanters, userID)
 		if len(j.wanters) == 0 && !j.started {
@@ -275,6 +311,11 @@ func (b *Builds) start(key buildcache.Key, lb *grader.LabBuild) *job {
 		case err == nil:
 		case errors.As(err, &be):
 			b.fail(key, be.Lines)
+		case errors.Is(err, errTooLong) && len(lb.Files) > 0:
+			// The learner's code made the compiler work that long: not
+			// tried again until it changes. (The stubs' build, which
+			// no learner's code slows, is the server's problem.)
+			b.fail(key, err.Error())
 		case ctx.Err() != nil: // stopping
 		default:
 			b.cfg.Log.Error("yours: building a learner's WebAssembly", "key", key.String()[:12], "err", err)
@@ -328,7 +369,7 @@ func (b *Builds) run(ctx context.Context, key buildcache.Key, lb *grader.LabBuil
 			break
 		}
 		if ctx.Err() == context.DeadlineExceeded {
-			return fmt.Errorf("the build took longer than %s", b.cfg.Timeout)
+			return fmt.Errorf("%w: it was stopped after %s, the most a build may take (the lab builds in seconds: code that makes the compiler work that long, a huge constant or a generic type instantiated over and over, cannot run in the browser); change your code, and its next build starts afresh", errTooLong, b.cfg.Timeout)
 		}
 		var be *grader.BuildError
 		if !errors.As(err, &be) {
@@ -366,38 +407,56 @@ func (b *Builds) run(ctx context.Context, key buildcache.Key, lb *grader.LabBuil
 			return err
 		}
 	}
-	raw, err := os.ReadFile(out)
+	fi, err := os.Stat(out)
 	if err != nil {
 		return err
 	}
+	if fi.Size() > b.cfg.MaxBytes {
+		return &grader.BuildError{Lines: fmt.Sprintf("the build of your code is %.1f MiB, over the %.0f MiB a build for the browser may be (the lab alone is about 5 MiB): "+
+			"something in your code is huge once compiled (a long constant, a large array); make it smaller, and its next build starts afresh", float64(fi.Size())/(1<<20), float64(b.cfg.MaxBytes)/(1<<20))}
+	}
 	// The copy first: once the WebAssembly is in, the build is ready.
-	if gz, err := gzipped(raw); err == nil && len(gz) < len(raw) {
-		gzPath := out + ".gz"
-		if err := os.WriteFile(gzPath, gz, 0o600); err == nil {
-			b.cfg.Cache.Put(gzipKey(key), gzPath)
-		}
+	gzPath := out + ".gz"
+	if n, err := gzipFile(out, gzPath); err == nil && n < fi.Size() {
+		b.cfg.Cache.Put(gzipKey(key), gzPath)
 	}
 	if err := b.cfg.Cache.Put(key, out); err != nil {
 		return err
 	}
-	b.cfg.Log.Info("yours: built a learner's WebAssembly", "key", key.String()[:12], "took", took.Round(time.Millisecond), "bytes", len(raw))
+	b.cfg.Log.Info("yours: built a learner's WebAssembly", "key", key.String()[:12], "took", took.Round(time.Millisecond), "bytes", fi.Size())
 	return nil
 }
 
-// gzipped is raw gzipped at the default level: for the lab's 5.5 MB,
-// 0.44 s and 1.51 MB on the development machine, where the best level
-// takes 1.3 s for 1.50 MB (and Brotli's best, 10 s), while the learner
-// waits for the build.
-func gzipped(raw []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	w := gzip.NewWriter(&buf)
-	if _, err := w.Write(raw); err != nil {
-		return nil, err
+// errTooLong is the error of a build stopped at Config.Timeout.
+var errTooLong = errors.New("the build took too long")
+
+// gzipFile writes src gzipped at the default level to dst, streaming, and
+// returns dst's size: for the lab's 5.5 MB, 0.44 s and 1.51 MB on the
+// development machine, where the best level takes 1.3 s for 1.50 MB (and
+// Brotli's best, 10 s), while the learner waits for the build.
+func gzipFile(src, dst string) (int64, error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return 0, err
+	}
+	defer out.Close()
+	w := gzip.NewWriter(out)
+	if _, err := io.Copy(w, in); err != nil {
+		return 0, err
 	}
 	if err := w.Close(); err != nil {
-		return nil, err
+		return 0, err
 	}
-	return buf.Bytes(), nil
+	fi, err := out.Stat()
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), out.Close()
 }
 
 // blame returns the exercises of files the compiler's lines name
@@ -428,23 +487,58 @@ func gzipKey(key buildcache.Key) buildcache.Key {
 	return h.Sum()
 }
 
-// Wasm returns the WebAssembly of the build named name (a Status.Key),
+// Open returns the WebAssembly of the build named name (a Status.Key) as
+// its file in the cache, to serve from disk (never a copy in memory),
 // gzipped if gzip and a copy is kept (then gzipped reports it), and
-// whether there is such a build.
-func (b *Builds) Wasm(name string, gzip bool) (body []byte, gzipped, ok bool) {
-	raw, err := hex.DecodeString(name)
-	var key buildcache.Key
-	if err != nil || len(raw) != len(key) {
+// whether there is such a build. The caller closes it.
+func (b *Builds) Open(name string, gzip bool) (f io.ReadSeekCloser, gzipped, ok bool) {
+	key, ok := parseKey(name)
+	if !ok {
 		return nil, false, false
 	}
-	copy(key[:], raw)
 	if gzip {
-		if gz, ok := b.cfg.Cache.Read(gzipKey(key)); ok {
-			return gz, true, true
+		if f, ok := b.cfg.Cache.Open(gzipKey(key)); ok {
+			return f, true, true
 		}
 	}
-	body, ok = b.cfg.Cache.Read(key)
-	return body, false, ok
+	e, ok := b.cfg.Cache.Open(key)
+	if !ok {
+		return nil, false, false
+	}
+	return e, false, true
+}
+
+// parseKey is the key named name (a Status.Key), if it is one.
+func parseKey(name string) (buildcache.Key, bool) {
+	var key buildcache.Key
+	raw, err := hex.DecodeString(name)
+	if err != nil || len(raw) != len(key) {
+		return key, false
+	}
+	copy(key[:], raw)
+	return key, true
+}
+
+// Mine reports whether name (a Status.Key) is the build of the learner's
+// code: one of the last builds Want told them of in this process, or, if
+// none is, that of their code as the store has it now (a page another
+// process of the class answered). A build is fetched only by the learner
+// whose code it is: its key is a hash of the code, which anyone holding
+// the code can compute, and must not tell them whether someone else built
+// that code.
+func (b *Builds) Mine(ctx context.Context, userID int64, name string) bool {
+	key, ok := parseKey(name)
+	if !ok {
+		return false
+	}
+	b.mu.Lock()
+	told := slices.Contains(b.recent[userID], key)
+	b.mu.Unlock()
+	if told {
+		return true
+	}
+	st, err := b.Want(ctx, userID)
+	return err == nil && st.Key == name
 }
 
 // Ensure makes sure the build named name (a Status.Key) is kept here, if

@@ -39,6 +39,7 @@ type fake struct {
 	code   map[int64]map[string]map[string][]byte
 	built  []string // the first line of each build's tokenbucket.go comment
 	fail   string   // the compiler's lines, if builds fail
+	size   int      // the size of what builds write, if not 0
 	hold   chan struct{}
 	labs   []*grader.LabBuild
 	builds *yours.Builds
@@ -46,6 +47,12 @@ type fake struct {
 }
 
 func newFake(t *testing.T, sb *grader.Sandbox) *fake {
+	t.Helper()
+	return newFakeWith(t, sb, nil)
+}
+
+// newFakeWith is newFake with the builds' Config changed by change first.
+func newFakeWith(t *testing.T, sb *grader.Sandbox, change func(*yours.Config)) *fake {
 	t.Helper()
 	cache, err := buildcache.Open(t.TempDir(), 0)
 	if err != nil {
@@ -60,12 +67,15 @@ func newFake(t *testing.T, sb *grader.Sandbox) *fake {
 			return f.code[user], nil
 		},
 	}
+	if change != nil {
+		change(&cfg)
+	}
 	f.builds = yours.New(yours.WithBuild(cfg, func(lb *grader.LabBuild, ctx context.Context, out string) error {
 		f.mu.Lock()
 		hold := f.hold
 		f.built = append(f.built, string(lb.Files["tokenbucket"]["tokenbucket.go"]))
 		f.labs = append(f.labs, lb)
-		fail := f.fail
+		fail, size := f.fail, f.size
 		f.mu.Unlock()
 		if hold != nil {
 			select {
@@ -76,6 +86,9 @@ func newFake(t *testing.T, sb *grader.Sandbox) *fake {
 		}
 		if fail != "" {
 			return &grader.BuildError{Lines: fail}
+		}
+		if size > 0 {
+			return os.WriteFile(out, make([]byte, size), 0o644)
 		}
 		return os.WriteFile(out, append([]byte("\x00asm"), bytes.Repeat(lb.Files["tokenbucket"]["tokenbucket.go"], 100)...), 0o644)
 	}))
@@ -96,6 +109,15 @@ func (f *fake) want(t *testing.T, user int64) yours.Status {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// settled asks for the learner's build, waits for the builds, and returns
+// the build's state then.
+func (f *fake) settled(t *testing.T, user int64) yours.Status {
+	t.Helper()
+	f.want(t, user)
+	f.wait(t)
+	return f.want(t, user)
 }
 
 func (f *fake) wait(t *testing.T) {
@@ -133,13 +155,13 @@ func TestIdenticalCodeBuildsOnce(t *testing.T) {
 	if n := f.count(); n != 1 {
 		t.Errorf("identical code built %d times, want once", n)
 	}
-	raw, gz, ok := f.builds.Wasm(a.Key, false)
+	raw, gz, ok := readBuild(f.builds, a.Key, false)
 	if !ok || gz || !bytes.HasPrefix(raw, []byte("\x00asm")) {
-		t.Fatalf("Wasm(%s) = %d bytes, gzipped %v, %v; want the build", a.Key, len(raw), gz, ok)
+		t.Fatalf("Open(%s) = %d bytes, gzipped %v, %v; want the build", a.Key, len(raw), gz, ok)
 	}
-	zipped, gz, ok := f.builds.Wasm(a.Key, true)
+	zipped, gz, ok := readBuild(f.builds, a.Key, true)
 	if !ok || !gz {
-		t.Fatalf("Wasm(%s, gzip) = gzipped %v, %v; want the gzip copy", a.Key, gz, ok)
+		t.Fatalf("Open(%s, gzip) = gzipped %v, %v; want the gzip copy", a.Key, gz, ok)
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(zipped))
 	if err != nil {
@@ -164,7 +186,7 @@ func TestIdenticalCodeBuildsOnce(t *testing.T) {
 	if n := f.count(); n != 2 {
 		t.Errorf("%d builds, want 2", n)
 	}
-	if _, _, ok := f.builds.Wasm("not-a-key", false); ok {
+	if _, _, ok := readBuild(f.builds, "not-a-key", false); ok {
 		t.Error("Wasm of a name that is no key served something")
 	}
 }
@@ -290,8 +312,8 @@ func TestRealBuild(t *testing.T) {
 		t.Fatalf("a second learner with the same code: %+v, %v; want ready at once", st, err)
 	}
 	t.Logf("ready for a second learner in %s", time.Since(start))
-	raw, _, ok := b.Wasm(st.Key, false)
-	gz, _, _ := b.Wasm(st.Key, true)
+	raw, _, ok := readBuild(b, st.Key, false)
+	gz, _, _ := readBuild(b, st.Key, true)
 	if !ok || !bytes.HasPrefix(raw, []byte("\x00asm")) {
 		t.Fatalf("the build is %d bytes, not WebAssembly", len(raw))
 	}
@@ -407,7 +429,7 @@ func TestEnsureBuildsTheLearnersOwnBuildHere(t *testing.T) {
 	second.set(1, code("two processes"))
 	st := first.want(t, 1)
 	first.wait(t)
-	if _, _, ok := second.builds.Wasm(st.Key, false); ok {
+	if _, _, ok := readBuild(second.builds, st.Key, false); ok {
 		t.Fatal("the second process keeps a build it never made")
 	}
 	if second.builds.Ensure(t.Context(), 1, strings.Repeat("ab", 32)) {
@@ -416,10 +438,98 @@ func TestEnsureBuildsTheLearnersOwnBuildHere(t *testing.T) {
 	if !second.builds.Ensure(t.Context(), 1, st.Key) {
 		t.Fatal("Ensure of the learner's build = false")
 	}
-	if _, _, ok := second.builds.Wasm(st.Key, false); !ok {
+	if _, _, ok := readBuild(second.builds, st.Key, false); !ok {
 		t.Error("after Ensure, the second process does not keep the build")
 	}
 	if second.count() != 1 {
 		t.Errorf("the second process built %d times, want once", second.count())
 	}
+}
+
+// readBuild reads the build named name through Open, as the server serves
+// it.
+func readBuild(b *yours.Builds, name string, gzip bool) (body []byte, gzipped, ok bool) {
+	f, gzipped, ok := b.Open(name, gzip)
+	if !ok {
+		return nil, false, false
+	}
+	defer f.Close()
+	body, err := io.ReadAll(f)
+	return body, gzipped, err == nil
+}
+
+// TestBuildsOverTheSizeOrTimeBoundFailOnce: a build larger than MaxBytes,
+// or slower than Timeout, fails with a message saying so, and is not built
+// again until the code changes.
+func TestBuildsOverTheSizeOrTimeBoundFailOnce(t *testing.T) {
+	t.Run("size", func(t *testing.T) {
+		f := newFakeWith(t, nil, func(c *yours.Config) { c.MaxBytes = 1 << 20 })
+		f.size = 1<<20 + 1
+		f.set(1, code("a huge constant"))
+		st := f.settled(t, 1)
+		if st.State != yours.Failed || !strings.Contains(st.Error, "over the 1 MiB") {
+			t.Fatalf("a build of 1 MiB and a byte: %+v; want failed, naming the bound", st)
+		}
+		if _, _, ok := readBuild(f.builds, st.Key, false); ok {
+			t.Error("the build over the bound is served")
+		}
+		if st := f.settled(t, 1); st.State != yours.Failed {
+			t.Errorf("asked again: %+v; want still failed", st)
+		}
+		if n := f.count(); n != 1 {
+			t.Errorf("the code was built %d times; want once, until it changes", n)
+		}
+		f.mu.Lock()
+		f.size = 1 << 20
+		f.mu.Unlock()
+		f.set(1, code("a smaller constant"))
+		if st := f.settled(t, 1); st.State != yours.Ready || f.count() != 2 {
+			t.Errorf("changed code of 1 MiB: %+v after %d builds; want ready after 2", st, f.count())
+		}
+	})
+	t.Run("time", func(t *testing.T) {
+		f := newFakeWith(t, nil, func(c *yours.Config) { c.Timeout = 50 * time.Millisecond })
+		f.hold = make(chan struct{}) // never closed: every build runs until it is stopped
+		f.set(1, code("a generic bomb"))
+		st := f.settled(t, 1)
+		if st.State != yours.Failed || !strings.Contains(st.Error, "stopped after 50ms") {
+			t.Fatalf("a build past its time: %+v; want failed, naming the bound", st)
+		}
+		for range 3 {
+			f.settled(t, 1)
+		}
+		if n := f.count(); n != 1 {
+			t.Errorf("the code was built %d times; want once, until it changes", n)
+		}
+		f.set(1, code("a generic bomb, changed"))
+		f.settled(t, 1)
+		if n := f.count(); n != 2 {
+			t.Errorf("changed code: %d builds; want a second", n)
+		}
+	})
+}
+
+// TestMine: a build is the learner's whose code it is, not another's who
+// computes its key.
+func TestMine(t *testing.T) {
+	f := newFake(t, nil)
+	f.set(1, code("ada's"))
+	f.set(2, code("bob's"))
+	ada := f.want(t, 1)
+	f.wait(t)
+	if !f.builds.Mine(t.Context(), 1, ada.Key) {
+		t.Error("ada's build is not hers")
+	}
+	if f.builds.Mine(t.Context(), 2, ada.Key) {
+		t.Error("ada's build is bob's too")
+	}
+	if f.builds.Mine(t.Context(), 1, "not-a-key") {
+		t.Error("a name that is no key is ada's")
+	}
+	// Her older build stays hers while a page may still fetch it.
+	f.set(1, code("ada's, changed"))
+	if st := f.want(t, 1); st.Key == ada.Key || !f.builds.Mine(t.Context(), 1, ada.Key) || !f.builds.Mine(t.Context(), 1, st.Key) {
+		t.Errorf("after a change, ada's builds %s and %s are not both hers", ada.Key[:8], st.Key[:8])
+	}
+	f.wait(t)
 }
