@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -81,6 +82,14 @@ func newHarness(t *testing.T, target string) *harness {
 			return
 		}
 		fmt.Fprintf(w, "%s|%s|%s", l.User.Name, l.User.Role, l.Landing())
+		if l.DeepLinking != nil {
+			tok, err := h.tool.PickerToken(r.Context(), l)
+			if err != nil {
+				http.Error(w, err.Error(), 500)
+				return
+			}
+			fmt.Fprintf(w, "|%d|%s", l.User.ID, tok)
+		}
 	})
 	mux.HandleFunc("GET /lti/jwks", func(w http.ResponseWriter, r *http.Request) {
 		set, err := h.tool.JWKS(r.Context())
@@ -94,7 +103,8 @@ func newHarness(t *testing.T, target string) *harness {
 	t.Cleanup(srv.Close)
 	h.url = srv.URL
 	h.platform = ltitest.New(t, srv.URL, h.clock.Now)
-	h.tool, err = lti.New(ctx, lti.Config{Store: st, Clock: h.clock, URL: srv.URL, RetryDelay: time.Second})
+	h.tool, err = lti.New(ctx, lti.Config{Store: st, Clock: h.clock, URL: srv.URL, RetryDelay: time.Second,
+		Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

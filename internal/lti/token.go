@@ -71,7 +71,7 @@ func (t *Tool) accessToken(ctx context.Context, p store.LTIPlatform, scopes ...s
 		AccessToken string `json:"access_token"`
 		ExpiresIn   int64  `json:"expires_in"`
 	}
-	if err := t.do(req, &body); err != nil {
+	if _, err := t.do(req, &body); err != nil {
 		return "", fmt.Errorf("lti: asking %s for an access token: %w", p.TokenURL, err)
 	}
 	if body.AccessToken == "" {
@@ -112,25 +112,25 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("the platform answered %d %s: %s", e.Code, http.StatusText(e.Code), e.Body)
 }
 
-// do sends req and decodes a 2xx answer's JSON into out (nil: discard).
-func (t *Tool) do(req *http.Request, out any) error {
+// do sends req and decodes a 2xx answer's JSON into out (nil: discard);
+// it returns the answer's header.
+func (t *Tool) do(req *http.Request, out any) (http.Header, error) {
 	resp, err := t.cfg.HTTP.Do(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxServiceBytes))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if resp.StatusCode/100 != 2 {
-		return &StatusError{Code: resp.StatusCode, Body: strings.TrimSpace(string(body[:min(len(body), 300)]))}
+		return nil, &StatusError{Code: resp.StatusCode, Body: strings.TrimSpace(string(body[:min(len(body), 300)]))}
 	}
-	if out == nil || len(body) == 0 {
-		return nil
+	if out != nil && len(body) > 0 {
+		if err := json.Unmarshal(body, out); err != nil {
+			return nil, fmt.Errorf("the platform's answer is not the JSON expected: %w", err)
+		}
 	}
-	if err := json.Unmarshal(body, out); err != nil {
-		return fmt.Errorf("the platform's answer is not the JSON expected: %w", err)
-	}
-	return nil
+	return resp.Header, nil
 }

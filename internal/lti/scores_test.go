@@ -1,0 +1,167 @@
+package lti_test
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+	"time"
+
+	"ratelab/grader/report"
+	"ratelab/internal/class"
+	"ratelab/internal/lti/ltitest"
+	"ratelab/internal/store"
+	"ratelab/internal/store/storetest"
+)
+
+// graded records a grading of a new submission of exercise by the
+// learner called name, scoring score, submitted at the clock's time.
+func (h *harness) graded(t *testing.T, name, exercise string, score, max float64) {
+	t.Helper()
+	ctx := t.Context()
+	users, err := h.st.Users(ctx, store.Learner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id int64
+	for _, u := range users {
+		if u.Name == name {
+			id = u.ID
+		}
+	}
+	if id == 0 {
+		t.Fatalf("no learner %q among %v", name, users)
+	}
+	if _, err := h.st.Submit(ctx, id, exercise, []store.File{{Name: exercise + ".go", Content: []byte("package " + exercise)}}); err != nil {
+		t.Fatal(err)
+	}
+	job, ok, err := h.st.ClaimJob(ctx)
+	if err != nil || !ok {
+		t.Fatalf("ClaimJob = %v, %v", ok, err)
+	}
+	status := report.Failed
+	if score == max {
+		status = report.Passed
+	}
+	if err := h.st.FinishJob(ctx, job.ID, &report.Exercise{ID: exercise, Status: status, Score: score, MaxScore: max}, 1, ""); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sync queues and posts what changed, as Run does on each event. The
+// gradings are recorded straight in the store (graded), not through a
+// class, whose gradebook they would update: each sync reads the store
+// through a new class.
+func (h *harness) sync(t *testing.T) (queued, posted int) {
+	t.Helper()
+	queued, err := h.tool.Sync(t.Context(), h.class(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return queued, h.tool.PostDue(t.Context())
+}
+
+func (h *harness) class() *class.Class {
+	return class.New(class.Config{Store: h.st, Root: "../..", Clock: h.clock, Log: slog.New(slog.DiscardHandler)})
+}
+
+func givens(scores []ltitest.Score) []float64 {
+	var out []float64
+	for _, s := range scores {
+		out = append(out, s.ScoreGiven)
+	}
+	return out
+}
+
+func TestScoresReachTheLineItem(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, target string) {
+		h := newHarness(t, target)
+		ctx := t.Context()
+		lineItem := h.platform.Links["link-gcra"].LineItem
+		if code, _, body := h.launch(t, "sub-ada", "link-gcra"); code != 200 {
+			t.Fatalf("launch = %d %q", code, body)
+		}
+		if q, p := h.sync(t); q != 0 || p != 0 {
+			t.Errorf("sync before any grading = %d queued, %d posted; want none", q, p)
+		}
+		h.graded(t, "Ada Lovelace", "gcra", 20, 25)
+		if q, p := h.sync(t); q != 1 || p != 1 {
+			t.Errorf("sync after a grading = %d queued, %d posted; want 1, 1", q, p)
+		}
+		got := h.platform.Scores(lineItem)
+		if len(got) != 1 || got[0].UserID != "sub-ada" || got[0].ScoreGiven != 20 || got[0].ScoreMaximum != 25 ||
+			got[0].ActivityProgress != "Completed" || got[0].GradingProgress != "FullyGraded" {
+			t.Fatalf("the platform's scores = %+v; want ada's 20 of 25, completed and fully graded", got)
+		}
+		// Told again, nothing new: never posted twice.
+		if q, p := h.sync(t); q != 0 || p != 0 {
+			t.Errorf("a second sync = %d queued, %d posted; want none", q, p)
+		}
+		// A due date an hour before the submission, 10% off per day late:
+		// the score that counts is 18, posted again.
+		due := h.clock.Now().Add(-time.Hour)
+		if err := h.st.SetDueDate(ctx, store.DueDate{Exercise: "gcra", At: due, Policy: "penalty", PenaltyPct: 10}); err != nil {
+			t.Fatal(err)
+		}
+		if q, p := h.sync(t); q != 1 || p != 1 {
+			t.Errorf("sync after a due date = %d queued, %d posted; want 1, 1", q, p)
+		}
+		// An extension puts it back on time: 20 again.
+		if err := h.st.SetExtension(ctx, store.Extension{Learner: "Ada Lovelace", Exercise: "gcra", Until: due.Add(2 * time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+		if q, p := h.sync(t); q != 1 || p != 1 {
+			t.Errorf("sync after an extension = %d queued, %d posted; want 1, 1", q, p)
+		}
+		if g := givens(h.platform.Scores(lineItem)); len(g) != 3 || g[1] != 18 || g[2] != 20 {
+			t.Errorf("scores posted = %v; want 20, then 18 (late), then 20 (extended)", g)
+		}
+		// The platform fails once: the score waits its retry, then arrives once.
+		h.platform.FailScores = 1
+		h.graded(t, "Ada Lovelace", "gcra", 25, 25)
+		if q, p := h.sync(t); q != 1 || p != 0 {
+			t.Errorf("sync while the platform fails = %d queued, %d posted; want 1, 0", q, p)
+		}
+		scores, err := h.tool.Scores(ctx, 10)
+		if err != nil || len(scores) != 1 || scores[0].State != store.LTIPending || scores[0].Error == "" || scores[0].Attempts != 1 {
+			t.Fatalf("scores after a failed post = %+v, %v; want one pending, with the error, after 1 attempt", scores, err)
+		}
+		if p := h.tool.PostDue(ctx); p != 0 {
+			t.Errorf("PostDue before the retry is due posted %d", p)
+		}
+		h.clock.Add(2 * time.Second)
+		if p := h.tool.PostDue(ctx); p != 1 {
+			t.Errorf("PostDue once the retry is due posted %d, want 1", p)
+		}
+		if g := givens(h.platform.Scores(lineItem)); len(g) != 4 || g[3] != 25 {
+			t.Errorf("scores posted = %v; want 25 last, once", g)
+		}
+		scores, err = h.tool.Scores(ctx, 10)
+		if err != nil || len(scores) != 1 || scores[0].State != store.LTIPosted || scores[0].Error != "" || scores[0].Learner != "Ada Lovelace" {
+			t.Errorf("scores after the retry = %+v, %v; want ada's posted, no error", scores, err)
+		}
+	})
+}
+
+func TestScoresGiveUpAfterMaxAttempts(t *testing.T) {
+	h := newHarness(t, storetest.Backends[0].Target(t))
+	h.launch(t, "sub-ada", "link-gcra")
+	h.graded(t, "Ada Lovelace", "gcra", 10, 25)
+	h.platform.FailScores = 1000
+	if _, err := h.tool.Sync(t.Context(), h.class(), ""); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		h.tool.PostDue(context.Background())
+		h.clock.Add(2 * time.Hour)
+	}
+	scores, err := h.tool.Scores(t.Context(), 10)
+	if err != nil || len(scores) != 1 || scores[0].State != store.LTIFailed || scores[0].Attempts != 12 {
+		t.Fatalf("scores after the platform failed every time = %+v, %v; want failed after 12 attempts", scores, err)
+	}
+	// A new score to post starts again.
+	h.platform.FailScores = 0
+	h.graded(t, "Ada Lovelace", "gcra", 15, 25)
+	if q, p := h.sync(t); q != 1 || p != 1 {
+		t.Errorf("sync after a new grading = %d queued, %d posted; want 1, 1", q, p)
+	}
+}
