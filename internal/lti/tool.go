@@ -17,11 +17,11 @@ import (
 // The tool's paths, which platforms are configured with: they are part of
 // the class's contract with them.
 const (
-	LoginPath    = "/lti/login"    // OIDC third-party-initiated login
-	LaunchPath   = "/lti/launch"   // the redirect URI: launches arrive here
-	JWKSPath     = "/lti/jwks"     // the tool's public keys
-	RegisterPath = "/lti/register" // LTI Dynamic Registration
-	PickerPath   = "/lti/pick"     // the deep-linking picker, behind a deep-linking launch
+	LoginPath    = "/lti/login"      // OIDC third-party-initiated login
+	LaunchPath   = "/lti/launch"     // the redirect URI: launches arrive here
+	JWKSPath     = "/lti/jwks"       // the tool's public keys
+	RegisterPath = "/lti/register"   // LTI Dynamic Registration
+	PickerPath   = "/class/lti/pick" // the deep-linking picker, behind a deep-linking launch
 )
 
 // Clock is the tool's time: token lifetimes and logins are judged on it.

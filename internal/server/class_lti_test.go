@@ -1,0 +1,187 @@
+package server_test
+
+import (
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"ratelab/internal/class"
+	"ratelab/internal/lti"
+	"ratelab/internal/lti/ltitest"
+	"ratelab/internal/server"
+	"ratelab/internal/store"
+	"ratelab/internal/store/storetest"
+	"ratelab/web"
+)
+
+// ltiClass serves a class with LTI on 127.0.0.1, with a test platform
+// registered and a link of it to gcra worth 25 points.
+func ltiClass(t *testing.T, target string) (*classFixture, *ltitest.Platform) {
+	t.Helper()
+	ctx := t.Context()
+	clock := fixedClock{classNow}
+	st, err := store.Open(ctx, target, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	var h http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	tool, err := lti.New(ctx, lti.Config{Store: st, Clock: clock, URL: srv.URL, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := class.New(class.Config{Store: st, Root: "../..", Clock: clock, Log: slog.New(slog.DiscardHandler)})
+	h = server.New(server.Config{Static: web.Static(""), Log: slog.New(slog.DiscardHandler), Class: &server.Class{Class: cl, LTI: tool}})
+	p := ltitest.New(t, srv.URL, clock.Now)
+	if _, err := p.Register(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	p.AddLink("link-gcra", "gcra", 25)
+	return &classFixture{url: srv.URL, st: st}, p
+}
+
+// ltiBrowser is a browser of the fixture's that follows redirects; last
+// is where the latest one ended.
+type ltiBrowserT struct {
+	*browser
+	last *url.URL
+}
+
+func ltiBrowser(t *testing.T, f *classFixture) *ltiBrowserT {
+	jar, _ := cookiejar.New(nil)
+	b := &ltiBrowserT{browser: &browser{t: t, f: f}}
+	b.c = &http.Client{Jar: jar, CheckRedirect: func(req *http.Request, _ []*http.Request) error {
+		b.last = req.URL
+		return nil
+	}}
+	return b
+}
+
+// launch runs a launch of link by sub in b and returns the page it ends on.
+func launch(t *testing.T, b *ltiBrowserT, p *ltitest.Platform, sub, link string) (reply, *url.URL) {
+	t.Helper()
+	action, form, err := p.LaunchForm(b.c, sub, link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest(http.MethodPost, action, strings.NewReader(form.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r := b.do(req)
+	return r, b.last
+}
+
+func TestLTILaunchLandsSignedInOnTheExercise(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, target string) {
+		f, p := ltiClass(t, target)
+		b := ltiBrowser(t, f)
+		r, at := launch(t, b, p, "sub-ada", "link-gcra")
+		if r.code != 200 || at.Path != "/class/exercises/gcra" {
+			t.Fatalf("the launch ended on %s with %d; want gcra's page, 200", at, r.code)
+		}
+		doc, _ := goquery.NewDocumentFromReader(strings.NewReader(r.body))
+		if who := doc.Find("[data-testid=whoami]").Text(); who != "Ada Lovelace" {
+			t.Errorf("signed in as %q, want Ada Lovelace", who)
+		}
+		// The platform may frame the class's pages, and only it.
+		csp := r.header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "frame-ancestors 'self' "+p.URL) || r.header.Get("X-Frame-Options") != "" {
+			t.Errorf("a class page's framing: CSP %q, X-Frame-Options %q; want frame-ancestors naming %s and no X-Frame-Options", csp, r.header.Get("X-Frame-Options"), p.URL)
+		}
+		// The lab's own pages stay unframable.
+		if home := b.get("/"); !strings.Contains(home.header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
+			t.Errorf("the home page's CSP = %q, want frame-ancestors 'none'", home.header.Get("Content-Security-Policy"))
+		}
+		// A learner is no instructor.
+		if r := b.get("/class/lti"); r.code != http.StatusForbidden {
+			t.Errorf("a learner opening /class/lti: %d, want 403", r.code)
+		}
+	})
+}
+
+func TestLTIRefusedLaunchSaysWhy(t *testing.T) {
+	f, p := ltiClass(t, filepathSQLite(t))
+	p.Next(ltitest.Options{Key: ltitest.None})
+	b := ltiBrowser(t, f)
+	r, _ := launch(t, b, p, "sub-ada", "link-gcra")
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(r.body))
+	if msg := doc.Find("[data-testid=error-message]").Text(); !strings.Contains(msg, "not signed (alg none)") {
+		t.Errorf("a launch with alg none answered %q, want the refusal's reason", msg)
+	}
+	if r := b.get("/class/me"); b.last == nil || b.last.Path != "/class/login" {
+		t.Errorf("after a refused launch, /class/me answers %d at %v: someone was signed in", r.code, b.last)
+	}
+}
+
+func TestLTIDeepLinkingThroughThePicker(t *testing.T) {
+	f, p := ltiClass(t, filepathSQLite(t))
+	b := ltiBrowser(t, f)
+	r, at := launch(t, b, p, "sub-teacher", "deeplink")
+	if r.code != 200 || at.Path != lti.PickerPath {
+		t.Fatalf("the deep-linking launch ended on %s with %d; want the picker", at, r.code)
+	}
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(r.body))
+	form := url.Values{"pick": {"exercise:gcra", "exercise:tokenbucket"}}
+	doc.Find("[data-testid=picker] input[type=hidden]").Each(func(_ int, s *goquery.Selection) {
+		form.Set(s.AttrOr("name", ""), s.AttrOr("value", ""))
+	})
+	ret := b.postForm(lti.PickerPath, form)
+	doc, _ = goquery.NewDocumentFromReader(strings.NewReader(ret.body))
+	action := doc.Find("[data-testid=return-form]").AttrOr("action", "")
+	jwt := doc.Find("[data-testid=return-form] input[name=JWT]").AttrOr("value", "")
+	if ret.code != 200 || action != p.URL+"/deeplink" || jwt == "" {
+		t.Fatalf("the pick answered %d with a form to %q; want 200 and a form to the platform's return URL", ret.code, action)
+	}
+	if csp := ret.header.Get("Content-Security-Policy"); !strings.Contains(csp, "form-action 'self' "+p.URL) {
+		t.Errorf("the return page's CSP = %q, want form-action allowing %s", csp, p.URL)
+	}
+	resp, err := b.c.PostForm(action, url.Values{"JWT": {jwt}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	var labels []string
+	for _, li := range p.LineItems() {
+		labels = append(labels, li.Label)
+	}
+	if resp.StatusCode != 200 || strings.Join(labels, ",") != "gcra,ratelab: Token bucket,ratelab: GCRA" {
+		t.Errorf("after the return (%s) the platform's line items = %v; want two new ones", resp.Status, labels)
+	}
+}
+
+func TestLTIPageListsPlatformsScoresAndRoster(t *testing.T) {
+	f, p := ltiClass(t, filepathSQLite(t))
+	b := ltiBrowser(t, f)
+	launch(t, b, p, "sub-ada", "link-gcra")
+	teacher := ltiBrowser(t, f)
+	launch(t, teacher, p, "sub-teacher", "link-gcra")
+	r := teacher.get("/class/lti")
+	if r.code != 200 {
+		t.Fatalf("/class/lti = %d", r.code)
+	}
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(r.body))
+	if got := doc.Find("[data-testid=lti-platforms] td").First().Text(); got != "Test platform" {
+		t.Errorf("platforms table starts with %q, want Test platform", got)
+	}
+	if got := doc.Find("[data-testid=lti-config]").Text(); !strings.Contains(got, f.url+"/lti/launch") {
+		t.Errorf("the class's addresses = %q, want the launch URL", got)
+	}
+	grace := doc.Find(`[data-testid="lti-member-Grace Hopper"]`).Text()
+	ada := doc.Find(`[data-testid="lti-member-Ada Lovelace"]`).Text()
+	if !strings.Contains(grace, "not launched yet") || !strings.Contains(ada, "as Ada Lovelace") {
+		t.Errorf("roster rows: grace %q, ada %q; want grace not launched yet, ada in the class", grace, ada)
+	}
+}
+
+func filepathSQLite(t *testing.T) string { return storetest.Backends[0].Target(t) }
+
