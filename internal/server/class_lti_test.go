@@ -184,4 +184,3 @@ func TestLTIPageListsPlatformsScoresAndRoster(t *testing.T) {
 }
 
 func filepathSQLite(t *testing.T) string { return storetest.Backends[0].Target(t) }
-
