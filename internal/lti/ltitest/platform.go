@@ -135,6 +135,8 @@ func New(t testing.TB, toolURL string, now func() time.Time) *Platform {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /jwks", p.jwks)
 	mux.HandleFunc("GET /start", p.start)
+	mux.HandleFunc("GET /course", p.course)
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	mux.HandleFunc("GET /auth", p.auth)
 	mux.HandleFunc("POST /token", p.token)
 	mux.HandleFunc("GET /lineitems", p.listLineItems)
@@ -217,6 +219,19 @@ func (p *Platform) LineItems() []LineItem {
 // "deeplink": a deep-linking request).
 func (p *Platform) StartURL(sub, link string) string {
 	return p.URL + "/start?" + url.Values{"user": {sub}, "link": {link}}.Encode()
+}
+
+// CourseURL is the platform's course page that opens a launch of link by
+// sub in a frame, as platforms show tools inside their own page.
+func (p *Platform) CourseURL(sub, link string) string {
+	return p.URL + "/course?" + url.Values{"user": {sub}, "link": {link}}.Encode()
+}
+
+func (p *Platform) course(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprintf(w, `<!doctype html><title>Test platform: a course</title><h1>Rate limiting 101</h1>`+
+		`<iframe title="ratelab" data-testid="tool-frame" width="1000" height="700" src="%s"></iframe>`,
+		html.EscapeString(p.StartURL(r.URL.Query().Get("user"), r.URL.Query().Get("link"))))
 }
 
 func (p *Platform) jwks(w http.ResponseWriter, r *http.Request) {
