@@ -15,6 +15,7 @@ import (
 
 	"ratelab/internal/browsertest"
 	"ratelab/internal/lti/ltitest"
+	"ratelab/internal/store/storetest"
 )
 
 // freeAddr returns a loopback address with a port free just now: the
@@ -47,14 +48,22 @@ func frameURL(t *testing.T, ctx context.Context) (string, string) {
 // TestLTIInBrowser is a learner's whole path from a learning platform, in
 // Chromium: the platform's course page opens the class in a frame (the
 // launch signs her in), she writes the exercise, checks it, submits it, and
-// the platform's gradebook receives the score that counts.
+// the platform's gradebook receives the score that counts. On SQLite the
+// server grades; on Postgres a `labserver worker` does (River), and the
+// server, which posts the score, hears of the grading through Postgres.
 func TestLTIInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a browser test: make test runs it")
 	}
+	storetest.Each(t, func(t *testing.T, db string) {
+		db, _ = setupClassOn(t, db)
+		ltiInBrowser(t, db, strings.HasPrefix(db, "postgres"))
+	})
+}
+
+func ltiInBrowser(t *testing.T, db string, workers bool) {
 	ctx := browsertest.NewBrowser(t, browsertest.BrowserOptions{Timeout: 5 * time.Minute})
 	errs := browsertest.Console(ctx)
-	db, _ := setupClass(t)
 	addr := freeAddr(t)
 	tool := "http://" + addr
 	p := ltitest.New(t, tool, time.Now)
@@ -64,7 +73,14 @@ func TestLTIInBrowser(t *testing.T) {
 		t.Fatalf("lti add-platform: exit %d\n%s%s", code, out, stderr)
 	}
 	link := p.AddLink("link-tokenbucket", "tokenbucket", 35)
-	s := startClassServer(t, db, "--no-bench", "--addr", addr, "--public-url", tool)
+	flags := []string{"--no-bench", "--addr", addr, "--public-url", tool}
+	if workers {
+		flags = append(flags, "--workers", "0")
+	}
+	s := startClassServer(t, db, flags...)
+	if workers {
+		startWorker(t, db, "--no-bench")
+	}
 
 	// The course page frames the tool; the launch lands on the exercise.
 	browsertest.Do(t, ctx, chromedp.Navigate(p.CourseURL("sub-ada", link.ID)))
