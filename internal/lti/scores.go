@@ -68,7 +68,7 @@ func (t *Tool) Sync(ctx context.Context, cls Gradebook, learner string) (int, er
 			max = cell.Max
 		}
 		queued, err := t.st.QueueLTIScore(ctx, store.LTIScore{PlatformID: c.PlatformID, LineItemURL: c.LineItemURL,
-			UserID: c.UserID, Sub: c.Sub, Exercise: c.Exercise, SubmissionID: cnt.Submission, Score: min(cnt.Score, max), MaxScore: max})
+			UserID: c.UserID, Sub: c.Sub, Exercise: c.Exercise, SubmissionID: cnt.Submission, Score: min(cnt.Score, max), MaxScore: max}, t.hand())
 		if err != nil {
 			return n, err
 		}
@@ -79,8 +79,26 @@ func (t *Tool) Sync(ctx context.Context, cls Gradebook, learner string) (int, er
 	return n, nil
 }
 
-// Run syncs and posts scores until ctx ends (see the notes above).
+// Run syncs and posts scores until ctx ends (see the notes above). On a
+// Postgres store River posts them (river.go); should River not start, Run
+// posts them itself, as on SQLite.
 func (t *Tool) Run(ctx context.Context, cls Gradebook) {
+	if t.st.Backend() == store.Postgres {
+		r, err := t.startRiver(ctx)
+		if err != nil {
+			t.log.Error("lti: River did not start: this server posts the scores itself", "err", err)
+		} else {
+			t.mu.Lock()
+			t.river = r
+			t.mu.Unlock()
+			defer func() {
+				t.mu.Lock()
+				t.river = nil
+				t.mu.Unlock()
+				r.stop(t.log)
+			}()
+		}
+	}
 	sub := cls.Subscribe(0)
 	defer func() { sub.Close() }()
 	syncTick, postTick := time.NewTicker(syncEvery), time.NewTicker(postEvery)
@@ -93,7 +111,9 @@ func (t *Tool) Run(ctx context.Context, cls Gradebook) {
 	}
 	sync("")
 	for {
-		t.PostDue(ctx)
+		if t.hand() == nil {
+			t.PostDue(ctx)
+		}
 		select {
 		case <-ctx.Done():
 			return
@@ -130,7 +150,7 @@ func (t *Tool) PostDue(ctx context.Context) int {
 		}
 		if err := t.post(ctx, sc); err != nil {
 			giveUp := sc.Attempts >= t.cfg.MaxAttempts
-			wait := min(t.cfg.RetryDelay<<min(sc.Attempts-1, 20), maxWait)
+			wait := backoff(t.cfg.RetryDelay, sc.Attempts)
 			t.log.Warn("lti: posting a score", "learner", sc.UserID, "exercise", sc.Exercise, "attempt", sc.Attempts, "retry in", wait, "giving up", giveUp, "err", err)
 			if err := t.st.FailedLTIScore(context.WithoutCancel(ctx), sc.ID, sc.Version, err.Error(), t.cfg.Clock.Now().Add(wait), giveUp); err != nil {
 				t.log.Warn("lti: recording a failed post", "err", err)

@@ -2,6 +2,7 @@ package lti_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"testing"
 	"time"
@@ -116,7 +117,7 @@ func TestScoresReachTheLineItem(t *testing.T) {
 			t.Errorf("scores posted = %v; want 20, then 18 (late), then 20 (extended)", g)
 		}
 		// The platform fails once: the score waits its retry, then arrives once.
-		h.platform.FailScores = 1
+		h.platform.FailScores(1)
 		h.graded(t, "Ada Lovelace", "gcra", 25, 25)
 		if q, p := h.sync(t); q != 1 || p != 0 {
 			t.Errorf("sync while the platform fails = %d queued, %d posted; want 1, 0", q, p)
@@ -146,7 +147,7 @@ func TestScoresGiveUpAfterMaxAttempts(t *testing.T) {
 	h := newHarness(t, storetest.Backends[0].Target(t))
 	h.launch(t, "sub-ada", "link-gcra")
 	h.graded(t, "Ada Lovelace", "gcra", 10, 25)
-	h.platform.FailScores = 1000
+	h.platform.FailScores(1000)
 	if _, err := h.tool.Sync(t.Context(), h.class(), ""); err != nil {
 		t.Fatal(err)
 	}
@@ -159,9 +160,64 @@ func TestScoresGiveUpAfterMaxAttempts(t *testing.T) {
 		t.Fatalf("scores after the platform failed every time = %+v, %v; want failed after 12 attempts", scores, err)
 	}
 	// A new score to post starts again.
-	h.platform.FailScores = 0
+	h.platform.FailScores(0)
 	h.graded(t, "Ada Lovelace", "gcra", 15, 25)
 	if q, p := h.sync(t); q != 1 || p != 1 {
 		t.Errorf("sync after a new grading = %d queued, %d posted; want 1, 1", q, p)
+	}
+}
+
+// TestScoresThroughRiver: on Postgres, Run hands each score to River,
+// which retries the post the platform failed, and posts it once. A score
+// queued while River was not running gets its job when River starts.
+func TestScoresThroughRiver(t *testing.T) {
+	h := newHarness(t, storetest.PostgresURL(t))
+	lineItem := h.platform.Links["link-gcra"].LineItem
+	h.launch(t, "sub-ada", "link-gcra")
+	h.graded(t, "Ada Lovelace", "gcra", 20, 25)
+	if n, err := h.tool.Sync(t.Context(), h.class(), ""); n != 1 || err != nil {
+		t.Fatalf("Sync before Run = %d, %v; want the score queued", n, err)
+	}
+	h.platform.FailScores(1)
+	cls := h.class()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.tool.Run(ctx, cls)
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	awaitPosted := func(want []float64) {
+		t.Helper()
+		var g []float64
+		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			scores, err := h.tool.Scores(t.Context(), 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g = givens(h.platform.Scores(lineItem)); len(g) == len(want) && len(scores) == 1 && scores[0].State == store.LTIPosted {
+				break
+			}
+		}
+		if fmt.Sprint(g) != fmt.Sprint(want) {
+			t.Fatalf("scores posted through River = %v; want %v", g, want)
+		}
+	}
+	awaitPosted([]float64{20})
+	if scores, err := h.tool.Scores(t.Context(), 1); err != nil || scores[0].Attempts != 2 {
+		t.Errorf("the first score's row = %+v, %v; want posted on the second attempt (the platform failed the first)", scores, err)
+	}
+	// The next grading's score goes to River with the row that queues it.
+	h.graded(t, "Ada Lovelace", "gcra", 25, 25)
+	if _, err := h.tool.Sync(t.Context(), h.class(), ""); err != nil {
+		t.Fatal(err)
+	}
+	awaitPosted([]float64{20, 25})
+	var jobs int
+	if err := h.st.DB().QueryRow(`SELECT COUNT(*) FROM river_job WHERE kind = 'ratelab_lti_score'`).Scan(&jobs); err != nil || jobs != 2 {
+		t.Errorf("River jobs of score posts = %d, %v; want 2, one per score", jobs, err)
 	}
 }

@@ -61,8 +61,9 @@ type Tool struct {
 	tokens  *tokenCache
 	wake    chan struct{} // a score was queued: post
 	mu      sync.Mutex
-	origins []string  // the registered platforms' origins (frame-ancestors)
-	readAt  time.Time // when origins were read
+	origins []string     // the registered platforms' origins (frame-ancestors)
+	readAt  time.Time    // when origins were read
+	river   *riverPoster // Postgres: River posts the scores (river.go)
 }
 
 // New returns the tool of the class whose store is cfg.Store, creating its

@@ -454,21 +454,41 @@ type LTIScore struct {
 
 // QueueLTIScore records a score to post, unless that line item and learner
 // already have this very score of this submission (posted or on its way):
-// a grading told twice posts once. It reports whether it queued.
-func (s *Store) QueueLTIScore(ctx context.Context, sc LTIScore) (bool, error) {
-	res, err := s.db.ExecContext(ctx, `INSERT INTO lti_scores (platform_id, lineitem_url, user_id, sub, exercise, submission_id, score, max_score, state, changed_at_ns)
+// a grading told twice posts once. It reports whether it queued. hand, if
+// not nil, is given the queued row's id and version inside the
+// transaction that queues it: what it writes commits with the row, or
+// neither does (the Postgres poster inserts its River job there).
+func (s *Store) QueueLTIScore(ctx context.Context, sc LTIScore, hand func(ctx context.Context, tx *sql.Tx, id, version int64) error) (bool, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("store: %w", err)
+	}
+	defer tx.Rollback()
+	var id, version int64
+	err = tx.QueryRowContext(ctx, `INSERT INTO lti_scores (platform_id, lineitem_url, user_id, sub, exercise, submission_id, score, max_score, state, changed_at_ns)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT (lineitem_url, user_id) DO UPDATE SET
 	platform_id = excluded.platform_id, sub = excluded.sub, exercise = excluded.exercise,
 	submission_id = excluded.submission_id, score = excluded.score, max_score = excluded.max_score,
 	version = lti_scores.version + 1, state = 'pending', attempts = 0, not_before_ns = 0, error = NULL,
 	changed_at_ns = excluded.changed_at_ns
-WHERE lti_scores.submission_id != excluded.submission_id OR lti_scores.score != excluded.score OR lti_scores.max_score != excluded.max_score`,
-		sc.PlatformID, sc.LineItemURL, sc.UserID, sc.Sub, sc.Exercise, sc.SubmissionID, sc.Score, sc.MaxScore, ns(s.clock.Now()))
+WHERE lti_scores.submission_id != excluded.submission_id OR lti_scores.score != excluded.score OR lti_scores.max_score != excluded.max_score
+RETURNING id, version`,
+		sc.PlatformID, sc.LineItemURL, sc.UserID, sc.Sub, sc.Exercise, sc.SubmissionID, sc.Score, sc.MaxScore, ns(s.clock.Now())).Scan(&id, &version)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
 	if err != nil {
 		return false, fmt.Errorf("store: %w", err)
 	}
-	n, _ := res.RowsAffected()
-	return n == 1, nil
+	if hand != nil {
+		if err := hand(ctx, tx.Tx, id, version); err != nil {
+			return false, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("store: %w", err)
+	}
+	return true, nil
 }
 
 const ltiScoreCols = `id, platform_id, lineitem_url, user_id, sub, exercise, submission_id, score, max_score, version, state, attempts, not_before_ns, error, changed_at_ns, posted_at_ns`
@@ -510,6 +530,19 @@ RETURNING `+ltiScoreCols, ns(lease), ns(s.clock.Now())))
 	return sc, err == nil, err
 }
 
+// ClaimLTIScoreOf is ClaimLTIScore of one row, if it is still pending at
+// version (a River job carries both): ok is false when a newer version
+// replaced it or it was posted.
+func (s *Store) ClaimLTIScoreOf(ctx context.Context, id, version int64, lease time.Time) (sc LTIScore, ok bool, err error) {
+	sc, err = scanLTIScore(s.db.QueryRowContext(ctx, `UPDATE lti_scores SET attempts = attempts + 1, not_before_ns = ?
+WHERE id = ? AND version = ? AND state = 'pending'
+RETURNING `+ltiScoreCols, ns(lease), id, version))
+	if errors.Is(err, ErrNotFound) {
+		return LTIScore{}, false, nil
+	}
+	return sc, err == nil, err
+}
+
 // PostedLTIScore marks a score posted, if it is still the version posted
 // (a newer one waits its turn), and reports whether it was.
 func (s *Store) PostedLTIScore(ctx context.Context, id, version int64) (bool, error) {
@@ -535,6 +568,25 @@ func (s *Store) FailedLTIScore(ctx context.Context, id, version int64, why strin
 		return fmt.Errorf("store: %w", err)
 	}
 	return nil
+}
+
+// PendingLTIScores returns the scores waiting to be posted: their id and
+// version.
+func (s *Store) PendingLTIScores(ctx context.Context) ([][2]int64, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, version FROM lti_scores WHERE state = 'pending' ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var out [][2]int64
+	for rows.Next() {
+		var v [2]int64
+		if err := rows.Scan(&v[0], &v[1]); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }
 
 // LTIScores returns the scores to post and posted, the latest changed

@@ -105,16 +105,15 @@ type Platform struct {
 	ToolURL    string // the tool's address, for redirect URIs and its JWKS
 	Now        func() time.Time
 
-	mu        sync.Mutex
-	keys      []jose.JSONWebKey // private; the last signs
-	Members   []Member
-	Links     map[string]*Link
-	lineItems []*LineItem
-	scores    map[string][]Score // line item id → scores in the order posted
-	tokens    map[string][]string
-	next      *Options
-	// FailScores makes the next n score posts answer 503.
-	FailScores int
+	mu         sync.Mutex
+	keys       []jose.JSONWebKey // private; the last signs
+	Members    []Member
+	Links      map[string]*Link
+	lineItems  []*LineItem
+	scores     map[string][]Score // line item id → scores in the order posted
+	tokens     map[string][]string
+	next       *Options
+	failScores int // the next posts that answer 503
 	// DeepLinked holds the content items of the deep-linking responses.
 	DeepLinked []map[string]any
 	srv        *httptest.Server
@@ -195,6 +194,14 @@ func (p *Platform) AddLink(id, exercise string, points float64) *Link {
 	}
 	p.Links[id] = l
 	return l
+}
+
+// FailScores makes the next n score posts answer 503, as a platform down
+// for maintenance does.
+func (p *Platform) FailScores(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.failScores = n
 }
 
 // Scores returns the scores posted to a line item, in order.

@@ -177,8 +177,8 @@ func (p *Platform) postScore(w http.ResponseWriter, r *http.Request) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.FailScores > 0 {
-		p.FailScores--
+	if p.failScores > 0 {
+		p.failScores--
 		http.Error(w, "the gradebook is down for maintenance", http.StatusServiceUnavailable)
 		return
 	}
