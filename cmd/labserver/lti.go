@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	"ratelab/internal/class"
 	"ratelab/internal/lti"
@@ -18,6 +19,7 @@ import (
 
 // ltiUsage is runLTI's usage.
 const ltiUsage = `usage: labserver lti add-platform [flags]   register a learning platform (Canvas, Moodle, ...)
+       labserver lti register-url --url URL   make a dynamic registration URL (one platform, 7 days)
        labserver lti config --url URL         print what to type into Canvas and Moodle
        labserver lti list [--db PATH|URL]     list the platforms registered
        labserver lti rotate-key [--db ...]    make a new signing key (the old one stays published)`
@@ -33,6 +35,8 @@ func runLTI(args []string) error {
 		return runLTIAdd(args[1:], os.Stdout)
 	case "config":
 		return runLTIConfig(args[1:], os.Stdout)
+	case "register-url":
+		return runLTIRegisterURL(args[1:], os.Stdout)
 	case "list":
 		return runLTIList(args[1:], os.Stdout)
 	case "rotate-key":
@@ -154,6 +158,40 @@ func addDeployment(ctx context.Context, st *store.Store, p store.LTIPlatform, d 
 		}
 	}
 	return store.ErrNotFound
+}
+
+func runLTIRegisterURL(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("lti register-url", flag.ContinueOnError)
+	db := fs.String("db", dbDefault(), dbUsage+" (created if missing)")
+	publicURL := fs.String("url", "", "the class's public address (serve's --public-url), e.g. https://lab.example.edu")
+	valid := fs.Duration("valid", 7*24*time.Hour, "how long the URL may be used")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: labserver lti register-url --url URL [flags]\n\nMakes a registration URL for LTI Dynamic Registration: paste it into the platform (Canvas:\nDeveloper Keys, + LTI Registration; Moodle: Manage tools, Tool URL) and the platform registers\nthe class by itself. Each URL registers one platform, within --valid.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if done, err := parseFlags(fs, args); done {
+		return err
+	}
+	if *publicURL == "" || *valid <= 0 {
+		fs.Usage()
+		return exitError{2}
+	}
+	ctx := context.Background()
+	st, err := openClassStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	tool, err := lti.New(ctx, lti.Config{Store: st, Clock: wallClock{}, URL: *publicURL})
+	if err != nil {
+		return fmt.Errorf("--url: %w", err)
+	}
+	u, err := tool.RegistrationURL(ctx, *valid)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%s\n(registers one platform, until %s)\n", u, time.Now().Add(*valid).Format(time.DateTime))
+	return nil
 }
 
 func runLTIConfig(args []string, out io.Writer) error {

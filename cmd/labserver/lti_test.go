@@ -43,3 +43,14 @@ func TestLTIRotateKey(t *testing.T) {
 		t.Errorf("lti rotate-key: exit %d\n%s%s\nwant two keys published", code, out, stderr)
 	}
 }
+
+func TestLTIRegisterURL(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "class.db")
+	out, stderr, code := labserver(t, "", "lti", "register-url", "--db", db, "--url", "https://lab.example.edu")
+	if code != 0 || !strings.HasPrefix(out, "https://lab.example.edu/lti/register?key=") {
+		t.Errorf("lti register-url: exit %d\n%s%s\nwant the registration URL", code, out, stderr)
+	}
+	if _, stderr, code := labserver(t, "", "lti", "register-url", "--db", db, "--url", "https://lab.example.edu/class"); code != 2 || !strings.Contains(stderr, "without a path") {
+		t.Errorf("lti register-url with a path: exit %d\n%s\nwant 2, saying the URL takes no path", code, stderr)
+	}
+}

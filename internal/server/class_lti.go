@@ -2,6 +2,7 @@ package server
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"net/http"
@@ -35,6 +36,7 @@ func (h *classHandlers) routeLTI(e *echo.Echo, g *echo.Group, tool *lti.Tool) {
 	e.Match([]string{http.MethodGet, http.MethodPost}, lti.LoginPath, x.login, limit)
 	e.POST(lti.LaunchPath, x.launch, limit)
 	e.Match([]string{http.MethodGet, http.MethodHead}, lti.JWKSPath, x.jwks)
+	e.GET(lti.RegisterPath, x.register)
 	get := []string{http.MethodGet, http.MethodHead}
 	g.Match(get, "/lti", x.page, h.require(store.Instructor))
 	g.Match(get, strings.TrimPrefix(lti.PickerPath, "/class"), x.picker, h.require(store.Instructor))
@@ -42,11 +44,12 @@ func (h *classHandlers) routeLTI(e *echo.Echo, g *echo.Group, tool *lti.Tool) {
 	e.Use(x.framable)
 }
 
-// refused turns a refused login or launch into a 400 whose page says why.
+// refused turns a refused login, launch or registration into a 400 whose
+// page says why.
 func refused(err error) error {
 	var re *lti.RefusedError
 	if errors.As(err, &re) {
-		return echo.NewHTTPError(http.StatusBadRequest, "The learning platform's launch was refused: "+re.Message)
+		return echo.NewHTTPError(http.StatusBadRequest, "The learning platform's request was refused: "+re.Message)
 	}
 	return err
 }
@@ -109,6 +112,35 @@ func (x *ltiHandlers) jwks(c echo.Context) error {
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "max-age=300")
 	return c.JSON(http.StatusOK, set)
+}
+
+// closeScriptHash allows the registration page's script (page.LTICloseScript).
+var closeScriptHash = func() string {
+	sum := sha256.Sum256([]byte(page.LTICloseScript))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}()
+
+// register runs a dynamic registration the platform opened, with the key
+// of a registration URL an instructor made.
+func (x *ltiHandlers) register(c echo.Context) error {
+	// The platform may show the page in a frame of its own, before the class
+	// knows it: any may frame it (it holds no action to trick anyone into).
+	hdr := c.Response().Header()
+	hdr.Del(echo.HeaderXFrameOptions)
+	hdr.Set(echo.HeaderContentSecurityPolicy, strings.Replace(hdr.Get(echo.HeaderContentSecurityPolicy),
+		"frame-ancestors 'none'", "frame-ancestors *", 1))
+	q := c.QueryParams()
+	p, err := x.tool.Register(c.Request().Context(), q.Get("key"), q.Get("openid_configuration"), q.Get("registration_token"))
+	if err != nil {
+		return refused(err)
+	}
+	name := p.Name
+	if name == "" {
+		name = p.Issuer
+	}
+	hdr.Set(echo.HeaderContentSecurityPolicy, strings.Replace(hdr.Get(echo.HeaderContentSecurityPolicy),
+		"script-src 'self'", "script-src 'self' "+closeScriptHash, 1))
+	return render(c, http.StatusOK, page.LTIRegistered(name, x.pageAssets()))
 }
 
 func (x *ltiHandlers) picker(c echo.Context) error {

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -23,6 +24,13 @@ import (
 // ltiClass serves a class with LTI on 127.0.0.1, with a test platform
 // registered and a link of it to gcra worth 25 points.
 func ltiClass(t *testing.T, target string) (*classFixture, *ltitest.Platform) {
+	f, p, _ := ltiClassWith(t, target, true)
+	return f, p
+}
+
+// ltiClassWith is ltiClass, the platform registered or not, which also
+// returns the tool.
+func ltiClassWith(t *testing.T, target string, registered bool) (*classFixture, *ltitest.Platform, *lti.Tool) {
 	t.Helper()
 	ctx := t.Context()
 	clock := fixedClock{classNow}
@@ -41,11 +49,13 @@ func ltiClass(t *testing.T, target string) (*classFixture, *ltitest.Platform) {
 	cl := class.New(class.Config{Store: st, Root: "../..", Clock: clock, Log: slog.New(slog.DiscardHandler)})
 	h = server.New(server.Config{Static: web.Static(""), Log: slog.New(slog.DiscardHandler), Class: &server.Class{Class: cl, LTI: tool}})
 	p := ltitest.New(t, srv.URL, clock.Now)
-	if _, err := p.Register(ctx, st); err != nil {
-		t.Fatal(err)
+	if registered {
+		if _, err := p.Register(ctx, st); err != nil {
+			t.Fatal(err)
+		}
 	}
 	p.AddLink("link-gcra", "gcra", 25)
-	return &classFixture{url: srv.URL, st: st}, p
+	return &classFixture{url: srv.URL, st: st}, p, tool
 }
 
 // ltiBrowser is a browser of the fixture's that follows redirects; last
@@ -184,3 +194,40 @@ func TestLTIPageListsPlatformsScoresAndRoster(t *testing.T) {
 }
 
 func filepathSQLite(t *testing.T) string { return storetest.Backends[0].Target(t) }
+
+func TestLTIDynamicRegistration(t *testing.T) {
+	f, p, tool := ltiClassWith(t, filepathSQLite(t), false)
+	b := ltiBrowser(t, f)
+	// Before: the platform is unknown.
+	if _, _, err := p.LaunchForm(b.c, "sub-ada", "link-gcra"); err == nil || !strings.Contains(err.Error(), "no platform is registered") {
+		t.Fatalf("a launch from an unregistered platform: %v; want refused, no platform registered", err)
+	}
+	// Without a key of the class's, nobody registers.
+	r := b.get(strings.TrimPrefix(p.DynamicRegistration(f.url+lti.RegisterPath+"?key=made-up"), f.url))
+	if r.code != http.StatusBadRequest || !strings.Contains(r.body, "not one of the class") || p.Registered() != nil {
+		t.Fatalf("registration with a made-up key = %d, registered %v; want 400, nothing registered", r.code, p.Registered())
+	}
+	regURL, err := tool.RegistrationURL(t.Context(), time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = b.get(strings.TrimPrefix(p.DynamicRegistration(regURL), f.url))
+	if r.code != 200 || !strings.Contains(r.body, "registered with test-platform") {
+		t.Fatalf("dynamic registration = %d\n%s", r.code, r.body)
+	}
+	csp := r.header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "script-src 'self' 'sha256-") || !strings.Contains(csp, "frame-ancestors *") {
+		t.Errorf("the registration page's CSP = %q; want its script allowed by hash, and any frame", csp)
+	}
+	if reg := p.Registered(); reg["initiate_login_uri"] != f.url+"/lti/login" || reg["jwks_uri"] != f.url+"/lti/jwks" {
+		t.Errorf("the tool registered %v", reg)
+	}
+	// The same URL again: spent.
+	if r := b.get(strings.TrimPrefix(p.DynamicRegistration(regURL), f.url)); r.code != http.StatusBadRequest || !strings.Contains(r.body, "used already") {
+		t.Errorf("the registration URL a second time = %d; want 400, used already", r.code)
+	}
+	// After: launches are taken.
+	if _, at := launch(t, b, p, "sub-ada", "link-gcra"); at == nil || at.Path != "/class/exercises/gcra" {
+		t.Errorf("a launch after the dynamic registration ended on %v; want gcra's page", at)
+	}
+}

@@ -611,3 +611,31 @@ ORDER BY s.changed_at_ns DESC, s.id DESC LIMIT ?`, limit)
 	}
 	return out, rows.Err()
 }
+
+// AddLTIRegistrationKey records a dynamic registration URL's key (its
+// hash), valid until expires.
+func (s *Store) AddLTIRegistrationKey(ctx context.Context, keyHash []byte, expires time.Time) error {
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO lti_registration_keys (key_hash, expires_at_ns) VALUES (?, ?)`, keyHash, ns(expires)); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
+// UseLTIRegistrationKey spends a registration key: ErrUsed if it was
+// spent, ErrNotFound if it never was one or it lapsed.
+func (s *Store) UseLTIRegistrationKey(ctx context.Context, keyHash []byte) error {
+	now := ns(s.clock.Now())
+	res, err := s.db.ExecContext(ctx, `UPDATE lti_registration_keys SET used_at_ns = ? WHERE key_hash = ? AND used_at_ns IS NULL AND expires_at_ns > ?`, now, keyHash, now)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return nil
+	}
+	var used sql.NullInt64
+	err = s.db.QueryRowContext(ctx, `SELECT used_at_ns FROM lti_registration_keys WHERE key_hash = ?`, keyHash).Scan(&used)
+	if err == nil && used.Valid {
+		return ErrUsed
+	}
+	return ErrNotFound
+}

@@ -293,6 +293,14 @@ CREATE TABLE lti_scores (
 	UNIQUE (lineitem_url, user_id)
 );
 CREATE INDEX lti_scores_by_state ON lti_scores (state, not_before_ns);
+
+-- Keys of the dynamic registration URLs an instructor made: each
+-- registers one platform, before it lapses.
+CREATE TABLE lti_registration_keys (
+	key_hash      BLOB    PRIMARY KEY, -- SHA-256 of the URL's key
+	expires_at_ns INTEGER NOT NULL,
+	used_at_ns    INTEGER
+);
 `,
 }
 

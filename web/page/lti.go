@@ -64,3 +64,8 @@ type LTIPickExercise struct {
 
 // joined lists deployment ids with commas.
 func joined(list []string) string { return strings.Join(list, ", ") }
+
+// LTICloseScript is the registration page's one script: it tells the
+// platform that opened the page (Dynamic Registration) that the tool is
+// registered, and the platform closes it. The server allows it by its hash.
+const LTICloseScript = `(window.opener || window.parent).postMessage({subject: "org.imsglobal.lti.close"}, "*");`

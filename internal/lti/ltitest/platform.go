@@ -116,7 +116,10 @@ type Platform struct {
 	failScores int // the next posts that answer 503
 	// DeepLinked holds the content items of the deep-linking responses.
 	DeepLinked []map[string]any
-	srv        *httptest.Server
+	// Registration is the tool's client registration, once it registered
+	// dynamically.
+	registration map[string]any
+	srv          *httptest.Server
 }
 
 // New starts a platform for the tool at toolURL, its clock now, with a
@@ -144,6 +147,8 @@ func New(t testing.TB, toolURL string, now func() time.Time) *Platform {
 	mux.HandleFunc("POST /lineitems/{id}/scores", p.postScore)
 	mux.HandleFunc("GET /memberships", p.memberships)
 	mux.HandleFunc("POST /deeplink", p.deepLinkReturn)
+	mux.HandleFunc("GET /.well-known/openid-configuration", p.openIDConfiguration)
+	mux.HandleFunc("POST /register", p.register)
 	p.srv = httptest.NewServer(mux) // listens on 127.0.0.1
 	t.Cleanup(p.srv.Close)
 	p.URL = p.srv.URL

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -249,4 +250,58 @@ func (p *Platform) deepLinkReturn(w http.ResponseWriter, r *http.Request) {
 	p.mu.Unlock()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	fmt.Fprintf(w, `<!doctype html><title>Test platform</title><p data-testid="deep-linked">%d items added</p>`, len(dl.Items))
+}
+
+// registrationToken is the token the platform hands the tool with its
+// configuration, for one dynamic registration.
+const registrationToken = "registration-token-1"
+
+// DynamicRegistration returns the URL the platform opens to register the
+// tool whose registration URL is toolURL (LTI Dynamic Registration).
+func (p *Platform) DynamicRegistration(toolURL string) string {
+	sep := "?"
+	if strings.Contains(toolURL, "?") {
+		sep = "&"
+	}
+	return toolURL + sep + url.Values{"openid_configuration": {p.URL + "/.well-known/openid-configuration"},
+		"registration_token": {registrationToken}}.Encode()
+}
+
+// Registered returns the tool's client registration, nil before it
+// registered.
+func (p *Platform) Registered() map[string]any {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.registration
+}
+
+func (p *Platform) openIDConfiguration(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, "application/json", map[string]any{
+		"issuer": p.URL, "authorization_endpoint": p.URL + "/auth", "token_endpoint": p.URL + "/token",
+		"jwks_uri": p.URL + "/jwks", "registration_endpoint": p.URL + "/register",
+		"scopes_supported": []string{"openid", scopeLineItem, scopeScore, scopeRoster},
+		"https://purl.imsglobal.org/spec/lti-platform-configuration": map[string]any{
+			"product_family_code": "test-platform", "version": "1.0",
+			"messages_supported": []map[string]any{{"type": "LtiResourceLinkRequest"}, {"type": "LtiDeepLinkingRequest"}}},
+	})
+}
+
+// register takes a tool's client registration: it answers the client id
+// and deployment the launches use.
+func (p *Platform) register(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Authorization") != "Bearer "+registrationToken {
+		http.Error(w, "registration without the registration token", http.StatusUnauthorized)
+		return
+	}
+	var reg map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&reg); err != nil || reg["initiate_login_uri"] == nil || reg["jwks_uri"] == nil {
+		http.Error(w, "a registration needs initiate_login_uri and jwks_uri", http.StatusBadRequest)
+		return
+	}
+	p.mu.Lock()
+	p.registration = reg
+	p.mu.Unlock()
+	reg["client_id"] = p.ClientID
+	reg["https://purl.imsglobal.org/spec/lti-tool-configuration"].(map[string]any)["deployment_id"] = p.Deployment
+	writeJSON(w, "application/json", reg)
 }
