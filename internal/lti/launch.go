@@ -262,10 +262,8 @@ func (t *Tool) signIn(ctx context.Context, p store.LTIPlatform, c *idToken) (*La
 	l.LinkID = c.Link.ID
 	l.Exercise, l.Week = target(c)
 	if l.Exercise != "" {
-		link := store.LTILink{PlatformID: p.ID, ResourceLinkID: l.LinkID, ContextID: l.ContextID, Exercise: l.Exercise}
-		if c.AGS != nil {
-			link.LineItemURL = c.AGS.LineItem
-		}
+		link := store.LTILink{PlatformID: p.ID, ResourceLinkID: l.LinkID, ContextID: l.ContextID, Exercise: l.Exercise,
+			LineItemURL: t.linkLineItem(ctx, p, c, l.Exercise)}
 		if err := t.st.SaveLTILink(ctx, link, u.ID, c.Subject); err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 
 	"ratelab/grader/report"
 	"ratelab/internal/class"
+	"ratelab/internal/lti"
 	"ratelab/internal/lti/ltitest"
 	"ratelab/internal/store"
 	"ratelab/internal/store/storetest"
@@ -219,5 +220,40 @@ func TestScoresThroughRiver(t *testing.T) {
 	var jobs int
 	if err := h.st.DB().QueryRow(`SELECT COUNT(*) FROM river_job WHERE kind = 'ratelab_lti_score'`).Scan(&jobs); err != nil || jobs != 2 {
 		t.Errorf("River jobs of score posts = %d, %v; want 2, one per score", jobs, err)
+	}
+}
+
+// TestLineItemMadeForALinkWithoutOne: a link made by hand comes without a
+// line item; the tool makes one in the course's container, worth the
+// exercise's points, once, and posts there.
+func TestLineItemMadeForALinkWithoutOne(t *testing.T) {
+	h := newHarness(t, storetest.Backends[0].Target(t))
+	h.platform.AddLink("link-by-hand", "slidingwindow", 0)
+	before := len(h.platform.LineItems())
+	h.launch(t, "sub-ada", "link-by-hand")
+	h.launch(t, "sub-ada", "link-by-hand")
+	h.launch(t, "sub-grace", "link-by-hand")
+	items := h.platform.LineItems()
+	if len(items) != before+1 {
+		t.Fatalf("line items after three launches of a link without one = %+v; want one made", items)
+	}
+	made := items[len(items)-1]
+	want := 0.0
+	for _, w := range lti.Pickables() {
+		for _, e := range w.Exercises {
+			if e.ID == "slidingwindow" {
+				want = e.Points
+			}
+		}
+	}
+	if made.ResourceLinkID != "link-by-hand" || made.ResourceID != "slidingwindow" || made.ScoreMaximum != want || want == 0 {
+		t.Errorf("the line item made = %+v; want link-by-hand's, slidingwindow's, worth %v", made, want)
+	}
+	h.graded(t, "Ada Lovelace", "slidingwindow", 12, want)
+	if q, p := h.sync(t); q != 1 || p != 1 {
+		t.Errorf("sync = %d queued, %d posted; want 1, 1", q, p)
+	}
+	if g := givens(h.platform.Scores(made.ID)); len(g) != 1 || g[0] != 12 {
+		t.Errorf("scores on the line item made = %v; want 12", g)
 	}
 }

@@ -384,6 +384,20 @@ ON CONFLICT (platform_id, resource_link_id, user_id) DO NOTHING`, l.PlatformID, 
 	return tx.Commit()
 }
 
+// LTILinkOf returns a recorded resource link, or ErrNotFound.
+func (s *Store) LTILinkOf(ctx context.Context, platformID int64, linkID string) (LTILink, error) {
+	l := LTILink{PlatformID: platformID, ResourceLinkID: linkID}
+	err := s.db.QueryRowContext(ctx, `SELECT context_id, exercise, lineitem_url FROM lti_links WHERE platform_id = ? AND resource_link_id = ?`,
+		platformID, linkID).Scan(&l.ContextID, &l.Exercise, &l.LineItemURL)
+	if errors.Is(err, sql.ErrNoRows) {
+		return LTILink{}, ErrNotFound
+	}
+	if err != nil {
+		return LTILink{}, fmt.Errorf("store: %w", err)
+	}
+	return l, nil
+}
+
 // LTIGraded is a learner's exercise whose score goes to a platform's line
 // item: they launched a link of it that has one.
 type LTIGraded struct {

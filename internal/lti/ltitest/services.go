@@ -109,7 +109,13 @@ func (p *Platform) listLineItems(w http.ResponseWriter, r *http.Request) {
 	if !p.allowed(w, r, scopeLineItem) {
 		return
 	}
-	writeJSON(w, "application/vnd.ims.lis.v2.lineitemcontainer+json", p.LineItems())
+	items := []LineItem{}
+	for _, li := range p.LineItems() {
+		if rl := r.URL.Query().Get("resource_link_id"); rl == "" || li.ResourceLinkID == rl {
+			items = append(items, li)
+		}
+	}
+	writeJSON(w, "application/vnd.ims.lis.v2.lineitemcontainer+json", items)
 }
 
 func (p *Platform) addLineItem(w http.ResponseWriter, r *http.Request) {
