@@ -63,9 +63,15 @@ type idToken struct {
 		Label string `json:"label"`
 		Title string `json:"title"`
 	} `json:"https://purl.imsglobal.org/spec/lti/claim/context"`
-	Custom map[string]any `json:"https://purl.imsglobal.org/spec/lti/claim/custom"`
-	AGS    *AGSEndpoint   `json:"https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"`
-	NRPS   *struct {
+	Custom       map[string]any `json:"https://purl.imsglobal.org/spec/lti/claim/custom"`
+	Presentation *struct {
+		ReturnURL string `json:"return_url"`
+	} `json:"https://purl.imsglobal.org/spec/lti/claim/launch_presentation"`
+	ToolPlatform *struct {
+		URL string `json:"url"`
+	} `json:"https://purl.imsglobal.org/spec/lti/claim/tool_platform"`
+	AGS  *AGSEndpoint `json:"https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"`
+	NRPS *struct {
 		URL string `json:"context_memberships_url"`
 	} `json:"https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"`
 	DeepLinking *DeepLinkSettings `json:"https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"`

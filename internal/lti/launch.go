@@ -238,6 +238,9 @@ func (t *Tool) signIn(ctx context.Context, p store.LTIPlatform, c *idToken) (*La
 	if err != nil {
 		return nil, err
 	}
+	if err := t.pageOrigins(ctx, p, c); err != nil {
+		return nil, err
+	}
 	l := &Launch{Platform: p, User: u, Sub: c.Subject, Roles: c.Roles, Message: c.Message, Deployment: c.Deployment,
 		AGS: c.AGS, DeepLinking: c.DeepLinking}
 	if c.Context != nil {
@@ -272,6 +275,34 @@ func (t *Tool) signIn(ctx context.Context, p store.LTIPlatform, c *idToken) (*La
 		}
 	}
 	return l, nil
+}
+
+// pageOrigins records the origins of the platform's pages a launch names
+// (its return URL's, its tool_platform's), which may frame the class: a
+// Canvas's issuer is canvas.instructure.com whatever the school's Canvas
+// is called. The token is the platform's, signed: it vouches for them.
+func (t *Tool) pageOrigins(ctx context.Context, p store.LTIPlatform, c *idToken) error {
+	var urls []string
+	if c.Presentation != nil {
+		urls = append(urls, c.Presentation.ReturnURL)
+	}
+	if c.ToolPlatform != nil {
+		urls = append(urls, c.ToolPlatform.URL)
+	}
+	for _, u := range urls {
+		o := origin(u)
+		if o == "" {
+			continue
+		}
+		added, err := t.st.AddLTIOrigin(ctx, p.ID, o)
+		if err != nil {
+			return err
+		}
+		if added {
+			t.forget()
+		}
+	}
+	return nil
 }
 
 // target is the exercise (or week) a resource link maps to: its custom

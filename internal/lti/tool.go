@@ -121,7 +121,8 @@ func (t *Tool) Platforms(ctx context.Context) ([]store.LTIPlatform, error) {
 const originsEvery = 30 * time.Second
 
 // FrameAncestors returns the origins allowed to frame the class's pages:
-// the registered platforms' (of their issuer and login URLs).
+// the registered platforms' (of their issuer and login URLs, and those
+// their launches named: see pageOrigins).
 func (t *Tool) FrameAncestors(ctx context.Context) []string {
 	now := t.cfg.Clock.Now()
 	t.mu.Lock()
@@ -134,12 +135,18 @@ func (t *Tool) FrameAncestors(ctx context.Context) []string {
 		t.log.Warn("lti: reading the platforms", "err", err)
 		return t.origins
 	}
+	seen, err := t.st.LTIOrigins(ctx)
+	if err != nil {
+		t.log.Warn("lti: reading the platforms' origins", "err", err)
+		return t.origins
+	}
 	out := []string{}
 	for _, p := range ps {
-		for _, s := range []string{p.Issuer, p.AuthLoginURL} {
-			if o := origin(s); o != "" && !contains(out, o) {
-				out = append(out, o)
-			}
+		seen = append(seen, p.Issuer, p.AuthLoginURL)
+	}
+	for _, s := range seen {
+		if o := origin(s); o != "" && !contains(out, o) {
+			out = append(out, o)
 		}
 	}
 	t.origins, t.readAt = out, now

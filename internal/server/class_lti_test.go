@@ -108,6 +108,14 @@ func TestLTILaunchLandsSignedInOnTheExercise(t *testing.T) {
 		if !strings.Contains(csp, "frame-ancestors 'self' "+p.URL) || r.header.Get("X-Frame-Options") != "" {
 			t.Errorf("a class page's framing: CSP %q, X-Frame-Options %q; want frame-ancestors naming %s and no X-Frame-Options", csp, r.header.Get("X-Frame-Options"), p.URL)
 		}
+		// A school's Canvas is not its issuer: the origin its launches name
+		// may frame the class too.
+		p.Next(ltitest.Options{Claims: func(c map[string]any) {
+			c["https://purl.imsglobal.org/spec/lti/claim/launch_presentation"] = map[string]any{"return_url": "https://school.instructure.com/courses/1/external_content/success"}
+		}})
+		if r, _ := launch(t, b, p, "sub-ada", "link-gcra"); !strings.Contains(r.header.Get("Content-Security-Policy"), "https://school.instructure.com") {
+			t.Errorf("after a launch naming the school's Canvas, the CSP = %q; want it among the frame ancestors", r.header.Get("Content-Security-Policy"))
+		}
 		// The lab's own pages stay unframable.
 		if home := b.get("/"); !strings.Contains(home.header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
 			t.Errorf("the home page's CSP = %q, want frame-ancestors 'none'", home.header.Get("Content-Security-Policy"))

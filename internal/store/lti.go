@@ -132,6 +132,35 @@ func (s *Store) LTIPlatforms(ctx context.Context) ([]LTIPlatform, error) {
 	return out, drows.Err()
 }
 
+// AddLTIOrigin records an origin a platform's pages are served from, and
+// reports whether it is new.
+func (s *Store) AddLTIOrigin(ctx context.Context, platformID int64, origin string) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `INSERT INTO lti_origins (platform_id, origin) VALUES (?, ?) ON CONFLICT (platform_id, origin) DO NOTHING`, platformID, origin)
+	if err != nil {
+		return false, fmt.Errorf("store: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// LTIOrigins returns every origin recorded, of every platform.
+func (s *Store) LTIOrigins(ctx context.Context) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT origin FROM lti_origins ORDER BY origin`)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var o string
+		if err := rows.Scan(&o); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
 // LTIKey is one of the tool's own signing keys.
 type LTIKey struct {
 	Kid        string

@@ -294,6 +294,15 @@ CREATE TABLE lti_scores (
 );
 CREATE INDEX lti_scores_by_state ON lti_scores (state, not_before_ns);
 
+-- The origins a platform's pages are served from, as its launches name
+-- them (Canvas's issuer is not the school's Canvas): they may frame the
+-- class.
+CREATE TABLE lti_origins (
+	platform_id INTEGER NOT NULL REFERENCES lti_platforms (id) ON DELETE CASCADE,
+	origin      TEXT    NOT NULL,
+	PRIMARY KEY (platform_id, origin)
+);
+
 -- Keys of the dynamic registration URLs an instructor made: each
 -- registers one platform, before it lapses.
 CREATE TABLE lti_registration_keys (
