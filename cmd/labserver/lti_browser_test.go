@@ -64,6 +64,7 @@ func TestLTIInBrowser(t *testing.T) {
 func ltiInBrowser(t *testing.T, db string, workers bool) {
 	ctx := browsertest.NewBrowser(t, browsertest.BrowserOptions{Timeout: 5 * time.Minute})
 	errs := browsertest.Console(ctx)
+	axe := browsertest.RequireAxe(t)
 	addr := freeAddr(t)
 	tool := "http://" + addr
 	p := ltitest.New(t, tool, time.Now)
@@ -147,6 +148,28 @@ func ltiInBrowser(t *testing.T, db string, workers bool) {
 		t.Errorf("the roster reads %q; want Grace Hopper, not launched yet", r)
 	}
 	browsertest.Screenshot(t, ctx, "lti-instructor")
+	browsertest.CheckA11y(t, ctx, axe, "the instructor's page of learning platforms")
+
+	// Deep linking: the picker, and the form that takes the picks back to
+	// the platform (which the page's policy lets post there).
+	browsertest.Do(t, ctx, chromedp.Navigate(p.StartURL("sub-teacher", "deeplink")))
+	browsertest.WaitTestID(t, ctx, "picker")
+	browsertest.CheckA11y(t, ctx, axe, "the deep-linking picker")
+	browsertest.ClickTestID(t, ctx, "pick-week-2")
+	browsertest.ClickTestID(t, ctx, "pick-gcra")
+	browsertest.Screenshot(t, ctx, "lti-picker")
+	browsertest.ClickTestID(t, ctx, "picker-submit")
+	browsertest.WaitTestID(t, ctx, "return-form")
+	browsertest.CheckA11y(t, ctx, axe, "the deep-linking return")
+	browsertest.ClickTestID(t, ctx, "return-submit")
+	browsertest.WaitTestID(t, ctx, "deep-linked")
+	var labels []string
+	for _, li := range p.LineItems() {
+		labels = append(labels, li.Label)
+	}
+	if strings.Join(labels, ",") != "tokenbucket,ratelab: GCRA,ratelab: Bucketed sliding window" {
+		t.Errorf("the platform's line items after deep linking = %v; want gcra and week 2's sliding window added", labels)
+	}
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors: %q", e)
 	}
