@@ -100,20 +100,7 @@ func runLTIAdd(args []string, out io.Writer) error {
 		return err
 	}
 	p.Deployments = deployments
-	var problems []string
-	for _, f := range []struct{ name, v string }{{"--issuer", p.Issuer}, {"--client-id", p.ClientID}} {
-		if strings.TrimSpace(f.v) == "" {
-			problems = append(problems, f.name+" is required")
-		}
-	}
-	for _, f := range []struct{ name, v string }{{"--login-url", p.AuthLoginURL}, {"--token-url", p.TokenURL}, {"--jwks-url", p.JWKSURL}} {
-		if u, err := url.Parse(f.v); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			problems = append(problems, f.name+" needs the platform's https:// address")
-		}
-	}
-	if len(p.Deployments) == 0 {
-		problems = append(problems, "--deployment is required (at least one)")
-	}
+	problems := lti.Problems(p)
 	if fs.NArg() > 0 {
 		problems = append(problems, fmt.Sprintf("unexpected argument %q (flags start with --)", fs.Arg(0)))
 	}
@@ -126,38 +113,19 @@ func runLTIAdd(args []string, out io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	added, err := st.AddLTIPlatform(ctx, p)
-	if errors.Is(err, store.ErrExists) {
-		for _, d := range p.Deployments {
-			if err := addDeployment(ctx, st, p, d); err != nil {
-				return err
-			}
-		}
-		fmt.Fprintf(out, "%s (client id %s) was registered already: deployments %s added\n", p.Issuer, p.ClientID, strings.Join(p.Deployments, ", "))
-	} else if err != nil {
+	added, err := lti.AddPlatform(ctx, st, p)
+	switch {
+	case err != nil:
 		return err
-	} else {
-		fmt.Fprintf(out, "registered %s (client id %s, deployments %s) as platform %d (database %s)\n",
-			added.Issuer, added.ClientID, strings.Join(added.Deployments, ", "), added.ID, store.Redact(*db))
+	case added:
+		fmt.Fprintf(out, "registered %s (client id %s, deployments %s) (database %s)\n", p.Issuer, p.ClientID, strings.Join(p.Deployments, ", "), store.Redact(*db))
+	default:
+		fmt.Fprintf(out, "%s (client id %s) was registered already: deployments %s added\n", p.Issuer, p.ClientID, strings.Join(p.Deployments, ", "))
 	}
 	if *publicURL != "" {
 		return printToolConfig(out, *publicURL)
 	}
 	return nil
-}
-
-// addDeployment adds a deployment to the registered platform p names.
-func addDeployment(ctx context.Context, st *store.Store, p store.LTIPlatform, d string) error {
-	ps, err := st.LTIPlatforms(ctx)
-	if err != nil {
-		return err
-	}
-	for _, q := range ps {
-		if q.Issuer == p.Issuer && q.ClientID == p.ClientID {
-			return st.AddLTIDeployment(ctx, q.ID, d)
-		}
-	}
-	return store.ErrNotFound
 }
 
 func runLTIRegisterURL(args []string, out io.Writer) error {

@@ -11,7 +11,7 @@ import (
 func TestLTIAddPlatform(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db string) {
 		_, stderr, code := labserver(t, "", "lti", "add-platform", "--db", db, "--issuer", "https://canvas.instructure.com", "--login-url", "canvas")
-		for _, want := range []string{"--client-id is required", "--login-url needs the platform's https:// address", "--token-url", "--jwks-url", "--deployment is required"} {
+		for _, want := range []string{"the client id is required", "the login URL needs the platform's https:// address", "token URL", "keyset (JWKS) URL", "at least one deployment id is required"} {
 			if code != 2 || !strings.Contains(stderr, want) {
 				t.Errorf("add-platform with flags missing: exit %d\n%s\nwant 2, saying %q", code, stderr, want)
 			}

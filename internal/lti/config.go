@@ -1,8 +1,12 @@
 package lti
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
+
+	"ratelab/internal/store"
 )
 
 // What a platform's administrator types in to register the class, by
@@ -59,4 +63,63 @@ func MoodleFields(base string) [][2]string {
 		{"Share launcher's name with tool", "Always"},
 		{"Share launcher's email with tool", "Always"},
 	}
+}
+
+// Problems lists what is wrong with a platform's registration, one
+// sentence each, naming the field as the add-platform command's flags
+// and the dashboard's form do; none when it can be registered.
+func Problems(p store.LTIPlatform) []string {
+	var out []string
+	if strings.TrimSpace(p.Issuer) == "" {
+		out = append(out, "the issuer is required")
+	}
+	if strings.TrimSpace(p.ClientID) == "" {
+		out = append(out, "the client id is required")
+	}
+	for _, f := range []struct{ name, v string }{{"login URL", p.AuthLoginURL}, {"token URL", p.TokenURL}, {"keyset (JWKS) URL", p.JWKSURL}} {
+		if origin(f.v) == "" {
+			out = append(out, "the "+f.name+" needs the platform's https:// address")
+		}
+	}
+	if len(p.Deployments) == 0 {
+		out = append(out, "at least one deployment id is required")
+	}
+	return out
+}
+
+// AddPlatform registers a platform, or adds the deployments given to the
+// one registered with its issuer and client id; it reports whether the
+// platform is new.
+func (t *Tool) AddPlatform(ctx context.Context, p store.LTIPlatform) (bool, error) {
+	if ps := Problems(p); len(ps) > 0 {
+		return false, errors.New(strings.Join(ps, "; "))
+	}
+	defer t.forget()
+	return AddPlatform(ctx, t.st, p)
+}
+
+// AddPlatform is Tool.AddPlatform on a store, for a command that has no
+// tool running.
+func AddPlatform(ctx context.Context, st *store.Store, p store.LTIPlatform) (bool, error) {
+	if ps := Problems(p); len(ps) > 0 {
+		return false, errors.New(strings.Join(ps, "; "))
+	}
+	_, err := st.AddLTIPlatform(ctx, p)
+	if !errors.Is(err, store.ErrExists) {
+		return err == nil, err
+	}
+	ps, err := st.LTIPlatforms(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, q := range ps {
+		if q.Issuer == p.Issuer && q.ClientID == p.ClientID {
+			for _, d := range p.Deployments {
+				if err := st.AddLTIDeployment(ctx, q.ID, d); err != nil {
+					return false, err
+				}
+			}
+		}
+	}
+	return false, nil
 }

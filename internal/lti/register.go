@@ -114,21 +114,11 @@ func (t *Tool) Register(ctx context.Context, key, configURL, token string) (stor
 	if answer.Tool.Deployment != "" {
 		p.Deployments = []string{answer.Tool.Deployment}
 	}
-	added, err := t.st.AddLTIPlatform(ctx, p)
-	if errors.Is(err, store.ErrExists) && answer.Tool.Deployment != "" {
-		// Registered before (manually, or another deployment): add this one.
-		ps, lerr := t.st.LTIPlatforms(ctx)
-		for _, q := range ps {
-			if lerr == nil && q.Issuer == p.Issuer && q.ClientID == p.ClientID {
-				added, err = q, t.st.AddLTIDeployment(ctx, q.ID, answer.Tool.Deployment)
-			}
-		}
-	}
-	if err != nil {
+	if _, err := AddPlatform(ctx, t.st, p); err != nil {
 		return store.LTIPlatform{}, err
 	}
 	t.forget()
-	return added, nil
+	return p, nil
 }
 
 // registration is the tool's client registration (Dynamic Registration

@@ -215,6 +215,15 @@ func (t *Tool) platformByID(ctx context.Context, id int64) (store.LTIPlatform, e
 	return store.LTIPlatform{}, errorf("platform %d is no longer registered", id)
 }
 
+// RetryFailed queues again the scores given up on, and returns how many.
+func (t *Tool) RetryFailed(ctx context.Context) (int, error) {
+	n, err := t.st.RequeueFailedLTIScores(ctx, t.hand())
+	if n > 0 {
+		t.Poke()
+	}
+	return n, err
+}
+
 // Scores returns the scores queued and posted, the latest first.
 func (t *Tool) Scores(ctx context.Context, limit int) ([]store.LTIScore, error) {
 	return t.st.LTIScores(ctx, limit)

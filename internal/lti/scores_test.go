@@ -160,11 +160,21 @@ func TestScoresGiveUpAfterMaxAttempts(t *testing.T) {
 	if err != nil || len(scores) != 1 || scores[0].State != store.LTIFailed || scores[0].Attempts != 12 {
 		t.Fatalf("scores after the platform failed every time = %+v, %v; want failed after 12 attempts", scores, err)
 	}
-	// A new score to post starts again.
+	// The instructor asks for them again: they go.
 	h.platform.FailScores(0)
+	if n, err := h.tool.RetryFailed(t.Context()); n != 1 || err != nil {
+		t.Errorf("RetryFailed = %d, %v; want the failed one queued", n, err)
+	}
+	if p := h.tool.PostDue(t.Context()); p != 1 {
+		t.Errorf("PostDue after RetryFailed posted %d, want 1", p)
+	}
+	// A new score to post starts again.
 	h.graded(t, "Ada Lovelace", "gcra", 15, 25)
 	if q, p := h.sync(t); q != 1 || p != 1 {
 		t.Errorf("sync after a new grading = %d queued, %d posted; want 1, 1", q, p)
+	}
+	if g := givens(h.platform.Scores(h.platform.Links["link-gcra"].LineItem)); len(g) != 2 || g[0] != 10 || g[1] != 15 {
+		t.Errorf("scores posted = %v; want 10 (retried by hand), then 15", g)
 	}
 }
 

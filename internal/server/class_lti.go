@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,6 +42,9 @@ func (h *classHandlers) routeLTI(e *echo.Echo, g *echo.Group, tool *lti.Tool) {
 	g.Match(get, "/lti", x.page, h.require(store.Instructor))
 	g.Match(get, strings.TrimPrefix(lti.PickerPath, "/class"), x.picker, h.require(store.Instructor))
 	g.POST(strings.TrimPrefix(lti.PickerPath, "/class"), x.pick, h.require(store.Instructor))
+	g.POST("/lti/register-url", x.registerURL, h.require(store.Instructor))
+	g.POST("/lti/platforms", x.addPlatform, h.require(store.Instructor))
+	g.POST("/lti/retry", x.retry, h.require(store.Instructor))
 	e.Use(x.framable)
 }
 
@@ -182,11 +186,15 @@ func (x *ltiHandlers) pick(c echo.Context) error {
 // ltiScoresShown is how many scores the platforms' page lists.
 const ltiScoresShown = 100
 
-func (x *ltiHandlers) page(c echo.Context) error {
+func (x *ltiHandlers) page(c echo.Context) error { return x.show(c, page.LTIView{}) }
+
+// show renders the platforms' page, with v's notice, problems or
+// registration URL.
+func (x *ltiHandlers) show(c echo.Context, v page.LTIView) error {
 	ctx := c.Request().Context()
 	u, _ := currentUser(c)
-	v := page.LTIView{Instructor: u.Name, CSRF: csrfToken(c), Config: page.LTIConfig{
-		Login: x.tool.URL(lti.LoginPath), Launch: x.tool.URL(lti.LaunchPath), JWKS: x.tool.URL(lti.JWKSPath), Register: x.tool.URL(lti.RegisterPath)}}
+	v.Instructor, v.CSRF = u.Name, csrfToken(c)
+	v.Config = page.LTIConfig{Login: x.tool.URL(lti.LoginPath), Launch: x.tool.URL(lti.LaunchPath), JWKS: x.tool.URL(lti.JWKSPath), Register: x.tool.URL(lti.RegisterPath)}
 	ps, err := x.tool.Platforms(ctx)
 	if err != nil {
 		return err
@@ -203,6 +211,9 @@ func (x *ltiHandlers) page(c echo.Context) error {
 		if s.State == store.LTIPosted {
 			when = s.PostedAt
 		}
+		if s.State == store.LTIFailed {
+			v.Failed++
+		}
 		v.Scores = append(v.Scores, page.LTIScore{Learner: s.Learner, Exercise: s.Exercise, Score: s.Score, Max: s.MaxScore,
 			State: string(s.State), Attempts: s.Attempts, Error: s.Error, When: when.In(x.loc).Format("2006-01-02 15:04:05")})
 	}
@@ -217,7 +228,49 @@ func (x *ltiHandlers) page(c echo.Context) error {
 		}
 		v.Rosters = append(v.Rosters, pr)
 	}
-	return render(c, http.StatusOK, page.LTIPage(v, x.pageAssets()))
+	status := http.StatusOK
+	if len(v.Problems) > 0 {
+		status = http.StatusUnprocessableEntity
+	}
+	return render(c, status, page.LTIPage(v, x.pageAssets()))
+}
+
+// registrationValid is how long a registration URL made on the page lasts.
+const registrationValid = 7 * 24 * time.Hour
+
+func (x *ltiHandlers) registerURL(c echo.Context) error {
+	u, err := x.tool.RegistrationURL(c.Request().Context(), registrationValid)
+	if err != nil {
+		return err
+	}
+	return x.show(c, page.LTIView{RegistrationURL: u, Notice: "A registration URL is ready below: paste it into the platform."})
+}
+
+func (x *ltiHandlers) addPlatform(c echo.Context) error {
+	p := store.LTIPlatform{Name: strings.TrimSpace(c.FormValue("name")), Issuer: strings.TrimSpace(c.FormValue("issuer")),
+		ClientID: strings.TrimSpace(c.FormValue("client_id")), Deployments: strings.Fields(c.FormValue("deployments")),
+		AuthLoginURL: strings.TrimSpace(c.FormValue("login_url")), TokenURL: strings.TrimSpace(c.FormValue("token_url")),
+		JWKSURL: strings.TrimSpace(c.FormValue("jwks_url"))}
+	if problems := lti.Problems(p); len(problems) > 0 {
+		return x.show(c, page.LTIView{Problems: problems})
+	}
+	added, err := x.tool.AddPlatform(c.Request().Context(), p)
+	if err != nil {
+		return err
+	}
+	notice := "Registered " + p.Issuer + ": its launches are taken now."
+	if !added {
+		notice = p.Issuer + " was registered already: its deployments " + strings.Join(p.Deployments, ", ") + " are added."
+	}
+	return x.show(c, page.LTIView{Notice: notice})
+}
+
+func (x *ltiHandlers) retry(c echo.Context) error {
+	n, err := x.tool.RetryFailed(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return x.show(c, page.LTIView{Notice: strconv.Itoa(n) + " scores are sent again."})
 }
 
 // framable lets the registered platforms frame the class's pages (their

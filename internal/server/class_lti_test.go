@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/crypto/bcrypt"
 
 	"ratelab/internal/class"
 	"ratelab/internal/lti"
@@ -39,6 +40,13 @@ func ltiClassWith(t *testing.T, target string, registered bool) (*classFixture, 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	hash, err := bcrypt.GenerateFromPassword([]byte(profPassword), bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.AddInstructor(ctx, "prof", string(hash)); err != nil {
+		t.Fatal(err)
+	}
 	var h http.Handler
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
 	t.Cleanup(srv.Close)
@@ -237,5 +245,41 @@ func TestLTIDynamicRegistration(t *testing.T) {
 	// After: launches are taken.
 	if _, at := launch(t, b, p, "sub-ada", "link-gcra"); at == nil || at.Path != "/class/exercises/gcra" {
 		t.Errorf("a launch after the dynamic registration ended on %v; want gcra's page", at)
+	}
+}
+
+func TestLTIPageRegistersPlatforms(t *testing.T) {
+	f, p, _ := ltiClassWith(t, filepathSQLite(t), false)
+	teacher := f.instructor(t)
+	form := func(r reply) url.Values {
+		doc, _ := goquery.NewDocumentFromReader(strings.NewReader(r.body))
+		return url.Values{"_csrf": {doc.Find("[data-testid=lti-add-platform] input[name=_csrf]").AttrOr("value", "")}}
+	}
+	v := form(teacher.get("/class/lti"))
+	v.Set("issuer", p.URL)
+	r := teacher.postForm("/class/lti/platforms", v)
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(r.body))
+	if got := doc.Find("[data-testid=lti-problems]").Text(); r.code != http.StatusUnprocessableEntity || !strings.Contains(got, "the client id is required") {
+		t.Errorf("registering with fields missing = %d %q; want 422 naming the client id", r.code, got)
+	}
+	reg := p.Registration()
+	v = form(teacher.get("/class/lti"))
+	for k, val := range map[string]string{"name": reg.Name, "issuer": reg.Issuer, "client_id": reg.ClientID, "deployments": reg.Deployments[0],
+		"login_url": reg.AuthLoginURL, "token_url": reg.TokenURL, "jwks_url": reg.JWKSURL} {
+		v.Set(k, val)
+	}
+	r = teacher.postForm("/class/lti/platforms", v)
+	doc, _ = goquery.NewDocumentFromReader(strings.NewReader(r.body))
+	if got := doc.Find("[data-testid=lti-notice]").Text(); r.code != 200 || !strings.Contains(got, "Registered "+p.URL) {
+		t.Fatalf("registering by hand = %d %q", r.code, got)
+	}
+	b := ltiBrowser(t, f)
+	if _, at := launch(t, b, p, "sub-ada", "link-gcra"); at == nil || at.Path != "/class/exercises/gcra" {
+		t.Errorf("a launch after registering on the page ended on %v; want gcra's page", at)
+	}
+	r = teacher.postForm("/class/lti/register-url", form(teacher.get("/class/lti")))
+	doc, _ = goquery.NewDocumentFromReader(strings.NewReader(r.body))
+	if u := doc.Find("[data-testid=lti-registration-url]").AttrOr("value", ""); !strings.HasPrefix(u, f.url+"/lti/register?key=") {
+		t.Errorf("the registration URL made on the page = %q", u)
 	}
 }

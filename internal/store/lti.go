@@ -613,6 +613,46 @@ func (s *Store) FailedLTIScore(ctx context.Context, id, version int64, why strin
 	return nil
 }
 
+// RequeueFailedLTIScores queues again every score given up on (a new
+// version each, with its attempts from 0), handing each to hand inside the
+// transaction as QueueLTIScore does, and returns how many.
+func (s *Store) RequeueFailedLTIScores(ctx context.Context, hand func(ctx context.Context, tx *sql.Tx, id, version int64) error) (int, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `UPDATE lti_scores SET state = 'pending', attempts = 0, not_before_ns = 0, error = NULL,
+	version = version + 1, changed_at_ns = ? WHERE state = 'failed' RETURNING id, version`, ns(s.clock.Now()))
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	var queued [][2]int64
+	for rows.Next() {
+		var v [2]int64
+		if err := rows.Scan(&v[0], &v[1]); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("store: %w", err)
+		}
+		queued = append(queued, v)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	for _, v := range queued {
+		if hand != nil {
+			if err := hand(ctx, tx.Tx, v[0], v[1]); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return len(queued), nil
+}
+
 // PendingLTIScores returns the scores waiting to be posted: their id and
 // version.
 func (s *Store) PendingLTIScores(ctx context.Context) ([][2]int64, error) {

@@ -12,6 +12,12 @@ type LTIView struct {
 	Scores           []LTIScore
 	Rosters          []LTIRoster
 	RostersError     string
+	// Notice says what the instructor's last action did; Problems why it
+	// could not. RegistrationURL is one just made.
+	Notice          string
+	Problems        []string
+	RegistrationURL string
+	Failed          int // scores given up on
 }
 
 // LTIConfig is the tool's side of a registration: its URLs.
