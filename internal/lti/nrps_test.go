@@ -1,6 +1,7 @@
 package lti_test
 
 import (
+	"strings"
 	"testing"
 
 	"ratelab/internal/lti"
@@ -32,4 +33,21 @@ func TestRosterListsLearnersWhoNeverLaunched(t *testing.T) {
 			}
 		}
 	})
+}
+
+func TestRosterFollowsItsPages(t *testing.T) {
+	h := newHarness(t, storetest.Backends[0].Target(t))
+	h.platform.PageMembers(2)
+	h.launch(t, "sub-teacher", "link-gcra")
+	rs, err := h.tool.Rosters(t.Context())
+	if err != nil || len(rs) != 1 || rs[0].Err != "" {
+		t.Fatalf("Rosters = %+v, %v", rs, err)
+	}
+	var names []string
+	for _, m := range rs[0].Members {
+		names = append(names, m.Name)
+	}
+	if strings.Join(names, ",") != "Tess Teacher,Ada Lovelace,Grace Hopper" {
+		t.Errorf("the roster read two a page = %v; want all three", names)
+	}
 }

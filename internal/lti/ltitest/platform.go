@@ -114,6 +114,7 @@ type Platform struct {
 	tokens     map[string][]string
 	next       *Options
 	failScores int // the next posts that answer 503
+	perPage    int // members a page of the roster; 0: all
 	// DeepLinked holds the content items of the deep-linking responses.
 	DeepLinked []map[string]any
 	// Registration is the tool's client registration, once it registered

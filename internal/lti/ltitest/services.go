@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -193,17 +194,35 @@ func (p *Platform) postScore(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 }
 
+// PageMembers makes the roster come n members a page (0: all at once),
+// each page naming the next in its Link header, as NRPS 2.0 pages.
+func (p *Platform) PageMembers(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.perPage = n
+}
+
 // memberships is NRPS 2.0's membership container of the course.
 func (p *Platform) memberships(w http.ResponseWriter, r *http.Request) {
 	if !p.allowed(w, r, scopeRoster) {
 		return
 	}
 	p.mu.Lock()
-	var members []map[string]any
+	members := []map[string]any{}
 	for _, m := range p.Members {
 		members = append(members, map[string]any{"user_id": m.Sub, "name": m.Name, "email": m.Email, "roles": m.Roles, "status": "Active"})
 	}
+	per := p.perPage
 	p.mu.Unlock()
+	if per > 0 {
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		from := min(page*per, len(members))
+		to := min(from+per, len(members))
+		if to < len(members) {
+			w.Header().Set("Link", fmt.Sprintf(`<%s/memberships?page=%d>; rel="next"`, p.URL, page+1))
+		}
+		members = members[from:to]
+	}
 	writeJSON(w, "application/vnd.ims.lti-nrps.v2.membershipcontainer+json", map[string]any{
 		"id": p.URL + "/memberships", "context": map[string]any{"id": p.ContextID, "title": "Rate limiting 101"}, "members": members})
 }
