@@ -25,13 +25,13 @@ import (
 // ltiClass serves a class with LTI on 127.0.0.1, with a test platform
 // registered and a link of it to gcra worth 25 points.
 func ltiClass(t *testing.T, target string) (*classFixture, *ltitest.Platform) {
-	f, p, _ := ltiClassWith(t, target, true)
+	f, p, _ := ltiClassWith(t, target, true, false)
 	return f, p
 }
 
-// ltiClassWith is ltiClass, the platform registered or not, which also
-// returns the tool.
-func ltiClassWith(t *testing.T, target string, registered bool) (*classFixture, *ltitest.Platform, *lti.Tool) {
+// ltiClassWith is ltiClass, the platform registered or not, the class
+// served over HTTPS or not, which also returns the tool.
+func ltiClassWith(t *testing.T, target string, registered, https bool) (*classFixture, *ltitest.Platform, *lti.Tool) {
 	t.Helper()
 	ctx := t.Context()
 	clock := fixedClock{classNow}
@@ -48,7 +48,18 @@ func ltiClassWith(t *testing.T, target string, registered bool) (*classFixture, 
 		t.Fatal(err)
 	}
 	var h http.Handler
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
+	if https {
+		srv.StartTLS()
+		// The test's browsers (default transport) trust the server's
+		// certificate while the test runs.
+		def := http.DefaultTransport.(*http.Transport)
+		old := def.TLSClientConfig
+		def.TLSClientConfig = srv.Client().Transport.(*http.Transport).TLSClientConfig
+		t.Cleanup(func() { def.TLSClientConfig = old })
+	} else {
+		srv.Start()
+	}
 	t.Cleanup(srv.Close)
 	tool, err := lti.New(ctx, lti.Config{Store: st, Clock: clock, URL: srv.URL, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -212,7 +223,7 @@ func TestLTIPageListsPlatformsScoresAndRoster(t *testing.T) {
 func filepathSQLite(t *testing.T) string { return storetest.Backends[0].Target(t) }
 
 func TestLTIDynamicRegistration(t *testing.T) {
-	f, p, tool := ltiClassWith(t, filepathSQLite(t), false)
+	f, p, tool := ltiClassWith(t, filepathSQLite(t), false, false)
 	b := ltiBrowser(t, f)
 	// Before: the platform is unknown.
 	if _, _, err := p.LaunchForm(b.c, "sub-ada", "link-gcra"); err == nil || !strings.Contains(err.Error(), "no platform is registered") {
@@ -249,7 +260,7 @@ func TestLTIDynamicRegistration(t *testing.T) {
 }
 
 func TestLTIPageRegistersPlatforms(t *testing.T) {
-	f, p, _ := ltiClassWith(t, filepathSQLite(t), false)
+	f, p, _ := ltiClassWith(t, filepathSQLite(t), false, false)
 	teacher := f.instructor(t)
 	form := func(r reply) url.Values {
 		doc, _ := goquery.NewDocumentFromReader(strings.NewReader(r.body))
@@ -281,5 +292,49 @@ func TestLTIPageRegistersPlatforms(t *testing.T) {
 	doc, _ = goquery.NewDocumentFromReader(strings.NewReader(r.body))
 	if u := doc.Find("[data-testid=lti-registration-url]").AttrOr("value", ""); !strings.HasPrefix(u, f.url+"/lti/register?key=") {
 		t.Errorf("the registration URL made on the page = %q", u)
+	}
+}
+
+// TestLTISessionCookieFitsTheFrame: over HTTPS the session a launch opens
+// is SameSite=None, Secure and Partitioned, so that it reaches the class
+// inside the platform's frame; over HTTP, where browsers refuse None
+// without Secure, it is Lax.
+func TestLTISessionCookieFitsTheFrame(t *testing.T) {
+	for _, tc := range []struct {
+		https bool
+		want  []string
+		not   []string
+	}{
+		{true, []string{"Secure", "SameSite=None", "Partitioned", "HttpOnly"}, nil},
+		{false, []string{"SameSite=Lax", "HttpOnly"}, []string{"Secure", "SameSite=None"}},
+	} {
+		f, p, _ := ltiClassWith(t, filepathSQLite(t), true, tc.https)
+		b := ltiBrowser(t, f)
+		action, form, err := p.LaunchForm(b.c, "sub-ada", "link-gcra")
+		if err != nil {
+			t.Fatal(err)
+		}
+		direct := &http.Client{Jar: b.c.Jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		resp, err := direct.PostForm(action, form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		var session string
+		for _, c := range resp.Header.Values("Set-Cookie") {
+			if strings.HasPrefix(c, "ratelab_session=") {
+				session = c
+			}
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(session, w) {
+				t.Errorf("https %v: the launch's session cookie %q lacks %s", tc.https, session, w)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(session, w) {
+				t.Errorf("https %v: the launch's session cookie %q has %s", tc.https, session, w)
+			}
+		}
 	}
 }
