@@ -480,6 +480,7 @@ type classOptions struct {
 	secureCookies bool
 	gradingFlags  // serve's build cache is off by default: a single machine's class as before
 	yoursFlags
+	ltiFlags
 }
 
 func (o *classOptions) flags(fs *flag.FlagSet) {
@@ -493,6 +494,7 @@ func (o *classOptions) flags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.secureCookies, "secure-cookies", false, "class mode: the class is served over HTTPS (a TLS proxy in front): __Host- cookies, Secure, and writes only from an https:// origin")
 	o.gradingFlags.register(fs, "class mode: ", "", `"" (the default) builds every time`)
 	o.yoursFlags.register(fs)
+	o.ltiFlags.register(fs)
 }
 
 // openBuildCache opens the build cache of --build-cache dir and

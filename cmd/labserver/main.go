@@ -10,6 +10,7 @@
 //	labserver course due      set due dates, extensions (course due|extend|show)
 //	labserver worker --db URL grade a Postgres class's submissions on this machine
 //	labserver migrate         bring a class's database to this version's schema
+//	labserver lti             register learning platforms (LTI 1.3)
 //	labserver submit [flags]  submit exercises to a class server
 package main
 
@@ -41,6 +42,7 @@ func commands() []command {
 		{"submit", "upload your exercises to the class server and follow the grading", runSubmit},
 		{"worker", "worker --db postgres://…: grade a class's submissions on this machine", runWorker},
 		{"migrate", "migrate --db PATH|URL: bring a class's database to this version's schema", runMigrate},
+		{"lti", "lti add-platform|config|list|rotate-key: put the class in Canvas, Moodle (LTI 1.3)", runLTI},
 		{"mutate", "the suites' mutation score: grade mutants of solutions/ (course authors)", runMutate},
 	}
 }

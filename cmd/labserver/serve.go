@@ -288,12 +288,20 @@ func startClass(ctx context.Context, st *store.Store, o classOptions, log io.Wri
 		cancel()
 		return nil, nil, err
 	}
+	tool, stopLTI, err := o.ltiFlags.start(cctx, st, cl, logger)
+	if err != nil {
+		cancel()
+		cl.Wait()
+		builds.Stop()
+		return nil, nil, err
+	}
 	stop := func() {
 		cancel() // a job being graded stays running in the store: graded again at the next start
 		cl.Wait()
 		builds.Stop()
+		stopLTI()
 	}
-	return &server.Class{Class: cl, SecureCookies: o.secureCookies, Yours: builds}, stop, nil
+	return &server.Class{Class: cl, SecureCookies: o.secureCookies, Yours: builds, LTI: tool}, stop, nil
 }
 
 // liveDir is where the live loop puts the Yours build, relative to the

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"ratelab/internal/class"
+	"ratelab/internal/lti"
 	"ratelab/internal/store"
 )
 
@@ -54,6 +55,9 @@ type Class struct {
 	// visualizations (class_yours.go; a *yours.Builds); nil serves no
 	// /class/lessons.
 	Yours YoursBuilds
+	// LTI, if set, puts the class in learning platforms (LTI 1.3,
+	// class_lti.go): /lti/login, /lti/launch, /lti/jwks and /class/lti.
+	LTI *lti.Tool
 }
 
 // accounts signs class users in: learners by token, instructors by name and
@@ -205,6 +209,9 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	if cfg.Yours != nil {
 		ch.builds = cfg.Yours
 		ch.routeYours(g)
+	}
+	if cfg.LTI != nil {
+		ch.routeLTI(e, g, cfg.LTI)
 	}
 }
 

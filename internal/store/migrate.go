@@ -197,6 +197,120 @@ CREATE TABLE due_changes (
 	remarked TEXT    NOT NULL  -- JSON: the submissions whose on-time mark it changed
 );
 `,
+	// 8: LTI 1.3 (package lti): the learning platforms registered with
+	// the class, their deployments, the tool's own signing keys, the
+	// logins in flight (state and nonce, each used once), the platforms'
+	// users as the class's, the resource links and courses seen in
+	// launches, and the scores to send to the platforms' gradebooks.
+	`
+CREATE TABLE lti_platforms (
+	id             INTEGER PRIMARY KEY,
+	issuer         TEXT    NOT NULL,
+	client_id      TEXT    NOT NULL,
+	name           TEXT    NOT NULL DEFAULT '',
+	auth_login_url TEXT    NOT NULL,
+	token_url      TEXT    NOT NULL,
+	jwks_url       TEXT    NOT NULL,
+	created_at_ns  INTEGER NOT NULL,
+	UNIQUE (issuer, client_id)
+);
+
+CREATE TABLE lti_deployments (
+	platform_id   INTEGER NOT NULL REFERENCES lti_platforms (id) ON DELETE CASCADE,
+	deployment_id TEXT    NOT NULL,
+	PRIMARY KEY (platform_id, deployment_id)
+);
+
+CREATE TABLE lti_keys (
+	kid           TEXT    PRIMARY KEY,
+	private_key   TEXT    NOT NULL, -- PKCS #8, PEM
+	created_at_ns INTEGER NOT NULL,
+	retired_at_ns INTEGER           -- signs no more; still published
+);
+
+CREATE TABLE lti_logins (
+	nonce         TEXT    PRIMARY KEY,
+	state_hash    BLOB    NOT NULL, -- SHA-256 of the state the browser's cookie holds
+	platform_id   INTEGER NOT NULL REFERENCES lti_platforms (id) ON DELETE CASCADE,
+	expires_at_ns INTEGER NOT NULL,
+	used_at_ns    INTEGER
+);
+
+CREATE TABLE lti_users (
+	platform_id INTEGER NOT NULL REFERENCES lti_platforms (id) ON DELETE CASCADE,
+	sub         TEXT    NOT NULL,
+	user_id     INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	PRIMARY KEY (platform_id, sub)
+);
+
+CREATE TABLE lti_contexts (
+	platform_id     INTEGER NOT NULL REFERENCES lti_platforms (id) ON DELETE CASCADE,
+	context_id      TEXT    NOT NULL,
+	title           TEXT    NOT NULL DEFAULT '',
+	memberships_url TEXT    NOT NULL DEFAULT '',
+	lineitems_url   TEXT    NOT NULL DEFAULT '',
+	updated_at_ns   INTEGER NOT NULL,
+	PRIMARY KEY (platform_id, context_id)
+);
+
+CREATE TABLE lti_links (
+	platform_id      INTEGER NOT NULL REFERENCES lti_platforms (id) ON DELETE CASCADE,
+	resource_link_id TEXT    NOT NULL,
+	context_id       TEXT    NOT NULL DEFAULT '',
+	exercise         TEXT    NOT NULL,
+	lineitem_url     TEXT    NOT NULL DEFAULT '',
+	updated_at_ns    INTEGER NOT NULL,
+	PRIMARY KEY (platform_id, resource_link_id)
+);
+
+CREATE TABLE lti_link_users (
+	platform_id      INTEGER NOT NULL,
+	resource_link_id TEXT    NOT NULL,
+	user_id          INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	sub              TEXT    NOT NULL,
+	PRIMARY KEY (platform_id, resource_link_id, user_id),
+	FOREIGN KEY (platform_id, resource_link_id) REFERENCES lti_links (platform_id, resource_link_id) ON DELETE CASCADE
+);
+
+-- One row per line item and learner: the score that counts, to post.
+CREATE TABLE lti_scores (
+	id            INTEGER PRIMARY KEY,
+	platform_id   INTEGER NOT NULL REFERENCES lti_platforms (id) ON DELETE CASCADE,
+	lineitem_url  TEXT    NOT NULL,
+	user_id       INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	sub           TEXT    NOT NULL,
+	exercise      TEXT    NOT NULL,
+	submission_id INTEGER NOT NULL, -- the submission the score comes from
+	score         REAL    NOT NULL,
+	max_score     REAL    NOT NULL,
+	version       INTEGER NOT NULL DEFAULT 1, -- one more each time the score to post changes
+	state         TEXT    NOT NULL CHECK (state IN ('pending', 'posted', 'failed')),
+	attempts      INTEGER NOT NULL DEFAULT 0,
+	not_before_ns INTEGER NOT NULL DEFAULT 0,
+	error         TEXT,
+	changed_at_ns INTEGER NOT NULL,
+	posted_at_ns  INTEGER,
+	UNIQUE (lineitem_url, user_id)
+);
+CREATE INDEX lti_scores_by_state ON lti_scores (state, not_before_ns);
+
+-- The origins a platform's pages are served from, as its launches name
+-- them (Canvas's issuer is not the school's Canvas): they may frame the
+-- class.
+CREATE TABLE lti_origins (
+	platform_id INTEGER NOT NULL REFERENCES lti_platforms (id) ON DELETE CASCADE,
+	origin      TEXT    NOT NULL,
+	PRIMARY KEY (platform_id, origin)
+);
+
+-- Keys of the dynamic registration URLs an instructor made: each
+-- registers one platform, before it lapses.
+CREATE TABLE lti_registration_keys (
+	key_hash      BLOB    PRIMARY KEY, -- SHA-256 of the URL's key
+	expires_at_ns INTEGER NOT NULL,
+	used_at_ns    INTEGER
+);
+`,
 }
 
 // migrate brings db up to SchemaVersion, one transaction per migration.
