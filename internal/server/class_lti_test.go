@@ -87,7 +87,9 @@ type ltiBrowserT struct {
 func ltiBrowser(t *testing.T, f *classFixture) *ltiBrowserT {
 	jar, _ := cookiejar.New(nil)
 	b := &ltiBrowserT{browser: &browser{t: t, f: f}}
-	b.c = &http.Client{Jar: jar, CheckRedirect: func(req *http.Request, _ []*http.Request) error {
+	// A page of the tool's posts with the tool's Origin, as a browser's
+	// form does (the class's writes require it).
+	b.c = &http.Client{Jar: jar, Transport: origin{url: f.url}, CheckRedirect: func(req *http.Request, _ []*http.Request) error {
 		b.last = req.URL
 		return nil
 	}}

@@ -160,6 +160,9 @@ func (o origin) RoundTrip(req *http.Request) (*http.Response, error) {
 		req = req.Clone(req.Context())
 		req.Header.Set("Origin", o.url)
 	}
+	if o.base == nil {
+		return http.DefaultTransport.RoundTrip(req)
+	}
 	return o.base.RoundTrip(req)
 }
 
