@@ -14,6 +14,7 @@ import (
 
 	"ratelab/internal/class"
 	"ratelab/internal/store"
+	"ratelab/web/page"
 )
 
 // Class mode's handlers are split by concern: sign-in and CSRF
@@ -177,7 +178,7 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	}
 	// Before the CSRF check (which parses the form, an upload's included),
 	// a POST other than signing in or out needs a user.
-	g := e.Group("/class", ch.limitBody, ch.authenticate, ch.signedInToPost, ch.csrf())
+	g := e.Group("/class", inClass, ch.limitBody, ch.authenticate, ch.signedInToPost, ch.csrf())
 	get := []string{http.MethodGet, http.MethodHead}
 	g.Match(get, "", ch.index)
 	g.Match(get, "/login", ch.loginPage)
@@ -195,10 +196,20 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	g.POST("/regrade", ch.regrade, ch.require(store.Instructor))
 	g.POST("/course/due", ch.setDue, ch.require(store.Instructor))
 	g.POST("/course/extend", ch.extend, ch.require(store.Instructor))
+	g.Match(get, "/lessons/:slug", ch.classLesson, ch.require(anyone))
 	ch.routeDrafts(g, cfg)
 	if cfg.Yours != nil {
 		ch.builds = cfg.Yours
 		ch.routeYours(g)
+	}
+}
+
+// inClass renders every /class page in class mode (page.InClass): its
+// links lead to the class's pages, its words speak of the editor.
+func inClass(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.SetRequest(c.Request().WithContext(page.InClass(c.Request().Context())))
+		return next(c)
 	}
 }
 
