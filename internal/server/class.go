@@ -97,6 +97,9 @@ type grading interface {
 	PitfallSubmissions(ctx context.Context, exercise, pitfall string) ([]int64, error)
 	// DatabaseAway is the last time the database was away (Postgres).
 	DatabaseAway() class.Away
+	// CourseChanged tells the live views that a due date or an
+	// extension changed.
+	CourseChanged()
 }
 
 // live hands out gradings' events as they happen.
@@ -189,6 +192,7 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	g.Match(get, "/submissions", ch.pitfallSubmissions, ch.require(store.Instructor))
 	g.Match(get, "/submissions/:id", ch.submission, ch.require(anyone))
 	g.GET("/submissions/:id/live", ch.submissionLive, ch.require(anyone))
+	g.GET("/me/live", ch.learnerLive, ch.require(store.Learner))
 	g.Match(get, "/dashboard", ch.dashboard, ch.require(store.Instructor))
 	g.Match(get, "/dashboard/pitfalls", ch.dashboardPitfalls, ch.require(store.Instructor))
 	g.GET("/dashboard/live", ch.dashboardLive, ch.require(store.Instructor))

@@ -100,8 +100,10 @@ func (h *classHandlers) extend(c echo.Context) error {
 	return h.dueDone(c)
 }
 
-// dueDone answers a change: the dashboard's panel, which lists it.
+// dueDone answers a change, once the live views were told of it: the
+// dashboard's panel, which lists it.
 func (h *classHandlers) dueDone(c echo.Context) error {
+	h.grading.CourseChanged()
 	if wantsJSON(c) {
 		return c.JSON(http.StatusOK, map[string]bool{"ok": true})
 	}

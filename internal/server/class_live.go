@@ -148,19 +148,65 @@ func (h *classHandlers) dashboardLive(c echo.Context) error {
 	defer conn.CloseNow()
 	ctx := conn.CloseRead(c.Request().Context())
 	h.writeEvent(ctx, conn, class.Event{Type: class.EventHello})
-	filtered := make(chan class.Event)
+	return h.stream(ctx, conn, filter(ctx, s.C, func(e class.Event) (class.Event, bool) {
+		switch e.Type {
+		case class.EventQueued, class.EventRunning, class.EventDone, class.EventCourse:
+			return e, true
+		}
+		return e, false
+	}), nil)
+}
+
+// learnerLive streams what changes a learner's own pages: the queued,
+// running and done events of her submissions (not her checks, which no
+// page lists), bare of the class's gradebook and pitfall counts, and the
+// course's changes. Her pages read themselves again on each
+// (web/static/class.js); no other learner's event, nor name, reaches her.
+func (h *classHandlers) learnerLive(c echo.Context) error {
+	u, _ := currentUser(c)
+	release, err := h.liveSlot(c)
+	if err != nil {
+		return err
+	}
+	defer release()
+	s := h.live.Subscribe(0)
+	defer s.Close()
+	conn, err := websocket.Accept(c.Response(), c.Request(), nil)
+	if err != nil {
+		return nil
+	}
+	defer conn.CloseNow()
+	ctx := conn.CloseRead(c.Request().Context())
+	h.writeEvent(ctx, conn, class.Event{Type: class.EventHello})
+	return h.stream(ctx, conn, filter(ctx, s.C, func(e class.Event) (class.Event, bool) {
+		switch {
+		case e.Type == class.EventCourse:
+			return class.Event{Type: e.Type}, true
+		case e.Learner != u.Name || e.Kind == store.KindCheck:
+			return e, false
+		case e.Type == class.EventQueued, e.Type == class.EventRunning, e.Type == class.EventDone:
+			return class.Event{Type: e.Type, Submission: e.Submission, Learner: e.Learner, Exercise: e.Exercise,
+				Status: e.Status, Score: e.Score, MaxScore: e.MaxScore}, true
+		}
+		return e, false
+	}), nil)
+}
+
+// filter passes on the events keep keeps, as it rewrites them, until
+// events closes or ctx ends; the channel it returns closes then.
+func filter(ctx context.Context, events <-chan class.Event, keep func(class.Event) (class.Event, bool)) <-chan class.Event {
+	out := make(chan class.Event)
 	go func() {
-		defer close(filtered)
-		for e := range s.C {
-			switch e.Type {
-			case class.EventQueued, class.EventRunning, class.EventDone:
+		defer close(out)
+		for e := range events {
+			if e, ok := keep(e); ok {
 				select {
-				case filtered <- e:
+				case out <- e:
 				case <-ctx.Done():
 					return
 				}
 			}
 		}
 	}()
-	return h.stream(ctx, conn, filtered, nil)
+	return out
 }
