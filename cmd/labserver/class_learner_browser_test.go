@@ -122,9 +122,9 @@ func signInLearner(t *testing.T, ctx context.Context, s *classServer, token stri
 	browsertest.WaitTestID(t, ctx, "learner-title")
 }
 
-// postForm posts a form of the dashboard's as the instructor's client,
-// asking for JSON, and fails the test unless it is done.
-func postForm(t *testing.T, s *classServer, prof *http.Client, csrf, path string, form url.Values) {
+// postDashboard posts a form of the dashboard's as the instructor's
+// client, asking for JSON, and returns the answer's status and body.
+func postDashboard(t *testing.T, s *classServer, prof *http.Client, csrf, path string, form url.Values) (int, string) {
 	t.Helper()
 	form.Set("_csrf", csrf)
 	req, _ := http.NewRequest(http.MethodPost, s.URL+path, strings.NewReader(form.Encode()))
@@ -136,9 +136,16 @@ func postForm(t *testing.T, s *classServer, prof *http.Client, csrf, path string
 		t.Fatalf("POST %s: %v", path, err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		b, _ := io.ReadAll(resp.Body)
-		t.Fatalf("POST %s %v: %s %s", path, form, resp.Status, b)
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// postForm posts a form of the dashboard's and fails the test unless it
+// is done.
+func postForm(t *testing.T, s *classServer, prof *http.Client, csrf, path string, form url.Values) {
+	t.Helper()
+	if code, body := postDashboard(t, s, prof, csrf, path, form); code/100 != 2 {
+		t.Fatalf("POST %s %v: %d %s", path, form, code, body)
 	}
 }
 
