@@ -546,7 +546,7 @@ func classDuePanel(v ClassDueView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 57, "\" data-testid=\"due-tz\"></label> <label>Late work <select name=\"late\" data-testid=\"due-late\"><option value=\"accept\">accepted, marked late</option> <option value=\"penalty\">accepted with a penalty until a cut-off</option> <option value=\"refuse\">refused</option></select></label> <label>Penalty per day late (%, penalty only) <input type=\"number\" name=\"penalty\" min=\"0\" max=\"100\" step=\"any\" data-testid=\"due-penalty\"></label> <label>Cut-off (penalty only; empty: none) <input type=\"datetime-local\" step=\"1\" name=\"cutoff\" data-testid=\"due-cutoff\"></label> <button type=\"submit\" class=\"button\" data-testid=\"due-set\">Set the due date</button> <button type=\"submit\" class=\"button\" name=\"clear\" value=\"1\" data-testid=\"due-clear\" formnovalidate>Clear it</button></form></div><div class=\"card\"><h3 id=\"extend-form-title\">Grant an extension</h3><form method=\"post\" action=\"/class/course/extend\" data-testid=\"extend-form\" aria-labelledby=\"extend-form-title\"><input type=\"hidden\" name=\"_csrf\" value=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 57, "\" data-testid=\"due-tz\"></label> <label>Late work <select name=\"late\" data-testid=\"due-late\"><option value=\"accept\">accepted, marked late</option> <option value=\"penalty\">accepted with a penalty until a cut-off</option> <option value=\"refuse\">refused</option></select></label> <label>Penalty per day late (%, penalty only) <input type=\"number\" name=\"penalty\" min=\"0\" max=\"100\" step=\"any\" data-testid=\"due-penalty\"></label> <label>Cut-off (penalty only; empty: none) <input type=\"datetime-local\" step=\"1\" name=\"cutoff\" data-testid=\"due-cutoff\"></label> <button type=\"submit\" class=\"button\" data-testid=\"due-set\">Set the due date</button> <button type=\"submit\" class=\"button button--quiet\" name=\"clear\" value=\"1\" data-testid=\"due-clear\" formnovalidate>Clear it</button></form></div><div class=\"card\"><h3 id=\"extend-form-title\">Grant an extension</h3><form method=\"post\" action=\"/class/course/extend\" data-testid=\"extend-form\" aria-labelledby=\"extend-form-title\"><input type=\"hidden\" name=\"_csrf\" value=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -616,7 +616,7 @@ func classDuePanel(v ClassDueView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 64, ") <input type=\"datetime-local\" step=\"1\" name=\"until\" data-testid=\"extend-until\"></label> <button type=\"submit\" class=\"button\" data-testid=\"extend-set\">Grant it</button> <button type=\"submit\" class=\"button\" name=\"clear\" value=\"1\" data-testid=\"extend-clear\">Take it back</button></form></div></div></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 64, ") <input type=\"datetime-local\" step=\"1\" name=\"until\" data-testid=\"extend-until\"></label> <button type=\"submit\" class=\"button\" data-testid=\"extend-set\">Grant it</button> <button type=\"submit\" class=\"button button--quiet\" name=\"clear\" value=\"1\" data-testid=\"extend-clear\">Take it back</button></form></div></div></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
