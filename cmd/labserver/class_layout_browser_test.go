@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -52,6 +53,15 @@ func checkCards(t *testing.T, m cardsMeasure, page string) {
 	}
 }
 
+// readme takes the picture of a page the README shows (docs/class-*.png
+// are copies): the top of it, 1100 px wide, light.
+func readme(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	browsertest.Do(t, ctx, chromedp.EmulateViewport(1100, 1000))
+	browsertest.ScreenshotViewport(t, ctx, name)
+	browsertest.Do(t, ctx, chromedp.EmulateViewport(1400, 900))
+}
+
 // TestClassLayoutInBrowser measures class mode's pages as a class meets
 // them: on the sign-in page and a learner's home the cards stand apart,
 // with no empty band above their first heading; the dashboard's forms
@@ -98,6 +108,7 @@ func TestClassLayoutInBrowser(t *testing.T) {
 	browsertest.WaitTestID(t, ctx, "learner-counted")
 	checkCards(t, browsertest.Eval[cardsMeasure](t, ctx, cardsJS), "the learner's home")
 	shots("learner-home")
+	readme(t, ctx, "readme-learner")
 	for _, p := range []struct{ name, path, wait string }{
 		{"learner-exercise", "/class/exercises/tokenbucket", "editor"},
 		{"learner-submission", sub, "report"},
@@ -132,6 +143,7 @@ func TestClassLayoutInBrowser(t *testing.T) {
 		}
 	}
 	shots("dashboard")
+	readme(t, ctx, "readme-dashboard")
 	for _, p := range []struct{ name, path, wait string }{
 		{"instructor-submission", sub, "report"},
 		{"instructor-pitfall", "/class/submissions?exercise=tokenbucket&pitfall=capacity", "filtered-title"},

@@ -132,29 +132,16 @@ func (h *classHandlers) writeEvent(ctx context.Context, conn *websocket.Conn, e 
 }
 
 // dashboardLive streams every submission's queued, running and done events
-// (not each check's: the dashboard shows scores, not progress).
+// (not each check's: the dashboard shows scores, not progress), and the
+// course's changes.
 func (h *classHandlers) dashboardLive(c echo.Context) error {
-	release, err := h.liveSlot(c)
-	if err != nil {
-		return err
-	}
-	defer release()
-	s := h.live.Subscribe(0)
-	defer s.Close()
-	conn, err := websocket.Accept(c.Response(), c.Request(), nil)
-	if err != nil {
-		return nil
-	}
-	defer conn.CloseNow()
-	ctx := conn.CloseRead(c.Request().Context())
-	h.writeEvent(ctx, conn, class.Event{Type: class.EventHello})
-	return h.stream(ctx, conn, filter(ctx, s.C, func(e class.Event) (class.Event, bool) {
+	return h.streamAll(c, func(e class.Event) (class.Event, bool) {
 		switch e.Type {
 		case class.EventQueued, class.EventRunning, class.EventDone, class.EventCourse:
 			return e, true
 		}
 		return e, false
-	}), nil)
+	})
 }
 
 // learnerLive streams what changes a learner's own pages: the queued,
@@ -164,21 +151,7 @@ func (h *classHandlers) dashboardLive(c echo.Context) error {
 // (web/static/class.js); no other learner's event, nor name, reaches her.
 func (h *classHandlers) learnerLive(c echo.Context) error {
 	u, _ := currentUser(c)
-	release, err := h.liveSlot(c)
-	if err != nil {
-		return err
-	}
-	defer release()
-	s := h.live.Subscribe(0)
-	defer s.Close()
-	conn, err := websocket.Accept(c.Response(), c.Request(), nil)
-	if err != nil {
-		return nil
-	}
-	defer conn.CloseNow()
-	ctx := conn.CloseRead(c.Request().Context())
-	h.writeEvent(ctx, conn, class.Event{Type: class.EventHello})
-	return h.stream(ctx, conn, filter(ctx, s.C, func(e class.Event) (class.Event, bool) {
+	return h.streamAll(c, func(e class.Event) (class.Event, bool) {
 		switch {
 		case e.Type == class.EventCourse:
 			return class.Event{Type: e.Type}, true
@@ -189,24 +162,39 @@ func (h *classHandlers) learnerLive(c echo.Context) error {
 				Status: e.Status, Score: e.Score, MaxScore: e.MaxScore}, true
 		}
 		return e, false
-	}), nil)
+	})
 }
 
-// filter passes on the events keep keeps, as it rewrites them, until
-// events closes or ctx ends; the channel it returns closes then.
-func filter(ctx context.Context, events <-chan class.Event, keep func(class.Event) (class.Event, bool)) <-chan class.Event {
-	out := make(chan class.Event)
+// streamAll opens a websocket of every submission's events (Subscribe(0))
+// and, after a hello, writes those keep keeps, as it rewrites them, until
+// the client goes.
+func (h *classHandlers) streamAll(c echo.Context, keep func(class.Event) (class.Event, bool)) error {
+	release, err := h.liveSlot(c)
+	if err != nil {
+		return err
+	}
+	defer release()
+	s := h.live.Subscribe(0)
+	defer s.Close()
+	conn, err := websocket.Accept(c.Response(), c.Request(), nil)
+	if err != nil {
+		return nil // Accept answered the request
+	}
+	defer conn.CloseNow()
+	ctx := conn.CloseRead(c.Request().Context())
+	h.writeEvent(ctx, conn, class.Event{Type: class.EventHello})
+	kept := make(chan class.Event)
 	go func() {
-		defer close(out)
-		for e := range events {
+		defer close(kept)
+		for e := range s.C {
 			if e, ok := keep(e); ok {
 				select {
-				case out <- e:
+				case kept <- e:
 				case <-ctx.Done():
 					return
 				}
 			}
 		}
 	}()
-	return out
+	return h.stream(ctx, conn, kept, nil)
 }
