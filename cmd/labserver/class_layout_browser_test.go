@@ -67,15 +67,16 @@ func readme(t *testing.T, ctx context.Context, name string) {
 // with no empty band above their first heading; the dashboard's forms
 // have the lab's fields (not 20 px native controls with 13 px text), its
 // content starts on the header's left edge, and its second actions (Clear
-// it, Take it back) look quieter than the first. It takes a screenshot of
-// every class page at 1400 and 390 px wide, in the light and the dark
-// scheme, to be looked at.
+// it, Take it back) look quieter than the first. Every class page passes
+// axe-core's WCAG rules, and is photographed at 1400 and 390 px wide, in
+// the light and the dark scheme, to be looked at.
 func TestClassLayoutInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a browser test: make test runs it")
 	}
 	ctx := browsertest.NewBrowser(t, browsertest.BrowserOptions{Width: 1400, Height: 900, Timeout: 5 * time.Minute})
 	errs := browsertest.Console(ctx)
+	axe := browsertest.RequireAxe(t)
 	db, tokens := setupClass(t, "ada", "bob")
 	s := startClassServer(t, db, "--no-bench")
 	client, csrf := instructor(t, s)
@@ -92,6 +93,7 @@ func TestClassLayoutInBrowser(t *testing.T) {
 	checkCards(t, browsertest.Eval[cardsMeasure](t, ctx, cardsJS), "the sign-in page")
 	shots := func(name string) {
 		t.Helper()
+		browsertest.CheckA11y(t, ctx, axe, name)
 		for _, w := range []int64{1400, 390} {
 			browsertest.Do(t, ctx, chromedp.EmulateViewport(w, 900))
 			for _, scheme := range []string{"light", "dark"} {
@@ -118,7 +120,7 @@ func TestClassLayoutInBrowser(t *testing.T) {
 		shots(p.name)
 	}
 	browsertest.Do(t, ctx, chromedp.Navigate(s.URL+"/class/me"), chromedp.WaitVisible(browsertest.TestID("logout")))
-	browsertest.ClickTestID(t, ctx, "logout")
+	browsertest.Do(t, ctx, chromedp.Click(browsertest.TestID("logout")), chromedp.WaitVisible(browsertest.TestID("learner-login")))
 
 	signInInstructor(t, ctx, s)
 	fields := browsertest.Eval[[]float64](t, ctx, `Array.from(document.querySelectorAll(".due-forms input:not([type=hidden]), .due-forms select")).flatMap((el) => [el.getBoundingClientRect().height, parseFloat(getComputedStyle(el).fontSize)])`)
