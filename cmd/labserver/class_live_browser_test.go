@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"ratelab/internal/browsertest"
+	"ratelab/internal/store/storetest"
 )
 
 // snapshotJS reads what a class page says, element by data-testid in page
@@ -108,14 +109,19 @@ func quiet(t *testing.T, s *classServer, prof *http.Client) {
 // live page says what it says loaded afresh: every table, count and list,
 // by data-testid. The due dates change from another instructor's session
 // (a form of the dashboard's posted by a client), so that the pages hear
-// of them live.
+// of them live. It runs on each store: on Postgres the events come
+// through the database's notifications.
 func TestClassLiveEqualsReloadInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a browser test: make test runs it")
 	}
+	storetest.Each(t, testClassLiveEqualsReload)
+}
+
+func testClassLiveEqualsReload(t *testing.T, target string) {
 	prof := browsertest.NewBrowser(t, browsertest.BrowserOptions{Width: 1400, Height: 900, Timeout: 10 * time.Minute})
 	ada := browsertest.NewBrowser(t, browsertest.BrowserOptions{Width: 1280, Height: 900, Timeout: 10 * time.Minute})
-	db, tokens := setupClass(t, "ada", "bob")
+	db, tokens := setupClassOn(t, target, "ada", "bob")
 	s := startClassServer(t, db, "--no-bench")
 	client, csrf := instructor(t, s)
 
