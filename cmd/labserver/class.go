@@ -401,15 +401,16 @@ func submitOne(ctx context.Context, base *url.URL, token, exercise, dir, shown s
 		return 2, nil
 	}
 	var reply struct {
-		ID   int64  `json:"id"`
-		URL  string `json:"url"`
-		Live string `json:"live"`
-		Late string `json:"late"` // "late by 5 h …" when after its due date
+		ID     int64  `json:"id"`
+		Number int    `json:"number"` // the learner's count of her submissions of the exercise
+		URL    string `json:"url"`
+		Live   string `json:"live"`
+		Late   string `json:"late"` // "late by 5 h …" when after its due date
 	}
 	if err := json.Unmarshal(raw, &reply); err != nil {
 		return 2, fmt.Errorf("the server's reply: %w", err)
 	}
-	fmt.Fprintf(os.Stderr, "%s: submitted %d files as submission %d: %s%s\n", exercise, n, reply.ID, base, reply.URL)
+	fmt.Fprintf(os.Stderr, "%s: submitted %d files as your submission %d: %s%s\n", exercise, n, reply.Number, base, reply.URL)
 	if reply.Late != "" {
 		fmt.Fprintf(os.Stderr, "%s: after its due date: %s\n", exercise, reply.Late)
 	}

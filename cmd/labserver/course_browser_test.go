@@ -37,7 +37,7 @@ func TestCourseDueDatesInBrowser(t *testing.T) {
 		chromedp.Click(`[data-testid=due-set]`),
 	)
 	browsertest.WaitTestID(t, ctx, "due-rules")
-	if got := browsertest.TextOf(t, ctx, "due-rules"); !strings.Contains(got, "week 1") || !strings.Contains(got, "late work is accepted with −10%/day until") {
+	if got := browsertest.TextOf(t, ctx, "due-rules"); !strings.Contains(got, "week 1") || !strings.Contains(got, "late work is accepted with −10% per started day until") {
 		t.Errorf("the due dates after the form = %q; want week 1's, with its penalty", got)
 	}
 	browsertest.Do(t, ctx,

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
 
 	"ratelab/web"
 	"ratelab/web/page"
@@ -20,7 +22,8 @@ import (
 // classStub is a stand-in for the class server's side of the editor's
 // contract (helper-common's JSON API): a learner's draft of gcra kept in
 // memory, Check answering a compile error and then 429, Submit taking the
-// multipart form. Every PUT and POST must carry the page's CSRF token.
+// multipart form, and the submission's live view and JSON, graded late.
+// Every PUT and POST must carry the page's CSRF token.
 type classStub struct {
 	mu      sync.Mutex
 	files   map[string]string
@@ -135,7 +138,23 @@ func (s *classStub) handler(t *testing.T) http.Handler {
 		s.mu.Lock()
 		s.submits = append(s.submits, files)
 		s.mu.Unlock()
-		jsonReply(w, http.StatusAccepted, map[string]any{"id": 7, "exercise": "gcra", "url": "/class/submissions/7", "live": "/class/submissions/7/live"})
+		jsonReply(w, http.StatusAccepted, map[string]any{"id": 7, "number": 2, "exercise": "gcra", "url": "/class/submissions/7", "live": "/class/submissions/7/live"})
+	})
+	// The submission's live view says it is graded at once; its JSON is
+	// the grade, late.
+	mux.HandleFunc("GET /class/submissions/7/live", func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		wsjson.Write(r.Context(), c, map[string]any{"type": "done", "submission": 7, "exercise": "gcra"})
+		c.Close(websocket.StatusNormalClosure, "graded")
+	})
+	mux.HandleFunc("GET /class/submissions/7", func(w http.ResponseWriter, r *http.Request) {
+		jsonReply(w, http.StatusOK, map[string]any{"id": 7, "number": 2, "exercise": "gcra", "state": "done",
+			"result": map[string]any{"id": "gcra", "status": "passed", "score": 25, "max_score": 25},
+			"late":   "late by 5 h (−10% per started day: 1 day late, −10%)", "counts": 22.5})
 	})
 	return mux
 }
@@ -213,6 +232,11 @@ func TestEditorClassMode(t *testing.T) {
 		t.Errorf("%d requests came without the CSRF token", stub.csrfBad)
 	}
 	stub.mu.Unlock()
+	// The line under the editor turns into the grade, with its penalty.
+	p.poll("the submit line's grade", `document.querySelector('[data-testid="submit-line"][data-state="graded"]') ? {} : null`, 20*time.Second)
+	if got := TextOf(t, ctx, "submit-line"); got != "Submission 2: passed · 25 / 25 · late by 5 h (−10% per started day: 1 day late, −10%): counts 22.5" {
+		t.Errorf("the submit line once graded = %q; want the grade, its penalty and the score that counts", got)
+	}
 	ScreenshotViewport(t, ctx, "submitted")
 
 	// Another tab saves the draft; back on this page, the editor reads it

@@ -33,6 +33,11 @@ const (
 	EventDone EventType = "done"
 	// EventResync: the subscriber fell behind and was dropped: reload.
 	EventResync EventType = "resync"
+	// EventCourse: the course changed (a due date, an extension): what
+	// every page says of due dates, late marks and the scores that count
+	// may have changed. It names no submission, and goes to every view of
+	// every submission (Subscribe(0)).
+	EventCourse EventType = "course"
 )
 
 // Event is one step of a grading, as the live views receive it (JSON over a
@@ -106,6 +111,12 @@ func (c *Class) Subscribe(submission int64) *Subscription {
 	c.subs[s] = struct{}{}
 	return s
 }
+
+// CourseChanged tells the live views of every submission (the dashboard,
+// the learners' pages) that the course changed: a due date or an
+// extension was set or taken back (EventCourse). On a Postgres store it
+// reaches every process of the class.
+func (c *Class) CourseChanged() { c.publish(Event{Type: EventCourse}) }
 
 // publish sends e to the subscribers: in this process, or on a Postgres
 // store to every process of the class (publishRemote).

@@ -148,7 +148,7 @@ func TestLeftWords(t *testing.T) {
 	}{
 		{d.Due.Add(-(51*time.Hour + 10*time.Minute)), "due in 2 days 3 h"},
 		{d.Due.Add(-90 * time.Second), "due in 1 min"},
-		{d.Due.Add(5 * time.Hour), "due date passed 5 h ago — late work is accepted with −10%/day until Sat 13 Feb 2027 23:59 CET"},
+		{d.Due.Add(5 * time.Hour), "due date passed 5 h ago — late work is accepted with −10% per started day until Sat 13 Feb 2027 23:59 CET"},
 		{d.Cutoff.Add(time.Hour), "due date passed 3 days 1 h ago — late work was accepted until Sat 13 Feb 2027 23:59 CET and is now refused"},
 	}
 	for _, c := range cases {

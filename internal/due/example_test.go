@@ -21,7 +21,7 @@ func ExampleDeadline_Judge() {
 	fmt.Println("35 points count", m.Counted(35))
 	fmt.Println(d.Left(at.Add(26*time.Hour), paris))
 	// Output:
-	// late by 1 day 2 h (2 days: −20%)
+	// late by 1 day 2 h (−10% per started day: 2 days late, −20%)
 	// 35 points count 28
-	// due date passed 1 day 2 h ago — late work is accepted with −10%/day until Sat 13 Feb 2027 23:59 CET
+	// due date passed 1 day 2 h ago — late work is accepted with −10% per started day until Sat 13 Feb 2027 23:59 CET
 }

@@ -73,14 +73,19 @@ func plural(n int, word string) string {
 // pct words a percentage: "10%", "12.5%".
 func pct(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64) + "%" }
 
-// PolicyWords says what happens to late work under the deadline:
-// "late work is accepted with −10%/day until Sat 13 Feb 2027 23:59 CET".
+// PenaltyWords is how a penalty is counted, as every page and command
+// words it: "−10% per started day".
+func PenaltyWords(pctPerDay float64) string { return "−" + pct(pctPerDay) + " per started day" }
+
+// PolicyWords says what happens to late work under the deadline: "late
+// work is accepted with −10% per started day until Sat 13 Feb 2027 23:59
+// CET".
 func (d Deadline) PolicyWords(loc *time.Location) string {
 	switch d.Policy {
 	case Refuse:
 		return "late work is refused"
 	case Penalty:
-		s := "late work is accepted with −" + pct(d.PenaltyPct) + "/day"
+		s := "late work is accepted with " + PenaltyWords(d.PenaltyPct)
 		if !d.Cutoff.IsZero() {
 			s += " until " + d.Cutoff.In(loc).Format(Layout)
 		}
@@ -102,8 +107,10 @@ func (d Deadline) Left(now time.Time, loc *time.Location) string {
 	return s + d.PolicyWords(loc)
 }
 
-// Words says a submission's mark: "on time", "late by 5 h (1 day: −10%)",
-// "late by 2 days 1 h: refused by the late policy, counts nothing".
+// Words says a submission's mark and how its penalty was counted: "on
+// time", "late by 1 day 5 h (−10% per started day: 2 days late, −20%)",
+// "late by 2 days 1 h: past what the late policy accepts, counts
+// nothing".
 func (m Mark) Words(d Deadline) string {
 	switch {
 	case m.OnTime:
@@ -111,7 +118,7 @@ func (m Mark) Words(d Deadline) string {
 	case m.Refused:
 		return "late by " + Span(m.Late) + ": past what the late policy accepts, counts nothing"
 	case m.Factor < 1:
-		return fmt.Sprintf("late by %s (%s: −%s)", Span(m.Late), plural(m.DaysLate, "day"), pct(min(100, float64(m.DaysLate)*d.PenaltyPct)))
+		return fmt.Sprintf("late by %s (%s: %s late, −%s)", Span(m.Late), PenaltyWords(d.PenaltyPct), plural(m.DaysLate, "day"), pct(min(100, float64(m.DaysLate)*d.PenaltyPct)))
 	}
 	return "late by " + Span(m.Late)
 }

@@ -15,6 +15,7 @@ import (
 	"ratelab/internal/class"
 	"ratelab/internal/lti"
 	"ratelab/internal/store"
+	"ratelab/web/page"
 )
 
 // Class mode's handlers are split by concern: sign-in (class_auth.go),
@@ -104,6 +105,9 @@ type grading interface {
 	PitfallSubmissions(ctx context.Context, exercise, pitfall string) ([]int64, error)
 	// DatabaseAway is the last time the database was away (Postgres).
 	DatabaseAway() class.Away
+	// CourseChanged tells the live views that a due date or an
+	// extension changed.
+	CourseChanged()
 }
 
 // live hands out gradings' events as they happen.
@@ -187,7 +191,7 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	}
 	// Before the CSRF check (which parses the form, an upload's included),
 	// a POST other than signing in or out needs a user.
-	g := e.Group("/class", ch.limitBody, ch.authenticate, ch.signedInToPost, ch.csrf)
+	g := e.Group("/class", inClass, ch.limitBody, ch.authenticate, ch.signedInToPost, ch.csrf)
 	get := []string{http.MethodGet, http.MethodHead}
 	g.Match(get, "", ch.index)
 	g.Match(get, "/login", ch.loginPage)
@@ -198,6 +202,7 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	g.Match(get, "/submissions", ch.pitfallSubmissions, ch.require(store.Instructor))
 	g.Match(get, "/submissions/:id", ch.submission, ch.require(anyone))
 	g.GET("/submissions/:id/live", ch.submissionLive, ch.require(anyone))
+	g.GET("/me/live", ch.learnerLive, ch.require(store.Learner))
 	g.Match(get, "/dashboard", ch.dashboard, ch.require(store.Instructor))
 	g.Match(get, "/dashboard/pitfalls", ch.dashboardPitfalls, ch.require(store.Instructor))
 	g.GET("/dashboard/live", ch.dashboardLive, ch.require(store.Instructor))
@@ -205,6 +210,7 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	g.POST("/regrade", ch.regrade, ch.require(store.Instructor))
 	g.POST("/course/due", ch.setDue, ch.require(store.Instructor))
 	g.POST("/course/extend", ch.extend, ch.require(store.Instructor))
+	g.Match(get, "/lessons/:slug", ch.classLesson, ch.require(anyone))
 	ch.routeDrafts(g, cfg)
 	if cfg.Yours != nil {
 		ch.builds = cfg.Yours
@@ -212,6 +218,15 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 	}
 	if cfg.LTI != nil {
 		ch.routeLTI(e, g, cfg.LTI)
+	}
+}
+
+// inClass renders every /class page in class mode (page.InClass): its
+// links lead to the class's pages, its words speak of the editor.
+func inClass(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.SetRequest(c.Request().WithContext(page.InClass(c.Request().Context())))
+		return next(c)
 	}
 }
 

@@ -100,8 +100,10 @@ func (h *classHandlers) extend(c echo.Context) error {
 	return h.dueDone(c)
 }
 
-// dueDone answers a change: the dashboard's panel, which lists it.
+// dueDone answers a change, once the live views were told of it: the
+// dashboard's panel, which lists it.
 func (h *classHandlers) dueDone(c echo.Context) error {
+	h.grading.CourseChanged()
 	if wantsJSON(c) {
 		return c.JSON(http.StatusOK, map[string]bool{"ok": true})
 	}
@@ -240,7 +242,8 @@ func (h *classHandlers) submissionMark(ctx context.Context, sub store.Submission
 		Left: dl.Left(h.clock.Now(), s.Zone)}, nil
 }
 
-// markLate fills each submission's Late against the due dates in force.
+// markLate fills each submission's Late against the due dates in force,
+// and the score that counts of those graded late.
 func (h *classHandlers) markLate(ctx context.Context, subs []page.ClassSubmission) error {
 	s, err := due.Load(ctx, h.course)
 	if err != nil || s.Empty() {
@@ -250,8 +253,36 @@ func (h *classHandlers) markLate(ctx context.Context, subs []page.ClassSubmissio
 		if dl, ok := s.For(sub.Learner, sub.Exercise); ok {
 			if m := dl.Judge(sub.CreatedAt); !m.OnTime {
 				subs[i].Late = m.Words(dl)
+				if sub.Result != nil && sub.State == store.Done && sub.Error == "" {
+					subs[i].Counts = strconv.FormatFloat(m.Counted(sub.Result.Score), 'f', -1, 64)
+				}
 			}
 		}
 	}
 	return nil
+}
+
+// learnerCounted is a learner's score that counts of each exercise she
+// has a graded submission of or a due date for, as the gradebook counts
+// it; numbers names each submission by its number (page.ClassSubmission).
+func learnerCounted(gb *class.Gradebook, learner string, numbers map[int64]int) []page.ClassLearnerCount {
+	var out []page.ClassLearnerCount
+	for _, e := range gb.Exercises {
+		n := gb.Count(learner, e.ID)
+		c := gb.Cell(learner, e.ID)
+		if !n.Due && !c.Graded {
+			continue
+		}
+		r := page.ClassLearnerCount{Exercise: e.ID, Title: e.Title, Text: "—", Late: n.Late}
+		switch {
+		case n.Graded:
+			r.Text = strconv.FormatFloat(n.Score, 'f', -1, 64) + " / " + strconv.FormatFloat(c.Max, 'f', -1, 64)
+			r.Submission = n.Submission
+		case c.Graded: // graded, but nothing the policy accepts
+			r.Text = "0 / " + strconv.FormatFloat(c.Max, 'f', -1, 64)
+		}
+		r.Number = numbers[r.Submission]
+		out = append(out, r)
+	}
+	return out
 }

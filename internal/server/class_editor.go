@@ -29,5 +29,5 @@ func (d *draftHandlers) exercisePage(c echo.Context) error {
 			return err
 		}
 	}
-	return render(c, http.StatusOK, page.ClassExercisePage(v, d.pageAssets()))
+	return render(c, http.StatusOK, page.ClassExercisePage(v, d.userAssets(u)))
 }

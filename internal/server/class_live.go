@@ -132,8 +132,43 @@ func (h *classHandlers) writeEvent(ctx context.Context, conn *websocket.Conn, e 
 }
 
 // dashboardLive streams every submission's queued, running and done events
-// (not each check's: the dashboard shows scores, not progress).
+// (not each check's: the dashboard shows scores, not progress), and the
+// course's changes.
 func (h *classHandlers) dashboardLive(c echo.Context) error {
+	return h.streamAll(c, func(e class.Event) (class.Event, bool) {
+		switch e.Type {
+		case class.EventQueued, class.EventRunning, class.EventDone, class.EventCourse:
+			return e, true
+		}
+		return e, false
+	})
+}
+
+// learnerLive streams what changes a learner's own pages: the queued,
+// running and done events of her submissions (not her checks, which no
+// page lists), bare of the class's gradebook and pitfall counts, and the
+// course's changes. Her pages read themselves again on each
+// (web/static/class.js); no other learner's event, nor name, reaches her.
+func (h *classHandlers) learnerLive(c echo.Context) error {
+	u, _ := currentUser(c)
+	return h.streamAll(c, func(e class.Event) (class.Event, bool) {
+		switch {
+		case e.Type == class.EventCourse:
+			return class.Event{Type: e.Type}, true
+		case e.Learner != u.Name || e.Kind == store.KindCheck:
+			return e, false
+		case e.Type == class.EventQueued, e.Type == class.EventRunning, e.Type == class.EventDone:
+			return class.Event{Type: e.Type, Submission: e.Submission, Learner: e.Learner, Exercise: e.Exercise,
+				Status: e.Status, Score: e.Score, MaxScore: e.MaxScore}, true
+		}
+		return e, false
+	})
+}
+
+// streamAll opens a websocket of every submission's events (Subscribe(0))
+// and, after a hello, writes those keep keeps, as it rewrites them, until
+// the client goes.
+func (h *classHandlers) streamAll(c echo.Context, keep func(class.Event) (class.Event, bool)) error {
 	release, err := h.liveSlot(c)
 	if err != nil {
 		return err
@@ -143,24 +178,23 @@ func (h *classHandlers) dashboardLive(c echo.Context) error {
 	defer s.Close()
 	conn, err := websocket.Accept(c.Response(), c.Request(), nil)
 	if err != nil {
-		return nil
+		return nil // Accept answered the request
 	}
 	defer conn.CloseNow()
 	ctx := conn.CloseRead(c.Request().Context())
 	h.writeEvent(ctx, conn, class.Event{Type: class.EventHello})
-	filtered := make(chan class.Event)
+	kept := make(chan class.Event)
 	go func() {
-		defer close(filtered)
+		defer close(kept)
 		for e := range s.C {
-			switch e.Type {
-			case class.EventQueued, class.EventRunning, class.EventDone:
+			if e, ok := keep(e); ok {
 				select {
-				case filtered <- e:
+				case kept <- e:
 				case <-ctx.Done():
 					return
 				}
 			}
 		}
 	}()
-	return h.stream(ctx, conn, filtered, nil)
+	return h.stream(ctx, conn, kept, nil)
 }

@@ -45,14 +45,34 @@ func (h *classHandlers) learnerHome(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	listed := pageSubmissions(subs)
+	listed := pageSubmissions(subs, false)
 	if err := h.markLate(c.Request().Context(), listed); err != nil {
 		return err
+	}
+	gb, err := h.grading.Gradebook(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	numbers := map[int64]int{}
+	for _, s := range listed {
+		numbers[s.ID] = s.Number
 	}
 	return render(c, http.StatusOK, page.ClassLearner(page.ClassLearnerView{
 		Name: u.Name, CSRF: csrfToken(c), Exercises: grader.Gradable(), Submissions: listed,
 		MaxFileBytes: lim.MaxFileBytes, MaxTotalBytes: lim.MaxTotalBytes, Due: dues, Lessons: h.builds != nil,
+		Counted: learnerCounted(gb, u.Name, numbers),
 	}, h.pageAssets()))
+}
+
+// userAssets are the assets of u's class pages: a learner's Yours (the
+// lessons' visualizations, Replay) runs her build when the class builds
+// them.
+func (h *classHandlers) userAssets(u store.User) page.Assets {
+	a := h.pageAssets()
+	if u.Role == store.Learner && h.builds != nil {
+		a = a.WithClassYours(yoursAPI)
+	}
+	return a
 }
 
 // ownSubmission loads submission :id if the user may see it: its learner,
@@ -78,11 +98,19 @@ type SubmissionJSON struct {
 	State    store.JobState   `json:"state"`
 	Error    string           `json:"error,omitempty"`
 	Result   *report.Exercise `json:"result"`
+	// Number is the learner's count of her submissions of the exercise:
+	// 1, 2, 3 (ID is the class's).
+	Number int `json:"number"`
 	// OnTime: made at or before the due date that holds for it now (by
 	// the server's clock at submit); true when none holds. DueAt is that
 	// due date (RFC 3339, UTC), omitted when none.
 	OnTime bool   `json:"on_time"`
 	DueAt  string `json:"due_at,omitempty"`
+	// Late says how late it was and how its penalty was counted; Counts
+	// is its score that counts after the penalty, once graded. Both are
+	// omitted when it is on time.
+	Late   string   `json:"late,omitempty"`
+	Counts *float64 `json:"counts,omitempty"`
 }
 
 func (h *classHandlers) submission(c echo.Context) error {
@@ -97,19 +125,26 @@ func (h *classHandlers) submission(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	u, _ := currentUser(c)
+	ps := []page.ClassSubmission{pageSubmission(sub, u.Role == store.Instructor)}
+	if err := h.markLate(c.Request().Context(), ps); err != nil {
+		return err
+	}
 	if wantsJSON(c) {
-		j := SubmissionJSON{ID: sub.ID, Learner: sub.Learner, Exercise: sub.Exercise,
-			State: sub.Job.State, Error: sub.Job.Error, Result: sub.Job.Result, OnTime: onTime}
+		j := SubmissionJSON{ID: sub.ID, Number: sub.Number, Learner: sub.Learner, Exercise: sub.Exercise,
+			State: sub.Job.State, Error: sub.Job.Error, Result: sub.Job.Result, OnTime: onTime, Late: ps[0].Late}
 		if mark != nil {
 			j.DueAt = mark.DueAt
 		}
+		if n, err := strconv.ParseFloat(ps[0].Counts, 64); err == nil {
+			j.Counts = &n
+		}
 		return c.JSON(http.StatusOK, j)
 	}
-	u, _ := currentUser(c)
 	return render(c, http.StatusOK, page.ClassSubmissionPage(page.ClassSubmissionView{
-		Submission: pageSubmission(sub), Files: pageFiles(sub.Files), Instructor: u.Role == store.Instructor,
+		Submission: ps[0], Files: pageFiles(sub.Files), Instructor: u.Role == store.Instructor,
 		SavedAt: sub.Job.FinishedAt.In(h.loc), Due: mark,
-	}, h.pageAssets()))
+	}, h.userAssets(u)))
 }
 
 func (h *classHandlers) dashboard(c echo.Context) error {
@@ -127,7 +162,7 @@ func (h *classHandlers) dashboard(c echo.Context) error {
 		return err
 	}
 	u, _ := currentUser(c)
-	listed := pageSubmissions(recent)
+	listed := pageSubmissions(recent, true)
 	if err := h.markLate(ctx, listed); err != nil {
 		return err
 	}
@@ -192,7 +227,7 @@ func (h *classHandlers) pitfallSubmissions(c echo.Context) error {
 	}
 	u, _ := currentUser(c)
 	return render(c, http.StatusOK, page.ClassSubmissions(page.ClassSubmissionsView{
-		Instructor: u.Name, CSRF: csrfToken(c), Exercise: ex, Pitfall: pitfall, Submissions: pageSubmissions(subs),
+		Instructor: u.Name, CSRF: csrfToken(c), Exercise: ex, Pitfall: pitfall, Submissions: pageSubmissions(subs, true),
 	}, h.pageAssets()))
 }
 

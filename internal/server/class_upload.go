@@ -65,11 +65,12 @@ func setRetryAfter(c echo.Context, retry time.Duration) int {
 // submitReply is the JSON answer to an accepted upload.
 type submitReply struct {
 	ID       int64  `json:"id"`
+	Number   int    `json:"number"` // the learner's count of her submissions of the exercise (SubmissionJSON.Number)
 	Exercise string `json:"exercise"`
 	URL      string `json:"url"`  // the submission's page
 	Live     string `json:"live"` // its websocket of progress events
 	// OnTime is its mark against its due date (true without one), and
-	// Late says how late it is ("late by 5 h (1 day: −10%)"), if it is.
+	// Late says how late it is ("late by 5 h (−10% per started day: 1 day late, −10%)"), if it is.
 	OnTime bool   `json:"on_time"`
 	Late   string `json:"late,omitempty"`
 }
@@ -111,7 +112,11 @@ func (h *classHandlers) submit(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		reply := submitReply{ID: sub.ID, Exercise: exercise, URL: url, Live: url + "/live", OnTime: onTime}
+		stored, err := h.submissions.Submission(c.Request().Context(), sub.ID)
+		if err != nil {
+			return err
+		}
+		reply := submitReply{ID: sub.ID, Number: stored.Number, Exercise: exercise, URL: url, Live: url + "/live", OnTime: onTime}
 		if !onTime {
 			reply.Late = mark.Mark
 		}

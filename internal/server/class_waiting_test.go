@@ -41,7 +41,7 @@ func TestOpeningEventAndPageState(t *testing.T) {
 		if want.Type == class.EventQueued {
 			wantState = store.Queued
 		}
-		if st := pageSubmission(sub).State; st != wantState {
+		if st := pageSubmission(sub, false).State; st != wantState {
 			t.Errorf("%s: the page's state %q; want %q", tc.name, st, wantState)
 		}
 	}

@@ -82,21 +82,18 @@ type YoursJSON struct {
 
 func (h *classHandlers) routeYours(g *echo.Group) {
 	get := []string{http.MethodGet, http.MethodHead}
-	g.Match(get, "/lessons/:slug", h.classLesson, h.require(anyone))
 	g.Match(get, "/api/yours", h.yoursState, h.require(store.Learner))
 	g.Match(get, "/yours/:file", h.yoursWasm, h.require(anyone))
 }
 
-// classLesson is a lesson for a signed-in user: a learner's visualizations
-// run their build as Yours; an instructor's show Yours as the server's
-// exercises/ (the stubs), as on /lessons.
+// classLesson is a lesson for a signed-in user, its links to the class's
+// pages (served with or without Yours): a learner's visualizations run
+// their build as Yours when the class builds them; an instructor's show
+// Yours as the server's exercises/ (the stubs), as on /lessons.
 func (h *classHandlers) classLesson(c echo.Context) error {
 	slug := c.Param("slug")
 	u, _ := currentUser(c)
-	a := h.pageAssets()
-	if u.Role == store.Learner {
-		a = a.WithClassYours(yoursAPI)
-	}
+	a := h.userAssets(u)
 	for _, w := range course.Weeks() {
 		if w.Lesson.Slug == slug {
 			return render(c, http.StatusOK, page.LessonPage(w, a))

@@ -11,21 +11,26 @@ import (
 // The functions below turn the class's values into the pages' plain ones.
 
 // pageSubmission reads a job handed to River and not started by a worker
-// (store.Job.Waiting) as queued.
-func pageSubmission(s store.Submission) page.ClassSubmission {
+// (store.Job.Waiting) as queued. Its copy flags (same code as the
+// reference or as other learners, by name) are the instructor's alone: a
+// learner's pages get none.
+func pageSubmission(s store.Submission, instructor bool) page.ClassSubmission {
 	state := s.Job.State
 	if s.Job.Waiting() {
 		state = store.Queued
 	}
-	return page.ClassSubmission{ID: s.ID, Learner: s.Learner, Exercise: s.Exercise, CreatedAt: s.CreatedAt,
-		State: state, Error: s.Job.Error, Result: s.Job.Result, Seed: s.Job.Seed,
-		ServerFault: s.Job.ServerFault, MatchesSolution: s.MatchesSolution, SameAs: s.SameAs}
+	out := page.ClassSubmission{ID: s.ID, Number: s.Number, Learner: s.Learner, Exercise: s.Exercise, CreatedAt: s.CreatedAt,
+		State: state, Error: s.Job.Error, Result: s.Job.Result, Seed: s.Job.Seed, ServerFault: s.Job.ServerFault}
+	if instructor {
+		out.MatchesSolution, out.SameAs = s.MatchesSolution, s.SameAs
+	}
+	return out
 }
 
-func pageSubmissions(subs []store.Submission) []page.ClassSubmission {
+func pageSubmissions(subs []store.Submission, instructor bool) []page.ClassSubmission {
 	out := make([]page.ClassSubmission, len(subs))
 	for i, s := range subs {
-		out[i] = pageSubmission(s)
+		out[i] = pageSubmission(s, instructor)
 	}
 	return out
 }

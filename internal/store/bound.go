@@ -35,7 +35,7 @@ func Bound(ex report.Exercise) report.Exercise {
 			c.Status, c.Kind = report.Status(cut(string(c.Status), MaxStepText)), report.Kind(cut(string(c.Kind), MaxStepText))
 			c.Message, c.Hint = cut(c.Message, MaxText), cut(c.Hint, MaxText)
 			if ce := c.Counterexample; ce != nil {
-				b := &report.Counterexample{Setup: cut(ce.Setup, MaxText)}
+				b := &report.Counterexample{Setup: cut(ce.Setup, MaxText), SetupCall: boundCall(ce.SetupCall)}
 				steps := ce.Steps
 				if len(steps) > MaxSteps {
 					steps = steps[:MaxSteps-1]
@@ -44,7 +44,11 @@ func Bound(ex report.Exercise) report.Exercise {
 					b.Steps = make([]report.Step, 0, len(steps)+1)
 				}
 				for _, s := range steps {
-					b.Steps = append(b.Steps, report.Step{Call: cut(s.Call, MaxStepText), Got: cut(s.Got, MaxStepText), Want: cut(s.Want, MaxStepText)})
+					st := report.Step{Call: cut(s.Call, MaxStepText), Got: cut(s.Got, MaxStepText), Want: cut(s.Want, MaxStepText)}
+					if c := boundCall(&report.Call{Name: s.Name, Args: s.Args}); c != nil {
+						st.Name, st.Args = c.Name, c.Args
+					}
+					b.Steps = append(b.Steps, st)
 				}
 				if len(ce.Steps) > MaxSteps {
 					b.Steps = append(b.Steps, report.Step{Call: "… cut: " + strconv.Itoa(len(ce.Steps)) + " steps in all"})
@@ -69,4 +73,40 @@ func cut(s string, max int) string {
 		n--
 	}
 	return s[:n] + "\n… cut: " + strconv.Itoa(len(s)) + " bytes in all"
+}
+
+// MaxCallArgs bounds the arguments of a counterexample's call kept as
+// data (report.Call), for Replay.
+const MaxCallArgs = 16
+
+// boundCall returns the call as data that Replay reads (report.Call),
+// kept only while it is what the grader writes: a short name, a few
+// arguments, each a string of at most MaxStepText bytes, a number or a
+// boolean. Anything else keeps no call (a call cut short would replay
+// another): the step reads as text, and is not replayed. Nil stays nil.
+func boundCall(c *report.Call) *report.Call {
+	if c == nil || c.Name == "" || len(c.Name) > MaxStepText || len(c.Args) > MaxCallArgs {
+		return nil
+	}
+	out := &report.Call{Name: c.Name}
+	if c.Args != nil {
+		out.Args = make(map[string]any, len(c.Args))
+	}
+	for k, v := range c.Args {
+		if len(k) > MaxStepText {
+			return nil
+		}
+		switch v := v.(type) {
+		case string:
+			if len(v) > MaxStepText {
+				return nil
+			}
+			out.Args[k] = v
+		case float64, bool, int, int64, uint64:
+			out.Args[k] = v
+		default:
+			return nil
+		}
+	}
+	return out
 }

@@ -86,6 +86,11 @@ type Submission struct {
 	// SameAs names the other learners who submitted code of the same
 	// fingerprint for the exercise, by name. The instructor judges.
 	SameAs []string
+	// Number counts the learner's uploads of the exercise of this kind,
+	// this one included, in the order made: her submissions are 1, 2, 3
+	// whatever the class and her checks did in between (checks are
+	// numbered among checks). Pages show it; URLs keep ID.
+	Number int
 	// Superseded lists, from Submit only, the older submissions whose
 	// queued job this one superseded.
 	Superseded []int64
@@ -439,9 +444,12 @@ func (s *Store) Job(ctx context.Context, id int64) (Job, error) {
 }
 
 // submissionCols are a submission's columns (s, its learner u), its
-// fingerprint, and the other learners who submitted the same (their names
-// joined by the unit separator, in no order).
-const submissionCols = `s.id, s.user_id, u.name, s.exercise_id, s.kind, s.created_at_ns, COALESCE(s.fingerprint, ''), s.matches_solution,
+// number (Submission.Number), its fingerprint, and the other learners who
+// submitted the same (their names joined by the unit separator, in no
+// order).
+const submissionCols = `s.id, s.user_id, u.name, s.exercise_id, s.kind, s.created_at_ns,
+	(SELECT COUNT(*) FROM submissions s3 WHERE s3.user_id = s.user_id AND s3.exercise_id = s.exercise_id AND s3.kind = s.kind AND s3.id <= s.id),
+	COALESCE(s.fingerprint, ''), s.matches_solution,
 	(SELECT string_agg(u2.name, '` + "\x1f" + `') FROM submissions s2 JOIN users u2 ON u2.id = s2.user_id
 	 WHERE s.fingerprint IS NOT NULL AND s2.kind = 'submit' AND s2.exercise_id = s.exercise_id AND s2.fingerprint = s.fingerprint AND s2.user_id != s.user_id)`
 
@@ -455,7 +463,7 @@ func scanSubmission(sc scanner) (Submission, error) {
 		r    jobRow
 		same sql.NullString
 	)
-	err := sc.Scan(append([]any{&sub.ID, &sub.UserID, &sub.Learner, &sub.Exercise, &sub.Kind, &at, &sub.Fingerprint, &sub.MatchesSolution, &same}, r.dest(&sub.Job)...)...)
+	err := sc.Scan(append([]any{&sub.ID, &sub.UserID, &sub.Learner, &sub.Exercise, &sub.Kind, &at, &sub.Number, &sub.Fingerprint, &sub.MatchesSolution, &same}, r.dest(&sub.Job)...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Submission{}, ErrNotFound
 	}

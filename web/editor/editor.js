@@ -64,7 +64,7 @@
 
 import { classBackend, localBackend, problemText, request } from "./backend.js";
 import { compileErrors, reportCompileErrors } from "./compile.js";
-import { renderResult } from "./report.js";
+import { gradeWords, renderResult } from "./report.js";
 import { Saver } from "./saver.js";
 import { Tabs } from "./tabs.js";
 import { packageDoc } from "./task.js";
@@ -135,7 +135,7 @@ class Editor {
     this.choice = h("div", { class: "editor-choice note", "data-testid": "editor-choice", hidden: "" });
     this.actions = h("div", { class: "editor-actions" });
     this.out = h("div", { class: "editor-out", "aria-live": "polite", "data-testid": "editor-out" });
-    this.tabs = new Tabs(main, "Files of exercises/" + this.exercise, () => this.saver.edited(), () => { void this.saver.flush(); });
+    this.tabs = new Tabs(main, (local ? "Files of exercises/" : "Files of your draft of ") + this.exercise, () => this.saver.edited(), () => { void this.saver.flush(); });
     main.append(
       h("div", { class: "editor-bar" }, this.status, this.actions),
       this.choice,
@@ -428,8 +428,10 @@ class Editor {
       }
       const { status, body } = await request(url, { method: "POST", headers: this.headers(), body: form });
       if ((status === 200 || status === 202) && body && body.url) {
-        const link = h("a", { href: body.url, "data-testid": "submission-link" }, "submission " + body.id);
-        this.out.replaceChildren(h("p", { class: "note" }, "Submitted: ", link, " is being graded."));
+        const link = h("a", { href: body.url, "data-testid": "submission-link" }, "Submission " + (body.number || body.id));
+        const line = h("p", { class: "note", "data-testid": "submit-line", "data-state": "grading" }, link, " is being graded…");
+        this.out.replaceChildren(line);
+        if (body.live) this.follow(body.url, body.live, line, link);
         return;
       }
       this.out.replaceChildren(h("p", { class: "note trap" }, "Not submitted: " + problemText(status, body)));
@@ -438,6 +440,46 @@ class Editor {
     } finally {
       button.disabled = false;
     }
+  }
+
+  /**
+   * follow listens to a submission's grading (its websocket, live) and,
+   * once it is done, turns the submit line into the grade: the score, and
+   * when it was late its penalty and the score that counts.
+   * @param {string} url the submission's page, which answers its JSON
+   * @param {string} live its websocket's path
+   * @param {HTMLElement} line
+   * @param {HTMLElement} link
+   */
+  follow(url, live, line, link) {
+    const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + live);
+    let ended = false;
+    const end = async () => {
+      if (ended) return;
+      ended = true;
+      ws.close();
+      try {
+        const { status, body } = await request(url, { headers: { Accept: "application/json" } });
+        if (status !== 200 || !body) throw new Error("the server answered " + status);
+        if (body.state === "superseded") {
+          line.replaceChildren(link, ": superseded by a newer submission before it was graded.");
+          return;
+        }
+        if (body.state !== "done") {
+          line.replaceChildren(link, " is being graded: its page will have the grade.");
+          return;
+        }
+        line.replaceChildren(link, ": " + gradeWords(body));
+        line.setAttribute("data-state", "graded");
+      } catch (err) {
+        line.replaceChildren(link, " was submitted; its grade is on its page (" + (err instanceof Error ? err.message : String(err)) + ").");
+      }
+    };
+    ws.onmessage = (m) => {
+      const e = JSON.parse(m.data);
+      if (e.type === "done") void end();
+    };
+    ws.onclose = () => { void end(); };
   }
 }
 

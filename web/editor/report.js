@@ -66,6 +66,23 @@ function badge(status) {
 }
 
 /**
+ * gradeWords says a graded submission as its page does: "passed · 31 / 35",
+ * then, when it was late, how its penalty was counted and the score that
+ * counts ("late by 1 day 2 h (−10% per started day: 2 days late, −20%):
+ * counts 24.8"). sub is GET /class/submissions/:id's JSON.
+ * @param {{result?: Result | null, error?: string, late?: string, counts?: number}} sub
+ * @returns {string}
+ */
+export function gradeWords(sub) {
+  const r = sub.result;
+  if (!r) return "not graded: " + (sub.error || "no result");
+  let s = (Object.hasOwn(LABEL, r.status) ? LABEL[r.status] : r.status) + " · " + num(r.score) + " / " + num(r.max_score);
+  if (sub.late) s += " · " + sub.late;
+  if (typeof sub.counts === "number") s += ": counts " + num(sub.counts);
+  return s;
+}
+
+/**
  * renderResult draws a graded exercise.
  * @param {Result} r
  * @returns {HTMLElement}

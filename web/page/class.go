@@ -14,7 +14,8 @@ import (
 
 // ClassSubmission is one submission of class mode with its latest grading.
 type ClassSubmission struct {
-	ID        int64
+	ID        int64 // the class's, in URLs
+	Number    int   // the learner's: her nth submission of the exercise (store.Submission.Number)
 	Learner   string
 	Exercise  string
 	CreatedAt time.Time
@@ -29,9 +30,14 @@ type ClassSubmission struct {
 	// reference solution's, or other learners' (SameAs names them).
 	MatchesSolution bool
 	SameAs          []string
-	// Late says how late it was against its due date ("late by 5 h"), ""
-	// when on time or without one.
+	// Late says how late it was against its due date and how its penalty
+	// was counted ("late by 5 h (−10% per started day: 1 day late,
+	// −10%)"), "" when on time or without one.
 	Late string
+	// Counts is the score that counts of a graded submission made late,
+	// after its penalty ("28"; "0" when the policy refuses it); "" when
+	// it is on time (its score counts as it is) or not graded.
+	Counts string
 }
 
 // copyNote says why a submission is flagged as a possible copy, "" if not.
@@ -66,6 +72,18 @@ type ClassLearnerView struct {
 	// Lessons: the class serves the lessons with the learner's code as
 	// Yours (/class/lessons/:slug); the page links them.
 	Lessons bool
+	// Counted is the score that counts of each exercise she has a graded
+	// submission of or a due date for, in course order.
+	Counted []ClassLearnerCount
+}
+
+// ClassLearnerCount is a learner's score that counts for one exercise.
+type ClassLearnerCount struct {
+	Exercise, Title string
+	Text            string // "28 / 35", or "—" when nothing counts yet
+	Number          int    // the submission it comes from, 0 if none
+	Submission      int64
+	Late            bool
 }
 
 // ClassSubmissionView is one submission's page (the learner's, or the
@@ -132,6 +150,10 @@ type ClassSubmissionsView struct {
 }
 
 func submissionURL(id int64) string { return "/class/submissions/" + strconv.FormatInt(id, 10) }
+
+// submissionName is how a page names a submission: the learner's own
+// count, "submission 3".
+func submissionName(s ClassSubmission) string { return "submission " + strconv.Itoa(s.Number) }
 
 // pitfallURL lists the submissions counted in one cell of the pitfalls
 // table.

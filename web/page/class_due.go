@@ -82,7 +82,7 @@ type ClassDueLine struct {
 type ClassSubmissionDue struct {
 	Due    string // the due date, in the course's zone
 	DueAt  string // the same, RFC 3339 in UTC
-	Mark   string // "on time", "late by 5 h (1 day: −10%)"
+	Mark   string // "on time", "late by 5 h (−10% per started day: 1 day late, −10%)"
 	OnTime bool
 	Left   string // where the due date stands now: "due in 2 days 3 h", "due date passed …"
 }

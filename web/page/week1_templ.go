@@ -99,7 +99,28 @@ func taskTokenBucket() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<p>Write the token bucket from week 1 in <code>exercises/tokenbucket</code>: a bucket of <em>capacity</em> tokens that starts full and refills at <em>ratePerSec</em> tokens per second.</p><ul><li>Count in units of 10<sup>-9</sup> token. A call later than the latest time seen adds <span class=\"formula\">(nowNs − latest) × ratePerSec</span> units, capped at <span class=\"formula\">capacity × 10⁹</span>.</li><li>A call at or before the latest time seen adds nothing and rewinds nothing.</li><li><code>TryAcquire(now, n)</code> succeeds only if all <code>n</code> tokens are there, and then takes them; otherwise it takes none. <code>n = 0</code> always succeeds.</li><li><code>Available</code> reports whole tokens, rounded down, and takes none.</li><li>Every <code>uint64</code> value of every argument is legal: no panic, no overflow, no wrap-around.</li><li>The benchmark check wants each call under 40 ns with no allocation.</li></ul><p>Read the four traps in <a href=\"/lessons/week-1#traps\">the lesson</a> before you start: each has a check of its own.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<p>Write the token bucket from week 1 ")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = taskWhere("tokenbucket").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, ": a bucket of <em>capacity</em> tokens that starts full and refills at <em>ratePerSec</em> tokens per second.</p><ul><li>Count in units of 10<sup>-9</sup> token. A call later than the latest time seen adds <span class=\"formula\">(nowNs − latest) × ratePerSec</span> units, capped at <span class=\"formula\">capacity × 10⁹</span>.</li><li>A call at or before the latest time seen adds nothing and rewinds nothing.</li><li><code>TryAcquire(now, n)</code> succeeds only if all <code>n</code> tokens are there, and then takes them; otherwise it takes none. <code>n = 0</code> always succeeds.</li><li><code>Available</code> reports whole tokens, rounded down, and takes none.</li><li>Every <code>uint64</code> value of every argument is legal: no panic, no overflow, no wrap-around.</li><li>The benchmark check wants each call under 40 ns with no allocation.</li></ul><p>Read the four traps in <a href=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var5 string
+		templ_7745c5c3_Var5, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL(ctx, "week-1", "traps")).ResolveURL(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week1.templ`, Line: 189, Col: 70}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var5)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "\">the lesson</a> before you start: each has a check of its own.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -125,7 +146,28 @@ func taskGCRA() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<p>Write GCRA in <code>exercises/gcra</code>: the same limiter as the token bucket, kept as a theoretical arrival time instead of a token count.</p><ul><li>Its decisions must equal, call for call, those of <code>tokenbucket.New(burst, ratePerSec, nowNs)</code> asked for one token at a time, whatever order the times come in.</li><li>A time earlier than one already seen counts as the latest time seen: a step back never refuses what the bucket would grant.</li><li>Keeping the emission interval in whole nanoseconds only works when <code>ratePerSec</code> divides 10⁹. Matching at every rate is worth its own points (pitfall <code>rounding</code>).</li><li>Invalid arguments to <code>New</code> panic with a message naming the argument.</li></ul><p>The lesson's <a href=\"/lessons/week-1#gcra\">GCRA section</a> explains the equivalence and the rounding catch.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<p>Write GCRA ")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = taskWhere("gcra").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, ": the same limiter as the token bucket, kept as a theoretical arrival time instead of a token count.</p><ul><li>Its decisions must equal, call for call, those of <code>tokenbucket.New(burst, ratePerSec, nowNs)</code> asked for one token at a time, whatever order the times come in.</li><li>A time earlier than one already seen counts as the latest time seen: a step back never refuses what the bucket would grant.</li><li>Keeping the emission interval in whole nanoseconds only works when <code>ratePerSec</code> divides 10⁹. Matching at every rate is worth its own points (pitfall <code>rounding</code>).</li><li>Invalid arguments to <code>New</code> panic with a message naming the argument.</li></ul><p>The lesson's <a href=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var7 string
+		templ_7745c5c3_Var7, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL(ctx, "week-1", "gcra")).ResolveURL(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week1.templ`, Line: 204, Col: 59}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var7)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "\">GCRA section</a> explains the equivalence and the rounding catch.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -85,7 +85,28 @@ func taskSlidingWindow() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<p>Write the bucketed sliding window from week 2 in <code>exercises/slidingwindow</code>: at most <em>limit</em> accepted messages in the current bucket and the <em>buckets − 1</em> before it.</p><ul><li>Each bucket is <span class=\"formula\">windowNs / buckets</span> nanoseconds long (integer division).</li><li>The current bucket is <span class=\"formula\">max(nowNs / bucketNs, latest bucket seen)</span>, starting from bucket 0: time never rewinds.</li><li>Rejected messages are not counted.</li><li>Any <code>uint64</code> time is legal, the very last nanosecond too. A “no bucket” marker of <code>MaxUint64</code> collides with a real bucket when a bucket is 1 ns long.</li><li>Memory is O(buckets) and <code>TryAcquire</code> is O(1) amortised whatever <code>buckets</code> is: the benchmark uses at least 1,000 buckets, so summing them on every call cannot pass.</li></ul><p>See <a href=\"/lessons/week-2#bucketed\">the bucketed sliding window</a> in the lesson for its guarantee.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<p>Write the bucketed sliding window from week 2 ")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = taskWhere("slidingwindow").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, ": at most <em>limit</em> accepted messages in the current bucket and the <em>buckets − 1</em> before it.</p><ul><li>Each bucket is <span class=\"formula\">windowNs / buckets</span> nanoseconds long (integer division).</li><li>The current bucket is <span class=\"formula\">max(nowNs / bucketNs, latest bucket seen)</span>, starting from bucket 0: time never rewinds.</li><li>Rejected messages are not counted.</li><li>Any <code>uint64</code> time is legal, the very last nanosecond too. A “no bucket” marker of <code>MaxUint64</code> collides with a real bucket when a bucket is 1 ns long.</li><li>Memory is O(buckets) and <code>TryAcquire</code> is O(1) amortised whatever <code>buckets</code> is: the benchmark uses at least 1,000 buckets, so summing them on every call cannot pass.</li></ul><p>See <a href=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var4 string
+		templ_7745c5c3_Var4, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL(ctx, "week-2", "bucketed")).ResolveURL(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week2.templ`, Line: 130, Col: 54}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var4)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "\">the bucketed sliding window</a> in the lesson for its guarantee.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

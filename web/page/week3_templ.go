@@ -100,7 +100,28 @@ func taskHierarchy() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<p>Write the nested limits from week 3 in <code>exercises/hierarchy</code>: a tree of token buckets (firm, account, session, up to <code>MaxDepth</code> levels), where a message takes tokens from its node and every ancestor, or from none.</p><ul><li>Every node is week 1's token bucket, with the same units: 1 token = 10⁹ units, starts full, refills <span class=\"formula\">elapsed × ratePerSec</span> units, capped at <span class=\"formula\">capacity × 10⁹</span>.</li><li>The tree has one clock: the latest time seen by any call moves forward for every node. A node earns its refill for all the time that passed, whether or not a call touched it; a lazy refill must come out the same.</li><li><code>TryAcquire(node, now, n)</code> succeeds only if every bucket on the path up to the top-level node holds <em>n</em> tokens, and then takes <em>n</em> from each; otherwise it takes nothing anywhere.</li><li><code>Add</code> returns ids 0, 1, 2, … in order; a node starts full as of the tree's latest time. A parent that does not exist, or a node deeper than <code>MaxDepth</code>, is an error naming the problem, and changes nothing.</li><li><code>Available</code> is the least number of whole tokens on the path. An id <code>Add</code> never returned: false and 0, no panic. Every <code>uint64</code> is legal.</li><li>The benchmark check wants <code>TryAcquire</code> on a random session of one firm, 10 accounts and 1,000 sessions under 40 ns, with no allocation.</li></ul><p>Read <a href=\"/lessons/week-3#all-or-nothing\">all or nothing</a> in the lesson first: it is the trap this exercise is built around.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<p>Write the nested limits from week 3 ")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = taskWhere("hierarchy").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, ": a tree of token buckets (firm, account, session, up to <code>MaxDepth</code> levels), where a message takes tokens from its node and every ancestor, or from none.</p><ul><li>Every node is week 1's token bucket, with the same units: 1 token = 10⁹ units, starts full, refills <span class=\"formula\">elapsed × ratePerSec</span> units, capped at <span class=\"formula\">capacity × 10⁹</span>.</li><li>The tree has one clock: the latest time seen by any call moves forward for every node. A node earns its refill for all the time that passed, whether or not a call touched it; a lazy refill must come out the same.</li><li><code>TryAcquire(node, now, n)</code> succeeds only if every bucket on the path up to the top-level node holds <em>n</em> tokens, and then takes <em>n</em> from each; otherwise it takes nothing anywhere.</li><li><code>Add</code> returns ids 0, 1, 2, … in order; a node starts full as of the tree's latest time. A parent that does not exist, or a node deeper than <code>MaxDepth</code>, is an error naming the problem, and changes nothing.</li><li><code>Available</code> is the least number of whole tokens on the path. An id <code>Add</code> never returned: false and 0, no panic. Every <code>uint64</code> is legal.</li><li>The benchmark check wants <code>TryAcquire</code> on a random session of one firm, 10 accounts and 1,000 sessions under 40 ns, with no allocation.</li></ul><p>Read <a href=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var4 string
+		templ_7745c5c3_Var4, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL(ctx, "week-3", "all-or-nothing")).ResolveURL(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week3.templ`, Line: 283, Col: 61}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var4)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "\">all or nothing</a> in the lesson first: it is the trap this exercise is built around.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -126,7 +147,28 @@ func taskFairQueue() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<p>Write deficit round robin (Shreedhar and Varghese, 1995) in <code>exercises/fairqueue</code>: a queue of commands per session, served one command per <code>Pop</code>, so that sessions share the engine in proportion to cost, not to the number of commands they send.</p><ul><li><code>Push(s, c)</code> appends a command of cost <em>c</em> to session <em>s</em>'s queue. A session that had nothing waiting joins the <em>end</em> of the round with a deficit of 0.</li><li>At the start of a session's turn (once per turn, not once per <code>Pop</code>) its deficit grows by the quantum. While its first command costs no more than the deficit, <code>Pop</code> serves it and subtracts its cost.</li><li>A first command that costs more than the deficit ends the turn: the session goes to the end of the round and keeps its deficit. A session whose queue empties leaves the round and its deficit drops to 0.</li><li>A command costing more than the quantum is served after enough turns: never skipped, never early. Within a session, commands leave in the order they came.</li><li>The benchmark check wants a <code>Push</code> and a <code>Pop</code> with 1,000 sessions waiting under 100 ns together, with no allocation once warmed up.</li></ul><p>See <a href=\"/lessons/week-3#drr\">deficit round robin</a> in the lesson, with a worked round.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<p>Write deficit round robin (Shreedhar and Varghese, 1995) ")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = taskWhere("fairqueue").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, ": a queue of commands per session, served one command per <code>Pop</code>, so that sessions share the engine in proportion to cost, not to the number of commands they send.</p><ul><li><code>Push(s, c)</code> appends a command of cost <em>c</em> to session <em>s</em>'s queue. A session that had nothing waiting joins the <em>end</em> of the round with a deficit of 0.</li><li>At the start of a session's turn (once per turn, not once per <code>Pop</code>) its deficit grows by the quantum. While its first command costs no more than the deficit, <code>Pop</code> serves it and subtracts its cost.</li><li>A first command that costs more than the deficit ends the turn: the session goes to the end of the round and keeps its deficit. A session whose queue empties leaves the round and its deficit drops to 0.</li><li>A command costing more than the quantum is served after enough turns: never skipped, never early. Within a session, commands leave in the order they came.</li><li>The benchmark check wants a <code>Push</code> and a <code>Pop</code> with 1,000 sessions waiting under 100 ns together, with no allocation once warmed up.</li></ul><p>See <a href=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var6 string
+		templ_7745c5c3_Var6, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL(ctx, "week-3", "drr")).ResolveURL(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week3.templ`, Line: 300, Col: 49}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var6)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "\">deficit round robin</a> in the lesson, with a worked round.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -152,7 +194,28 @@ func taskGateway() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "<p>Write the policy around the throttle in <code>exercises/gateway</code>: per-session budgets by session class, what each kind of message costs, what a refused client is told, and a configuration that can change while sessions are open.</p><ul><li>New orders and modifies share the <em>Orders</em> budget; cancels take from their own <em>Cancels</em> budget (unlimited, or at least as large as Orders); heartbeats are always accepted and touch nothing.</li><li>A refusal says which budget refused and <code>RetryAfterNs</code>: how long until that budget holds one whole token.</li><li>A refusal starts a flood that lasts until the session's next accepted order, modify or cancel. As the flood ages, refusals become <code>Silent</code> and then <code>Disconnect</code>, by the configured times.</li><li>Budgets belong to the session id: a reconnect finds them where they were (they kept earning, nothing refilled them). <code>Reload</code> validates first and changes nothing when it fails; otherwise it refills every session at its old rates up to now, then switches to the new budgets, capped at the new capacity.</li><li>One clock for the gateway, as in <code>hierarchy</code>; every <code>uint64</code> is legal.</li><li>The benchmark check wants <code>Admit</code> among 1,000 open sessions under 100 ns, with no allocation.</li></ul><p>The lesson's <a href=\"/lessons/week-3#policy\">policy around it</a> explains each rule and why it is there.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<p>Write the policy around the throttle ")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = taskWhere("gateway").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, ": per-session budgets by session class, what each kind of message costs, what a refused client is told, and a configuration that can change while sessions are open.</p><ul><li>New orders and modifies share the <em>Orders</em> budget; cancels take from their own <em>Cancels</em> budget (unlimited, or at least as large as Orders); heartbeats are always accepted and touch nothing.</li><li>A refusal says which budget refused and <code>RetryAfterNs</code>: how long until that budget holds one whole token.</li><li>A refusal starts a flood that lasts until the session's next accepted order, modify or cancel. As the flood ages, refusals become <code>Silent</code> and then <code>Disconnect</code>, by the configured times.</li><li>Budgets belong to the session id: a reconnect finds them where they were (they kept earning, nothing refilled them). <code>Reload</code> validates first and changes nothing when it fails; otherwise it refills every session at its old rates up to now, then switches to the new budgets, capped at the new capacity.</li><li>One clock for the gateway, as in <code>hierarchy</code>; every <code>uint64</code> is legal.</li><li>The benchmark check wants <code>Admit</code> among 1,000 open sessions under 100 ns, with no allocation.</li></ul><p>The lesson's <a href=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var8 string
+		templ_7745c5c3_Var8, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL(ctx, "week-3", "policy")).ResolveURL(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week3.templ`, Line: 318, Col: 61}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var8)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "\">policy around it</a> explains each rule and why it is there.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

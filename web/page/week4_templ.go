@@ -58,7 +58,7 @@ func week4(l course.Lesson, a Assets) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		templ_7745c5c3_Err = vizMount(l, "governor",
-			"The governor against four targets. Blue: the offer per window; green: the target's capacity; red dashed: last_bad, and 75% of it. Below: attempt failures (red bars) against requests ok (green line). With “Gets healthier”, watch the memory clear once the caches warm at 20 s and the doubling return. With “Degrades”, switch the governor off: before the compaction a fifth of all attempts fail while the ok % stays green; after it, almost nothing gets through. Yours runs the code in exercises/governor.", a).Render(ctx, templ_7745c5c3_Buffer)
+			"The governor against four targets. Blue: the offer per window; green: the target's capacity; red dashed: last_bad, and 75% of it. Below: attempt failures (red bars) against requests ok (green line). With “Gets healthier”, watch the memory clear once the caches warm at 20 s and the doubling return. With “Degrades”, switch the governor off: before the compaction a fifth of all attempts fail while the ok % stays green; after it, almost nothing gets through. "+yoursRuns(ctx, "governor"), a).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -93,7 +93,7 @@ func week4(l course.Lesson, a Assets) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		templ_7745c5c3_Err = vizMount(l, "gradient2",
-			"Gradient2 in front of a server of 20 workers taking about 100 ms each (200 requests per second), under load steps of 0.5, 1.3, 0.5 and 2 times that, 10 s each. Top: the limit and the requests in flight, shaded where the load is over capacity. Bottom: the short RTT (mean per 50 ms), the long RTT and, dashed, the tolerance above it. The table sums up each step. Yours runs the code in exercises/gradient2.", a).Render(ctx, templ_7745c5c3_Buffer)
+			"Gradient2 in front of a server of 20 workers taking about 100 ms each (200 requests per second), under load steps of 0.5, 1.3, 0.5 and 2 times that, 10 s each. Top: the limit and the requests in flight, shaded where the load is over capacity. Bottom: the short RTT (mean per 50 ms), the long RTT and, dashed, the tolerance above it. The table sums up each step. "+yoursRuns(ctx, "gradient2"), a).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -119,7 +119,54 @@ func taskGovernor() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<p>Write the backpressure governor from week 4 in <code>exercises/governor</code>: one offer, moved once per window by the window's attempt-failure fraction.</p><ul><li><code>Decide</code>: above <em>High</em>, back off to <span class=\"formula\">max(Floor, current × clamp(1 − frac, 0.25, 0.9))</span> and remember <em>current</em> as <em>LastBad</em>; between the marks, hold; clean with no memory, double up to the ceiling; clean below 75% of <em>LastBad</em>, ×1.5 but no further than that 75%; otherwise probe by <span class=\"formula\">max(1, 0.02 × LastBad)</span>.</li><li>A clean window never changes <em>LastBad</em>. <code>MemoryClearStreak</code> clean windows in a row at or above it clear it.</li><li><code>Observe</code> takes the window from the <em>deltas</em> of the cumulative counters, never the lifetime ratio. A window with no resolved attempt, or with counters that went backwards (a reset: the new baseline), holds and resets the streak.</li><li>The opening offer is <em>Start</em>, or <em>Floor</em> when it is 0, clamped into <span class=\"formula\">[Floor, Ceiling]</span>. Offers are compared with a relative tolerance of 10⁻⁹.</li></ul><p>The lesson walks through <a href=\"/lessons/week-4#slow-start\">slow start</a>, <a href=\"/lessons/week-4#memory\">congestion memory</a> and <a href=\"/lessons/week-4#windows\">windows from deltas</a>, and lets you run your governor beside the reference.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<p>Write the backpressure governor from week 4 ")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = taskWhere("governor").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, ": one offer, moved once per window by the window's attempt-failure fraction.</p><ul><li><code>Decide</code>: above <em>High</em>, back off to <span class=\"formula\">max(Floor, current × clamp(1 − frac, 0.25, 0.9))</span> and remember <em>current</em> as <em>LastBad</em>; between the marks, hold; clean with no memory, double up to the ceiling; clean below 75% of <em>LastBad</em>, ×1.5 but no further than that 75%; otherwise probe by <span class=\"formula\">max(1, 0.02 × LastBad)</span>.</li><li>A clean window never changes <em>LastBad</em>. <code>MemoryClearStreak</code> clean windows in a row at or above it clear it.</li><li><code>Observe</code> takes the window from the <em>deltas</em> of the cumulative counters, never the lifetime ratio. A window with no resolved attempt, or with counters that went backwards (a reset: the new baseline), holds and resets the streak.</li><li>The opening offer is <em>Start</em>, or <em>Floor</em> when it is 0, clamped into <span class=\"formula\">[Floor, Ceiling]</span>. Offers are compared with a relative tolerance of 10⁻⁹.</li></ul><p>The lesson walks through <a href=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var6 string
+		templ_7745c5c3_Var6, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL(ctx, "week-4", "slow-start")).ResolveURL(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week4.templ`, Line: 190, Col: 77}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var6)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\">slow start</a>, <a href=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var7 string
+		templ_7745c5c3_Var7, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL(ctx, "week-4", "memory")).ResolveURL(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week4.templ`, Line: 190, Col: 140}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var7)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "\">congestion memory</a> and <a href=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var8 string
+		templ_7745c5c3_Var8, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL(ctx, "week-4", "windows")).ResolveURL(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week4.templ`, Line: 190, Col: 214}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var8)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "\">windows from deltas</a>, and lets you run your governor beside the reference.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -145,7 +192,41 @@ func taskGradient2() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "<p>Write the Gradient2 concurrency limit from week 4 in <code>exercises/gradient2</code>, after Netflix's <code>Gradient2Limit</code>: one <code>Update</code> per sample.</p><ul><li>The short RTT is the sample. The long RTT is the plain mean of the first 10 samples, then an exponential average with factor <span class=\"formula\">2 / (LongWindow + 1)</span>; when it is more than twice the short RTT, the stored value is multiplied by 0.95 (the current sample still uses the undecayed one).</li><li>A sample with <span class=\"formula\">inflight &lt; limit / 2</span> is app-limited: the limit does not change.</li><li>Otherwise <span class=\"formula\">gradient = max(0.5, min(1, RTTTolerance × long / short))</span>, <span class=\"formula\">n = limit × gradient + queue</span>, smoothed as <span class=\"formula\">limit × (1 − Smoothing) + n × Smoothing</span> and clamped to <span class=\"formula\">[MinLimit, MaxLimit]</span>.</li><li><code>QueueSize</code> is called with <code>int(limit)</code>; nil means a constant 4.</li></ul><p>See <a href=\"/lessons/week-4#gradient2\">latency as the signal</a> and <a href=\"/lessons/week-4#long-rtt\">the long RTT</a> in the lesson.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<p>Write the Gradient2 concurrency limit from week 4 ")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = taskWhere("gradient2").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, ", after Netflix's <code>Gradient2Limit</code>: one <code>Update</code> per sample.</p><ul><li>The short RTT is the sample. The long RTT is the plain mean of the first 10 samples, then an exponential average with factor <span class=\"formula\">2 / (LongWindow + 1)</span>; when it is more than twice the short RTT, the stored value is multiplied by 0.95 (the current sample still uses the undecayed one).</li><li>A sample with <span class=\"formula\">inflight &lt; limit / 2</span> is app-limited: the limit does not change.</li><li>Otherwise <span class=\"formula\">gradient = max(0.5, min(1, RTTTolerance × long / short))</span>, <span class=\"formula\">n = limit × gradient + queue</span>, smoothed as <span class=\"formula\">limit × (1 − Smoothing) + n × Smoothing</span> and clamped to <span class=\"formula\">[MinLimit, MaxLimit]</span>.</li><li><code>QueueSize</code> is called with <code>int(limit)</code>; nil means a constant 4.</li></ul><p>See <a href=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var10 string
+		templ_7745c5c3_Var10, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL(ctx, "week-4", "gradient2")).ResolveURL(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week4.templ`, Line: 205, Col: 55}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var10)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "\">latency as the signal</a> and <a href=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var11 string
+		templ_7745c5c3_Var11, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL(ctx, "week-4", "long-rtt")).ResolveURL(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week4.templ`, Line: 205, Col: 134}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var11)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "\">the long RTT</a> in the lesson.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -53,7 +53,7 @@ func week5(l course.Lesson, a Assets) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		templ_7745c5c3_Err = vizMount(l, "breaker",
-			"Top: the backend (up or down) and the breaker's state over time; each client's attempts in its lane, a tick per call coloured by its result (green success, red failure, dark red a call that hung until its timeout, purple a late result) and, under it, a bar for a call of 150 ms or more; grey ticks are the calls refused at once, ▾ the probes. Below: the attempts reaching the backend per second, the side shown filled and the other dashed. The table lists every half-open period with the calls it let through and refused; the log, every change of state and every late result with the state before and after it. Yours runs the code in exercises/breaker.", a).Render(ctx, templ_7745c5c3_Buffer)
+			"Top: the backend (up or down) and the breaker's state over time; each client's attempts in its lane, a tick per call coloured by its result (green success, red failure, dark red a call that hung until its timeout, purple a late result) and, under it, a bar for a call of 150 ms or more; grey ticks are the calls refused at once, ▾ the probes. Below: the attempts reaching the backend per second, the side shown filled and the other dashed. The table lists every half-open period with the calls it let through and refused; the log, every change of state and every late result with the state before and after it. "+yoursRuns(ctx, "breaker"), a).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -83,7 +83,28 @@ func taskThrottle() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<p>Write the three throttles of week 5 in <code>exercises/throttle</code>: an operator's circuit breaker, a per-address sliding-window rate limit with overrides and a whitelist, and congestion throttling that moves the global limit, applied to each write in the order the lesson gives.</p><ul><li><code>Write</code> checks, stopping at the first refusal: automatic recovery, then Paused (<code>ErrPaused</code>, whitelisted included), then the degraded cap (<code>ErrDegradedLimit</code>, whitelisted included), then the address's rate limit (<code>ErrRateLimited</code>), which the whitelist skips.</li><li>An address's override wins over the global limit; congestion never moves an override.</li><li>Congestion refuses nothing: only <code>AdjustCongestion</code> reads the accepted writes, sets the level and, on a change of level, moves the global <code>MaxCalls</code> by basis points, rounded down and clamped.</li><li>An accepted write counts everywhere it can, whitelisted or not; a refused one counts nowhere.</li><li><code>Status</code> returns the whole picture in one value.</li><li>The benchmark check wants <code>Write</code> among 1,000 addresses under 100 ns, with no allocation.</li></ul><p>The lesson's <a href=\"/lessons/week-5#precedence\">which one decides</a> explains the order and why it is the one that applies.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<p>Write the three throttles of week 5 ")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = taskWhere("throttle").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, ": an operator's circuit breaker, a per-address sliding-window rate limit with overrides and a whitelist, and congestion throttling that moves the global limit, applied to each write in the order the lesson gives.</p><ul><li><code>Write</code> checks, stopping at the first refusal: automatic recovery, then Paused (<code>ErrPaused</code>, whitelisted included), then the degraded cap (<code>ErrDegradedLimit</code>, whitelisted included), then the address's rate limit (<code>ErrRateLimited</code>), which the whitelist skips.</li><li>An address's override wins over the global limit; congestion never moves an override.</li><li>Congestion refuses nothing: only <code>AdjustCongestion</code> reads the accepted writes, sets the level and, on a change of level, moves the global <code>MaxCalls</code> by basis points, rounded down and clamped.</li><li>An accepted write counts everywhere it can, whitelisted or not; a refused one counts nowhere.</li><li><code>Status</code> returns the whole picture in one value.</li><li>The benchmark check wants <code>Write</code> among 1,000 addresses under 100 ns, with no allocation.</li></ul><p>The lesson's <a href=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var3 string
+		templ_7745c5c3_Var3, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL(ctx, "week-5", "precedence")).ResolveURL(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week5.templ`, Line: 238, Col: 65}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var3)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "\">which one decides</a> explains the order and why it is the one that applies.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -109,7 +130,28 @@ func taskBreaker() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<p>Write the classic failure-driven circuit breaker in <code>exercises/breaker</code>: Closed, Open and HalfOpen, tripped by consecutive failures and healed by probes.</p><ul><li>Closed: every call is allowed. A failure adds to the count of consecutive failures, a success sets it back to 0; reaching <code>FailureThreshold</code> opens the breaker.</li><li>Open: every call is refused until <code>OpenNs</code> have passed since it opened; at exactly that instant it is HalfOpen.</li><li>HalfOpen: the first <code>HalfOpenProbes</code> calls are allowed, the rest refused. One failure reopens it from that moment; <code>HalfOpenProbes</code> successes close it.</li><li>Every change of state starts a new generation: a ticket from an earlier one, or one never issued, is ignored by <code>Done</code>.</li><li>One clock, as in every exercise: a time earlier than the latest seen changes nothing; an open period that would end past the largest <code>uint64</code> never ends.</li><li>The benchmark check wants an <code>Allow</code> and its <code>Done</code> under 40 ns together, with no allocation.</li></ul><p>Read <a href=\"/lessons/week-5#generations\">generations</a> in the lesson first: it is the trap most breakers fall into.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "<p>Write the classic failure-driven circuit breaker ")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = taskWhere("breaker").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, ": Closed, Open and HalfOpen, tripped by consecutive failures and healed by probes.</p><ul><li>Closed: every call is allowed. A failure adds to the count of consecutive failures, a success sets it back to 0; reaching <code>FailureThreshold</code> opens the breaker.</li><li>Open: every call is refused until <code>OpenNs</code> have passed since it opened; at exactly that instant it is HalfOpen.</li><li>HalfOpen: the first <code>HalfOpenProbes</code> calls are allowed, the rest refused. One failure reopens it from that moment; <code>HalfOpenProbes</code> successes close it.</li><li>Every change of state starts a new generation: a ticket from an earlier one, or one never issued, is ignored by <code>Done</code>.</li><li>One clock, as in every exercise: a time earlier than the latest seen changes nothing; an open period that would end past the largest <code>uint64</code> never ends.</li><li>The benchmark check wants an <code>Allow</code> and its <code>Done</code> under 40 ns together, with no allocation.</li></ul><p>Read <a href=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var5 string
+		templ_7745c5c3_Var5, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL(ctx, "week-5", "generations")).ResolveURL(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/week5.templ`, Line: 255, Col: 58}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var5)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "\">generations</a> in the lesson first: it is the trap most breakers fall into.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -16,12 +16,3 @@ func (a Assets) WithClassYours(api string) Assets {
 
 // classYours is the endpoint of the learner's build, "" for none.
 func (a Assets) classYours() string { return a.yoursAPI }
-
-// lessonsPath is where the navigation links the lessons: the class's own
-// (/class/lessons/, which keep the learner's Yours) from a class lesson.
-func (a Assets) lessonsPath() string {
-	if a.yoursAPI != "" {
-		return "/class/lessons/"
-	}
-	return "/lessons/"
-}

@@ -17,7 +17,8 @@
     START: "start",     // a check started: e.check
     RESULT: "result",   // a check's result: e.result
     DONE: "done",       // graded and stored: e.summary, or e.message
-    RESYNC: "resync"    // this view fell behind: reload
+    RESYNC: "resync",   // this view fell behind: reload
+    COURSE: "course"    // a due date or an extension changed
   };
 
   function socket(path) {
@@ -61,6 +62,12 @@
     };
   }
 
+  // served holds each live part's HTML (data-live-part) as the server
+  // last wrote it, read before any script here changes the page.
+  var served = {};
+  var liveParts = function (root) { return root.querySelectorAll("[data-live-part]"); };
+  Array.prototype.forEach.call(liveParts(document), function (p) { served[p.getAttribute("data-live-part")] = p.outerHTML; });
+
   // Wide tables scroll sideways in a box (templ scrollBox): mark the edges
   // that hide more (data-more="left", "right" or both), which lab.css
   // shades and hints at; on a screen wide enough nothing is marked.
@@ -85,9 +92,116 @@
   };
   scrollBoxes();
 
-  // The dashboard: update a learner's cell with the words the server sends
-  // (internal/class/cell writes them; nothing here does), and the pitfalls
-  // table, which the server renders again and this script sorts.
+  // focusKey names the element that has the keyboard focus inside root,
+  // so that the same one can take it back in root's fresh copy.
+  var focusKey = function (root) {
+    var a = document.activeElement;
+    if (!a || a === document.body || !root.contains(a)) { return null; }
+    var names = ["data-testid", "data-sort", "href", "id"];
+    for (var i = 0; i < names.length; i++) {
+      if (a.hasAttribute(names[i])) { return "[" + names[i] + "=\"" + a.getAttribute(names[i]).replace(/"/g, "\\\"") + "\"]"; }
+    }
+    return null;
+  };
+  var refocus = function (root, key) {
+    var el = key ? root.querySelector(key) : null;
+    if (el && el.focus) { el.focus(); }
+  };
+
+  // updateCells brings part's table cells (td with a data-testid) to the
+  // fresh copy's in place, and reports whether it could: false when the
+  // cells differ in number or names (a learner or an exercise came), and
+  // the part must be replaced whole. A changed cell flashes.
+  var updateCells = function (part, fresh) {
+    var now = part.querySelectorAll("td[data-testid]"), next = fresh.querySelectorAll("td[data-testid]");
+    if (now.length !== next.length) { return false; }
+    for (var i = 0; i < now.length; i++) {
+      if (now[i].getAttribute("data-testid") !== next[i].getAttribute("data-testid")) { return false; }
+    }
+    for (var k = 0; k < now.length; k++) {
+      var td = now[k], nx = next[k];
+      if (td.innerHTML === nx.innerHTML && td.getAttribute("data-state") === nx.getAttribute("data-state")) { continue; }
+      for (var a = 0; a < nx.attributes.length; a++) { td.setAttribute(nx.attributes[a].name, nx.attributes[a].value); }
+      var key = focusKey(td);
+      td.innerHTML = nx.innerHTML;
+      refocus(td, key);
+      td.classList.remove("flash");
+      void td.offsetWidth;
+      td.classList.add("flash");
+    }
+    return true;
+  };
+
+  // follow keeps a page's live parts (data-live-part) as a reload would
+  // show them: it returns a function that reads the page again (one read
+  // at a time; one asked for meanwhile comes after) and replaces each part
+  // whose HTML the server changed, keeping the keyboard focus; a part
+  // marked data-live-cells has its cells updated in place instead. Then it
+  // calls after, and counts the reads in body's data-live-reads.
+  var follow = function (state, after) {
+    var busy = false, again = false;
+    var read = function () {
+      if (busy) { again = true; return; }
+      busy = true;
+      fetch(location.pathname + location.search, { credentials: "same-origin", headers: { Accept: "text/html" } })
+        .then(function (r) { if (!r.ok) { throw new Error("reading the page: " + r.status); } return r.text(); })
+        .then(function (html) {
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          var parts = liveParts(document);
+          for (var i = 0; i < parts.length; i++) {
+            var part = parts[i], name = part.getAttribute("data-live-part");
+            var fresh = doc.querySelector("[data-live-part=\"" + name + "\"]");
+            if (!fresh) { continue; }
+            var cells = part.hasAttribute("data-live-cells");
+            if (!cells && fresh.outerHTML === served[name]) { continue; }
+            served[name] = fresh.outerHTML;
+            if (cells && updateCells(part, fresh)) { continue; }
+            var key = focusKey(part);
+            var node = document.importNode(fresh, true);
+            part.replaceWith(node);
+            refocus(node, key);
+          }
+          scrollBoxes();
+          if (after) { after(); }
+          document.body.setAttribute("data-live-reads", String(Number(document.body.getAttribute("data-live-reads") || 0) + 1));
+        })
+        .catch(function () { if (state) { state.textContent = "live updates stopped: reload the page"; state.removeAttribute("data-live"); } })
+        .then(function () {
+          busy = false;
+          if (again) { again = false; read(); }
+        });
+    };
+    return read;
+  };
+
+  // listen opens a page's websocket of events and reads the page again
+  // (read) on each, saying in state whether it is live.
+  var listen = function (path, state, read, onEvent) {
+    var ws = socket(path);
+    ws.onopen = function () { if (state) { state.textContent = "live"; state.setAttribute("data-live", "1"); } };
+    ws.onclose = function () { if (state) { state.textContent = "live updates stopped: reload the page"; state.removeAttribute("data-live"); } };
+    ws.onmessage = function (m) {
+      var e = JSON.parse(m.data);
+      if (e.type === EVENT.RESYNC) { location.reload(); return; }
+      if (e.type === EVENT.HELLO) { return; }
+      if (onEvent) { onEvent(e); }
+      read();
+    };
+  };
+
+  // A learner's pages (her home, an exercise, a submission) follow her
+  // submissions' gradings and the course's changes.
+  var mine = document.querySelector("[data-live-page]");
+  if (mine) {
+    var mineState = document.querySelector("[data-testid=live-state]");
+    listen(mine.getAttribute("data-live-page"), mineState, follow(mineState, null), null);
+  }
+
+  // The dashboard: a learner's cell takes the words the server sends at
+  // once (internal/class/cell writes them; nothing here does), then the
+  // page is read again for the rest (the cells, the pitfalls table, which
+  // this script sorts, the scores that count, the due dates, the
+  // submissions, the queue).
   var dash = document.querySelector("[data-live-dashboard]");
   if (dash) {
     var state = document.querySelector("[data-testid=live-state]");
@@ -160,58 +274,10 @@
         applySort();
       });
     }
-    // refreshPitfalls fetches the table again (one request at a time; a
-    // grading that lands meanwhile asks for one more), keeping the sort
-    // and the keyboard focus on a sort button.
-    var fetching = false, again = false;
-    var refreshPitfalls = function () {
-      if (!pitfalls) { return; }
-      if (fetching) { again = true; return; }
-      fetching = true;
-      fetch(pitfalls.getAttribute("data-pitfalls-section"), { credentials: "same-origin" })
-        .then(function (r) { if (!r.ok) { throw new Error("pitfalls: " + r.status); } return r.text(); })
-        .then(function (html) {
-          var body = pitfalls.querySelector("[data-pitfalls-body]");
-          var focused = document.activeElement && body && body.contains(document.activeElement) ? document.activeElement.getAttribute("data-sort") : null;
-          var tmp = document.createElement("div");
-          tmp.innerHTML = html;
-          var fresh = tmp.querySelector("[data-pitfalls-body]");
-          if (body && fresh) { body.replaceWith(fresh); }
-          applySort();
-          scrollBoxes();
-          if (focused) {
-            var b = pitfalls.querySelector("button[data-sort=\"" + focused + "\"]");
-            if (b) { b.focus(); }
-          }
-          pitfalls.setAttribute("data-refreshed", String(Number(pitfalls.getAttribute("data-refreshed") || 0) + 1));
-        })
-        .catch(function () { state.textContent = "live updates stopped: reload the page"; })
-        .then(function () {
-          fetching = false;
-          if (again) { again = false; refreshPitfalls(); }
-        });
-    };
-
-    var dws = socket(dash.getAttribute("data-live-dashboard"));
-    dws.onopen = function () { state.textContent = "live"; state.setAttribute("data-live", "1"); };
-    dws.onclose = function () { state.textContent = "live updates stopped: reload the page"; state.removeAttribute("data-live"); };
-    dws.onmessage = function (m) {
-      var e = JSON.parse(m.data);
-      if (e.type === EVENT.RESYNC) { location.reload(); return; }
-      if (!e.learner) { return; }
+    listen(dash.getAttribute("data-live-dashboard"), state, follow(state, applySort), function (e) {
+      if (!e.learner || !e.cell) { return; }
       var td = cell(e.learner, e.exercise);
-      if (!td) { return; }
-      if (e.type === EVENT.QUEUED || e.type === EVENT.RUNNING) {
-        td.setAttribute("data-state", e.type);
-        if (e.cell) { show(td, e.cell); }
-        return;
-      }
-      if (e.type !== EVENT.DONE || !e.cell) { return; }
-      show(td, e.cell);
-      td.classList.remove("flash");
-      void td.offsetWidth;
-      td.classList.add("flash");
-      if (e.pitfalls) { refreshPitfalls(); }
-    };
+      if (td) { show(td, e.cell); }
+    });
   }
 })();
