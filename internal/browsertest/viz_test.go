@@ -210,7 +210,7 @@ const figuresJS = `
 		else if (e.tagName === "INPUT" || e.tagName === "SELECT") f[id] = e.value;
 		else f[id] = e.textContent.replace(/\s+/g, " ").trim();
 	}
-	const n = id => (f[id] === undefined || f[id] === "" ? NaN : Number(f[id]));
+	const n = id => (f[id] === undefined || f[id] === "" ? NaN : Number(f[id].replace(/,/g, ""))); // counts are written 220,491
 `
 
 func (v *vizPage) figuresExpr(cond string) string {
@@ -316,11 +316,12 @@ func (f figures) text(id string) string {
 	return s
 }
 
-// int returns a figure that must be a plain integer.
+// int returns a figure that must be an integer, plain or in groups of
+// three (220,491).
 func (f figures) int(id string) int64 {
 	f.t.Helper()
 	s := f.text(id)
-	n, err := strconv.ParseInt(s, 10, 64)
+	n, err := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64)
 	if err != nil {
 		f.t.Fatalf("[data-testid=%q] = %q, want a plain integer", id, s)
 	}

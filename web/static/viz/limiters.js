@@ -114,6 +114,12 @@ const COLORS = {
 // ---- small DOM helpers -------------------------------------------------
 
 /**
+ * count is a count as prose writes it, in groups of three: 220,491.
+ * @param {number} n
+ */
+function count(n) { return n.toLocaleString("en"); }
+
+/**
  * @param {string} label
  * @param {HTMLElement} control
  */
@@ -712,15 +718,15 @@ class LimitersViz extends Viz {
     const s = this.state, lay = api.layout, ui = this.ui;
     const N = info.limit;
     ui.clock.textContent = "t = " + formatSeconds(this.now) + (this.slowed ? " (slowed: too many messages per frame)" : "");
-    ui.messages.textContent = String(s[lay.messages]);
+    ui.messages.textContent = count(s[lay.messages]);
     ui.lost.textContent = formatCredit(s[lay.lostWhole], s[lay.lostUnits]);
     const parts = [];
     for (const lane of this.lanes) {
       const L = lane.ui, fig = this.frozen.get(lane.id);
       const max = fig ? fig.max : this.laneField(lane, "max");
-      L.accepted.textContent = String(fig ? fig.accepted : this.laneField(lane, "accepted"));
-      L.refused.textContent = String(fig ? fig.refused : this.laneField(lane, "refused"));
-      L.max.textContent = String(max);
+      L.accepted.textContent = count(fig ? fig.accepted : this.laneField(lane, "accepted"));
+      L.refused.textContent = count(fig ? fig.refused : this.laneField(lane, "refused"));
+      L.max.textContent = count(max);
       // A window limiter promises N per W; a bucket promises b + r·W.
       const bucket = lane.view.bucket;
       const over = max > (bucket ? info.bound : N);
