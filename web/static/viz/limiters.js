@@ -306,6 +306,10 @@ class LimitersViz extends Viz {
     this.el = h("div", { class: "rlv" }, [controls, statusLine, key, legend, ui.lanesBox]);
     this.root.appendChild(this.el);
 
+    // Yours runs the exercise the learner writes, whose bucket refills
+    // exactly: under Naive refill the token bucket lane would be the
+    // lab's, and Yours only the GCRA. The refill follows the Code switch.
+    ui.impl.addEventListener("change", () => { if (ui.impl.value === "yours") ui.refill.value = "exact"; });
     // Any setting restarts the run.
     for (const el of [ui.limit, ui.window, ui.buckets, ui.burst, ui.refill, ui.impl]) {
       el.addEventListener("change", () => { this.readControls(); this.restart(); });
@@ -608,9 +612,14 @@ class LimitersViz extends Viz {
     ui.keyText.appendChild(document.createTextNode("Every limiter has the same long-run limit: N = " + N +
       " per W = " + w + " (token bucket and GCRA: r = " + info.rate + "/s, b = " + info.burst + "). " +
       "The figure to watch is max in any W: the most messages a limiter accepted in any interval of length W."));
+    // The figure is the token bucket lane's (lab/sim State.Lost): the
+    // lab's naive bucket's loss, or what the exact lane, yours or the
+    // reference, is short of an exact bucket that took the same messages.
     ui.lostNote.textContent = info.refill === "naive"
       ? "(naive refill rounds every refill down to whole tokens)"
-      : "(exact refill keeps every fraction; switch Refill to Naive)";
+      : info.impl === "Reference"
+        ? "(exact refill keeps every fraction; switch Refill to Naive)"
+        : "(what your token bucket holds less than an exact one that accepted the same messages)";
     ui.lostLine.classList.toggle("rlv-active", info.refill === "naive");
     let note = "";
     if (info.traffic === "edge") note = "Edge attack: N messages in the last 50 ms before a window boundary and N more in the 50 ms after it, every other window.";
