@@ -12,18 +12,7 @@ import (
 // box's width, and the numbers in it broken across lines.
 const tableFit = `((root) => Array.from(root.querySelectorAll("table")).map((t) => {
 	const box = t.closest(".table-scroll") || t.parentElement;
-	const broken = [];
-	const walk = document.createTreeWalker(t, NodeFilter.SHOW_TEXT);
-	for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-		for (const m of n.data.matchAll(/\d(?:[\d_,.]*\d)?/g)) {
-			const r = document.createRange();
-			r.setStart(n, m.index);
-			r.setEnd(n, m.index + m[0].length);
-			const tops = new Set(Array.from(r.getClientRects()).filter((q) => q.width > 0).map((q) => Math.round(q.top)));
-			if (tops.size > 1) broken.push(m[0]);
-		}
-	}
-	return {cls: t.className, width: Math.round(t.getBoundingClientRect().width), box: box.clientWidth, broken};
+	return {cls: t.className, width: Math.round(t.getBoundingClientRect().width), box: box.clientWidth, broken: ` + brokenNumbers + `(t)};
 }))`
 
 // numberFormats lists, under root, numbers written against the lab's one
