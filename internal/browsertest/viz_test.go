@@ -647,17 +647,17 @@ func TestVizImplSwitch(t *testing.T) {
 				errs := Console(ctx)
 				v := openViz(t, ctx, s, l.slug, l.preset)
 				v.waitFor("Reference", `f["impl-status"] === "Reference"`)
-				naive := v.figures().text("refill") == "naive"
-				// With naive refill the token bucket lane is the lab's own.
-				implLanes := []string{"sliding", "tokenbucket", "gcra"}
-				labLanes := []string{"fixed", "slidinglog"}
-				if naive {
-					implLanes, labLanes = []string{"sliding", "gcra"}, []string{"fixed", "slidinglog", "tokenbucket"}
-				}
-
 				v.set("speed", "30")
 				v.set("impl", "yours")
 				f := v.waitFor("Yours, running", `f["impl-status"].startsWith("Yours") && n("messages") >= 1000`)
+				// Yours runs the exercises' buckets, which refill exactly:
+				// the refill follows the Code switch. (With naive refill the
+				// token bucket lane would be the lab's own.)
+				if got := f.text("refill"); got != "exact" {
+					t.Errorf("with Code = Yours, Refill = %q; want exact", got)
+				}
+				implLanes := []string{"sliding", "tokenbucket", "gcra"}
+				labLanes := []string{"fixed", "slidinglog"}
 				status := f.text("impl-status")
 				t.Logf("impl-status with Yours: %q", status)
 				var reason string

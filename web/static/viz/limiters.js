@@ -309,7 +309,19 @@ class LimitersViz extends Viz {
     // Yours runs the exercise the learner writes, whose bucket refills
     // exactly: under Naive refill the token bucket lane would be the
     // lab's, and Yours only the GCRA. The refill follows the Code switch.
-    ui.impl.addEventListener("change", () => { if (ui.impl.value === "yours") ui.refill.value = "exact"; });
+    // Back on the reference, the refill is what it was.
+    /** @type {string} the refill before Code = Yours set it, "" if it did not */
+    let refillBefore = "";
+    ui.impl.addEventListener("change", () => {
+      if (ui.impl.value === "yours") {
+        refillBefore = ui.refill.value;
+        ui.refill.value = "exact";
+      } else if (refillBefore) {
+        ui.refill.value = refillBefore;
+        refillBefore = "";
+      }
+    });
+    ui.refill.addEventListener("change", () => { refillBefore = ""; }); // chosen by hand: it stays
     // Any setting restarts the run.
     for (const el of [ui.limit, ui.window, ui.buckets, ui.burst, ui.refill, ui.impl]) {
       el.addEventListener("change", () => { this.readControls(); this.restart(); });
