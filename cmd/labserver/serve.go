@@ -333,6 +333,7 @@ func startLive(ctx context.Context, st *store.Store, root string, static fs.FS, 
 	cfg := live.Config{
 		Hub:   hub,
 		Build: func(ctx context.Context) error { return buildYours(ctx, root, dir) },
+		Seed:  grader.DefaultSeed,
 		Grade: func(ctx context.Context, ids []string, pass live.Pass, progress func(grader.Event)) (*report.Report, error) {
 			return grader.Grade(ctx, grader.Options{
 				Root: root, Target: "exercises", Exercises: ids, Seed: grader.DefaultSeed,

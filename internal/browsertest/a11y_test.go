@@ -244,7 +244,7 @@ func TestVizCanvasesDescribeWhatTheyShow(t *testing.T) {
 			if !ok || name == "" || Eval[string](t, ctx, canvas+`.getAttribute("role")`) != "img" {
 				t.Fatalf("the chart's first label = %q, want role=img and its name, a colon and what it shows", first)
 			}
-			fig := `const fig = (id) => (` + mount + `.querySelector('[data-testid="' + id + '"]') || {textContent: ""}).textContent.trim();`
+			fig := `const fig = (id) => (` + mount + `.querySelector('[data-testid="' + id + '"]') || {textContent: ""}).textContent.trim().replace(/,/g, "");`
 			waitJS(t, ctx, `(() => { `+fig+` return `+c.until+`; })()`, "the run to get going: "+c.until)
 			Eval[bool](t, ctx, mount+`.querySelector('[data-testid="`+c.pause+`"]').click() || true`)
 			var figs []string

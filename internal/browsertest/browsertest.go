@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"ratelab/grader/report"
+	"ratelab/internal/live"
 	"ratelab/internal/server"
 	"ratelab/internal/store"
 	"ratelab/web"
@@ -89,6 +90,10 @@ type ServerOptions struct {
 	// does with its live loop; give a copy (CopyExercises), never the
 	// learner's own.
 	Files string
+	// Live, if set, is the live loop's hub whose events the pages follow
+	// (server.Config.Live), as labserver serve has: a test publishes on it,
+	// or runs live.Run over it with a grader of its own.
+	Live *live.Hub
 }
 
 // fixedClock always says the same time, so pages render the same.
@@ -121,6 +126,7 @@ func StartServer(t testing.TB, o ServerOptions) *Server {
 		Static:   web.Static(o.StaticDir),
 		Location: time.UTC,
 		Files:    o.Files,
+		Live:     o.Live,
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

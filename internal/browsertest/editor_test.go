@@ -224,7 +224,7 @@ func TestEditorSavesIntoExercises(t *testing.T) {
 	if err := os.WriteFile(disk, []byte(restarted), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	Eval[bool](t, ctx, `(document.dispatchEvent(new CustomEvent("ratelab:live-open", {detail: {}})), true)`)
+	Eval[bool](t, ctx, `(document.dispatchEvent(new CustomEvent("ratelab:live-open", {detail: {reopened: true}})), true)`)
 	p.poll("the reload once the live websocket opens", `(() => {
 		const s = document.querySelector('[data-testid="editor-status"]');
 		return s && s.textContent.startsWith("reloaded from disk: gcra.go") ? {} : null;

@@ -210,7 +210,7 @@ const figuresJS = `
 		else if (e.tagName === "INPUT" || e.tagName === "SELECT") f[id] = e.value;
 		else f[id] = e.textContent.replace(/\s+/g, " ").trim();
 	}
-	const n = id => (f[id] === undefined || f[id] === "" ? NaN : Number(f[id]));
+	const n = id => (f[id] === undefined || f[id] === "" ? NaN : Number(f[id].replace(/,/g, ""))); // counts are written 220,491
 `
 
 func (v *vizPage) figuresExpr(cond string) string {
@@ -316,11 +316,12 @@ func (f figures) text(id string) string {
 	return s
 }
 
-// int returns a figure that must be a plain integer.
+// int returns a figure that must be an integer, plain or in groups of
+// three (220,491).
 func (f figures) int(id string) int64 {
 	f.t.Helper()
 	s := f.text(id)
-	n, err := strconv.ParseInt(s, 10, 64)
+	n, err := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64)
 	if err != nil {
 		f.t.Fatalf("[data-testid=%q] = %q, want a plain integer", id, s)
 	}
@@ -646,17 +647,17 @@ func TestVizImplSwitch(t *testing.T) {
 				errs := Console(ctx)
 				v := openViz(t, ctx, s, l.slug, l.preset)
 				v.waitFor("Reference", `f["impl-status"] === "Reference"`)
-				naive := v.figures().text("refill") == "naive"
-				// With naive refill the token bucket lane is the lab's own.
-				implLanes := []string{"sliding", "tokenbucket", "gcra"}
-				labLanes := []string{"fixed", "slidinglog"}
-				if naive {
-					implLanes, labLanes = []string{"sliding", "gcra"}, []string{"fixed", "slidinglog", "tokenbucket"}
-				}
-
 				v.set("speed", "30")
 				v.set("impl", "yours")
 				f := v.waitFor("Yours, running", `f["impl-status"].startsWith("Yours") && n("messages") >= 1000`)
+				// Yours runs the exercises' buckets, which refill exactly:
+				// the refill follows the Code switch. (With naive refill the
+				// token bucket lane would be the lab's own.)
+				if got := f.text("refill"); got != "exact" {
+					t.Errorf("with Code = Yours, Refill = %q; want exact", got)
+				}
+				implLanes := []string{"sliding", "tokenbucket", "gcra"}
+				labLanes := []string{"fixed", "slidinglog"}
 				status := f.text("impl-status")
 				t.Logf("impl-status with Yours: %q", status)
 				var reason string

@@ -11,9 +11,18 @@ import (
 	"ratelab/grader/report"
 )
 
-// Grading is the status of a grade whose checks are still running, before
-// the grader has given the exercise one.
-const Grading report.Status = "grading"
+// Statuses of a grade in progress, beside the grader's own (report.Status):
+// the pages show them while a save is graded.
+const (
+	// Grading is the status of an exercise whose checks are still running,
+	// before the grader has given it one.
+	Grading report.Status = "grading"
+	// Pending is the status of a check that has not run yet.
+	Pending report.Status = "pending"
+	// Measuring is the status of a benchmark being measured, and of an
+	// exercise whose benchmarks are: its grade is not known until they end.
+	Measuring report.Status = "measuring"
+)
 
 // Config is what Run needs. Build, Grade, Plan and Save are required.
 type Config struct {
@@ -29,6 +38,9 @@ type Config struct {
 	Plan func(id string) ([]report.Check, error)
 	// Save keeps a report for the pages, as `labserver grade` does.
 	Save func(ctx context.Context, r *report.Report) error
+	// Seed is the property seed Grade grades with: the grade so far, while
+	// checks come in, carries it as the finished report does.
+	Seed int64
 	// Now stamps the grades; nil means time.Now.
 	Now func() time.Time
 	// Log receives what could not be done; nil means slog.Default().
@@ -162,7 +174,7 @@ func (l *loop) run(ctx context.Context, w *work, ids []string) {
 		}
 		gradable = append(gradable, id)
 		for i := range checks {
-			checks[i].Message = "Waiting to run…"
+			checks[i].Status = Pending
 		}
 		partial[id] = &report.Exercise{ID: id, Status: Grading, Checks: checks}
 	}
@@ -295,14 +307,19 @@ func (l *loop) grade(ctx context.Context, ids []string, pass Pass, progress func
 // publishes both. grading says the exercise's status is not known yet.
 func (l *loop) checkDone(ex *report.Exercise, c report.Check, grading bool) {
 	put(ex, c)
-	if grading {
-		ex.Status = Grading
-	} else {
-		ex.Status = provisional(ex)
-	}
 	snap := *ex
 	snap.Checks = slices.Clone(ex.Checks)
-	g := GradeOf(&snap, l.cfg.Now(), 0, true)
+	if grading {
+		snap.Status = Grading
+		for i, c := range snap.Checks {
+			if c.Kind == report.Benchmark && c.Status == report.Skipped {
+				snap.Checks[i].Status = Pending // the second pass measures it
+			}
+		}
+	} else {
+		measuring(&snap)
+	}
+	g := GradeOf(&snap, l.cfg.Now(), l.cfg.Seed, true)
 	l.publish(Event{Type: TypeCheck, Check: &c, Grade: &g})
 }
 
@@ -317,32 +334,27 @@ func (l *loop) saved(ctx context.Context, r *report.Report, pending func(id stri
 		ex := r.Exercises[i]
 		ex.Checks = slices.Clone(ex.Checks)
 		if pending(ex.ID) {
-			for j, c := range ex.Checks {
-				if c.Kind == report.Benchmark && c.Status == report.Skipped {
-					ex.Checks[j].Message = "Running the benchmarks…"
-				}
-			}
-			ex.Status = provisional(&ex)
+			measuring(&ex)
 		}
 		g := GradeOf(&ex, now, r.Seed, pending(ex.ID))
 		l.publish(Event{Type: TypeGrade, Grade: &g})
 	}
 }
 
-// provisional is the status of an exercise whose benchmarks have not run
-// yet, judged on the checks that did: passed while they all passed, so a
-// learner's correct code does not read "failed" until its benchmarks end.
-func provisional(ex *report.Exercise) report.Status {
-	switch ex.Status {
-	case report.Error, report.NotStarted, report.Timeout:
-		return ex.Status
-	}
-	for _, c := range ex.Checks {
-		if c.Status != report.Passed && (c.Kind != report.Benchmark || c.Status != report.Skipped) {
-			return report.Failed
+// measuring marks ex, whose checks are all graded but its benchmarks, as
+// measuring them: the benchmarks the first pass skipped, and ex itself
+// unless the grader could not grade it at all. ex's checks must be its own.
+func measuring(ex *report.Exercise) {
+	for i, c := range ex.Checks {
+		if c.Kind == report.Benchmark && c.Status == report.Skipped {
+			ex.Checks[i].Status, ex.Checks[i].Message = Measuring, ""
 		}
 	}
-	return report.Passed
+	switch ex.Status {
+	case report.Error, report.NotStarted, report.Timeout:
+	default:
+		ex.Status = Measuring
+	}
 }
 
 // needsBench reports whether a grade without benchmarks has benchmarks to

@@ -94,7 +94,7 @@ func (f *fakeGrader) save(_ context.Context, r *report.Report) error {
 
 func (f *fakeGrader) config(h *Hub, build func(context.Context) error) Config {
 	return Config{
-		Hub: h, Build: build, Grade: f.grade, Plan: plan, Save: f.save,
+		Hub: h, Build: build, Grade: f.grade, Plan: plan, Save: f.save, Seed: 1,
 		Now: func() time.Time { return time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC) },
 	}
 }
@@ -155,7 +155,7 @@ func TestRunGradesWithoutThenWithBenchmarks(t *testing.T) {
 		"saved [tokenbucket]",
 		"check tokenbucket/p grading 5/10",
 		"check tokenbucket/b grading 5/10",
-		"grade tokenbucket passed 5/10 pending=true",
+		"grade tokenbucket measuring 5/10 pending=true",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("events before the build ends:\n got %q\nwant %q", got, want)
@@ -164,7 +164,7 @@ func TestRunGradesWithoutThenWithBenchmarks(t *testing.T) {
 	got = describe(until(t, s, finalGrade("tokenbucket")))
 	want = []string{
 		"built 1",
-		"check tokenbucket/b passed 10/10",
+		"check tokenbucket/b measuring 10/10",
 		"grade tokenbucket passed 10/10 pending=false",
 	}
 	if !slices.Equal(got, want) {
@@ -184,6 +184,53 @@ func TestRunGradesWithoutThenWithBenchmarks(t *testing.T) {
 	if ex := last.Exercises[0]; ex.Status != report.Passed || ex.Score != 10 || ex.Checks[0].Status != report.Passed || last.Score != 10 {
 		t.Errorf("last saved grade %s %g/%g (report %g), property %s; want passed 10/10 with the property passed", ex.Status, ex.Score, ex.MaxScore, last.Score, ex.Checks[0].Status)
 	}
+}
+
+// The grade so far says what it is: checks not run yet are pending, the
+// benchmarks while they are measured measuring, never skipped, and it
+// carries the seed the finished grade will.
+func TestRunGradeSoFarIsPendingThenMeasuring(t *testing.T) {
+	var h Hub
+	s, _ := h.Subscribe()
+	f := &fakeGrader{}
+	changes := make(chan []string)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Run(ctx, changes, f.config(&h, func(context.Context) error { return nil }))
+	}()
+	changes <- []string{"a"}
+	statuses := func(g *Grade) string {
+		out := string(g.Status)
+		for _, c := range g.Result.Checks {
+			out += " " + c.ID + "=" + string(c.Status)
+		}
+		return out
+	}
+	var got []string
+	for _, e := range until(t, s, finalGrade("a")) {
+		if e.Grade == nil {
+			continue
+		}
+		if e.Grade.Seed != 1 {
+			t.Errorf("%s event's grade has seed %d; want 1, the grading's", e.Type, e.Grade.Seed)
+		}
+		got = append(got, string(e.Type)+": "+statuses(e.Grade))
+	}
+	want := []string{
+		"check: grading a/p=passed a/b=pending",
+		"check: grading a/p=passed a/b=pending",
+		"grade: measuring a/p=passed a/b=measuring",
+		"check: measuring a/p=passed a/b=passed", // the last benchmark is in; the grade follows
+		"grade: passed a/p=passed a/b=passed",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("grades so far:\n got %q\nwant %q", got, want)
+	}
+	close(changes)
+	<-done
 }
 
 // A build that fails is told with its message; no built event, and the

@@ -90,10 +90,11 @@ func (h *handlers) writeLive(ctx context.Context, conn *websocket.Conn, e push.E
 }
 
 // liveGrade fills the badge's text as the pages write it. A pending grade
-// reads "failed so far": its benchmarks (or checks) are still running.
+// the grader has judged, though its benchmarks are still to come, reads
+// "error so far"; grading and measuring say it themselves.
 func (h *handlers) liveGrade(g push.Grade) push.Grade {
 	g.Class, g.Label = page.LiveBadge(g.Status)
-	if g.Pending && g.Status != push.Grading {
+	if g.Pending && g.Status != push.Grading && g.Status != push.Measuring {
 		g.Label += " so far"
 	}
 	g.Points = page.LivePoints(g.Score, g.MaxScore)

@@ -101,6 +101,9 @@ type Sim struct {
 	lanes    [NumLanes]lane
 	times    []uint64
 	accept   []uint8
+	// exact follows the exact token bucket lane (nil under naive refill,
+	// whose bucket counts its own loss): Lost is computed from it.
+	exact *shadow
 }
 
 // New returns a run of cfg at virtual time 0, with the sliding window, the
@@ -140,6 +143,7 @@ func New(cfg Config, impl limiters.Impl) (*Sim, error) {
 		s.build(TokenBucket, func() Limiter {
 			return limiters.NewTokenBucket(impl.NewBucket(burst, rate, 0), impl.Exact, 0)
 		})
+		s.exact = newShadow(burst, rate)
 	}
 	if impl.NewGCRA == nil {
 		s.lanes[GCRA].stopped, s.lanes[GCRA].status = true, missing
@@ -216,6 +220,13 @@ func (s *Sim) Step(maxMessages int, untilNs uint64) Batch {
 	for id := range s.lanes {
 		if l := &s.lanes[id]; !l.stopped {
 			l.decide(times, accept, uint8(1)<<id)
+		}
+	}
+	if s.exact != nil {
+		for i, t := range times {
+			if accept[i]&(1<<TokenBucket) != 0 {
+				s.exact.take(t)
+			}
 		}
 	}
 	return Batch{Times: times, Accept: accept, NowNs: s.now}

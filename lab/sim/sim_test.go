@@ -134,6 +134,46 @@ func TestNaiveDemo(t *testing.T) {
 	}
 }
 
+// truncating is a token bucket that drops the fraction of every refill, as
+// a learner's might: under Exact refill, the lane's Lost is its own
+// shortfall against an exact bucket that took the same messages.
+type truncating struct{ tokens, capacity, rate, last uint64 }
+
+func (b *truncating) refill(now uint64) {
+	if now > b.last {
+		b.tokens = min(b.capacity, b.tokens+(now-b.last)*b.rate/1e9)
+		b.last = now
+	}
+}
+
+func (b *truncating) TryAcquire(now, n uint64) bool {
+	b.refill(now)
+	if b.tokens < n {
+		return false
+	}
+	b.tokens -= n
+	return true
+}
+
+func (b *truncating) Available(now uint64) uint64 { b.refill(now); return b.tokens }
+
+func TestExactLostIsTheLanesShortfall(t *testing.T) {
+	cfg := sim.Config{Limit: 1000, WindowNs: second, Buckets: 10, Burst: 10, Traffic: "naive-demo"}
+	impl := limiters.Impl{Name: "Yours", NewBucket: func(capacity, rate, now uint64) limiters.Bucket {
+		return &truncating{tokens: capacity, capacity: capacity, rate: rate, last: now}
+	}}
+	s := newSim(t, cfg, impl)
+	runUntil(s, second-1, sim.MaxBatch)
+	st := state(s)
+	if got := st.Lanes[sim.TokenBucket].Accepted; got != 10 {
+		t.Errorf("the truncating bucket accepted %d in 1 s, want its burst, 10", got)
+	}
+	// An exact bucket that accepted those 10 would hold its 10 again.
+	if got := st.Lost.String(); got != "10" {
+		t.Errorf("Lost = %s tokens, want 10: what the truncating bucket is short of an exact one", got)
+	}
+}
+
 // TestBatchesDoNotMatter runs the same configuration in batches of one
 // message and in large batches, and wants the same decisions.
 func TestBatchesDoNotMatter(t *testing.T) {

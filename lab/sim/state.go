@@ -33,8 +33,10 @@ type State struct {
 	// when that lane is stopped.
 	Buckets []uint32
 
-	// Lost is the credit the naive token bucket has thrown away so far;
-	// zero with Exact refill.
+	// Lost is the credit the token bucket lane lost: under Naive refill,
+	// what the lab's naive bucket has thrown away so far; under Exact, the
+	// whole tokens an exact bucket that accepted the same messages would
+	// hold beyond the lane's (zero for a bucket that refills exactly).
 	Lost limiters.Credit
 
 	// Bound is b + r·W: the most a token bucket may accept in any interval
@@ -55,6 +57,9 @@ func (s *Sim) State(st *State) {
 		ls := &st.Lanes[id]
 		if !l.stopped {
 			s.inspect(l, ls, st)
+		}
+		if Lane(id) == TokenBucket && s.exact != nil && !l.stopped && ls.HasTokens {
+			st.Lost = s.exact.lost(s.now, ls.Tokens)
 		}
 		ls.Accepted, ls.Refused = l.accepted, l.refused
 		ls.MaxInWindow, ls.MaxAt = l.peak.Max(), l.peak.MaxAt()

@@ -64,6 +64,7 @@
 
 import { classBackend, localBackend, problemText, request } from "./backend.js";
 import { compileErrors, reportCompileErrors } from "./compile.js";
+import { hunks, lineDiff } from "./diff.js";
 import { gradeWords, renderResult } from "./report.js";
 import { Saver } from "./saver.js";
 import { Tabs } from "./tabs.js";
@@ -223,7 +224,8 @@ class Editor {
   showState(s) {
     switch (s.state) {
       case "saved":
-        this.say("saved", "saved");
+        // Read, not written: until an edit there is nothing this page saved.
+        this.say("saved", s.opened ? "no edits yet" : "saved");
         this.el.setAttribute("data-editor-version", this.saver.version);
         break;
       case "saving":
@@ -263,8 +265,41 @@ class Editor {
       this.choice.hidden = true;
       void this.saver.overwrite(disk.version);
     });
-    this.choice.replaceChildren(h("p", { role: "alert" }, why), h("div", { class: "editor-choice-buttons" }, reload, " ", keep));
+    this.choice.replaceChildren(h("p", { role: "alert" }, why), this.changes(disk), h("div", { class: "editor-choice-buttons" }, reload, " ", keep));
     this.choice.hidden = false;
+  }
+
+  /**
+   * changes shows, file by file, the lines that differ between this
+   * page's text (marked −) and disk's (+), with a line of context.
+   * @param {Snapshot} disk
+   * @returns {HTMLElement}
+   */
+  changes(disk) {
+    const mine = this.tabs.files();
+    const where = this.mode === "local" ? "on disk" : "in the saved draft";
+    const box = h("div", { class: "editor-diff", "data-testid": "editor-diff" },
+      h("p", {}, "What differs: lines marked + are " + where + ", lines marked − are yours here."));
+    const names = [...new Set([...Object.keys(mine), ...Object.keys(disk.files)])].sort();
+    for (const name of names) {
+      const a = mine[name], b = disk.files[name];
+      if (a === b) continue;
+      if (a === undefined || b === undefined) {
+        box.append(h("p", {}, h("code", {}, name), a === undefined ? " is new " + where + "." : " is gone " + where + "."));
+        continue;
+      }
+      const pre = h("pre", { tabindex: "0", role: "region", "aria-label": "Changes to " + name });
+      for (const l of hunks(lineDiff(a, b), 1)) {
+        if (l === "…") {
+          pre.append(h("span", { class: "editor-diff-gap" }, "…"), "\n");
+        } else {
+          const sign = l.op === "-" ? "−" : l.op;
+          pre.append(l.op === " " ? sign + " " + l.text : h(l.op === "+" ? "ins" : "del", {}, sign + " " + l.text), "\n");
+        }
+      }
+      box.append(h("p", { class: "editor-diff-file" }, h("code", {}, name)), pre);
+    }
+    return box;
   }
 
   /**
@@ -274,7 +309,10 @@ class Editor {
   followLive() {
     // The websocket (re)opened (the lab restarted?): a save made
     // meanwhile was not heard of.
-    document.addEventListener("ratelab:live-open", () => { void this.refresh(); });
+    document.addEventListener("ratelab:live-open", (e) => {
+      const d = /** @type {CustomEvent<{reopened: boolean}>} */ (e).detail;
+      if (d && d.reopened) void this.refresh(); // the first opening: the files were just read
+    });
     document.addEventListener("ratelab:saved", (e) => {
       const d = /** @type {CustomEvent<{exercises: string[]}>} */ (e).detail;
       if (d.exercises.includes(this.exercise)) void this.refresh();
@@ -335,7 +373,8 @@ class Editor {
     const checks = attr(this.el, "data-editor-checks", "/class/api/checks");
     const submit = attr(this.el, "data-editor-submit", "/class/submissions");
     if (checks) {
-      const b = h("button", { type: "button", class: "button", "data-testid": "editor-check" }, "Check");
+      // Check is the secondary action, Submit the main one: they look it.
+      const b = h("button", { type: "button", class: "button button--quiet", "data-testid": "editor-check" }, "Check");
       b.addEventListener("click", () => { void this.check(/** @type {HTMLButtonElement} */ (b), checks); });
       this.actions.append(b);
     }

@@ -15,7 +15,7 @@ import { SaveError } from "./backend.js";
 /** @typedef {import("./backend.js").Snapshot} Snapshot */
 
 /**
- * @typedef {{state: "saved"} | {state: "saving"} | {state: "unsaved", why: string, retrying: boolean}
+ * @typedef {{state: "saved", opened?: boolean} | {state: "saving"} | {state: "unsaved", why: string, retrying: boolean}
  *   | {state: "conflict", disk: Snapshot}} SaveState
  */
 
@@ -52,9 +52,17 @@ export class Saver {
     this.retryMs = 0;
     /** true while a conflict waits for the learner's choice */
     this.blocked = false;
+    /** the state last told */
+    this.state = "";
     /** the text of a refused save: not sent again unchanged */
     /** @type {Files | null} */
     this.refused = null;
+  }
+
+  /** @param {SaveState} s */
+  tell(s) {
+    this.state = s.state;
+    this.report(s);
   }
 
   /**
@@ -68,7 +76,7 @@ export class Saver {
     this.refused = null;
     this.retryMs = 0;
     clearTimeout(this.timer);
-    this.report({ state: "saved" });
+    this.tell({ state: "saved", opened: true });
   }
 
   /** dirty reports whether the editor holds text the backend does not. */
@@ -80,7 +88,7 @@ export class Saver {
   edited() {
     if (this.blocked) return;
     this.retryMs = 0;
-    if (!this.inFlight) this.report({ state: "saving" });
+    if (!this.inFlight) this.tell({ state: "saving" });
     this.schedule(this.delay);
   }
 
@@ -100,7 +108,9 @@ export class Saver {
     clearTimeout(this.timer);
     while (this.inFlight) await this.inFlight;
     if (this.blocked || !this.dirty()) {
-      if (!this.blocked && !this.dirty()) this.report({ state: "saved" });
+      // Nothing to save: a save line that said "saving…" (edits typed
+      // back to the saved text) says saved again; otherwise it stays.
+      if (!this.blocked && this.state === "saving") this.tell({ state: "saved" });
       return;
     }
     const files = this.current();
@@ -128,7 +138,7 @@ export class Saver {
 
   /** @param {Files} files */
   async saveOnce(files) {
-    this.report({ state: "saving" });
+    this.tell({ state: "saving" });
     try {
       const r = await this.backend.save(files, this.version);
       switch (r.kind) {
@@ -140,23 +150,23 @@ export class Saver {
           if (this.dirty()) {
             this.schedule(this.delay); // typed during the save
           } else {
-            this.report({ state: "saved" });
+            this.tell({ state: "saved" });
           }
           return;
         case "conflict":
           this.blocked = true;
           clearTimeout(this.timer);
-          this.report({ state: "conflict", disk: r.disk });
+          this.tell({ state: "conflict", disk: r.disk });
           return;
         case "refused":
           this.refused = files;
-          this.report({ state: "unsaved", why: r.message, retrying: false });
+          this.tell({ state: "unsaved", why: r.message, retrying: false });
           return;
       }
     } catch (err) {
       if (!(err instanceof SaveError)) throw err;
       this.retryMs = Math.min(this.retryMs ? this.retryMs * 2 : 2000, 30000);
-      this.report({ state: "unsaved", why: err.message + "; trying again in " + this.retryMs / 1000 + " s", retrying: true });
+      this.tell({ state: "unsaved", why: err.message + "; trying again in " + this.retryMs / 1000 + " s", retrying: true });
       this.schedule(this.retryMs);
     }
   }

@@ -2,12 +2,14 @@ package page
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"ratelab/grader/report"
+	"ratelab/internal/live"
 	"ratelab/lab/course"
 )
 
@@ -199,16 +201,35 @@ func failingStep(cx *report.Counterexample) int {
 }
 
 // splitChecks separates the checks that need the learner's attention
-// (anything not passed) from the passed ones, keeping the report's order.
-func splitChecks(cs []report.Check) (attention, passed []report.Check) {
+// (anything judged and not passed), those of a live grading still to come
+// (toCome) and the passed ones, keeping the report's order.
+func splitChecks(cs []report.Check) (attention, waiting, passed []report.Check) {
 	for _, c := range cs {
-		if c.Status == report.Passed {
+		switch {
+		case c.Status == report.Passed:
 			passed = append(passed, c)
-		} else {
+		case toCome(c):
+			waiting = append(waiting, c)
+		default:
 			attention = append(attention, c)
 		}
 	}
-	return attention, passed
+	return attention, waiting, passed
+}
+
+// toCome reports whether c is a check of a live grading still to run or
+// being measured: it has no result yet.
+func toCome(c report.Check) bool { return c.Status == live.Pending || c.Status == live.Measuring }
+
+// countRun counts the checks that have a result.
+func countRun(cs []report.Check) int {
+	n := 0
+	for _, c := range cs {
+		if !toCome(c) {
+			n++
+		}
+	}
+	return n
 }
 
 // isBenchmark reports whether a check carries benchmark figures.
@@ -294,4 +315,32 @@ func gradeCommand(id string) string {
 // title is a page's <title>.
 func title(parts ...string) string {
 	return strings.Join(append(parts, "ratelab"), " · ")
+}
+
+// run is a piece of a text: a number, or the text between numbers.
+type run struct {
+	text   string
+	number bool
+}
+
+// numberRE is a number as the reports write them: digits, with the _ , or
+// . inside it (333_333_334, 1,000, 0.5).
+var numberRE = regexp.MustCompile(`\d(?:[\d_,.]*\d)?`)
+
+// numberRuns cuts text into its numbers and the text between them, in
+// order.
+func numberRuns(text string) []run {
+	var out []run
+	at := 0
+	for _, m := range numberRE.FindAllStringIndex(text, -1) {
+		if m[0] > at {
+			out = append(out, run{text: text[at:m[0]]})
+		}
+		out = append(out, run{text: text[m[0]:m[1]], number: true})
+		at = m[1]
+	}
+	if at < len(text) {
+		out = append(out, run{text: text[at:]})
+	}
+	return out
 }

@@ -22,11 +22,14 @@
 //     These exercises do not compile: message holds the compiler's lines.
 //   document.addEventListener("ratelab:graded", (e) => { e.detail.exercise });
 //     The exercise built and was graded.
-//   document.addEventListener("ratelab:live-open", () => {});
-//     The websocket (re)opened: saves made while it was closed went unheard.
+//   document.addEventListener("ratelab:live-open", (e) => { e.detail.reopened });
+//     The websocket opened, or reopened: saves made while it was closed
+//     went unheard.
 //
 // The layout loads it only in single-learner mode; without it (or without
 // JavaScript) the pages are the same, reloaded by hand.
+
+import { morph } from "./morph.js";
 
 /**
  * @typedef {object} Grade
@@ -152,13 +155,50 @@ function showGrade(g) {
 }
 
 /**
- * Replaces the exercise page's report with the server's rendering.
+ * showReport brings the exercise page's report to the server's rendering
+ * of e's grade, in place (morph), so that the focus stays where it was.
+ * While a save is graded (check events) a standing grade stays as it is,
+ * with a line above it that counts the checks run: it changes once, when
+ * the new grade is complete. Without one, the grade so far is shown.
  * @param {LiveEvent} e
  */
 function showReport(e) {
-  if (reportEl && e.report && e.grade && e.grade.exercise === pageExercise) {
-    reportEl.innerHTML = e.report; // rendered and escaped by the server's templates
+  if (!reportEl || !e.report || !e.grade || e.grade.exercise !== pageExercise) return;
+  const standing = reportEl.querySelector("[data-testid=report]");
+  if (e.type === EVENT.CHECK && standing && standing.getAttribute("data-status") !== "grading") {
+    regrading(e.report);
+    return;
   }
+  regrading("");
+  morph(reportEl, e.report);
+}
+
+/**
+ * regrading says above the standing report how far the grading of a new
+ * save is (the "3 of 14 checks run" of report, the grade so far), or takes
+ * the line away (report "").
+ * @param {string} report
+ */
+function regrading(report) {
+  if (!reportEl) return;
+  let line = document.querySelector("[data-testid=regrading]");
+  if (!report) {
+    if (line) line.remove();
+    reportEl.removeAttribute("aria-busy");
+    return;
+  }
+  const tpl = document.createElement("template");
+  tpl.innerHTML = report;
+  const run = tpl.content.querySelector("[data-testid=score]");
+  if (!line) {
+    line = document.createElement("p");
+    line.className = "regrading";
+    line.setAttribute("data-testid", "regrading");
+    reportEl.before(line);
+  }
+  line.textContent = "Grading your latest save: " + (run ? run.textContent.replace(/\s+/g, " ").trim() : "…") +
+    ". The grade below stands until the new one is complete.";
+  reportEl.setAttribute("aria-busy", "true");
 }
 
 /**
@@ -212,7 +252,8 @@ function handle(e) {
   switch (e.type) {
     case EVENT.HELLO:
       document.documentElement.setAttribute("data-live", "open"); // for tests: the page follows the server
-      tell("ratelab:live-open", {});
+      tell("ratelab:live-open", { reopened: opened });
+      opened = true;
       if (version !== null && e.version !== undefined && e.version !== version) {
         newBuild(e.version); // built while this page was reconnecting
       }
@@ -240,8 +281,8 @@ function handle(e) {
       document.dispatchEvent(new CustomEvent("ratelab:yours-failed", { detail: { message: e.message || "" } }));
       break;
     case EVENT.CHECK:
+      // The badges keep the standing grade until the new one is complete.
       if (e.grade) {
-        showGrade(e.grade);
         say("Grading " + e.grade.exercise + ": " + (e.check ? e.check.id + " " + e.check.status : "") + "…");
       }
       showReport(e);
@@ -257,11 +298,13 @@ function handle(e) {
       showReport(e);
       break;
     case EVENT.NOT_BUILT:
+      regrading("");
       tell("ratelab:not-built", { exercises: e.exercises || [], message: e.message || "" });
       for (const ex of e.exercises || []) notBuilt(ex, e.message || "");
       say((e.exercises || []).join(", ") + " does not compile: its last grade stands until a save that does.");
       break;
     case EVENT.GRADE_FAILED:
+      regrading("");
       say("Could not grade: " + (e.message || "see the terminal running the server."));
       break;
     case EVENT.RESYNC:
@@ -271,6 +314,9 @@ function handle(e) {
 }
 
 let retry = 1000;
+
+/** whether the websocket has opened before: a later hello is a reopening */
+let opened = false;
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss://" : "ws://";

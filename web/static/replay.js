@@ -105,10 +105,10 @@ function render(res) {
 
   const rows = [h("tr", { class: "replay-start", "data-testid": "replay-start" }, [
     h("td", { class: "num", text: "" }),
-    h("td", { class: "call" }, [h("code", { text: res.setup })]),
+    h("td", { class: "call", "data-label": "Setup" }, [h("code", null, nums(res.setup))]),
     h("td", { text: "" }),
     h("td", { text: "" }),
-    h("td", { class: "replay-state" }, state(res.start || [])),
+    h("td", { class: "replay-state", "data-label": "State (reference)" }, state(res.start || [])),
   ])];
   steps.forEach((s, i) => {
     const first = i === res.first;
@@ -117,14 +117,14 @@ function render(res) {
     const attrs = { "data-testid": first ? "replay-first-diff" : "replay-step" };
     if (cls) attrs.class = cls;
     rows.push(h("tr", attrs, [
-      h("td", { class: "num", text: String(i + 1) }),
-      h("td", { class: "call" }, [h("code", { text: s.call })]),
-      h("td", { class: "got" }, [h("code", { text: s.got === "" ? "—" : s.got }), ...(first ? [h("span", { class: "replay-mark", text: "differs" })] : [])]),
-      h("td", null, [h("code", { text: s.want })]),
-      h("td", { class: "replay-state" }, state(s.state || [])),
+      h("td", { class: "num", "data-label": "#", text: String(i + 1) }),
+      h("td", { class: "call", "data-label": "Call" }, [h("code", null, nums(s.call))]),
+      h("td", { class: "got", "data-label": "Got (yours)" }, [h("code", null, nums(s.got === "" ? "—" : s.got)), ...(first ? [h("span", { class: "replay-mark", text: "differs" })] : [])]),
+      h("td", { "data-label": "Want (reference)" }, [h("code", null, nums(s.want))]),
+      h("td", { class: "replay-state", "data-label": "State (reference)" }, state(s.state || [])),
     ]));
   });
-  const table = h("table", { class: "replay-table" }, [
+  const table = h("table", { class: "replay-table stackable" }, [
     h("caption", { text: "Replayed here: yours against the reference, with the reference's state after each call" }),
     h("thead", null, [h("tr", null, [
       h("th", { scope: "col", class: "num", text: "#" }),
@@ -146,7 +146,7 @@ function render(res) {
 function state(fields) {
   return fields.map((f) => {
     /** @type {(Node | string)[]} */
-    const kids = [h("span", { class: "replay-label", text: f.label }), " ", h("span", { class: "replay-text", text: f.text })];
+    const kids = [h("span", { class: "replay-label", text: f.label }), " ", h("span", { class: "replay-text" }, nums(f.text))];
     const max = f.max || 0;
     if (f.bars && f.bars.length > 0) {
       const bars = h("span", { class: "replay-bars", role: "img", "aria-label": f.label + ": " + f.bars.join(", ") });
@@ -162,4 +162,25 @@ function state(fields) {
     }
     return h("div", { class: "replay-field", "data-field": f.label }, kids);
   });
+}
+
+/**
+ * nums is text with each number (digits, with the _ , . inside it) in a
+ * span that does not wrap: a narrow cell breaks a line between numbers,
+ * never inside one.
+ * @param {string} text
+ * @returns {(Node | string)[]}
+ */
+function nums(text) {
+  /** @type {(Node | string)[]} */
+  const out = [];
+  let at = 0;
+  for (const m of text.matchAll(/\d(?:[\d_,.]*\d)?/g)) {
+    const i = m.index || 0;
+    if (i > at) out.push(text.slice(at, i));
+    out.push(h("span", { class: "nowrap", text: m[0] }));
+    at = i + m[0].length;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
 }

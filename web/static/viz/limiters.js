@@ -114,6 +114,12 @@ const COLORS = {
 // ---- small DOM helpers -------------------------------------------------
 
 /**
+ * count is a count as prose writes it, in groups of three: 220,491.
+ * @param {number} n
+ */
+function count(n) { return n.toLocaleString("en"); }
+
+/**
  * @param {string} label
  * @param {HTMLElement} control
  */
@@ -300,6 +306,22 @@ class LimitersViz extends Viz {
     this.el = h("div", { class: "rlv" }, [controls, statusLine, key, legend, ui.lanesBox]);
     this.root.appendChild(this.el);
 
+    // Yours runs the exercise the learner writes, whose bucket refills
+    // exactly: under Naive refill the token bucket lane would be the
+    // lab's, and Yours only the GCRA. The refill follows the Code switch.
+    // Back on the reference, the refill is what it was.
+    /** @type {string} the refill before Code = Yours set it, "" if it did not */
+    let refillBefore = "";
+    ui.impl.addEventListener("change", () => {
+      if (ui.impl.value === "yours") {
+        refillBefore = ui.refill.value;
+        ui.refill.value = "exact";
+      } else if (refillBefore) {
+        ui.refill.value = refillBefore;
+        refillBefore = "";
+      }
+    });
+    ui.refill.addEventListener("change", () => { refillBefore = ""; }); // chosen by hand: it stays
     // Any setting restarts the run.
     for (const el of [ui.limit, ui.window, ui.buckets, ui.burst, ui.refill, ui.impl]) {
       el.addEventListener("change", () => { this.readControls(); this.restart(); });
@@ -602,9 +624,14 @@ class LimitersViz extends Viz {
     ui.keyText.appendChild(document.createTextNode("Every limiter has the same long-run limit: N = " + N +
       " per W = " + w + " (token bucket and GCRA: r = " + info.rate + "/s, b = " + info.burst + "). " +
       "The figure to watch is max in any W: the most messages a limiter accepted in any interval of length W."));
+    // The figure is the token bucket lane's (lab/sim State.Lost): the
+    // lab's naive bucket's loss, or what the exact lane, yours or the
+    // reference, is short of an exact bucket that took the same messages.
     ui.lostNote.textContent = info.refill === "naive"
       ? "(naive refill rounds every refill down to whole tokens)"
-      : "(exact refill keeps every fraction; switch Refill to Naive)";
+      : info.impl === "Reference"
+        ? "(exact refill keeps every fraction; switch Refill to Naive)"
+        : "(what your token bucket holds less than an exact one that accepted the same messages)";
     ui.lostLine.classList.toggle("rlv-active", info.refill === "naive");
     let note = "";
     if (info.traffic === "edge") note = "Edge attack: N messages in the last 50 ms before a window boundary and N more in the 50 ms after it, every other window.";
@@ -712,15 +739,15 @@ class LimitersViz extends Viz {
     const s = this.state, lay = api.layout, ui = this.ui;
     const N = info.limit;
     ui.clock.textContent = "t = " + formatSeconds(this.now) + (this.slowed ? " (slowed: too many messages per frame)" : "");
-    ui.messages.textContent = String(s[lay.messages]);
+    ui.messages.textContent = count(s[lay.messages]);
     ui.lost.textContent = formatCredit(s[lay.lostWhole], s[lay.lostUnits]);
     const parts = [];
     for (const lane of this.lanes) {
       const L = lane.ui, fig = this.frozen.get(lane.id);
       const max = fig ? fig.max : this.laneField(lane, "max");
-      L.accepted.textContent = String(fig ? fig.accepted : this.laneField(lane, "accepted"));
-      L.refused.textContent = String(fig ? fig.refused : this.laneField(lane, "refused"));
-      L.max.textContent = String(max);
+      L.accepted.textContent = count(fig ? fig.accepted : this.laneField(lane, "accepted"));
+      L.refused.textContent = count(fig ? fig.refused : this.laneField(lane, "refused"));
+      L.max.textContent = count(max);
       // A window limiter promises N per W; a bucket promises b + r·W.
       const bucket = lane.view.bucket;
       const over = max > (bucket ? info.bound : N);
