@@ -422,7 +422,9 @@ func (c *child) receive(start time.Time, what func() string, cpuLimit time.Durat
 		if !ok {
 			c.crashed()
 		}
-		return line
+		// A line read directly is a part of what the next read moves:
+		// the answers of a batch are kept past it (see answered).
+		return bytes.Clone(line)
 	}
 	poll := time.Now().Add(cpuPoll)
 	var call callWatch // the child's CPU time at the call's first poll
@@ -812,9 +814,8 @@ func (c *child) answered(line []byte, what func() string) []byte {
 	c.made++
 	answer := c.receive(time.Now(), what, c.callLimit)
 	if other := !bytes.Equal(answer, sent.expect); other || len(c.batch) == 0 {
-		end := c.answer(c.receive(time.Now(), what, c.callLimit))
-		if end.Stop != strconv.Itoa(c.made) {
-			c.fail(lostProtocol, fmt.Sprintf("the grading program said it made %q calls sent ahead, and answered %d", end.Stop, c.made))
+		if end := c.receive(time.Now(), what, c.callLimit); !bytes.Equal(end, stopLine(c.made)) {
+			c.fail(lostProtocol, fmt.Sprintf("the grading program ended the answers of %d calls sent ahead with %.200q", c.made, end))
 		}
 		if other {
 			if c.made == 1 && !c.fresh {
@@ -825,6 +826,12 @@ func (c *child) answered(line []byte, what func() string) []byte {
 		c.made = 0
 	}
 	return answer
+}
+
+// stopLine is the line that ends the answers of n calls sent ahead.
+func stopLine(n int) []byte {
+	b, _ := wire.AppendAnswer(nil, wire.Response{Stop: strconv.Itoa(n)})
+	return b
 }
 
 // EndAhead implements check.Ahead.

@@ -200,9 +200,6 @@ func (p Parts[I, D, S, O]) suite(impl I, budget Runner, a *sendsAhead[I]) Suite 
 			q.Caused = p.caused(replay, name)
 			return q.Runs(why)
 		}
-		if a != nil {
-			runs[name] = aheadRun(a, runs[name], func(why string) func(int64) Outcome { return p.Property(d, a.ref).Runs(why) })
-		}
 	}
 	if p.Runs != nil {
 		var onRef map[string]Runner

@@ -85,6 +85,9 @@ func Main() {
 type answers struct {
 	mu  sync.Mutex
 	out *bufio.Writer
+	// batch, once made, tells the flusher goroutine (see flushing) that
+	// calls sent ahead are being made (true) or are done (false).
+	batch chan bool
 }
 
 // line writes one answer line.
@@ -105,26 +108,30 @@ func (a *answers) flush() error {
 // flushing writes out the lines held every wire.FlushEvery until stop is
 // called: while calls sent ahead are made, a call that runs long (or never
 // returns) does not keep the answers of the calls before it from the
-// grader, which then waits for it as for a call sent alone.
+// grader, which then waits for it as for a call sent alone. One goroutine,
+// started at the first batch, does it for every batch.
 func (a *answers) flushing() (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(wire.FlushEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-				a.flush()
-			case <-done:
-				return
+	if a.batch == nil {
+		a.batch = make(chan bool)
+		go func() {
+			t := time.NewTicker(wire.FlushEvery)
+			t.Stop()
+			for {
+				select {
+				case on := <-a.batch:
+					if on {
+						t.Reset(wire.FlushEvery)
+					} else {
+						t.Stop()
+					}
+				case <-t.C:
+					a.flush()
+				}
 			}
-		}
-	})
-	return func() {
-		close(done)
-		wg.Wait()
+		}()
 	}
+	a.batch <- true
+	return func() { a.batch <- false }
 }
 
 // readLine reads one line of at most wire.MaxLine bytes.

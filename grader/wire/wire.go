@@ -648,11 +648,15 @@ func appendList(b []byte, raws []json.RawMessage) []byte {
 // AppendAnswer appends resp's line, without its newline, as encoding/json
 // writes it (resp's results are compact JSON, as Encode writes them).
 func AppendAnswer(b []byte, resp Response) ([]byte, error) {
-	if resp.Panic == nil && resp.Err == "" && resp.Digest == "" && resp.Allocs == "" && resp.WallNs == "" && resp.Sites == nil && resp.Stop == "" {
-		if len(resp.Ret) == 0 {
+	if resp.Panic == nil && resp.Err == "" && resp.Digest == "" && resp.Allocs == "" && resp.WallNs == "" && resp.Sites == nil {
+		switch {
+		case resp.Stop == "" && len(resp.Ret) == 0:
 			return append(b, "{}"...), nil
+		case resp.Stop == "":
+			return append(appendList(append(b, `{"ret":`...), resp.Ret), '}'), nil
+		case len(resp.Ret) == 0:
+			return append(appendString(append(b, `{"stop":`...), resp.Stop), '}'), nil
 		}
-		return append(appendList(append(b, `{"ret":`...), resp.Ret), '}'), nil
 	}
 	line, err := json.Marshal(resp)
 	return append(b, line...), err
