@@ -9,12 +9,12 @@ EXERCISE ?=
 MUTATE_FLAGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run serve grade test check test-race lint lint-js generate check-generated editor npm-ci wasm test-wasm test-browser bench cross mutate
+.PHONY: help run serve grade test check test-race lint lint-js generate check-generated editor npm-ci wasm lab-wasm test-wasm test-browser bench cross mutate
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-run: generate wasm ## build the lab (templ output, WebAssembly) and serve it at http://localhost:8080
+run: generate lab-wasm ## build the lab (templ output, WebAssembly) and serve it at http://localhost:8080
 	$(GO) run ./cmd/labserver serve
 
 serve: ## serve the lab as it is built (no templ or WebAssembly rebuild); SERVE_FLAGS="--addr :9090" and so on
@@ -111,14 +111,19 @@ check-generated: npm-ci ## fail if the committed generated files (the editor's b
 
 # The server sends lab.wasm.br (Brotli) or lab.wasm.gz in place of lab.wasm
 # to a browser that accepts them, once it has checked that they hold the
-# lab.wasm served; precompress rewrites them only when lab.wasm changed
-# (Brotli at its best quality takes about 10 s).
-wasm: ## build the WebAssembly lab, and its Brotli and gzip copies; if exercises/ does not compile, build it with the reference only
+# lab.wasm served; precompress rewrites them only when lab.wasm changed.
+# gzip takes a fraction of a second, Brotli about 2 s: make run writes
+# only the gzip copy (lab-wasm), and the server the Brotli one in the
+# background once it serves.
+wasm: lab-wasm ## build the WebAssembly lab, and its Brotli and gzip copies; if exercises/ does not compile, build it with the reference only
+	$(GO) run ./internal/precompress/write -only br $(STATIC)/lab.wasm
+
+lab-wasm:
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" $(STATIC)/wasm_exec.js
 	@GOOS=js GOARCH=wasm $(GO) build -o $(STATIC)/lab.wasm ./wasm || { \
 		echo "exercises/ does not build: the lab's 'Yours' switch will say so (run make grade to see why)"; \
 		GOOS=js GOARCH=wasm $(GO) build -tags noyours -o $(STATIC)/lab.wasm ./wasm; }
-	$(GO) run ./internal/precompress/write $(STATIC)/lab.wasm
+	$(GO) run ./internal/precompress/write -only gzip $(STATIC)/lab.wasm
 
 # WASM_TESTS are the packages whose tests run compiled to WebAssembly too:
 # the shell over syscall/js, which runs nowhere else, and lab/replay, whose
@@ -139,7 +144,7 @@ test-wasm: ## run the wasm/ shell's and lab/replay's tests compiled to WebAssemb
 test-browser: ## the browser tests alone (headless Chromium; skipped if it is not installed, unless RATELAB_REQUIRE_BROWSER=1); screenshots in .ratelab/screenshots
 	RATELAB_SCREENSHOTS=$(CURDIR)/.ratelab/screenshots $(GO) test -count=1 -timeout 15m -v ./internal/browsertest/
 
-bench: ## benchmark the reference solutions beside golang.org/x/time/rate (benchstat)
+bench: ## benchmark the reference solutions beside golang.org/x/time/rate (benchstat), then the gradings of the references (calls, round trips, time)
 	@mkdir -p .ratelab
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 20m ./solutions/... | tee .ratelab/bench.txt
 	$(GO) tool benchstat -col /impl .ratelab/bench.txt
@@ -149,6 +154,8 @@ bench: ## benchmark the reference solutions beside golang.org/x/time/rate (bench
 			base = pkg " " name; sub(/\/?impl=[a-z]+/, "", base); sum[base, impl] += $$3; n[base, impl]++; seen[base] = 1 } \
 		END { for (b in seen) if (n[b, "ratelab"] && n[b, "xtimerate"]) { r = sum[b, "ratelab"] / n[b, "ratelab"]; x = sum[b, "xtimerate"] / n[b, "xtimerate"]; \
 			printf "  %-46s ratelab %6.2f ns  x/time/rate %6.2f ns  ratio %5.1fx\n", b, r, x, x / r } }' .ratelab/bench.txt | sort
+	@echo
+	$(GO) run ./cmd/gradebench -runs 5 -bench | tee .ratelab/gradebench.txt
 
 mutate: ## the suites' mutation score: grade mutants of solutions/, hunt those that live (EXERCISE=tokenbucket for one; MUTATE_FLAGS="--full" and so on)
 	$(GO) run ./cmd/labserver mutate $(if $(EXERCISE),--exercise $(EXERCISE)) $(MUTATE_FLAGS)

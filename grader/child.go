@@ -91,19 +91,29 @@ type child struct {
 	lost    *lostError
 	// Calls sent ahead (see check.Ahead and SendAhead): base is the handle
 	// the objects of the latest calls sent ahead were numbered from;
-	// queue, the calls sent ahead that the process made, with their
-	// answers, which the replay has not asked for yet; noAhead, that no
-	// calls are sent ahead for the rest of the grading (Options.OneByOne,
-	// or calls sent ahead were lost: code that spins or crashes once is
-	// likely to again, and each time would cost aheadCPULimit more).
+	// noAhead, that no calls are sent ahead (Options.OneByOne).
 	base    wire.Obj
-	queue   []sentAhead
 	noAhead bool
+	// batch are the calls sent ahead that the process is making, or has
+	// made, whose answers the replay has not asked for yet, in order; the
+	// process makes them until one answers otherwise than expected.
+	// later are the calls recorded for the replay not yet sent (they are
+	// sent a batch at a time); again, the replay's way to foresee its
+	// next calls from the answers it was given so far (see
+	// check.Ahead.SendAhead); fresh, that no batch was sent since
+	// SendAhead, whose base the first one carries.
+	batch, later []sentAhead
+	again        func(given []json.RawMessage) (calls, answers []json.RawMessage)
+	given        []json.RawMessage
+	fresh        bool
+	made         int // calls of the batch out answered so far
+	// counts, if not nil, is told what the child was asked (see Counts).
+	counts *Counts
 }
 
-// sentAhead is a call sent ahead that the process made: its request line
-// and its answer line.
-type sentAhead struct{ call, answer []byte }
+// sentAhead is a call sent ahead: its request line and the answer line
+// expected of it.
+type sentAhead struct{ call, expect []byte }
 
 // lostError says why the child was lost during a check.
 type lostError struct {
@@ -245,6 +255,9 @@ func (c *child) start() error {
 	}
 	go func() {
 		cmd.Wait() // the only Wait: it reaps the process and ends the stderr copy
+		if ps := cmd.ProcessState; ps != nil {
+			c.counts.childExited(ps.UserTime() + ps.SystemTime())
+		}
 		close(c.exited)
 	}()
 	return nil
@@ -328,7 +341,7 @@ func (c *child) stop() {
 	c.reader.Wait()
 	<-c.exited
 	c.cmd = nil
-	c.queue = nil
+	c.endAhead()
 }
 
 // fail loses the child for the rest of the check and unwinds the call.
@@ -354,40 +367,64 @@ func (c *child) crashed() {
 	c.fail(lostCrash, strings.TrimSpace(msg))
 }
 
-// roundTrip sends req and returns the answer, within the check's deadline
-// and, where this OS tells the child's CPU time (cpuUsed), within cpuLimit
-// of the child's CPU time: past either, the child is lost to a timeout,
-// with what() naming what it had not finished.
+// roundTrip sends line, a request, and returns the answer, within the
+// check's deadline and, where this OS tells the child's CPU time
+// (cpuUsed), within cpuLimit of the child's CPU time: past either, the
+// child is lost to a timeout, with what() naming what it had not finished.
 func (c *child) roundTrip(line []byte, what func() string, cpuLimit time.Duration) wire.Response {
+	start := c.send(line, what)
+	return c.answer(c.receive(start, what, cpuLimit))
+}
+
+// send sends line, a request, starting the process if need be, and
+// returns when it began, which the wait for its answer counts from.
+func (c *child) send(line []byte, what func() string) time.Time {
 	if c.lost != nil {
 		panic(c.lost)
 	}
-	// The check's clock runs while this call is out: its deadline and
-	// hard deadline are what is left of them. A call that is answered adds
-	// its time to the check's; one that loses the process ends the check,
-	// or, sent ahead, is not the check's (see SendAhead).
 	start := time.Now()
-	due := start.Add(c.limit - c.waited)
 	c.hard = start.Add(hardFactor*c.limit - c.waited)
-	got := func(line []byte, ok bool) wire.Response {
-		c.waited += time.Since(start)
-		return c.answer(line, ok)
-	}
 	if c.cmd == nil {
 		if err := c.start(); err != nil {
 			c.fail(lostStart, err.Error())
 		}
 	}
-	// A request is one short line, which the pipe takes at once unless the
+	// A request is one line, which the pipe takes at once unless the
 	// child stopped reading; the write waits at most until the hard
 	// deadline (not every platform's pipes have deadlines: the reader's
 	// timer below still holds).
 	c.in.SetWriteDeadline(c.hard)
+	c.counts.trip()
 	if _, err := c.in.Write(append(line, '\n')); err != nil {
 		if time.Now().After(c.hard) {
 			c.timedOut(what(), 0)
 		}
 		c.crashed()
+	}
+	return start
+}
+
+// receive waits for the child's next line, the answer to what() (a call,
+// sent by itself or ahead), within the check's deadline and cpuLimit of
+// the child's CPU time, as roundTrip says. The check's clock runs from
+// start, when the request went out (for a call sent ahead, when the replay
+// asked for it): its deadline and hard deadline are what is left of them.
+// An answer adds its time to the check's; a call that loses the process
+// ends the check.
+func (c *child) receive(start time.Time, what func() string, cpuLimit time.Duration) []byte {
+	if c.lost != nil {
+		panic(c.lost)
+	}
+	due := start.Add(c.limit - c.waited)
+	c.hard = start.Add(hardFactor*c.limit - c.waited)
+	got := func(line []byte, ok bool) []byte {
+		c.waited += time.Since(start)
+		if !ok {
+			c.crashed()
+		}
+		// A line read directly is a part of what the next read moves:
+		// the answers of a batch are kept past it (see answered).
+		return bytes.Clone(line)
 	}
 	poll := time.Now().Add(cpuPoll)
 	var call callWatch // the child's CPU time at the call's first poll
@@ -641,10 +678,7 @@ func (c *child) timedOut(call string, cpu time.Duration) {
 }
 
 // answer decodes one line from the child as its answer.
-func (c *child) answer(line []byte, ok bool) wire.Response {
-	if !ok {
-		c.crashed()
-	}
+func (c *child) answer(line []byte) wire.Response {
 	resp, err := wire.ParseAnswer(line)
 	if err != nil {
 		c.fail(lostProtocol, fmt.Sprintf("the grading program answered something that is not an answer (%v): %.200q", err, line))
@@ -662,12 +696,19 @@ func (c *child) Call(obj wire.Obj, fn string, args []any, out ...any) {
 		c.fail(lostProtocol, "the grader could not encode a call: "+err.Error())
 	}
 	line := wire.AppendCall(nil, obj, fn, raw)
-	var resp wire.Response
-	if c.lost == nil && len(c.queue) > 0 {
-		resp = c.answered(line)
+	what := func() string { return callText(fn, args, c.params[fn]) }
+	var answer []byte
+	ahead := c.lost == nil && c.sendsAhead(line)
+	c.counts.call(ahead)
+	if ahead {
+		answer = c.answered(line, what)
 	} else {
-		resp = c.roundTrip(line, func() string { return callText(fn, args, c.params[fn]) }, c.callLimit)
+		answer = c.receive(c.send(line, what), what, c.callLimit)
 	}
+	if c.again != nil {
+		c.given = append(c.given, answer)
+	}
+	resp := c.answer(answer)
 	if resp.Panic != nil {
 		panic(*resp.Panic)
 	}
@@ -676,97 +717,134 @@ func (c *child) Call(obj wire.Obj, fn string, args []any, out ...any) {
 	}
 }
 
-// aheadCPULimit is the CPU time the calls sent ahead for one replay may
-// take together. Past it they are given up (the process is stopped) and
-// the calls are made one by one for the rest of the grading, each within
-// callCPULimit, so that a call that does not return is named as such.
-const aheadCPULimit = 250 * time.Millisecond
-
 // Base implements check.Ahead: each replay's objects are numbered from a
 // handle of their own, above every handle given before, so that the
-// reference's replay numbers them as the process will.
+// reference's replay numbers them as the process will. While calls sent
+// ahead are still to be asked for (a whole check's, say), it is 0: the
+// replays within are among them.
 func (c *child) Base() wire.Obj {
-	if c.noAhead || c.lost != nil {
+	if c.noAhead || c.lost != nil || len(c.batch) > 0 || len(c.later) > 0 {
 		return 0
 	}
 	c.base += 1 << 32
 	return c.base
 }
 
-// SendAhead implements check.Ahead. It never panics: if the process is
-// lost while it makes the calls, they are as if never sent (the next call
-// starts a new process, and the time they took is not the check's), and
-// the calls of the rest of the grading are made one by one, so that what
-// went wrong is found, and reported, at the call that did it.
-func (c *child) SendAhead(calls, answers []json.RawMessage) {
-	c.queue = nil
-	if c.lost != nil || len(calls) == 0 {
+// SendAhead implements check.Ahead. The calls go out a batch at a time
+// when the replay asks for the first of them (see sendsAhead), so that
+// whatever happens to the process happens within a call, as it would to
+// the call sent by itself.
+func (c *child) SendAhead(calls, answers []json.RawMessage, again func(given []json.RawMessage) (calls, answers []json.RawMessage)) {
+	c.endAhead()
+	if c.lost != nil || c.noAhead {
 		return
 	}
-	resp, ok := c.tryAhead(wire.AppendAhead(nil, calls, answers, c.base))
-	if !ok {
-		c.noAhead = true // and the time they took is not added to the check's
-		return
-	}
-	if len(resp.Answers) > len(calls) {
-		c.lose(lostProtocol, fmt.Sprintf("the grading program answered %d calls sent ahead with %d answers", len(calls), len(resp.Answers)))
-		return
-	}
-	for i, answer := range resp.Answers {
-		c.queue = append(c.queue, sentAhead{calls[i], answer})
-		if !bytes.Equal(answer, answers[i]) {
-			break
-		}
-	}
+	c.later, c.again, c.fresh = pairs(calls, answers), again, true
 }
 
-// tryAhead makes the round trip of calls sent ahead, or reports that the
-// process was lost on the way (see apart).
-func (c *child) tryAhead(line []byte) (resp wire.Response, ok bool) {
-	ok = c.apart(func() { resp = c.roundTrip(line, func() string { return "the calls sent ahead" }, aheadCPULimit) })
-	return resp, ok
+// pairs are calls with the answer expected of each.
+func pairs(calls, answers []json.RawMessage) []sentAhead {
+	out := make([]sentAhead, min(len(calls), len(answers)))
+	for i := range out {
+		out[i] = sentAhead{calls[i], answers[i]}
+	}
+	return out
 }
 
-// apart runs f, which talks to the process on no check's behalf, and
-// reports whether it ended without losing the process. A loss is
-// forgotten (the process is stopped, and the next call starts another)
-// unless it is one the next call would meet again: the process cannot
-// start, the grading was cancelled.
-func (c *child) apart(f func()) (ok bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			l, lost := r.(*lostError)
-			if !lost {
-				panic(r)
-			}
-			if l.kind != lostStart && l.kind != lostCanceled {
-				c.lost = nil
-			}
-			ok = false
+// maxBatch bounds the bytes of the calls and answers of one batch, so
+// that its request stays under wire.MaxLine.
+const maxBatch = wire.MaxLine / 2
+
+// sendsAhead reports whether line, the call the replay makes, is the next
+// call of a batch, sending the next batch first if none is out: the next
+// calls recorded, or, once the process answered otherwise than recorded,
+// the calls again foresees from the answers given so far.
+func (c *child) sendsAhead(line []byte) bool {
+	if len(c.batch) > 0 {
+		return true
+	}
+	if len(c.later) == 0 && c.again != nil {
+		calls, answers := c.again(c.given)
+		if len(calls) == 0 || !bytes.Equal(calls[0], line) {
+			c.again = nil // it foresees nothing that fits: one by one
+			return false
 		}
-	}()
-	f()
+		c.later = pairs(calls, answers)
+	}
+	if len(c.later) == 0 || !bytes.Equal(c.later[0].call, line) {
+		c.later = nil
+		return false
+	}
+	n, size := 0, 0
+	for n < len(c.later) && (n == 0 || size+len(c.later[n].call)+len(c.later[n].expect)+2 <= maxBatch) {
+		size += len(c.later[n].call) + len(c.later[n].expect) + 2
+		n++
+	}
+	if size > maxBatch {
+		c.later = nil // a call too long to send ahead: by itself
+		return false
+	}
+	var calls, answers []json.RawMessage
+	for _, p := range c.later[:n] {
+		calls, answers = append(calls, p.call), append(answers, p.expect)
+	}
+	base := wire.Obj(0) // the objects of a replay's later batches go on from those before
+	if c.fresh {
+		base, c.fresh = c.base, false
+	}
+	c.batch, c.later = c.later[:n], c.later[n:]
+	c.send(wire.AppendAhead(nil, calls, answers, base), func() string { return "the calls sent ahead" })
 	return true
 }
 
-// answered returns the answer the process gave the call line when it was sent
-// ahead. The replay asks for the calls sent ahead in the order they were
-// sent, as long as their answers are the reference's; anything else is
-// the grader's own fault.
-func (c *child) answered(line []byte) wire.Response {
-	if !bytes.Equal(line, c.queue[0].call) {
+// answered returns the answer line of line, the next call of the batch
+// out, waiting for it as for the call sent by itself (the time counted
+// from now, when the replay asks for it). The process stops the batch at
+// the first answer that is not the one expected: after it, or after the
+// last, it says how many calls it made, which must be as many as it
+// answered. The replay asks for the calls sent ahead in the order they
+// were sent, as long as their answers are the reference's; anything else
+// is the grader's own fault.
+func (c *child) answered(line []byte, what func() string) []byte {
+	if !bytes.Equal(line, c.batch[0].call) {
 		c.fail(lostProtocol, outOfStep)
 	}
-	answer := c.queue[0].answer
-	c.queue = c.queue[1:]
-	return c.answer(answer, true)
+	sent := c.batch[0]
+	c.batch = c.batch[1:]
+	c.made++
+	answer := c.receive(time.Now(), what, c.callLimit)
+	if other := !bytes.Equal(answer, sent.expect); other || len(c.batch) == 0 {
+		if end := c.receive(time.Now(), what, c.callLimit); !bytes.Equal(end, stopLine(c.made)) {
+			c.fail(lostProtocol, fmt.Sprintf("the grading program ended the answers of %d calls sent ahead with %.200q", c.made, end))
+		}
+		if other {
+			if c.made == 1 && !c.fresh {
+				c.again = nil // foreseen calls that are not: one by one
+			}
+			c.batch, c.later = nil, nil
+		}
+		c.made = 0
+	}
+	return answer
+}
+
+// stopLine is the line that ends the answers of n calls sent ahead.
+func stopLine(n int) []byte {
+	b, _ := wire.AppendAnswer(nil, wire.Response{Stop: strconv.Itoa(n)})
+	return b
 }
 
 // EndAhead implements check.Ahead.
 func (c *child) EndAhead() {
-	if len(c.queue) > 0 {
+	if len(c.batch) > 0 {
 		c.lose(lostProtocol, outOfStep)
 	}
+	c.endAhead()
+}
+
+// endAhead forgets the calls sent ahead.
+func (c *child) endAhead() {
+	c.batch, c.later, c.again, c.given, c.made = nil, nil, nil, nil, 0
 }
 
 // outOfStep says that a replay did not ask for the calls sent ahead as
@@ -814,6 +892,28 @@ func (c *child) Bench(spec check.BenchSpec) check.BenchRun {
 // the run is made for information alone, so it is given up sooner than a
 // timed one.
 const profileCPULimit = 10 * time.Second
+
+// apart runs f, which talks to the process on no check's behalf, and
+// reports whether it ended without losing the process. A loss is
+// forgotten (the process is stopped, and the next call starts another)
+// unless it is one the next call would meet again: the process cannot
+// start, the grading was cancelled.
+func (c *child) apart(f func()) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			l, lost := r.(*lostError)
+			if !lost {
+				panic(r)
+			}
+			if l.kind != lostStart && l.kind != lostCanceled {
+				c.lost = nil
+			}
+			ok = false
+		}
+	}()
+	f()
+	return true
+}
 
 // Profile implements check.Profiler: the run is prepared as Bench prepares
 // one, and made with Profile naming the learner's package, so that the

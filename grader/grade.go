@@ -61,6 +61,9 @@ type Options struct {
 	// Parallel is how many variants GradeVariants grades at a time; 0
 	// means one a core (GOMAXPROCS). Grade grades one exercise at a time.
 	Parallel int
+	// Counts, if set, is added what the grading asked of its grading
+	// programs (see Counts): for measuring, never for grading.
+	Counts *Counts
 	// TempDir is where the grading's own folder goes (the child's binary,
 	// the build's work); "" means the system's temporary folder. The folder
 	// is removed when Grade returns.

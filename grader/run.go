@@ -16,6 +16,7 @@ func (g *grading) child(ctx context.Context, bin, name string) *child {
 	c := newChild(ctx, bin, name, g.tmp, g.opts.Sandbox)
 	c.callLimit = g.opts.CallCPULimit
 	c.noAhead = g.opts.OneByOne
+	c.counts = g.opts.Counts
 	return c
 }
 

@@ -23,6 +23,7 @@ import (
 	"ratelab/grader/report"
 	"ratelab/internal/class"
 	"ratelab/internal/live"
+	"ratelab/internal/precompress"
 	"ratelab/internal/server"
 	"ratelab/internal/store"
 	"ratelab/internal/watch"
@@ -177,7 +178,21 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 			return fmt.Errorf("--static-dir %s is not a folder", o.staticDir)
 		}
 	}
-	static := web.Static(o.staticDir)
+	staticDir := o.staticDir
+	var keepLab func()
+	if staticDir == "" && o.liveRoot != "" && cls == nil {
+		// The single-learner lab serves web/static from disk, where
+		// lab.wasm's Brotli copy is written in the background once the
+		// server listens (make run writes only the gzip one): the page
+		// is served at once, compressed better a few seconds later.
+		staticDir = filepath.Join(o.liveRoot, "web", "static")
+		if _, err := os.Stat(filepath.Join(staticDir, "lab.wasm")); err == nil {
+			touch, stop := precompress.Keep(filepath.Join(staticDir, "lab.wasm"), copiesLogger(log))
+			keepLab = touch
+			defer stop()
+		}
+	}
+	static := web.Static(staticDir)
 	var hub *live.Hub
 	if o.liveRoot != "" && cls == nil {
 		var stopLive func()
@@ -227,6 +242,9 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 	}
 	if cls != nil {
 		fmt.Fprintf(log, "ratelab: class mode: learners sign in at http://%s/class, instructors watch http://%s/class/dashboard\n", at, at)
+	}
+	if keepLab != nil {
+		keepLab()
 	}
 	if ready != nil {
 		ready <- ln.Addr()
@@ -320,8 +338,11 @@ func startLive(ctx context.Context, st *store.Store, root string, static fs.FS, 
 		return nil, nil, nil, err
 	}
 	// A build left by an earlier run may be older than the lab.wasm this
-	// server starts with (make run has just built that one).
-	os.Remove(filepath.Join(dir, "lab.wasm"))
+	// server starts with (make run has just built that one); its copies
+	// would hide those of that one.
+	for _, name := range []string{"lab.wasm", "lab.wasm.br", "lab.wasm.gz"} {
+		os.Remove(filepath.Join(dir, name))
+	}
 	lctx, cancel := context.WithCancel(ctx)
 	changes, err := watch.Tree(lctx, filepath.Join(root, "exercises"))
 	if err != nil {
@@ -330,10 +351,19 @@ func startLive(ctx context.Context, st *store.Store, root string, static fs.FS, 
 	}
 	hub := &live.Hub{}
 	logger := slog.New(slog.NewTextHandler(log, nil))
+	// Each build's compressed copies are written in the background: the
+	// page gets the build at once (gzip made by the server until then).
+	touch, stopCopies := precompress.Keep(filepath.Join(dir, "lab.wasm"), copiesLogger(log))
 	cfg := live.Config{
-		Hub:   hub,
-		Build: func(ctx context.Context) error { return buildYours(ctx, root, dir) },
-		Seed:  grader.DefaultSeed,
+		Hub: hub,
+		Build: func(ctx context.Context) error {
+			err := buildYours(ctx, root, dir)
+			if err == nil {
+				touch()
+			}
+			return err
+		},
+		Seed: grader.DefaultSeed,
 		Grade: func(ctx context.Context, ids []string, pass live.Pass, progress func(grader.Event)) (*report.Report, error) {
 			return grader.Grade(ctx, grader.Options{
 				Root: root, Target: "exercises", Exercises: ids, Seed: grader.DefaultSeed,
@@ -352,8 +382,20 @@ func startLive(ctx context.Context, st *store.Store, root string, static fs.FS, 
 	stop := func() {
 		cancel()
 		<-done
+		stopCopies()
 	}
 	return hub, server.Prefer(dir, static), stop, nil
+}
+
+// copiesLogger reports, on log, a compressed copy of lab.wasm that could
+// not be written (the server then makes gzip itself, and offers no
+// Brotli).
+func copiesLogger(log io.Writer) func([]precompress.Copy, error) {
+	return func(_ []precompress.Copy, err error) {
+		if err != nil {
+			fmt.Fprintln(log, "ratelab: lab.wasm's compressed copies were not written:", err)
+		}
+	}
 }
 
 // buildYours builds ./wasm (the lab with the learner's exercises/ as

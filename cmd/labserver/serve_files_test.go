@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The editor's files API is served where the live loop grades what it
@@ -55,5 +56,68 @@ func TestServeFilesAPIOnlyWithTheLiveLoop(t *testing.T) {
 	}
 	if code, _ := get(""); code != http.StatusNotFound {
 		t.Errorf("GET files without the live loop = %d; want 404", code)
+	}
+}
+
+// The single-learner lab serves web/static from the checkout, and writes
+// lab.wasm's compressed copies there once it listens (make run writes
+// only the gzip one): a browser that accepts Brotli gets the Brotli copy
+// as soon as it is written, without the server being rebuilt.
+func TestServeWritesLabWasmsBrotliCopyInTheBackground(t *testing.T) {
+	root := t.TempDir()
+	static := filepath.Join(root, "web", "static")
+	for _, dir := range []string{filepath.Join(root, "exercises"), static} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wasm := []byte(strings.Repeat("(func $tryAcquire (param i64 i64) (result i32))\n", 20000))
+	if err := os.WriteFile(filepath.Join(static, "lab.wasm"), wasm, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		o := serveOptions{addr: "127.0.0.1:0", db: filepath.Join(t.TempDir(), "lab.db"), liveRoot: root}
+		done <- serve(ctx, o, io.Discard, ready)
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve after cancel = %v", err)
+		}
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("serve returned before serving: %v", err)
+	}
+	// Wait for the copy: the deadline is only a safety net.
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		req, _ := http.NewRequest("GET", "http://"+addr.String()+"/static/lab.wasm", nil)
+		req.Header.Set("Accept-Encoding", "br, gzip")
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		enc := resp.Header.Get("Content-Encoding")
+		if enc != "br" && enc != "gzip" || len(body) >= len(wasm) {
+			t.Fatalf("GET lab.wasm: %s-encoded, %d bytes of %d; want it compressed", enc, len(body), len(wasm))
+		}
+		if enc == "br" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the Brotli copy was never served")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, err := os.Stat(filepath.Join(static, "lab.wasm.br")); err != nil {
+		t.Errorf("no lab.wasm.br beside lab.wasm: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"encoding/json"
 	"maps"
 	"math/rand"
 	"slices"
@@ -121,7 +122,9 @@ func (p Parts[I, D, S, O]) sendsAhead(r Remote) *sendsAhead[I] {
 
 // ahead returns replay, a replay on the Remote's implementation, with the
 // calls of each script sent ahead first, as ref (the same replay on the
-// reference) makes them; replay itself if a is nil.
+// reference) makes them, and, past an answer the reference does not give,
+// as ref makes them given the answers the implementation gave; replay
+// itself if a is nil.
 func ahead[I, S, O any](a *sendsAhead[I], replay, ref func(Script[S, O]) Trace) func(Script[S, O]) Trace {
 	if a == nil {
 		return replay
@@ -131,12 +134,50 @@ func ahead[I, S, O any](a *sendsAhead[I], replay, ref func(Script[S, O]) Trace) 
 		if base == 0 {
 			return replay(s)
 		}
-		a.rec.Start(base)
-		Call(func() Trace { return ref(s) })
-		a.to.SendAhead(a.rec.Recorded())
+		record := func(given []json.RawMessage) (calls, answers []json.RawMessage) {
+			a.rec.Start(base)
+			a.rec.Force(given)
+			Call(func() Trace { return ref(s) })
+			return a.rec.Recorded()
+		}
+		calls, answers := record(nil)
+		a.to.SendAhead(calls, answers, record)
 		defer a.to.EndAhead()
 		return replay(s)
 	}
+}
+
+// aheadRun returns run, a check's Runner on the Remote's implementation,
+// with the calls of its whole run sent ahead first, as ref (the same
+// Runner on the reference) makes them: a check the implementation passes
+// as the reference does costs the other process a request or two, not one
+// a script. Past an answer the reference does not give, its replays send
+// their own calls ahead, if they do. It is run itself if a or ref is nil.
+func aheadRun[I any](a *sendsAhead[I], run, ref Runner) Runner {
+	if a == nil || ref == nil {
+		return run
+	}
+	return func(why string) func(int64) Outcome {
+		inner, onRef := run(why), ref(why)
+		return func(seed int64) Outcome {
+			return aheadAll(a, func() { onRef(seed) }, func() Outcome { return inner(seed) })
+		}
+	}
+}
+
+// aheadAll runs impl, which calls the Remote's implementation, with the
+// calls that ref, the same on the reference, makes sent ahead first.
+func aheadAll[I any](a *sendsAhead[I], ref func(), impl func() Outcome) Outcome {
+	base := a.to.Base()
+	if base == 0 {
+		return impl()
+	}
+	a.rec.Start(base)
+	Call(func() bool { ref(); return true })
+	calls, answers := a.rec.Recorded()
+	a.to.SendAhead(calls, answers, nil)
+	defer a.to.EndAhead()
+	return impl()
 }
 
 func (p Parts[I, D, S, O]) suite(impl I, budget Runner, a *sendsAhead[I]) Suite {
@@ -161,8 +202,12 @@ func (p Parts[I, D, S, O]) suite(impl I, budget Runner, a *sendsAhead[I]) Suite 
 		}
 	}
 	if p.Runs != nil {
+		var onRef map[string]Runner
+		if a != nil {
+			onRef = p.Runs(a.ref)
+		}
 		for name, run := range p.Runs(impl) {
-			runs[name] = diagnosed(run, diagnose)
+			runs[name] = diagnosed(aheadRun(a, run, onRef[name]), diagnose)
 		}
 	}
 	for name, run := range runs {
@@ -170,6 +215,9 @@ func (p Parts[I, D, S, O]) suite(impl I, budget Runner, a *sendsAhead[I]) Suite 
 	}
 	for name, run := range p.Fixed {
 		runs[name] = Fixed(func() Outcome { return Own(run(impl)) })
+		if a != nil {
+			runs[name] = aheadRun(a, runs[name], Fixed(func() Outcome { return run(a.ref) }))
+		}
 	}
 	if p.BudgetNs > 0 {
 		runs["budget"] = budget

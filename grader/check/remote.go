@@ -81,14 +81,17 @@ type Ahead interface {
 	Remote
 	// Base is the handle the objects made by the next calls sent ahead
 	// are given from, or 0 if no calls are to be sent ahead now (the
-	// implementation is too slow for it, say).
+	// grading sends each call by itself, say).
 	Base() wire.Obj
 	// SendAhead sends calls (request lines) with the answer expected of
 	// each (answer lines), as Recorder recorded them after Start(Base()).
 	// The other process makes them in order until one answers otherwise;
 	// the calls the replay then makes are answered from there, as far as
-	// they went, and asked one by one after that.
-	SendAhead(calls, answers []json.RawMessage)
+	// they went. Past that, the Remote asks again, if again is not nil,
+	// for the calls that follow the answers the replay was given so far
+	// (answer lines, in order), and sends those ahead too; it asks one by
+	// one where again has nothing that fits.
+	SendAhead(calls, answers []json.RawMessage, again func(given []json.RawMessage) (calls, answers []json.RawMessage))
 	// EndAhead ends the replay: every call sent ahead and made must have
 	// been asked for by then.
 	EndAhead()
@@ -103,7 +106,11 @@ type Recorder interface {
 	Remote
 	// Start begins a recording, its objects given handles from base on.
 	Start(base wire.Obj)
-	// Recorded returns the calls made since Start and their answers, up
-	// to a size the protocol carries in one request.
+	// Force has the next len(given) calls answered with given (answer
+	// lines), not recorded: what the recording then holds are the calls a
+	// replay makes after an implementation gave those answers.
+	Force(given []json.RawMessage)
+	// Recorded returns the calls made since Start (but those Force
+	// answered) and their answers, up to a size the Recorder bounds.
 	Recorded() (calls, answers []json.RawMessage)
 }

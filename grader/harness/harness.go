@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"runtime"
 	"strconv"
+	"sync"
 	"time"
 
 	"ratelab/grader/wire"
@@ -53,29 +54,84 @@ func Main() {
 		fmt.Fprintf(os.Stderr, "child: no exercise %q; this program is started by labserver grade\n", *exercise)
 		os.Exit(2)
 	}
-	out := bufio.NewWriter(os.Stdout)
+	out := &answers{out: bufio.NewWriterSize(os.Stdout, 64<<10)}
 	os.Stdout = os.Stderr // what learner code prints is output, not protocol
 	in := bufio.NewReaderSize(os.Stdin, 64<<10)
 	s := newServer(api)
-	fmt.Fprintln(out, wire.Hello)
-	out.Flush()
+	out.line([]byte(wire.Hello))
+	out.flush()
 	for {
 		line, err := readLine(in)
 		if err != nil {
 			return // the grader closed the stream, or sent a line too long
 		}
-		var resp wire.Response
-		if req, err := wire.ParseRequest(line); err != nil {
-			resp.Err = "bad request: " + err.Error()
-		} else {
-			resp = s.serve(req)
+		switch req, err := wire.ParseRequest(line); {
+		case err != nil:
+			out.line(answerLine(wire.Response{Err: "bad request: " + err.Error()}))
+		case req.Ahead != nil:
+			stop := out.flushing()
+			s.ahead(req, out.line)
+			stop()
+		default:
+			out.line(answerLine(s.serve(req)))
 		}
-		out.Write(answerLine(resp))
-		out.WriteByte('\n')
-		if out.Flush() != nil {
+		if out.flush() != nil {
 			os.Exit(3) // the grader went away
 		}
 	}
+}
+
+// answers is the child's answer stream.
+type answers struct {
+	mu  sync.Mutex
+	out *bufio.Writer
+	// batch, once made, tells the flusher goroutine (see flushing) that
+	// calls sent ahead are being made (true) or are done (false).
+	batch chan bool
+}
+
+// line writes one answer line.
+func (a *answers) line(b []byte) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.out.Write(b)
+	a.out.WriteByte('\n')
+}
+
+// flush writes out the lines held.
+func (a *answers) flush() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.out.Flush()
+}
+
+// flushing writes out the lines held every wire.FlushEvery until stop is
+// called: while calls sent ahead are made, a call that runs long (or never
+// returns) does not keep the answers of the calls before it from the
+// grader, which then waits for it as for a call sent alone. One goroutine,
+// started at the first batch, does it for every batch.
+func (a *answers) flushing() (stop func()) {
+	if a.batch == nil {
+		a.batch = make(chan bool)
+		go func() {
+			t := time.NewTicker(wire.FlushEvery)
+			t.Stop()
+			for {
+				select {
+				case on := <-a.batch:
+					if on {
+						t.Reset(wire.FlushEvery)
+					} else {
+						t.Stop()
+					}
+				case <-t.C:
+					a.flush()
+				}
+			}
+		}()
+	}
+	a.batch <- true
+	return func() { a.batch <- false }
 }
 
 // readLine reads one line of at most wire.MaxLine bytes.
@@ -121,7 +177,7 @@ func (s *server) serve(req wire.Request) wire.Response {
 	case req.Bench != "":
 		return s.bench(req)
 	case req.Ahead != nil:
-		return s.ahead(req)
+		return wire.Response{Err: "calls sent ahead are answered a line a call"}
 	}
 	return s.call(req)
 }
@@ -194,29 +250,36 @@ func (s *server) keep(v reflect.Value) wire.Obj {
 }
 
 // ahead makes the calls sent ahead, in order, until one's answer is not
-// the expected one (see wire.Request.Ahead), and answers with the answer
-// line of each call it made.
-func (s *server) ahead(req wire.Request) wire.Response {
+// the expected one (see wire.Request.Ahead), giving emit the answer line
+// of each call it makes, then the line that says how many it made.
+func (s *server) ahead(req wire.Request, emit func([]byte)) {
+	fail := func(msg string) { emit(answerLine(wire.Response{Err: msg})) }
 	if len(req.Expect) != len(req.Ahead) {
-		return wire.Response{Err: fmt.Sprintf("%d calls sent ahead with %d answers", len(req.Ahead), len(req.Expect))}
+		fail(fmt.Sprintf("%d calls sent ahead with %d answers", len(req.Ahead), len(req.Expect)))
+		return
 	}
-	if req.Base <= s.next {
-		return wire.Response{Err: fmt.Sprintf("objects of calls sent ahead from handle %d, which is given already", req.Base)}
+	if req.Base != 0 {
+		if req.Base <= s.next {
+			fail(fmt.Sprintf("objects of calls sent ahead from handle %d, which is given already", req.Base))
+			return
+		}
+		s.next = req.Base - 1
 	}
-	s.next = req.Base - 1
-	answers := make([]json.RawMessage, 0, len(req.Ahead))
+	made := 0
 	for i, line := range req.Ahead {
 		r, err := wire.ParseRequest(line)
 		if err != nil || r.Fn == "" {
-			return wire.Response{Err: fmt.Sprintf("call %d sent ahead is not a call", i+1)}
+			fail(fmt.Sprintf("call %d sent ahead is not a call", i+1))
+			return
 		}
 		b := answerLine(s.call(r))
-		answers = append(answers, b)
+		emit(b)
+		made++
 		if !bytes.Equal(b, req.Expect[i]) {
 			break
 		}
 	}
-	return wire.Response{Answers: answers}
+	emit(answerLine(wire.Response{Stop: strconv.Itoa(made)}))
 }
 
 // answerLine is resp as one line of the protocol, without its newline.

@@ -2,13 +2,13 @@
 // the messages, and a codec that carries Go values across it without loss.
 //
 // The child links the learner's code and only executes what it is told:
-// the grader sends one Request at a time (a call, as data), the child makes
-// it and answers with one Response (the call's raw results, or its panic).
-// Everything that decides a grade (generating the calls, the model,
-// comparing, shrinking, timing, scoring) happens in the grader's own
-// process, which never runs learner code. So nothing the child writes can
-// be more than an answer to one call, and a false answer is simply a wrong
-// one. The one answer that is not a result, where a profiled benchmark run
+// the grader sends one Request at a time (a call, as data, or a batch of
+// calls sent ahead), the child makes it and answers with one Response a
+// call (the call's raw results, or its panic). Everything that decides a
+// grade (generating the calls, the model, comparing, shrinking, timing,
+// scoring) happens in the grader's own process, which never runs learner
+// code. So nothing the child writes can be more than an answer to one
+// call, and a false answer is simply a wrong one. The one answer that is not a result, where a profiled benchmark run
 // allocated (Response.Sites), is advice shown beside a verdict already
 // made.
 //
@@ -34,12 +34,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Hello is the first line the child writes on its protocol stream, after
 // which every line is a Response. Anything written before it (output of
 // learner init functions) is skipped.
-const Hello = "ratelab-child/4"
+const Hello = "ratelab-child/5"
 
 // MaxLine bounds one line of the protocol, either way: a longer one ends
 // the child.
@@ -76,13 +77,20 @@ type Request struct {
 	Seed    string            `json:"seed,omitempty"`    // Prepare: the run's traffic seed, decimal
 	N       string            `json:"n,omitempty"`       // Prepare: warm-up iterations; Bench: measured iterations; decimal
 	Profile string            `json:"profile,omitempty"` // Bench: the import path of the learner's package, whose lines allocations are charged to
-	// Ahead are calls sent ahead (each a Request line with Fn set), with
-	// Expect the answer line of each that the reference gives (no secret:
-	// the reference ships with the course). The child makes them in order,
-	// and stops after the first whose answer is not the expected one; it
-	// answers with its own answer lines (Response.Answers). The objects they make
-	// get handles from Base on, so that the calls that follow can name
-	// them; Base is above every handle the child has given before.
+	// Ahead are calls sent ahead, a batch (each a Request line with Fn
+	// set), with Expect the answer line of each that the reference gives
+	// (no secret: the reference ships with the course). The child makes
+	// them in order, and stops after the first whose answer is not the
+	// expected one (a panic, say): the calls after it may depend on that
+	// answer. It answers each call it makes with its own answer line, as
+	// it would the call sent alone, writing out those it holds whenever a
+	// call runs long (see FlushEvery), so that the grader waits for each
+	// call as it would for one sent alone, and names the one that does
+	// not return; after the last, it writes a Response with Stop set. The
+	// objects the calls make get handles from Base on, so that the calls
+	// that follow can name them; Base is above every handle the child has
+	// given before, or 0 to go on from the last one given (a batch that
+	// continues a replay).
 	Ahead  []json.RawMessage `json:"ahead,omitempty"`
 	Expect []json.RawMessage `json:"expect,omitempty"`
 	Base   Obj               `json:"base,omitempty"`
@@ -104,13 +112,18 @@ type Response struct {
 	// learner's package the run's allocations were made at, the most
 	// frequent first, at most MaxSites.
 	Sites []Site `json:"sites,omitempty"`
-	// Calls sent ahead (Request.Ahead): the answer line of each call the
-	// child made, in order, up to and including the first whose answer
-	// was not the expected one. The grader judges these answers as it
-	// judges any other: the expected ones only tell the child where to
-	// stop, never what the grader takes for its answer.
-	Answers []json.RawMessage `json:"answers,omitempty"`
+	// Stop ends the answers of calls sent ahead (Request.Ahead): how many
+	// of them the child made, in decimal, up to and including the first
+	// whose answer was not the expected one. The grader judges their
+	// answers as it judges any other: the expected ones only tell the
+	// child where to stop, never what the grader takes for its answer.
+	Stop string `json:"stop,omitempty"`
 }
+
+// FlushEvery is how often a child making calls sent ahead writes out the
+// answers it holds: a call that runs longer than that has the answers of
+// the calls before it with the grader while it runs.
+const FlushEvery = 5 * time.Millisecond
 
 // Site is a line of the learner's code that a profiled benchmark run
 // allocated at: the innermost frame of the allocation's stack that is in
@@ -614,7 +627,9 @@ func AppendCall(b []byte, obj Obj, fn string, args []json.RawMessage) []byte {
 func AppendAhead(b []byte, calls, answers []json.RawMessage, base Obj) []byte {
 	b = appendList(append(b, `{"ahead":`...), calls)
 	b = appendList(append(b, `,"expect":`...), answers)
-	b = strconv.AppendUint(append(b, `,"base":`...), uint64(base), 10)
+	if base != 0 {
+		b = strconv.AppendUint(append(b, `,"base":`...), uint64(base), 10)
+	}
 	return append(b, '}')
 }
 
@@ -635,12 +650,12 @@ func appendList(b []byte, raws []json.RawMessage) []byte {
 func AppendAnswer(b []byte, resp Response) ([]byte, error) {
 	if resp.Panic == nil && resp.Err == "" && resp.Digest == "" && resp.Allocs == "" && resp.WallNs == "" && resp.Sites == nil {
 		switch {
-		case len(resp.Ret) == 0 && len(resp.Answers) == 0:
+		case resp.Stop == "" && len(resp.Ret) == 0:
 			return append(b, "{}"...), nil
-		case len(resp.Answers) == 0:
+		case resp.Stop == "":
 			return append(appendList(append(b, `{"ret":`...), resp.Ret), '}'), nil
 		case len(resp.Ret) == 0:
-			return append(appendList(append(b, `{"answers":`...), resp.Answers), '}'), nil
+			return append(appendString(append(b, `{"stop":`...), resp.Stop), '}'), nil
 		}
 	}
 	line, err := json.Marshal(resp)
@@ -652,9 +667,6 @@ func ParseAnswer(line []byte) (Response, error) {
 	if fastPaths {
 		if ret, ok := listOf(line, `{"ret":[`); ok {
 			return Response{Ret: ret}, nil
-		}
-		if answers, ok := listOf(line, `{"answers":[`); ok {
-			return Response{Answers: answers}, nil
 		}
 	}
 	var resp Response

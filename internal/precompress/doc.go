@@ -1,16 +1,19 @@
 // Package precompress writes, beside a static file, the compressed copies a
 // server sends in its place to a browser that accepts them: name.br
-// (Brotli at its best quality) and name.gz (gzip at its best compression),
-// and checks whether such a copy still holds the file's content.
+// (Brotli) and name.gz (gzip), and checks whether such a copy still holds
+// the file's content.
 //
-// It exists for lab.wasm (5.5 MB; 1.09 MB as Brotli, 1.50 MB as gzip):
-// Brotli's best quality takes about 10 s of one core for it, too slow to
-// run per request, so `make wasm` (through internal/precompress/write) and the browser
-// tests' BuildAssets write the copies once, and internal/server serves them.
-// A copy is only as good as its check: a lab.wasm rebuilt without them, or
-// a copy left by an older build, must never be served, so the server serves
-// a copy only once it has decoded it to the file's exact content
-// (Matches).
+// It exists for lab.wasm (5.5 MB; 1.24 MB as Brotli, 1.51 MB as gzip):
+// gzip takes a fraction of a second, Brotli about 2 s of one core at the
+// quality used (BrotliQuality), too slow to run per request or to hold up
+// the first page. So `make wasm` writes the gzip copy (through
+// internal/precompress/write), and the Brotli one is written after it, in
+// the background where a server is waiting to serve (Keep: `make run`,
+// the live loop's rebuilds); internal/server serves whichever copies are
+// there. A copy is only as good as its check: a lab.wasm rebuilt without
+// them, or a copy left by an older build, must never be served, so the
+// server serves a copy only once it has decoded it to the file's exact
+// content (Matches).
 //
 // It is not a general static-file compressor: it writes the two encodings
 // every browser the lab supports accepts, and nothing else.

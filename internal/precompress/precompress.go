@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/andybalholm/brotli"
@@ -26,12 +28,19 @@ var Encodings = []Encoding{
 	{Name: "gzip", Ext: ".gz"},
 }
 
-// BrotliQuality is the Brotli quality Write uses: the best. For lab.wasm
-// on the 2-core development machine, quality 9 makes 1,236,054 bytes in
-// 0.6 s, 10 makes 1,127,628 in 6.5 s, 11 makes 1,091,089 in 9.8 s (gzip's
-// best: 1,503,028 in 0.45 s). Write runs only when the file changed, once
-// per build, so the best quality is worth its seconds.
-const BrotliQuality = 11
+// BrotliQuality is the Brotli quality Write uses: the best that costs at
+// most 2 s of CPU time for lab.wasm. On the 2-core development machine,
+// busy (load 15-19), lab.wasm (5,539,630 bytes) made 1,282,831 bytes at
+// quality 5 in 0.47 s, 1,248,891 at 7 in 1.45 s, 1,242,346 at 8 in
+// 1.73 s, 1,234,652 at 9 in 2.2 s; quality 11 made 1,091,089 in about
+// 40 s, which held `make run` up before anything was served. gzip (the
+// copy served until the Brotli one is there) made 1,510,873 bytes at its
+// default level in 0.27 s, 1,502,632 at its best in 0.71 s.
+const BrotliQuality = 8
+
+// GzipLevel is the gzip level Write uses: the default, a third of the best
+// level's time for half a percent more bytes.
+const GzipLevel = gzip.DefaultCompression
 
 // Copy is one compressed copy Write made or found.
 type Copy struct {
@@ -42,28 +51,36 @@ type Copy struct {
 	Kept     bool          // the copy there already held the file's content: not rewritten
 }
 
-// Write writes path+".br" and path+".gz" from the file at path, the two
-// at once, each unless the copy already there decodes to the file's
-// content. A copy is written to a temporary file and renamed into place, so
-// a server never reads half of one.
-func Write(path string) ([]Copy, error) {
+// Write writes path+".br" and path+".gz" from the file at path (or only
+// the copies in the encodings named, "br" or "gzip"), at once, each unless
+// the copy already there decodes to the file's content. A copy is written
+// to a temporary file, hidden (its name starts with a dot, which go:embed
+// and the server skip), and renamed into place, so a server never reads
+// half of one.
+func Write(path string, only ...string) ([]Copy, error) {
+	encs := Encodings
+	if len(only) > 0 {
+		encs = nil
+		for _, name := range only {
+			i := slices.IndexFunc(Encodings, func(e Encoding) bool { return e.Name == name })
+			if i < 0 {
+				return nil, fmt.Errorf("precompress: unknown encoding %q", name)
+			}
+			encs = append(encs, Encodings[i])
+		}
+	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	sum := sha256.Sum256(raw)
-	copies := make([]Copy, len(Encodings))
-	errs := make([]error, len(Encodings))
-	done := make(chan struct{})
-	for i, enc := range Encodings {
-		go func() {
-			defer func() { done <- struct{}{} }()
-			copies[i], errs[i] = write(path, raw, sum, enc)
-		}()
+	copies := make([]Copy, len(encs))
+	errs := make([]error, len(encs))
+	var wg sync.WaitGroup
+	for i, enc := range encs {
+		wg.Go(func() { copies[i], errs[i] = write(path, raw, sum, enc) })
 	}
-	for range Encodings {
-		<-done
-	}
+	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
@@ -84,7 +101,7 @@ func write(path string, raw []byte, sum [sha256.Size]byte, enc Encoding) (Copy, 
 		return c, err
 	}
 	c.Took, c.Size = time.Since(start), len(body)
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(c.Path)+".*.tmp")
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(c.Path)+".*.tmp")
 	if err != nil {
 		return c, err
 	}
@@ -111,7 +128,7 @@ func Compress(encoding string, raw []byte) ([]byte, error) {
 	case "br":
 		w = brotli.NewWriterLevel(&buf, BrotliQuality)
 	case "gzip":
-		w, _ = gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		w, _ = gzip.NewWriterLevel(&buf, GzipLevel)
 	default:
 		return nil, fmt.Errorf("precompress: unknown encoding %q", encoding)
 	}
