@@ -120,7 +120,9 @@ func diagnosed[I, S, O any, D check.Domain[S, O]](t *testing.T, p check.Parts[I,
 		if o.Counterexample == nil {
 			t.Errorf("%s fails without a counterexample: %s", c.ID, o.Message)
 		}
-		named = named || c.Pitfall == m.Pitfall && o.Diagnosis == report.Reproduced
+		// A table check names the call that broke its rule, not a model:
+		// its failure is the mistake's own.
+		named = named || c.Pitfall == m.Pitfall && (o.Diagnosis == report.Reproduced || c.Own)
 		t.Logf("%s: %s %v", c.ID, o.Diagnosis, o.Mistakes)
 	}
 	if !named {
