@@ -21,9 +21,10 @@ import (
 // order: the words and links of each one that holds no other (a cell, a
 // row, a count, a line), forms aside (their fields are not data), and
 // the words that only time changes ("due in 5 h 10 min"), as well as the
-// live line itself.
+// live line itself and the Yours line (what the page's script has heard
+// of the learner's build so far, not what the server's page says).
 const snapshotJS = `(() => {
-	const skip = new Set(["live-state", "due-left"]);
+	const skip = new Set(["live-state", "due-left", "yours-state"]);
 	const out = [];
 	for (const el of document.querySelectorAll("main [data-testid]")) {
 		const id = el.getAttribute("data-testid");

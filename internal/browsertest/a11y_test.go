@@ -255,7 +255,9 @@ func TestVizCanvasesDescribeWhatTheyShow(t *testing.T) {
 			got := waitJS(t, ctx, `(() => { `+fig+`
 				const label = `+canvas+`.getAttribute("aria-label") || "";
 				const want = [`+strings.Join(figs, ", ")+`].map(fig);
-				return want.every((w) => w !== "" && label.includes(w)) ? {label, want: want.join(" | ")} : null;
+				// Counts are grouped (1,234) in the label as on the panel.
+				const plain = label.replace(/(\d),(?=\d{3})/g, "$1");
+				return want.every((w) => w !== "" && plain.includes(w)) ? {label, want: want.join(" | ")} : null;
 			})()`, "the label to hold the figures "+strings.Join(c.figures, ", "))
 			label := got["label"]
 			t.Logf("%s: %q (figures %s)", c.mount, label, got["want"])
