@@ -232,3 +232,10 @@ func stateLabel(s ClassSubmission) string {
 }
 
 func kib(n int64) string { return strconv.FormatInt(n>>10, 10) + " KiB" }
+
+// showsReport reports whether a submission's page shows its report: it
+// was graded, and is neither waiting, running again, superseded nor in
+// error.
+func showsReport(s ClassSubmission) bool {
+	return s.State != store.Queued && s.State != store.Running && s.State != store.Superseded && s.Error == "" && s.Result != nil
+}
