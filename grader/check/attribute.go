@@ -50,6 +50,7 @@ func (p Parts[I, D, S, O]) attribute(impl I, replay func(Script[S, O]) Trace, se
 		}
 	}
 	f.Attributed, f.Key, f.Details = true, findingKey(f), map[string]string{}
+	exact := exactnessName(prose)
 	right := func(n Script[S, O]) bool {
 		t, pn := Call(func() Trace { return replay(n) })
 		return pn == nil && !t.Bad && t.Panic == nil
@@ -69,7 +70,9 @@ func (p Parts[I, D, S, O]) attribute(impl I, replay func(Script[S, O]) Trace, se
 			continue
 		}
 		f.Holds = append(f.Holds, pr.Name)
-		f.Details[pr.Name] = p.detail(impl, pr, s, f.trace)
+		if pr.Name == self || pr.Name == exact {
+			f.Details[pr.Name] = p.detail(impl, pr, s, f.trace)
+		}
 		// Does the difference need this trap? Without a neutraliser only
 		// the check's own trap can keep it; with one, the neutralised
 		// script answered right says so. A panic of New needs no call's
@@ -90,7 +93,7 @@ func (p Parts[I, D, S, O]) attribute(impl I, replay func(Script[S, O]) Trace, se
 	// is in the script; elsewhere it says what exactness says.
 	if d, ok := f.Details[self]; ok {
 		f.Detail = d
-	} else if d, ok := f.Details[exactnessName(prose)]; ok {
+	} else if d, ok := f.Details[exact]; ok {
 		f.Detail = d
 	}
 }

@@ -102,9 +102,9 @@ type Finding struct {
 	// (proven by their neutralisers), in the suite's order.
 	Needs []string
 	// Holds names every check whose trap the script holds, in the
-	// suite's order, and Details says what Detail each of them (and
-	// exactness) gives this finding: a check's words are used only where
-	// its trap is in the script.
+	// suite's order, and Details what the check that found it and
+	// exactness, where they hold it, say of it: a check's words are used
+	// only where its trap is in the script.
 	Holds   []string
 	Details map[string]string
 	// Key is the same for two findings of one mistake: the same script

@@ -31,22 +31,6 @@ func Always[S, O any]() Trap[S, O] {
 	return Trap[S, O]{Has: func(Script[S, O]) bool { return true }}
 }
 
-// Any is the trap whose feature is any call of a script for which at(i, o,
-// now) holds, given each call's index, the call and its time (see Times;
-// start is the time of the setup).
-func Any[S any, O Timed](start func(S) uint64, at func(s S, i int, o O, now uint64) bool) func(Script[S, O]) bool {
-	return func(s Script[S, O]) bool {
-		i := 0
-		for o, now := range Times(start(s.Setup), s.Ops) {
-			if at(s.Setup, i, o, now) {
-				return true
-			}
-			i++
-		}
-		return false
-	}
-}
-
 // StepsBack is the trap of a check about a clock that steps back: a call
 // made earlier than the latest time seen (the setup's time, start, counts),
 // neutralised by making every such call at the latest time instead, which

@@ -254,7 +254,8 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 				// found): keep the check's own outcome.
 				continue
 			}
-			out[i] = s.charge(*pick, i, func() ([]string, bool) { return shows(*pick, c.Pitfall) })
+			ms, _ := shows(*pick, c.Pitfall)
+			out[i] = s.charge(*pick, i, ms)
 			continue
 		}
 		var mine []found
@@ -321,8 +322,7 @@ type placed struct {
 // charge is the failed outcome of check i of s, charged with the finding
 // f (found by check f.check), and mistakes the chosen mistakes f shows
 // there.
-func (s Suite) charge(f placed, i int, mistakes func() ([]string, bool)) Outcome {
-	ms, _ := mistakes()
+func (s Suite) charge(f placed, i int, ms []string) Outcome {
 	msg := s.message(f.Finding, ms)
 	if f.check != i {
 		msg = fmt.Sprintf("Found while checking %q: %s", s.Checks[f.check].Title, msg)
