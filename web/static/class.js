@@ -30,7 +30,14 @@
     return Number.isInteger(x) ? String(x) : x.toFixed(1);
   }
 
-  // A submission's page: list each check as it runs, reload when graded.
+  // readPage, once set below, reads a learner's page again for its live
+  // parts (data-live-part); a page without it reloads instead.
+  var readPage = null;
+
+  // A submission's page: list each check as it runs; when graded, show
+  // the report: on a learner's page by reading its live parts again (a
+  // reload there would race the read her page's own socket starts, and
+  // navigate away from a report already shown), elsewhere by a reload.
   var live = document.querySelector("[data-live-submission]");
   if (live) {
     var status = live.querySelector("[data-testid=live-status]");
@@ -52,7 +59,9 @@
           break;
         case EVENT.DONE:
           status.textContent = "Graded: " + (e.status || "") + " " + num(e.score) + " / " + num(e.max_score) + ". Loading the report…";
-          setTimeout(function () { location.reload(); }, 300);
+          ws.onclose = null;
+          ws.close(1000);
+          if (readPage) { readPage(); } else { setTimeout(function () { location.reload(); }, 300); }
           break;
         case EVENT.RESYNC: location.reload(); break;
       }
@@ -194,7 +203,8 @@
   var mine = document.querySelector("[data-live-page]");
   if (mine) {
     var mineState = document.querySelector("[data-testid=live-state]");
-    listen(mine.getAttribute("data-live-page"), mineState, follow(mineState, null), null);
+    readPage = follow(mineState, null);
+    listen(mine.getAttribute("data-live-page"), mineState, readPage, null);
   }
 
   // The dashboard: a learner's cell takes the words the server sends at
