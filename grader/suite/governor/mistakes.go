@@ -23,6 +23,7 @@ var mistakes = []check.Mistake[Impl]{
 	{Name: "unclamped-severity", Pitfall: "back-off", Says: "multiplies the offer by 1-frac on a breach without clamping that factor into [0.25, 0.9]", Impl: mistaken("unclamped-severity")},
 	{Name: "multiplies-by-frac", Pitfall: "back-off", Says: "multiplies the offer by frac clamped into [0.25, 0.9] on a breach, instead of by 1-frac", Impl: mistaken("multiplies-by-frac")},
 	{Name: "remembers-new-offer", Pitfall: "back-off", Says: "remembers the backed-off offer as LastBad, instead of the offer that failed", Impl: mistaken("remembers-new-offer")},
+	{Name: "remembers-unfloored-offer", Pitfall: "back-off", Says: "remembers current×factor, the backed-off offer before the floor lifts it, as LastBad, instead of the offer that failed", Impl: mistaken("remembers-unfloored-offer")},
 	{Name: "keeps-first-memory", Pitfall: "back-off", Says: "sets LastBad on a breach only when it has no memory yet, keeping an older one", Impl: mistaken("keeps-first-memory")},
 	// dead-band: Low < frac <= High holds, nothing changed.
 	{Name: "no-dead-band", Pitfall: "dead-band", Says: "reads every window at or below High as clean: it has no dead band", Impl: mistaken("no-dead-band")},
@@ -111,7 +112,7 @@ func (f flaw) decide(cfg Config, frac, current, lastBad float64) Decision {
 		case "multiplies-by-frac":
 			factor = math.Min(math.Max(frac, 0.25), 0.9)
 		}
-		offer := current * factor
+		offer, unfloored := current*factor, current*factor
 		if f != "no-floor" {
 			offer = math.Max(cfg.Floor, offer)
 		}
@@ -119,6 +120,8 @@ func (f flaw) decide(cfg Config, frac, current, lastBad float64) Decision {
 		switch {
 		case f == "remembers-new-offer":
 			remembered = offer
+		case f == "remembers-unfloored-offer":
+			remembered = unfloored
 		case f == "keeps-first-memory" && lastBad != 0:
 			remembered = lastBad
 		}
