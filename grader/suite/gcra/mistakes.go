@@ -32,6 +32,7 @@ var mistakes = []check.Mistake[New]{
 	// exactness: the rest of the contract.
 	{Name: "burst-plus-one", Pitfall: "exactness", Says: "takes burst×T as the burst tolerance instead of (burst−1)×T, so that it grants one call more than burst at once", Impl: mistaken("burst-plus-one")},
 	{Name: "strict-tolerance", Pitfall: "exactness", Says: "conforms only when TAT−now < tau instead of ≤ tau, so that a call on the very nanosecond it is due is refused", Impl: mistaken("strict-tolerance")},
+	{Name: "strict-tolerance-floored", Pitfall: "exactness", Says: "conforms only when the schedule is less than tau ahead of now, a schedule already past counting as 0 ahead, so that a call on the very nanosecond it is due is refused and with burst 1 no call conforms", Impl: mistaken("strict-tolerance-floored")},
 	{Name: "starts-one-interval-ahead", Pitfall: "exactness", Says: "starts its TAT one interval after nowNs instead of at nowNs, so that a new GCRA grants burst−1 calls at once", Impl: mistaken("starts-one-interval-ahead")},
 	{Name: "starts-empty", Pitfall: "exactness", Says: "starts its TAT a whole burst (burst×T) after nowNs, like a token bucket that starts empty", Impl: mistaken("starts-empty")},
 	{Name: "tat-not-maxed", Pitfall: "exactness", Says: "moves a conforming call's TAT to TAT+T instead of max(TAT, now)+T, so that idle time is banked without limit and a burst longer than burst follows", Impl: mistaken("tat-not-maxed")},
@@ -183,6 +184,8 @@ func (g *schedule) TryAcquire(nowNs uint64) bool {
 		ok = diff.Cmp(g.tau) <= 0
 	case "strict-tolerance":
 		ok = diff.Cmp(g.tau) < 0
+	case "strict-tolerance-floored":
+		ok = subFloor0(diff, new(big.Int)).Cmp(g.tau) < 0
 	case "wrapping-deadline":
 		// TAT > now+tau, in whole nanoseconds: the sum wraps at 2^64 ns.
 		deadline := new(big.Int).Add(now, g.tau)
