@@ -30,6 +30,11 @@ type expectation struct {
 	// of this expectation (which stays as written): the test logs it, and
 	// fails once the grader meets the expectation, so that the note goes.
 	Known string `json:"known,omitempty"`
+	// Revised, added after grading, says why Pitfalls no longer are the
+	// ones first written (then in Revised's words): the contract's rule the
+	// mistake breaks turned out to be that pitfall's, so the check whose
+	// trap the difference needs is the right one to charge.
+	Revised string `json:"revised,omitempty"`
 }
 
 // learners lists the corpus entries of exercise, by folder name.
