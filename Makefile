@@ -23,10 +23,12 @@ serve: ## serve the lab as it is built (no templ or WebAssembly rebuild); SERVE_
 grade: ## grade your exercises/ (GRADE_FLAGS="--exercise tokenbucket --watch" and so on)
 	$(GO) run ./cmd/labserver grade $(GRADE_FLAGS)
 
-# TIMED_TESTS are the grader's tests that time code (benchmark budgets):
-# make test runs them alone, after everything else, so that nothing else
-# shares the cores while they measure.
-TIMED_TESTS := ^(TestFixtureBudgets|TestSolutionsScoreFullMarks|TestBudgetVerdictDoesNotDependOnLoad|TestAllocationsAreARate|TestBudgetFixture|TestBenchOnlyRunsTheBenchmarksAlone)$$
+# TIMED_TESTS are the tests that time code (benchmark budgets), found by
+# their name's prefix, TestTimed, wherever they are: make test runs them
+# alone, after everything else, so that nothing else shares the cores while
+# they measure.
+TIMED_TESTS := ^TestTimed
+TIMED_PKGS := $(sort $(dir $(shell grep -rl --include='*_test.go' '^func TestTimed' .)))
 
 # SLOW_TESTS are the packages whose tests take longest, slowest first.
 SLOW_TESTS := ./grader ./internal/browsertest ./cmd/labserver ./grader/suite/throttle
@@ -42,7 +44,7 @@ test: lint lint-js check-generated wasm test-wasm ## everything: vet, gofmt, Jav
 	@# order given, so they start at once and the short ones fill the
 	@# cores beside them, instead of one of them running alone at the end.
 	GOGC=200 $(GO) test -p 3 -count=1 -timeout 30m -skip '$(TIMED_TESTS)' $(SLOW_TESTS) ./...
-	$(GO) test -count=1 -timeout 15m -run '$(TIMED_TESTS)' ./grader
+	$(GO) test -count=1 -timeout 15m -run '$(TIMED_TESTS)' $(TIMED_PKGS)
 
 check: lint ## the inner loop: vet, gofmt and the short tests (no fixture gradings; the browser tests are make test's)
 	GOGC=200 $(GO) test -short -count=1 -timeout 5m $$($(GO) list ./... | grep -v '^ratelab/internal/browsertest$$')

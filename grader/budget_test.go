@@ -16,7 +16,7 @@ import (
 	"ratelab/grader/report"
 )
 
-// TestBudgetVerdictDoesNotDependOnLoad grades a correct bucket slowed to
+// TestTimedBudgetVerdictDoesNotDependOnLoad grades a correct bucket slowed to
 // about two thirds of its 40 ns budget on this machine (fixture near-budget)
 // quietly and with three processes spinning beside it: the two verdicts must
 // agree. No time is asserted, only that the load does not decide.
@@ -29,7 +29,7 @@ import (
 // round costs here and sets the rounds for a call of about 27 ns: far enough
 // under the grader's 36 ns line of doubt for a busy host's slowdown, near
 // enough for the busy runs to matter.
-func TestBudgetVerdictDoesNotDependOnLoad(t *testing.T) {
+func TestTimedBudgetVerdictDoesNotDependOnLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("benchmarks")
 	}
@@ -126,14 +126,14 @@ func spin(t *testing.T, n int) (stop func()) {
 	return stop
 }
 
-// TestAllocationsAreARate grades the benchmarks of three correct
+// TestTimedAllocationsAreARate grades the benchmarks of three correct
 // implementations that allocate as they run: once a call, about once
 // every second call (a whole count of allocations per call, rounded
 // down, read that as none), and once every thousand calls (a history
 // grown a chunk at a time). Each rate is reported as measured, and the
 // budget allows the last alone: amortised growth, at most one allocation
 // per 100 calls. The two that fail name the line that allocates.
-func TestAllocationsAreARate(t *testing.T) {
+func TestTimedAllocationsAreARate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("benchmarks")
 	}

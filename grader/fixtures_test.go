@@ -76,7 +76,7 @@ func gradeFixtureWith(t *testing.T, exercise, name string, o grader.Options) *re
 // TestFixtures grades every fixture without benchmarks: an exercise's
 // fixtures from one build (grader.GradeVariants), two at a time (one a
 // core), and two exercises at a time (go test's -parallel). No verdict here depends on time: a call's deadline is CPU time,
-// which a busy machine does not use up. TestFixtureBudgets grades those
+// which a busy machine does not use up. TestTimedFixtureBudgets grades those
 // with benchmarks, one at a time, after them.
 func TestFixtures(t *testing.T) {
 	if testing.Short() {
@@ -91,9 +91,9 @@ func TestFixtures(t *testing.T) {
 	}
 }
 
-// TestFixtureBudgets grades the fixtures whose benchmarks are judged too,
+// TestTimedFixtureBudgets grades the fixtures whose benchmarks are judged too,
 // one at a time, so that nothing else of this test's runs beside them.
-func TestFixtureBudgets(t *testing.T) {
+func TestTimedFixtureBudgets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("grades every fixture in a child process, with its benchmarks")
 	}

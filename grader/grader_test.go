@@ -12,7 +12,7 @@ import (
 	"ratelab/grader/report"
 )
 
-func TestSolutionsScoreFullMarks(t *testing.T) {
+func TestTimedSolutionsScoreFullMarks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and benchmarks every reference solution")
 	}
@@ -195,7 +195,7 @@ func TestWrongAPIIsExplained(t *testing.T) {
 	}
 }
 
-func TestBudgetFixture(t *testing.T) {
+func TestTimedBudgetFixture(t *testing.T) {
 	if testing.Short() {
 		t.Skip("benchmarks")
 	}
@@ -243,7 +243,7 @@ func TestUnknownExercise(t *testing.T) {
 
 // BenchOnly, the live loop's second pass, runs the benchmarks alone: every
 // other check reports skipped and earns nothing, the benchmarks are run.
-func TestBenchOnlyRunsTheBenchmarksAlone(t *testing.T) {
+func TestTimedBenchOnlyRunsTheBenchmarksAlone(t *testing.T) {
 	r, err := grader.Grade(context.Background(), grader.Options{
 		Root: root(t), Target: "solutions", Exercises: []string{"gcra"}, Seed: grader.DefaultSeed, BenchOnly: true,
 	})
