@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"ratelab/grader/buildout"
 )
 
 // childDir is where, inside the module, the overlay places the generated
@@ -72,7 +74,7 @@ func (g *grading) buildEach(ctx context.Context, ids []string) (bin string, brok
 		blame := g.blame(out, ids)
 		if len(blame) == 0 { // not attributable to one exercise: all fail alike
 			for _, id := range ids {
-				broken[id] = firstLines(out, maxBuildLines)
+				broken[id] = buildout.Cap(out)
 			}
 			return "", broken, nil
 		}
@@ -258,7 +260,7 @@ func (g *grading) blame(out string, ids []string) map[string]string {
 		}
 	}
 	for id, msg := range blame {
-		blame[id] = firstLines(strings.TrimRight(msg, "\n"), maxBuildLines)
+		blame[id] = buildout.Cap(strings.TrimRight(msg, "\n"))
 	}
 	return blame
 }
@@ -271,18 +273,5 @@ func apiMismatch(id, line string) string {
 			line = line[i+4+j+2:]
 		}
 	}
-	return fmt.Sprintf("the exported API of %s does not match the course contract (New and the methods must keep their exact signatures): %s", id, line)
-}
-
-// maxBuildLines bounds the compiler's message kept per exercise: the first
-// errors are the ones to fix, and a crashing compiler prints thousands.
-const maxBuildLines = 40
-
-// firstLines keeps the first n lines of s, saying how many it dropped.
-func firstLines(s string, n int) string {
-	lines := strings.SplitAfter(s, "\n")
-	if len(lines) <= n {
-		return s
-	}
-	return strings.Join(lines[:n], "") + fmt.Sprintf("… (%d more lines)", len(lines)-n)
+	return fmt.Sprintf("the exported API of %s "+buildout.Contract+" (New and the methods must keep their exact signatures): %s", id, line)
 }

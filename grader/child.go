@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"ratelab/grader/check"
+	"ratelab/grader/report"
 	"ratelab/grader/wire"
 )
 
@@ -146,6 +147,16 @@ func (l *lostError) Error() string {
 		return l.call + " did not return"
 	}
 	return l.detail
+}
+
+// fault is whose fault it is that the child was lost: the server's when it
+// could not be started, else the learner's code's (it crashed, broke the
+// protocol or did not return).
+func (l *lostError) fault() report.Fault {
+	if l.kind == lostStart {
+		return report.FaultServer
+	}
+	return report.FaultCode
 }
 
 // callCPULimit is the CPU time one call of the learner's code may take

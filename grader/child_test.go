@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"ratelab/grader/harness"
+	"ratelab/grader/report"
 	"ratelab/grader/wire"
 )
 
@@ -524,5 +525,20 @@ func TestOptionsShapeTheChild(t *testing.T) {
 		if base := c.Base(); (base == 0) != o.OneByOne || c.callLimit != o.CallCPULimit {
 			t.Errorf("%+v: Base %d, call limit %s; want a handle unless one by one, and %s", o, base, c.callLimit, o.CallCPULimit)
 		}
+	}
+}
+
+// A grading program that cannot start is the server's fault, said as a
+// field, so that class mode retries it instead of charging the learner.
+func TestAChildThatCannotStartIsTheServersFault(t *testing.T) {
+	opts := Options{Root: "..", Seed: DefaultSeed}
+	if err := opts.normalize(); err != nil {
+		t.Fatal(err)
+	}
+	g := &grading{opts: opts, tmp: t.TempDir()}
+	ex := report.Exercise{ID: "gcra"}
+	g.runExercise(context.Background(), filepath.Join(t.TempDir(), "no-such-program"), "gcra", &ex)
+	if ex.Status != report.Error || ex.Fault != report.FaultServer {
+		t.Errorf("a program that is not there: %s, fault %q (%q); want error, the server's fault", ex.Status, ex.Fault, ex.Message)
 	}
 }

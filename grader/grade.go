@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"ratelab/grader/buildcache"
+	"ratelab/grader/buildout"
 	"ratelab/grader/report"
 	"ratelab/lab/course"
 )
@@ -101,24 +102,14 @@ type grading struct {
 	variants []string
 }
 
-// notBuilt starts the message of an exercise whose code does not build;
-// the compiler's lines follow it.
-const notBuilt = "does not build:\n"
-
 // SetCompileError marks ex as not graded because its code does not build;
-// lines are the compiler's.
+// lines are the compiler's (see buildout.Lines), and whose fault it is
+// follows from them (buildout.Fault).
 func SetCompileError(ex *report.Exercise, lines string) {
 	ex.Status = report.Error
-	ex.Message = notBuilt + lines
-}
-
-// CompileError returns the compiler's lines when ex was not graded because
-// its code does not build, and false for any other result.
-func CompileError(ex *report.Exercise) (string, bool) {
-	if ex.Status != report.Error {
-		return "", false
-	}
-	return strings.CutPrefix(ex.Message, notBuilt)
+	ex.Message = report.NotBuilt + lines
+	ex.Compiler = lines
+	ex.Fault = buildout.Fault(lines)
 }
 
 // Grade grades the target tree and returns the report. An error means the

@@ -177,6 +177,13 @@ func TestBuildErrorsNameTheFileAndLine(t *testing.T) {
 	if tb.Status != report.Error || !strings.Contains(tb.Message, "tokenbucket.go:7:") {
 		t.Errorf("tokenbucket: %s %q, want error with file:line", tb.Status, tb.Message)
 	}
+	// The same lines as fields: the compiler's, and whose fault it is.
+	if lines, ok := tb.CompilerLines(); !ok || lines != tb.Compiler || !strings.Contains(tb.Compiler, "tokenbucket.go:7:") || tb.Fault != report.FaultCode {
+		t.Errorf("tokenbucket: compiler %q, fault %q; want the compiler's lines, the code's fault", tb.Compiler, tb.Fault)
+	}
+	if other.Compiler != "" || other.Fault != "" {
+		t.Errorf("gcra builds, yet has compiler %q and fault %q", other.Compiler, other.Fault)
+	}
 	if tb.MaxScore == 0 || len(tb.Checks) == 0 {
 		t.Errorf("a build error still lists the checks and their points: %+v", tb)
 	}
@@ -190,8 +197,8 @@ func TestBuildErrorsNameTheFileAndLine(t *testing.T) {
 
 func TestWrongAPIIsExplained(t *testing.T) {
 	ex := gradeFixture(t, "tokenbucket", "wrong-api", false, 10*time.Second)
-	if ex.Status != report.Error || !strings.Contains(ex.Message, "does not match the course contract") {
-		t.Errorf("status %s message %q, want an API mismatch error", ex.Status, ex.Message)
+	if ex.Status != report.Error || !strings.Contains(ex.Message, "does not match the course contract") || ex.Fault != report.FaultCode {
+		t.Errorf("status %s fault %q message %q, want an API mismatch error, the code's fault", ex.Status, ex.Fault, ex.Message)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"ratelab/grader/buildcache"
+	"ratelab/grader/buildout"
 )
 
 // LabBuild is a build of the lab's WebAssembly (./wasm, GOOS=js
@@ -253,10 +254,9 @@ func copyOut(src, dst string) error {
 	return out.Close()
 }
 
-// compilerLines is go build's output as the learner reads it: without the
-// package headings ("# ratelab/exercises/gcra"), each replaced file named
-// as exercise/file.go, at most maxBuildLines lines; err's text if the
-// compiler said nothing.
+// compilerLines is go build's output as the learner reads it (see
+// buildout.Lines), each replaced file named as exercise/file.go; err's
+// text if the compiler said nothing.
 func compilerLines(out, root string, dirs map[string]string, err error) string {
 	var olds []string
 	for id, dir := range dirs {
@@ -268,16 +268,5 @@ func compilerLines(out, root string, dirs map[string]string, err error) string {
 			olds = append(olds, f+string(filepath.Separator), id+"/")
 		}
 	}
-	rename := strings.NewReplacer(olds...)
-	var lines []string
-	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-		if strings.HasPrefix(l, "# ") || strings.TrimSpace(l) == "" {
-			continue
-		}
-		lines = append(lines, rename.Replace(l))
-	}
-	if len(lines) == 0 {
-		return err.Error()
-	}
-	return firstLines(strings.Join(lines, "\n"), maxBuildLines)
+	return buildout.Lines(out, strings.NewReplacer(olds...).Replace, err.Error())
 }

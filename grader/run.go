@@ -47,6 +47,7 @@ func (g *grading) runExercise(ctx context.Context, bin, name string, ex *report.
 		if l.kind != lostTimeout || l.call == "" {
 			ex.Status = report.Error
 			ex.Message = "the grading program stopped before running any check: " + l.describe(c.limit)
+			ex.Fault = l.fault()
 			return
 		}
 		// A call of the probe did not return: not the stub, whose every

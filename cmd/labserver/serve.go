@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"ratelab/grader"
+	"ratelab/grader/buildout"
 	"ratelab/grader/report"
 	"ratelab/internal/class"
 	"ratelab/internal/live"
@@ -414,16 +415,7 @@ func buildYours(ctx context.Context, root, dir string) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		var lines []string
-		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-			if !strings.HasPrefix(l, "# ") { // "# ratelab/exercises/gcra", the package heading
-				lines = append(lines, l)
-			}
-		}
-		if len(lines) == 0 {
-			lines = append(lines, err.Error())
-		}
-		return errors.New(strings.Join(lines, "\n"))
+		return errors.New(buildout.Lines(string(out), nil, err.Error()))
 	}
 	return os.Rename(tmp, filepath.Join(dir, "lab.wasm"))
 }

@@ -1,5 +1,7 @@
 package report
 
+import "strings"
+
 // Schema is the value of Report.Schema for this version of the format.
 const Schema = "ratelab.grade/v1"
 
@@ -13,6 +15,19 @@ const (
 	Error      Status = "error"       // does not build, or could not be run; Message says why
 	NotStarted Status = "not_started" // still the stub
 )
+
+// Fault is whose fault an exercise's Error status is.
+type Fault string
+
+// Faults.
+const (
+	FaultCode   Fault = "code"   // the learner's code: it does not build, or it broke the grading program
+	FaultServer Fault = "server" // the machine's: the toolchain or the grading program could not run
+)
+
+// NotBuilt begins the Message of an exercise whose code does not build;
+// the compiler's lines follow it (they are in Compiler too).
+const NotBuilt = "does not build:\n"
 
 // Check statuses beyond Passed, Failed and Error.
 const (
@@ -49,7 +64,27 @@ type Exercise struct {
 	Score    float64 `json:"score"`
 	MaxScore float64 `json:"max_score"`
 	Message  string  `json:"message"`
+	// Compiler, on an exercise whose code does not build, is the
+	// compiler's lines, each naming the learner's file as they know it;
+	// Fault, on an Error, is whose fault it is. Readers must accept
+	// reports without them: reports before the fifth release lack them
+	// (see CompilerLines).
+	Compiler string  `json:"compiler,omitempty"`
+	Fault    Fault   `json:"fault,omitempty"`
 	Checks   []Check `json:"checks"`
+}
+
+// CompilerLines returns the compiler's lines when ex was not graded because
+// its code does not build, and false for any other result. A report
+// written before Compiler existed says so in its Message alone.
+func (ex *Exercise) CompilerLines() (string, bool) {
+	if ex.Status != Error {
+		return "", false
+	}
+	if ex.Compiler != "" {
+		return ex.Compiler, true
+	}
+	return strings.CutPrefix(ex.Message, NotBuilt)
 }
 
 // Check is the result of one check. A benchmark fills NsPerOp, AllocsPerOp

@@ -117,15 +117,31 @@ func result(status report.Status, msg string) *report.Report {
 		Checks: []report.Check{{ID: "tokenbucket/x", Pitfall: "fractional-tokens", Status: report.Failed}}}}}
 }
 
+// notBuilt is the grader's report of code that does not build, lines the
+// compiler's.
+func notBuilt(lines string) *report.Report {
+	r := result("", "")
+	grader.SetCompileError(&r.Exercises[0], lines)
+	return r
+}
+
+// notStarted is the grader's report of a grading program that could not
+// start (the server's fault), msg its message.
+func notStarted(msg string) *report.Report {
+	r := result(report.Error, msg)
+	r.Exercises[0].Fault = report.FaultServer
+	return r
+}
+
 // A grading that fails for the server's reasons is retried, and reported
 // as the server's problem if it keeps failing: never as the learner's result.
 func TestServerFailuresAreRetriedNotStored(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db string) {
 		fails := []func() (*report.Report, error){
 			func() (*report.Report, error) { return nil, errors.New("fork/exec /usr/bin/go: too many open files") },
-			func() (*report.Report, error) { return result(report.Error, "does not build:\n"), nil },
+			func() (*report.Report, error) { return notBuilt(""), nil },
 			func() (*report.Report, error) {
-				return result(report.Error, "the grading program stopped before running any check: pipe2: too many open files"), nil
+				return notStarted("the grading program stopped before running any check: pipe2: too many open files"), nil
 			},
 		}
 		var calls atomic.Int32
@@ -184,11 +200,11 @@ func TestDiskFullEmptiesTheBuildCaches(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(sb.Build.Cache, "00", "a-d"), make([]byte, 4096), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	full := "does not build:\ngo: writing stat cache: open /tmp/ratelab-build-cache/00/x: no space left on device"
+	full := "go: writing stat cache: open /tmp/ratelab-build-cache/00/x: no space left on device"
 	var calls atomic.Int32
 	f := newClass(t, class.Config{Retries: 2, RetryDelay: time.Nanosecond, BuildCache: cache, Sandbox: sb}, func(ctx context.Context, o grader.Options) (*report.Report, error) {
 		if n := calls.Add(1); n == 1 || n < 0 {
-			return result(report.Error, full), nil
+			return notBuilt(full), nil
 		}
 		return result(report.Failed, ""), nil
 	})
@@ -296,7 +312,7 @@ func TestTemporaryFolders(t *testing.T) {
 			<-ctx.Done() // times out
 			return nil, ctx.Err()
 		}
-		return result(report.Error, "does not build:\n"+dir+"/tokenbucket.go:3:12: undefined: y"), nil
+		return notBuilt(dir + "/tokenbucket.go:3:12: undefined: y"), nil
 	})
 	if _, err := os.Stat(filepath.Join(tmp, "job-7-123")); !os.IsNotExist(err) {
 		t.Errorf("a previous run's folder is still there: %v", err)
@@ -306,7 +322,7 @@ func TestTemporaryFolders(t *testing.T) {
 	}
 	sub := f.submit(t, f.ada, okSource)
 	e := f.waitDone(t, sub.ID)
-	if e.Summary == nil || e.Summary.Message != "does not build:\ntokenbucket.go:3:12: undefined: y" {
+	if e.Summary == nil || e.Summary.Message != "does not build:\ntokenbucket.go:3:12: undefined: y" || e.Summary.Compiler != "tokenbucket.go:3:12: undefined: y" {
 		t.Errorf("compile error = %+v; want it to name tokenbucket.go only", e.Summary)
 	}
 	spin := f.submit(t, f.bob, okSource+"// spin\n")

@@ -195,7 +195,7 @@ func (l *loop) run(ctx context.Context, w *work, ids []string) {
 	// is not graded, only said not to compile.
 	compiled := r.Exercises[:0:0]
 	for _, ex := range r.Exercises {
-		if msg, broken := grader.CompileError(&ex); broken {
+		if msg, broken := ex.CompilerLines(); broken {
 			w.finish(ex.ID)
 			l.publish(Event{Type: TypeNotBuilt, Exercises: []string{ex.ID}, Message: msg})
 			continue

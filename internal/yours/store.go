@@ -10,7 +10,7 @@ import (
 
 // FromStore is the Sources of a class's store: for each exercise of the
 // course, the files of the learner's latest submission whose grading
-// compiled (store.LatestBuilt; a grading that reports grader.CompileError
+// compiled (store.LatestBuilt; a grading whose report has CompilerLines
 // did not).
 func FromStore(st *store.Store) Sources {
 	return func(ctx context.Context, userID int64) (map[string]map[string][]byte, error) {
@@ -36,6 +36,6 @@ func FromStore(st *store.Store) Sources {
 
 // compiled reports whether a grading's result says the code compiled.
 func compiled(ex *report.Exercise) bool {
-	_, broken := grader.CompileError(ex)
+	_, broken := ex.CompilerLines()
 	return !broken
 }
