@@ -53,7 +53,7 @@ func checkCards(t *testing.T, m cardsMeasure, page string) {
 	}
 }
 
-// readme takes the picture of a page the README shows (docs/class-*.png
+// readme takes the picture of a page docs/instructors.md shows (docs/class-*.png
 // are copies): the top of it, 1100 px wide, light.
 func readme(t *testing.T, ctx context.Context, name string) {
 	t.Helper()

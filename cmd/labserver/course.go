@@ -25,7 +25,7 @@ const courseUsage = `usage: labserver course due    [--db PATH|URL] (--week N | 
        labserver course extend [--db PATH|URL] --learner NAME (--week N | --exercise NAME) --clear
        labserver course show   [--db PATH|URL]
 
-Due dates of a class (see the README's "Due dates"). TIME is local to the course's time zone,
+Due dates of a class (see "Due dates" in docs/instructors.md). TIME is local to the course's time zone,
 2027-02-10T23:59, or has its own offset, 2027-02-10T23:59:00+01:00; --tz sets the course's
 zone (an IANA name, e.g. Europe/Paris; UTC until set). An exercise's own due date overrides its
 week's. Each change prints the submissions whose on-time mark it changed.`

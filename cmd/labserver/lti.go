@@ -93,7 +93,7 @@ func runLTIAdd(args []string, out io.Writer) error {
 	fs.StringVar(&p.TokenURL, "token-url", "", "the platform's access token URL (Moodle: .../mod/lti/token.php)")
 	fs.StringVar(&p.JWKSURL, "jwks-url", "", "the platform's public keyset URL (Moodle: .../mod/lti/certs.php)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: labserver lti add-platform [flags]\n\nRegisters a learning platform with the class: its launches are then taken (LTI 1.3), scores go\nto its gradebook and its rosters show on /class/lti. Registering the same issuer and client id\nagain adds the deployments given. The README's \"Learning platforms\" section says where Canvas\nand Moodle show each value.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "usage: labserver lti add-platform [flags]\n\nRegisters a learning platform with the class: its launches are then taken (LTI 1.3), scores go\nto its gradebook and its rosters show on /class/lti. Registering the same issuer and client id\nagain adds the deployments given. docs/instructors.md's \"Learning platforms\" section says where Canvas\nand Moodle show each value.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if done, err := parseFlags(fs, args); done {

@@ -13,7 +13,7 @@ type Check struct {
 	ID      string // "<exercise>/<name>", e.g. "tokenbucket/overflow"
 	Title   string // what a passing implementation does, e.g. "Survives a day of idle"
 	Kind    report.Kind
-	Pitfall string  // the one mistake it exists to catch (the pitfall names in the README's "How grading works")
+	Pitfall string  // the one mistake it exists to catch (the pitfall names in CONTRIBUTING.md's "How grading works")
 	Points  float64 // awarded all or nothing
 	Hint    string  // how to think about the fix, shown when it fails
 	Run     func(seed int64) Outcome

@@ -14,7 +14,7 @@ const Exactness = "exactness"
 
 // Judge settles the outcomes outs of s's checks (one per check, in
 // order, graded with seed) from what each found, when s has error models
-// (s.Mistakes). Its rules are those of README's "How grading works":
+// (s.Mistakes). Its rules are those of CONTRIBUTING.md's "How grading works":
 //
 //   - A mistake the implementation refutes (s.Refutes: it gets right, on
 //     other scripts, what the mistake's model gets wrong) explains nothing.

@@ -1,7 +1,7 @@
 // @ts-check
 // Where the editor's files are kept: the learner's own exercises/<name>/
 // through the local lab (single-learner mode), or the learner's draft on
-// the class server. Both speak JSON (README, "The editor's API"); a
+// the class server. Both speak JSON (docs/instructors.md, "The editor's API"); a
 // backend turns their answers into the few outcomes the editor acts on.
 
 /** @typedef {Record<string, string>} Files */

@@ -101,7 +101,7 @@ func LTIPage(v LTIView, a Assets) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, " <section class=\"card\" aria-labelledby=\"lti-config\"><h2 id=\"lti-config\">This class's addresses</h2><p class=\"muted\">A platform's administrator registers the class with these (the README says how, for Canvas and Moodle).</p><dl data-testid=\"lti-config\"><dt>OIDC login initiation</dt><dd><code>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, " <section class=\"card\" aria-labelledby=\"lti-config\"><h2 id=\"lti-config\">This class's addresses</h2><p class=\"muted\">A platform's administrator registers the class with these (docs/instructors.md says how, for Canvas and Moodle).</p><dl data-testid=\"lti-config\"><dt>OIDC login initiation</dt><dd><code>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
