@@ -158,6 +158,8 @@ bench: ## benchmark the reference solutions beside golang.org/x/time/rate (bench
 			printf "  %-46s ratelab %6.2f ns  x/time/rate %6.2f ns  ratio %5.1fx\n", b, r, x, x / r } }' .ratelab/bench.txt | sort
 	@echo
 	$(GO) run ./cmd/gradebench -runs 5 -bench | tee .ratelab/gradebench.txt
+	@echo; echo "the lab's WebAssembly, raw, gzip and Brotli (bytes):"
+	@$(MAKE) --no-print-directory wasm >/dev/null && wc -c $(STATIC)/lab.wasm $(STATIC)/lab.wasm.gz $(STATIC)/lab.wasm.br | sed '$$d'
 
 mutate: ## the suites' mutation score: grade mutants of solutions/, hunt those that live (EXERCISE=tokenbucket for one; MUTATE_FLAGS="--full" and so on)
 	$(GO) run ./cmd/labserver mutate $(if $(EXERCISE),--exercise $(EXERCISE)) $(MUTATE_FLAGS)

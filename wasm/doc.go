@@ -102,17 +102,12 @@
 // and ends the worker past it. Nothing in this package knows which side it
 // runs on.
 //
-// One build serves every page, on purpose (issue 22 measured the
-// alternatives). As Brotli, which the server sends (internal/precompress),
-// it is 1,091,089 bytes (5,543,701 raw). Without Yours (-tags noyours) it
-// is 1,084,063: Yours' share is 7 KB, so the reference and Yours apart
-// would save nothing. A build for one week's visualizations alone is
-// 616,826 (weeks 1-2), 666,221 (week 3), 625,851 (week 4) or 642,289
-// (week 5), and one with only what the exercise pages' Replay needs
-// 965,989: the Go runtime and the packages every build needs are about
-// 447 KB of each. A week's own build would make a learner's first lesson
-// page 0.45 MB lighter and its first frame about 0.1 s sooner on localhost,
-// but the lessons and exercise pages together 3.5 MB instead of one 1.1 MB
-// download kept by the browser for every page, and the live loop would link
-// five builds after each save instead of one.
+// One build serves every page, on purpose: the Go runtime and the packages
+// every build needs are most of it, so a build per week would make the
+// lessons and exercise pages together several times heavier than one
+// build the browser keeps for every page, for a first lesson only a
+// little lighter, and the live loop would link five builds after each
+// save instead of one. Yours' share of it is small, so the reference and
+// Yours apart would save nothing either. make bench prints the build's
+// sizes (raw, gzip and Brotli).
 package main
