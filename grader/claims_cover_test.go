@@ -167,8 +167,8 @@ func templates(t *testing.T, dir string, pick func(fn, file string, lit *ast.Bas
 
 // isSuiteTemplate picks the literals of a suite that can be part of a
 // message: in its explain.go, in a function whose name begins with
-// "explain", a string constant, a check's Why, or a why given to
-// check.Fail.
+// "explain", a string constant, a check's Why, a why given to check.Fail,
+// or one declared as such (why := ...).
 func isSuiteTemplate(fn, file string, _ *ast.BasicLit, stack []ast.Node) bool {
 	if slices.ContainsFunc(stack, func(n ast.Node) bool { _, ok := n.(*ast.ImportSpec); return ok }) {
 		return false
@@ -186,6 +186,10 @@ func isSuiteTemplate(fn, file string, _ *ast.BasicLit, stack []ast.Node) bool {
 			}
 		case *ast.CallExpr:
 			if s, ok := n.Fun.(*ast.SelectorExpr); ok && s.Sel.Name == "Fail" && len(n.Args) == 2 {
+				return true
+			}
+		case *ast.AssignStmt:
+			if id, ok := n.Lhs[0].(*ast.Ident); ok && id.Name == "why" && n.Tok == token.DEFINE {
 				return true
 			}
 		}

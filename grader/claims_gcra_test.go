@@ -7,6 +7,7 @@ import (
 )
 
 var gcraClaims = []claim{
+	// The rounding check's why; its domain draws only such rates.
 	{"gcra", "ratePerSec does not divide 10^9", func(ce *report.Counterexample, _ string) bool {
 		r := setupArg(ce, "ratePerSec")
 		return r > 0 && 1_000_000_000%r != 0

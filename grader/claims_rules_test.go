@@ -94,6 +94,7 @@ var rules = map[string][]string{
 		"When several throttles would refuse", "ErrPaused before ErrDegradedLimit",
 		"Status must report the state", "An earlier nowNs counts as the latest time seen", "the clock never moves back",
 		"The gate must answer every call",
+		"New refuses exactly the configs the contract refuses", "SetIssuerLimit names its 0 field",
 	},
 	"gateway": {
 		"A cancel takes a token from", "new orders and modifies take theirs", "A client pulling its orders out",
@@ -121,6 +122,7 @@ var rules = map[string][]string{
 		"A sample with inflight < limit/2 changes nothing", "inflight == limit/2 is not app-limited",
 		"RTTTolerance*long/short is at least 1", "The limit is clamped into [MinLimit, MaxLimit]",
 		"Every Update and Limit must agree",
+		"the gradient of the samples after it shows whether it was",
 	},
 }
 
@@ -172,8 +174,8 @@ var parts = map[string]map[string]string{
 // unchecked are, by exercise, the stems of sentences that do claim a
 // fact of the counterexample but that no predicate checks yet: each needs
 // the contract's model replayed up to the failing call (a state, a
-// deficit, a long RTT), which a claim written from the steps and answers
-// alone cannot give.
+// deficit, a gate's state), which a claim written from the steps and
+// answers alone cannot give.
 var unchecked = map[string][]string{
 	// That the learner's code answers the same calls made at the latest
 	// time as the contract does is a fact of its answers on another
@@ -182,9 +184,4 @@ var unchecked = map[string][]string{
 	"breaker":     {"Here Allow had let %d through and %d succeeded", "it is %s before this call"},
 	"hierarchy":   {"(node %s could have paid)"},
 	"throttle":    {"the gate is %s", "the level was %s and the global MaxCalls %d before this call"},
-	"gradient2": {
-		"A fast (app-limited) sample made the long RTT more than twice the short one",
-		"the gradient of the samples after it shows whether it was",
-		"Each sample here is in a corner of the clamp",
-	},
 }

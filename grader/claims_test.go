@@ -265,9 +265,10 @@ func slicesAll[T any](s []T, ok func(T) bool) bool {
 	return !slices.ContainsFunc(s, func(x T) bool { return !ok(x) })
 }
 
-// TestClaimsCatch shows claims failing on the counterexamples of the
-// false sentences that issue 33 found: a step back on calls that only
-// move forward, a request above what the bucket held where none was.
+// TestClaimsCatch shows claims failing on counterexamples that do not
+// bear them out, as issue 33 found: a step back on calls that only move
+// forward, a request above what the bucket held where none was, a corner
+// of the clamp where the gradient is inside it.
 func TestClaimsCatch(t *testing.T) {
 	call := func(name string, now, n uint64, want string) report.Step {
 		args := map[string]any{"nowNs": strconv.FormatUint(now, 10)}
@@ -292,6 +293,19 @@ func TestClaimsCatch(t *testing.T) {
 		ex := &report.Exercise{ID: "tokenbucket", Checks: []report.Check{{ID: "tokenbucket/x", Message: tc.msg, Counterexample: ce}}}
 		if got := claimProblems(ex); len(got) != tc.want {
 			t.Errorf("%q: %d problems, want %d: %q", tc.msg, len(got), tc.want, got)
+		}
+	}
+	// The second sample's gradient, 1250/1500 by the mean of the two, is
+	// in no corner of the clamp; and no sample decays the long RTT.
+	update := func(rtt string) report.Step {
+		return report.Step{Name: "Update", Call: "Update(rttNs=" + rtt + ", inflight=20)", Args: map[string]any{"rttNs": rtt, "inflight": "20"}}
+	}
+	g2 := &report.Counterexample{Setup: "New(Config{InitialLimit: 20, MinLimit: 1, MaxLimit: 200, Smoothing: 1, RTTTolerance: 1, LongWindow: 2, QueueSize: nil})",
+		Steps: []report.Step{update("1000"), update("1500")}}
+	for _, msg := range []string{"Each sample here is in a corner of the clamp.", "A fast (app-limited) sample made the long RTT more than twice the short one."} {
+		ex := &report.Exercise{ID: "gradient2", Checks: []report.Check{{ID: "gradient2/x", Message: msg, Counterexample: g2}}}
+		if got := claimProblems(ex); len(got) != 1 {
+			t.Errorf("%q: %d problems, want 1", msg, len(got))
 		}
 	}
 	ce.Steps[3].Want = "true"

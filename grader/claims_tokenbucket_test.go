@@ -8,6 +8,8 @@ import (
 )
 
 var tokenbucketClaims = []claim{
+	// The partial-take check's why: shown only where its trap, a request
+	// for more than the bucket holds, is in the script.
 	{"tokenbucket", "asked for more tokens than the bucket held", func(ce *report.Counterexample, _ string) bool {
 		return refused(ce, len(ce.Steps))
 	}},
