@@ -22,6 +22,14 @@ var breakerClaims = []claim{
 			return q[0] == setupArg(ce, "FailureThreshold") && q[1] == q[0]
 		})
 	}},
+	// "it is Open before this call".
+	{"breaker", "before this call", func(ce *report.Counterexample, msg string) bool {
+		prior, b := beforeLast(ce)
+		return every(msg, `it is ([A-Za-z]+) before this call`, func(q []string) bool { return q[0] == prior }) &&
+			every(msg, `Allow had let (\d+) through and (\d+) succeeded before this call`, func(q []string) bool {
+				return b.state == "HalfOpen" && q[0] == strconv.FormatUint(b.probes, 10) && q[1] == strconv.FormatUint(b.successes, 10)
+			})
+	}},
 	{"breaker", "HalfOpenProbes is ", func(ce *report.Counterexample, msg string) bool {
 		return all(msg, `HalfOpenProbes is (\d+): in this half-open period Allow lets the first (\d+) calls through and refuses the rest, and it takes (\d+) successful`, func(q []uint64) bool {
 			return q[0] == setupArg(ce, "HalfOpenProbes") && q[1] == q[0] && q[2] == q[0]
@@ -105,4 +113,98 @@ func timeSeen(ce *report.Counterexample, msg, re string) bool {
 	return all(msg, re, func(q []uint64) bool {
 		return q[0] == setupArg(ce, "nowNs") || slicesAny(latest[:len(latest)-1], func(n uint64) bool { return n == q[0] })
 	})
+}
+
+// breaker is the contract's circuit breaker, replayed over a
+// counterexample's steps for the claims that speak of its state: Closed
+// counts failures reported in a row and opens at FailureThreshold; Open
+// turns HalfOpen at openedAt+OpenNs (never, past MaxUint64), seen by any
+// call; HalfOpen lets HalfOpenProbes calls through, closes after as many
+// successes and opens again at one failure. Every change of state starts
+// a generation; a report of a ticket of an earlier one, or never issued,
+// changes nothing.
+type breaker struct {
+	ce                          *report.Counterexample
+	state                       string
+	failures, probes, successes uint64
+	gen                         int
+	openedAt                    uint64
+	gens                        map[int]int // the generation of the ticket each step (1-based) issued
+}
+
+func newBreaker(ce *report.Counterexample) *breaker {
+	return &breaker{ce: ce, state: "Closed", gens: map[int]int{}}
+}
+
+func (b *breaker) set(state string, now uint64) {
+	b.state, b.gen, b.failures, b.probes, b.successes = state, b.gen+1, 0, 0, 0
+	if state == "Open" {
+		b.openedAt = now
+	}
+}
+
+// tick applies the time now.
+func (b *breaker) tick(now uint64) {
+	open := setupArg(b.ce, "OpenNs")
+	if b.state == "Open" && b.openedAt <= math.MaxUint64-open && now >= b.openedAt+open {
+		b.set("HalfOpen", now)
+	}
+}
+
+// step makes step i (0-based) of the counterexample at now, its time
+// already applied.
+func (b *breaker) step(i int, now uint64) {
+	s := b.ce.Steps[i]
+	switch s.Name {
+	case "Allow":
+		if b.state == "Closed" || b.state == "HalfOpen" && b.probes < setupArg(b.ce, "HalfOpenProbes") {
+			if b.state == "HalfOpen" {
+				b.probes++
+			}
+			b.gens[i+1] = b.gen
+		}
+	case "Done":
+		m := regexp.MustCompile(`\[from step (\d+)\]`).FindStringSubmatch(s.Call)
+		if m == nil {
+			return
+		}
+		from, _ := strconv.Atoi(m[1])
+		if g, ok := b.gens[from]; !ok || g != b.gen {
+			return
+		}
+		delete(b.gens, from)
+		success := isDone(s, true)
+		switch {
+		case b.state == "Closed" && success:
+			b.failures = 0
+		case b.state == "Closed":
+			b.failures++
+			if b.failures >= setupArg(b.ce, "FailureThreshold") {
+				b.set("Open", now)
+			}
+		case b.state == "HalfOpen" && success:
+			b.successes++
+			if b.successes >= setupArg(b.ce, "HalfOpenProbes") {
+				b.set("Closed", now)
+			}
+		case b.state == "HalfOpen":
+			b.set("Open", now)
+		}
+	}
+}
+
+// beforeLast replays every step of ce but the last, and returns the
+// breaker's state then (before the last call's time is applied) and the
+// breaker with that time applied.
+func beforeLast(ce *report.Counterexample) (string, *breaker) {
+	_, latest, _ := clock(ce)
+	b := newBreaker(ce)
+	last := len(ce.Steps) - 1
+	for i := range last {
+		b.tick(latest[i])
+		b.step(i, latest[i])
+	}
+	prior := b.state
+	b.tick(latest[last])
+	return prior, b
 }

@@ -181,7 +181,6 @@ var unchecked = map[string][]string{
 	// time as the contract does is a fact of its answers on another
 	// script (the check's neutraliser, see check.Trap), not of this one.
 	"tokenbucket": {"and made at the latest time instead, the same calls pass"},
-	"breaker":     {"Here Allow had let %d through and %d succeeded", "it is %s before this call"},
 	"hierarchy":   {"(node %s could have paid)"},
 	"throttle":    {"the gate is %s", "the level was %s and the global MaxCalls %d before this call"},
 }

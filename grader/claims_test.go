@@ -133,6 +133,12 @@ func all(msg, re string, ok func(q []uint64) bool) bool {
 	return len(qs) > 0
 }
 
+// every reports whether ok holds of every match of re in msg, as text
+// (there may be none).
+func every(msg, re string, ok func(q []string) bool) bool {
+	return slicesAll(quotesText(msg, re), ok)
+}
+
 // clock returns, for each step of ce, its nowNs as given (given: false
 // for a step without one) and the latest time seen up to it (New's nowNs
 // included): the time the contract counts it at.
