@@ -182,5 +182,4 @@ var unchecked = map[string][]string{
 	// script (the check's neutraliser, see check.Trap), not of this one.
 	"tokenbucket": {"and made at the latest time instead, the same calls pass"},
 	"hierarchy":   {"(node %s could have paid)"},
-	"throttle":    {"the gate is %s", "the level was %s and the global MaxCalls %d before this call"},
 }

@@ -139,6 +139,11 @@ func every(msg, re string, ok func(q []string) bool) bool {
 	return slicesAll(quotesText(msg, re), ok)
 }
 
+// allText is every, but msg must quote re at least once.
+func allText(msg, re string, ok func(q []string) bool) bool {
+	return len(quotesText(msg, re)) > 0 && every(msg, re, ok)
+}
+
 // clock returns, for each step of ce, its nowNs as given (given: false
 // for a step without one) and the latest time seen up to it (New's nowNs
 // included): the time the contract counts it at.
