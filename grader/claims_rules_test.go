@@ -159,6 +159,7 @@ var parts = map[string]map[string]string{
 		"%.3g tokens earned by the last call": "tokens/s on every level",
 		"%s ns (%.3g of a token)":             "tokens/s on every level",
 		"which is on the path of call":        "also paid at node",
+		"(node %s could have paid)":           "tokens, which node",
 	},
 	"slidingwindow": {
 		"call %d, TryAcquire(nowNs=%s)": "the window already held limit=",
@@ -181,5 +182,4 @@ var unchecked = map[string][]string{
 	// time as the contract does is a fact of its answers on another
 	// script (the check's neutraliser, see check.Trap), not of this one.
 	"tokenbucket": {"and made at the latest time instead, the same calls pass"},
-	"hierarchy":   {"(node %s could have paid)"},
 }

@@ -279,7 +279,8 @@ func slicesAll[T any](s []T, ok func(T) bool) bool {
 // TestClaimsCatch shows claims failing on counterexamples that do not
 // bear them out, as issue 33 found: a step back on calls that only move
 // forward, a request above what the bucket held where none was, a corner
-// of the clamp where the gradient is inside it.
+// of the clamp where the gradient is inside it, a round in another order
+// than the contract's.
 func TestClaimsCatch(t *testing.T) {
 	call := func(name string, now, n uint64, want string) report.Step {
 		args := map[string]any{"nowNs": strconv.FormatUint(now, 10)}
@@ -317,6 +318,18 @@ func TestClaimsCatch(t *testing.T) {
 		ex := &report.Exercise{ID: "gradient2", Checks: []report.Check{{ID: "gradient2/x", Message: msg, Counterexample: g2}}}
 		if got := claimProblems(ex); len(got) != 1 {
 			t.Errorf("%q: %d problems, want 1", msg, len(got))
+		}
+	}
+	// Sessions 0 then 1 join the round: [1, 0] is not its order.
+	push := func(session string) report.Step {
+		return report.Step{Name: "Push", Args: map[string]any{"session": session, "cost": "1"}}
+	}
+	fq := &report.Counterexample{SetupCall: &report.Call{Name: "New", Args: map[string]any{"quantum": "1"}},
+		Steps: []report.Step{push("0"), push("1"), {Name: "Pop", Got: "(1, 1, true)", Want: "(0, 1, true)"}}}
+	for msg, want := range map[string]int{"Before the last call the round was [1, 0], head first.": 1, "Before the last call the round was [0, 1], head first.": 0} {
+		ex := &report.Exercise{ID: "fairqueue", Checks: []report.Check{{ID: "fairqueue/x", Message: msg, Counterexample: fq}}}
+		if got := claimProblems(ex); len(got) != want {
+			t.Errorf("%q: %d problems, want %d", msg, len(got), want)
 		}
 	}
 	ce.Steps[3].Want = "true"
