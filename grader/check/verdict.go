@@ -27,10 +27,12 @@ const Exactness = "exactness"
 //     Finding.Stays): the check that found it if it stays there, or a
 //     check whose trap it needs. Findings with the same key (the same
 //     script answered the same way, the same call panicking with the same
-//     value, the same method not returning) are one mistake. The fewest such
-//     checks take every mistake they can, a mistake whose script holds
-//     the trap of a check charged anyway being that check's too (the same
-//     mistake shown again); the rest is charged to exactness, once.
+//     value, the same method not returning) are one mistake. A mistake
+//     whose script holds the trap of a check of a pitfall charged for a
+//     named mistake is that check's (the same mistake shown again); of the
+//     rest, the fewest such checks take every mistake they can, a mistake
+//     whose script holds the trap of a check charged anyway being that
+//     check's too; the rest is charged to exactness, once.
 //   - Every check of a charged pitfall fails, once, whatever the number of
 //     findings behind it: with a finding of its own charged there, or else
 //     one that another check found, said so.
@@ -141,7 +143,33 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 			strong[j] = true
 		}
 	}
+	var sets [][]string
+	for _, f := range all {
+		if !unnamed(f) {
+			sets = append(sets, f.Mistakes)
+		}
+	}
+	chosen := s.cover(sets)
+	pitfall := map[string]string{}
+	for _, m := range s.Mistakes {
+		pitfall[m.Name] = m.Pitfall
+	}
+	charged := map[string]bool{}
+	for _, m := range chosen {
+		charged[pitfall[m]] = true
+	}
+	// A mistake whose script holds the trap of a check of a pitfall a
+	// named mistake is charged under is that check's: the same mistake
+	// shown again, charged once.
 	owners := map[string]int{}
+	for _, k := range keys {
+		for j := range s.Checks {
+			if j != exact && charged[s.Checks[j].Pitfall] && (slices.Contains(groups[k].strong, j) || slices.Contains(groups[k].weak, j)) {
+				owners[k] = j
+				break
+			}
+		}
+	}
 	for {
 		best, covers := -1, 0
 		for j := range s.Checks {
@@ -181,21 +209,6 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 		default:
 			f.owner = f.check
 		}
-	}
-	var sets [][]string
-	for _, f := range all {
-		if !unnamed(f) {
-			sets = append(sets, f.Mistakes)
-		}
-	}
-	chosen := s.cover(sets)
-	pitfall := map[string]string{}
-	for _, m := range s.Mistakes {
-		pitfall[m.Name] = m.Pitfall
-	}
-	charged := map[string]bool{}
-	for _, m := range chosen {
-		charged[pitfall[m]] = true
 	}
 	for _, f := range all {
 		if unnamed(f) {

@@ -129,6 +129,12 @@ func placedFinding(check, key string, stays bool, needs ...string) Finding {
 	return f
 }
 
+// weakFinding is f whose script holds the traps of the checks named.
+func weakFinding(f Finding, holds ...string) Finding {
+	f.Holds = holds
+	return f
+}
+
 // panicFinding is a panic met by check, attributed to no trap.
 func panicFinding(check string) Finding {
 	return Finding{Status: report.Error, Head: "New() panicked: boom.", Diagnosed: true, Attributed: true, Key: "panic New: boom",
@@ -209,6 +215,10 @@ func TestJudge(t *testing.T) {
 		name: "a call that did not return, in no check's trap, costs exactness alone",
 		outs: []Outcome{found(hangFinding("a", false)), Pass(), Pass(), found(hangFinding("exact", false)), Pass(), Pass()},
 		want: []want{pass, pass, pass, {status: report.Timeout}, pass, pass},
+	}, {
+		name: "a difference no mistake explains, whose script holds the trap of a pitfall a named mistake is charged under, is charged there",
+		outs: []Outcome{found(weakFinding(placedFinding("a", "k", false), "b")), Pass(), found(finding1("b2", "mb")), Pass(), Pass(), Pass()},
+		want: []want{pass, {report.Failed, nil, report.Unnamed, true}, {report.Failed, []string{"mb"}, report.Reproduced, false}, pass, pass, pass},
 	}, {
 		name: "panics, validations and benchmarks keep their outcomes",
 		outs: []Outcome{{Status: report.Error, Message: "panicked"}, found(finding1("b", "ma")), Pass(), Pass(), Own(Outcome{Status: report.Failed, Message: "no panic"}), {Status: report.Failed}},
