@@ -55,7 +55,10 @@ func (c Check) Result(o Outcome) report.Check {
 	if o.Status == report.Passed {
 		r.Score = c.Points
 	}
-	if o.Status == report.Failed || o.Status == report.Error {
+	if o.Status == report.Failed || o.Status == report.Error || o.Status == report.Timeout && o.Counterexample != nil {
+		// A timeout with a counterexample is a call that did not return,
+		// charged to this check's pitfall (see Hang); one without is the
+		// check's deadline, which says nothing of what the check is about.
 		r.Hint = c.Hint
 	}
 	if b := o.Bench; b != nil {
