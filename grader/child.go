@@ -46,6 +46,11 @@ type child struct {
 	// check's calls have taken so far.
 	limit  time.Duration
 	waited time.Duration
+	// hangs is how many more calls of the running check may run past
+	// their CPU limit and be reported to it as a check.Hang (the process
+	// stopped, the next call starting another) instead of losing the
+	// child for the rest of the check (see hang).
+	hangs int
 	// hard is the deadline no load extends (see overtime): what is left
 	// of hardFactor times limit, from the start of the call out.
 	hard time.Time
@@ -141,6 +146,10 @@ const (
 	lostStart                    // it could not be started
 	lostCanceled                 // the grading was cancelled
 )
+
+// Timeout reports whether the child was lost to a call that did not
+// return: a replay then records that call as one (see check.Hang).
+func (l *lostError) Timeout() bool { return l.kind == lostTimeout }
 
 func (l *lostError) Error() string {
 	if l.kind == lostTimeout && l.call != "" {
@@ -702,6 +711,7 @@ func (c *child) answer(line []byte) wire.Response {
 
 // Call implements check.Remote.
 func (c *child) Call(obj wire.Obj, fn string, args []any, out ...any) {
+	defer c.hang()
 	raw, err := wire.Args(args)
 	if err != nil {
 		c.fail(lostProtocol, "the grader could not encode a call: "+err.Error())
@@ -726,6 +736,25 @@ func (c *child) Call(obj wire.Obj, fn string, args []any, out ...any) {
 	if err := wire.Results(resp.Ret, out); err != nil {
 		c.fail(lostProtocol, fmt.Sprintf("the grading program answered %s with %v", fn, err))
 	}
+}
+
+// hang, deferred by Call, turns the loss of the child to the call's own
+// CPU limit into a check.Hang while the check may meet one more (hangs):
+// the process is stopped already, and the next call starts another, so
+// that the check can report which call did not return and go on with
+// scripts that do not reach it. Any other loss, or one past hangs, stays
+// what it was.
+func (c *child) hang() {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if l, ok := r.(*lostError); ok && l == c.lost && l.kind == lostTimeout && l.cpu > 0 && c.hangs > 0 {
+		c.hangs--
+		c.lost = nil
+		panic(check.Hang{Message: l.describe(c.limit)})
+	}
+	panic(r)
 }
 
 // Base implements check.Ahead: each replay's objects are numbered from a

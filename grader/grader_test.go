@@ -145,7 +145,7 @@ func gradeHanging(t *testing.T, name string) *report.Exercise {
 // the check's deadline, and some passed.
 func hangs(t *testing.T, ex *report.Exercise, methods string) {
 	t.Helper()
-	named := regexp.MustCompile(`^((` + methods + `)\(nowNs=\d+(, n=\d+)?\) (did not return within 250ms of CPU time|had not returned when the check's 3s were up)|the check's calls used up its 3s of CPU time together \(the last was \w+\([^)]*\)\)): `)
+	named := regexp.MustCompile(`^(Found while checking "[^"]*": )?((` + methods + `)\(nowNs=\d+(, n=\d+)?\) (did not return within 250ms of CPU time|had not returned when the check's 3s were up)|the check's calls used up its 3s of CPU time together \(the last was \w+\([^)]*\)\)): `)
 	timeouts, passed := 0, 0
 	for _, c := range ex.Checks {
 		switch c.Status {
@@ -154,8 +154,12 @@ func hangs(t *testing.T, ex *report.Exercise, methods string) {
 			if !named.MatchString(c.Message) {
 				t.Errorf("%s: message %q should name the call that did not return and its limit", c.ID, c.Message)
 			}
+			t.Logf("%s: %s", c.ID, c.Message)
 		case report.Passed:
 			passed++
+			t.Logf("%s passed: %s", c.ID, c.Message)
+		default:
+			t.Logf("%s %s: %s", c.ID, c.Status, c.Message)
 		}
 	}
 	if timeouts == 0 || passed == 0 {

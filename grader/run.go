@@ -77,7 +77,14 @@ func (g *grading) runExercise(ctx context.Context, bin, name string, ex *report.
 			o = check.Outcome{Status: report.Skipped, Message: "not run: this pass runs the benchmarks only."}
 		default:
 			c.arm(g.deadline(chk.Kind))
+			if chk.Kind != report.Benchmark {
+				// A property meets at most check.MaxHangs calls that do
+				// not return; one more for the replays that judge what
+				// it found.
+				c.hangs = check.MaxHangs + 1
+			}
 			o = runOne(chk, g.opts.Seed)
+			c.hangs = 0
 			if l := c.takeLost(); l != nil {
 				o = l.outcome(c.limit)
 			}
@@ -119,6 +126,9 @@ func runOne(c check.Check, seed int64) (o check.Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			o = check.Outcome{Status: report.Error, Message: fmt.Sprintf("the check panicked: %v", r)}
+			if h, ok := r.(check.Hang); ok {
+				o = check.Outcome{Status: report.Timeout, Message: h.Message}
+			}
 		}
 	}()
 	return c.Run(seed)

@@ -29,7 +29,7 @@ func (p Parts[I, D, S, O]) attributed(impl I, replay func(Script[S, O]) Trace, n
 // holds, and what each of those checks (and exactness) says of it.
 func (p Parts[I, D, S, O]) attribute(impl I, replay func(Script[S, O]) Trace, self string, f *Finding) {
 	s, ok := f.script.(Script[S, O])
-	if !ok || f.Own || f.Status != report.Failed && f.Status != report.Error {
+	if !ok || f.Own || f.Status != report.Failed && f.Status != report.Error && f.Status != report.Timeout {
 		return
 	}
 	s = Upto(s, f.trace)
@@ -56,6 +56,10 @@ func (p Parts[I, D, S, O]) attribute(impl I, replay func(Script[S, O]) Trace, se
 		return pn == nil && !t.Bad && t.Panic == nil
 	}
 	setupPanic := f.trace.Panic != nil && len(f.trace.Steps) == 0
+	// A call that did not return is not replayed again (each replay that
+	// meets it costs the CPU time a call may take): it stays with the
+	// check whose trap its script holds, and needs no other's.
+	hung := f.trace.Hung()
 	for _, pr := range prose {
 		if pr.Kind == report.Benchmark || p.Fixed[pr.Name] != nil {
 			continue
@@ -78,7 +82,7 @@ func (p Parts[I, D, S, O]) attribute(impl I, replay func(Script[S, O]) Trace, se
 		// script answered right says so. A panic of New needs no call's
 		// feature: it is the arguments'.
 		needs := !setupPanic && pr.Name == self
-		if declared && trap.Neutral != nil {
+		if declared && trap.Neutral != nil && !hung {
 			n, ok := trap.Neutral(s)
 			needs = ok && !setupPanic && right(n)
 		}
@@ -296,8 +300,14 @@ func (p Parts[I, D, S, O]) plain(impl I, replay func(Script[S, O]) Trace, seed i
 			break
 		}
 		s.Full = true
-		out.Drawn++
 		t, pn := Call(func() Trace { return replay(s) })
+		if t.Hung() {
+			// A call that did not return is charged on its own, and
+			// each replay that meets one costs the CPU time a call may
+			// take: the scripts drawn so far are all there is to tell.
+			break
+		}
+		out.Drawn++
 		if pn != nil {
 			continue
 		}
@@ -320,15 +330,19 @@ func (p Parts[I, D, S, O]) plain(impl I, replay func(Script[S, O]) Trace, seed i
 }
 
 // findingKey is what two findings of one mistake share: a panic of the
-// same call with the same value, or the same counterexample answered the
-// same way.
+// same call with the same value, a call of the same method that did not
+// return (whatever its arguments: checks draw different ones), or the
+// same counterexample answered the same way.
 func findingKey(f *Finding) string {
 	t := f.trace
-	if t.Panic != nil {
-		call := "New"
-		if n := len(t.Steps); n > 0 {
-			call = callName(t.Steps[n-1].Call)
-		}
+	call := "New"
+	if n := len(t.Steps); n > 0 {
+		call = callName(t.Steps[n-1].Call)
+	}
+	switch {
+	case t.Hung():
+		return "no return " + call
+	case t.Panic != nil:
 		return "panic " + call + ": " + t.Panic.Error()
 	}
 	var b strings.Builder

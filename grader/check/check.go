@@ -55,7 +55,10 @@ func (c Check) Result(o Outcome) report.Check {
 	if o.Status == report.Passed {
 		r.Score = c.Points
 	}
-	if o.Status == report.Failed || o.Status == report.Error {
+	if o.Status == report.Failed || o.Status == report.Error || o.Status == report.Timeout && o.Counterexample != nil {
+		// A timeout with a counterexample is a call that did not return,
+		// charged to this check's pitfall (see Hang); one without is the
+		// check's deadline, which says nothing of what the check is about.
 		r.Hint = c.Hint
 	}
 	if b := o.Bench; b != nil {
@@ -77,6 +80,22 @@ type Panic struct{ Value any }
 
 func (p *Panic) Error() string { return fmt.Sprint(p.Value) }
 
+// hang reports whether p is a call that did not return: a Hang, or the
+// loss of the learner's process to a timeout (a Remote's panic whose
+// value says Timeout, as net.Error does), after which no call returns.
+func (p *Panic) hang() bool {
+	if p == nil {
+		return false
+	}
+	switch v := p.Value.(type) {
+	case Hang:
+		return true
+	case interface{ Timeout() bool }:
+		return v.Timeout()
+	}
+	return false
+}
+
 // Stub reports whether the panic came from an untouched stub.
 func (p *Panic) Stub() bool {
 	return p != nil && strings.Contains(fmt.Sprint(p.Value), NotImplemented)
@@ -92,8 +111,8 @@ func Call[T any](f func() T) (v T, p *Panic) {
 	return f(), nil
 }
 
-// Fail builds a failed outcome for a trace that ended on a mismatch or a
-// panic. why explains, in the learner's terms, what the mismatch means for
+// Fail builds a failed outcome for a trace that ended on a mismatch, a
+// panic or a call that did not return (a timeout). why explains, in the learner's terms, what the mismatch means for
 // this check.
 func Fail(t Trace, why string) Outcome {
 	ce := &report.Counterexample{Setup: t.Setup, Steps: slices.Clone(t.Steps)}
@@ -110,6 +129,9 @@ func Fail(t Trace, why string) Outcome {
 	last := report.Step{}
 	if n := len(t.Steps); n > 0 {
 		last = t.Steps[n-1]
+	}
+	if t.Hung() {
+		return Outcome{Status: report.Timeout, Message: t.Panic.Error(), Counterexample: ce}
 	}
 	if t.Panic != nil {
 		msg := fmt.Sprintf("%s panicked: %v.", last.Call, t.Panic.Value)

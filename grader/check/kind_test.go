@@ -93,3 +93,49 @@ func TestFindingsKeepTheirKind(t *testing.T) {
 		t.Errorf("correct code: %s, want passed", o.Status)
 	}
 }
+
+// TestAHangIsOneFindingNotReplayed: a call that does not return (an Add
+// of 7, reported as a Hang) is a timeout finding cut after that call and
+// never shrunk nor replayed again; the property meets at most MaxHangs of
+// them, and still finds the wrong sums of the scripts that do not reach it.
+func TestAHangIsOneFindingNotReplayed(t *testing.T) {
+	p := adderProperty(func(r *rand.Rand) int {
+		if r.Intn(40) == 0 {
+			return 7
+		}
+		return Pick(r, 1, 2, 9)
+	})
+	hangs := 0
+	p.Replay = func(s Script[int, int]) Trace {
+		i := slices.Index(s.Ops, 7)
+		if i < 0 {
+			return replayAdder(s)
+		}
+		t := replayAdder(Script[int, int]{Setup: s.Setup, Ops: s.Ops[:i]})
+		if !t.Bad {
+			hangs++
+			t.Step("Add(7)", "", "?", &Panic{Value: Hang{Message: "Add(7) did not return."}})
+		}
+		return t
+	}
+	o := p.Run(1, "why")
+	var timeouts, wrong int
+	for _, f := range o.Findings {
+		steps := f.Counterexample.Steps
+		switch last := steps[len(steps)-1]; f.Status {
+		case report.Timeout:
+			timeouts++
+			if last.Call != "Add(7)" || f.Head != "Add(7) did not return." {
+				t.Errorf("a timeout ends on %+v, said %q; want Add(7), named", last, f.Head)
+			}
+		case report.Failed:
+			wrong++
+		}
+	}
+	if timeouts != 1 || wrong != 1 {
+		t.Errorf("findings %+v: %d timeouts and %d wrong sums, want one of each", o.Findings, timeouts, wrong)
+	}
+	if hangs > MaxHangs {
+		t.Errorf("%d replays met the call that does not return, want at most %d", hangs, MaxHangs)
+	}
+}

@@ -75,7 +75,7 @@ func Diagnoser[I, S, O any](mistakes []Mistake[I], replay func(I, Script[S, O]) 
 // Outcome; Suite.Judge settles, across the exercise, which mistakes they
 // show and what each check scores.
 type Finding struct {
-	Status report.Status // Failed (a wrong answer) or Error (a panic)
+	Status report.Status // Failed (a wrong answer), Error (a panic) or Timeout (a call that did not return)
 	// Head is the failing call's sentence ("TryAcquire(nowNs=3, n=1) =
 	// false; want true.", or what panicked); Detail explains it in the
 	// script's own numbers, ending with the check's why.
@@ -108,8 +108,8 @@ type Finding struct {
 	Holds   []string
 	Details map[string]string
 	// Key is the same for two findings of one mistake: the same script
-	// answered the same way, or a panic of the same call with the same
-	// value.
+	// answered the same way, a panic of the same call with the same
+	// value, or the same method not returning.
 	Key string
 
 	// A case is diagnosed once it has run, from its script and trace;

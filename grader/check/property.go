@@ -79,11 +79,12 @@ const MaxFindings = 3
 // on a mistake the learner's code may not make.
 type failure struct {
 	panicked bool
+	hung     bool   // the last call did not return (see Hang)
 	call     string // the method of the last step, or "" for the setup
 }
 
 func failureOf(t Trace) failure {
-	f := failure{panicked: t.Panic != nil}
+	f := failure{panicked: t.Panic != nil, hung: t.Hung()}
 	if n := len(t.Steps); n > 0 {
 		f.call = callName(t.Steps[n-1].Call)
 	}
@@ -97,9 +98,9 @@ const MaxShrinks = 400
 // it found (see Found), each shrunk; why explains them (see Fail).
 func (p Property[S, O]) Run(seed int64, why string) Outcome {
 	var found []Finding
-	passing := 0
+	passing, hangs := 0, 0
 	for round := range MaxFindings {
-		f, ok := p.search(seed+int64(round)*7919, why, found, &passing)
+		f, ok := p.search(seed+int64(round)*7919, why, found, &passing, &hangs)
 		if !ok {
 			break
 		}
@@ -150,6 +151,10 @@ func (p Property[S, O]) kindOf(s Script[S, O], t Trace) (kind, []string) {
 func isNew(k kind, d []string, found []Finding) bool {
 	for _, f := range found {
 		switch {
+		case k.hung:
+			if f.Status == report.Timeout && callName(lastCall(f)) == k.call {
+				return false
+			}
 		case k.panicked:
 			if f.Status == report.Error && callName(lastCall(f)) == k.call {
 				return false
@@ -173,9 +178,21 @@ func lastCall(f Finding) string {
 	return ""
 }
 
+// MaxHangs bounds the replays of one property that meet a call that does
+// not return (see Hang): each costs the CPU time a call may take. The
+// first that tells something new is a finding, kept as drawn (shrinking
+// it would cost that time again for every smaller script that still
+// hangs), cut after the call that did not return; once MaxHangs have
+// been met, the property stops looking, and what it found stands.
+const MaxHangs = 2
+
 // search looks for one failure that found does not hold yet (see isNew),
-// with the round's seed, and shrinks it keeping its kind.
-func (p Property[S, O]) search(seed int64, why string, found []Finding, passing *int) (Finding, bool) {
+// with the round's seed, and shrinks it keeping its kind; hangs counts
+// the replays that met a call that did not return (see MaxHangs).
+func (p Property[S, O]) search(seed int64, why string, found []Finding, passing, hangs *int) (Finding, bool) {
+	if *hangs >= MaxHangs {
+		return Finding{}, false
+	}
 	tests := p.Tests
 	if tests == 0 {
 		tests = 200
@@ -188,8 +205,15 @@ func (p Property[S, O]) search(seed int64, why string, found []Finding, passing 
 	params := gopter.DefaultTestParametersWithSeed(seed)
 	params.MinSuccessfulTests = tests
 	params.MaxShrinkCount = MaxShrinks
+	var hung *Trace // the trace of the failure found, if a call of it did not return
+	shrinker := func(v any) gopter.Shrink {
+		if hung != nil {
+			return gopter.NoShrink
+		}
+		return p.shrinker(v)
+	}
 	gen := func(gp *gopter.GenParameters) *gopter.GenResult {
-		res := gopter.NewGenResult(p.Gen(gp.Rng, gp.MaxSize), p.shrinker)
+		res := gopter.NewGenResult(p.Gen(gp.Rng, gp.MaxSize), shrinker)
 		if p.Valid != nil {
 			res.Sieve = func(v any) bool { return p.Valid(v.(Script[S, O])) }
 		}
@@ -199,7 +223,19 @@ func (p Property[S, O]) search(seed int64, why string, found []Finding, passing 
 	var firstSet []string
 	var failed *Script[S, O]
 	fails := func(s Script[S, O]) bool {
+		if *hangs >= MaxHangs {
+			return false // no more replays: see MaxHangs
+		}
 		t := p.Replay(s)
+		if t.Hung() {
+			*hangs++
+			if first != nil || !isNew(kind{failure: failureOf(t)}, nil, found) {
+				return false
+			}
+			k := kind{failure: failureOf(t)}
+			first, hung = &k, &t
+			return true
+		}
 		if !t.Bad {
 			if first == nil {
 				*passing++
@@ -247,6 +283,12 @@ func (p Property[S, O]) search(seed int64, why string, found []Finding, passing 
 		if s, ok := res.Args[len(res.Args)-1].Arg.(Script[S, O]); ok {
 			failed = &s
 		}
+	}
+	if hung != nil {
+		s := Upto(*failed, *hung)
+		f := finding(*hung, why)
+		f.Diagnosed, f.script, f.trace = true, s, *hung
+		return f, true
 	}
 	t := p.Replay(*failed)
 	k, d := p.kindOf(*failed, t)

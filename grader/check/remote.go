@@ -17,14 +17,26 @@ type Remote interface {
 	// object obj with args, and stores the results in out (pointers; a
 	// *wire.Obj for a result that is an object). If the call panicked,
 	// Call panics with the panic's message, so Call (the function below)
-	// catches it as it would a local panic. If the process is lost (a
-	// timeout, a crash), Call panics too, and keeps doing so until the
-	// check ends; the grader then reports what happened instead of the
-	// check's own outcome.
+	// catches it as it would a local panic. If the call does not return
+	// within the CPU time one call may take, Call may panic with a Hang
+	// (the process is stopped; the next call starts another). If the
+	// process is lost otherwise (the check's deadline, a crash), Call
+	// panics too, and keeps doing so until the check ends; the grader
+	// then reports what happened instead of the check's own outcome.
 	Call(obj wire.Obj, fn string, args []any, out ...any)
 	// Bench makes one measured run of a benchmark loop (see BenchSpec).
 	Bench(spec BenchSpec) BenchRun
 }
+
+// Hang is what a Remote's Call panics with when the call it made did not
+// return within the CPU time one call may take (an endless loop, or work
+// that grows with its arguments). Message says so in the learner's terms,
+// naming the call with its arguments. A replay records it as the last
+// step's panic (see Trace.Hung); a check reports it as a timeout, which is
+// charged once however many checks meet it (see Suite.Judge).
+type Hang struct{ Message string }
+
+func (h Hang) Error() string { return h.Message }
 
 // BenchSpec is one run of a benchmark loop a Remote is asked for. The
 // Remote builds the run (Loop's state, and its traffic drawn from Seed)

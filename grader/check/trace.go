@@ -19,7 +19,10 @@ type Trace struct {
 // Step records one call. It reports whether the replay should continue: false
 // once got differs from want (unless t.Full) or the call panicked.
 func (t *Trace) Step(call, got, want string, p *Panic) bool {
-	if p != nil {
+	switch {
+	case p.hang():
+		got = "no answer: it did not return"
+	case p != nil:
 		got = "panic: " + p.Error()
 	}
 	t.Steps = append(t.Steps, report.Step{Call: call, Got: got, Want: want})
@@ -34,6 +37,9 @@ func (t *Trace) Step(call, got, want string, p *Panic) bool {
 func (t *Trace) SetupPanic(p *Panic) {
 	t.Bad, t.Panic = true, p
 }
+
+// Hung reports whether the last call of t did not return (see Hang).
+func (t Trace) Hung() bool { return t.Panic.hang() }
 
 // Last returns the index of t's last step (the failing call of a bad
 // trace), or -1 if it has none.

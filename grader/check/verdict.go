@@ -22,14 +22,17 @@ const Exactness = "exactness"
 //     mistakes that explains all the explained ones (where several sets
 //     are as small, the one whose mistakes come first in the suite's
 //     list), and charges their pitfalls.
-//   - A finding no mistake explains, or a panic, belongs to a check whose
-//     trap causes it (see Trap, Finding.Stays): the check that found it if
-//     it stays there, or a check whose trap it needs. Findings with the
-//     same key (the same script answered the same way, or the same call
-//     panicking with the same value) are one mistake. The fewest such
-//     checks take every mistake they can, a mistake whose script holds
-//     the trap of a check charged anyway being that check's too (the same
-//     mistake shown again); the rest is charged to exactness, once.
+//   - A finding no mistake explains, a panic, or a call that did not
+//     return (see Hang) belongs to a check whose trap causes it (see Trap,
+//     Finding.Stays): the check that found it if it stays there, or a
+//     check whose trap it needs. Findings with the same key (the same
+//     script answered the same way, the same call panicking with the same
+//     value, the same method not returning) are one mistake. A mistake
+//     whose script holds the trap of a check of a pitfall charged for a
+//     named mistake is that check's (the same mistake shown again); of the
+//     rest, the fewest such checks take every mistake they can, a mistake
+//     whose script holds the trap of a check charged anyway being that
+//     check's too; the rest is charged to exactness, once.
 //   - Every check of a charged pitfall fails, once, whatever the number of
 //     findings behind it: with a finding of its own charged there, or else
 //     one that another check found, said so.
@@ -46,7 +49,9 @@ const Exactness = "exactness"
 //     (s.Reproduces).
 //
 // Checks judged by their own table (Own), benchmarks, and checks that
-// timed out or were skipped keep their outcomes.
+// timed out as a whole (no finding: the check's deadline passed, or more
+// calls did not return than it replays, see MaxHangs) or were skipped keep
+// their outcomes.
 func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 	if len(s.Mistakes) == 0 {
 		return outs
@@ -66,9 +71,9 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 		if c.Own || c.Kind == report.Benchmark {
 			return false
 		}
-		if o.Status == report.Error {
-			// A panic is judged with the rest only where every finding
-			// behind it was attributed.
+		if o.Status == report.Error || o.Status == report.Timeout {
+			// A panic, or a call that did not return, is judged with the
+			// rest only where every finding behind it was attributed.
 			return len(o.Findings) > 0 && !slices.ContainsFunc(o.Findings, func(f Finding) bool { return !f.Attributed })
 		}
 		return o.Status == report.Passed || o.Status == report.Failed
@@ -96,7 +101,7 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 			all = append(all, found{check: i, Finding: f, owner: -1})
 		}
 	}
-	unnamed := func(f found) bool { return f.Status == report.Error || len(f.Mistakes) == 0 }
+	unnamed := func(f found) bool { return f.Status != report.Failed || len(f.Mistakes) == 0 }
 	// Where each unnamed finding belongs: the checks whose trap is shown
 	// to cause it (strong: it stays with the check that found it, or it
 	// needs another's trap), and the checks whose trap its script holds
@@ -138,7 +143,33 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 			strong[j] = true
 		}
 	}
+	var sets [][]string
+	for _, f := range all {
+		if !unnamed(f) {
+			sets = append(sets, f.Mistakes)
+		}
+	}
+	chosen := s.cover(sets)
+	pitfall := map[string]string{}
+	for _, m := range s.Mistakes {
+		pitfall[m.Name] = m.Pitfall
+	}
+	charged := map[string]bool{}
+	for _, m := range chosen {
+		charged[pitfall[m]] = true
+	}
+	// A mistake whose script holds the trap of a check of a pitfall a
+	// named mistake is charged under is that check's: the same mistake
+	// shown again, charged once.
 	owners := map[string]int{}
+	for _, k := range keys {
+		for j := range s.Checks {
+			if j != exact && charged[s.Checks[j].Pitfall] && (slices.Contains(groups[k].strong, j) || slices.Contains(groups[k].weak, j)) {
+				owners[k] = j
+				break
+			}
+		}
+	}
 	for {
 		best, covers := -1, 0
 		for j := range s.Checks {
@@ -178,21 +209,6 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 		default:
 			f.owner = f.check
 		}
-	}
-	var sets [][]string
-	for _, f := range all {
-		if !unnamed(f) {
-			sets = append(sets, f.Mistakes)
-		}
-	}
-	chosen := s.cover(sets)
-	pitfall := map[string]string{}
-	for _, m := range s.Mistakes {
-		pitfall[m.Name] = m.Pitfall
-	}
-	charged := map[string]bool{}
-	for _, m := range chosen {
-		charged[pitfall[m]] = true
 	}
 	for _, f := range all {
 		if unnamed(f) {
@@ -300,6 +316,15 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 				Message: s.message(f.Finding, ms) + fmt.Sprintf(" That mistake is charged under %s; this check fails too, because on most of the scripts it drew that you answered wrong, that mistake's model does not give all your answers to the end: your code does more wrong here than that mistake.", pitfall[ms[0]])}
 			continue
 		}
+		if f.Status == report.Timeout {
+			rest := "and found nothing else wrong"
+			if len(mine) > 1 {
+				rest = "and what else it found is charged under other checks too"
+			}
+			out[i] = Outcome{Status: report.Passed, Counterexample: f.Counterexample,
+				Message: fmt.Sprintf("Passed: this check's script met a call that did not return too (%s), but that is not what this check is about: it is charged once, under %s, and shown there. This check was graded on the other scripts it drew (your code answered %d of them right), %s. Its counterexample is below.", f.Head, where(f), o.Passing, rest)}
+			continue
+		}
 		out[i] = Outcome{Status: report.Passed, Counterexample: f.Counterexample, Mistakes: ms,
 			Message: fmt.Sprintf("Passed: your code differs on this check's script too (%s), but not because of what this check is about; that difference is charged once, under %s, and shown there. Its counterexample is below.", f.Head, where(f))}
 	}
@@ -328,8 +353,8 @@ func (s Suite) charge(f placed, i int, ms []string) Outcome {
 		msg = fmt.Sprintf("Found while checking %q: %s", s.Checks[f.check].Title, msg)
 	}
 	status := report.Failed
-	if f.Status == report.Error {
-		status = report.Error
+	if f.Status == report.Error || f.Status == report.Timeout {
+		status = f.Status
 	}
 	return Outcome{Status: status, Message: msg, Counterexample: f.Counterexample, Diagnosis: diagnosisOf(f.Finding, ms), Mistakes: ms}
 }
@@ -339,17 +364,21 @@ func (s Suite) charge(f placed, i int, ms []string) Outcome {
 // (see explain), or that none did, or the panic; then its Detail, the
 // words of a check whose trap is in the script (see Parts.attribute).
 func (s Suite) message(f Finding, ms []string) string {
-	if f.Status == report.Error {
+	switch f.Status {
+	case report.Error:
 		return f.Head + " Every argument in this script is one the contract allows, so no call may panic on it. A panic is charged once, under one check; the other checks are judged on what else they found."
+	case report.Timeout:
+		return f.Head + " Every call in this script is one the contract allows, so each must return. A call that does not return is charged once, under one check; the other checks are graded on the other scripts they drew."
 	}
 	return s.explain(f, ms)
 }
 
 // diagnosisOf is the diagnosis of a check charged with f and the mistakes
-// ms: none for a panic, which no model gives.
+// ms: none for a panic or a call that did not return, which no model
+// gives.
 func diagnosisOf(f Finding, ms []string) report.Diagnosis {
 	switch {
-	case f.Status == report.Error:
+	case f.Status != report.Failed:
 		return ""
 	case len(ms) > 0:
 		return report.Reproduced

@@ -129,10 +129,23 @@ func placedFinding(check, key string, stays bool, needs ...string) Finding {
 	return f
 }
 
+// weakFinding is f whose script holds the traps of the checks named.
+func weakFinding(f Finding, holds ...string) Finding {
+	f.Holds = holds
+	return f
+}
+
 // panicFinding is a panic met by check, attributed to no trap.
 func panicFinding(check string) Finding {
 	return Finding{Status: report.Error, Head: "New() panicked: boom.", Diagnosed: true, Attributed: true, Key: "panic New: boom",
 		Counterexample: &report.Counterexample{Setup: "New()"}}
+}
+
+// hangFinding is a call of Pop that did not return, met by check, whose
+// own trap the script holds (stays) or not.
+func hangFinding(check string, stays bool) Finding {
+	return Finding{Status: report.Timeout, Head: "Pop() did not return within 2s of CPU time.", Diagnosed: true, Attributed: true, Key: "no return Pop", Stays: stays,
+		Counterexample: &report.Counterexample{Setup: "New()", Steps: []report.Step{{Call: "Pop()", Got: "no answer: it did not return", Want: "(1, 1, true)"}}}}
 }
 
 func TestJudge(t *testing.T) {
@@ -195,6 +208,18 @@ func TestJudge(t *testing.T) {
 		outs: []Outcome{found(panicFinding("a")), Pass(), Pass(), Pass(), Pass(), Pass()},
 		want: []want{pass, pass, pass, {report.Error, nil, "", true}, pass, pass},
 	}, {
+		name: "a call that did not return costs the check whose trap it holds, once; the others that met it pass",
+		outs: []Outcome{found(hangFinding("a", false)), found(hangFinding("b", true)), found(hangFinding("b2", false)), found(hangFinding("exact", false)), Pass(), Pass()},
+		want: []want{pass, {status: report.Timeout}, {status: report.Timeout}, pass, pass, pass},
+	}, {
+		name: "a call that did not return, in no check's trap, costs exactness alone",
+		outs: []Outcome{found(hangFinding("a", false)), Pass(), Pass(), found(hangFinding("exact", false)), Pass(), Pass()},
+		want: []want{pass, pass, pass, {status: report.Timeout}, pass, pass},
+	}, {
+		name: "a difference no mistake explains, whose script holds the trap of a pitfall a named mistake is charged under, is charged there",
+		outs: []Outcome{found(weakFinding(placedFinding("a", "k", false), "b")), Pass(), found(finding1("b2", "mb")), Pass(), Pass(), Pass()},
+		want: []want{pass, {report.Failed, nil, report.Unnamed, true}, {report.Failed, []string{"mb"}, report.Reproduced, false}, pass, pass, pass},
+	}, {
 		name: "panics, validations and benchmarks keep their outcomes",
 		outs: []Outcome{{Status: report.Error, Message: "panicked"}, found(finding1("b", "ma")), Pass(), Pass(), Own(Outcome{Status: report.Failed, Message: "no panic"}), {Status: report.Failed}},
 		want: []want{{status: report.Error}, {report.Passed, []string{"ma"}, "", false}, pass, pass, {report.Failed, nil, "", false}, {status: report.Failed}},
@@ -212,6 +237,9 @@ func TestJudge(t *testing.T) {
 				}
 				if g.Status == report.Failed && g.Counterexample == nil && s.Checks[i].Kind != report.Benchmark && !s.Checks[i].Own {
 					t.Errorf("%s failed without a counterexample", s.Checks[i].ID)
+				}
+				if o := tt.outs[i]; o.Status == report.Timeout && g.Status == report.Passed && !strings.Contains(g.Message, "did not return") {
+					t.Errorf("%s passed where a call did not return without saying so: %q", s.Checks[i].ID, g.Message)
 				}
 			}
 		})

@@ -245,7 +245,7 @@ func decodeJSON(c echo.Context, v any) error {
 		return echo.NewHTTPError(http.StatusBadRequest, "The body could not be read: "+err.Error())
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, "The body is not the JSON expected ("+err.Error()+"): see "For programs" in docs/instructors.md.")
+		return echo.NewHTTPError(http.StatusBadRequest, "The body is not the JSON expected ("+err.Error()+"): see 'For programs' in docs/instructors.md.")
 	}
 	return nil
 }

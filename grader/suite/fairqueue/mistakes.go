@@ -16,8 +16,9 @@ var mistakes = []check.Mistake[New]{
 	// deficit-reset: an emptied session keeps no credit.
 	{Name: "keeps-credit", Pitfall: "deficit-reset", Says: "keeps a session's deficit when it empties and leaves the round, so that it comes back with the credit it had left", Impl: mistaken("keeps-credit")},
 	{Name: "resets-on-every-push", Pitfall: "deficit-reset", Says: "sets a session's deficit to 0 on every Push, not only when it joins the round, so that a backlogged session loses the credit it had kept", Impl: mistaken("resets-on-every-push")},
-	{Name: "no-carry-over", Pitfall: "deficit-reset", Says: "sets the deficit to quantum at the start of a turn instead of adding quantum to it, so that a session whose turn ended loses what it had not spent (and a command above the quantum is never served)", Impl: mistaken("no-carry-over")},
-	// large-cost: a command above the quantum waits its turns.
+	// large-cost: a command above the quantum waits its turns, its
+	// session going to the end keeping its deficit.
+	{Name: "no-carry-over", Pitfall: "large-cost", Says: "sets the deficit to quantum at the start of a turn instead of adding quantum to it, so that a session whose turn ended loses what it had not spent (and a command above the quantum is never served)", Impl: mistaken("no-carry-over")},
 	{Name: "serves-large-at-once", Pitfall: "large-cost", Says: "serves a command costing more than quantum as soon as its session's turn comes, and sets the deficit to 0", Impl: mistaken("serves-large-at-once")},
 	{Name: "wrapping-deficit", Pitfall: "large-cost", Says: "subtracts the cost from the deficit before comparing, on unsigned integers, so that deficit−cost wraps instead of going below 0 and the session at the head is served until it empties", Impl: mistaken("wrapping-deficit")},
 	{Name: "drops-large", Pitfall: "large-cost", Says: "drops a command costing more than quantum when it comes to the front of its session's queue, as if it could never be paid for", Impl: mistaken("drops-large")},

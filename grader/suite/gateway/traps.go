@@ -8,4 +8,38 @@ import "ratelab/grader/check"
 // instead, which the contract answers alike.
 var traps = map[string]check.Trap[setup, op]{
 	"backward-time": check.StepsBack[setup, op](func(s setup) uint64 { return s.Start }),
+	"reconnect":     {Has: carriesOn},
+}
+
+// carriesOn is reconnect's trap: the script reopens a closed session
+// whose buckets carry on as they were, in its own class or in another
+// where a budget keeps its units as they are (limited before and after,
+// below the new capacity). A reopening in another class that only caps
+// the units or fills a budget that was unlimited is a reload of that one
+// session, the contract says, and reload's rule, not reconnect's.
+func carriesOn(s script) bool {
+	m := newModel(s.Setup.Cfg, s.Setup.Start)
+	for o, now := range check.Times(s.Setup.Start, s.Ops) {
+		switch o.Call {
+		case openCall:
+			m.advance(now)
+			k, ok := m.cfg.Classes[o.Class]
+			if ss := m.sessions[o.Session]; ok && ss != nil && !ss.open &&
+				(ss.class == o.Class || carries(ss.orders, k.Orders) || carries(ss.cancels, k.Cancels)) {
+				return true
+			}
+			m.open(o.Session, o.Class, now)
+		case reloadCall:
+			m.reload(o.Cfg, now)
+		default:
+			m.admit(o.Session, o.Kind, now)
+		}
+	}
+	return false
+}
+
+// carries reports whether a bucket b switched to the budget nb keeps its
+// units as they are: both limited, b below nb's capacity.
+func carries(b *mBucket, nb Budget) bool {
+	return !b.unlimited && nb.Capacity != 0 && b.units.Cmp(newMBucket(nb).capU) < 0
 }

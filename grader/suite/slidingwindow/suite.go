@@ -43,18 +43,19 @@ var argCases = []check.ArgCase[setup]{
 	{Args: setup{Limit: 5, WindowNs: 1000, Buckets: 1000}},
 	{Args: setup{Limit: 1, WindowNs: 10, Buckets: 0}, Bad: "buckets"},
 	{Args: setup{Limit: 1, WindowNs: 10, Buckets: -1}, Bad: "buckets"},
-	{Args: setup{Limit: 1, WindowNs: 0, Buckets: 1}, Bad: "windowNs"},
-	{Args: setup{Limit: 1, WindowNs: 3, Buckets: 4}, Bad: "windowNs"},
+	{Args: setup{Limit: 1, WindowNs: 0, Buckets: 1}, Bad: "windowNs", Also: []string{"buckets"}},
+	{Args: setup{Limit: 1, WindowNs: 3, Buckets: 4}, Bad: "windowNs", Also: []string{"buckets"}},
 }
 
 // newArguments is the new-arguments check. When windowNs < buckets,
-// either name will do: the two disagree.
+// either name will do: the two disagree. When only buckets is bad, a
+// message that names windowNs blames an argument that is valid.
 func newArguments(impl New) check.Outcome {
 	return check.NewArgs[setup]{
 		Cases: argCases,
 		Call:  newCall,
 		Make:  func(s setup) { impl(s.Limit, s.WindowNs, s.Buckets) },
-		Names: map[string][]string{"windowNs": {"window", "bucket"}, "buckets": {"bucket"}},
-		Why:   "New needs buckets ≥ 1 and windowNs ≥ buckets (so that a bucket lasts at least 1 ns); any limit is valid, 0 included. Invalid arguments must panic with a message naming the argument at fault (a division by zero or a failed allocation does not say which); valid ones must not panic.",
+		Names: map[string][]string{"windowNs": {"window"}, "buckets": {"bucket"}},
+		Why:   "New needs buckets ≥ 1 and windowNs ≥ buckets (so that a bucket lasts at least 1 ns); any limit is valid, 0 included. Invalid arguments must panic with a message naming the argument at fault and not the other, which is valid (a division by zero or a failed allocation does not say which); valid ones must not panic.",
 	}.Run()
 }
