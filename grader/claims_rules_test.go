@@ -25,6 +25,16 @@ var rules = map[string][]string{
 		"that difference is charged once, under",
 		"Its counterexample is below",
 		"not timed in process",
+		// A call that does not return (check.Hang): where it is charged,
+		// and what the check graded instead, are facts of the grading.
+		"this check's script met a call that did not return too",
+		"but that is not what this check is about",
+		"it is charged once, under",
+		"This check was graded on the other scripts it drew",
+		"A call that does not return is charged once, under one check",
+		"the other checks are graded on the other scripts they drew",
+		// Every check draws only calls the contract allows.
+		"Every call in this script is one the contract allows, so each must return",
 		// Every check draws only arguments the contract allows.
 		"Every argument in this script is one the contract allows",
 	},
