@@ -665,12 +665,22 @@ func (c *child) overtime(call *callWatch) (wait time.Duration, why overWhy, over
 		*call = callWatch{base: used, cpu: used, at: now, known: true}
 		return min(time.Second, c.hard.Sub(now)), 0, false
 	}
-	if used-call.cpu < now.Sub(call.at)/100 {
+	// The kernel counts CPU time in ticks (10 ms): a look too soon after
+	// the last one may find none even on a call that runs, on a busy
+	// machine. A call is judged not running only over blockedWindow.
+	if since := now.Sub(call.at); since < blockedWindow {
+		return min(blockedWindow-since, c.hard.Sub(now)), 0, false
+	} else if used-call.cpu < since/100 {
 		return 0, overBlocked, true
 	}
 	call.cpu, call.at = used, now // running: the next look asks whether it still is
 	return min(max(c.limit-(used-c.checkCPU), time.Second), c.hard.Sub(now)), 0, false
 }
+
+// blockedWindow is the least time over which overtime judges whether a
+// call is running: a hundredth of it is one tick of the kernel's count of
+// CPU time.
+const blockedWindow = time.Second
 
 // overWhy is why overtime ended a check.
 type overWhy int

@@ -250,6 +250,13 @@ func TestOvertimeCountsTheChildsCPU(t *testing.T) {
 	if _, why, over := c.overtime(&call); !over || why != overWhole {
 		t.Errorf("a call begun after 21 s of CPU: over %v, why %d; want over, the check's calls together", over, why)
 	}
+	// The kernel counts CPU time in 10 ms ticks: no tick in 50 ms, on a
+	// busy machine, is no sign that the call waits.
+	call = callWatch{}
+	step(1*time.Second, 0)
+	if wait, blocked, over := step(1*time.Second, 50*time.Millisecond); over || blocked || wait > blockedWindow {
+		t.Errorf("no CPU time in 50 ms: wait %s, over %v, blocked %v; want a look again within %s, not over", wait, over, blocked, blockedWindow)
+	}
 	call = callWatch{}
 	step(1*time.Second, 0)
 	if _, blocked, over := step(1*time.Second+time.Millisecond, 10*time.Second); !over || !blocked {
