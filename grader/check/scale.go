@@ -21,20 +21,30 @@ const MostScaled = 9_000_000_000
 // that did not stays short of it where it can (see Elapsed); a request
 // stays granted or refused (see Request). A suite tries both and keeps
 // the one that keeps more of what the contract does.
-type Scale struct{ K uint64 }
+type Scale struct {
+	K uint64
+	// T divides every step of the clock where a rate divided by K would
+	// fall below 1 unit a ns (1 otherwise): time is slowed instead.
+	T uint64
+}
 
 // Kept is the Scale that keeps every count but capacities.
-var Kept = Scale{K: 1}
+var Kept = Scale{K: 1, T: 1}
 
 // ScaledBound is the most tokens a capacity Scaled rewrites holds.
 const ScaledBound = 1_000_000
 
 // Scaled returns the Scale that divides by the smallest power of ten that
-// brings most to at most ScaledBound.
-func Scaled(most uint64) Scale {
-	s := Scale{K: 1}
+// brings most to at most ScaledBound, for a script whose fastest rate is
+// rate units a ns: where rate divided by that is below 1, T divides time
+// by about as much as the rate falls short.
+func Scaled(most, rate uint64) Scale {
+	s := Scale{K: 1, T: 1}
 	for most/s.K > ScaledBound {
 		s.K *= 10
+	}
+	if rate > 0 && rate < s.K {
+		s.T = s.K / rate
 	}
 	return s
 }
@@ -50,13 +60,14 @@ func (s Scale) Capacity(c uint64) uint64 {
 // Tokens returns the count x divided by K, rounded up.
 func (s Scale) Tokens(x uint64) uint64 { return x/s.K + min(x%s.K, 1) }
 
-// Rate returns a rate (units a ns) divided by K, rounded, at least 1 if r
-// is.
+// Rate returns a rate (units a ns) divided by K and multiplied by T,
+// rounded, at least 1 if r is.
 func (s Scale) Rate(r uint64) uint64 {
 	if r == 0 {
 		return 0
 	}
-	return max(1, r/s.K+(r%s.K)/(s.K/2+1))
+	rt := r * s.T // at most max(r, K): T is 1, or at most K/r
+	return max(1, rt/s.K+(rt%s.K)/(s.K/2+1))
 }
 
 // Step is what a step of the clock does to the buckets of a rewritten
@@ -85,17 +96,17 @@ func StepOf(room *big.Int, rate uint64, filled bool) Step {
 // o together.
 func (st Step) And(o Step) Step { return Step{Fill: max(st.Fill, o.Fill), Room: min(st.Room, o.Room)} }
 
-// Elapsed returns a step forward of e ns, kept, but no longer than
-// st.Room and, if the original filled some bucket, as long as st.Fill: a
-// refill that stayed below a capacity stays below it, one that reached it
-// reaches it, with nothing past it to overflow. A step of time stays at
+// Elapsed returns a step forward of e ns divided by T, rounded up, but no
+// longer than st.Room and, if the original filled some bucket, as long as
+// st.Fill: a refill that stayed below a capacity stays below it, one that
+// reached it reaches it, with nothing past it to overflow. A step of time stays at
 // least 1 ns; kept is false where that fills a bucket the original step
 // did not.
 func (s Scale) Elapsed(e uint64, st Step) (t uint64, kept bool) {
 	if e == 0 {
 		return 0, true
 	}
-	t = min(e, st.Room)
+	t = min(e/s.T+min(e%s.T, 1), st.Room)
 	switch {
 	case st.Fill > 0 && st.Room == math.MaxUint64:
 		t = st.Fill

@@ -8,12 +8,12 @@ import (
 
 func TestScaledDividesByAPowerOfTenIntoRange(t *testing.T) {
 	for _, c := range []struct{ most, k uint64 }{{1, 1}, {ScaledBound, 1}, {ScaledBound + 1, 10}, {math.MaxUint64, 100_000_000_000_000}} {
-		s := Scaled(c.most)
-		if s.K != c.k || s.Tokens(c.most) > ScaledBound+1 {
+		s := Scaled(c.most, math.MaxUint64)
+		if s.K != c.k || s.T != 1 || s.Tokens(c.most) > ScaledBound+1 {
 			t.Errorf("Scaled(%d) = K %d (capacity %d); want K %d", c.most, s.K, s.Tokens(c.most), c.k)
 		}
 	}
-	if got := (Scale{K: 10}).Tokens(11); got != 2 {
+	if got := (Scale{K: 10, T: 1}).Tokens(11); got != 2 {
 		t.Errorf("Tokens(11) at K 10 = %d; want 2 (rounded up: a count above 0 stays so)", got)
 	}
 	if got := Kept.Capacity(math.MaxUint64); got != MostScaled {
@@ -22,7 +22,7 @@ func TestScaledDividesByAPowerOfTenIntoRange(t *testing.T) {
 }
 
 func TestRequestStaysGrantedOrRefusedAndKeepsItsMargin(t *testing.T) {
-	k := Scale{K: 1000}
+	k := Scale{K: 1000, T: 1}
 	for _, c := range []struct{ n, avail, now, want uint64 }{
 		{0, 50, 5, 0},                            // nothing asked stays nothing
 		{50_000, 50_000, 50, 50},                 // all that is there
@@ -70,5 +70,20 @@ func TestElapsedKeepsWhatFillsAndWhatDoesNot(t *testing.T) {
 	st := StepOf(big.NewInt(2_000_000_000), rate, true).And(StepOf(room, rate, false))
 	if got, kept := Kept.Elapsed(100, st); got != 4 || !kept {
 		t.Errorf("two buckets: %d, %v; want 4 ns (fills the first, not the second)", got, kept)
+	}
+}
+
+func TestScaledSlowsTimeWhereTheRateWouldVanish(t *testing.T) {
+	// 10^12 tokens at a token a second: divided by 10^6, the rate of 1
+	// unit a ns would be 10^-6 unit; time is slowed 10^6 times instead.
+	s := Scaled(1_000_000_000_000, 1)
+	if s.K != 1_000_000 || s.T != 1_000_000 || s.Rate(1) != 1 {
+		t.Fatalf("Scaled(10^12, 1) = %+v, rate %d; want K and T 10^6, rate 1", s, s.Rate(1))
+	}
+	if got, _ := s.Elapsed(3_000_000, Step{Room: math.MaxUint64}); got != 3 {
+		t.Errorf("3 ms at T 10^6: %d ns; want 3", got)
+	}
+	if got := s.Rate(5); got != 5 {
+		t.Errorf("a rate 5 times the fastest's share: %d; want 5", got)
 	}
 }

@@ -68,14 +68,14 @@ func overflows(s script) bool {
 // about overflow still shows; ok is false if neither way avoids overflow
 // (a step that fills a slow node may still make a fast one's refill huge).
 func scaledDown(s script) (script, bool) {
-	most := uint64(0)
+	most, fastest := uint64(0), uint64(0)
 	eachCall(s, func(m *model, o op, _, _ uint64) {
 		if o.Kind == add && m.problem(o.Node) == "" {
-			most = max(most, o.N)
+			most, fastest = max(most, o.N), max(fastest, o.Rate)
 		}
 	})
 	best, fewest, found := s, 0, false
-	for _, k := range []check.Scale{check.Kept, check.Scaled(most)} {
+	for _, k := range []check.Scale{check.Kept, check.Scaled(most, fastest)} {
 		if out, missed := rewritten(s, k); !overflows(out) && (!found || missed < fewest) {
 			best, fewest, found = out, missed, true
 		}

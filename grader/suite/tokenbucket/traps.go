@@ -81,7 +81,7 @@ func overflows(s script) bool {
 // about overflow still shows; ok is false if neither way avoids overflow.
 func scaledDown(s script) (script, bool) {
 	best, fewest, found := s, 0, false
-	for _, k := range []check.Scale{check.Kept, check.Scaled(s.Setup.Capacity)} {
+	for _, k := range []check.Scale{check.Kept, check.Scaled(s.Setup.Capacity, s.Setup.Rate)} {
 		if out, missed := rewritten(s, k); !overflows(out) && (!found || missed < fewest) {
 			best, fewest, found = out, missed, true
 		}
