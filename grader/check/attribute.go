@@ -38,8 +38,8 @@ func (p Parts[I, D, S, O]) attribute(impl I, replay func(Script[S, O]) Trace, se
 		return
 	}
 	if i := slices.IndexFunc(prose, func(pr Prose) bool { return pr.Name == self }); i >= 0 && f.Status == report.Failed && len(f.Mistakes) == 0 {
-		if trap, ok := p.trapOf(prose[i]); ok && trap.Neutral == nil {
-			if v, t, found := p.withoutTrap(impl, replay, self, trap, s); found {
+		if trap, ok := p.trapOf(prose[i]); ok {
+			if v, t, found := p.trapless(impl, replay, self, trap, s); found {
 				// The difference stays without the trap: it is shown on
 				// the script without it, where a mistake may explain it.
 				g := finding(t, f.Detail)
@@ -175,6 +175,24 @@ func Upto[S, O any](s Script[S, O], t Trace) Script[S, O] {
 		s.Ops = s.Ops[:len(t.Steps)]
 	}
 	return s
+}
+
+// trapless returns a script that fails as s does (a wrong answer, no
+// panic) without trap, if there is one: s neutralised, where trap has a
+// Neutral that can rewrite s, else one that withoutTrap finds.
+func (p Parts[I, D, S, O]) trapless(impl I, replay func(Script[S, O]) Trace, self string, trap Trap[S, O], s Script[S, O]) (Script[S, O], Trace, bool) {
+	if trap.Neutral == nil {
+		return p.withoutTrap(impl, replay, self, trap, s)
+	}
+	n, ok := trap.Neutral(s)
+	if !ok {
+		return p.withoutTrap(impl, replay, self, trap, s)
+	}
+	t, pn := Call(func() Trace { return replay(n) })
+	if pn != nil || !t.Bad || t.Panic != nil {
+		return s, Trace{}, false
+	}
+	return Upto(n, t), t, true
 }
 
 // TraplessTries bounds the replays withoutTrap makes for one finding.

@@ -21,7 +21,11 @@ import (
 type Trap[S, O any] struct {
 	Has func(Script[S, O]) bool
 	// Neutral, if set, returns s without the feature, with ok false where
-	// s cannot be rewritten (then the trap's presence alone decides).
+	// s cannot be rewritten. A finding of the check that the neutralised
+	// script also shows is shown on it (see Parts.attribute); one whose
+	// script cannot be rewritten is not shown to need the trap, and is
+	// shown, where one is found, on a script without the trap that
+	// withoutTrap finds.
 	Neutral func(Script[S, O]) (Script[S, O], bool)
 }
 

@@ -90,12 +90,7 @@ func explainAllOrNothing(s script, t check.Trace, why string) string {
 	for i, o := range s.Ops[:last] {
 		now := o.At(latest)
 		latest = max(latest, now)
-		switch o.Kind {
-		case add:
-			m.add(o.Node, o.N, o.Rate)
-		case available:
-			m.available(o.Node, now)
-		default:
+		if o.Kind == acquire {
 			m.advance(now)
 			if lack := m.lacking(o.Node, o.N); m.valid(o.Node) && len(lack) > 0 {
 				var paid []string
@@ -110,8 +105,8 @@ func explainAllOrNothing(s script, t check.Trace, why string) string {
 				}
 				parts = append(parts, p)
 			}
-			m.tryAcquire(o.Node, now, o.N)
 		}
+		m.apply(o, now)
 	}
 	if len(parts) == 0 {
 		return why

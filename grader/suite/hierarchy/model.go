@@ -118,3 +118,15 @@ func (m *model) lacking(id int, n uint64) []int {
 	}
 	return out
 }
+
+// apply makes the call o at now.
+func (m *model) apply(o op, now uint64) {
+	switch o.Kind {
+	case add:
+		m.add(o.Node, o.N, o.Rate)
+	case available:
+		m.available(o.Node, now)
+	default:
+		m.tryAcquire(o.Node, now, o.N)
+	}
+}

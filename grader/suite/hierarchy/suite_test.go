@@ -13,3 +13,10 @@ func TestSuite(t *testing.T) {
 	checktest.Run(t, Checks, func(d domain) float64 { return float64(d.maxOps) / 4 }, replay)
 	checktest.ReferencePasses(t, Checks.Suite, API(refNew), 3, 40)
 }
+
+// TestOverflowNeutraliser checks that the overflow trap's neutraliser
+// scales huge scripts into ones no overflow mistake answers wrong, while
+// the other mistakes still show on them.
+func TestOverflowNeutraliser(t *testing.T) {
+	checktest.Neutralises(t, Checks, "overflow", "overflow", 0.8)
+}

@@ -52,3 +52,10 @@ func TestExplainBlamesTheStartOnlyForTheFirstCallAtTheStart(t *testing.T) {
 		t.Errorf("first call after the start: explain = %q, want the check's own", got)
 	}
 }
+
+// TestOverflowNeutraliser checks that the overflow trap's neutraliser
+// scales huge scripts into ones no overflow mistake answers wrong, while
+// the other mistakes still show on them.
+func TestOverflowNeutraliser(t *testing.T) {
+	checktest.Neutralises(t, Checks, "overflow", "overflow", 0.8)
+}

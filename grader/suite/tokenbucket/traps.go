@@ -45,27 +45,79 @@ var traps = map[string]check.Trap[setup, op]{
 	})},
 	"backward-time": check.StepsBack[setup, op](func(s setup) uint64 { return s.Start }),
 	// A product or a sum past 2^64: capacity×10^9, elapsed×rate, n×10^9,
-	// or units held plus a refill.
-	"overflow": {Has: func(s script) bool {
-		if _, lo := bits.Mul64(s.Setup.Capacity, 1_000_000_000); lo/1_000_000_000 != s.Setup.Capacity {
-			return true
+	// or units held plus a refill; neutralised by scaling the script down
+	// (see scaledDown).
+	"overflow": {Has: overflows, Neutral: scaledDown},
+}
+
+// overflows reports whether s holds a product or a sum past 2^64 in the
+// contract's arithmetic (see traps).
+func overflows(s script) bool {
+	if _, lo := bits.Mul64(s.Setup.Capacity, 1_000_000_000); lo/1_000_000_000 != s.Setup.Capacity {
+		return true
+	}
+	over := false
+	eachCall(s, func(m *model.Bucket, st setup, o op, latest, now uint64, _ int) {
+		if now > latest {
+			if hi, _ := bits.Mul64(now-latest, st.Rate); hi > 0 {
+				over = true
+			}
 		}
-		over := false
-		eachCall(s, func(m *model.Bucket, st setup, o op, latest, now uint64, _ int) {
-			if now > latest {
-				if hi, _ := bits.Mul64(now-latest, st.Rate); hi > 0 {
-					over = true
-				}
+		if hi, _ := bits.Mul64(o.N, 1_000_000_000); hi > 0 && !o.Available {
+			over = true
+		}
+		if now > latest && new(big.Int).Add(new(big.Int).Sub(capUnits(st), m.Room()), earned(now-latest, st.Rate)).Cmp(maxUint64) > 0 {
+			over = true
+		}
+	})
+	return over
+}
+
+// scaledDown is the neutraliser of the overflow trap: s rewritten by a
+// check.Scale, its capacity lowered and every other count kept or all of
+// them scaled down alike, whichever keeps more of the refills that did not
+// fill the bucket from filling it, and its rate at most a full bucket a
+// nanosecond, so that no product passes 2^64 and a mistake that is not
+// about overflow still shows; ok is false if neither way avoids overflow.
+func scaledDown(s script) (script, bool) {
+	best, fewest, found := s, 0, false
+	for _, k := range []check.Scale{check.Kept, check.Scaled(s.Setup.Capacity, s.Setup.Rate)} {
+		if out, missed := rewritten(s, k); !overflows(out) && (!found || missed < fewest) {
+			best, fewest, found = out, missed, true
+		}
+	}
+	return best, found
+}
+
+// rewritten returns s rewritten by k (see scaledDown), and how many of
+// its refills that did not fill the bucket fill it there.
+func rewritten(s script, k check.Scale) (out script, missed int) {
+	st := s.Setup
+	c := k.Capacity(st.Capacity)
+	out = script{Setup: setup{Capacity: c, Rate: min(k.Rate(st.Rate), c*1_000_000_000), Start: k.Start(st.Start)}, Full: s.Full}
+	m := model.NewBucket(out.Setup.Capacity, out.Setup.Rate, out.Setup.Start)
+	latest := out.Setup.Start
+	eachCall(s, func(orig *model.Bucket, st setup, o op, was, now uint64, _ int) {
+		switch {
+		case o.Back == 0 && now > was:
+			filled := earned(now-was, st.Rate).Cmp(orig.Room()) >= 0
+			wait, kept := k.Elapsed(now-was, check.StepOf(m.Room(), out.Setup.Rate, filled))
+			if o.Wait = wait; !kept {
+				missed++
 			}
-			if hi, _ := bits.Mul64(o.N, 1_000_000_000); hi > 0 && !o.Available {
-				over = true
-			}
-			if now > latest && new(big.Int).Add(new(big.Int).Sub(capUnits(st), m.Room()), earned(now-latest, st.Rate)).Cmp(maxUint64) > 0 {
-				over = true
-			}
-		})
-		return over
-	}},
+		case o.Back == 0:
+			o.Wait = 0
+		}
+		at := o.At(latest)
+		held := m.Available(at)
+		if !o.Available {
+			o.N = k.Request(o.N, orig.Available(now), held)
+			m.TryAcquire(at, o.N)
+		}
+		latest = max(latest, at)
+		out.Ops = append(out.Ops, o)
+	})
+	return out, missed
 }
 
 var maxUint64 = new(big.Int).SetUint64(math.MaxUint64)
