@@ -36,8 +36,8 @@ import (
 //     built it), and to instructors. It is served from its file in the
 //     cache (http.ServeContent: ranges, conditional requests), never read
 //     into memory, at most maxDownloads at once per user. A build never
-//     changes, so it is cached by the browser for a year; gzipped (the
-//     copy made once when it was built) to a browser that accepts it. A
+//     changes, so it is cached by the browser for a year; in Brotli or
+//     gzip (the copies kept with it) to a browser that accepts it. A
 //     learner's own build that this process does not keep (another
 //     process of the class answered /class/api/yours, on a machine that
 //     does not share --yours-cache) is built here while the request
@@ -49,9 +49,10 @@ type YoursBuilds interface {
 	// store has it now, starting the build if need be.
 	Want(ctx context.Context, userID int64) (yours.Status, error)
 	// Open returns the build named name (a Status.Key) as a file to
-	// serve, gzipped if gzip and a copy is kept, and whether there is
+	// serve, in the first encoding accept takes that a copy is kept in
+	// (encoding names it; "" is the build itself), and whether there is
 	// one. The caller closes it.
-	Open(name string, gzip bool) (f io.ReadSeekCloser, gzipped, ok bool)
+	Open(name string, accept func(encoding string) bool) (f io.ReadSeekCloser, encoding string, ok bool)
 	// Mine reports whether name is the build of the learner's code.
 	Mine(ctx context.Context, userID int64, name string) bool
 	// Ensure builds name here if it is the learner's current build and
@@ -136,11 +137,12 @@ func (h *classHandlers) yoursWasm(c echo.Context) error {
 			"You are downloading %d builds at once already, the most one person may: wait for them, then reload.", h.downloads.max))
 	}
 	defer h.downloads.release(u.ID)
-	gz := accepts(c.Request().Header.Get(echo.HeaderAcceptEncoding), "gzip")
-	f, gzipped, ok := h.builds.Open(name, gz)
+	header := c.Request().Header.Get(echo.HeaderAcceptEncoding)
+	accept := func(enc string) bool { return accepts(header, enc) }
+	f, enc, ok := h.builds.Open(name, accept)
 	// A learner's own build, removed to make room, is built again.
 	if !ok && learner && h.builds.Ensure(ctx, u.ID, name) {
-		f, gzipped, ok = h.builds.Open(name, gz)
+		f, enc, ok = h.builds.Open(name, accept)
 	}
 	if !ok {
 		return noBuild
@@ -151,9 +153,9 @@ func (h *classHandlers) yoursWasm(c echo.Context) error {
 	hdr.Set(echo.HeaderCacheControl, "private, max-age=31536000, immutable")
 	hdr.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
 	hdr.Set("ETag", `"`+name+`"`)
-	if gzipped {
-		hdr.Set(echo.HeaderContentEncoding, "gzip")
-		hdr.Set("ETag", `"`+name+`-gzip"`)
+	if enc != "" {
+		hdr.Set(echo.HeaderContentEncoding, enc)
+		hdr.Set("ETag", `"`+name+`-`+enc+`"`)
 		// ServeContent leaves the length out of encoded responses; the
 		// whole copy is sent unless a range is asked.
 		if size, err := f.Seek(0, io.SeekEnd); err == nil {

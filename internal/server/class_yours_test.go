@@ -52,14 +52,16 @@ type nopCloser struct{ *strings.Reader }
 
 func (nopCloser) Close() error { return nil }
 
-func (f *fakeBuilds) Open(name string, gzip bool) (io.ReadSeekCloser, bool, bool) {
+func (f *fakeBuilds) Open(name string, accept func(string) bool) (io.ReadSeekCloser, string, bool) {
 	if name != strings.Repeat("ab", 32) {
-		return nil, false, false
+		return nil, "", false
 	}
-	if gzip {
-		return nopCloser{strings.NewReader("gzipped")}, true, true
+	for _, enc := range []string{"br", "gzip"} {
+		if accept(enc) {
+			return nopCloser{strings.NewReader(enc + " copy")}, enc, true
+		}
 	}
-	return nopCloser{strings.NewReader("\x00asm raw")}, false, true
+	return nopCloser{strings.NewReader("\x00asm raw")}, "", true
 }
 
 func TestClassYours(t *testing.T) {
@@ -163,8 +165,13 @@ func TestClassYours(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodGet, f.url+"/class/yours/"+key+".wasm", nil)
 	req.Header.Set("Accept-Encoding", "gzip")
 	r = ada.do(req)
-	if r.code != http.StatusOK || r.body != "gzipped" || r.header.Get("Content-Encoding") != "gzip" {
-		t.Errorf("GET the build, gzip accepted = %d %q (Content-Encoding %q); want the gzip copy", r.code, r.body, r.header.Get("Content-Encoding"))
+	if r.code != http.StatusOK || r.body != "gzip copy" || r.header.Get("Content-Encoding") != "gzip" || r.header.Get("ETag") != `"`+key+`-gzip"` {
+		t.Errorf("GET the build, gzip accepted = %d %q (Content-Encoding %q, ETag %q); want the gzip copy", r.code, r.body, r.header.Get("Content-Encoding"), r.header.Get("ETag"))
+	}
+	req.Header.Set("Accept-Encoding", "gzip, deflate, br")
+	r = ada.do(req)
+	if r.code != http.StatusOK || r.body != "br copy" || r.header.Get("Content-Encoding") != "br" || r.header.Get("ETag") != `"`+key+`-br"` {
+		t.Errorf("GET the build, Brotli accepted = %d %q (Content-Encoding %q, ETag %q); want the Brotli copy", r.code, r.body, r.header.Get("Content-Encoding"), r.header.Get("ETag"))
 	}
 	for _, bad := range []string{strings.Repeat("cd", 32) + ".wasm", key, "../lab.wasm"} {
 		if r := ada.get("/class/yours/" + bad); r.code != http.StatusNotFound {

@@ -8,10 +8,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/andybalholm/brotli"
 
 	"ratelab/grader"
 	"ratelab/grader/buildcache"
@@ -155,13 +158,13 @@ func TestIdenticalCodeBuildsOnce(t *testing.T) {
 	if n := f.count(); n != 1 {
 		t.Errorf("identical code built %d times, want once", n)
 	}
-	raw, gz, ok := readBuild(f.builds, a.Key, false)
-	if !ok || gz || !bytes.HasPrefix(raw, []byte("\x00asm")) {
-		t.Fatalf("Open(%s) = %d bytes, gzipped %v, %v; want the build", a.Key, len(raw), gz, ok)
+	raw, enc, ok := readBuild(f.builds, a.Key)
+	if !ok || enc != "" || !bytes.HasPrefix(raw, []byte("\x00asm")) {
+		t.Fatalf("Open(%s) = %d bytes, encoding %q, %v; want the build", a.Key, len(raw), enc, ok)
 	}
-	zipped, gz, ok := readBuild(f.builds, a.Key, true)
-	if !ok || !gz {
-		t.Fatalf("Open(%s, gzip) = gzipped %v, %v; want the gzip copy", a.Key, gz, ok)
+	zipped, enc, ok := readBuild(f.builds, a.Key, "gzip")
+	if !ok || enc != "gzip" {
+		t.Fatalf("Open(%s, gzip) = encoding %q, %v; want the gzip copy", a.Key, enc, ok)
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(zipped))
 	if err != nil {
@@ -169,6 +172,15 @@ func TestIdenticalCodeBuildsOnce(t *testing.T) {
 	}
 	if un, err := io.ReadAll(zr); err != nil || !bytes.Equal(un, raw) {
 		t.Errorf("the gzip copy does not decode to the build (%v)", err)
+	}
+	// The Brotli copy, written after the build was ready (Wait waited for
+	// it), is preferred where both are accepted.
+	squeezed, enc, ok := readBuild(f.builds, a.Key, "gzip", "br")
+	if !ok || enc != "br" {
+		t.Fatalf("Open(%s, br or gzip) = encoding %q, %v; want the Brotli copy", a.Key, enc, ok)
+	}
+	if un, err := io.ReadAll(brotli.NewReader(bytes.NewReader(squeezed))); err != nil || !bytes.Equal(un, raw) {
+		t.Errorf("the Brotli copy does not decode to the build (%v)", err)
 	}
 
 	// Other code builds again; the first stays kept.
@@ -186,7 +198,7 @@ func TestIdenticalCodeBuildsOnce(t *testing.T) {
 	if n := f.count(); n != 2 {
 		t.Errorf("%d builds, want 2", n)
 	}
-	if _, _, ok := readBuild(f.builds, "not-a-key", false); ok {
+	if _, _, ok := readBuild(f.builds, "not-a-key"); ok {
 		t.Error("Wasm of a name that is no key served something")
 	}
 }
@@ -312,14 +324,15 @@ func TestRealBuild(t *testing.T) {
 		t.Fatalf("a second learner with the same code: %+v, %v; want ready at once", st, err)
 	}
 	t.Logf("ready for a second learner in %s", time.Since(start))
-	raw, _, ok := readBuild(b, st.Key, false)
-	gz, _, _ := readBuild(b, st.Key, true)
+	raw, _, ok := readBuild(b, st.Key)
+	gz, _, _ := readBuild(b, st.Key, "gzip")
+	br, _, _ := readBuild(b, st.Key, "br")
 	if !ok || !bytes.HasPrefix(raw, []byte("\x00asm")) {
 		t.Fatalf("the build is %d bytes, not WebAssembly", len(raw))
 	}
-	t.Logf("%d bytes, %d gzipped", len(raw), len(gz))
-	if s := cache.Stats(); s.Puts != 2 {
-		t.Errorf("the cache stored %d entries, want 2 (the build and its gzip copy)", s.Puts)
+	t.Logf("%d bytes, %d gzipped, %d in Brotli", len(raw), len(gz), len(br))
+	if s := cache.Stats(); s.Puts != 3 {
+		t.Errorf("the cache stored %d entries, want 3 (the build, its gzip and its Brotli copies)", s.Puts)
 	}
 }
 
@@ -429,7 +442,7 @@ func TestEnsureBuildsTheLearnersOwnBuildHere(t *testing.T) {
 	second.set(1, code("two processes"))
 	st := first.want(t, 1)
 	first.wait(t)
-	if _, _, ok := readBuild(second.builds, st.Key, false); ok {
+	if _, _, ok := readBuild(second.builds, st.Key); ok {
 		t.Fatal("the second process keeps a build it never made")
 	}
 	if second.builds.Ensure(t.Context(), 1, strings.Repeat("ab", 32)) {
@@ -438,7 +451,7 @@ func TestEnsureBuildsTheLearnersOwnBuildHere(t *testing.T) {
 	if !second.builds.Ensure(t.Context(), 1, st.Key) {
 		t.Fatal("Ensure of the learner's build = false")
 	}
-	if _, _, ok := readBuild(second.builds, st.Key, false); !ok {
+	if _, _, ok := readBuild(second.builds, st.Key); !ok {
 		t.Error("after Ensure, the second process does not keep the build")
 	}
 	if second.count() != 1 {
@@ -447,15 +460,15 @@ func TestEnsureBuildsTheLearnersOwnBuildHere(t *testing.T) {
 }
 
 // readBuild reads the build named name through Open, as the server serves
-// it.
-func readBuild(b *yours.Builds, name string, gzip bool) (body []byte, gzipped, ok bool) {
-	f, gzipped, ok := b.Open(name, gzip)
+// it to a browser that accepts the encodings accepted.
+func readBuild(b *yours.Builds, name string, accepted ...string) (body []byte, encoding string, ok bool) {
+	f, encoding, ok := b.Open(name, func(enc string) bool { return slices.Contains(accepted, enc) })
 	if !ok {
-		return nil, false, false
+		return nil, "", false
 	}
 	defer f.Close()
 	body, err := io.ReadAll(f)
-	return body, gzipped, err == nil
+	return body, encoding, err == nil
 }
 
 // TestBuildsOverTheSizeOrTimeBoundFailOnce: a build larger than MaxBytes,
@@ -470,7 +483,7 @@ func TestBuildsOverTheSizeOrTimeBoundFailOnce(t *testing.T) {
 		if st.State != yours.Failed || !strings.Contains(st.Error, "over the 1 MiB") {
 			t.Fatalf("a build of 1 MiB and a byte: %+v; want failed, naming the bound", st)
 		}
-		if _, _, ok := readBuild(f.builds, st.Key, false); ok {
+		if _, _, ok := readBuild(f.builds, st.Key); ok {
 			t.Error("the build over the bound is served")
 		}
 		if st := f.settled(t, 1); st.State != yours.Failed {
