@@ -276,23 +276,35 @@ func (p Parts[I, D, S, O]) detail(impl I, pr Prose, s Script[S, O], t Trace) str
 // Plain is how an implementation answers plain scripts (the exactness
 // check's domain, no trap singled out), each replayed to its end: how many
 // of the scripts drawn it answers right throughout, and, for each method
-// with an answer, how many of its calls it answers right.
+// with an answer, how many of its calls it answers right; and, of the
+// scripts it answers wrong (Wrong, panics aside), how many each mistake's
+// model gives every answer of.
 type Plain struct {
 	Right, Drawn int
 	Calls        map[string][2]int // method: right, made
+	Wrong        int
+	Explained    map[string]int // mistake: wrong scripts its model explains
 }
 
 // WrongEverywhere reports whether p is that of an implementation wrong
 // everywhere: fewer than one in PlainShare scripts right, and no method
-// right on three calls in four. Constant and stub-like implementations
-// are; one mistake that shows in most scripts, beside a method that is
-// right, is not.
-func (p Plain) WrongEverywhere() bool {
+// right on three calls in four, and no mistake of named (those charged)
+// whose model gives the answers of half the scripts it gets wrong or
+// more. Constant and stub-like implementations are; one mistake that shows
+// in most scripts, beside a method that is right or named, is not (a
+// bucket that never caps is wrong on nearly every plain script, and that
+// is its mistake, charged once).
+func (p Plain) WrongEverywhere(named []string) bool {
 	if p.Drawn == 0 || p.Right*PlainShare >= p.Drawn {
 		return false
 	}
 	for _, c := range p.Calls {
 		if 4*c[0] >= 3*c[1] {
+			return false
+		}
+	}
+	for _, m := range named {
+		if p.Wrong > 0 && 2*p.Explained[m] >= p.Wrong {
 			return false
 		}
 	}
@@ -302,7 +314,8 @@ func (p Plain) WrongEverywhere() bool {
 // plain replays RefuteScripts scripts drawn with seed from the exactness
 // check's domain on impl, to their end (see Plain).
 func (p Parts[I, D, S, O]) plain(impl I, replay func(Script[S, O]) Trace, seed int64) Plain {
-	out := Plain{Calls: map[string][2]int{}}
+	out := Plain{Calls: map[string][2]int{}, Explained: map[string]int{}}
+	diagnose := Diagnoser(p.Mistakes, p.Replay)
 	prose, err := ParseProse(p.Prose)
 	if err != nil {
 		return out
@@ -329,8 +342,14 @@ func (p Parts[I, D, S, O]) plain(impl I, replay func(Script[S, O]) Trace, seed i
 		if pn != nil {
 			continue
 		}
-		if !t.Bad && t.Panic == nil {
+		switch {
+		case !t.Bad && t.Panic == nil:
 			out.Right++
+		case t.Panic == nil:
+			out.Wrong++
+			for _, m := range diagnose(s, t) {
+				out.Explained[m]++
+			}
 		}
 		for i, st := range t.Steps {
 			if st.Got == "" && st.Want == "" {

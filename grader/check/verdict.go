@@ -41,7 +41,8 @@ const Exactness = "exactness"
 //     three cases where the other mistake does not account for it: a
 //     difference no mistake explains, in an implementation wrong
 //     everywhere (s.Plain, Plain.WrongEverywhere: constant or stub-like,
-//     it cannot be credited with what each check is about); a property
+//     its plain scripts' wrong answers not those of a charged mistake, it
+//     cannot be credited with what each check is about); a property
 //     that found no script answered right where the charged
 //     mistakes' models answer some right (s.PassSome); a property where
 //     most scripts answered wrong are not answered, call for call to
@@ -291,7 +292,7 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 			}
 		}
 		if unnamed(f) && s.Plain != nil {
-			if pl := s.Plain(seed); pl.WrongEverywhere() {
+			if pl := s.Plain(seed); pl.WrongEverywhere(chosen) {
 				// Hardly a plain script comes out right, nor most calls
 				// of any method: what this check is about cannot be
 				// told apart from the difference charged elsewhere.
