@@ -54,6 +54,10 @@ func TestClassReplayInBrowser(t *testing.T) {
 	waitEditor(t, ctx)
 	browsertest.ClickTestID(t, ctx, "editor-check")
 	browsertest.Do(t, ctx, chromedp.Poll[chromedp.Void](`document.querySelector("[data-testid=editor-out] [data-testid=check-result] [data-testid=score]")`, chromedp.WithPollingTimeout(2*time.Minute)))
+	// The checked code is Yours now: the page asks for its build at once
+	// (building for 1.5 s at least, until it asks again), and a Replay
+	// waits for it.
+	browsertest.Do(t, ctx, chromedp.Poll[chromedp.Void](`document.querySelector("[data-yours-api][data-state=building]")`, chromedp.WithPollingTimeout(10*time.Second)))
 	replay("check-replay")
 
 	code, _, body := post(t, s, tokens["ada"], "tokenbucket", noCap...)

@@ -137,9 +137,12 @@ function follow(line, api) {
     refused = true;
   }
 
+  let timer = 0; // the next ask's, one at a time
+
   /** @param {number} ms */
   function later(ms) {
-    setTimeout(() => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
       if (document.visibilityState === "hidden") {
         document.addEventListener("visibilitychange", () => ask(), { once: true });
         return;
@@ -150,6 +153,20 @@ function follow(line, api) {
 
   wait(); // from the start: Yours is the learner's build, never the server's stubs
   ask();
+
+  // A Check graded beside the editor changes the code Yours builds (its
+  // latest that compiled): once its score shows, ask at once, not at the
+  // next IDLE_MS, so that a Replay of its report waits for that build
+  // instead of running the one before.
+  /** @type {Element | null} */
+  let seen = null;
+  new MutationObserver(() => {
+    const score = document.querySelector("[data-testid=editor-out] [data-testid=check-result] [data-testid=score]");
+    if (score && score !== seen) {
+      seen = score;
+      later(0);
+    }
+  }).observe(document.body, { childList: true, subtree: true });
 }
 
 /**
