@@ -133,7 +133,15 @@ type remote struct {
 	inserter *river.Client[*sql.Tx] // inserts in the store's transactions
 	wake     chan struct{}          // the queue changed: dispatch
 	wg       sync.WaitGroup
+	// heard is closed once the listener first LISTENs (or first fails
+	// to): startRemote waits for it, so that no event published after
+	// the class starts, a submission's queued first, goes unheard.
+	heard     chan struct{}
+	heardOnce sync.Once
 }
+
+// listening closes heard, once.
+func (r *remote) listening() { r.heardOnce.Do(func() { close(r.heard) }) }
 
 // startRemote starts the River client, the listener and the dispatcher.
 func (c *Class) startRemote(ctx context.Context) error {
@@ -150,7 +158,7 @@ func (c *Class) startRemote(ctx context.Context) error {
 		pool.Close()
 		return fmt.Errorf("a grading may run %s before River gives it to another worker: that must be longer than the job timeout (%s) and 5s", c.cfg.RescueAfter, c.cfg.JobTimeout)
 	}
-	r := &remote{c: c, pool: pool, wake: make(chan struct{}, 1)}
+	r := &remote{c: c, pool: pool, wake: make(chan struct{}, 1), heard: make(chan struct{})}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &gradeWorker{c: c})
 	cfg := &river.Config{
@@ -184,8 +192,13 @@ func (c *Class) startRemote(ctx context.Context) error {
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
+		defer r.listening()
 		r.listen(ctx)
 	}()
+	select {
+	case <-r.heard:
+	case <-ctx.Done():
+	}
 	return nil
 }
 
@@ -236,6 +249,7 @@ func (r *remote) listen(ctx context.Context) {
 	wait := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		err := r.listenOnce(ctx)
+		r.listening() // failed: the class starts all the same, and listen tries again
 		if ctx.Err() != nil {
 			return
 		}
@@ -262,6 +276,7 @@ func (r *remote) listenOnce(ctx context.Context) error {
 			return err
 		}
 	}
+	r.listening()
 	if r.c.reachedDatabase(r.c.Now()) {
 		// The pages read everything again, and the dashboard says the
 		// database was away.
