@@ -164,3 +164,18 @@ func NsFor(units *big.Int, rate uint64, up bool) uint64 {
 	}
 	return ns.Uint64()
 }
+
+// ScaledDown is the Neutral of an overflow trap (holds) built on a suite's
+// rewrite of a script by a Scale, which also counts the refills that did
+// not fill a bucket and fill it once rewritten: s rewritten by whichever
+// of Kept and Scaled(most, rate) avoids the trap and misses the fewest
+// such refills; ok is false if neither avoids it.
+func ScaledDown[S, O any](s Script[S, O], most, rate uint64, rewrite func(Script[S, O], Scale) (Script[S, O], int), holds func(Script[S, O]) bool) (Script[S, O], bool) {
+	best, fewest, found := s, 0, false
+	for _, k := range []Scale{Kept, Scaled(most, rate)} {
+		if out, missed := rewrite(s, k); !holds(out) && (!found || missed < fewest) {
+			best, fewest, found = out, missed, true
+		}
+	}
+	return best, found
+}

@@ -245,6 +245,16 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 	}
 
 	out := slices.Clone(outs)
+	// How the code answers plain scripts: replayed once, the first time a
+	// check needs it (see Plain.WrongEverywhere).
+	var plain *Plain
+	plainOnce := func() Plain {
+		if plain == nil {
+			pl := s.Plain(seed)
+			plain = &pl
+		}
+		return *plain
+	}
 	for i, c := range s.Checks {
 		o := outs[i]
 		if !judged(i) {
@@ -292,7 +302,7 @@ func (s Suite) Judge(seed int64, outs []Outcome) []Outcome {
 			}
 		}
 		if unnamed(f) && s.Plain != nil {
-			if pl := s.Plain(seed); pl.WrongEverywhere(chosen) {
+			if pl := plainOnce(); pl.WrongEverywhere(chosen) {
 				// Hardly a plain script comes out right, nor most calls
 				// of any method: what this check is about cannot be
 				// told apart from the difference charged elsewhere.

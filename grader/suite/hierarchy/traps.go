@@ -74,13 +74,7 @@ func scaledDown(s script) (script, bool) {
 			most, fastest = max(most, o.N), max(fastest, o.Rate)
 		}
 	})
-	best, fewest, found := s, 0, false
-	for _, k := range []check.Scale{check.Kept, check.Scaled(most, fastest)} {
-		if out, missed := rewritten(s, k); !overflows(out) && (!found || missed < fewest) {
-			best, fewest, found = out, missed, true
-		}
-	}
-	return best, found
+	return check.ScaledDown(s, most, fastest, rewritten, overflows)
 }
 
 // rewritten returns s rewritten by k (see scaledDown), and how many of

@@ -80,13 +80,7 @@ func overflows(s script) bool {
 // nanosecond, so that no product passes 2^64 and a mistake that is not
 // about overflow still shows; ok is false if neither way avoids overflow.
 func scaledDown(s script) (script, bool) {
-	best, fewest, found := s, 0, false
-	for _, k := range []check.Scale{check.Kept, check.Scaled(s.Setup.Capacity, s.Setup.Rate)} {
-		if out, missed := rewritten(s, k); !overflows(out) && (!found || missed < fewest) {
-			best, fewest, found = out, missed, true
-		}
-	}
-	return best, found
+	return check.ScaledDown(s, s.Setup.Capacity, s.Setup.Rate, rewritten, overflows)
 }
 
 // rewritten returns s rewritten by k (see scaledDown), and how many of

@@ -158,15 +158,18 @@ function follow(line, api) {
   // latest that compiled): once its score shows, ask at once, not at the
   // next IDLE_MS, so that a Replay of its report waits for that build
   // instead of running the one before.
+  // Only the editor is watched: a lesson's visualizations, which change
+  // the page at every frame, are not.
+  const editor = document.querySelector("[data-editor]");
   /** @type {Element | null} */
   let seen = null;
-  new MutationObserver(() => {
-    const score = document.querySelector("[data-testid=editor-out] [data-testid=check-result] [data-testid=score]");
+  if (editor) new MutationObserver(() => {
+    const score = editor.querySelector("[data-testid=editor-out] [data-testid=check-result] [data-testid=score]");
     if (score && score !== seen) {
       seen = score;
       later(0);
     }
-  }).observe(document.body, { childList: true, subtree: true });
+  }).observe(editor, { childList: true, subtree: true });
 }
 
 /**
