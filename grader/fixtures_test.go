@@ -1,8 +1,10 @@
 package grader_test
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,28 +20,117 @@ import (
 )
 
 // fixture is a known implementation in testdata/fixtures/<exercise>/<name>
-// and what grading it must find.
+// and what grading it must find, read from the expect.json beside its code.
 type fixture struct {
 	exercise, name string
-	// fails lists every check (by pitfall-qualified id suffix) that must
+	// About says what the implementation does, and why it is here.
+	About string `json:"about"`
+	// Fails lists every check (by pitfall-qualified id suffix) that must
 	// lose points; every other check must pass. Empty for a correct one.
-	fails []string
-	// mistakes lists the mistakes the grader must name (every failed
+	Fails []string `json:"fails"`
+	// Mistakes lists the mistakes the grader must name (every failed
 	// check's, together), for a suite with error models: a fixture that
 	// makes one mistake loses that mistake's pitfall (and exactness, at
 	// most), however many checks its failures show in.
-	mistakes []string
-	bench    bool // run the benchmarks too
-	// sites are the allocation sites its budget check must report, as
+	Mistakes []string `json:"mistakes"`
+	Bench    bool     `json:"bench"` // run the benchmarks too
+	// Sites are the allocation sites its budget check must report, as
 	// "file:line (kind)", the most per call first; a correct fixture must
 	// report none, and a failing one none unless it lists them.
-	sites []string
-	// maxSteps bounds a property's shrunk counterexample; 0 means 8. A
+	Sites []string `json:"sites"`
+	// MaxSteps bounds a property's shrunk counterexample; 0 means 8. A
 	// fixture whose mistake needs more calls to show says why.
-	maxSteps int
+	MaxSteps int `json:"max_steps"`
+	// GradedBy names the test that grades this folder for a purpose of its
+	// own (a stub, a hang, a build error): TestFixtures leaves it alone.
+	GradedBy string `json:"graded_by"`
 }
 
-var fixtures = slices.Concat(tokenbucketFixtures, gcraFixtures, slidingwindowFixtures, governorFixtures, gradient2Fixtures, gatewayFixtures, hierarchyFixtures, fairqueueFixtures, throttleFixtures, breakerFixtures, benchFixtures)
+// fixtures are every fixture TestFixtures grades, in course order, then
+// by name.
+var fixtures = readFixtures(filepath.Join("testdata", "fixtures"))
+
+// readFixtures reads the expect.json of every folder under dir/<exercise>,
+// but those another test grades (GradedBy). A folder without one, or with
+// one that does not parse or has a field this type lacks, makes it panic:
+// the test binary then says which file to fix.
+func readFixtures(dir string) []fixture {
+	var out []fixture
+	for _, e := range course.Exercises() {
+		folders, err := os.ReadDir(filepath.Join(dir, e.ID))
+		if err != nil {
+			panic(err)
+		}
+		for _, folder := range folders {
+			var f fixture
+			if err := readExpect(filepath.Join(dir, e.ID, folder.Name()), &f); err != nil {
+				panic(err)
+			}
+			if f.GradedBy == "" {
+				f.exercise, f.name = e.ID, folder.Name()
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// readExpect decodes dir's expect.json into x, refusing a field x lacks
+// (a misspelt one would otherwise be ignored).
+func readExpect(dir string, x any) error {
+	data, err := os.ReadFile(filepath.Join(dir, "expect.json"))
+	if err != nil {
+		return fmt.Errorf("every folder of fixtures and learners needs an expect.json: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(x); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, "expect.json"), err)
+	}
+	return nil
+}
+
+// TestFixturesGradedElsewhereNameTheirTest checks that a fixture folder
+// TestFixtures leaves to another test names a test of this package, in a
+// file that reads the folder.
+func TestFixturesGradedElsewhereNameTheirTest(t *testing.T) {
+	sources := map[string]string{}
+	files, _ := filepath.Glob("*_test.go")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources[f] = string(data)
+	}
+	dirs, _ := filepath.Glob(filepath.Join("testdata", "fixtures", "*", "*"))
+	others := 0
+	for _, dir := range dirs {
+		var f fixture
+		if err := readExpect(dir, &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.GradedBy == "" {
+			continue
+		}
+		others++
+		file := ""
+		for name, src := range sources {
+			if strings.Contains(src, "\nfunc "+f.GradedBy+"(t *testing.T)") {
+				file = name
+			}
+		}
+		switch {
+		case file == "":
+			t.Errorf("%s: graded_by %q names no test of package grader", dir, f.GradedBy)
+		case !strings.Contains(sources[file], `"`+filepath.Base(dir)+`"`) && !strings.Contains(sources[file], "/"+filepath.Base(dir)+`"`):
+			t.Errorf("%s: graded_by %s, but %s never names the folder %q", dir, f.GradedBy, file, filepath.Base(dir))
+		}
+	}
+	if others == 0 {
+		t.Error("no fixture folder is graded by a test of its own; the stubs at least are")
+	}
+}
 
 func root(t *testing.T) string {
 	t.Helper()
@@ -108,7 +199,7 @@ func fixtureGroups(bench bool) [][]fixture {
 	var groups [][]fixture
 	at := map[string]int{}
 	for _, f := range fixtures {
-		if f.bench != bench {
+		if f.Bench != bench {
 			continue
 		}
 		i, ok := at[f.exercise]
@@ -134,7 +225,7 @@ func checkFixtures(t *testing.T, fixtures []fixture, procs int) {
 		Root:         root(t),
 		Exercises:    []string{id},
 		Seed:         grader.DefaultSeed,
-		NoBench:      !fixtures[0].bench,
+		NoBench:      !fixtures[0].Bench,
 		CheckTimeout: 20 * time.Second,
 		Parallel:     procs,
 	}, dirs)
@@ -155,13 +246,13 @@ func checkGraded(t *testing.T, f fixture, ex *report.Exercise) {
 	var failed, mistakes []string
 	pitfalls := map[string]bool{check.Exactness: true}
 	for _, m := range grader.Mistakes(f.exercise) {
-		if slices.Contains(f.mistakes, m.Name) {
+		if slices.Contains(f.Mistakes, m.Name) {
 			pitfalls[m.Pitfall] = true
 		}
 	}
 	for _, c := range ex.Checks {
 		name := strings.TrimPrefix(c.ID, f.exercise+"/")
-		if c.Status == report.Skipped && c.Kind == report.Benchmark && !f.bench {
+		if c.Status == report.Skipped && c.Kind == report.Benchmark && !f.Bench {
 			continue
 		}
 		if c.Status == report.Skipped && c.Kind == report.Benchmark && strings.HasPrefix(c.Message, "Not timed: this machine was too busy") {
@@ -196,7 +287,7 @@ func checkGraded(t *testing.T, f fixture, ex *report.Exercise) {
 			if last.Got == last.Want {
 				t.Errorf("%s: counterexample ends on a step that agrees: %+v", c.ID, last)
 			}
-			if most := cmp.Or(f.maxSteps, 8); c.Kind == report.Property && len(ce.Steps) > most {
+			if most := cmp.Or(f.MaxSteps, 8); c.Kind == report.Property && len(ce.Steps) > most {
 				t.Errorf("%s: counterexample has %d steps, want at most %d after shrinking:\n%s", c.ID, len(ce.Steps), most, ce.Setup)
 			}
 		}
@@ -209,13 +300,13 @@ func checkGraded(t *testing.T, f fixture, ex *report.Exercise) {
 			switch {
 			case c.Diagnosis == "" && c.Counterexample != nil && len(c.Mistakes) == 0 && !own(c):
 				t.Errorf("%s failed with no diagnosis", c.ID)
-			case len(f.mistakes) > 0 && !pitfalls[c.Pitfall] && !own(c) && c.Diagnosis != report.Unnamed:
-				t.Errorf("%s (pitfall %s) lost points, but none of the fixture's mistakes %q is of that pitfall", c.ID, c.Pitfall, f.mistakes)
+			case len(f.Mistakes) > 0 && !pitfalls[c.Pitfall] && !own(c) && c.Diagnosis != report.Unnamed:
+				t.Errorf("%s (pitfall %s) lost points, but none of the fixture's mistakes %q is of that pitfall", c.ID, c.Pitfall, f.Mistakes)
 			}
 		}
 	}
-	if !slices.Equal(failed, f.fails) {
-		t.Errorf("failed checks = %q; want %q", failed, f.fails)
+	if !slices.Equal(failed, f.Fails) {
+		t.Errorf("failed checks = %q; want %q", failed, f.Fails)
 		for _, c := range ex.Checks {
 			if c.Status != report.Passed && c.Counterexample != nil {
 				t.Logf("%s: %s\n  %s %v", c.ID, c.Message, c.Counterexample.Setup, c.Counterexample.Steps)
@@ -223,14 +314,14 @@ func checkGraded(t *testing.T, f fixture, ex *report.Exercise) {
 		}
 	}
 	slices.Sort(mistakes)
-	if want := slices.Sorted(slices.Values(f.mistakes)); !slices.Equal(mistakes, want) {
+	if want := slices.Sorted(slices.Values(f.Mistakes)); !slices.Equal(mistakes, want) {
 		t.Errorf("mistakes named = %q; want %q", mistakes, want)
 	}
 	// Full marks need every check, so a skipped benchmark leaves a
 	// correct fixture "failed" (short of full marks) too.
 	skipped := slices.ContainsFunc(ex.Checks, func(c report.Check) bool { return c.Status == report.Skipped && c.Kind == report.Benchmark })
 	wantStatus := report.Failed
-	if len(f.fails) == 0 && !skipped {
+	if len(f.Fails) == 0 && !skipped {
 		wantStatus = report.Passed
 	}
 	if ex.Status != wantStatus {
@@ -253,8 +344,8 @@ func checkSites(t *testing.T, f fixture, c report.Check) {
 	if len(got) > 0 {
 		t.Logf("%s: allocation sites %q", c.ID, got)
 	}
-	if (len(f.fails) == 0 || f.sites != nil) && !slices.Equal(got, f.sites) {
-		t.Errorf("%s: allocation sites %q, want %q (%s)", c.ID, got, f.sites, c.Message)
+	if (len(f.Fails) == 0 || f.Sites != nil) && !slices.Equal(got, f.Sites) {
+		t.Errorf("%s: allocation sites %q, want %q (%s)", c.ID, got, f.Sites, c.Message)
 	}
 	if s := c.AllocationSites; len(s) > 0 && !strings.Contains(c.Message, fmt.Sprintf("at %s:%d", s[0].File, s[0].Line)) {
 		t.Errorf("%s: the message does not name the first allocation site %s:%d: %s", c.ID, s[0].File, s[0].Line, c.Message)
@@ -298,7 +389,7 @@ func TestAnIncompleteExerciseIsCaught(t *testing.T) {
 		{ID: "leakybucket/overflow", Pitfall: "overflow"},
 	}
 	fake := []fixture{
-		{exercise: "leakybucket", name: "never-drains", fails: []string{"drains"}},
+		{exercise: "leakybucket", name: "never-drains", Fails: []string{"drains"}},
 		{exercise: "leakybucket", name: "correct-queue"},
 	}
 	mistakes := []check.Named{{Name: "never-drains", Pitfall: "drain", Says: "never drains"}}
@@ -337,11 +428,11 @@ func problems(root, id string, plan []report.Check, fixtures []fixture, linked b
 		if _, err := os.Stat(filepath.Join(root, "grader", dir)); err != nil {
 			out = append(out, "fixture folder missing: "+dir)
 		}
-		if len(f.fails) == 0 {
+		if len(f.Fails) == 0 {
 			correct++
 		}
 		for _, c := range plan {
-			if slices.Contains(f.fails, strings.TrimPrefix(c.ID, id+"/")) {
+			if slices.Contains(f.Fails, strings.TrimPrefix(c.ID, id+"/")) {
 				caught[c.Pitfall] = true
 			}
 		}
