@@ -1,10 +1,8 @@
 package grader_test
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,79 +13,31 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/check"
+	"ratelab/grader/fixture"
 	"ratelab/grader/report"
 	"ratelab/lab/course"
 )
 
-// fixture is a known implementation in testdata/fixtures/<exercise>/<name>
-// and what grading it must find, read from the expect.json beside its code.
-type fixture struct {
-	exercise, name string
-	// About says what the implementation does, and why it is here.
-	About string `json:"about"`
-	// Fails lists every check (by pitfall-qualified id suffix) that must
-	// lose points; every other check must pass. Empty for a correct one.
-	Fails []string `json:"fails"`
-	// Mistakes lists the mistakes the grader must name (every failed
-	// check's, together), for a suite with error models: a fixture that
-	// makes one mistake loses that mistake's pitfall (and exactness, at
-	// most), however many checks its failures show in.
-	Mistakes []string `json:"mistakes"`
-	Bench    bool     `json:"bench"` // run the benchmarks too
-	// Sites are the allocation sites its budget check must report, as
-	// "file:line (kind)", the most per call first; a correct fixture must
-	// report none, and a failing one none unless it lists them.
-	Sites []string `json:"sites"`
-	// MaxSteps bounds a property's shrunk counterexample; 0 means 8. A
-	// fixture whose mistake needs more calls to show says why.
-	MaxSteps int `json:"max_steps"`
-	// GradedBy names the test that grades this folder for a purpose of its
-	// own (a stub, a hang, a build error): TestFixtures leaves it alone.
-	GradedBy string `json:"graded_by"`
-}
-
 // fixtures are every fixture TestFixtures grades, in course order, then
-// by name.
-var fixtures = readFixtures(filepath.Join("testdata", "fixtures"))
+// by name: not those graded by a test of their own.
+var fixtures = readFixtures()
 
-// readFixtures reads the expect.json of every folder under dir/<exercise>,
-// but those another test grades (GradedBy). A folder without one, or with
-// one that does not parse or has a field this type lacks, makes it panic:
-// the test binary then says which file to fix.
-func readFixtures(dir string) []fixture {
-	var out []fixture
+// readFixtures reads testdata/fixtures, panicking (the test binary then
+// says which file to fix) on a folder it cannot read.
+func readFixtures() []fixture.Fixture {
+	var out []fixture.Fixture
 	for _, e := range course.Exercises() {
-		folders, err := os.ReadDir(filepath.Join(dir, e.ID))
+		all, err := fixture.Read(filepath.Join("testdata", "fixtures"), e.ID)
 		if err != nil {
 			panic(err)
 		}
-		for _, folder := range folders {
-			var f fixture
-			if err := readExpect(filepath.Join(dir, e.ID, folder.Name()), &f); err != nil {
-				panic(err)
-			}
+		for _, f := range all {
 			if f.GradedBy == "" {
-				f.exercise, f.name = e.ID, folder.Name()
 				out = append(out, f)
 			}
 		}
 	}
 	return out
-}
-
-// readExpect decodes dir's expect.json into x, refusing a field x lacks
-// (a misspelt one would otherwise be ignored).
-func readExpect(dir string, x any) error {
-	data, err := os.ReadFile(filepath.Join(dir, "expect.json"))
-	if err != nil {
-		return fmt.Errorf("every folder of fixtures and learners needs an expect.json: %w", err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(x); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Join(dir, "expect.json"), err)
-	}
-	return nil
 }
 
 // TestFixturesGradedElsewhereNameTheirTest checks that a fixture folder
@@ -106,8 +56,8 @@ func TestFixturesGradedElsewhereNameTheirTest(t *testing.T) {
 	dirs, _ := filepath.Glob(filepath.Join("testdata", "fixtures", "*", "*"))
 	others := 0
 	for _, dir := range dirs {
-		var f fixture
-		if err := readExpect(dir, &f); err != nil {
+		var f fixture.Fixture
+		if err := fixture.Decode(dir, &f); err != nil {
 			t.Fatal(err)
 		}
 		if f.GradedBy == "" {
@@ -175,7 +125,7 @@ func TestFixtures(t *testing.T) {
 	}
 	t.Parallel() // after the tests that count builds or switch the grader's ways
 	for _, group := range fixtureGroups(false) {
-		t.Run(group[0].exercise, func(t *testing.T) {
+		t.Run(group[0].Exercise, func(t *testing.T) {
 			t.Parallel() // one exercise builds while another grades
 			checkFixtures(t, group, 0)
 		})
@@ -189,23 +139,23 @@ func TestTimedFixtureBudgets(t *testing.T) {
 		t.Skip("grades every fixture in a child process, with its benchmarks")
 	}
 	for _, group := range fixtureGroups(true) {
-		t.Run(group[0].exercise, func(t *testing.T) { checkFixtures(t, group, 1) })
+		t.Run(group[0].Exercise, func(t *testing.T) { checkFixtures(t, group, 1) })
 	}
 }
 
 // fixtureGroups returns the fixtures with benchmarks judged (bench) or
 // without, by exercise, in the order fixtures lists them.
-func fixtureGroups(bench bool) [][]fixture {
-	var groups [][]fixture
+func fixtureGroups(bench bool) [][]fixture.Fixture {
+	var groups [][]fixture.Fixture
 	at := map[string]int{}
 	for _, f := range fixtures {
 		if f.Bench != bench {
 			continue
 		}
-		i, ok := at[f.exercise]
+		i, ok := at[f.Exercise]
 		if !ok {
 			i = len(groups)
-			at[f.exercise] = i
+			at[f.Exercise] = i
 			groups = append(groups, nil)
 		}
 		groups[i] = append(groups[i], f)
@@ -215,11 +165,11 @@ func fixtureGroups(bench bool) [][]fixture {
 
 // checkFixtures grades fixtures of one exercise from one build, procs at
 // a time (0: one a core), and checks each, as a subtest named after it.
-func checkFixtures(t *testing.T, fixtures []fixture, procs int) {
-	id := fixtures[0].exercise
+func checkFixtures(t *testing.T, fixtures []fixture.Fixture, procs int) {
+	id := fixtures[0].Exercise
 	dirs := make([]string, len(fixtures))
 	for i, f := range fixtures {
-		dirs[i] = filepath.Join("testdata", "fixtures", id, f.name)
+		dirs[i] = filepath.Join("testdata", "fixtures", id, f.Name)
 	}
 	exs, err := grader.GradeVariants(context.Background(), grader.Options{
 		Root:         root(t),
@@ -233,25 +183,25 @@ func checkFixtures(t *testing.T, fixtures []fixture, procs int) {
 		t.Fatalf("GradeVariants: %v", err)
 	}
 	for i, f := range fixtures {
-		t.Run(f.name, func(t *testing.T) { checkGraded(t, f, &exs[i]) })
+		t.Run(f.Name, func(t *testing.T) { checkGraded(t, f, &exs[i]) })
 	}
 }
 
 // checkGraded fails t unless ex, f graded, is what f says.
-func checkGraded(t *testing.T, f fixture, ex *report.Exercise) {
+func checkGraded(t *testing.T, f fixture.Fixture, ex *report.Exercise) {
 	if ex.Status == report.Error {
-		t.Fatalf("%s/%s could not be graded: %s", f.exercise, f.name, ex.Message)
+		t.Fatalf("%s/%s could not be graded: %s", f.Exercise, f.Name, ex.Message)
 	}
 	checkClaims(t, ex)
 	var failed, mistakes []string
 	pitfalls := map[string]bool{check.Exactness: true}
-	for _, m := range grader.Mistakes(f.exercise) {
+	for _, m := range grader.Mistakes(f.Exercise) {
 		if slices.Contains(f.Mistakes, m.Name) {
 			pitfalls[m.Pitfall] = true
 		}
 	}
 	for _, c := range ex.Checks {
-		name := strings.TrimPrefix(c.ID, f.exercise+"/")
+		name := strings.TrimPrefix(c.ID, f.Exercise+"/")
 		if c.Status == report.Skipped && c.Kind == report.Benchmark && !f.Bench {
 			continue
 		}
@@ -332,7 +282,7 @@ func checkGraded(t *testing.T, f fixture, ex *report.Exercise) {
 // checkSites fails t unless the benchmark check c of fixture f reports the
 // allocation sites f lists, each with a rate of its own no higher than the
 // check's, and names the first in its message.
-func checkSites(t *testing.T, f fixture, c report.Check) {
+func checkSites(t *testing.T, f fixture.Fixture, c report.Check) {
 	t.Helper()
 	var got []string
 	for _, s := range c.AllocationSites {
@@ -359,118 +309,6 @@ func own(c report.Check) bool {
 	return table && c.Status == report.Failed && c.Diagnosis == "" && len(c.Mistakes) == 0
 }
 
-// TestEveryExerciseIsComplete walks the registry: every gradable exercise
-// has a stub, a solution, a suite, a known-buggy fixture failing a check of
-// each of its pitfalls, two correct fixtures and a lesson that links it.
-func TestEveryExerciseIsComplete(t *testing.T) {
-	for _, e := range grader.Gradable() {
-		plan, err := grader.Plan(e.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, linked := course.LessonOf(e)
-		for _, p := range problems(root(t), e.ID, plan, fixtures, linked, grader.Mistakes(e.ID)) {
-			t.Errorf("%s: %s", e.ID, p)
-		}
-	}
-	for _, e := range course.Exercises() {
-		if _, err := grader.Plan(e.ID); err != nil {
-			t.Errorf("%s is in the course but the grader has no suite for it: %v", e.ID, err)
-		}
-	}
-}
-
-// TestAnIncompleteExerciseIsCaught shows problems finding what a new
-// exercise left out: here nothing exists on disk, one of its two pitfalls
-// has no fixture, there is one correct fixture and no lesson.
-func TestAnIncompleteExerciseIsCaught(t *testing.T) {
-	plan := []report.Check{
-		{ID: "leakybucket/drains", Pitfall: "drain"},
-		{ID: "leakybucket/overflow", Pitfall: "overflow"},
-	}
-	fake := []fixture{
-		{exercise: "leakybucket", name: "never-drains", Fails: []string{"drains"}},
-		{exercise: "leakybucket", name: "correct-queue"},
-	}
-	mistakes := []check.Named{{Name: "never-drains", Pitfall: "drain", Says: "never drains"}}
-	got := strings.Join(problems(root(t), "leakybucket", plan, fake, false, mistakes), "\n")
-	for _, want := range []string{"exercises/leakybucket", "solutions/leakybucket", `pitfall "overflow"`, "1 correct", "no lesson", "testdata/fixtures/leakybucket/never-drains", `no mistake of pitfall "overflow"`} {
-		if !strings.Contains(got, want) {
-			t.Errorf("problems of an incomplete exercise:\n%s\nwant one mentioning %q", got, want)
-		}
-	}
-	if strings.Contains(got, `pitfall "drain"`) {
-		t.Errorf("problems blame pitfall drain, which never-drains fails and a mistake models:\n%s", got)
-	}
-}
-
-// problems lists what exercise id lacks: its stub and solution packages,
-// its fixtures' folders, a fixture failing a check of each pitfall in plan,
-// a mistake (of mistakes, its error models) for each pitfall but the
-// budget, two correct fixtures, a lesson (linked).
-func problems(root, id string, plan []report.Check, fixtures []fixture, linked bool, mistakes []check.Named) []string {
-	var out []string
-	for _, dir := range []string{"exercises/" + id, "solutions/" + id} {
-		if gos, _ := filepath.Glob(filepath.Join(root, dir, "*.go")); len(gos) == 0 {
-			out = append(out, "no Go package in "+dir)
-		}
-	}
-	if len(plan) == 0 {
-		out = append(out, "no checks: the grader has no suite for it")
-	}
-	caught := map[string]bool{}
-	correct := 0
-	for _, f := range fixtures {
-		if f.exercise != id {
-			continue
-		}
-		dir := filepath.Join("testdata", "fixtures", id, f.name)
-		if _, err := os.Stat(filepath.Join(root, "grader", dir)); err != nil {
-			out = append(out, "fixture folder missing: "+dir)
-		}
-		if len(f.Fails) == 0 {
-			correct++
-		}
-		for _, c := range plan {
-			if slices.Contains(f.Fails, strings.TrimPrefix(c.ID, id+"/")) {
-				caught[c.Pitfall] = true
-			}
-		}
-	}
-	for _, c := range plan {
-		if !caught[c.Pitfall] {
-			out = append(out, fmt.Sprintf("no known-buggy fixture fails a check for pitfall %q", c.Pitfall))
-			caught[c.Pitfall] = true
-		}
-	}
-	modelled := map[string]bool{"budget": true}
-	for _, m := range mistakes {
-		modelled[m.Pitfall] = true
-	}
-	for _, c := range plan {
-		if !modelled[c.Pitfall] {
-			out = append(out, fmt.Sprintf("no mistake of pitfall %q in its error models", c.Pitfall))
-			modelled[c.Pitfall] = true
-		}
-	}
-	if correct < 2 {
-		out = append(out, fmt.Sprintf("%d correct fixtures written differently from the reference, want at least 2", correct))
-	}
-	if !linked {
-		out = append(out, "no lesson links it (lab/course)")
-	}
-	return out
-}
-
-func planOf(t *testing.T, id string) []report.Check {
-	t.Helper()
-	p, err := grader.Plan(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // TestStubFixturesAreNotStarted grades, for every exercise, a stub written
 // differently from exercises/ (other files, other messages, sometimes a New
 // that works): it must still be recognised as not started.
@@ -489,7 +327,7 @@ func TestStubFixturesAreNotStarted(t *testing.T) {
 	}
 	for _, ex := range r.Exercises {
 		if ex.Status != report.NotStarted {
-			t.Errorf("%s fixture stub: status %s, want not_started (%s)", ex.ID, ex.Status, ex.Message)
+			t.Errorf("%s fixture.Fixture stub: status %s, want not_started (%s)", ex.ID, ex.Status, ex.Message)
 		}
 	}
 	if len(r.Exercises) != len(ids) {

@@ -11,6 +11,7 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/check"
+	"ratelab/grader/fixture"
 	"ratelab/grader/report"
 )
 
@@ -45,7 +46,7 @@ func learners(t *testing.T, exercise string) (names []string, expect []expectati
 	}
 	for _, e := range entries {
 		var x expectation
-		if err := readExpect(filepath.Join(dir, e.Name()), &x); err != nil {
+		if err := fixture.Decode(filepath.Join(dir, e.Name()), &x); err != nil {
 			t.Fatal(err)
 		}
 		names, expect = append(names, e.Name()), append(expect, x)
