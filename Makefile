@@ -9,13 +9,22 @@ EXERCISE ?=
 MUTATE_FLAGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run serve grade test check test-race lint lint-js generate check-generated editor npm-ci wasm lab-wasm test-wasm test-browser bench cross mutate
+.PHONY: help run serve grade test check test-race lint lint-js generate check-generated editor npm-ci wasm lab-wasm labserver-bin test-wasm test-browser bench cross mutate
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-run: generate lab-wasm ## build the lab (templ output, WebAssembly) and serve it at http://localhost:8080
-	$(GO) run ./cmd/labserver serve
+# make run builds the server and the WebAssembly lab at once (each build
+# leaves a core idle much of the time), then serves. The templ output and
+# the API blocks are committed, so it does not regenerate them: after
+# editing a .templ or a stub's API, run make generate (make test checks
+# that they are current).
+run: ## build the lab (the server and its WebAssembly, at once) and serve it at http://localhost:8080
+	@$(MAKE) --no-print-directory -j2 lab-wasm labserver-bin
+	.ratelab/bin/labserver serve
+
+labserver-bin:
+	$(GO) build -o .ratelab/bin/labserver ./cmd/labserver
 
 serve: ## serve the lab as it is built (no templ or WebAssembly rebuild); SERVE_FLAGS="--addr :9090" and so on
 	$(GO) run ./cmd/labserver serve $(SERVE_FLAGS)
