@@ -3,6 +3,7 @@
 
 GO ?= go
 GOROOT := $(shell $(GO) env GOROOT)
+EXE := $(shell $(GO) env GOEXE)
 STATIC := web/static
 GRADE_FLAGS ?=
 EXERCISE ?=
@@ -21,10 +22,10 @@ help: ## list the targets
 # that they are current).
 run: ## build the lab (the server and its WebAssembly, at once) and serve it at http://localhost:8080
 	@$(MAKE) --no-print-directory -j2 lab-wasm labserver-bin
-	.ratelab/bin/labserver serve
+	.ratelab/bin/labserver$(EXE) serve
 
 labserver-bin:
-	$(GO) build -o .ratelab/bin/labserver ./cmd/labserver
+	$(GO) build -o .ratelab/bin/labserver$(EXE) ./cmd/labserver
 
 serve: ## serve the lab as it is built (no templ or WebAssembly rebuild); SERVE_FLAGS="--addr :9090" and so on
 	$(GO) run ./cmd/labserver serve $(SERVE_FLAGS)
