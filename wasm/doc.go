@@ -64,25 +64,25 @@
 //	                                throughput, binNs, steps, limit}
 //	free()
 //
-// Week 5's failure-driven breaker (lab/circuit) is one more run, stepped
+// Week 5's failure-driven breaker (lab/breaker) is one more run, stepped
 // the same way:
 //
-//	ratelab.circuit               {bytes, scenarios: [{id, title}], states, layout}
-//	ratelab.newCircuitSim(config) the breaker and no breaker on one scenario, or {error}
+//	ratelab.breaker               {bytes, scenarios: [{id, title}], states, layout}
+//	ratelab.newBreakerSim(config) the breaker and no breaker on one scenario, or {error}
 //
 // config is {impl, scenario, seed}, each optional. A run has step(untilNs,
-// bytes) (write the next batch of circuit's Encode, return its length;
+// bytes) (write the next batch of breaker's Encode, return its length;
 // call again while its pending count is above 0), info() ({impl,
 // implStatus, stopped, status, bareStatus, scenario, now, done}) and
 // free().
 //
-// Week 5's operator's console (lab/operator) is stepped the same way:
+// Week 5's operator's console (lab/throttle) is stepped the same way:
 //
-//	ratelab.operator               {bytes, outcomes, states, levels, presets, layout}
-//	ratelab.newOperatorSim(config) one throttle gate under four addresses' writes, or {error}
+//	ratelab.throttle               {bytes, outcomes, states, levels, presets, layout}
+//	ratelab.newThrottleSim(config) one throttle gate under four addresses' writes, or {error}
 //
 // config is {impl, preset, seed}, each optional. A run has step(untilNs,
-// bytes) (write the next batch of operator's Encode, return its length;
+// bytes) (write the next batch of throttle's Encode, return its length;
 // call again while its pending count is above 0), act(state) (the
 // operator sets "normal", "degraded" or "paused" at the time reached),
 // info() ({impl, implStatus, stopped, status, preset, seed, now, done,
@@ -95,7 +95,7 @@
 // the reference on the main thread, Yours in a Web Worker
 // (web/static/viz/worker.js), so that learner code that never returns
 // cannot freeze the page. The worker makes the runs the page asks for with
-// the constructors above (newSim, fairness.newSim, ...), calls their
+// the constructors above (newSim, fairqueue.newSim, ...), calls their
 // methods with the same arguments, hands typed arrays back transferred,
 // and runs ratelab.replay.run for the exercise page's replays; the page
 // (web/static/viz/remote.js) gives each call a deadline of 1 s of wall time
