@@ -1,5 +1,5 @@
 // Command wasm is the lab's WebAssembly build: it puts the simulations of
-// packages ratelab/lab/sim, lab/backpressure and lab/gradient in the
+// packages ratelab/lab/sim, lab/governor and lab/gradient2 in the
 // browser under the global object ratelab.
 //
 // Build it with
@@ -40,16 +40,16 @@
 // that fills a typed array:
 //
 //	ratelab.governor               {targets: [{id, title}], actions, windowNs, maxSteps, maxBytes, layout}
-//	ratelab.newGovernorSim(config) the governor's drain loop (lab/backpressure), or {error}
-//	ratelab.gradient               {binNs, maxBins, maxBytes, layout}
-//	ratelab.newGradientSim(config) the Gradient2 scenario (lab/gradient), or {error}
+//	ratelab.newGovernorSim(config) the governor's drain loop (lab/governor), or {error}
+//	ratelab.gradient2               {binNs, maxBins, maxBytes, layout}
+//	ratelab.newGradient2Sim(config) the Gradient2 scenario (lab/gradient2), or {error}
 //
 // A governor config is {target, impl, tries, fixed, seed, floor, ceiling,
-// start, low, high}, every field optional (backpressure.DefaultConfig fills
+// start, low, high}, every field optional (governor.DefaultConfig fills
 // the rest); a Gradient2 config is {impl, seed}. A governor run has
 //
 //	step(maxWindows, bytes)         run up to maxWindows windows (at most maxSteps, and
-//	                                as many as bytes holds), write backpressure's
+//	                                as many as bytes holds), write governor's
 //	                                EncodeStep to bytes and return how many ran
 //	info()                          {impl, implStatus, stopped, status, target, targetTitle,
 //	                                floor, ceiling, low, high, tries, fixed, offer, lastBad,
@@ -58,7 +58,7 @@
 //
 // and a Gradient2 run has
 //
-//	step(untilNs, maxBins, bytes)   run whole bins up to untilNs, write gradient's
+//	step(untilNs, maxBins, bytes)   run whole bins up to untilNs, write gradient2's
 //	                                EncodeStep to bytes and return how many ran
 //	info()                          {impl, implStatus, stopped, status, workers, serviceNs,
 //	                                throughput, binNs, steps, limit}

@@ -41,8 +41,8 @@ func api() js.Value {
 
 		"governor":        governorAPI(),
 		"newGovernorSim":  js.FuncOf(newGovernorSim),
-		"gradient":        gradientAPI(),
-		"newGradientSim":  js.FuncOf(newGradientSim),
+		"gradient2":       gradient2API(),
+		"newGradient2Sim": js.FuncOf(newGradient2Sim),
 		"fairqueue":       fairqueueAPI(),
 		"hierarchy":       hierarchyAPI(),
 		"newHierarchySim": js.FuncOf(newHierarchySim),

@@ -1,4 +1,4 @@
-package gradient
+package gradient2
 
 import (
 	"math"

@@ -1,17 +1,17 @@
-package backpressure_test
+package governor_test
 
 import (
 	"fmt"
 
 	"ratelab/lab/adaptive"
-	"ratelab/lab/backpressure"
+	"ratelab/lab/governor"
 	"ratelab/lab/target"
 )
 
 // Against the robust target the governor doubles from the floor to the
 // ceiling in five clean windows, log2(200/10) rounded up.
 func Example() {
-	r, err := backpressure.New(backpressure.DefaultConfig(target.RobustName), adaptive.Reference)
+	r, err := governor.New(governor.DefaultConfig(target.RobustName), adaptive.Reference)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -33,7 +33,7 @@ func Example() {
 // the offer or the memory, naming its signal. Windows in the dead band
 // hold and are not lines.
 func ExampleWindow_Moved() {
-	r, _ := backpressure.New(backpressure.DefaultConfig(target.FragileName), adaptive.Reference)
+	r, _ := governor.New(governor.DefaultConfig(target.FragileName), adaptive.Reference)
 	for _, w := range r.Step(14) {
 		if w.Moved() {
 			fmt.Printf("%d: %s\n", w.Index, w.Decision.Reason)
@@ -54,9 +54,9 @@ func ExampleWindow_Moved() {
 // serves 170: a fifth of all attempts fail, yet the tries wrapper keeps the
 // dashboard's ok % green.
 func ExampleConfig_fixed() {
-	cfg := backpressure.DefaultConfig(target.DegradesName)
+	cfg := governor.DefaultConfig(target.DegradesName)
 	cfg.Fixed = true
-	r, _ := backpressure.New(cfg, adaptive.Reference)
+	r, _ := governor.New(cfg, adaptive.Reference)
 	w := r.Step(1)[0]
 	fmt.Printf("capacity %g, offer %g: attempt failure %.0f%%, requests ok %.1f%%\n", w.Capacity, w.Offer, 100*w.AttemptFailure(), 100*w.OK())
 	fmt.Println(r.ImplStatus())

@@ -1,4 +1,4 @@
-package gradient_test
+package gradient2_test
 
 import (
 	"encoding/binary"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"ratelab/lab/adaptive"
-	"ratelab/lab/gradient"
+	"ratelab/lab/gradient2"
 	"ratelab/lab/internal/labtest"
 )
 
@@ -16,28 +16,28 @@ const second = 1_000_000_000
 
 // runFor runs cfg with the reference limit until untilNs and returns a copy
 // of every bin.
-func runFor(t testing.TB, cfg gradient.Config, untilNs uint64) []gradient.Bin {
+func runFor(t testing.TB, cfg gradient2.Config, untilNs uint64) []gradient2.Bin {
 	t.Helper()
-	r, err := gradient.New(cfg, adaptive.Reference)
+	r, err := gradient2.New(cfg, adaptive.Reference)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	var bins []gradient.Bin
+	var bins []gradient2.Bin
 	for r.Now() < untilNs {
-		bins = append(bins, r.Step(untilNs, gradient.MaxBins)...)
+		bins = append(bins, r.Step(untilNs, gradient2.MaxBins)...)
 	}
 	return bins
 }
 
-func seeded(seed uint64) gradient.Config {
-	cfg := gradient.DefaultConfig()
+func seeded(seed uint64) gradient2.Config {
+	cfg := gradient2.DefaultConfig()
 	cfg.Seed = seed
 	return cfg
 }
 
 // phase returns the bins whose start lies in [fromNs, toNs).
-func phase(bins []gradient.Bin, fromNs, toNs uint64) []gradient.Bin {
-	var out []gradient.Bin
+func phase(bins []gradient2.Bin, fromNs, toNs uint64) []gradient2.Bin {
+	var out []gradient2.Bin
 	for _, b := range bins {
 		if b.StartNs >= fromNs && b.StartNs < toNs {
 			out = append(out, b)
@@ -48,9 +48,9 @@ func phase(bins []gradient.Bin, fromNs, toNs uint64) []gradient.Bin {
 
 func TestStepsDoNotMatter(t *testing.T) {
 	want := runFor(t, seeded(3), 45*second)
-	for _, stepNs := range []uint64{gradient.BinNs, 16_700_000, 3 * second} {
-		r, _ := gradient.New(seeded(3), adaptive.Reference)
-		var got []gradient.Bin
+	for _, stepNs := range []uint64{gradient2.BinNs, 16_700_000, 3 * second} {
+		r, _ := gradient2.New(seeded(3), adaptive.Reference)
+		var got []gradient2.Bin
 		for until := stepNs; r.Now() < 45*second; until += stepNs {
 			got = append(got, r.Step(min(until, 45*second), 7)...)
 		}
@@ -76,7 +76,7 @@ func TestCountsAddUp(t *testing.T) {
 			t.Fatalf("bin %d: %d admitted, %d completed, but %d in flight", i, admitted, samples, b.Inflight)
 		case b.AppLimited > b.Samples:
 			t.Fatalf("bin %d: %d app-limited of %d samples", i, b.AppLimited, b.Samples)
-		case b.StartNs != uint64(i)*gradient.BinNs:
+		case b.StartNs != uint64(i)*gradient2.BinNs:
 			t.Fatalf("bin %d starts at %d", i, b.StartNs)
 		}
 	}
@@ -144,8 +144,8 @@ func TestAppLimited(t *testing.T) {
 // more than twice the short RTT, back to the service time within 2 s.
 func TestLongRTTDecays(t *testing.T) {
 	bins := runFor(t, seeded(1), 23*second)
-	atEnd := phase(bins, 20*second-gradient.BinNs, 20*second)[0].LongRTT
-	after := phase(bins, 22*second, 22*second+gradient.BinNs)[0].LongRTT
+	atEnd := phase(bins, 20*second-gradient2.BinNs, 20*second)[0].LongRTT
+	after := phase(bins, 22*second, 22*second+gradient2.BinNs)[0].LongRTT
 	if atEnd < 2e8 || after > 1.5e8 {
 		t.Errorf("long RTT %.0f ms at the end of the overload, %.0f ms 2 s later; want over 200 then under 150", atEnd/1e6, after/1e6)
 	}
@@ -187,13 +187,13 @@ func TestLearnerCodeStopsTheRun(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := gradient.New(gradient.DefaultConfig(), tt.impl)
+			r, err := gradient2.New(gradient2.DefaultConfig(), tt.impl)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var n int
 			for range 100 {
-				n += len(r.Step(r.Now()+second, gradient.MaxBins))
+				n += len(r.Step(r.Now()+second, gradient2.MaxBins))
 			}
 			if (n > 0) != tt.bins || !r.Stopped() || r.ImplStatus() != tt.status {
 				t.Errorf("%d bins, stopped %v, ImplStatus %q; want bins %v, stopped, %q", n, r.Stopped(), r.ImplStatus(), tt.bins, tt.status)
@@ -203,23 +203,23 @@ func TestLearnerCodeStopsTheRun(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
-	labtest.Validation(t, gradient.DefaultConfig(), []labtest.ConfigCase[gradient.Config]{
-		{Name: "valid", Modify: func(*gradient.Config) {}},
-		{Name: "no workers", Modify: func(c *gradient.Config) { c.Workers = 0 }, Want: "workers"},
-		{Name: "instant service", Modify: func(c *gradient.Config) { c.ServiceNs = 10 }, Want: "service"},
-		{Name: "noise 1", Modify: func(c *gradient.Config) { c.Noise = 1 }, Want: "noise"},
-		{Name: "no steps", Modify: func(c *gradient.Config) { c.Steps = nil }, Want: "step"},
-		{Name: "empty step", Modify: func(c *gradient.Config) { c.Steps = []gradient.Step{{0, 1}} }, Want: "step"},
-		{Name: "negative load", Modify: func(c *gradient.Config) { c.Steps = []gradient.Step{{second, -1}} }, Want: "load"},
-	}, gradient.Config.Validate, func(c gradient.Config) error { _, err := gradient.New(c, adaptive.Reference); return err })
+	labtest.Validation(t, gradient2.DefaultConfig(), []labtest.ConfigCase[gradient2.Config]{
+		{Name: "valid", Modify: func(*gradient2.Config) {}},
+		{Name: "no workers", Modify: func(c *gradient2.Config) { c.Workers = 0 }, Want: "workers"},
+		{Name: "instant service", Modify: func(c *gradient2.Config) { c.ServiceNs = 10 }, Want: "service"},
+		{Name: "noise 1", Modify: func(c *gradient2.Config) { c.Noise = 1 }, Want: "noise"},
+		{Name: "no steps", Modify: func(c *gradient2.Config) { c.Steps = nil }, Want: "step"},
+		{Name: "empty step", Modify: func(c *gradient2.Config) { c.Steps = []gradient2.Step{{0, 1}} }, Want: "step"},
+		{Name: "negative load", Modify: func(c *gradient2.Config) { c.Steps = []gradient2.Step{{second, -1}} }, Want: "load"},
+	}, gradient2.Config.Validate, func(c gradient2.Config) error { _, err := gradient2.New(c, adaptive.Reference); return err })
 }
 
 // A schedule with a silent step: no arrival, no sample, the limit holds.
 func TestSilentStep(t *testing.T) {
-	cfg := gradient.DefaultConfig()
-	cfg.Steps = []gradient.Step{{2 * second, 0.5}, {2 * second, 0}}
+	cfg := gradient2.DefaultConfig()
+	cfg.Steps = []gradient2.Step{{2 * second, 0.5}, {2 * second, 0}}
 	bins := runFor(t, cfg, 8*second)
-	for _, b := range phase(bins, 2*second+gradient.BinNs*40, 4*second) {
+	for _, b := range phase(bins, 2*second+gradient2.BinNs*40, 4*second) {
 		if b.Arrived != 0 || b.Inflight != 0 {
 			t.Fatalf("silent step, %d ms: %d arrived, %d in flight", b.StartNs/1e6, b.Arrived, b.Inflight)
 		}
@@ -230,31 +230,31 @@ func TestSilentStep(t *testing.T) {
 }
 
 func TestEncodeStep(t *testing.T) {
-	r, _ := gradient.New(gradient.DefaultConfig(), adaptive.Reference)
-	r.Step(second, gradient.MaxBins)
-	bins := r.Step(second+2*gradient.BinNs, gradient.MaxBins)
+	r, _ := gradient2.New(gradient2.DefaultConfig(), adaptive.Reference)
+	r.Step(second, gradient2.MaxBins)
+	bins := r.Step(second+2*gradient2.BinNs, gradient2.MaxBins)
 	buf := r.EncodeStep(nil, bins)
-	if len(buf) != gradient.MaxStepBytes(2) {
-		t.Fatalf("EncodeStep wrote %d bytes, want %d", len(buf), gradient.MaxStepBytes(2))
+	if len(buf) != gradient2.MaxStepBytes(2) {
+		t.Fatalf("EncodeStep wrote %d bytes, want %d", len(buf), gradient2.MaxStepBytes(2))
 	}
 	f := func(i int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(buf[8*i:])) }
-	bin := func(k, field int) float64 { return f(gradient.StepHeader + k*gradient.BinFields + field) }
+	bin := func(k, field int) float64 { return f(gradient2.StepHeader + k*gradient2.BinFields + field) }
 	checks := []struct {
 		name      string
 		got, want float64
 	}{
-		{"count", f(gradient.StepCount), 2},
-		{"stopped", f(gradient.StepStopped), 0},
-		{"now", f(gradient.StepNow), second + 2*gradient.BinNs},
-		{"limit", f(gradient.StepLimit), float64(r.Limit())},
-		{"short", f(gradient.StepShortRTT), r.ShortRTT()},
-		{"long", f(gradient.StepLongRTT), r.LongRTT()},
-		{"inflight", f(gradient.StepInflight), float64(r.Inflight())},
-		{"start", bin(1, gradient.BinStart), second + gradient.BinNs},
-		{"load", bin(0, gradient.BinLoad), 0.5},
-		{"bin limit", bin(1, gradient.BinLimit), float64(bins[1].Limit)},
-		{"arrived", bin(0, gradient.BinArrived), float64(bins[0].Arrived)},
-		{"app-limited", bin(1, gradient.BinAppLimited), float64(bins[1].AppLimited)},
+		{"count", f(gradient2.StepCount), 2},
+		{"stopped", f(gradient2.StepStopped), 0},
+		{"now", f(gradient2.StepNow), second + 2*gradient2.BinNs},
+		{"limit", f(gradient2.StepLimit), float64(r.Limit())},
+		{"short", f(gradient2.StepShortRTT), r.ShortRTT()},
+		{"long", f(gradient2.StepLongRTT), r.LongRTT()},
+		{"inflight", f(gradient2.StepInflight), float64(r.Inflight())},
+		{"start", bin(1, gradient2.BinStart), second + gradient2.BinNs},
+		{"load", bin(0, gradient2.BinLoad), 0.5},
+		{"bin limit", bin(1, gradient2.BinLimit), float64(bins[1].Limit)},
+		{"arrived", bin(0, gradient2.BinArrived), float64(bins[0].Arrived)},
+		{"app-limited", bin(1, gradient2.BinAppLimited), float64(bins[1].AppLimited)},
 	}
 	for _, c := range checks {
 		if c.got != c.want {

@@ -1,10 +1,10 @@
-package backpressure_test
+package governor_test
 
 import (
 	"testing"
 
 	"ratelab/lab/adaptive"
-	"ratelab/lab/backpressure"
+	"ratelab/lab/governor"
 	"ratelab/lab/target"
 )
 
@@ -14,7 +14,7 @@ import (
 func BenchmarkStep(b *testing.B) {
 	for _, name := range target.Names {
 		b.Run(name, func(b *testing.B) {
-			r, err := backpressure.New(backpressure.DefaultConfig(name), adaptive.Reference)
+			r, err := governor.New(governor.DefaultConfig(name), adaptive.Reference)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,10 +1,10 @@
-package gradient_test
+package gradient2_test
 
 import (
 	"fmt"
 
 	"ratelab/lab/adaptive"
-	"ratelab/lab/gradient"
+	"ratelab/lab/gradient2"
 )
 
 // The lab's run, one line per 5 s. At half load the limit grows only while
@@ -14,14 +14,14 @@ import (
 // When the load drops, the long RTT decays back to the service time. At
 // twice the throughput the limit falls to its minimum.
 func Example() {
-	r, err := gradient.New(gradient.DefaultConfig(), adaptive.Reference)
+	r, err := gradient2.New(gradient2.DefaultConfig(), adaptive.Reference)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	for s := uint64(5); s <= 40; s += 5 {
 		var rejected uint64
-		bins := r.Step(s*1_000_000_000, gradient.MaxBins)
+		bins := r.Step(s*1_000_000_000, gradient2.MaxBins)
 		for _, b := range bins {
 			rejected += b.Rejected
 		}

@@ -1,4 +1,4 @@
-package backpressure
+package governor
 
 import (
 	"unicode/utf8"

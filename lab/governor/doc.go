@@ -1,4 +1,4 @@
-// Package backpressure runs the week 4 governor against a target, window
+// Package governor runs the week 4 governor against a target, window
 // by window, in virtual time: the drain loop of an adaptive load
 // generator.
 //
@@ -21,4 +21,4 @@
 //
 // Nothing here reads a clock or does I/O. The same Config and Impl give the
 // same windows, however the run is cut into Steps.
-package backpressure
+package governor

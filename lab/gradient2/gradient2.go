@@ -1,4 +1,4 @@
-package gradient
+package gradient2
 
 import (
 	"errors"
@@ -51,17 +51,17 @@ func DefaultConfig() Config {
 func (c Config) Validate() error {
 	switch {
 	case c.Workers < 1 || c.Workers > 10_000:
-		return errors.New("gradient: workers must be between 1 and 10000")
+		return errors.New("gradient2: workers must be between 1 and 10000")
 	case c.ServiceNs < 1_000 || c.ServiceNs > 10_000_000_000:
-		return errors.New("gradient: service time must be between 1 µs and 10 s")
+		return errors.New("gradient2: service time must be between 1 µs and 10 s")
 	case !(c.Noise >= 0 && c.Noise < 1):
-		return errors.New("gradient: noise must be in [0, 1)")
+		return errors.New("gradient2: noise must be in [0, 1)")
 	case len(c.Steps) == 0:
-		return errors.New("gradient: the load schedule has no step")
+		return errors.New("gradient2: the load schedule has no step")
 	}
 	for _, s := range c.Steps {
 		if s.DurationNs == 0 || !(s.Load >= 0 && s.Load <= 20) {
-			return errors.New("gradient: every step needs a duration and a load between 0 and 20")
+			return errors.New("gradient2: every step needs a duration and a load between 0 and 20")
 		}
 	}
 	return nil

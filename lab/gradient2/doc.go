@@ -1,4 +1,4 @@
-// Package gradient runs the week 4 Gradient2 limit in front of a server
+// Package gradient2 runs the week 4 Gradient2 limit in front of a server
 // whose latency grows with its queue, under steps of load, in virtual
 // time.
 //
@@ -19,4 +19,4 @@
 //
 // Nothing here reads a clock. The same Config and Impl give the same bins
 // however the run is cut into Steps.
-package gradient
+package gradient2

@@ -1,4 +1,4 @@
-package backpressure
+package governor
 
 import (
 	"errors"
@@ -51,15 +51,15 @@ func DefaultConfig(targetName string) Config {
 func (c Config) Validate() error {
 	switch {
 	case !(c.Floor >= 1):
-		return errors.New("backpressure: floor must be at least 1")
+		return errors.New("governor: floor must be at least 1")
 	case !(c.Ceiling >= c.Floor && c.Ceiling <= MaxCeiling):
-		return fmt.Errorf("backpressure: ceiling must be between the floor and %d", MaxCeiling)
+		return fmt.Errorf("governor: ceiling must be between the floor and %d", MaxCeiling)
 	case math.IsNaN(c.Start) || c.Start < 0:
-		return errors.New("backpressure: start must be 0 or more")
+		return errors.New("governor: start must be 0 or more")
 	case !(c.Low >= 0 && c.High >= c.Low && c.High < 1):
-		return errors.New("backpressure: need 0 <= low <= high < 1")
+		return errors.New("governor: need 0 <= low <= high < 1")
 	case c.Tries < 1 || c.Tries > MaxTries:
-		return fmt.Errorf("backpressure: tries must be between 1 and %d", MaxTries)
+		return fmt.Errorf("governor: tries must be between 1 and %d", MaxTries)
 	}
 	_, err := target.Named(c.Target)
 	return err

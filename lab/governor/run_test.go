@@ -1,4 +1,4 @@
-package backpressure_test
+package governor_test
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"github.com/leanovate/gopter/prop"
 
 	"ratelab/lab/adaptive"
-	"ratelab/lab/backpressure"
+	"ratelab/lab/governor"
 	"ratelab/lab/internal/labtest"
 	"ratelab/lab/target"
 )
@@ -24,9 +24,9 @@ const propertySeed = 20260404
 
 // run runs n windows of cfg with the reference governor and returns a copy
 // of them.
-func run(t testing.TB, cfg backpressure.Config, n int) []backpressure.Window {
+func run(t testing.TB, cfg governor.Config, n int) []governor.Window {
 	t.Helper()
-	r, err := backpressure.New(cfg, adaptive.Reference)
+	r, err := governor.New(cfg, adaptive.Reference)
 	if err != nil {
 		t.Fatalf("New(%+v): %v", cfg, err)
 	}
@@ -35,8 +35,8 @@ func run(t testing.TB, cfg backpressure.Config, n int) []backpressure.Window {
 
 // withSeed returns the default configuration against target name, with a
 // seed.
-func withSeed(name string, seed uint64) backpressure.Config {
-	cfg := backpressure.DefaultConfig(name)
+func withSeed(name string, seed uint64) governor.Config {
+	cfg := governor.DefaultConfig(name)
 	cfg.Seed = seed
 	return cfg
 }
@@ -128,7 +128,7 @@ func TestNoMultiplicativeClimbIntoTheWall(t *testing.T) {
 // memory, and the next window doubles again.
 func TestHealthierClearsTheMemory(t *testing.T) {
 	p, _ := target.Named(target.HealthierName)
-	warm := int(p.Changes[0].AtNs / backpressure.WindowNs)
+	warm := int(p.Changes[0].AtNs / governor.WindowNs)
 	for seed := uint64(1); seed <= 50; seed++ {
 		ws := run(t, withSeed(target.HealthierName, seed), 80)
 		cleared := -1
@@ -198,8 +198,8 @@ func TestStepsDoNotMatter(t *testing.T) {
 	for _, name := range target.Names {
 		want := run(t, withSeed(name, 5), 90)
 		for _, size := range []int{1, 7, 64} {
-			r, _ := backpressure.New(withSeed(name, 5), adaptive.Reference)
-			var got []backpressure.Window
+			r, _ := governor.New(withSeed(name, 5), adaptive.Reference)
+			var got []governor.Window
 			for len(got) < 90 {
 				got = append(got, r.Step(min(size, 90-len(got)))...)
 			}
@@ -256,7 +256,7 @@ func TestLearnerCodeStopsTheRun(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := backpressure.New(backpressure.DefaultConfig(target.FragileName), tt.impl)
+			r, err := governor.New(governor.DefaultConfig(target.FragileName), tt.impl)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -281,49 +281,49 @@ func TestLearnerCodeStopsTheRun(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
-	ok := backpressure.DefaultConfig(target.RobustName)
-	labtest.Validation(t, ok, []labtest.ConfigCase[backpressure.Config]{
-		{Name: "valid", Modify: func(*backpressure.Config) {}},
-		{Name: "fixed", Modify: func(c *backpressure.Config) { c.Fixed = true }},
-		{Name: "floor below 1", Modify: func(c *backpressure.Config) { c.Floor = 0.5 }, Want: "floor"},
-		{Name: "floor NaN", Modify: func(c *backpressure.Config) { c.Floor = math.NaN() }, Want: "floor"},
-		{Name: "ceiling below floor", Modify: func(c *backpressure.Config) { c.Ceiling = 5 }, Want: "ceiling"},
-		{Name: "ceiling too high", Modify: func(c *backpressure.Config) { c.Ceiling = backpressure.MaxCeiling + 1 }, Want: "ceiling"},
-		{Name: "negative start", Modify: func(c *backpressure.Config) { c.Start = -1 }, Want: "start"},
-		{Name: "band upside down", Modify: func(c *backpressure.Config) { c.Low, c.High = 0.1, 0.05 }, Want: "low"},
-		{Name: "high of 1", Modify: func(c *backpressure.Config) { c.High = 1 }, Want: "high"},
-		{Name: "no tries", Modify: func(c *backpressure.Config) { c.Tries = 0 }, Want: "tries"},
-		{Name: "too many tries", Modify: func(c *backpressure.Config) { c.Tries = backpressure.MaxTries + 1 }, Want: "tries"},
-		{Name: "unknown target", Modify: func(c *backpressure.Config) { c.Target = "flaky" }, Want: "flaky"},
-	}, backpressure.Config.Validate, func(c backpressure.Config) error { _, err := backpressure.New(c, adaptive.Reference); return err })
+	ok := governor.DefaultConfig(target.RobustName)
+	labtest.Validation(t, ok, []labtest.ConfigCase[governor.Config]{
+		{Name: "valid", Modify: func(*governor.Config) {}},
+		{Name: "fixed", Modify: func(c *governor.Config) { c.Fixed = true }},
+		{Name: "floor below 1", Modify: func(c *governor.Config) { c.Floor = 0.5 }, Want: "floor"},
+		{Name: "floor NaN", Modify: func(c *governor.Config) { c.Floor = math.NaN() }, Want: "floor"},
+		{Name: "ceiling below floor", Modify: func(c *governor.Config) { c.Ceiling = 5 }, Want: "ceiling"},
+		{Name: "ceiling too high", Modify: func(c *governor.Config) { c.Ceiling = governor.MaxCeiling + 1 }, Want: "ceiling"},
+		{Name: "negative start", Modify: func(c *governor.Config) { c.Start = -1 }, Want: "start"},
+		{Name: "band upside down", Modify: func(c *governor.Config) { c.Low, c.High = 0.1, 0.05 }, Want: "low"},
+		{Name: "high of 1", Modify: func(c *governor.Config) { c.High = 1 }, Want: "high"},
+		{Name: "no tries", Modify: func(c *governor.Config) { c.Tries = 0 }, Want: "tries"},
+		{Name: "too many tries", Modify: func(c *governor.Config) { c.Tries = governor.MaxTries + 1 }, Want: "tries"},
+		{Name: "unknown target", Modify: func(c *governor.Config) { c.Target = "flaky" }, Want: "flaky"},
+	}, governor.Config.Validate, func(c governor.Config) error { _, err := governor.New(c, adaptive.Reference); return err })
 }
 
 func TestEncodeStep(t *testing.T) {
-	r, _ := backpressure.New(backpressure.DefaultConfig(target.FragileName), adaptive.Reference)
+	r, _ := governor.New(governor.DefaultConfig(target.FragileName), adaptive.Reference)
 	r.Step(2)
 	ws := r.Step(2) // windows 2 and 3: a back-off, then a recovery
 	buf := r.EncodeStep(nil, ws)
-	nums := backpressure.StepHeader + 2*backpressure.WindowFields
+	nums := governor.StepHeader + 2*governor.WindowFields
 	f := func(i int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(buf[8*i:])) }
-	win := func(k, field int) float64 { return f(backpressure.StepHeader + k*backpressure.WindowFields + field) }
+	win := func(k, field int) float64 { return f(governor.StepHeader + k*governor.WindowFields + field) }
 	checks := []struct {
 		name      string
 		got, want float64
 	}{
-		{"count", f(backpressure.StepCount), 2},
-		{"stopped", f(backpressure.StepStopped), 0},
-		{"offer", f(backpressure.StepOffer), r.Offer()},
-		{"last bad", f(backpressure.StepLastBad), 40},
-		{"capacity", f(backpressure.StepCapacity), 30},
-		{"windows", f(backpressure.StepWindows), 4},
-		{"index", win(0, backpressure.WinIndex), 2},
-		{"offer during", win(0, backpressure.WinOffer), 40},
-		{"slots", win(0, backpressure.WinSlots), 40},
-		{"attempts", win(0, backpressure.WinAttempts), 400},
-		{"failures", win(0, backpressure.WinAttemptFailures), float64(ws[0].Counts.AttemptFailures)},
-		{"action", win(0, backpressure.WinAction), float64(adaptive.BackOff)},
-		{"next offer", win(0, backpressure.WinNextOffer), ws[0].Decision.Offer},
-		{"second action", win(1, backpressure.WinAction), float64(adaptive.Recover)},
+		{"count", f(governor.StepCount), 2},
+		{"stopped", f(governor.StepStopped), 0},
+		{"offer", f(governor.StepOffer), r.Offer()},
+		{"last bad", f(governor.StepLastBad), 40},
+		{"capacity", f(governor.StepCapacity), 30},
+		{"windows", f(governor.StepWindows), 4},
+		{"index", win(0, governor.WinIndex), 2},
+		{"offer during", win(0, governor.WinOffer), 40},
+		{"slots", win(0, governor.WinSlots), 40},
+		{"attempts", win(0, governor.WinAttempts), 400},
+		{"failures", win(0, governor.WinAttemptFailures), float64(ws[0].Counts.AttemptFailures)},
+		{"action", win(0, governor.WinAction), float64(adaptive.BackOff)},
+		{"next offer", win(0, governor.WinNextOffer), ws[0].Decision.Offer},
+		{"second action", win(1, governor.WinAction), float64(adaptive.Recover)},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
@@ -331,25 +331,25 @@ func TestEncodeStep(t *testing.T) {
 		}
 	}
 	reasons := buf[8*nums:]
-	n0 := int(win(0, backpressure.WinReasonBytes))
+	n0 := int(win(0, governor.WinReasonBytes))
 	if string(reasons[:n0]) != ws[0].Decision.Reason || string(reasons[n0:]) != ws[1].Decision.Reason {
 		t.Errorf("reasons = %q, want %q then %q", reasons, ws[0].Decision.Reason, ws[1].Decision.Reason)
 	}
-	if len(buf) > backpressure.MaxStepBytes(2) {
-		t.Errorf("EncodeStep wrote %d bytes, more than MaxStepBytes(2) = %d", len(buf), backpressure.MaxStepBytes(2))
+	if len(buf) > governor.MaxStepBytes(2) {
+		t.Errorf("EncodeStep wrote %d bytes, more than MaxStepBytes(2) = %d", len(buf), governor.MaxStepBytes(2))
 	}
 }
 
 // A learner's Reason may be long; EncodeStep cuts it at a character.
 func TestEncodeStepClipsReasons(t *testing.T) {
-	long := strings.Repeat("é", backpressure.MaxReasonBytes) // two bytes each
+	long := strings.Repeat("é", governor.MaxReasonBytes) // two bytes each
 	impl := adaptive.Impl{Name: "Yours", NewGovernor: func(adaptive.GovernorConfig) adaptive.Governor {
 		return &talker{long + "x"}
 	}}
-	r, _ := backpressure.New(backpressure.DefaultConfig(target.RobustName), impl)
+	r, _ := governor.New(governor.DefaultConfig(target.RobustName), impl)
 	buf := r.EncodeStep(nil, r.Step(1))
-	text := buf[8*(backpressure.StepHeader+backpressure.WindowFields):]
-	if len(text) > backpressure.MaxReasonBytes || !bytes.HasPrefix([]byte(long), text) || len(text)%2 != 0 {
+	text := buf[8*(governor.StepHeader+governor.WindowFields):]
+	if len(text) > governor.MaxReasonBytes || !bytes.HasPrefix([]byte(long), text) || len(text)%2 != 0 {
 		t.Errorf("a reason of %d bytes was written as %d bytes %q", len(long)+1, len(text), text)
 	}
 }
@@ -368,9 +368,9 @@ func TestWildOffers(t *testing.T) {
 		impl := adaptive.Impl{Name: "Yours", NewGovernor: func(adaptive.GovernorConfig) adaptive.Governor {
 			return fixedOffer(offer)
 		}}
-		r, _ := backpressure.New(backpressure.DefaultConfig(target.RobustName), impl)
+		r, _ := governor.New(governor.DefaultConfig(target.RobustName), impl)
 		for _, w := range r.Step(3) {
-			if w.Slots < 1 || w.Slots > backpressure.MaxCeiling {
+			if w.Slots < 1 || w.Slots > governor.MaxCeiling {
 				t.Errorf("offer %v: %d slots per round", offer, w.Slots)
 			}
 		}
