@@ -72,7 +72,7 @@ func (m *mountView) circuitTip(tNs float64, row string) string {
 		const row = `+strconv.Quote(row)+`;
 		const y = row === "breaker" ? 4 + 14 + 4 + 7 : 4 + 14 + 4 + 14 + 10 + (Number(row.slice(6)) - 1) * 12 + 6;
 		c.dispatchEvent(new PointerEvent("pointermove", {clientX: r.left + padL + plotW * `+strconv.FormatFloat(tNs, 'f', -1, 64)+` / 10e9, clientY: r.top + y, bubbles: true}));
-		const tip = document.querySelector(`+strconv.Quote(m.mount)+` + " .rcv-tip");
+		const tip = document.querySelector(`+strconv.Quote(m.mount)+` + " .rbv-tip");
 		const text = tip && !tip.hidden ? tip.textContent : "";
 		c.dispatchEvent(new PointerEvent("pointerleave"));
 		return text;
@@ -91,7 +91,7 @@ func (m *mountView) halfOpenRows() []halfOpenRow {
 	m.t.Helper()
 	rows := Eval[[]map[string]string](m.t, m.ctx, `Array.from(`+m.js("halfopen-table")+`.rows).map(r => ({
 		at: r.cells[0].textContent, probes: r.cells[1].textContent, refused: r.cells[2].textContent,
-		ended: r.cells[3].textContent, hot: String(r.cells[1].classList.contains("rcv-hot")),
+		ended: r.cells[3].textContent, hot: String(r.cells[1].classList.contains("rbv-hot")),
 	}))`)
 	out := make([]halfOpenRow, len(rows))
 	for i, r := range rows {

@@ -33,43 +33,43 @@ const CLOSED = 0, OPEN = 1, HALF_OPEN = 2;
 
 /** @type {import("./common.js").ColorVars} */
 const COLORS = {
-  closed: ["--rcv-closed", "#3d9a62"],
-  open: ["--rcv-open", "#c0392b"],
-  half: ["--rcv-half", "#d08a12"],
-  ok: ["--rcv-ok", "#3d9a62"],
-  fail: ["--rcv-fail", "#d4604f"],
-  timeout: ["--rcv-timeout", "#8e2a1f"],
-  flight: ["--rcv-flight", "#9aa3ad"],
-  refused: ["--rcv-refused", "#b9bec6"],
-  late: ["--rcv-late", "#7b5cb8"],
-  down: ["--rcv-down", "#f6d5cf"],
-  up: ["--rcv-up", "#dcefe2"],
-  load: ["--rcv-load", "#1d5fa8"],
-  other: ["--rcv-other", "#8a929c"],
-  grid: ["--rcv-grid", "#e4e1d8"],
-  text: ["--rcv-text", "#56606c"],
-  future: ["--rcv-future", "rgba(128, 128, 128, 0.12)"],
-  bad: ["--rcv-bad", "#9b2417"],
+  closed: ["--rbv-closed", "#3d9a62"],
+  open: ["--rbv-open", "#c0392b"],
+  half: ["--rbv-half", "#d08a12"],
+  ok: ["--rbv-ok", "#3d9a62"],
+  fail: ["--rbv-fail", "#d4604f"],
+  timeout: ["--rbv-timeout", "#8e2a1f"],
+  flight: ["--rbv-flight", "#9aa3ad"],
+  refused: ["--rbv-refused", "#b9bec6"],
+  late: ["--rbv-late", "#7b5cb8"],
+  down: ["--rbv-down", "#f6d5cf"],
+  up: ["--rbv-up", "#dcefe2"],
+  load: ["--rbv-load", "#1d5fa8"],
+  other: ["--rbv-other", "#8a929c"],
+  grid: ["--rbv-grid", "#e4e1d8"],
+  text: ["--rbv-text", "#56606c"],
+  future: ["--rbv-future", "rgba(128, 128, 128, 0.12)"],
+  bad: ["--rbv-bad", "#9b2417"],
 };
 
 /**
  * @param {string} label
  * @param {HTMLElement} control
  */
-function field(label, control) { return vizField("rcv", label, control); }
+function field(label, control) { return vizField("rbv", label, control); }
 
 /**
  * @param {string} testid
  * @param {string} label
  * @param {string} note
  */
-function figure(testid, label, note) { return vizFigure("rcv", testid, label, note); }
+function figure(testid, label, note) { return vizFigure("rbv", testid, label, note); }
 
 /**
  * @param {string} swatch
  * @param {string} text
  */
-function key(swatch, text) { return vizKey("rcv", swatch, text); }
+function key(swatch, text) { return vizKey("rbv", swatch, text); }
 
 /** @param {number} x */
 function int(x) { return Math.round(x).toLocaleString("en"); }
@@ -126,7 +126,7 @@ function newSideState() {
 class BreakerViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
-    super(root, "rcv", COLORS, MAX_DT_MS);
+    super(root, "rbv", COLORS, MAX_DT_MS);
     this.code = "exercises/breaker: Breaker.Allow, Done, State";
     /** @type {lab.BreakerSimConfig} */
     this.cfg = { impl: "reference", scenario: root.getAttribute("data-preset") || "outage" };
@@ -154,21 +154,21 @@ class BreakerViz extends Viz {
       pause: h("button", { type: "button", "data-testid": "pause", "aria-pressed": "false", text: "Pause" }),
       restart: h("button", { type: "button", "data-testid": "restart", text: "Restart" }),
       clock: h("strong", { "data-testid": "clock", text: "t = 0.0 s" }),
-      scenario: h("p", { class: "rcv-scenario rcv-muted", "data-testid": "scenario" }),
+      scenario: h("p", { class: "rbv-scenario rbv-muted", "data-testid": "scenario" }),
       threshold: h("strong", { "data-testid": "threshold", text: "–" }),
       openFor: h("strong", { "data-testid": "open-for", text: "–" }),
       probes: h("strong", { "data-testid": "probes-config", text: "–" }),
-      title: h("h3", { class: "rcv-title", "data-testid": "side-title", text: "Through the breaker" }),
-      timeline: h("canvas", { class: "rcv-timeline", role: "img", "data-testid": "timeline",
+      title: h("h3", { class: "rbv-title", "data-testid": "side-title", text: "Through the breaker" }),
+      timeline: h("canvas", { class: "rbv-timeline", role: "img", "data-testid": "timeline",
         "aria-label": "The backend's health, the breaker's state, and every client's attempts over time" }),
-      load: h("canvas", { class: "rcv-load", role: "img", "data-testid": "load-chart",
+      load: h("canvas", { class: "rbv-load", role: "img", "data-testid": "load-chart",
         "aria-label": "Attempts reaching the backend per second, with the breaker and without" }),
       halfOpens: h("tbody", { "data-testid": "halfopen-table" }),
-      halfNote: h("p", { class: "rcv-muted", "data-testid": "halfopen-note" }),
-      log: h("ol", { class: "rcv-log", "data-testid": "log", "aria-label": "State changes and late results, newest first", tabindex: "0" }),
-      note: h("p", { class: "rcv-note", "data-testid": "note" }),
-      verdict: h("p", { class: "rcv-verdict", "data-testid": "verdict", "aria-live": "polite" }),
-      tip: h("div", { class: "rcv-tip", role: "tooltip", hidden: "" }),
+      halfNote: h("p", { class: "rbv-muted", "data-testid": "halfopen-note" }),
+      log: h("ol", { class: "rbv-log", "data-testid": "log", "aria-label": "State changes and late results, newest first", tabindex: "0" }),
+      note: h("p", { class: "rbv-note", "data-testid": "note" }),
+      verdict: h("p", { class: "rbv-verdict", "data-testid": "verdict", "aria-live": "polite" }),
+      tip: h("div", { class: "rbv-tip", role: "tooltip", hidden: "" }),
     };
     this.figs = {
       state: figure("state", "Breaker", ""),
@@ -177,29 +177,29 @@ class BreakerViz extends Viz {
       late: figure("late", "Late results", ""),
       failed: figure("failed", "Requests failed", "of those finished"),
     };
-    const controls = h("form", { class: "rcv-controls", "aria-label": "Failure-driven breaker settings" }, [
+    const controls = h("form", { class: "rbv-controls", "aria-label": "Failure-driven breaker settings" }, [
       field("Scenario", ui.preset),
       field("Breaker", ui.breaker),
       field("Breaker: code", ui.impl),
       field("Speed", ui.speed),
-      h("div", { class: "rcv-buttons" }, [ui.pause, ui.restart]),
+      h("div", { class: "rbv-buttons" }, [ui.pause, ui.restart]),
     ]);
     controls.addEventListener("submit", (e) => e.preventDefault());
-    const statusLine = h("div", { class: "rcv-statusline" }, [this.status, ui.clock, this.readyDot]);
-    const config = h("p", { class: "rcv-config" }, [
+    const statusLine = h("div", { class: "rbv-statusline" }, [this.status, ui.clock, this.readyDot]);
+    const config = h("p", { class: "rbv-config" }, [
       "The breaker opens after ", ui.threshold, " failures in a row, stays open ", ui.openFor,
       ", then lets ", ui.probes, " probes through: all must succeed to close it, one failure reopens it.",
     ]);
-    const legend = h("p", { class: "rcv-legend" }, [
+    const legend = h("p", { class: "rbv-legend" }, [
       key("closed", "closed"), key("open", "open"), key("half", "half-open"),
       key("ok", "success"), key("fail", "failure"), key("timeout", "hung until the timeout"),
       key("flight", "in flight"), key("refused", "refused at once"), key("late", "late result"),
-      h("span", { class: "rcv-key" }, ["▾ probe · ticks: calls; bars: calls of " + LONG_NS / 1e6 + " ms or more"]),
+      h("span", { class: "rbv-key" }, ["▾ probe · ticks: calls; bars: calls of " + LONG_NS / 1e6 + " ms or more"]),
     ]);
-    const loadLegend = h("p", { class: "rcv-legend" }, [
+    const loadLegend = h("p", { class: "rbv-legend" }, [
       key("load", "attempts at the backend, the side shown"), key("other", "the other side (dashed)"), key("down", "backend down"),
     ]);
-    const table = h("table", { class: "rcv-table" }, [
+    const table = h("table", { class: "rbv-table" }, [
       h("caption", { text: "Half-open periods" }),
       h("thead", {}, [h("tr", {}, [
         h("th", { scope: "col", text: "began" }), h("th", { scope: "col", text: "let through" }),
@@ -207,20 +207,20 @@ class BreakerViz extends Viz {
       ])]),
       ui.halfOpens,
     ]);
-    const panel = h("section", { class: "rcv-panel", "data-testid": "panel" }, [
+    const panel = h("section", { class: "rbv-panel", "data-testid": "panel" }, [
       ui.title,
-      h("div", { class: "rcv-figs" }, Object.values(this.figs).map((f) => f.box)),
+      h("div", { class: "rbv-figs" }, Object.values(this.figs).map((f) => f.box)),
       ui.timeline,
-      h("p", { class: "rcv-loghead", text: "Load on the backend" }),
+      h("p", { class: "rbv-loghead", text: "Load on the backend" }),
       ui.load,
       loadLegend,
-      h("div", { class: "rcv-details" }, [
-        h("div", { class: "rcv-halfopens scroll-cue", role: "region", "aria-label": "Half-open periods", tabindex: "0" }, [table, ui.halfNote]),
-        h("div", { class: "rcv-logbox" }, [h("p", { class: "rcv-loghead", text: "State changes and late results" }), ui.log]),
+      h("div", { class: "rbv-details" }, [
+        h("div", { class: "rbv-halfopens scroll-cue", role: "region", "aria-label": "Half-open periods", tabindex: "0" }, [table, ui.halfNote]),
+        h("div", { class: "rbv-logbox" }, [h("p", { class: "rbv-loghead", text: "State changes and late results" }), ui.log]),
       ]),
       ui.note,
     ]);
-    this.el = h("div", { class: "rcv" }, [controls, statusLine, ui.scenario, config, this.error, legend, panel, ui.verdict, ui.tip]);
+    this.el = h("div", { class: "rbv" }, [controls, statusLine, ui.scenario, config, this.error, legend, panel, ui.verdict, ui.tip]);
     ui.timeline.addEventListener("pointermove", (e) => this.hover(e));
     ui.timeline.addEventListener("pointerleave", () => { ui.tip.hidden = true; });
     this.root.appendChild(this.el);
@@ -306,7 +306,7 @@ class BreakerViz extends Viz {
       status = "Breaker: " + info.impl + ": not implemented yet. " + writeHint("breaker");
     }
     this.status.textContent = status;
-    this.status.classList.toggle("rcv-bad", info.stopped);
+    this.status.classList.toggle("rbv-bad", info.stopped);
   }
 
   /** @param {number} dt */
@@ -418,7 +418,7 @@ class BreakerViz extends Viz {
     const text = "t = " + sec(e[L.at]) + " · late " + what + " of client " + (e[L.client] + 1) + ", let through at " + sec(e[L.start]) +
       " in generation " + e[L.ticketGen] + ": " + (changed ? "changed the breaker: " + this.stateName(e[L.prevState]) + ", generation " + e[L.prevGen] + " → " +
         this.stateName(e[L.evState]) + ", generation " + e[L.evGen] + "!" : "ignored: still " + this.stateName(e[L.prevState]) + ", generation " + e[L.prevGen]);
-    this.log({ kind: "late", at: String(e[L.at]), before, after, changed: String(changed) }, text, changed ? "rcv-hot" : "rcv-late");
+    this.log({ kind: "late", at: String(e[L.at]), before, after, changed: String(changed) }, text, changed ? "rbv-hot" : "rbv-late");
   }
 
   /**
@@ -456,25 +456,25 @@ class BreakerViz extends Viz {
     /** @param {number} off */
     const v = (off) => F[off] || 0;
     this.ui.title.textContent = guarded ? "Through the breaker: " + info.impl : "No breaker: every attempt, retries included, reaches the backend";
-    this.el.classList.toggle("rcv-bare", !guarded);
+    this.el.classList.toggle("rbv-bare", !guarded);
     const dash = stopped || F.length === 0;
     const state = guarded ? v(L.state) : -1;
     figs.state.value.textContent = !guarded ? "none" : dash ? "–" : this.stateName(state);
     figs.state.note.textContent = guarded ? "opened " + int(v(L.opens)) + (v(L.opens) === 1 ? " time" : " times") : "retries go straight through";
-    for (const s of ["closed", "open", "half"]) figs.state.box.classList.toggle("rcv-st-" + s, guarded && !dash && ["closed", "open", "half"][state] === s);
+    for (const s of ["closed", "open", "half"]) figs.state.box.classList.toggle("rbv-st-" + s, guarded && !dash && ["closed", "open", "half"][state] === s);
     const downS = v(L.downNs) / 1e9;
     figs.load.value.textContent = dash || downS <= 0 ? "–" : int(v(L.downAttempts) / downS) + "/s";
     const reqPerSec = (info.scenario.clients * 1e9) / info.scenario.everyNs;
     figs.load.note.textContent = "attempts a second at the backend; requests: " + int(reqPerSec) + "/s";
-    figs.load.box.classList.toggle("rcv-hot", !dash && downS > 0 && v(L.downAttempts) / downS > reqPerSec);
-    figs.load.box.classList.toggle("rcv-green", !dash && downS > 0 && v(L.downAttempts) / downS <= reqPerSec);
+    figs.load.box.classList.toggle("rbv-hot", !dash && downS > 0 && v(L.downAttempts) / downS > reqPerSec);
+    figs.load.box.classList.toggle("rbv-green", !dash && downS > 0 && v(L.downAttempts) / downS <= reqPerSec);
     figs.refused.value.textContent = !guarded ? "0" : dash ? "–" : int(v(L.refused));
     figs.late.value.textContent = !guarded ? "–" : dash ? "–" : int(v(L.late));
     const changed = v(L.lateChanged);
     figs.late.note.textContent = !guarded ? "no breaker, no generations" :
       changed > 0 ? int(changed) + " changed the breaker!" : "of an earlier generation, ignored";
-    figs.late.box.classList.toggle("rcv-hot", guarded && !dash && changed > 0);
-    figs.late.box.classList.toggle("rcv-green", guarded && !dash && changed === 0 && v(L.late) > 0);
+    figs.late.box.classList.toggle("rbv-hot", guarded && !dash && changed > 0);
+    figs.late.box.classList.toggle("rbv-green", guarded && !dash && changed === 0 && v(L.late) > 0);
     const finished = v(L.requestsOK) + v(L.requestsFailed);
     figs.failed.value.textContent = dash ? "–" : int(v(L.requestsFailed)) + " / " + int(finished);
     this.halfOpenRows();
@@ -498,7 +498,7 @@ class BreakerViz extends Viz {
       cells[2].textContent = String(p.refused);
       cells[3].textContent = p.ended || "going on";
       const probes = info ? info.scenario.halfOpenProbes : 0;
-      cells[1].classList.toggle("rcv-hot", p.probes > probes || (p.refused > 0 && p.probes !== probes));
+      cells[1].classList.toggle("rbv-hot", p.probes > probes || (p.refused > 0 && p.probes !== probes));
     }
     const n = st.halfOpens.length;
     this.ui.halfNote.textContent = st.stopped ? "–" : n === 0 ? "Not half-open yet." :

@@ -30,36 +30,36 @@ const ACCEPT = 0, REJECT = 1, SILENT = 2, DISCONNECT = 3;
 
 /** @type {import("./common.js").ColorVars} */
 const COLORS = {
-  accept: ["--rpv-accept", "#3d9a62"],
-  reject: ["--rpv-reject", "#d08a12"],
-  silent: ["--rpv-silent", "#7b5cb8"],
-  disconnect: ["--rpv-disconnect", "#c0392b"],
-  reload: ["--rpv-reload", "#1d5fa8"],
-  flood: ["--rpv-flood", "#fbefd9"],
-  grid: ["--rpv-grid", "#e4e1d8"],
-  text: ["--rpv-text", "#56606c"],
-  future: ["--rpv-future", "rgba(128, 128, 128, 0.12)"],
-  bad: ["--rpv-bad", "#9b2417"],
+  accept: ["--rgw-accept", "#3d9a62"],
+  reject: ["--rgw-reject", "#d08a12"],
+  silent: ["--rgw-silent", "#7b5cb8"],
+  disconnect: ["--rgw-disconnect", "#c0392b"],
+  reload: ["--rgw-reload", "#1d5fa8"],
+  flood: ["--rgw-flood", "#fbefd9"],
+  grid: ["--rgw-grid", "#e4e1d8"],
+  text: ["--rgw-text", "#56606c"],
+  future: ["--rgw-future", "rgba(128, 128, 128, 0.12)"],
+  bad: ["--rgw-bad", "#9b2417"],
 };
 
 /**
  * @param {string} label
  * @param {HTMLElement} control
  */
-function field(label, control) { return vizField("rpv", label, control); }
+function field(label, control) { return vizField("rgw", label, control); }
 
 /**
  * @param {string} testid
  * @param {string} label
  * @param {string} note
  */
-function figure(testid, label, note) { return vizFigure("rpv", testid, label, note); }
+function figure(testid, label, note) { return vizFigure("rgw", testid, label, note); }
 
 /**
  * @param {string} swatch
  * @param {string} text
  */
-function key(swatch, text) { return vizKey("rpv", swatch, text); }
+function key(swatch, text) { return vizKey("rgw", swatch, text); }
 
 /** @param {number} x */
 function int(x) { return Math.round(x).toLocaleString("en"); }
@@ -137,7 +137,7 @@ function newSideState() {
 class GatewayViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
-    super(root, "rpv", COLORS, MAX_DT_MS);
+    super(root, "rgw", COLORS, MAX_DT_MS);
     this.code = "exercises/gateway: Gateway.Open, Admit, Reload";
     /** @type {lab.GatewaySimConfig} */
     this.cfg = { impl: "reference" };
@@ -166,36 +166,36 @@ class GatewayViz extends Viz {
       pause: h("button", { type: "button", "data-testid": "pause", "aria-pressed": "false", text: "Pause" }),
       restart: h("button", { type: "button", "data-testid": "restart", text: "Restart" }),
       clock: h("strong", { "data-testid": "clock", text: "t = 0.0 s" }),
-      scenario: h("p", { class: "rpv-scenario rpv-muted", "data-testid": "scenario" }),
+      scenario: h("p", { class: "rgw-scenario rgw-muted", "data-testid": "scenario" }),
       silence: h("strong", { "data-testid": "silence-after", text: "–" }),
       disconnect: h("strong", { "data-testid": "disconnect-after", text: "–" }),
-      reloadNote: h("p", { class: "rpv-reload-note", "data-testid": "reload-note" }),
-      verdict: h("p", { class: "rpv-verdict", "data-testid": "verdict", "aria-live": "polite" }),
-      tip: h("div", { class: "rpv-tip", role: "tooltip", hidden: "" }),
+      reloadNote: h("p", { class: "rgw-reload-note", "data-testid": "reload-note" }),
+      verdict: h("p", { class: "rgw-verdict", "data-testid": "verdict", "aria-live": "polite" }),
+      tip: h("div", { class: "rgw-tip", role: "tooltip", hidden: "" }),
     };
-    const controls = h("form", { class: "rpv-controls", "aria-label": "Policy timeline settings" }, [
+    const controls = h("form", { class: "rgw-controls", "aria-label": "Policy timeline settings" }, [
       field("Gateway: code", ui.impl),
       field("Speed", ui.speed),
-      h("div", { class: "rpv-buttons" }, [ui.pause, ui.restart]),
+      h("div", { class: "rgw-buttons" }, [ui.pause, ui.restart]),
     ]);
     controls.addEventListener("submit", (e) => e.preventDefault());
-    const statusLine = h("div", { class: "rpv-statusline" }, [this.status, ui.clock, this.readyDot]);
-    const escalation = h("p", { class: "rpv-escalation" }, [
+    const statusLine = h("div", { class: "rgw-statusline" }, [this.status, ui.clock, this.readyDot]);
+    const escalation = h("p", { class: "rgw-escalation" }, [
       "A flood (refusals since the last accepted order or cancel) is answered Reject until it is ", ui.silence,
       " old, then Silent, then Disconnect from ", ui.disconnect, ".",
     ]);
-    const legend = h("p", { class: "rpv-legend" }, [
+    const legend = h("p", { class: "rgw-legend" }, [
       key("accept", "accepted"), key("reject", "reject (with retry-after)"), key("silent", "silent (dropped)"),
       key("disconnect", "disconnect"), key("flood", "flood phase"), key("reload", "reload"),
-      h("span", { class: "rpv-key" }, ["▾ flood begins · ◆ first silent · ▲ logged on"]),
+      h("span", { class: "rgw-key" }, ["▾ flood begins · ◆ first silent · ▲ logged on"]),
     ]);
-    const panels = h("div", { class: "rpv-panels" });
+    const panels = h("div", { class: "rgw-panels" });
     for (const side of SIDES) {
       const v = this.buildSide(side);
       this.sides.push(v);
       panels.appendChild(v.panel);
     }
-    this.el = h("div", { class: "rpv" }, [controls, statusLine, ui.scenario, escalation, this.error, legend, panels, ui.reloadNote, ui.verdict, ui.tip]);
+    this.el = h("div", { class: "rgw" }, [controls, statusLine, ui.scenario, escalation, this.error, legend, panels, ui.reloadNote, ui.verdict, ui.tip]);
     this.root.appendChild(this.el);
 
     ui.impl.addEventListener("change", () => { this.cfg.impl = ui.impl.value; this.restart(); });
@@ -212,18 +212,18 @@ class GatewayViz extends Viz {
    * @returns {SideView}
    */
   buildSide(side) {
-    const title = h("h3", { class: "rpv-title", "data-testid": side + "-title", text: side === "gate" ? "Cancels on their own budget" : "One shared budget" });
-    const budgets = h("p", { class: "rpv-muted rpv-budgets", "data-testid": side + "-budgets" });
+    const title = h("h3", { class: "rgw-title", "data-testid": side + "-title", text: side === "gate" ? "Cancels on their own budget" : "One shared budget" });
+    const budgets = h("p", { class: "rgw-muted rgw-budgets", "data-testid": side + "-budgets" });
     const cancels = figure(side + "-cancels", "Cancels in the flood", "accepted, of those sent while orders flood");
     const orders = figure(side + "-orders", "Orders refused in the flood", "reject, silent or disconnect, of those sent while orders flood");
     const heartbeats = figure(side + "-heartbeats", "Heartbeats refused", "of those sent while logged on");
     const disconnects = figure(side + "-disconnects", "Disconnects", "the client logs on again 1 s later");
-    const chart = h("canvas", { class: "rpv-chart", role: "img", "data-testid": side + "-chart",
+    const chart = h("canvas", { class: "rgw-chart", role: "img", "data-testid": side + "-chart",
       "aria-label": "Timeline of orders, cancels and heartbeats by outcome, with each refusal's retry-after, for " + title.textContent });
     chart.addEventListener("pointermove", (e) => this.hover(SIDES.indexOf(side), e));
     chart.addEventListener("pointerleave", () => { this.ui.tip.hidden = true; });
     const floods = h("tbody");
-    const table = h("table", { class: "rpv-table" }, [
+    const table = h("table", { class: "rgw-table" }, [
       h("caption", { text: "Floods that escalated (ages from the flood's first refusal)" }),
       h("thead", {}, [h("tr", {}, [
         h("th", { scope: "col", text: "began" }), h("th", { scope: "col", text: "last reject" }),
@@ -231,16 +231,16 @@ class GatewayViz extends Viz {
       ])]),
       floods,
     ]);
-    const floodNote = h("p", { class: "rpv-muted", "data-testid": side + "-flood-note" });
-    const log = h("ol", { class: "rpv-log", "aria-label": "The last refusals, newest first" });
-    const note = h("p", { class: "rpv-note", "data-testid": side + "-note" });
-    const panel = h("section", { class: "rpv-panel rpv-" + side, "data-testid": side + "-panel" }, [
-      h("div", { class: "rpv-head" }, [title, budgets]),
-      h("div", { class: "rpv-figs" }, [cancels.box, orders.box, heartbeats.box, disconnects.box]),
+    const floodNote = h("p", { class: "rgw-muted", "data-testid": side + "-flood-note" });
+    const log = h("ol", { class: "rgw-log", "aria-label": "The last refusals, newest first" });
+    const note = h("p", { class: "rgw-note", "data-testid": side + "-note" });
+    const panel = h("section", { class: "rgw-panel rgw-" + side, "data-testid": side + "-panel" }, [
+      h("div", { class: "rgw-head" }, [title, budgets]),
+      h("div", { class: "rgw-figs" }, [cancels.box, orders.box, heartbeats.box, disconnects.box]),
       chart,
-      h("div", { class: "rpv-details" }, [
-        h("div", { class: "rpv-floods scroll-cue", role: "region", "aria-label": "Floods that escalated", tabindex: "0" }, [table, floodNote]),
-        h("div", { class: "rpv-logbox", "data-testid": side + "-log" }, [h("p", { class: "rpv-loghead", text: "Last refusals" }), log]),
+      h("div", { class: "rgw-details" }, [
+        h("div", { class: "rgw-floods scroll-cue", role: "region", "aria-label": "Floods that escalated", tabindex: "0" }, [table, floodNote]),
+        h("div", { class: "rgw-logbox", "data-testid": side + "-log" }, [h("p", { class: "rgw-loghead", text: "Last refusals" }), log]),
       ]),
       note,
     ]);
@@ -311,7 +311,7 @@ class GatewayViz extends Viz {
       status = "Gateway: " + info.impl + ": not implemented yet. " + writeHint("gateway");
     }
     this.status.textContent = status;
-    this.status.classList.toggle("rpv-bad", info.stopped);
+    this.status.classList.toggle("rgw-bad", info.stopped);
     this.sides[0].title.textContent = "Cancels on their own budget: " + info.impl;
   }
 
@@ -445,22 +445,22 @@ class GatewayViz extends Viz {
     const nO = P.outcomes.length, info = this.info;
     this.state.forEach((st, si) => {
       const v = this.sides[si], stopped = st.stopped, c = st.counts;
-      v.panel.classList.toggle("rpv-stopped", stopped);
+      v.panel.classList.toggle("rgw-stopped", stopped);
       /** @param {number} kind */
       const refused = (kind) => (c[kind * nO + REJECT] || 0) + (c[kind * nO + SILENT] || 0) + (c[kind * nO + DISCONNECT] || 0);
       /** @param {number} kind */
       const sent = (kind) => refused(kind) + (c[kind * nO + ACCEPT] || 0);
       const f = st.inFlood;
       v.cancels.value.textContent = stopped ? "–" : int(f.cancelsOK) + " / " + int(f.cancels);
-      v.cancels.box.classList.toggle("rpv-hot", !stopped && f.cancels > f.cancelsOK);
-      v.cancels.box.classList.toggle("rpv-green", !stopped && f.cancels > 0 && f.cancels === f.cancelsOK);
+      v.cancels.box.classList.toggle("rgw-hot", !stopped && f.cancels > f.cancelsOK);
+      v.cancels.box.classList.toggle("rgw-green", !stopped && f.cancels > 0 && f.cancels === f.cancelsOK);
       v.orders.value.textContent = stopped ? "–" : int(f.ordersRefused) + " / " + int(f.orders);
       v.heartbeats.value.textContent = stopped ? "–" : int(refused(HEARTBEAT)) + " / " + int(sent(HEARTBEAT));
-      v.heartbeats.box.classList.toggle("rpv-hot", !stopped && refused(HEARTBEAT) > 0);
-      v.heartbeats.box.classList.toggle("rpv-green", !stopped && sent(HEARTBEAT) > 0 && refused(HEARTBEAT) === 0);
+      v.heartbeats.box.classList.toggle("rgw-hot", !stopped && refused(HEARTBEAT) > 0);
+      v.heartbeats.box.classList.toggle("rgw-green", !stopped && sent(HEARTBEAT) > 0 && refused(HEARTBEAT) === 0);
       const disc = [NEW_ORDER, MODIFY, CANCEL, HEARTBEAT].reduce((a, k) => a + (c[k * nO + DISCONNECT] || 0), 0);
       v.disconnects.value.textContent = stopped ? "–" : int(disc);
-      v.disconnects.box.classList.toggle("rpv-hot", !stopped && disc > 0);
+      v.disconnects.box.classList.toggle("rgw-hot", !stopped && disc > 0);
       this.floodRows(si);
       if (si === 0 && info && info.stopped) {
         v.note.textContent = "Stopped: " + info.status + ".";
@@ -509,7 +509,7 @@ class GatewayViz extends Viz {
       cells[2].textContent = fl.firstSilent >= 0 ? ms(fl.firstSilent) : "–";
       cells[3].textContent = fl.disconnect >= 0 ? ms(fl.disconnect) : "–";
       cells[4].textContent = fl.ended === "" ? "going on" : fl.ended === "accepted" ? "accept" : "disconnect";
-      cells[3].classList.toggle("rpv-hot", fl.disconnect >= 0);
+      cells[3].classList.toggle("rgw-hot", fl.disconnect >= 0);
     }
     const short = st.floods.length - escalated.length;
     v.floodNote.textContent = st.stopped ? "–" : st.floods.length === 0 ? "No flood yet." :

@@ -25,31 +25,31 @@ const SIDES = ["leaky", "tree"]; // in the order of the encoding
 
 /** @type {import("./common.js").ColorVars} */
 const COLORS = {
-  leaky: ["--rnv-leaky", "#b8452f"],
-  tree: ["--rnv-tree", "#1f7a4a"],
-  grid: ["--rnv-grid", "#e4e1d8"],
-  text: ["--rnv-text", "#56606c"],
-  bad: ["--rnv-bad", "#9b2417"],
+  leaky: ["--rhv-leaky", "#b8452f"],
+  tree: ["--rhv-tree", "#1f7a4a"],
+  grid: ["--rhv-grid", "#e4e1d8"],
+  text: ["--rhv-text", "#56606c"],
+  bad: ["--rhv-bad", "#9b2417"],
 };
 
 /**
  * @param {string} label
  * @param {HTMLElement} control
  */
-function field(label, control) { return vizField("rnv", label, control); }
+function field(label, control) { return vizField("rhv", label, control); }
 
 /**
  * @param {string} testid
  * @param {string} label
  * @param {string} note
  */
-function figure(testid, label, note) { return vizFigure("rnv", testid, label, note); }
+function figure(testid, label, note) { return vizFigure("rhv", testid, label, note); }
 
 /**
  * @param {string} swatch
  * @param {string} text
  */
-function key(swatch, text) { return vizKey("rnv", swatch, text); }
+function key(swatch, text) { return vizKey("rhv", swatch, text); }
 
 /** @param {number} x */
 function int(x) { return Math.round(x).toLocaleString("en"); }
@@ -96,7 +96,7 @@ function int(x) { return Math.round(x).toLocaleString("en"); }
 class HierarchyViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
-    super(root, "rnv", COLORS, MAX_DT_MS);
+    super(root, "rhv", COLORS, MAX_DT_MS);
     this.code = "exercises/hierarchy: Tree.Add, TryAcquire, Available";
     /** @type {lab.HierarchyConfig} */
     this.cfg = { impl: "reference", seed: Number(root.getAttribute("data-seed") || 1) };
@@ -122,28 +122,28 @@ class HierarchyViz extends Viz {
       pause: h("button", { type: "button", "data-testid": "pause", "aria-pressed": "false", text: "Pause" }),
       restart: h("button", { type: "button", "data-testid": "restart", text: "Restart" }),
       clock: h("strong", { "data-testid": "clock", text: "t = 0.0 s" }),
-      load: h("span", { class: "rnv-muted", "data-testid": "load", text: "" }),
-      verdict: h("p", { class: "rnv-verdict", "data-testid": "verdict", "aria-live": "polite" }),
-      chart: h("canvas", { class: "rnv-chart", role: "img", "aria-label": "Tokens lost and refusals by a session's own bucket over time, for both hierarchies" }),
+      load: h("span", { class: "rhv-muted", "data-testid": "load", text: "" }),
+      verdict: h("p", { class: "rhv-verdict", "data-testid": "verdict", "aria-live": "polite" }),
+      chart: h("canvas", { class: "rhv-chart", role: "img", "aria-label": "Tokens lost and refusals by a session's own bucket over time, for both hierarchies" }),
     };
-    const controls = h("form", { class: "rnv-controls", "aria-label": "Hierarchy leak settings" }, [
+    const controls = h("form", { class: "rhv-controls", "aria-label": "Hierarchy leak settings" }, [
       field("All or nothing: code", ui.impl),
       field("Speed", ui.speed),
-      h("div", { class: "rnv-buttons" }, [ui.pause, ui.restart]),
+      h("div", { class: "rhv-buttons" }, [ui.pause, ui.restart]),
     ]);
     controls.addEventListener("submit", (e) => e.preventDefault());
-    const statusLine = h("div", { class: "rnv-statusline" }, [this.status, ui.clock, ui.load, this.readyDot]);
-    const panels = h("div", { class: "rnv-panels" });
+    const statusLine = h("div", { class: "rhv-statusline" }, [this.status, ui.clock, ui.load, this.readyDot]);
+    const panels = h("div", { class: "rhv-panels" });
     for (const side of SIDES) {
       const v = this.buildSide(side);
       this.sides.push(v);
       panels.appendChild(v.panel);
     }
-    const legend = h("p", { class: "rnv-legend" }, [
+    const legend = h("p", { class: "rhv-legend" }, [
       key("leaky", "charge as you go"), key("tree", "all or nothing"),
       key("lost", "solid: tokens lost"), key("own", "dashed: refused by the session's own bucket"),
     ]);
-    this.el = h("div", { class: "rnv" }, [controls, statusLine, this.error, panels, ui.verdict, ui.chart, legend]);
+    this.el = h("div", { class: "rhv" }, [controls, statusLine, this.error, panels, ui.verdict, ui.chart, legend]);
     this.root.appendChild(this.el);
 
     ui.impl.addEventListener("change", () => { this.cfg.impl = ui.impl.value; this.restart(); });
@@ -160,7 +160,7 @@ class HierarchyViz extends Viz {
    * @returns {SideView}
    */
   buildSide(side) {
-    const title = h("h3", { class: "rnv-title", "data-testid": side + "-title", text: side === "leaky" ? "Charge as you go" : "All or nothing" });
+    const title = h("h3", { class: "rhv-title", "data-testid": side + "-title", text: side === "leaky" ? "Charge as you go" : "All or nothing" });
     const lost = figure(side + "-lost", "Tokens lost", side === "leaky" ? "taken for messages never sent" : "missing against what it accepted");
     const throttled = figure(side + "-own", "Own-bucket refusals", "a session refused by its own bucket");
     /** @type {NodeView[]} */
@@ -170,18 +170,18 @@ class HierarchyViz extends Viz {
      * @param {string} cls
      */
     const node = (name, cls) => {
-      const fill = h("span", { class: "rnv-fill" });
-      const value = h("span", { class: "rnv-node-value", text: "–" });
-      const box = h("div", { class: "rnv-node " + cls }, [
-        h("span", { class: "rnv-node-name", text: name }), h("span", { class: "rnv-bar" }, [fill]), value,
+      const fill = h("span", { class: "rhv-fill" });
+      const value = h("span", { class: "rhv-node-value", text: "–" });
+      const box = h("div", { class: "rhv-node " + cls }, [
+        h("span", { class: "rhv-node-name", text: name }), h("span", { class: "rhv-bar" }, [fill]), value,
       ]);
       nodes.push({ box, fill, value, capacity: 1 });
       return box;
     };
-    const tree = h("div", { class: "rnv-tree", role: "group", "aria-label": "Tokens available at each level" }, [
-      h("div", { class: "rnv-row" }, [node("firm", "rnv-firm")]),
-      h("div", { class: "rnv-row" }, [node("account", "rnv-account")]),
-      h("div", { class: "rnv-row rnv-sessions" }, [node("session 1", "rnv-s"), node("session 2", "rnv-s"), node("session 3", "rnv-s")]),
+    const tree = h("div", { class: "rhv-tree", role: "group", "aria-label": "Tokens available at each level" }, [
+      h("div", { class: "rhv-row" }, [node("firm", "rhv-firm")]),
+      h("div", { class: "rhv-row" }, [node("account", "rhv-account")]),
+      h("div", { class: "rhv-row rhv-sessions" }, [node("session 1", "rhv-s"), node("session 2", "rhv-s"), node("session 3", "rhv-s")]),
     ]);
     /** @type {SessionRow[]} */
     const rows = [];
@@ -190,23 +190,23 @@ class HierarchyViz extends Viz {
       /** @param {string} id */
       const cell = (id) => h("td", { "data-testid": side + "-s" + i + "-" + id, text: "–" });
       const r = {
-        name: h("th", { scope: "row", class: "rnv-sname", text: "session " + (i + 1) }),
+        name: h("th", { scope: "row", class: "rhv-sname", text: "session " + (i + 1) }),
         rate: cell("rate"), own: cell("own"), above: cell("above"), gaveUp: cell("gaveup"), row: h("tr"),
       };
       r.row.append(r.name, r.rate, r.own, r.above, r.gaveUp);
       rows.push(r);
       body.appendChild(r.row);
     }
-    const table = h("table", { class: "rnv-table" }, [
+    const table = h("table", { class: "rhv-table" }, [
       h("thead", {}, [h("tr", {}, [
         h("th", { scope: "col", text: "session" }), h("th", { scope: "col", text: "accepted / budget" }),
         h("th", { scope: "col", text: "refused: own" }), h("th", { scope: "col", text: "above" }), h("th", { scope: "col", text: "gave up" }),
       ])]),
       body,
     ]);
-    const note = h("p", { class: "rnv-note", "data-testid": side + "-note" });
-    const panel = h("section", { class: "rnv-panel rnv-" + side, "data-testid": side + "-panel" }, [
-      title, h("div", { class: "rnv-figs" }, [lost.box, throttled.box]), tree, table, note,
+    const note = h("p", { class: "rhv-note", "data-testid": side + "-note" });
+    const panel = h("section", { class: "rhv-panel rhv-" + side, "data-testid": side + "-panel" }, [
+      title, h("div", { class: "rhv-figs" }, [lost.box, throttled.box]), tree, table, note,
     ]);
     return { panel, title, lost, throttled, nodes, rows, note };
   }
@@ -262,7 +262,7 @@ class HierarchyViz extends Viz {
       status = "All or nothing: " + info.impl + ": not implemented yet. " + writeHint("hierarchy");
     }
     this.status.textContent = status;
-    this.status.classList.toggle("rnv-bad", info.stopped);
+    this.status.classList.toggle("rhv-bad", info.stopped);
     this.sides[1].title.textContent = "All or nothing: " + info.impl;
   }
 
@@ -302,7 +302,7 @@ class HierarchyViz extends Viz {
     this.sides.forEach((v, si) => {
       const o = L.header + si * L.sideFields;
       const stopped = f[o + L.stopped] === 1;
-      v.panel.classList.toggle("rnv-stopped", stopped);
+      v.panel.classList.toggle("rhv-stopped", stopped);
       const lost = f[o + L.lost];
       let own = 0;
       const rows = [];
@@ -316,7 +316,7 @@ class HierarchyViz extends Viz {
         r.own.textContent = stopped ? "–" : int(ownN);
         r.above.textContent = stopped ? "–" : int(above);
         r.gaveUp.textContent = stopped ? "–" : int(f[so + L.gaveUp]);
-        r.own.classList.toggle("rnv-hot", !stopped && ownN > 0);
+        r.own.classList.toggle("rhv-hot", !stopped && ownN > 0);
         rows.push({ name: S.name, rate, budget: S.rate, own: ownN });
       }
       perSide.push(rows);
@@ -324,13 +324,13 @@ class HierarchyViz extends Viz {
         const n = v.nodes[i], a = f[o + L.available + i];
         n.value.textContent = stopped ? "–" : a + " / " + n.capacity;
         n.fill.style.width = stopped ? "0" : Math.min(100, (100 * a) / n.capacity) + "%";
-        n.box.classList.toggle("rnv-empty", !stopped && a < 1);
+        n.box.classList.toggle("rhv-empty", !stopped && a < 1);
       }
       v.lost.value.textContent = stopped ? "–" : int(lost);
-      v.lost.box.classList.toggle("rnv-hot", lost > 0);
-      v.lost.box.classList.toggle("rnv-green", !stopped && lost === 0 && tSec > 0);
+      v.lost.box.classList.toggle("rhv-hot", lost > 0);
+      v.lost.box.classList.toggle("rhv-green", !stopped && lost === 0 && tSec > 0);
       v.throttled.value.textContent = stopped ? "–" : int(own);
-      v.throttled.box.classList.toggle("rnv-hot", own > 0);
+      v.throttled.box.classList.toggle("rhv-hot", own > 0);
       sample.lost.push(stopped ? NaN : lost);
       sample.own.push(stopped ? NaN : own);
     });

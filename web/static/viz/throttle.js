@@ -42,41 +42,41 @@ const LEVEL_IDS = ["low", "normal", "high"];
 
 /** @type {import("./common.js").ColorVars} */
 const COLORS = {
-  accepted: ["--rov-accepted", "#3d9a62"],
-  paused: ["--rov-paused", "#c0392b"],
-  degraded: ["--rov-degraded", "#7b5cb8"],
-  rate: ["--rov-rate", "#d08a12"],
-  other: ["--rov-other", "#1d232b"],
-  stNormal: ["--rov-st-normal", "#e4f3e8"],
-  stDegraded: ["--rov-st-degraded", "#ece4f8"],
-  stPaused: ["--rov-st-paused", "#f8dcd8"],
-  low: ["--rov-low", "#e3eef9"],
-  high: ["--rov-high", "#fbefd9"],
-  max: ["--rov-max", "#1d5fa8"],
-  grid: ["--rov-grid", "#e4e1d8"],
-  text: ["--rov-text", "#56606c"],
-  future: ["--rov-future", "rgba(128, 128, 128, 0.12)"],
-  bad: ["--rov-bad", "#9b2417"],
+  accepted: ["--rtv-accepted", "#3d9a62"],
+  paused: ["--rtv-paused", "#c0392b"],
+  degraded: ["--rtv-degraded", "#7b5cb8"],
+  rate: ["--rtv-rate", "#d08a12"],
+  other: ["--rtv-other", "#1d232b"],
+  stNormal: ["--rtv-st-normal", "#e4f3e8"],
+  stDegraded: ["--rtv-st-degraded", "#ece4f8"],
+  stPaused: ["--rtv-st-paused", "#f8dcd8"],
+  low: ["--rtv-low", "#e3eef9"],
+  high: ["--rtv-high", "#fbefd9"],
+  max: ["--rtv-max", "#1d5fa8"],
+  grid: ["--rtv-grid", "#e4e1d8"],
+  text: ["--rtv-text", "#56606c"],
+  future: ["--rtv-future", "rgba(128, 128, 128, 0.12)"],
+  bad: ["--rtv-bad", "#9b2417"],
 };
 
 /**
  * @param {string} label
  * @param {HTMLElement} control
  */
-function field(label, control) { return vizField("rov", label, control); }
+function field(label, control) { return vizField("rtv", label, control); }
 
 /**
  * @param {string} testid
  * @param {string} label
  * @param {string} note
  */
-function figure(testid, label, note) { return vizFigure("rov", testid, label, note); }
+function figure(testid, label, note) { return vizFigure("rtv", testid, label, note); }
 
 /**
  * @param {string} swatch
  * @param {string} text
  */
-function key(swatch, text) { return vizKey("rov", swatch, text); }
+function key(swatch, text) { return vizKey("rtv", swatch, text); }
 
 /** @param {number} x */
 function int(x) { return Math.round(x).toLocaleString("en"); }
@@ -157,7 +157,7 @@ function newRunState() {
 class ThrottleViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
-    super(root, "rov", COLORS, MAX_DT_MS);
+    super(root, "rtv", COLORS, MAX_DT_MS);
     this.code = "exercises/throttle: the Gate's methods";
     /** @type {lab.ThrottleSimConfig} */
     this.cfg = { impl: "reference", preset: root.getAttribute("data-preset") || "", seed: 1 };
@@ -192,21 +192,21 @@ class ThrottleViz extends Viz {
       hold: h("button", { type: "button", "data-testid": "hold", "aria-pressed": "false", text: "Hold time" }),
       restart: h("button", { type: "button", "data-testid": "restart", text: "Restart" }),
       clock: h("strong", { "data-testid": "clock", text: "t = 0 s" }),
-      opPause: h("button", { type: "button", class: "rov-op rov-op-pause", "data-testid": "op-pause", text: "Pause" }),
-      opDegrade: h("button", { type: "button", class: "rov-op rov-op-degrade", "data-testid": "op-degrade", text: "Degrade" }),
-      opNormal: h("button", { type: "button", class: "rov-op rov-op-normal", "data-testid": "op-normal", text: "Normal" }),
-      opNote: h("p", { class: "rov-muted", "data-testid": "op-note" }),
-      story: h("p", { class: "rov-story", "data-testid": "story" }),
-      chart: h("canvas", { class: "rov-chart", role: "img", "data-testid": "timeline",
+      opPause: h("button", { type: "button", class: "rtv-op rtv-op-pause", "data-testid": "op-pause", text: "Pause" }),
+      opDegrade: h("button", { type: "button", class: "rtv-op rtv-op-degrade", "data-testid": "op-degrade", text: "Degrade" }),
+      opNormal: h("button", { type: "button", class: "rtv-op rtv-op-normal", "data-testid": "op-normal", text: "Normal" }),
+      opNote: h("p", { class: "rtv-muted", "data-testid": "op-note" }),
+      story: h("p", { class: "rtv-story", "data-testid": "story" }),
+      chart: h("canvas", { class: "rtv-chart", role: "img", "data-testid": "timeline",
         "aria-label": "Timeline of every write by address, coloured by what decided it, under the breaker's state and above the global MaxCalls and congestion level" }),
-      dash: h("dl", { class: "rov-dash-list" }),
+      dash: h("dl", { class: "rtv-dash-list" }),
       addrs: h("tbody"),
       byState: h("tbody"),
       byLevel: h("tbody"),
       periods: h("tbody"),
-      periodNote: h("p", { class: "rov-muted", "data-testid": "period-note" }),
-      log: h("ol", { class: "rov-log", "data-testid": "log", "aria-label": "The latest decisions, newest first" }),
-      verdict: h("p", { class: "rov-verdict", "data-testid": "verdict", "aria-live": "polite" }),
+      periodNote: h("p", { class: "rtv-muted", "data-testid": "period-note" }),
+      log: h("ol", { class: "rtv-log", "data-testid": "log", "aria-label": "The latest decisions, newest first" }),
+      verdict: h("p", { class: "rtv-verdict", "data-testid": "verdict", "aria-live": "polite" }),
     };
     this.figs = {
       unattributed: figure("unattributed", "Refusals by no rule", "an error that is none of the three"),
@@ -222,29 +222,29 @@ class ThrottleViz extends Viz {
       this.dashValues[id] = dd;
       ui.dash.append(h("dt", { text: label }), dd);
     }
-    const controls = h("form", { class: "rov-controls", "aria-label": "Console settings" }, [
+    const controls = h("form", { class: "rtv-controls", "aria-label": "Console settings" }, [
       field("Preset", ui.preset),
       field("Gate: code", ui.impl),
       field("Speed", ui.speed),
-      h("div", { class: "rov-buttons" }, [ui.hold, ui.restart]),
+      h("div", { class: "rtv-buttons" }, [ui.hold, ui.restart]),
     ]);
     controls.addEventListener("submit", (e) => e.preventDefault());
-    const statusLine = h("div", { class: "rov-statusline" }, [this.status, ui.clock, this.readyDot]);
-    const console_ = h("section", { class: "rov-console", "aria-label": "The operator's switch" }, [
-      h("p", { class: "rov-console-head", text: "Operator" }),
-      h("div", { class: "rov-ops" }, [ui.opPause, ui.opDegrade, ui.opNormal]),
+    const statusLine = h("div", { class: "rtv-statusline" }, [this.status, ui.clock, this.readyDot]);
+    const console_ = h("section", { class: "rtv-console", "aria-label": "The operator's switch" }, [
+      h("p", { class: "rtv-console-head", text: "Operator" }),
+      h("div", { class: "rtv-ops" }, [ui.opPause, ui.opDegrade, ui.opNormal]),
       ui.opNote,
     ]);
-    const legend = h("p", { class: "rov-legend" }, [
+    const legend = h("p", { class: "rtv-legend" }, [
       key("accepted", "accepted"), key("paused", "refused: paused"), key("degraded", "refused: degraded cap"),
       key("rate", "refused: rate limit"), key("other", "refused by no rule"),
       key("max", "global MaxCalls"), key("high", "congestion High"), key("low", "congestion Low"),
     ]);
-    const dashboard = h("section", { class: "rov-dash", "data-testid": "dashboard", "aria-label": "Status, as the gate reports it now" }, [
-      h("p", { class: "rov-dash-head" }, ["Status(", h("span", { "data-testid": "status-at", text: "0 s" }), ")"]),
+    const dashboard = h("section", { class: "rtv-dash", "data-testid": "dashboard", "aria-label": "Status, as the gate reports it now" }, [
+      h("p", { class: "rtv-dash-head" }, ["Status(", h("span", { "data-testid": "status-at", text: "0 s" }), ")"]),
       ui.dash,
     ]);
-    const addrTable = h("table", { class: "rov-table", "data-testid": "addresses" }, [
+    const addrTable = h("table", { class: "rtv-table", "data-testid": "addresses" }, [
       h("caption", { text: "The addresses and what decided their writes" }),
       h("thead", {}, [h("tr", {}, [
         h("th", { scope: "col", text: "address" }), h("th", { scope: "col", text: "rate limit" }),
@@ -259,29 +259,29 @@ class ThrottleViz extends Viz {
      * @param {string} first
      * @param {HTMLTableSectionElement} body
      */
-    const matrix = (caption, testid, first, body) => h("table", { class: "rov-table rov-matrix", "data-testid": testid }, [
+    const matrix = (caption, testid, first, body) => h("table", { class: "rtv-table rtv-matrix", "data-testid": testid }, [
       h("caption", { text: caption }),
       h("thead", {}, [h("tr", {}, [first, "accepted", "paused", "degraded cap", "rate limit", "no rule"].map((t) => h("th", { scope: "col", text: t })))]),
       body,
     ]);
-    const periodTable = h("table", { class: "rov-table", "data-testid": "periods" }, [
+    const periodTable = h("table", { class: "rtv-table", "data-testid": "periods" }, [
       h("caption", { text: "Degraded and Paused periods" }),
       h("thead", {}, [h("tr", {}, ["state", "began", "recovery due", "ended", "by", "last seen in it"].map((t) => h("th", { scope: "col", text: t })))]),
       ui.periods,
     ]);
-    this.el = h("div", { class: "rov" }, [
+    this.el = h("div", { class: "rtv" }, [
       controls, statusLine, ui.story, this.error,
       legend, ui.chart,
-      h("div", { class: "rov-main" }, [console_, dashboard]),
-      h("div", { class: "rov-figs" }, [this.figs.unattributed.box, this.figs.pausedPassed.box, this.figs.whiteCapped.box, this.figs.highMoved.box]),
+      h("div", { class: "rtv-main" }, [console_, dashboard]),
+      h("div", { class: "rtv-figs" }, [this.figs.unattributed.box, this.figs.pausedPassed.box, this.figs.whiteCapped.box, this.figs.highMoved.box]),
       ui.verdict,
-      h("div", { class: "rov-details" }, [
-        h("div", { class: "rov-scroll scroll-cue", role: "region", "aria-label": "Addresses", tabindex: "0" }, [addrTable]),
-        h("div", { class: "rov-scroll scroll-cue", role: "region", "aria-label": "Periods", tabindex: "0" }, [periodTable, ui.periodNote]),
-        h("div", { class: "rov-scroll scroll-cue", role: "region", "aria-label": "Decisions by state", tabindex: "0" }, [matrix("Decisions by the state at the call", "by-state", "state", ui.byState)]),
-        h("div", { class: "rov-scroll scroll-cue", role: "region", "aria-label": "Decisions by congestion level", tabindex: "0" }, [matrix("Decisions by the congestion level at the call", "by-level", "level", ui.byLevel)]),
+      h("div", { class: "rtv-details" }, [
+        h("div", { class: "rtv-scroll scroll-cue", role: "region", "aria-label": "Addresses", tabindex: "0" }, [addrTable]),
+        h("div", { class: "rtv-scroll scroll-cue", role: "region", "aria-label": "Periods", tabindex: "0" }, [periodTable, ui.periodNote]),
+        h("div", { class: "rtv-scroll scroll-cue", role: "region", "aria-label": "Decisions by state", tabindex: "0" }, [matrix("Decisions by the state at the call", "by-state", "state", ui.byState)]),
+        h("div", { class: "rtv-scroll scroll-cue", role: "region", "aria-label": "Decisions by congestion level", tabindex: "0" }, [matrix("Decisions by the congestion level at the call", "by-level", "level", ui.byLevel)]),
       ]),
-      h("div", { class: "rov-logbox" }, [h("p", { class: "rov-loghead", text: "Latest decisions" }), ui.log]),
+      h("div", { class: "rtv-logbox" }, [h("p", { class: "rtv-loghead", text: "Latest decisions" }), ui.log]),
     ]);
     this.root.appendChild(this.el);
     this.buildMatrix(ui.byState, "state", ["Normal", "Degraded", "Paused"]);
@@ -391,7 +391,7 @@ class ThrottleViz extends Viz {
       status = "Gate: " + info.impl + ": not implemented yet. " + writeHint("throttle");
     }
     this.status.textContent = status;
-    this.status.classList.toggle("rov-bad", info.stopped);
+    this.status.classList.toggle("rtv-bad", info.stopped);
     for (const b of [this.ui.opPause, this.ui.opDegrade, this.ui.opNormal]) b.disabled = info.stopped || this.done;
   }
 
@@ -517,21 +517,21 @@ class ThrottleViz extends Viz {
         level: LEVEL_IDS[e.level] || String(e.level), max: String(e.max), limit: String(e.limit), used: String(e.used),
       });
       const limit = e.limit === 0 ? "whitelisted" : e.used + " of " + e.limit + " in its window";
-      li.className = "rov-l-" + (OUTCOME_IDS[e.outcome] || "other");
+      li.className = "rtv-l-" + (OUTCOME_IDS[e.outcome] || "other");
       li.textContent = sec(e.at) + " · " + (a ? a.name : "address " + e.addr) + ": " + (O.outcomes[e.outcome] || "outcome " + e.outcome) +
         " (" + stateName(e.state) + ", " + (O.levels[e.level] || "?") + " load, MaxCalls " + e.max + "; " + limit + ")";
     } else if (e.kind === L.kindKeeper) {
       Object.assign(li.dataset, { kind: "keeper", level: LEVEL_IDS[e.aLevel] || String(e.aLevel), max: String(e.aMax), before: String(e.max) });
-      li.className = "rov-l-keeper";
+      li.className = "rtv-l-keeper";
       li.textContent = sec(e.at) + " · keeper: congestion " + (O.levels[e.level] || "?") + " → " + (O.levels[e.aLevel] || "?") +
         (e.aMax !== e.max ? ", MaxCalls " + e.max + " → " + e.aMax : ", MaxCalls stays " + e.aMax);
     } else if (e.kind === L.kindOperator) {
       Object.assign(li.dataset, { kind: "operator", state: STATE_IDS[e.aState] || String(e.aState), recoverAt: String(e.recoverAt) });
-      li.className = "rov-l-operator";
+      li.className = "rtv-l-operator";
       li.textContent = sec(e.at) + " · operator: " + stateName(e.state) + " → " + stateName(e.aState) + (e.recoverAt ? ", recovers at " + sec(e.recoverAt) : "");
     } else {
       Object.assign(li.dataset, { kind: "recovered", since: String(e.since), lastSeen: String(e.lastSeen) });
-      li.className = "rov-l-recovered";
+      li.className = "rtv-l-recovered";
       li.textContent = exact(e.at) + " · recovered by itself: " + stateName(e.state) + " since " + sec(e.since) + " is Normal (still " + stateName(e.state) + " at " + exact(e.lastSeen) + ")";
     }
     this.ui.log.insertBefore(li, this.ui.log.firstChild);
@@ -547,7 +547,7 @@ class ThrottleViz extends Viz {
     const sv = st.status;
     const statusAt = /** @type {HTMLElement | null} */ (this.el.querySelector('[data-testid="status-at"]'));
     if (statusAt) statusAt.textContent = sec(this.tNs);
-    const dash = /** @type {HTMLElement | null} */ (this.el.querySelector(".rov-dash"));
+    const dash = /** @type {HTMLElement | null} */ (this.el.querySelector(".rtv-dash"));
     if (!sv) {
       for (const k in d) d[k].textContent = "–";
       if (dash) dash.dataset.state = "";
@@ -555,13 +555,13 @@ class ThrottleViz extends Viz {
       const S = (/** @type {number} */ k) => sv[k];
       const state = S(L.stState), level = S(L.stLevel), ra = S(L.stRecoverAt);
       d["status-state"].textContent = (O.states[state] || "state " + state).replace(/^./, (c) => c.toUpperCase());
-      d["status-state"].className = "rov-badge rov-badge-" + (STATE_IDS[state] || "other");
+      d["status-state"].className = "rtv-badge rtv-badge-" + (STATE_IDS[state] || "other");
       if (dash) dash.dataset.state = STATE_IDS[state] || "";
       d["status-recover"].textContent = ra > 0 ? sec(ra) + " (in " + sec(Math.max(0, ra - this.tNs)) + ")" : "none pending";
       d["status-degraded"].textContent = S(L.stDegradedWrites) + " of " + S(L.stDegradedLimit) + (state === DEGRADED ? "" : " (counted while Degraded)");
       d["status-max"].textContent = S(L.stMaxCalls) + " per " + sec(S(L.stWindow)) + (S(L.stMaxCalls) !== P.rate.maxCalls ? " (configured " + P.rate.maxCalls + ")" : "");
       d["status-level"].textContent = (O.levels[level] || "?").replace(/^./, (c) => c.toUpperCase());
-      d["status-level"].className = "rov-badge rov-badge-" + (LEVEL_IDS[level] || "other");
+      d["status-level"].className = "rtv-badge rtv-badge-" + (LEVEL_IDS[level] || "other");
       d["status-congestion"].textContent = "window " + sec(S(L.stCWindow)) + "; Low < " + S(L.stLowBelow) + ", High > " + S(L.stHighAbove) +
         "; −" + S(L.stReduceBps) + " / +" + S(L.stIncreaseBps) + " bps; [" + S(L.stMinMaxCalls) + ", " + S(L.stMaxMaxCalls) + "]";
     }
@@ -569,33 +569,33 @@ class ThrottleViz extends Viz {
     const stopped = st.stopped;
     const other = st.byState.reduce((a, r) => a + r[OTHER], 0);
     this.figs.unattributed.value.textContent = stopped && st.events.length === 0 ? "–" : int(other);
-    this.figs.unattributed.box.classList.toggle("rov-hot", other > 0);
+    this.figs.unattributed.box.classList.toggle("rtv-hot", other > 0);
     const pausedOK = st.byState[PAUSE][ACCEPTED], pausedAll = st.byState[PAUSE].reduce((a, x) => a + x, 0);
     this.figs.pausedPassed.value.textContent = pausedAll === 0 ? "–" : int(pausedOK) + " of " + int(pausedAll);
-    this.figs.pausedPassed.box.classList.toggle("rov-hot", pausedOK > 0);
-    this.figs.pausedPassed.box.classList.toggle("rov-green", pausedAll > 0 && pausedOK === 0);
+    this.figs.pausedPassed.box.classList.toggle("rtv-hot", pausedOK > 0);
+    this.figs.pausedPassed.box.classList.toggle("rtv-green", pausedAll > 0 && pausedOK === 0);
     const wi = P.addresses.findIndex((a) => a.whitelisted);
     const c = st.counts, nO = OUTCOME_IDS.length;
     const wCap = wi >= 0 ? c[wi * nO + DEGRADED_CAP] || 0 : 0;
     this.figs.whiteCapped.value.textContent = wi < 0 ? "–" : int(wCap);
-    this.figs.whiteCapped.box.classList.toggle("rov-green", wCap > 0);
+    this.figs.whiteCapped.box.classList.toggle("rtv-green", wCap > 0);
     this.figs.highMoved.value.textContent = st.highRate === 0 ? "–" : int(st.highMoved) + " of " + int(st.highRate);
-    this.figs.highMoved.box.classList.toggle("rov-green", st.highRate > 0 && st.highMoved === st.highRate);
+    this.figs.highMoved.box.classList.toggle("rtv-green", st.highRate > 0 && st.highMoved === st.highRate);
     // The addresses.
     const rows = this.ui.addrs.rows;
     P.addresses.forEach((a, i) => {
       let row = rows[i];
       if (!row) {
         row = h("tr", { "data-testid": "addr" + i });
-        row.appendChild(h("th", { scope: "row" }, [h("span", { class: "rov-addr-name", text: a.name }), " ", h("code", { text: a.addr })]));
-        row.appendChild(h("td", { class: "rov-rule", text: a.whitelisted ? "whitelisted: none" : a.override ? "own: " + rateText(a.override) : "global" }));
+        row.appendChild(h("th", { scope: "row" }, [h("span", { class: "rtv-addr-name", text: a.name }), " ", h("code", { text: a.addr })]));
+        row.appendChild(h("td", { class: "rtv-rule", text: a.whitelisted ? "whitelisted: none" : a.override ? "own: " + rateText(a.override) : "global" }));
         for (const o of OUTCOME_IDS) row.appendChild(h("td", { "data-testid": "addr" + i + "-" + o }));
         this.ui.addrs.appendChild(row);
       }
       OUTCOME_IDS.forEach((_, o) => {
         const cell = row.cells[2 + o], x = c[i * nO + o] || 0;
         cell.textContent = int(x);
-        cell.classList.toggle("rov-zero", x === 0);
+        cell.classList.toggle("rtv-zero", x === 0);
       });
     });
     // The matrices.
@@ -604,7 +604,7 @@ class ThrottleViz extends Viz {
         const cell = this.el.querySelector('[data-testid="' + prefix + "-" + id + "-" + o + '"]');
         if (cell) {
           cell.textContent = int(m[r][k]);
-          cell.classList.toggle("rov-zero", m[r][k] === 0);
+          cell.classList.toggle("rtv-zero", m[r][k] === 0);
         }
       }));
     }
@@ -635,8 +635,8 @@ class ThrottleViz extends Viz {
       cells[3].textContent = p.end < 0 ? "going on" : p.ended === "ttl" ? exact(p.end) : sec(p.end);
       cells[4].textContent = p.ended === "ttl" ? "its TTL" : p.ended === "operator" ? "the operator" : "–";
       cells[5].textContent = p.lastSeen >= 0 ? exact(p.lastSeen) : "–";
-      cells[3].classList.toggle("rov-good", p.ended === "ttl" && p.end === p.recoverAt);
-      cells[3].classList.toggle("rov-hot", p.ended === "ttl" && p.end !== p.recoverAt);
+      cells[3].classList.toggle("rtv-good", p.ended === "ttl" && p.end === p.recoverAt);
+      cells[3].classList.toggle("rtv-hot", p.ended === "ttl" && p.end !== p.recoverAt);
     });
     const ttl = st.periods.filter((p) => p.ended === "ttl");
     const exactly = ttl.filter((p) => p.end === p.recoverAt && p.lastSeen === p.end - 1).length;
