@@ -75,7 +75,7 @@ func TestGovernorStepFitsTheBuffer(t *testing.T) {
 	}
 }
 
-func TestGradientStepMatchesLab(t *testing.T) {
+func TestGradient2StepMatchesLab(t *testing.T) {
 	s := newJS(t, "newGradient2Sim", map[string]any{"impl": "reference", "seed": 2})
 	cfg := gradient2.DefaultConfig()
 	cfg.Seed = 2
