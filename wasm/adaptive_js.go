@@ -6,8 +6,8 @@ import (
 	"syscall/js"
 
 	"ratelab/lab/adaptive"
-	"ratelab/lab/backpressure"
-	"ratelab/lab/gradient"
+	"ratelab/lab/governor"
+	"ratelab/lab/gradient2"
 	"ratelab/lab/target"
 )
 
@@ -29,40 +29,40 @@ func governorAPI() map[string]any {
 	return map[string]any{
 		"targets":  targets,
 		"actions":  actions,
-		"windowNs": backpressure.WindowNs,
+		"windowNs": governor.WindowNs,
 		"maxSteps": maxStepWindows,
-		"maxBytes": backpressure.MaxStepBytes(maxStepWindows),
+		"maxBytes": governor.MaxStepBytes(maxStepWindows),
 		"layout": map[string]any{
-			"count": backpressure.StepCount, "stopped": backpressure.StepStopped,
-			"offer": backpressure.StepOffer, "lastBad": backpressure.StepLastBad,
-			"capacity": backpressure.StepCapacity, "windows": backpressure.StepWindows,
-			"header": backpressure.StepHeader, "fields": backpressure.WindowFields,
-			"index": backpressure.WinIndex, "windowOffer": backpressure.WinOffer,
-			"slots": backpressure.WinSlots, "windowCapacity": backpressure.WinCapacity,
-			"attempts": backpressure.WinAttempts, "failures": backpressure.WinAttemptFailures,
-			"retries": backpressure.WinRetries, "ok": backpressure.WinRequestsOK,
-			"failed": backpressure.WinRequestsFailed, "action": backpressure.WinAction,
-			"next": backpressure.WinNextOffer, "windowLastBad": backpressure.WinLastBad,
-			"reasonBytes": backpressure.WinReasonBytes,
+			"count": governor.StepCount, "stopped": governor.StepStopped,
+			"offer": governor.StepOffer, "lastBad": governor.StepLastBad,
+			"capacity": governor.StepCapacity, "windows": governor.StepWindows,
+			"header": governor.StepHeader, "fields": governor.WindowFields,
+			"index": governor.WinIndex, "windowOffer": governor.WinOffer,
+			"slots": governor.WinSlots, "windowCapacity": governor.WinCapacity,
+			"attempts": governor.WinAttempts, "failures": governor.WinAttemptFailures,
+			"retries": governor.WinRetries, "ok": governor.WinRequestsOK,
+			"failed": governor.WinRequestsFailed, "action": governor.WinAction,
+			"next": governor.WinNextOffer, "windowLastBad": governor.WinLastBad,
+			"reasonBytes": governor.WinReasonBytes,
 		},
 	}
 }
 
-// gradientAPI is ratelab.gradient: what JavaScript needs to read a
+// gradient2API is ratelab.gradient2: what JavaScript needs to read a
 // Gradient2 step.
-func gradientAPI() map[string]any {
+func gradient2API() map[string]any {
 	return map[string]any{
-		"binNs":    gradient.BinNs,
-		"maxBins":  gradient.MaxBins,
-		"maxBytes": gradient.MaxStepBytes(gradient.MaxBins),
+		"binNs":    gradient2.BinNs,
+		"maxBins":  gradient2.MaxBins,
+		"maxBytes": gradient2.MaxStepBytes(gradient2.MaxBins),
 		"layout": map[string]any{
-			"count": gradient.StepCount, "stopped": gradient.StepStopped, "now": gradient.StepNow,
-			"limit": gradient.StepLimit, "short": gradient.StepShortRTT, "long": gradient.StepLongRTT,
-			"inflight": gradient.StepInflight, "header": gradient.StepHeader, "fields": gradient.BinFields,
-			"start": gradient.BinStart, "load": gradient.BinLoad, "binLimit": gradient.BinLimit,
-			"binShort": gradient.BinShortRTT, "binLong": gradient.BinLongRTT, "binInflight": gradient.BinInflight,
-			"arrived": gradient.BinArrived, "admitted": gradient.BinAdmitted, "rejected": gradient.BinRejected,
-			"samples": gradient.BinSamples, "appLimited": gradient.BinAppLimited,
+			"count": gradient2.StepCount, "stopped": gradient2.StepStopped, "now": gradient2.StepNow,
+			"limit": gradient2.StepLimit, "short": gradient2.StepShortRTT, "long": gradient2.StepLongRTT,
+			"inflight": gradient2.StepInflight, "header": gradient2.StepHeader, "fields": gradient2.BinFields,
+			"start": gradient2.BinStart, "load": gradient2.BinLoad, "binLimit": gradient2.BinLimit,
+			"binShort": gradient2.BinShortRTT, "binLong": gradient2.BinLongRTT, "binInflight": gradient2.BinInflight,
+			"arrived": gradient2.BinArrived, "admitted": gradient2.BinAdmitted, "rejected": gradient2.BinRejected,
+			"samples": gradient2.BinSamples, "appLimited": gradient2.BinAppLimited,
 		},
 	}
 }
@@ -108,7 +108,7 @@ func newGovernorSim(_ js.Value, args []js.Value) any {
 	if msg != "" {
 		return errorValue(msg)
 	}
-	cfg := backpressure.DefaultConfig(c.str("target", target.FragileName))
+	cfg := governor.DefaultConfig(c.str("target", target.FragileName))
 	cfg.Floor = c.num("floor", cfg.Floor)
 	cfg.Ceiling = c.num("ceiling", cfg.Ceiling)
 	cfg.Start = c.num("start", cfg.Start)
@@ -121,7 +121,7 @@ func newGovernorSim(_ js.Value, args []js.Value) any {
 	cfg.Tries = int(tries)
 	cfg.Fixed = c.bool("fixed")
 	cfg.Seed = seed
-	r, err := backpressure.New(cfg, impl)
+	r, err := governor.New(cfg, impl)
 	if err != nil {
 		return errorValue(err.Error())
 	}
@@ -135,7 +135,7 @@ func newGovernorSim(_ js.Value, args []js.Value) any {
 //	                         the number of windows
 //	info()                   the settings and the status, as an object
 //	free()                   release the functions
-func wrapGovernor(r *backpressure.Run) js.Value {
+func wrapGovernor(r *governor.Run) js.Value {
 	var buf []byte
 	o := newObject()
 	o.method("step", func(args []js.Value) any {
@@ -143,7 +143,7 @@ func wrapGovernor(r *backpressure.Run) js.Value {
 			return 0
 		}
 		n, room := min(max(args[0].Int(), 0), maxStepWindows), args[1].Length()
-		for n > 0 && backpressure.MaxStepBytes(n) > room {
+		for n > 0 && governor.MaxStepBytes(n) > room {
 			n--
 		}
 		ws := r.Step(n)
@@ -163,44 +163,44 @@ func wrapGovernor(r *backpressure.Run) js.Value {
 			"collapse": p.Collapse, "noise": p.Noise,
 			"floor": cfg.Floor, "ceiling": cfg.Ceiling, "start": cfg.Start, "low": cfg.Low, "high": cfg.High,
 			"tries": cfg.Tries, "fixed": cfg.Fixed, "seed": float64(cfg.Seed),
-			"windowNs": backpressure.WindowNs, "rounds": backpressure.RoundsPerWindow,
+			"windowNs": governor.WindowNs, "rounds": governor.RoundsPerWindow,
 			"offer": r.Offer(), "lastBad": r.LastBad(), "capacity": r.Capacity(), "windows": r.Windows(),
 		}
 	})
 	return o.obj
 }
 
-// newGradientSim is ratelab.newGradientSim(config).
-func newGradientSim(_ js.Value, args []js.Value) any {
-	_, impl, seed, msg := adaptiveConfig("newGradientSim", args)
+// newGradient2Sim is ratelab.newGradient2Sim(config).
+func newGradient2Sim(_ js.Value, args []js.Value) any {
+	_, impl, seed, msg := adaptiveConfig("newGradient2Sim", args)
 	if msg != "" {
 		return errorValue(msg)
 	}
-	cfg := gradient.DefaultConfig()
+	cfg := gradient2.DefaultConfig()
 	cfg.Seed = seed
-	r, err := gradient.New(cfg, impl)
+	r, err := gradient2.New(cfg, impl)
 	if err != nil {
 		return errorValue(err.Error())
 	}
-	return wrapGradient(r)
+	return wrapGradient2(r)
 }
 
-// wrapGradient returns the JavaScript face of r:
+// wrapGradient2 returns the JavaScript face of r:
 //
 //	step(untilNs, maxBins, bytes)  run whole bins up to virtual time untilNs,
 //	                               at most maxBins; write r.EncodeStep into the
 //	                               Uint8Array bytes and return the number of bins
 //	info()                         the settings and the status, as an object
 //	free()                         release the functions
-func wrapGradient(r *gradient.Run) js.Value {
+func wrapGradient2(r *gradient2.Run) js.Value {
 	var buf []byte
 	o := newObject()
 	o.method("step", func(args []js.Value) any {
 		if len(args) < 3 {
 			return 0
 		}
-		n := min(max(args[1].Int(), 0), gradient.MaxBins)
-		if room := (args[2].Length()/8 - gradient.StepHeader) / gradient.BinFields; n > room {
+		n := min(max(args[1].Int(), 0), gradient2.MaxBins)
+		if room := (args[2].Length()/8 - gradient2.StepHeader) / gradient2.BinFields; n > room {
 			n = max(room, 0)
 		}
 		bins := r.Step(untilNs(args[0]), n)
@@ -218,7 +218,7 @@ func wrapGradient(r *gradient.Run) js.Value {
 		return map[string]any{
 			"impl": r.Impl(), "implStatus": r.ImplStatus(), "stopped": r.Stopped(), "status": r.Status(),
 			"workers": cfg.Workers, "serviceNs": float64(cfg.ServiceNs), "throughput": r.Throughput(),
-			"binNs": gradient.BinNs, "steps": steps, "seed": float64(cfg.Seed),
+			"binNs": gradient2.BinNs, "steps": steps, "seed": float64(cfg.Seed),
 			"limit": map[string]any{
 				"initial": l.InitialLimit, "min": l.MinLimit, "max": l.MaxLimit,
 				"smoothing": l.Smoothing, "tolerance": l.RTTTolerance, "longWindow": l.LongWindow,

@@ -8,8 +8,8 @@ import (
 	"syscall/js"
 
 	"ratelab/lab/adaptive"
-	"ratelab/lab/backpressure"
-	"ratelab/lab/gradient"
+	"ratelab/lab/governor"
+	"ratelab/lab/gradient2"
 	"ratelab/lab/target"
 )
 
@@ -25,17 +25,17 @@ func newJS(t *testing.T, ctor string, config map[string]any) js.Value {
 }
 
 // TestGovernorStepMatchesLab runs the healthier target through the
-// JavaScript API and through package backpressure, and wants the same
+// JavaScript API and through package governor, and wants the same
 // bytes, step after step.
 func TestGovernorStepMatchesLab(t *testing.T) {
 	s := newJS(t, "newGovernorSim", map[string]any{"target": "healthier", "impl": "reference", "seed": 4})
-	cfg := backpressure.DefaultConfig(target.HealthierName)
+	cfg := governor.DefaultConfig(target.HealthierName)
 	cfg.Seed = 4
-	want, err := backpressure.New(cfg, adaptive.Reference)
+	want, err := governor.New(cfg, adaptive.Reference)
 	if err != nil {
 		t.Fatal(err)
 	}
-	buf := uint8Array(backpressure.MaxStepBytes(64))
+	buf := uint8Array(governor.MaxStepBytes(64))
 	for _, n := range []int{1, 3, 64, 100} {
 		got := s.Call("step", n, buf).Int()
 		b := want.EncodeStep(nil, want.Step(min(n, 64)))
@@ -43,7 +43,7 @@ func TestGovernorStepMatchesLab(t *testing.T) {
 			t.Fatalf("step(%d) = %d windows, want %d", n, got, min(n, 64))
 		}
 		if !bytes.Equal(goBytes(buf, len(b)), b) {
-			t.Fatalf("step(%d): bytes differ from backpressure's EncodeStep", n)
+			t.Fatalf("step(%d): bytes differ from governor's EncodeStep", n)
 		}
 	}
 	info := s.Call("info")
@@ -70,25 +70,25 @@ func TestGovernorStepMatchesLab(t *testing.T) {
 // A buffer too small for the windows asked for gets as many as fit.
 func TestGovernorStepFitsTheBuffer(t *testing.T) {
 	s := newJS(t, "newGovernorSim", map[string]any{"target": "robust"})
-	if got := s.Call("step", 10, uint8Array(backpressure.MaxStepBytes(3))).Int(); got != 3 {
+	if got := s.Call("step", 10, uint8Array(governor.MaxStepBytes(3))).Int(); got != 3 {
 		t.Errorf("step(10) into room for 3 = %d windows, want 3", got)
 	}
 }
 
-func TestGradientStepMatchesLab(t *testing.T) {
-	s := newJS(t, "newGradientSim", map[string]any{"impl": "reference", "seed": 2})
-	cfg := gradient.DefaultConfig()
+func TestGradient2StepMatchesLab(t *testing.T) {
+	s := newJS(t, "newGradient2Sim", map[string]any{"impl": "reference", "seed": 2})
+	cfg := gradient2.DefaultConfig()
 	cfg.Seed = 2
-	want, err := gradient.New(cfg, adaptive.Reference)
+	want, err := gradient2.New(cfg, adaptive.Reference)
 	if err != nil {
 		t.Fatal(err)
 	}
-	buf := uint8Array(gradient.MaxStepBytes(500))
+	buf := uint8Array(gradient2.MaxStepBytes(500))
 	for until := 16.7e6; until < 15e9; until += 16.7e6 * 7 {
 		n := s.Call("step", until, 500, buf).Int()
 		b := want.EncodeStep(nil, want.Step(uint64(until), 500))
 		if !bytes.Equal(goBytes(buf, len(b)), b) {
-			t.Fatalf("step(%v): %d bins, bytes differ from gradient's EncodeStep", until, n)
+			t.Fatalf("step(%v): %d bins, bytes differ from gradient2's EncodeStep", until, n)
 		}
 	}
 	info := s.Call("info")
@@ -102,9 +102,9 @@ func TestGradientStepMatchesLab(t *testing.T) {
 // says it is not implemented, and nothing panics out of the shell.
 func TestYoursAdaptive(t *testing.T) {
 	g := newJS(t, "newGovernorSim", map[string]any{"impl": "yours"})
-	g.Call("step", 5, uint8Array(backpressure.MaxStepBytes(5)))
-	l := newJS(t, "newGradientSim", map[string]any{"impl": "yours"})
-	l.Call("step", 2e9, 100, uint8Array(gradient.MaxStepBytes(100)))
+	g.Call("step", 5, uint8Array(governor.MaxStepBytes(5)))
+	l := newJS(t, "newGradient2Sim", map[string]any{"impl": "yours"})
+	l.Call("step", 2e9, 100, uint8Array(gradient2.MaxStepBytes(100)))
 	for name, s := range map[string]js.Value{"governor": g, "gradient2": l} {
 		status := s.Call("info").Get("implStatus").String()
 		if status != "Yours" && !strings.HasPrefix(status, "Yours: ") {
@@ -126,8 +126,8 @@ func TestAdaptiveErrors(t *testing.T) {
 		{"newGovernorSim", map[string]any{"tries": 0}, "tries"},
 		{"newGovernorSim", map[string]any{"floor": 50, "ceiling": 20}, "ceiling"},
 		{"newGovernorSim", map[string]any{"seed": -1}, "seed"},
-		{"newGradientSim", "steps", "config object"},
-		{"newGradientSim", map[string]any{"impl": "theirs"}, "impl"},
+		{"newGradient2Sim", "steps", "config object"},
+		{"newGradient2Sim", map[string]any{"impl": "theirs"}, "impl"},
 	}
 	for _, tt := range tests {
 		v := api().Call(tt.ctor, tt.config)

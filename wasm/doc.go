@@ -1,5 +1,5 @@
 // Command wasm is the lab's WebAssembly build: it puts the simulations of
-// packages ratelab/lab/sim, lab/backpressure and lab/gradient in the
+// packages ratelab/lab/sim, lab/governor and lab/gradient2 in the
 // browser under the global object ratelab.
 //
 // Build it with
@@ -40,16 +40,16 @@
 // that fills a typed array:
 //
 //	ratelab.governor               {targets: [{id, title}], actions, windowNs, maxSteps, maxBytes, layout}
-//	ratelab.newGovernorSim(config) the governor's drain loop (lab/backpressure), or {error}
-//	ratelab.gradient               {binNs, maxBins, maxBytes, layout}
-//	ratelab.newGradientSim(config) the Gradient2 scenario (lab/gradient), or {error}
+//	ratelab.newGovernorSim(config) the governor's drain loop (lab/governor), or {error}
+//	ratelab.gradient2               {binNs, maxBins, maxBytes, layout}
+//	ratelab.newGradient2Sim(config) the Gradient2 scenario (lab/gradient2), or {error}
 //
 // A governor config is {target, impl, tries, fixed, seed, floor, ceiling,
-// start, low, high}, every field optional (backpressure.DefaultConfig fills
+// start, low, high}, every field optional (governor.DefaultConfig fills
 // the rest); a Gradient2 config is {impl, seed}. A governor run has
 //
 //	step(maxWindows, bytes)         run up to maxWindows windows (at most maxSteps, and
-//	                                as many as bytes holds), write backpressure's
+//	                                as many as bytes holds), write governor's
 //	                                EncodeStep to bytes and return how many ran
 //	info()                          {impl, implStatus, stopped, status, target, targetTitle,
 //	                                floor, ceiling, low, high, tries, fixed, offer, lastBad,
@@ -58,31 +58,31 @@
 //
 // and a Gradient2 run has
 //
-//	step(untilNs, maxBins, bytes)   run whole bins up to untilNs, write gradient's
+//	step(untilNs, maxBins, bytes)   run whole bins up to untilNs, write gradient2's
 //	                                EncodeStep to bytes and return how many ran
 //	info()                          {impl, implStatus, stopped, status, workers, serviceNs,
 //	                                throughput, binNs, steps, limit}
 //	free()
 //
-// Week 5's failure-driven breaker (lab/circuit) is one more run, stepped
+// Week 5's failure-driven breaker (lab/breaker) is one more run, stepped
 // the same way:
 //
-//	ratelab.circuit               {bytes, scenarios: [{id, title}], states, layout}
-//	ratelab.newCircuitSim(config) the breaker and no breaker on one scenario, or {error}
+//	ratelab.breaker               {bytes, scenarios: [{id, title}], states, layout}
+//	ratelab.newBreakerSim(config) the breaker and no breaker on one scenario, or {error}
 //
 // config is {impl, scenario, seed}, each optional. A run has step(untilNs,
-// bytes) (write the next batch of circuit's Encode, return its length;
+// bytes) (write the next batch of breaker's Encode, return its length;
 // call again while its pending count is above 0), info() ({impl,
 // implStatus, stopped, status, bareStatus, scenario, now, done}) and
 // free().
 //
-// Week 5's operator's console (lab/operator) is stepped the same way:
+// Week 5's operator's console (lab/throttle) is stepped the same way:
 //
-//	ratelab.operator               {bytes, outcomes, states, levels, presets, layout}
-//	ratelab.newOperatorSim(config) one throttle gate under four addresses' writes, or {error}
+//	ratelab.throttle               {bytes, outcomes, states, levels, presets, layout}
+//	ratelab.newThrottleSim(config) one throttle gate under four addresses' writes, or {error}
 //
 // config is {impl, preset, seed}, each optional. A run has step(untilNs,
-// bytes) (write the next batch of operator's Encode, return its length;
+// bytes) (write the next batch of throttle's Encode, return its length;
 // call again while its pending count is above 0), act(state) (the
 // operator sets "normal", "degraded" or "paused" at the time reached),
 // info() ({impl, implStatus, stopped, status, preset, seed, now, done,
@@ -95,7 +95,7 @@
 // the reference on the main thread, Yours in a Web Worker
 // (web/static/viz/worker.js), so that learner code that never returns
 // cannot freeze the page. The worker makes the runs the page asks for with
-// the constructors above (newSim, fairness.newSim, ...), calls their
+// the constructors above (newSim, fairqueue.newSim, ...), calls their
 // methods with the same arguments, hands typed arrays back transferred,
 // and runs ratelab.replay.run for the exercise page's replays; the page
 // (web/static/viz/remote.js) gives each call a deadline of 1 s of wall time

@@ -2,11 +2,11 @@
 
 package main
 
-import "ratelab/lab/operator"
+import "ratelab/lab/throttle"
 
 // yoursThrottle returns a throttle Impl without a constructor: this build
 // was made with -tags noyours because the learner's exercises packages do
 // not compile.
-func yoursThrottle() operator.Impl {
-	return operator.Impl{Name: "Yours", Missing: "your code does not build"}
+func yoursThrottle() throttle.Impl {
+	return throttle.Impl{Name: "Yours", Missing: "your code does not build"}
 }

@@ -37,7 +37,7 @@ func runReplay(_ js.Value, args []js.Value) any {
 		} else {
 			res = replay.Run(args[0].String(), cx, replay.Impls{
 				Limiters: yours(), Adaptive: yoursAdaptive(),
-				Nesting: yoursHierarchy(), Fairness: yoursFairness(), Policy: yoursGateway(),
+				Hierarchy: yoursHierarchy(), Fairqueue: yoursFairqueue(), Gateway: yoursGateway(),
 				Throttle: yoursThrottle(), Breaker: yoursBreaker(), Week4: yoursWeek4(),
 			})
 		}

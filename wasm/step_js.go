@@ -4,7 +4,7 @@ import "syscall/js"
 
 // batchStep gives o the method step(untilNs, bytes) of a run stepped by
 // virtual time that hands its state over in batches of at most size bytes
-// (circuit, operator, policy, nesting): step runs the run up to untilNs,
+// (breaker, throttle, gateway, hierarchy): step runs the run up to untilNs,
 // writes the batch encode appends into the Uint8Array bytes and returns
 // its length. It returns 0 and runs nothing when an argument is missing or
 // bytes is shorter than size. A paged run's encode hands over the next

@@ -5,16 +5,16 @@ package main
 import (
 	"errors"
 
-	"ratelab/exercises/breaker"
-	"ratelab/lab/circuit"
+	learner "ratelab/exercises/breaker"
+	"ratelab/lab/breaker"
 )
 
 // yoursBreaker returns the breaker Impl built from the learner's
 // exercises/breaker. Its code may panic (a stub panics with "not
 // implemented"); the run's breaker side then stops and says why.
-func yoursBreaker() circuit.Impl {
-	return circuit.Impl{Name: "Yours", New: func(cfg circuit.Config, nowNs uint64) (circuit.Breaker, error) {
-		b, err := breaker.New(breaker.Config{FailureThreshold: cfg.FailureThreshold, OpenNs: cfg.OpenNs, HalfOpenProbes: cfg.HalfOpenProbes}, nowNs)
+func yoursBreaker() breaker.Impl {
+	return breaker.Impl{Name: "Yours", New: func(cfg breaker.Config, nowNs uint64) (breaker.Breaker, error) {
+		b, err := learner.New(learner.Config{FailureThreshold: cfg.FailureThreshold, OpenNs: cfg.OpenNs, HalfOpenProbes: cfg.HalfOpenProbes}, nowNs)
 		if err != nil {
 			return nil, err
 		}
@@ -25,10 +25,10 @@ func yoursBreaker() circuit.Impl {
 	}}
 }
 
-// yoursBreakerAdapter is the learner's breaker behind circuit.Breaker. A
+// yoursBreakerAdapter is the learner's breaker behind breaker.Breaker. A
 // State beyond HalfOpen passes through unchanged: the run stops and names
 // it.
-type yoursBreakerAdapter struct{ b *breaker.Breaker }
+type yoursBreakerAdapter struct{ b *learner.Breaker }
 
 func (a yoursBreakerAdapter) Allow(nowNs uint64) (uint64, bool) { return a.b.Allow(nowNs) }
 
@@ -36,6 +36,6 @@ func (a yoursBreakerAdapter) Done(ticket uint64, success bool, nowNs uint64) {
 	a.b.Done(ticket, success, nowNs)
 }
 
-func (a yoursBreakerAdapter) State(nowNs uint64) circuit.State {
-	return circuit.State(a.b.State(nowNs))
+func (a yoursBreakerAdapter) State(nowNs uint64) breaker.State {
+	return breaker.State(a.b.State(nowNs))
 }

@@ -5,8 +5,8 @@ package main
 import (
 	"errors"
 
-	"ratelab/exercises/throttle"
-	"ratelab/lab/operator"
+	learner "ratelab/exercises/throttle"
+	"ratelab/lab/throttle"
 )
 
 // yoursThrottle returns the throttle Impl built from the learner's
@@ -14,15 +14,15 @@ import (
 // errors given for the run to match refusals against. Its code may panic
 // (a stub panics with "not implemented"); the run then stops and says
 // why.
-func yoursThrottle() operator.Impl {
-	return operator.Impl{
+func yoursThrottle() throttle.Impl {
+	return throttle.Impl{
 		Name: "Yours",
-		New: func(cfg operator.Config, nowNs uint64) (operator.Gate, error) {
+		New: func(cfg throttle.Config, nowNs uint64) (throttle.Gate, error) {
 			c := cfg.Congestion
-			g, err := throttle.New(throttle.Config{
-				Breaker: throttle.BreakerConfig{TTLNs: cfg.Breaker.TTLNs, DegradedWriteLimit: cfg.Breaker.DegradedWriteLimit, AutoRecover: cfg.Breaker.AutoRecover},
-				Rate:    throttle.RateLimit{MaxCalls: cfg.Rate.MaxCalls, WindowNs: cfg.Rate.WindowNs},
-				Congestion: throttle.CongestionConfig{
+			g, err := learner.New(learner.Config{
+				Breaker: learner.BreakerConfig{TTLNs: cfg.Breaker.TTLNs, DegradedWriteLimit: cfg.Breaker.DegradedWriteLimit, AutoRecover: cfg.Breaker.AutoRecover},
+				Rate:    learner.RateLimit{MaxCalls: cfg.Rate.MaxCalls, WindowNs: cfg.Rate.WindowNs},
+				Congestion: learner.CongestionConfig{
 					WindowNs: c.WindowNs, LowBelow: c.LowBelow, HighAbove: c.HighAbove,
 					ReduceBps: c.ReduceBps, IncreaseBps: c.IncreaseBps, MinMaxCalls: c.MinMaxCalls, MaxMaxCalls: c.MaxMaxCalls,
 				},
@@ -35,35 +35,35 @@ func yoursThrottle() operator.Impl {
 			}
 			return yoursGate{g}, nil
 		},
-		ErrPaused: throttle.ErrPaused, ErrDegradedLimit: throttle.ErrDegradedLimit, ErrRateLimited: throttle.ErrRateLimited,
+		ErrPaused: learner.ErrPaused, ErrDegradedLimit: learner.ErrDegradedLimit, ErrRateLimited: learner.ErrRateLimited,
 	}
 }
 
-// yoursGate is the learner's gate behind operator.Gate.
-type yoursGate struct{ g *throttle.Gate }
+// yoursGate is the learner's gate behind throttle.Gate.
+type yoursGate struct{ g *learner.Gate }
 
-func (y yoursGate) SetState(s operator.State, nowNs uint64) { y.g.SetState(throttle.State(s), nowNs) }
+func (y yoursGate) SetState(s throttle.State, nowNs uint64) { y.g.SetState(learner.State(s), nowNs) }
 
-func (y yoursGate) SetIssuerLimit(addr uint64, rl operator.RateLimit) error {
-	return y.g.SetIssuerLimit(addr, throttle.RateLimit{MaxCalls: rl.MaxCalls, WindowNs: rl.WindowNs})
+func (y yoursGate) SetIssuerLimit(addr uint64, rl throttle.RateLimit) error {
+	return y.g.SetIssuerLimit(addr, learner.RateLimit{MaxCalls: rl.MaxCalls, WindowNs: rl.WindowNs})
 }
 
 func (y yoursGate) SetWhitelisted(addr uint64, on bool) { y.g.SetWhitelisted(addr, on) }
 
 func (y yoursGate) Write(addr, nowNs uint64) error { return y.g.Write(addr, nowNs) }
 
-func (y yoursGate) AdjustCongestion(nowNs uint64) operator.Level {
-	return operator.Level(y.g.AdjustCongestion(nowNs))
+func (y yoursGate) AdjustCongestion(nowNs uint64) throttle.Level {
+	return throttle.Level(y.g.AdjustCongestion(nowNs))
 }
 
-func (y yoursGate) Status(nowNs uint64) operator.Status {
+func (y yoursGate) Status(nowNs uint64) throttle.Status {
 	s := y.g.Status(nowNs)
 	c := s.Congestion
-	return operator.Status{
-		State: operator.State(s.State), RecoverAtNs: s.RecoverAtNs,
+	return throttle.Status{
+		State: throttle.State(s.State), RecoverAtNs: s.RecoverAtNs,
 		DegradedWriteLimit: s.DegradedWriteLimit, DegradedWrites: s.DegradedWrites,
-		MaxCalls: s.MaxCalls, WindowNs: s.WindowNs, Level: operator.Level(s.Level),
-		Congestion: operator.Congestion{
+		MaxCalls: s.MaxCalls, WindowNs: s.WindowNs, Level: throttle.Level(s.Level),
+		Congestion: throttle.Congestion{
 			WindowNs: c.WindowNs, LowBelow: c.LowBelow, HighAbove: c.HighAbove,
 			ReduceBps: c.ReduceBps, IncreaseBps: c.IncreaseBps, MinMaxCalls: c.MinMaxCalls, MaxMaxCalls: c.MaxMaxCalls,
 		},

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// The contention test drives web/static/viz/fairness.js on the week 3
+// The contention test drives web/static/viz/fairqueue.js on the week 3
 // lesson, against the lab.wasm TestMain built: one FIFO, round robin and
 // deficit round robin serve the same arrivals side by side. It reads what
 // each lane's panel shows (its numbers are also in data attributes) and the

@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// The week 3 gateway test drives web/static/viz/policy.js (the policy
+// The week 3 gateway test drives web/static/viz/gateway.js (the policy
 // around the throttle: one client's flood through the gateway exercise and
 // through one shared budget) on the week 3 lesson, and checks what the
 // lesson promises from what the page shows, after running the 12 s
@@ -115,7 +115,7 @@ func TestWeek3Gateway(t *testing.T) {
 	// the silence age, its first Silent at it or within one message of it,
 	// the Disconnect likewise at the disconnect age.
 	silence, disconnect := count(t, f, "silence-after"), count(t, f, "disconnect-after")
-	spacing := Eval[float64](t, ctx, `Math.min(...ratelab.policy.scenario.phases.map(p => p.orderEveryNs)) / 1e6`)
+	spacing := Eval[float64](t, ctx, `Math.min(...ratelab.gateway.scenario.phases.map(p => p.orderEveryNs)) / 1e6`)
 	for _, side := range []string{"gate", "shared"} {
 		rows := floods(t, f, side)
 		silenced, disconnected := 0, 0

@@ -4,7 +4,7 @@
 // into batches of a bounded size (Page).
 //
 // It knows no visualization's layout: each package that encodes a run
-// (lab/circuit, lab/policy, lab/operator, ...) declares its own offsets
+// (lab/breaker, lab/gateway, lab/throttle, ...) declares its own offsets
 // and writes its values in that order. What their layouts share is here:
 // the leading now, duration and done of a run with a duration and, for a
 // run whose events go out in pages, the events left and each page's length

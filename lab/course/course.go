@@ -144,9 +144,9 @@ var lessons = []Lesson{
 			{"exercises", "Exercises"},
 		},
 		Mounts: []Mount{
-			{ID: "hierarchy-leak", Viz: "nesting"},
-			{ID: "contention", Viz: "fairness"},
-			{ID: "policy", Viz: "policy"},
+			{ID: "hierarchy-leak", Viz: "hierarchy"},
+			{ID: "contention", Viz: "fairqueue"},
+			{ID: "policy", Viz: "gateway"},
 		},
 	},
 	{
@@ -188,8 +188,8 @@ var lessons = []Lesson{
 			{"exercises", "Exercises"},
 		},
 		Mounts: []Mount{
-			{ID: "console", Viz: "operator", Preset: "busy-day"},
-			{ID: "breaker", Viz: "circuit", Preset: "outage"},
+			{ID: "console", Viz: "throttle", Preset: "busy-day"},
+			{ID: "breaker", Viz: "breaker", Preset: "outage"},
 		},
 	},
 }

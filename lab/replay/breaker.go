@@ -9,7 +9,7 @@ import (
 	"strconv"
 
 	"ratelab/grader/report"
-	"ratelab/lab/circuit"
+	"ratelab/lab/breaker"
 )
 
 // The week 5 failure-driven breaker: its state, generation, consecutive
@@ -20,7 +20,7 @@ func init() {
 
 var breakerStates = []string{"Closed", "Open", "HalfOpen"}
 
-func breakerSetup(c report.Call) (cfg circuit.Config, now uint64, err error) {
+func breakerSetup(c report.Call) (cfg breaker.Config, now uint64, err error) {
 	if err = want(c, "New"); err != nil {
 		return cfg, 0, err
 	}
@@ -54,13 +54,13 @@ var ticketArg = regexp.MustCompile(`^([0-9_,]+)\s*\[(?:from step ([0-9]+)|never 
 // reports the printed value, or the next one up that this breaker never
 // returned (the grader's choice, made for Yours, made again for each).
 type breakerCalls struct {
-	b        circuit.Breaker
+	b        breaker.Breaker
 	step     int            // steps done so far
 	tickets  map[int]uint64 // by step (1-based): the ticket Allow returned
 	returned []uint64       // every ticket Allow returned
 }
 
-func newBreakerCalls(b circuit.Breaker) *breakerCalls {
+func newBreakerCalls(b breaker.Breaker) *breakerCalls {
 	return &breakerCalls{b: b, tickets: map[int]uint64{}}
 }
 
@@ -150,8 +150,8 @@ func buildBreaker(impls Impls, setup report.Call) (Instance, error) {
 // probes let through and the successes reported (HalfOpen), and the
 // tickets outstanding with their generation. Its tickets are 1, 2, 3, …
 type BreakerModel struct {
-	Cfg               circuit.Config
-	Current           circuit.State
+	Cfg               breaker.Config
+	Current           breaker.State
 	Gen               uint64
 	Latest, OpenedAt  uint64
 	Failures          uint32
@@ -163,7 +163,7 @@ type BreakerModel struct {
 }
 
 // NewBreakerModel is New(cfg, nowNs): Closed, generation 0.
-func NewBreakerModel(cfg circuit.Config, nowNs uint64) *BreakerModel {
+func NewBreakerModel(cfg breaker.Config, nowNs uint64) *BreakerModel {
 	return &BreakerModel{Cfg: cfg, Latest: nowNs, Outstanding: map[uint64]uint64{}}
 }
 
@@ -175,7 +175,7 @@ func (m *BreakerModel) openEnd() (uint64, bool) {
 	return m.OpenedAt + m.Cfg.OpenNs, true
 }
 
-func (m *BreakerModel) change(s circuit.State) {
+func (m *BreakerModel) change(s breaker.State) {
 	m.Current = s
 	m.Gen++
 }
@@ -184,14 +184,14 @@ func (m *BreakerModel) change(s circuit.State) {
 // has ended.
 func (m *BreakerModel) advance(now uint64) {
 	m.Latest = max(m.Latest, now)
-	if end, ok := m.openEnd(); m.Current == circuit.Open && ok && m.Latest >= end {
-		m.change(circuit.HalfOpen)
+	if end, ok := m.openEnd(); m.Current == breaker.Open && ok && m.Latest >= end {
+		m.change(breaker.HalfOpen)
 		m.Probes, m.Successes = 0, 0
 	}
 }
 
 func (m *BreakerModel) open() {
-	m.change(circuit.Open)
+	m.change(breaker.Open)
 	m.OpenedAt = m.Latest
 }
 
@@ -200,12 +200,12 @@ func (m *BreakerModel) open() {
 func (m *BreakerModel) Allow(now uint64) (uint64, bool) {
 	m.advance(now)
 	switch m.Current {
-	case circuit.HalfOpen:
+	case breaker.HalfOpen:
 		if m.Probes >= m.Cfg.HalfOpenProbes {
 			return 0, false
 		}
 		m.Probes++
-	case circuit.Open:
+	case breaker.Open:
 		return 0, false
 	}
 	m.Issued++
@@ -223,7 +223,7 @@ func (m *BreakerModel) Done(ticket uint64, success bool, now uint64) {
 		return
 	}
 	switch m.Current {
-	case circuit.Closed:
+	case breaker.Closed:
 		if success {
 			m.Failures = 0
 			return
@@ -231,20 +231,20 @@ func (m *BreakerModel) Done(ticket uint64, success bool, now uint64) {
 		if m.Failures++; m.Failures >= m.Cfg.FailureThreshold {
 			m.open()
 		}
-	case circuit.HalfOpen:
+	case breaker.HalfOpen:
 		if !success {
 			m.open()
 			return
 		}
 		if m.Successes++; m.Successes >= m.Cfg.HalfOpenProbes {
-			m.change(circuit.Closed)
+			m.change(breaker.Closed)
 			m.Failures = 0
 		}
 	}
 }
 
 // StateAt is State(now): the state at now.
-func (m *BreakerModel) StateAt(now uint64) circuit.State {
+func (m *BreakerModel) StateAt(now uint64) breaker.State {
 	m.advance(now)
 	return m.Current
 }
@@ -260,19 +260,19 @@ func (m *BreakerModel) calls() *breakerCalls {
 	return m.replay
 }
 
-// breakerModelAPI is the model behind circuit.Breaker.
+// breakerModelAPI is the model behind breaker.Breaker.
 type breakerModelAPI struct{ m *BreakerModel }
 
 func (a breakerModelAPI) Allow(now uint64) (uint64, bool)         { return a.m.Allow(now) }
 func (a breakerModelAPI) Done(t uint64, success bool, now uint64) { a.m.Done(t, success, now) }
-func (a breakerModelAPI) State(now uint64) circuit.State          { return a.m.StateAt(now) }
+func (a breakerModelAPI) State(now uint64) breaker.State          { return a.m.StateAt(now) }
 
 // State is the breaker's state (and when an open period ends), its
 // generation, the consecutive failures against the threshold, and the
 // probes of a half-open period: let through, reported, in flight.
 func (m *BreakerModel) State() []Field {
 	state := enumText(breakerStates, uint8(m.Current), "State")
-	if m.Current == circuit.Open {
+	if m.Current == breaker.Open {
 		if end, ok := m.openEnd(); ok {
 			state += " until t = " + u(end) + " ns"
 		} else {
@@ -292,9 +292,9 @@ func (m *BreakerModel) State() []Field {
 	}
 	out := []Field{{Label: "state", Text: state}, {Label: "generation", Text: gen}}
 	switch m.Current {
-	case circuit.Closed:
+	case breaker.Closed:
 		out = append(out, Field{Label: "failures", Text: fmt.Sprintf("%d in a row of %d", m.Failures, m.Cfg.FailureThreshold), Value: float64(m.Failures), Max: float64(m.Cfg.FailureThreshold)})
-	case circuit.HalfOpen:
+	case breaker.HalfOpen:
 		out = append(out, Field{
 			Label: "probes",
 			Text:  fmt.Sprintf("%d of %d let through, %d in flight, %d succeeded", m.Probes, m.Cfg.HalfOpenProbes, inFlight, m.Successes),

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"ratelab/grader/report"
-	"ratelab/lab/fairness"
+	"ratelab/lab/fairqueue"
 )
 
 // The week 3 deficit round robin: each session's deficit and queue, and
@@ -32,7 +32,7 @@ func fairqueueSetup(c report.Call) (uint64, error) {
 	return q, nil
 }
 
-func doFairqueue(q fairness.Scheduler, c report.Call) (string, error) {
+func doFairqueue(q fairqueue.Scheduler, c report.Call) (string, error) {
 	switch c.Name {
 	case "Push":
 		s, err := argU64(c, "session")
@@ -57,7 +57,7 @@ func doFairqueue(q fairness.Scheduler, c report.Call) (string, error) {
 	return "", want(c, "Push", "Pop", "Len")
 }
 
-type fairqueueCalls struct{ q fairness.Scheduler }
+type fairqueueCalls struct{ q fairqueue.Scheduler }
 
 func (x fairqueueCalls) Do(c report.Call) (string, error) { return doFairqueue(x.q, c) }
 
@@ -66,10 +66,10 @@ func buildFairqueue(impls Impls, setup report.Call) (Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	if impls.Fairness.New == nil {
-		return nil, errMissing(impls.Fairness.Missing)
+	if impls.Fairqueue.New == nil {
+		return nil, errMissing(impls.Fairqueue.Missing)
 	}
-	return fairqueueCalls{impls.Fairness.New(q)}, nil
+	return fairqueueCalls{impls.Fairqueue.New(q)}, nil
 }
 
 // FairFlow is one session of the DRR: its deficit and the costs of its

@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"ratelab/grader/report"
-	"ratelab/lab/policy"
+	"ratelab/lab/gateway"
 )
 
 // The week 3 gateway: each session's budgets, open or closed, and its
@@ -20,8 +20,8 @@ func init() {
 // grader prints it: Config{Classes: {"name": {Orders: Budget{c, r},
 // Cancels: Budget{c, r}}}, SilenceAfterNs: n, DisconnectAfterNs: n}, the
 // unlimited cancels and unset times left out.
-func gatewayConfig(c report.Call) (policy.Config, error) {
-	cfg := policy.Config{Classes: map[string]policy.Class{}}
+func gatewayConfig(c report.Call) (gateway.Config, error) {
+	cfg := gateway.Config{Classes: map[string]gateway.Class{}}
 	s, err := structArg(c, "arg1")
 	if err != nil {
 		return cfg, err
@@ -45,10 +45,10 @@ func gatewayConfig(c report.Call) (policy.Config, error) {
 		if err != nil {
 			return cfg, err
 		}
-		var class policy.Class
+		var class gateway.Class
 		for _, b := range []struct {
 			field string
-			to    *policy.Budget
+			to    *gateway.Budget
 		}{{"Orders", &class.Orders}, {"Cancels", &class.Cancels}} {
 			if _, ok := k.Args[b.field]; !ok {
 				continue // unlimited cancels are left out
@@ -69,7 +69,7 @@ func gatewayConfig(c report.Call) (policy.Config, error) {
 	return cfg, nil
 }
 
-func gatewaySetup(c report.Call) (cfg policy.Config, now uint64, err error) {
+func gatewaySetup(c report.Call) (cfg gateway.Config, now uint64, err error) {
 	if err = want(c, "New"); err != nil {
 		return cfg, 0, err
 	}
@@ -87,12 +87,12 @@ var (
 
 // verdictText writes a verdict as the grader does: "Accept",
 // "Disconnect", or `Reject "orders" retryAfterNs=10_000_000`.
-func verdictText(v policy.Verdict) string {
+func verdictText(v gateway.Verdict) string {
 	name := "Outcome(" + strconv.Itoa(int(v.Outcome)) + ")"
 	if int(v.Outcome) < len(gatewayOutcomes) {
 		name = gatewayOutcomes[v.Outcome]
 	}
-	if (v.Outcome == policy.Accept || v.Outcome == policy.Disconnect) && v.Budget == "" && v.RetryAfterNs == 0 {
+	if (v.Outcome == gateway.Accept || v.Outcome == gateway.Disconnect) && v.Budget == "" && v.RetryAfterNs == 0 {
 		return name
 	}
 	return fmt.Sprintf("%s %q retryAfterNs=%s", name, v.Budget, goU(v.RetryAfterNs))
@@ -107,7 +107,7 @@ func errText(err error) string {
 	return "nil"
 }
 
-func doGateway(g policy.Gateway, c report.Call) (string, error) {
+func doGateway(g gateway.Gateway, c report.Call) (string, error) {
 	now, err := argU64(c, "nowNs")
 	if err != nil {
 		return "", err
@@ -133,7 +133,7 @@ func doGateway(g policy.Gateway, c report.Call) (string, error) {
 		if k < 0 {
 			return "", fmt.Errorf("Admit: kind %q is not one of %v", kind, gatewayKinds)
 		}
-		return verdictText(g.Admit(session, policy.Kind(k), now)), nil
+		return verdictText(g.Admit(session, gateway.Kind(k), now)), nil
 	case "Reload":
 		cfg, err := gatewayConfig(c)
 		if err != nil {
@@ -144,7 +144,7 @@ func doGateway(g policy.Gateway, c report.Call) (string, error) {
 	return "", want(c, "Open", "Admit", "Reload")
 }
 
-type gatewayCalls struct{ g policy.Gateway }
+type gatewayCalls struct{ g gateway.Gateway }
 
 func (x gatewayCalls) Do(c report.Call) (string, error) { return doGateway(x.g, c) }
 
@@ -155,10 +155,10 @@ func buildGateway(impls Impls, setup report.Call) (Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	if impls.Policy.New == nil {
-		return nil, errMissing(impls.Policy.Missing)
+	if impls.Gateway.New == nil {
+		return nil, errMissing(impls.Gateway.Missing)
 	}
-	g, err := impls.Policy.New(cfg, now)
+	g, err := impls.Gateway.New(cfg, now)
 	if err != nil {
 		return nil, fmt.Errorf("New refused the config: %v", err)
 	}
@@ -176,7 +176,7 @@ type GatewayBudget struct {
 	Capacity, Rate uint64
 }
 
-func newGatewayBudget(b policy.Budget) *GatewayBudget {
+func newGatewayBudget(b gateway.Budget) *GatewayBudget {
 	if b.Capacity == 0 {
 		return &GatewayBudget{Unlimited: true}
 	}
@@ -214,7 +214,7 @@ func (b *GatewayBudget) take() (ok bool, retryAfterNs uint64) {
 
 // switchTo is the budget nb keeping b's units, capped at nb's capacity; a
 // budget that was unlimited starts full.
-func (b *GatewayBudget) switchTo(nb policy.Budget) *GatewayBudget {
+func (b *GatewayBudget) switchTo(nb gateway.Budget) *GatewayBudget {
 	n := newGatewayBudget(nb)
 	if !b.Unlimited && !n.Unlimited && b.Units.Cmp(n.Cap) < 0 {
 		n.Units.Set(b.Units)
@@ -241,13 +241,13 @@ type GatewaySession struct {
 // GatewayModel is the gateway's contract as plain state: the config in
 // force, the gateway's one latest time seen, and the sessions by id.
 type GatewayModel struct {
-	Cfg      policy.Config
+	Cfg      gateway.Config
 	Latest   uint64
 	Sessions map[uint64]*GatewaySession
 }
 
 // NewGatewayModel is New(cfg, nowNs) for a valid cfg: no sessions.
-func NewGatewayModel(cfg policy.Config, nowNs uint64) *GatewayModel {
+func NewGatewayModel(cfg gateway.Config, nowNs uint64) *GatewayModel {
 	return &GatewayModel{Cfg: cfg, Latest: nowNs, Sessions: map[uint64]*GatewaySession{}}
 }
 
@@ -285,23 +285,23 @@ func (m *GatewayModel) Open(id uint64, class string, now uint64) error {
 }
 
 // Admit decides one message.
-func (m *GatewayModel) Admit(id uint64, kind policy.Kind, now uint64) policy.Verdict {
+func (m *GatewayModel) Admit(id uint64, kind gateway.Kind, now uint64) gateway.Verdict {
 	m.advance(now)
 	s := m.Sessions[id]
 	if s == nil || !s.Open {
-		return policy.Verdict{Outcome: policy.Disconnect}
+		return gateway.Verdict{Outcome: gateway.Disconnect}
 	}
-	if kind == policy.Heartbeat {
-		return policy.Verdict{}
+	if kind == gateway.Heartbeat {
+		return gateway.Verdict{}
 	}
 	b, name := s.Orders, "orders"
-	if kind == policy.Cancel {
+	if kind == gateway.Cancel {
 		b, name = s.Cancels, "cancels"
 	}
 	ok, retry := b.take()
 	if ok {
 		s.Flooding = false
-		return policy.Verdict{}
+		return gateway.Verdict{}
 	}
 	if !s.Flooding {
 		s.Flooding, s.FloodAt = true, m.Latest
@@ -309,18 +309,18 @@ func (m *GatewayModel) Admit(id uint64, kind policy.Kind, now uint64) policy.Ver
 	age := m.Latest - s.FloodAt
 	if d := m.Cfg.DisconnectAfterNs; d > 0 && age >= d {
 		s.Open, s.Flooding = false, false
-		return policy.Verdict{Outcome: policy.Disconnect}
+		return gateway.Verdict{Outcome: gateway.Disconnect}
 	}
 	if q := m.Cfg.SilenceAfterNs; q > 0 && age >= q {
-		return policy.Verdict{Outcome: policy.Silent, Budget: name, RetryAfterNs: retry}
+		return gateway.Verdict{Outcome: gateway.Silent, Budget: name, RetryAfterNs: retry}
 	}
-	return policy.Verdict{Outcome: policy.Reject, Budget: name, RetryAfterNs: retry}
+	return gateway.Verdict{Outcome: gateway.Reject, Budget: name, RetryAfterNs: retry}
 }
 
 // Reload validates cfg and refuses to drop an open session's class; else
 // it refills every session at the old rates and switches each whose class
 // remains to its new budgets.
-func (m *GatewayModel) Reload(cfg policy.Config, now uint64) error {
+func (m *GatewayModel) Reload(cfg gateway.Config, now uint64) error {
 	if err := gatewayValid(cfg); err != nil {
 		return err
 	}
@@ -341,7 +341,7 @@ func (m *GatewayModel) Reload(cfg policy.Config, now uint64) error {
 
 // gatewayValid is the contract's Validate, reporting only whether there
 // is a problem.
-func gatewayValid(cfg policy.Config) error {
+func gatewayValid(cfg gateway.Config) error {
 	if len(cfg.Classes) == 0 {
 		return fmt.Errorf("no classes")
 	}

@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"ratelab/grader/report"
-	"ratelab/lab/nesting"
+	"ratelab/lab/hierarchy"
 )
 
 // The week 3 hierarchy: a tree of token buckets with one clock, each
@@ -39,7 +39,7 @@ func argNode(c report.Call, name string) (int, error) {
 	return argInt(c, name)
 }
 
-func doHierarchy(t nesting.Tree, c report.Call) (string, error) {
+func doHierarchy(t hierarchy.Tree, c report.Call) (string, error) {
 	switch c.Name {
 	case "Add":
 		parent, err := argNode(c, "parent")
@@ -86,7 +86,7 @@ func addText(id int, err error) string {
 	return strconv.Itoa(id)
 }
 
-type hierarchyCalls struct{ t nesting.Tree }
+type hierarchyCalls struct{ t hierarchy.Tree }
 
 func (x hierarchyCalls) Do(c report.Call) (string, error) { return doHierarchy(x.t, c) }
 
@@ -95,10 +95,10 @@ func buildHierarchy(impls Impls, setup report.Call) (Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	if impls.Nesting.New == nil {
-		return nil, errMissing(impls.Nesting.Missing)
+	if impls.Hierarchy.New == nil {
+		return nil, errMissing(impls.Hierarchy.Missing)
 	}
-	return hierarchyCalls{impls.Nesting.New(now)}, nil
+	return hierarchyCalls{impls.Hierarchy.New(now)}, nil
 }
 
 // HierarchyNode is one bucket of the tree: its parent (hierarchyRoot for

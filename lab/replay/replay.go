@@ -30,26 +30,26 @@ import (
 
 	"ratelab/grader/report"
 	"ratelab/lab/adaptive"
-	"ratelab/lab/circuit"
-	"ratelab/lab/fairness"
+	"ratelab/lab/breaker"
+	"ratelab/lab/fairqueue"
+	"ratelab/lab/gateway"
 	"ratelab/lab/guard"
+	"ratelab/lab/hierarchy"
 	"ratelab/lab/limiters"
-	"ratelab/lab/nesting"
-	"ratelab/lab/operator"
-	"ratelab/lab/policy"
+	"ratelab/lab/throttle"
 )
 
 // Impls are the implementations a replay can run: the reference's
 // (Reference) or the learner's, built by the WebAssembly shell from
 // exercises/.
 type Impls struct {
-	Limiters limiters.Impl
-	Adaptive adaptive.Impl
-	Nesting  nesting.Impl  // hierarchy
-	Fairness fairness.Impl // fairqueue
-	Policy   policy.Impl   // gateway
-	Throttle operator.Impl // throttle
-	Breaker  circuit.Impl  // breaker
+	Limiters  limiters.Impl
+	Adaptive  adaptive.Impl
+	Hierarchy hierarchy.Impl
+	Fairqueue fairqueue.Impl
+	Gateway   gateway.Impl
+	Throttle  throttle.Impl
+	Breaker   breaker.Impl
 	// Week4 are the governor's and Gradient2's calls that adaptive.Impl
 	// does not carry.
 	Week4 Week4
@@ -69,8 +69,8 @@ type Week4 struct {
 // Reference is the Impls of the solutions packages.
 var Reference = Impls{
 	Limiters: limiters.Reference, Adaptive: adaptive.Reference,
-	Nesting: nesting.Reference, Fairness: fairness.Reference, Policy: policy.Reference,
-	Throttle: operator.Reference, Breaker: circuit.Reference,
+	Hierarchy: hierarchy.Reference, Fairqueue: fairqueue.Reference, Gateway: gateway.Reference,
+	Throttle: throttle.Reference, Breaker: breaker.Reference,
 	Week4: week4Reference,
 }
 

@@ -9,8 +9,8 @@ import (
 	"strconv"
 
 	"ratelab/grader/report"
-	"ratelab/lab/operator"
-	"ratelab/solutions/throttle"
+	"ratelab/lab/throttle"
+	refthrottle "ratelab/solutions/throttle"
 )
 
 // The week 5 throttle: the breaker's state and recovery time, each
@@ -33,7 +33,7 @@ func enumText(names []string, v uint8, kind string) string {
 }
 
 // throttleConfig reads New's Config{Breaker: {…}, Rate: {…}, Congestion: {…}}.
-func throttleConfig(c report.Call) (cfg operator.Config, err error) {
+func throttleConfig(c report.Call) (cfg throttle.Config, err error) {
 	s, err := structArg(c, "arg1")
 	if err != nil {
 		return cfg, err
@@ -79,7 +79,7 @@ func throttleConfig(c report.Call) (cfg operator.Config, err error) {
 	return cfg, nil
 }
 
-func rateLimitArg(r report.Call) (rl operator.RateLimit, err error) {
+func rateLimitArg(r report.Call) (rl throttle.RateLimit, err error) {
 	if rl.MaxCalls, err = argU32(r, "MaxCalls"); err != nil {
 		return rl, err
 	}
@@ -95,7 +95,7 @@ func argU32(c report.Call, name string) (uint32, error) {
 	return uint32(n), err
 }
 
-func throttleSetup(c report.Call) (cfg operator.Config, now uint64, err error) {
+func throttleSetup(c report.Call) (cfg throttle.Config, now uint64, err error) {
 	if err = want(c, "New"); err != nil {
 		return cfg, 0, err
 	}
@@ -109,7 +109,7 @@ func throttleSetup(c report.Call) (cfg operator.Config, now uint64, err error) {
 // throttleGate is what a replay calls: the lab's Gate and
 // ClearIssuerLimit, which the lab's runs do not use.
 type throttleGate interface {
-	operator.Gate
+	throttle.Gate
 	ClearIssuerLimit(addr uint64)
 }
 
@@ -134,7 +134,7 @@ func (e throttleErrs) writeText(err error) string {
 
 // statusText writes a Status as the grader does, the congestion config
 // "as configured" when it is cfg's.
-func statusText(s operator.Status, cfg operator.Congestion) string {
+func statusText(s throttle.Status, cfg throttle.Congestion) string {
 	cong := "as configured"
 	if s.Congestion != cfg {
 		c := s.Congestion
@@ -146,7 +146,7 @@ func statusText(s operator.Status, cfg operator.Congestion) string {
 		enumText(throttleLevels, uint8(s.Level), "Level"), cong)
 }
 
-func doThrottle(g throttleGate, errs throttleErrs, cfg operator.Config, c report.Call) (string, error) {
+func doThrottle(g throttleGate, errs throttleErrs, cfg throttle.Config, c report.Call) (string, error) {
 	addr := func() (uint64, error) { return argU64(c, "addr") }
 	now := func() (uint64, error) { return argU64(c, "nowNs") }
 	switch c.Name {
@@ -216,15 +216,15 @@ func doThrottle(g throttleGate, errs throttleErrs, cfg operator.Config, c report
 // stateArg reads SetState's state, printed bare ("SetState(Degraded,
 // nowNs=5)"): the report carries it as an argument named by its own value
 // (a name standing for a value), or as its first argument.
-func stateArg(c report.Call) (operator.State, error) {
+func stateArg(c report.Call) (throttle.State, error) {
 	for i, name := range throttleStates {
 		if v, ok := c.Args[name]; ok && v == name {
-			return operator.State(i), nil
+			return throttle.State(i), nil
 		}
 	}
 	if v, ok := c.Args["arg1"].(string); ok {
 		if i := slices.Index(throttleStates, v); i >= 0 {
-			return operator.State(i), nil
+			return throttle.State(i), nil
 		}
 	}
 	return 0, fmt.Errorf("SetState: no State among %v", c.Args)
@@ -233,7 +233,7 @@ func stateArg(c report.Call) (operator.State, error) {
 type throttleCalls struct {
 	g    throttleGate
 	errs throttleErrs
-	cfg  operator.Config
+	cfg  throttle.Config
 }
 
 func (x throttleCalls) Do(c report.Call) (string, error) { return doThrottle(x.g, x.errs, x.cfg, c) }
@@ -268,14 +268,14 @@ func buildThrottle(impls Impls, setup report.Call) (Instance, error) {
 // the overrides and whitelist, each address's accepted writes since its
 // window last started afresh, and every accepted write (for congestion).
 type ThrottleModel struct {
-	Cfg            operator.Config
+	Cfg            throttle.Config
 	Latest         uint64
-	BreakerState   operator.State
+	BreakerState   throttle.State
 	RecoverAt      uint64
 	DegradedWrites uint32
 	MaxCalls       uint32
-	Level          operator.Level
-	Overrides      map[uint64]operator.RateLimit
+	Level          throttle.Level
+	Overrides      map[uint64]throttle.RateLimit
 	Whitelisted    map[uint64]bool
 	Writes         map[uint64][]uint64
 	Accepted       []uint64
@@ -284,10 +284,10 @@ type ThrottleModel struct {
 }
 
 // NewThrottleModel is New(cfg, nowNs) for a valid cfg.
-func NewThrottleModel(cfg operator.Config, nowNs uint64) *ThrottleModel {
+func NewThrottleModel(cfg throttle.Config, nowNs uint64) *ThrottleModel {
 	return &ThrottleModel{
-		Cfg: cfg, Latest: nowNs, BreakerState: throttle.Normal, MaxCalls: cfg.Rate.MaxCalls, Level: throttle.NormalLoad,
-		Overrides: map[uint64]operator.RateLimit{}, Whitelisted: map[uint64]bool{}, Writes: map[uint64][]uint64{},
+		Cfg: cfg, Latest: nowNs, BreakerState: refthrottle.Normal, MaxCalls: cfg.Rate.MaxCalls, Level: refthrottle.NormalLoad,
+		Overrides: map[uint64]throttle.RateLimit{}, Whitelisted: map[uint64]bool{}, Writes: map[uint64][]uint64{},
 	}
 }
 
@@ -300,23 +300,23 @@ func (m *ThrottleModel) see(addr uint64) {
 // tick advances the clock and applies automatic recovery.
 func (m *ThrottleModel) tick(now uint64) uint64 {
 	m.Latest = max(m.Latest, now)
-	if m.Cfg.Breaker.AutoRecover && m.BreakerState != throttle.Normal && m.Latest >= m.RecoverAt {
-		m.BreakerState, m.RecoverAt, m.DegradedWrites = throttle.Normal, 0, 0
+	if m.Cfg.Breaker.AutoRecover && m.BreakerState != refthrottle.Normal && m.Latest >= m.RecoverAt {
+		m.BreakerState, m.RecoverAt, m.DegradedWrites = refthrottle.Normal, 0, 0
 	}
 	return m.Latest
 }
 
 // SetState starts a period (Degraded, Paused) or ends it (Normal).
-func (m *ThrottleModel) SetState(s operator.State, now uint64) {
+func (m *ThrottleModel) SetState(s throttle.State, now uint64) {
 	now = m.tick(now)
 	m.BreakerState, m.RecoverAt, m.DegradedWrites = s, 0, 0
-	if s != throttle.Normal && m.Cfg.Breaker.AutoRecover {
+	if s != refthrottle.Normal && m.Cfg.Breaker.AutoRecover {
 		m.RecoverAt = now + min(m.Cfg.Breaker.TTLNs, math.MaxUint64-now)
 	}
 }
 
 // SetIssuerLimit sets an override and starts the address's window afresh.
-func (m *ThrottleModel) SetIssuerLimit(addr uint64, rl operator.RateLimit) error {
+func (m *ThrottleModel) SetIssuerLimit(addr uint64, rl throttle.RateLimit) error {
 	if rl.MaxCalls == 0 || rl.WindowNs == 0 {
 		return errors.New("a RateLimit field is 0")
 	}
@@ -339,11 +339,11 @@ func (m *ThrottleModel) SetWhitelisted(addr uint64, on bool) {
 	m.Whitelisted[addr] = on
 }
 
-func (m *ThrottleModel) limitOf(addr uint64) operator.RateLimit {
+func (m *ThrottleModel) limitOf(addr uint64) throttle.RateLimit {
 	if rl, ok := m.Overrides[addr]; ok {
 		return rl
 	}
-	return operator.RateLimit{MaxCalls: m.MaxCalls, WindowNs: m.Cfg.Rate.WindowNs}
+	return throttle.RateLimit{MaxCalls: m.MaxCalls, WindowNs: m.Cfg.Rate.WindowNs}
 }
 
 // inWindow counts the times in (now-window, now].
@@ -363,15 +363,15 @@ func (m *ThrottleModel) Write(addr, now uint64) error {
 	now = m.tick(now)
 	m.see(addr)
 	switch {
-	case m.BreakerState == throttle.Paused:
-		return throttle.ErrPaused
-	case m.BreakerState == throttle.Degraded && m.DegradedWrites >= m.Cfg.Breaker.DegradedWriteLimit:
-		return throttle.ErrDegradedLimit
+	case m.BreakerState == refthrottle.Paused:
+		return refthrottle.ErrPaused
+	case m.BreakerState == refthrottle.Degraded && m.DegradedWrites >= m.Cfg.Breaker.DegradedWriteLimit:
+		return refthrottle.ErrDegradedLimit
 	}
 	if rl := m.limitOf(addr); !m.Whitelisted[addr] && inWindow(m.Writes[addr], now, rl.WindowNs) >= uint64(rl.MaxCalls) {
-		return throttle.ErrRateLimited
+		return refthrottle.ErrRateLimited
 	}
-	if m.BreakerState == throttle.Degraded {
+	if m.BreakerState == refthrottle.Degraded {
 		m.DegradedWrites++
 	}
 	m.Writes[addr] = append(m.Writes[addr], now)
@@ -379,20 +379,20 @@ func (m *ThrottleModel) Write(addr, now uint64) error {
 	return nil
 }
 
-func (m *ThrottleModel) levelAt(now uint64) operator.Level {
+func (m *ThrottleModel) levelAt(now uint64) throttle.Level {
 	c := m.Cfg.Congestion
 	switch n := inWindow(m.Accepted, now, c.WindowNs); {
 	case n < uint64(c.LowBelow):
-		return throttle.Low
+		return refthrottle.Low
 	case n > uint64(c.HighAbove):
-		return throttle.High
+		return refthrottle.High
 	}
-	return throttle.NormalLoad
+	return refthrottle.NormalLoad
 }
 
 // AdjustCongestion sets the level and, on a change to High or Low, moves
 // the global MaxCalls by the basis points, clamped.
-func (m *ThrottleModel) AdjustCongestion(now uint64) operator.Level {
+func (m *ThrottleModel) AdjustCongestion(now uint64) throttle.Level {
 	now = m.tick(now)
 	level := m.levelAt(now)
 	if level == m.Level {
@@ -406,9 +406,9 @@ func (m *ThrottleModel) AdjustCongestion(now uint64) operator.Level {
 		return p.Quo(p, big.NewInt(10_000))
 	}
 	switch level {
-	case throttle.High:
+	case refthrottle.High:
 		x.Sub(x, step(c.ReduceBps))
-	case throttle.Low:
+	case refthrottle.Low:
 		x.Add(x, step(c.IncreaseBps))
 	}
 	if lo := new(big.Int).SetUint64(uint64(c.MinMaxCalls)); x.Cmp(lo) < 0 {
@@ -422,9 +422,9 @@ func (m *ThrottleModel) AdjustCongestion(now uint64) operator.Level {
 }
 
 // Status is the whole picture after automatic recovery.
-func (m *ThrottleModel) Status(now uint64) operator.Status {
+func (m *ThrottleModel) Status(now uint64) throttle.Status {
 	m.tick(now)
-	return operator.Status{
+	return throttle.Status{
 		State: m.BreakerState, RecoverAtNs: m.RecoverAt,
 		DegradedWriteLimit: m.Cfg.Breaker.DegradedWriteLimit, DegradedWrites: m.DegradedWrites,
 		MaxCalls: m.MaxCalls, WindowNs: m.Cfg.Rate.WindowNs, Level: m.Level, Congestion: m.Cfg.Congestion,
@@ -432,7 +432,7 @@ func (m *ThrottleModel) Status(now uint64) operator.Status {
 }
 
 func (m *ThrottleModel) Do(c report.Call) (string, error) {
-	return doThrottle(m, throttleErrs{throttle.ErrPaused, throttle.ErrDegradedLimit, throttle.ErrRateLimited}, m.Cfg, c)
+	return doThrottle(m, throttleErrs{refthrottle.ErrPaused, refthrottle.ErrDegradedLimit, refthrottle.ErrRateLimited}, m.Cfg, c)
 }
 
 // maxAddrs is the most addresses drawn.
@@ -443,12 +443,12 @@ const maxAddrs = 8
 // each address named so far: its window's count against its limit.
 func (m *ThrottleModel) State() []Field {
 	breaker := enumText(throttleStates, uint8(m.BreakerState), "State")
-	if m.BreakerState == throttle.Degraded {
+	if m.BreakerState == refthrottle.Degraded {
 		breaker += fmt.Sprintf(", %d of %d degraded writes", m.DegradedWrites, m.Cfg.Breaker.DegradedWriteLimit)
 	}
 	if m.RecoverAt != 0 {
 		breaker += ", recovers at t = " + u(m.RecoverAt) + " ns"
-	} else if m.BreakerState != throttle.Normal {
+	} else if m.BreakerState != refthrottle.Normal {
 		breaker += ", no automatic recovery"
 	}
 	c := m.Cfg.Congestion
@@ -485,7 +485,7 @@ func modelThrottle(setup report.Call) (Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := throttle.New(cfg, now); err != nil {
+	if _, err := refthrottle.New(cfg, now); err != nil {
 		return nil, fmt.Errorf("New: %v: the config is refused, nothing to replay", err)
 	}
 	return NewThrottleModel(cfg, now), nil

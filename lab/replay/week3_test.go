@@ -10,19 +10,19 @@ import (
 	"ratelab/grader/report"
 	fixfairqueue "ratelab/grader/testdata/fixtures/fairqueue/keeps-credit"
 	fixhierarchy "ratelab/grader/testdata/fixtures/hierarchy/charges-as-it-goes"
-	"ratelab/lab/fairness"
-	"ratelab/lab/nesting"
-	"ratelab/lab/policy"
-	"ratelab/solutions/fairqueue"
-	"ratelab/solutions/hierarchy"
+	"ratelab/lab/fairqueue"
+	"ratelab/lab/gateway"
+	"ratelab/lab/hierarchy"
+	reffairqueue "ratelab/solutions/fairqueue"
+	refhierarchy "ratelab/solutions/hierarchy"
 )
 
 func TestHierarchyReplaysTheGrade(t *testing.T) {
-	replayCaptured(t, "hierarchy", "charges-as-it-goes", Impls{Nesting: nesting.Impl{Name: "Yours", New: func(now uint64) nesting.Tree { return fixhierarchy.New(now) }}})
+	replayCaptured(t, "hierarchy", "charges-as-it-goes", Impls{Hierarchy: hierarchy.Impl{Name: "Yours", New: func(now uint64) hierarchy.Tree { return fixhierarchy.New(now) }}})
 }
 
 func TestFairqueueReplaysTheGrade(t *testing.T) {
-	replayCaptured(t, "fairqueue", "keeps-credit", Impls{Fairness: fairness.Impl{Name: "Yours", New: func(q uint64) fairness.Scheduler { return fixfairqueue.New(q) }}})
+	replayCaptured(t, "fairqueue", "keeps-credit", Impls{Fairqueue: fairqueue.Impl{Name: "Yours", New: func(q uint64) fairqueue.Scheduler { return fixfairqueue.New(q) }}})
 }
 
 // The hierarchy model answers like the reference, call for call: trees
@@ -32,7 +32,7 @@ func TestHierarchyModelAgreesWithReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for run := 0; run < 1000; run++ {
 		start := r.Uint64N(1_000_000)
-		ref := hierarchy.New(start)
+		ref := refhierarchy.New(start)
 		m := NewHierarchyModel(start)
 		times := randomTimes(r, start, 40)
 		for i, now := range times {
@@ -67,7 +67,7 @@ func TestFairqueueModelAgreesWithReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	for run := 0; run < 2000; run++ {
 		quantum := []uint64{1, 2, 3, 100, 1 << 32}[r.IntN(5)]
-		ref := fairqueue.New(quantum)
+		ref := reffairqueue.New(quantum)
 		m := NewFairqueueModel(quantum)
 		for i := 0; i < 60; i++ {
 			switch r.IntN(5) {
@@ -118,19 +118,19 @@ func TestHierarchyState(t *testing.T) {
 }
 
 func TestGatewayReplaysTheGrade(t *testing.T) {
-	replayCaptured(t, "gateway", "heartbeat-takes-token", Impls{Policy: fixtureGateway()})
+	replayCaptured(t, "gateway", "heartbeat-takes-token", Impls{Gateway: fixtureGateway()})
 }
 
 // randomGatewayConfig draws a valid config of one or two classes, cancels
 // unlimited or limited, escalation times set or not, capacities and rates
 // small or huge.
-func randomGatewayConfig(r *rand.Rand) policy.Config {
-	cfg := policy.Config{Classes: map[string]policy.Class{}}
+func randomGatewayConfig(r *rand.Rand) gateway.Config {
+	cfg := gateway.Config{Classes: map[string]gateway.Class{}}
 	for _, name := range []string{"regular", "market-maker"}[:1+r.IntN(2)] {
-		o := policy.Budget{Capacity: []uint64{1, 2, 5, math.MaxUint64}[r.IntN(4)], RatePerSec: rates(r)}
-		k := policy.Class{Orders: o}
+		o := gateway.Budget{Capacity: []uint64{1, 2, 5, math.MaxUint64}[r.IntN(4)], RatePerSec: rates(r)}
+		k := gateway.Class{Orders: o}
 		if r.IntN(2) == 0 {
-			k.Cancels = policy.Budget{Capacity: o.Capacity + r.Uint64N(3)*min(1, math.MaxUint64-o.Capacity), RatePerSec: o.RatePerSec + min(r.Uint64N(1000), math.MaxUint64-o.RatePerSec)}
+			k.Cancels = gateway.Budget{Capacity: o.Capacity + r.Uint64N(3)*min(1, math.MaxUint64-o.Capacity), RatePerSec: o.RatePerSec + min(r.Uint64N(1000), math.MaxUint64-o.RatePerSec)}
 		}
 		cfg.Classes[name] = k
 	}
@@ -150,7 +150,7 @@ func TestGatewayModelAgreesWithReference(t *testing.T) {
 	for run := 0; run < 1000; run++ {
 		cfg := randomGatewayConfig(r)
 		start := r.Uint64N(1_000_000)
-		ref, err := policy.Reference.New(cfg, start)
+		ref, err := gateway.Reference.New(cfg, start)
 		if err != nil {
 			t.Fatalf("reference New(%+v): %v", cfg, err)
 		}
@@ -169,7 +169,7 @@ func TestGatewayModelAgreesWithReference(t *testing.T) {
 				}
 				got, want = errText(m.Reload(next, now)), errText(ref.Reload(next, now))
 			default:
-				kind := policy.Kind(r.IntN(4))
+				kind := gateway.Kind(r.IntN(4))
 				got, want = verdictText(m.Admit(session, kind, now)), verdictText(ref.Admit(session, kind, now))
 			}
 			if got != want {

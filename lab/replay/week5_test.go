@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"ratelab/grader/report"
-	"ratelab/lab/circuit"
-	"ratelab/lab/operator"
-	"ratelab/solutions/throttle"
+	"ratelab/lab/breaker"
+	"ratelab/lab/throttle"
+	refthrottle "ratelab/solutions/throttle"
 )
 
 func TestThrottleReplaysTheGrade(t *testing.T) {
@@ -19,12 +19,12 @@ func TestThrottleReplaysTheGrade(t *testing.T) {
 
 // randomThrottleConfig draws a valid config: small windows and limits so
 // that every refusal and every level comes up.
-func randomThrottleConfig(r *rand.Rand) operator.Config {
-	var cfg operator.Config
+func randomThrottleConfig(r *rand.Rand) throttle.Config {
+	var cfg throttle.Config
 	cfg.Breaker.AutoRecover = r.IntN(2) == 0
 	cfg.Breaker.TTLNs = []uint64{1, 50, 1_000_000, math.MaxUint64}[r.IntN(4)]
 	cfg.Breaker.DegradedWriteLimit = uint32(r.IntN(4))
-	cfg.Rate = operator.RateLimit{MaxCalls: uint32(1 + r.IntN(4)), WindowNs: []uint64{1, 100, 10_000_000}[r.IntN(3)]}
+	cfg.Rate = throttle.RateLimit{MaxCalls: uint32(1 + r.IntN(4)), WindowNs: []uint64{1, 100, 10_000_000}[r.IntN(3)]}
 	c := &cfg.Congestion
 	c.WindowNs = []uint64{1, 1000, 10_000_000}[r.IntN(3)]
 	c.LowBelow = uint32(r.IntN(3))
@@ -42,12 +42,12 @@ func randomThrottleConfig(r *rand.Rand) operator.Config {
 // generated configs and calls of every kind (Status compared whole).
 func TestThrottleModelAgreesWithReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 18))
-	errs := throttleErrs{throttle.ErrPaused, throttle.ErrDegradedLimit, throttle.ErrRateLimited}
+	errs := throttleErrs{refthrottle.ErrPaused, refthrottle.ErrDegradedLimit, refthrottle.ErrRateLimited}
 	seen := map[string]bool{}
 	for run := 0; run < 1000; run++ {
 		cfg := randomThrottleConfig(r)
 		start := r.Uint64N(1_000_000)
-		ref, err := throttle.New(cfg, start)
+		ref, err := refthrottle.New(cfg, start)
 		if err != nil {
 			t.Fatalf("reference New(%+v): %v", cfg, err)
 		}
@@ -57,11 +57,11 @@ func TestThrottleModelAgreesWithReference(t *testing.T) {
 			var got, want string
 			switch r.IntN(12) {
 			case 0:
-				s := operator.State(r.IntN(3))
+				s := throttle.State(r.IntN(3))
 				m.SetState(s, now)
 				ref.SetState(s, now)
 			case 1:
-				rl := operator.RateLimit{MaxCalls: uint32(r.IntN(3)), WindowNs: uint64(r.IntN(200))}
+				rl := throttle.RateLimit{MaxCalls: uint32(r.IntN(3)), WindowNs: uint64(r.IntN(200))}
 				got, want = errText(m.SetIssuerLimit(addr, rl)), errText(ref.SetIssuerLimit(addr, rl))
 			case 2:
 				m.ClearIssuerLimit(addr)
@@ -102,9 +102,9 @@ func TestBreakerModelAgreesWithReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 20))
 	seen := map[string]bool{}
 	for run := 0; run < 2000; run++ {
-		cfg := circuit.Config{FailureThreshold: uint32(1 + r.IntN(3)), OpenNs: []uint64{1, 100, 5_000_000, math.MaxUint64}[r.IntN(4)], HalfOpenProbes: uint32(1 + r.IntN(3))}
+		cfg := breaker.Config{FailureThreshold: uint32(1 + r.IntN(3)), OpenNs: []uint64{1, 100, 5_000_000, math.MaxUint64}[r.IntN(4)], HalfOpenProbes: uint32(1 + r.IntN(3))}
 		start := r.Uint64N(1_000_000)
-		b, err := circuit.Reference.New(cfg, start)
+		b, err := breaker.Reference.New(cfg, start)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,7 @@
 // per page, shared with the other visualizations; its ratelab.governor says
 // which targets there are and names the actions. This file asks Go for the
 // windows due on each animation frame: one call, one typed array back
-// (lab/backpressure's EncodeStep). Go runs the target, the tries wrapper and
+// (lab/governor's EncodeStep). Go runs the target, the tries wrapper and
 // the governor; this file only shows what they did.
 //
 // Attributes of the mount element, all optional:

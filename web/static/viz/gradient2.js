@@ -5,7 +5,7 @@
 // common.js, the lab's WebAssembly build (see wasm/doc.go) is loaded once
 // per page, shared with the other visualizations. This file asks Go for the
 // bins of virtual time due on each animation frame: one call, one
-// Float64Array back (lab/gradient's EncodeStep). Go runs the server, the
+// Float64Array back (lab/gradient2's EncodeStep). Go runs the server, the
 // arrivals and the limit; this file only shows them.
 //
 // Attributes of the mount element, all optional:
@@ -99,17 +99,17 @@ function loadText(load) {
 
 /** @typedef {{start: number, end: number, x: (t: number) => number}} Axis */
 
-/** @extends {Viz<lab.GradientSim>} */
+/** @extends {Viz<lab.Gradient2Sim>} */
 class Gradient2Viz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
     super(root, "rg2", COLORS, MAX_DT_MS);
     this.code = "exercises/gradient2: Limit.Update, Limit";
-    /** @type {lab.GradientConfig} */
+    /** @type {lab.Gradient2Config} */
     this.cfg = { impl: "reference", seed: Number(root.getAttribute("data-seed") || 1) };
     this.speed = 2;
     this.paused = false;
-    /** @type {lab.GradientInfo | null} */
+    /** @type {lab.Gradient2Info | null} */
     this.info = null;
     this.stopped = false;
     /** @type {Bin[]} */
@@ -180,7 +180,7 @@ class Gradient2Viz extends Viz {
 
   /** makeRun makes a new run from the settings and clears the charts. */
   async makeRun() {
-    const api = this.api, make = api && api.newGradientSim;
+    const api = this.api, make = api && api.newGradient2Sim;
     if (!make) return;
     const s = await this.newRun(() => make(this.cfg), "Cannot run: ");
     if (!s) return;
@@ -196,7 +196,7 @@ class Gradient2Viz extends Viz {
     this.draw();
   }
 
-  /** @param {lab.GradientInfo} info */
+  /** @param {lab.Gradient2Info} info */
   updateInfo(info) {
     this.info = info;
     this.stopped = info.stopped;
@@ -229,7 +229,7 @@ class Gradient2Viz extends Viz {
 
   /** @param {number} untilNs */
   async advance(untilNs) {
-    const G = this.api && this.api.gradient, sim = this.sim;
+    const G = this.api && this.api.gradient2, sim = this.sim;
     if (!G || !sim) return;
     const L = G.layout;
     const n = await sim.step(untilNs, G.maxBins, this.bytes);
@@ -415,7 +415,7 @@ class Gradient2Viz extends Viz {
     g.textAlign = "left";
   }
 
-  /** @param {lab.GradientInfo} info */
+  /** @param {lab.Gradient2Info} info */
   drawLimit(info) {
     const c = sizeCanvas(this.ui.limitChart);
     if (!c) return;
@@ -464,7 +464,7 @@ class Gradient2Viz extends Viz {
   /**
    * drawStopped writes why the run stopped across the chart, if it did.
    * @param {CanvasRenderingContext2D} g
-   * @param {lab.GradientInfo} info
+   * @param {lab.Gradient2Info} info
    * @param {number} left
    * @param {number} top
    * @param {number} bottom
@@ -473,7 +473,7 @@ class Gradient2Viz extends Viz {
     if (this.stopped) stoppedNote(g, this.colors.text, info.status, left + 10, (top + bottom) / 2);
   }
 
-  /** @param {lab.GradientInfo} info */
+  /** @param {lab.Gradient2Info} info */
   drawRTT(info) {
     const c = sizeCanvas(this.ui.rttChart);
     if (!c) return;
@@ -555,12 +555,12 @@ class Gradient2Viz extends Viz {
 
   /** @param {lab.API} api */
   start(api) {
-    if (!api.gradient || !api.newGradientSim) {
+    if (!api.gradient2 || !api.newGradient2Sim) {
       this.fail(new Error(staleHint("week 4")));
       return;
     }
     this.api = api;
-    this.bytes = new Uint8Array(api.gradient.maxBytes);
+    this.bytes = new Uint8Array(api.gradient2.maxBytes);
     this.floats = new Float64Array(this.bytes.buffer);
     this.begin();
   }

@@ -54,7 +54,7 @@ declare namespace lab {
     title: string;
   }
 
-  /** Offsets, in float64s, of backpressure's EncodeStep. */
+  /** Offsets, in float64s, of governor's EncodeStep. */
   interface GovernorLayout {
     count: number; stopped: number; offer: number; lastBad: number; capacity: number; windows: number;
     header: number; fields: number;
@@ -87,43 +87,43 @@ declare namespace lab {
     offer: number; lastBad: number; capacity: number; windows: number;
   }
 
-  /** A governor run (backpressure.Run). */
+  /** A governor run (governor.Run). */
   interface GovernorSim {
     step(maxWindows: number, bytes: Uint8Array): number;
     info(): GovernorInfo;
     free(): void;
   }
 
-  /** Offsets, in float64s, of gradient's EncodeStep. */
-  interface GradientLayout {
+  /** Offsets, in float64s, of gradient2's EncodeStep. */
+  interface Gradient2Layout {
     count: number; stopped: number; now: number; limit: number; short: number; long: number;
     inflight: number; header: number; fields: number;
     start: number; load: number; binLimit: number; binShort: number; binLong: number; binInflight: number;
     arrived: number; admitted: number; rejected: number; samples: number; appLimited: number;
   }
 
-  interface Gradient {
+  interface Gradient2 {
     binNs: number;
     maxBins: number;
     maxBytes: number;
-    layout: GradientLayout;
+    layout: Gradient2Layout;
   }
 
-  interface GradientConfig {
+  interface Gradient2Config {
     impl: string; seed: number;
   }
 
-  interface GradientInfo {
+  interface Gradient2Info {
     impl: string; implStatus: string; stopped: boolean; status: string;
     workers: number; serviceNs: number; throughput: number; binNs: number; seed: number;
     steps: { durationNs: number; load: number }[];
     limit: { initial: number; min: number; max: number; smoothing: number; tolerance: number; longWindow: number };
   }
 
-  /** A Gradient2 run (gradient.Run). */
-  interface GradientSim {
+  /** A Gradient2 run (gradient2.Run). */
+  interface Gradient2Sim {
     step(untilNs: number, maxBins: number, bytes: Uint8Array): number;
-    info(): GradientInfo;
+    info(): Gradient2Info;
     free(): void;
   }
 
@@ -142,8 +142,8 @@ declare namespace lab {
     /** Absent from a lab.wasm built before week 4. */
     governor?: Governor;
     newGovernorSim?(config: GovernorConfig): GovernorSim | Failure | Promise<Run<GovernorSim> | Failure>;
-    gradient?: Gradient;
-    newGradientSim?(config: GradientConfig): GradientSim | Failure | Promise<Run<GradientSim> | Failure>;
+    gradient2?: Gradient2;
+    newGradient2Sim?(config: Gradient2Config): Gradient2Sim | Failure | Promise<Run<Gradient2Sim> | Failure>;
   }
 }
 

@@ -9,7 +9,7 @@
 //
 // withYours(api) returns lab.wasm's API with every constructor (a function
 // whose name starts with "new", on ratelab or one of its objects, e.g.
-// newSim, fairness.newSim) wrapped: a config with impl "yours" makes the run
+// newSim, fairqueue.newSim) wrapped: a config with impl "yours" makes the run
 // in the worker and returns a promise of its stand-in (or of {error}); any
 // other config calls the constructor as it is. So a visualization written
 // against lab.wasm's API runs Yours in the worker as long as it awaits
@@ -351,7 +351,7 @@ export function withYours(api) {
 
 /**
  * wrap copies obj with its constructors wrapped, and, if deep, those of
- * the objects it holds (one level: ratelab.fairness.newSim).
+ * the objects it holds (one level: ratelab.fairqueue.newSim).
  * @param {Record<string, unknown>} obj
  * @param {string} prefix obj's path in ratelab, with a trailing dot
  * @param {boolean} deep

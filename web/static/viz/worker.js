@@ -14,7 +14,7 @@
 //   {id, op: "replay", exercise, cx}               {id, ok: the replay's JSON text}
 //
 // path names the constructor in the ratelab object ("newSim",
-// "fairness.newSim"). Typed arrays among a call's args arrive transferred;
+// "fairqueue.newSim"). Typed arrays among a call's args arrive transferred;
 // after the call they go back, transferred, in outs (same order), with
 // what Go wrote into them. A thrown error answers {id, error: message}.
 // The page terminates the worker when a call does not answer in time; the
