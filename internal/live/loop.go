@@ -144,25 +144,39 @@ func (l *loop) start(ctx context.Context, ids []string) *work {
 
 func (l *loop) publish(e Event) { l.cfg.Hub.Publish(e) }
 
-// run builds Yours beside the grading without benchmarks (both are quick
-// and the grade is what the learner waits for), then grades the
-// benchmarks alone on the machine.
+// run grades the saved exercises without benchmarks first, with the
+// machine to itself (the grade is what the learner waits for), then builds
+// Yours for the browser, then grades the benchmarks alone on the machine.
 func (l *loop) run(ctx context.Context, w *work, ids []string) {
 	l.publish(Event{Type: TypeSaved, Exercises: ids})
 	built := make(chan struct{})
-	go func() {
-		defer close(built)
-		err := l.cfg.Build(ctx)
-		switch {
-		case ctx.Err() != nil:
-		case err != nil:
-			l.publish(Event{Type: TypeBuildFailed, Message: err.Error()})
-		default:
-			l.version++
-			l.publish(Event{Type: TypeBuilt, Version: l.version})
+	started := false
+	build := func() {
+		started = true
+		go func() {
+			defer close(built)
+			err := l.cfg.Build(ctx)
+			switch {
+			case ctx.Err() != nil:
+			case err != nil:
+				l.publish(Event{Type: TypeBuildFailed, Message: err.Error()})
+			default:
+				l.version++
+				l.publish(Event{Type: TypeBuilt, Version: l.version})
+			}
+		}()
+	}
+	// Unless a newer save cancelled this work, Yours is built whatever the
+	// grading found (a build that fails tells the pages why), and waited
+	// for.
+	defer func() {
+		if !started && ctx.Err() == nil {
+			build()
+		}
+		if started {
+			<-built
 		}
 	}()
-	defer func() { <-built }()
 
 	partial := map[string]*report.Exercise{}
 	var gradable []string
@@ -188,6 +202,9 @@ func (l *loop) run(ctx context.Context, w *work, ids []string) {
 		}
 		l.checkDone(ex, *ev.Result, true)
 	})
+	if ctx.Err() == nil {
+		build()
+	}
 	if err != nil {
 		return
 	}

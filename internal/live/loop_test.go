@@ -416,3 +416,51 @@ func TestRunKeepsTheGradeOfCodeThatDoesNotCompile(t *testing.T) {
 		t.Error("nothing saved: b compiles and must be graded")
 	}
 }
+
+// A save is graded before Yours is built, so that the build does not slow
+// the grade the learner waits for; the benchmarks come after the build.
+func TestRunGradesBeforeItBuilds(t *testing.T) {
+	var h Hub
+	s, _ := h.Subscribe()
+	f := &fakeGrader{}
+	var mu sync.Mutex
+	var order []string
+	step := func(what string) {
+		mu.Lock()
+		defer mu.Unlock()
+		order = append(order, what)
+	}
+	// A build started beside the grading would be seen: the grading
+	// waits a while for one to start. Its verdict never depends on how
+	// long: a build that starts only once the grading has returned passes
+	// however slow the machine.
+	building := make(chan struct{})
+	f.block = func(ctx context.Context, ids []string, pass Pass) {
+		if pass == Properties {
+			select {
+			case <-building:
+			case <-time.After(300 * time.Millisecond):
+			}
+		}
+	}
+	cfg := f.config(&h, func(context.Context) error {
+		step("build")
+		close(building)
+		return nil
+	})
+	cfg.Grade = func(ctx context.Context, ids []string, pass Pass, progress func(grader.Event)) (*report.Report, error) {
+		r, err := f.grade(ctx, ids, pass, progress)
+		step(fmt.Sprintf("graded %v", pass))
+		return r, err
+	}
+	changes := make(chan []string, 1)
+	changes <- []string{"a"}
+	close(changes)
+	Run(context.Background(), changes, cfg)
+	until(t, s, finalGrade("a"))
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{fmt.Sprintf("graded %v", Properties), "build", fmt.Sprintf("graded %v", Benchmarks)}; !slices.Equal(order, want) {
+		t.Errorf("steps %q, want %q", order, want)
+	}
+}
