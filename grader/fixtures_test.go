@@ -18,18 +18,17 @@ import (
 	"ratelab/lab/course"
 )
 
-// fixtures are every fixture TestFixtures grades, in course order, then
-// by name: not those graded by a test of their own.
-var fixtures = readFixtures()
-
-// readFixtures reads testdata/fixtures, panicking (the test binary then
-// says which file to fix) on a folder it cannot read.
-func readFixtures() []fixture.Fixture {
+// gradedFixtures returns every fixture TestFixtures grades, in course
+// order, then by name: not those graded by a test of their own. It reads
+// them when a test asks, not when the test binary starts: the binary also
+// runs as a grading child, elsewhere.
+func gradedFixtures(t *testing.T) []fixture.Fixture {
+	t.Helper()
 	var out []fixture.Fixture
 	for _, e := range course.Exercises() {
 		all, err := fixture.Read(filepath.Join("testdata", "fixtures"), e.ID)
 		if err != nil {
-			panic(err)
+			t.Fatal(err)
 		}
 		for _, f := range all {
 			if f.GradedBy == "" {
@@ -124,7 +123,7 @@ func TestFixtures(t *testing.T) {
 		t.Skip("grades every fixture in a child process")
 	}
 	t.Parallel() // after the tests that count builds or switch the grader's ways
-	for _, group := range fixtureGroups(false) {
+	for _, group := range fixtureGroups(gradedFixtures(t), false) {
 		t.Run(group[0].Exercise, func(t *testing.T) {
 			t.Parallel() // one exercise builds while another grades
 			checkFixtures(t, group, 0)
@@ -138,14 +137,14 @@ func TestTimedFixtureBudgets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("grades every fixture in a child process, with its benchmarks")
 	}
-	for _, group := range fixtureGroups(true) {
+	for _, group := range fixtureGroups(gradedFixtures(t), true) {
 		t.Run(group[0].Exercise, func(t *testing.T) { checkFixtures(t, group, 1) })
 	}
 }
 
 // fixtureGroups returns the fixtures with benchmarks judged (bench) or
 // without, by exercise, in the order fixtures lists them.
-func fixtureGroups(bench bool) [][]fixture.Fixture {
+func fixtureGroups(fixtures []fixture.Fixture, bench bool) [][]fixture.Fixture {
 	var groups [][]fixture.Fixture
 	at := map[string]int{}
 	for _, f := range fixtures {
