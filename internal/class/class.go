@@ -15,6 +15,7 @@ import (
 	"ratelab/grader"
 	"ratelab/grader/buildcache"
 	"ratelab/grader/report"
+	"ratelab/internal/quota"
 	"ratelab/internal/store"
 )
 
@@ -115,9 +116,9 @@ var ErrQueueFull = errors.New("the grading queue is full")
 type Class struct {
 	cfg      Config
 	st       *store.Store
-	Throttle *Throttle
+	Throttle *quota.PerUser
 	// CheckThrottle is each learner's budget of checks.
-	CheckThrottle *Throttle
+	CheckThrottle *quota.PerUser
 	wake          chan struct{}
 	wg            sync.WaitGroup
 
@@ -189,8 +190,8 @@ func New(cfg Config) *Class {
 	}
 	return &Class{
 		cfg: cfg, st: cfg.Store,
-		Throttle:      NewThrottle(cfg.SubmitBurst, cfg.SubmitEvery, cfg.Clock.Now()),
-		CheckThrottle: NewThrottle(cfg.CheckBurst, cfg.CheckEvery, cfg.Clock.Now()),
+		Throttle:      quota.New(cfg.SubmitBurst, cfg.SubmitEvery, cfg.Clock.Now()),
+		CheckThrottle: quota.New(cfg.CheckBurst, cfg.CheckEvery, cfg.Clock.Now()),
 		wake:          make(chan struct{}, 1),
 		subs:          map[*Subscription]struct{}{},
 		progress:      map[int64][]Event{},

@@ -3,7 +3,6 @@ package class_test
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"ratelab/internal/class"
 	"ratelab/internal/store"
@@ -59,32 +58,6 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-func TestThrottle(t *testing.T) {
-	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	th := class.NewThrottle(2, 30*time.Second, t0)
-	steps := []struct {
-		at    time.Duration
-		user  int64
-		ok    bool
-		retry time.Duration // when refused
-	}{
-		{0, 1, true, 0},
-		{0, 1, true, 0},
-		{0, 1, false, 30 * time.Second},
-		{0, 2, true, 0}, // another learner has their own budget
-		{10 * time.Second, 1, false, 20 * time.Second},
-		{29 * time.Second, 1, false, time.Second},
-		{30 * time.Second, 1, true, 0}, // waiting exactly long enough for one token gets it
-		{31 * time.Second, 1, false, 29 * time.Second},
-	}
-	for i, s := range steps {
-		ok, retry := th.Allow(s.user, t0.Add(s.at))
-		if ok != s.ok || (!ok && (retry < s.retry-time.Millisecond || retry > s.retry+time.Millisecond)) {
-			t.Errorf("step %d: Allow(user %d, t0+%s) = %v, %s; want %v, %s", i, s.user, s.at, ok, retry, s.ok, s.retry)
-		}
-	}
-}
-
 // TestValidateDraft: a draft is judged on its names and sizes only, as it is
 // typed; the same files as a submission are judged on their source too.
 func TestValidateDraft(t *testing.T) {
@@ -108,30 +81,5 @@ func TestValidateDraft(t *testing.T) {
 	}
 	if p := class.ValidateDraft("nope", half, class.Limits{}); len(p) == 0 {
 		t.Error("ValidateDraft of an unknown exercise found nothing")
-	}
-}
-
-// TestThrottleAllowN: a budget of units (bytes, say) takes n tokens at a
-// time, or none.
-func TestThrottleAllowN(t *testing.T) {
-	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	th := class.NewThrottle(10, time.Second, t0)
-	steps := []struct {
-		at    time.Duration
-		n     uint64
-		ok    bool
-		retry time.Duration // when refused
-	}{
-		{0, 6, true, 0},
-		{0, 5, false, time.Second}, // 4 left: one more second makes 5
-		{0, 4, true, 0},
-		{3 * time.Second, 3, true, 0},
-		{3 * time.Second, 11, false, 10 * time.Second}, // more than the burst: never, and the bucket fills in 10 s
-	}
-	for i, s := range steps {
-		ok, retry := th.AllowN(1, s.n, t0.Add(s.at))
-		if ok != s.ok || (!ok && (retry < s.retry-time.Millisecond || retry > s.retry+time.Millisecond)) {
-			t.Errorf("step %d: AllowN(1, %d, t0+%s) = %v, %s; want %v, %s", i, s.n, s.at, ok, retry, s.ok, s.retry)
-		}
 	}
 }
