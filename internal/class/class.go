@@ -15,6 +15,7 @@ import (
 	"ratelab/grader"
 	"ratelab/grader/buildcache"
 	"ratelab/grader/report"
+	"ratelab/internal/fingerprint"
 	"ratelab/internal/quota"
 	"ratelab/internal/store"
 )
@@ -135,7 +136,7 @@ type Class struct {
 
 	gradeFn    func(context.Context, grader.Options) (*report.Report, error) // grader.Grade; tests swap it
 	storeRetry time.Duration                                                 // first wait before writing to a busy store again
-	solutions  fingerprints
+	solutions  fingerprint.Solutions
 	book       book
 	remote     *remote // the Postgres queue's link; nil on SQLite
 }
@@ -196,7 +197,7 @@ func New(cfg Config) *Class {
 		subs:          map[*Subscription]struct{}{},
 		progress:      map[int64][]Event{},
 		gradeFn:       grader.Grade, storeRetry: 50 * time.Millisecond,
-		solutions: fingerprints{root: cfg.Root},
+		solutions: fingerprint.Solutions{Root: cfg.Root},
 	}
 }
 
@@ -264,7 +265,7 @@ func (c *Class) poke() {
 // when Submit returns.
 //
 // An upload after its due date, under a policy that refuses it, is not
-// stored: Submit returns a *LateError.
+// stored: Submit returns a *due.LateError.
 func (c *Class) Submit(ctx context.Context, user store.User, exercise string, files []store.File) (store.Submission, error) {
 	// One instant judges the upload and is stored as its time: the one
 	// its on-time mark is read from later.
@@ -304,8 +305,8 @@ func (c *Class) queue(ctx context.Context, user store.User, exercise string, fil
 	}
 	up := store.Upload{UserID: user.ID, Exercise: exercise, Files: files, Kind: kind, At: at}
 	if kind == store.KindSubmit { // a check is no work handed in: nothing to flag
-		up.Fingerprint = Fingerprint(files)
-		up.MatchesSolution = up.Fingerprint != "" && up.Fingerprint == c.solutions.of(exercise)
+		up.Fingerprint = fingerprint.Of(files)
+		up.MatchesSolution = up.Fingerprint != "" && up.Fingerprint == c.solutions.Of(exercise)
 	}
 	queued := func(sub store.Submission) Event {
 		return Event{Type: EventQueued, Submission: sub.ID, Job: sub.Job.ID, Learner: user.Name, Exercise: exercise, Kind: kindOf(sub)}
