@@ -2,7 +2,6 @@ package class
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -120,10 +119,8 @@ type Class struct {
 	Throttle *quota.PerUser
 	// CheckThrottle is each learner's budget of checks.
 	CheckThrottle *quota.PerUser
-	wake          chan struct{}
-	wg            sync.WaitGroup
 
-	// order keeps a submission's events in order in this process: queue
+	// order keeps a submission's events in order in this process: submit
 	// holds it (read) from storing a submission until its queued event is
 	// published, and a grading takes it (write) before it publishes
 	// running, so a job claimed at once still says "queued" first.
@@ -138,7 +135,7 @@ type Class struct {
 	storeRetry time.Duration                                                 // first wait before writing to a busy store again
 	solutions  fingerprint.Solutions
 	book       book
-	remote     *remote // the Postgres queue's link; nil on SQLite
+	engine     engine // local until Start picks River on Postgres
 }
 
 // New returns a class; call Start to grade.
@@ -189,16 +186,17 @@ func New(cfg Config) *Class {
 		log := cfg.Log
 		cfg.Sandbox = &grader.Sandbox{Log: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }}
 	}
-	return &Class{
+	c := &Class{
 		cfg: cfg, st: cfg.Store,
 		Throttle:      quota.New(cfg.SubmitBurst, cfg.SubmitEvery, cfg.Clock.Now()),
 		CheckThrottle: quota.New(cfg.CheckBurst, cfg.CheckEvery, cfg.Clock.Now()),
-		wake:          make(chan struct{}, 1),
 		subs:          map[*Subscription]struct{}{},
 		progress:      map[int64][]Event{},
 		gradeFn:       grader.Grade, storeRetry: 50 * time.Millisecond,
 		solutions: fingerprint.Solutions{Root: cfg.Root},
 	}
+	c.engine = newLocal(c)
+	return c
 }
 
 // Limits returns the upload limits in force.
@@ -214,52 +212,24 @@ func (c *Class) Now() time.Time { return c.cfg.Clock.Now() }
 // Store returns the class's store.
 func (c *Class) Store() *store.Store { return c.st }
 
-// Start puts back in the queue what a previous run left running, and starts
-// the workers. They stop when ctx ends; Wait waits for them. On a Postgres
-// store it starts River's client instead (river.go), and puts nothing back:
-// what runs may run on another machine, and River gives a dead worker's
-// jobs to another.
+// Start starts grading, with the engine of the store's backend: on
+// SQLite this process's workers (local.go), which first put back in the
+// queue what a previous run left running; on Postgres River's client, the
+// listener and the dispatcher (river.go), which put nothing back: what
+// runs may run on another machine, and River gives a dead worker's jobs
+// to another. The class stops when ctx ends; Wait waits for it.
 func (c *Class) Start(ctx context.Context) error {
 	if err := c.sweep(ctx); err != nil {
 		return err
 	}
 	if c.st.Backend() == store.Postgres {
-		return c.startRemote(ctx)
+		return newRiver(c).start(ctx) // the class's engine once it runs
 	}
-	if c.cfg.PagesOnly {
-		return errors.New("a class without workers needs a Postgres store, where `labserver worker` processes grade")
-	}
-	n, err := c.st.RequeueRunning(ctx)
-	if err != nil {
-		return err
-	}
-	if n > 0 {
-		c.cfg.Log.Info("class: grading again the jobs a previous run left unfinished", "jobs", n)
-	}
-	for range c.cfg.Workers {
-		c.wg.Add(1)
-		go func() {
-			defer c.wg.Done()
-			c.work(ctx)
-		}()
-	}
-	return nil
+	return c.engine.start(ctx)
 }
 
-// Wait waits for the workers to stop after Start's context ended.
-func (c *Class) Wait() {
-	c.wg.Wait()
-	if c.remote != nil {
-		c.remote.stop()
-	}
-}
-
-func (c *Class) poke() {
-	select {
-	case c.wake <- struct{}{}:
-	default:
-	}
-}
+// Wait waits for the class to stop after Start's context ended.
+func (c *Class) Wait() { c.engine.wait() }
 
 // Submit stores a validated upload and queues it. The submission is durable
 // when Submit returns.
@@ -308,32 +278,9 @@ func (c *Class) queue(ctx context.Context, user store.User, exercise string, fil
 		up.Fingerprint = fingerprint.Of(files)
 		up.MatchesSolution = up.Fingerprint != "" && up.Fingerprint == c.solutions.Of(exercise)
 	}
-	queued := func(sub store.Submission) Event {
-		return Event{Type: EventQueued, Submission: sub.ID, Job: sub.Job.ID, Learner: user.Name, Exercise: exercise, Kind: kindOf(sub)}
-	}
-	// The queued event comes before any event of the grading: on Postgres
-	// it is published in the submission's transaction; here, a worker of
-	// this process waits for it before it says it runs (see order).
-	if c.remote != nil {
-		up.QueuedEvent = func(sub store.Submission) ([]byte, error) { return json.Marshal(queued(sub)) }
-	}
-	c.order.RLock()
-	sub, err := c.st.SubmitUpload(ctx, up)
+	sub, err := c.engine.submit(ctx, up, user.Name)
 	if err != nil {
-		c.order.RUnlock()
 		return store.Submission{}, err
-	}
-	sub.Learner = user.Name
-	if c.remote != nil {
-		c.order.RUnlock()
-		if err := c.st.NotifyQueue(ctx); err != nil {
-			c.cfg.Log.Warn("class: notifying the dispatcher", "err", err)
-		}
-	} else {
-		ev := queued(sub)
-		ev.Cell = c.localCell(ctx, sub, store.Queued)
-		c.publish(ev)
-		c.order.RUnlock()
 	}
 	for _, id := range sub.Superseded {
 		old := store.Submission{ID: id, Learner: user.Name, Exercise: exercise, Kind: kind}
@@ -341,7 +288,7 @@ func (c *Class) queue(ctx context.Context, user store.User, exercise string, fil
 		ev.Status = ""
 		c.publish(ev)
 	}
-	c.poke()
+	c.engine.changed(ctx)
 	return sub, nil
 }
 
@@ -355,40 +302,10 @@ func (c *Class) Regrade(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	c.book.invalidate() // many cells change state: read again on the next view
-	if c.remote != nil && len(jobs) > 0 {
-		if err := c.st.NotifyQueue(ctx); err != nil {
-			c.cfg.Log.Warn("class: notifying the dispatcher", "err", err)
-		}
-	}
-	for range jobs {
-		c.poke()
+	if len(jobs) > 0 {
+		c.engine.changed(ctx)
 	}
 	return len(jobs), nil
-}
-
-// work claims and grades jobs until ctx ends.
-func (c *Class) work(ctx context.Context) {
-	idle := time.NewTicker(time.Second) // another process (or a lost poke) may have queued
-	defer idle.Stop()
-	for ctx.Err() == nil {
-		job, ok, err := c.st.ClaimJob(ctx)
-		if err != nil {
-			if ctx.Err() == nil {
-				c.cfg.Log.Error("class: claiming a job", "err", err)
-			}
-		}
-		if !ok {
-			select {
-			case <-ctx.Done():
-			case <-c.wake:
-			case <-idle.C:
-			}
-			continue
-		}
-		// More may be waiting: let another worker look.
-		c.poke()
-		c.grade(ctx, job)
-	}
 }
 
 // grade grades one claimed job and records its result.
@@ -418,8 +335,8 @@ func (c *Class) gradeNoted(ctx context.Context, job store.Job, note string) {
 		c.mu.Unlock()
 	}()
 	ev := base
-	ev.Type, ev.Message, ev.Cell = EventRunning, note, c.localCell(ctx, sub, store.Running)
-	c.order.Lock() // the submission's queued event is out (see queue)
+	ev.Type, ev.Message, ev.Cell = EventRunning, note, c.engine.cell(ctx, sub, store.Running)
+	c.order.Lock() // the submission's queued event is out (see local.submit)
 	c.order.Unlock()
 	c.publish(ev)
 
@@ -547,7 +464,7 @@ func (c *Class) serverFailed(ctx context.Context, job store.Job, sub store.Submi
 		return
 	}
 	c.publish(Event{Type: EventQueued, Submission: sub.ID, Job: job.ID, Learner: sub.Learner, Exercise: sub.Exercise,
-		Kind: kindOf(sub), Cell: c.localCell(ctx, sub, store.Queued)})
+		Kind: kindOf(sub), Cell: c.engine.cell(ctx, sub, store.Queued)})
 }
 
 // retryStore runs a write to the store until it succeeds, waiting longer
@@ -571,17 +488,6 @@ func (c *Class) retryStore(ctx context.Context, write func(context.Context) erro
 	}
 }
 
-// localCell is changed, for an event this process delivers itself; nil on
-// a Postgres store, where every process that hears the event records it in
-// its own gradebook and words its own cell (heard), and for a check, which
-// is in no gradebook.
-func (c *Class) localCell(ctx context.Context, sub store.Submission, state store.JobState) *Cell {
-	if c.remote != nil || sub.Kind == store.KindCheck {
-		return nil
-	}
-	return c.changed(ctx, sub, state)
-}
-
 // finish records a job's outcome and tells the subscribers.
 func (c *Class) finish(ctx context.Context, job store.Job, sub store.Submission, o store.Outcome) {
 	o.Seed = c.cfg.Seed
@@ -591,12 +497,7 @@ func (c *Class) finish(ctx context.Context, job store.Job, sub store.Submission,
 		return
 	}
 	ev := doneEvent(sub, job.ID, o.Result, c.cfg.Seed, o.Error)
-	if c.remote != nil || sub.Kind == store.KindCheck {
-		// Each process that hears it adds its own gradebook's cell (heard).
-		c.publish(ev)
-		return
-	}
-	if gb, err := c.finished(ctx, sub, job.ID, o.Result); err == nil {
+	if gb := c.engine.booked(ctx, sub, job.ID, o.Result); gb != nil {
 		ev.fromBook(gb)
 	}
 	c.publish(ev)
