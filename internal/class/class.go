@@ -23,33 +23,32 @@ import (
 // fixed or stepped one.
 type Clock interface{ Now() time.Time }
 
-// Config is what New needs.
+// Config is what New needs. A field left zero takes DefaultConfig's value
+// (see there for those that are derived).
 type Config struct {
 	Store *store.Store
 	Root  string // the ratelab module graded against (holding go.mod)
 	Clock Clock
-	// Workers grade in parallel; 0 means 1, so one benchmark runs at a time
-	// and benchmark figures are comparable.
+	// Workers grade in parallel.
 	Workers int
-	// MaxQueue bounds the jobs waiting; Submit refuses beyond it. 0 means 1000.
+	// MaxQueue bounds the jobs waiting; Submit refuses beyond it.
 	MaxQueue int
-	// Grading options: Seed (0 means grader.DefaultSeed), NoBench,
-	// CheckTimeout, BenchTimeout and CallCPULimit (0: the grader's
-	// defaults).
+	// Grading options: Seed, NoBench, CheckTimeout, BenchTimeout and
+	// CallCPULimit (0: the grader's defaults).
 	Seed                                     int64
 	NoBench                                  bool
 	CheckTimeout, BenchTimeout, CallCPULimit time.Duration
-	// JobTimeout bounds one whole grading; 0 means DefaultJobTimeout.
+	// JobTimeout bounds one whole grading.
 	JobTimeout time.Duration
 	// Sandbox confines the grading; nil means a default grader.Sandbox.
 	Sandbox *grader.Sandbox
 	// SubmitBurst and SubmitEvery set each learner's throttle: that many
-	// submissions at once, then one every SubmitEvery. 0 means 5 and 30s.
+	// submissions at once, then one every SubmitEvery.
 	SubmitBurst uint64
 	SubmitEvery time.Duration
 	// CheckBurst and CheckEvery set each learner's budget of checks (see
 	// Check), apart from their submissions': that many at once, then one
-	// every CheckEvery. 0 means 10 and 10s.
+	// every CheckEvery.
 	CheckBurst uint64
 	CheckEvery time.Duration
 	Limits     Limits
@@ -67,8 +66,8 @@ type Config struct {
 	// Retries is how many times a grading that failed for the server's
 	// reasons (no descriptors, a sandbox that could not start, a toolchain
 	// that could not run) is retried before it is reported as the
-	// server's problem; 0 means 3. RetryDelay is the wait before the first
-	// retry, doubled each time; 0 means 30s.
+	// server's problem. RetryDelay is the wait before the first retry,
+	// doubled each time.
 	Retries    int
 	RetryDelay time.Duration
 
@@ -80,7 +79,7 @@ type Config struct {
 	// killed); 0 means JobTimeout plus a minute; it must exceed JobTimeout
 	// by more than 5s (River's own deadline of the grading). River looks for
 	// such jobs every 30 s. DispatchDepth is how many
-	// River jobs may wait at once; 0 means 1: River serves its jobs in the
+	// River jobs may wait at once: River serves its jobs in the
 	// order they came, so every job waiting there is one a learner who
 	// submits next waits behind, and the dispatcher hands the next as soon
 	// as a worker starts one (its notification wakes it).
@@ -90,7 +89,7 @@ type Config struct {
 	// Lease is how long a River worker of this process holds a job
 	// without renewing it (it renews every third of it while it grades):
 	// a worker killed mid-grading loses its job that long after, and the
-	// dispatcher hands it to another; 0 means 30s.
+	// dispatcher hands it to another.
 	Lease time.Duration
 	// BuildCache, if set, keeps the graded programs by content (see
 	// grader.Options.BuildCache).
@@ -101,9 +100,31 @@ type Config struct {
 // Config.TempDir: Start removes only those.
 const tempPrefix = "job-"
 
-// DefaultJobTimeout is Config.JobTimeout's default, and the serve
-// command's --job-timeout.
-const DefaultJobTimeout = 5 * time.Minute
+// DefaultConfig holds the values New gives a Config's zero fields, and
+// the defaults of labserver's flags that set them. Three defaults are
+// derived instead: Log is slog.Default(), Sandbox a grader.Sandbox that
+// logs to Log, and RescueAfter JobTimeout plus a minute.
+var DefaultConfig = Config{
+	Workers:       1, // one benchmark at a time: its figures are comparable
+	MaxQueue:      1000,
+	Seed:          grader.DefaultSeed,
+	JobTimeout:    5 * time.Minute,
+	SubmitBurst:   5,
+	SubmitEvery:   30 * time.Second,
+	CheckBurst:    10,
+	CheckEvery:    10 * time.Second,
+	Retries:       3,
+	RetryDelay:    30 * time.Second,
+	DispatchDepth: 1, // see Config.DispatchDepth: River's queue is kept short
+	Lease:         30 * time.Second,
+}
+
+// orDefault sets *v to d if it is zero (or negative).
+func orDefault[T int | uint64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
+}
 
 // maxAttempts is how many times a job is claimed before it is given up:
 // a job that keeps killing the server is not retried for ever.
@@ -140,47 +161,24 @@ type Class struct {
 
 // New returns a class; call Start to grade.
 func New(cfg Config) *Class {
-	if cfg.Workers <= 0 {
-		cfg.Workers = 1
+	d := DefaultConfig
+	orDefault(&cfg.Workers, d.Workers)
+	orDefault(&cfg.MaxQueue, d.MaxQueue)
+	if cfg.Seed == 0 { // a negative seed is a seed
+		cfg.Seed = d.Seed
 	}
-	if cfg.MaxQueue <= 0 {
-		cfg.MaxQueue = 1000
-	}
-	if cfg.Seed == 0 {
-		cfg.Seed = grader.DefaultSeed
-	}
-	if cfg.JobTimeout <= 0 {
-		cfg.JobTimeout = DefaultJobTimeout
-	}
-	if cfg.SubmitBurst == 0 {
-		cfg.SubmitBurst = 5
-	}
-	if cfg.SubmitEvery <= 0 {
-		cfg.SubmitEvery = 30 * time.Second
-	}
-	if cfg.CheckBurst == 0 {
-		cfg.CheckBurst = 10
-	}
-	if cfg.CheckEvery <= 0 {
-		cfg.CheckEvery = 10 * time.Second
-	}
+	orDefault(&cfg.JobTimeout, d.JobTimeout)
+	orDefault(&cfg.SubmitBurst, d.SubmitBurst)
+	orDefault(&cfg.SubmitEvery, d.SubmitEvery)
+	orDefault(&cfg.CheckBurst, d.CheckBurst)
+	orDefault(&cfg.CheckEvery, d.CheckEvery)
+	orDefault(&cfg.Retries, d.Retries)
+	orDefault(&cfg.RetryDelay, d.RetryDelay)
+	orDefault(&cfg.RescueAfter, cfg.JobTimeout+time.Minute)
+	orDefault(&cfg.DispatchDepth, d.DispatchDepth)
+	orDefault(&cfg.Lease, d.Lease)
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
-	}
-	if cfg.Retries <= 0 {
-		cfg.Retries = 3
-	}
-	if cfg.RetryDelay <= 0 {
-		cfg.RetryDelay = 30 * time.Second
-	}
-	if cfg.RescueAfter <= 0 {
-		cfg.RescueAfter = cfg.JobTimeout + time.Minute
-	}
-	if cfg.DispatchDepth <= 0 {
-		cfg.DispatchDepth = 1
-	}
-	if cfg.Lease <= 0 {
-		cfg.Lease = 30 * time.Second
 	}
 	if cfg.Sandbox == nil {
 		log := cfg.Log

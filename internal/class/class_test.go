@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"ratelab/grader"
 	"ratelab/grader/report"
@@ -51,3 +52,21 @@ func TestSubmissionCopyFlags(t *testing.T) {
 }
 
 func isTest(p string) bool { return len(p) > 8 && p[len(p)-8:] == "_test.go" }
+
+// TestNewTakesDefaultConfig: a Config's zero fields take DefaultConfig's
+// values, and the values it sets are kept.
+func TestNewTakesDefaultConfig(t *testing.T) {
+	d := class.DefaultConfig
+	c := class.New(class.Config{Clock: wall{}})
+	if c.JobTimeout() != d.JobTimeout || c.Throttle.Burst != d.SubmitBurst || c.Throttle.Every != d.SubmitEvery ||
+		c.CheckThrottle.Burst != d.CheckBurst || c.CheckThrottle.Every != d.CheckEvery {
+		t.Errorf("New(Config{}): job timeout %s, submissions %d every %s, checks %d every %s; want DefaultConfig's %s, %d every %s, %d every %s",
+			c.JobTimeout(), c.Throttle.Burst, c.Throttle.Every, c.CheckThrottle.Burst, c.CheckThrottle.Every,
+			d.JobTimeout, d.SubmitBurst, d.SubmitEvery, d.CheckBurst, d.CheckEvery)
+	}
+	c = class.New(class.Config{Clock: wall{}, JobTimeout: time.Minute, SubmitBurst: 2, SubmitEvery: time.Hour, CheckBurst: 3, CheckEvery: 2 * time.Hour})
+	if c.JobTimeout() != time.Minute || c.Throttle.Burst != 2 || c.Throttle.Every != time.Hour || c.CheckThrottle.Burst != 3 || c.CheckThrottle.Every != 2*time.Hour {
+		t.Errorf("New kept job timeout %s, submissions %d every %s, checks %d every %s; want 1m, 2 every 1h, 3 every 2h",
+			c.JobTimeout(), c.Throttle.Burst, c.Throttle.Every, c.CheckThrottle.Burst, c.CheckThrottle.Every)
+	}
+}
