@@ -486,12 +486,12 @@ type classOptions struct {
 
 func (o *classOptions) flags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.enabled, "class", false, "class mode: learners submit (labserver submit), the server grades in a sandbox, instructors watch /class/dashboard")
-	fs.IntVar(&o.workers, "workers", 1, "class mode: gradings at once (1 keeps benchmark figures comparable); 0 with a Postgres --db: pages only, labserver worker processes grade")
-	fs.IntVar(&o.queue, "queue", 1000, "class mode: most jobs waiting; submissions beyond are refused (503)")
-	fs.UintVar(&o.burst, "submit-burst", 5, "class mode: submissions a learner may make at once...")
-	fs.DurationVar(&o.every, "submit-every", 30*time.Second, "class mode: ...then one more every this long (429 with Retry-After beyond)")
-	fs.UintVar(&o.checkBurst, "check-burst", 10, "class mode: checks of a draft a learner may make at once (a budget apart from submissions')...")
-	fs.DurationVar(&o.checkEvery, "check-every", 10*time.Second, "class mode: ...then one more every this long (429 with Retry-After beyond)")
+	fs.IntVar(&o.workers, "workers", class.DefaultConfig.Workers, "class mode: gradings at once (1 keeps benchmark figures comparable); 0 with a Postgres --db: pages only, labserver worker processes grade")
+	fs.IntVar(&o.queue, "queue", class.DefaultConfig.MaxQueue, "class mode: most jobs waiting; submissions beyond are refused (503)")
+	fs.UintVar(&o.burst, "submit-burst", uint(class.DefaultConfig.SubmitBurst), "class mode: submissions a learner may make at once...")
+	fs.DurationVar(&o.every, "submit-every", class.DefaultConfig.SubmitEvery, "class mode: ...then one more every this long (429 with Retry-After beyond)")
+	fs.UintVar(&o.checkBurst, "check-burst", uint(class.DefaultConfig.CheckBurst), "class mode: checks of a draft a learner may make at once (a budget apart from submissions')...")
+	fs.DurationVar(&o.checkEvery, "check-every", class.DefaultConfig.CheckEvery, "class mode: ...then one more every this long (429 with Retry-After beyond)")
 	fs.BoolVar(&o.secureCookies, "secure-cookies", false, "class mode: the class is served over HTTPS (a TLS proxy in front): __Host- cookies, Secure, and writes only from an https:// origin")
 	o.gradingFlags.register(fs, "class mode: ", "", `"" (the default) builds every time`)
 	o.yoursFlags.register(fs)

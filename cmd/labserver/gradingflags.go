@@ -4,7 +4,6 @@ import (
 	"flag"
 	"time"
 
-	"ratelab/grader"
 	"ratelab/internal/class"
 )
 
@@ -26,10 +25,10 @@ type gradingFlags struct {
 // cache defaults to cacheDir, which cacheDefault describes.
 func (g *gradingFlags) register(fs *flag.FlagSet, prefix, cacheDir, cacheDefault string) {
 	fs.BoolVar(&g.noBench, "no-bench", false, prefix+"skip benchmark checks")
-	fs.Int64Var(&g.seed, "seed", grader.DefaultSeed, prefix+"the property seed")
+	fs.Int64Var(&g.seed, "seed", class.DefaultConfig.Seed, prefix+"the property seed")
 	fs.DurationVar(&g.checkTimeout, "check-timeout", 10*time.Second, prefix+"deadline of one property or case check")
 	fs.DurationVar(&g.callCPU, "call-cpu", 0, prefix+"CPU time one call of the learner's code may take before it counts as one that does not return; 0 means the grader's 2s")
-	fs.DurationVar(&g.jobTimeout, "job-timeout", class.DefaultJobTimeout, prefix+"deadline of one whole grading")
+	fs.DurationVar(&g.jobTimeout, "job-timeout", class.DefaultConfig.JobTimeout, prefix+"deadline of one whole grading")
 	fs.StringVar(&g.buildCache, "build-cache", cacheDir, prefix+`folder keeping graded programs by content, so a regrade or an identical resubmission does not build again; `+cacheDefault)
 	fs.Int64Var(&g.buildCacheMax, "build-cache-max", 0, prefix+"the build cache's cap in MiB, its oldest programs removed beyond; 0 means the cache's default")
 }

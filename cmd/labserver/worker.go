@@ -33,10 +33,10 @@ func runWorker(args []string) error {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	var o workerOptions
 	fs.StringVar(&o.db, "db", os.Getenv("RATELAB_DB"), "the class's Postgres database (postgres://…), the server's; default $RATELAB_DB")
-	fs.IntVar(&o.workers, "workers", 1, "gradings at once on this machine (1 keeps benchmark figures comparable)")
+	fs.IntVar(&o.workers, "workers", class.DefaultConfig.Workers, "gradings at once on this machine (1 keeps benchmark figures comparable)")
 	o.gradingFlags.register(fs, "", defaultBuildCache(), `"" builds every time`)
 	fs.DurationVar(&o.rescueAfter, "rescue-after", 0, "how long a grading may run before River, presuming its worker dead, gives it to another; 0 means --job-timeout plus a minute (a backstop: the lease acts first)")
-	fs.DurationVar(&o.lease, "lease", 0, "how long this worker holds a grading without renewing it (it renews every third of it): killed, its grading goes to another worker this long after; 0 means 30s")
+	fs.DurationVar(&o.lease, "lease", 0, "how long this worker holds a grading without renewing it (it renews every third of it): killed, its grading goes to another worker this long after; 0 means "+class.DefaultConfig.Lease.String())
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: labserver worker --db postgres://… [flags]\n\nGrades a class's submissions on this machine, from this clone of the repository\n(the server's commit: a worker whose suites differ refuses to start). Run as many\nas you have machines; Ctrl-C stops one, and its grading goes to another.\n\nflags:")
 		fs.PrintDefaults()

@@ -2,7 +2,6 @@ package class
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,6 +14,8 @@ import (
 	"ratelab/grader"
 	"ratelab/grader/buildcache"
 	"ratelab/grader/report"
+	"ratelab/internal/fingerprint"
+	"ratelab/internal/quota"
 	"ratelab/internal/store"
 )
 
@@ -22,33 +23,32 @@ import (
 // fixed or stepped one.
 type Clock interface{ Now() time.Time }
 
-// Config is what New needs.
+// Config is what New needs. A field left zero takes DefaultConfig's value
+// (see there for those that are derived).
 type Config struct {
 	Store *store.Store
 	Root  string // the ratelab module graded against (holding go.mod)
 	Clock Clock
-	// Workers grade in parallel; 0 means 1, so one benchmark runs at a time
-	// and benchmark figures are comparable.
+	// Workers grade in parallel.
 	Workers int
-	// MaxQueue bounds the jobs waiting; Submit refuses beyond it. 0 means 1000.
+	// MaxQueue bounds the jobs waiting; Submit refuses beyond it.
 	MaxQueue int
-	// Grading options: Seed (0 means grader.DefaultSeed), NoBench,
-	// CheckTimeout, BenchTimeout and CallCPULimit (0: the grader's
-	// defaults).
+	// Grading options: Seed, NoBench, CheckTimeout, BenchTimeout and
+	// CallCPULimit (0: the grader's defaults).
 	Seed                                     int64
 	NoBench                                  bool
 	CheckTimeout, BenchTimeout, CallCPULimit time.Duration
-	// JobTimeout bounds one whole grading; 0 means DefaultJobTimeout.
+	// JobTimeout bounds one whole grading.
 	JobTimeout time.Duration
 	// Sandbox confines the grading; nil means a default grader.Sandbox.
 	Sandbox *grader.Sandbox
 	// SubmitBurst and SubmitEvery set each learner's throttle: that many
-	// submissions at once, then one every SubmitEvery. 0 means 5 and 30s.
+	// submissions at once, then one every SubmitEvery.
 	SubmitBurst uint64
 	SubmitEvery time.Duration
 	// CheckBurst and CheckEvery set each learner's budget of checks (see
 	// Check), apart from their submissions': that many at once, then one
-	// every CheckEvery. 0 means 10 and 10s.
+	// every CheckEvery.
 	CheckBurst uint64
 	CheckEvery time.Duration
 	Limits     Limits
@@ -66,8 +66,8 @@ type Config struct {
 	// Retries is how many times a grading that failed for the server's
 	// reasons (no descriptors, a sandbox that could not start, a toolchain
 	// that could not run) is retried before it is reported as the
-	// server's problem; 0 means 3. RetryDelay is the wait before the first
-	// retry, doubled each time; 0 means 30s.
+	// server's problem. RetryDelay is the wait before the first retry,
+	// doubled each time.
 	Retries    int
 	RetryDelay time.Duration
 
@@ -79,7 +79,7 @@ type Config struct {
 	// killed); 0 means JobTimeout plus a minute; it must exceed JobTimeout
 	// by more than 5s (River's own deadline of the grading). River looks for
 	// such jobs every 30 s. DispatchDepth is how many
-	// River jobs may wait at once; 0 means 1: River serves its jobs in the
+	// River jobs may wait at once: River serves its jobs in the
 	// order they came, so every job waiting there is one a learner who
 	// submits next waits behind, and the dispatcher hands the next as soon
 	// as a worker starts one (its notification wakes it).
@@ -89,7 +89,7 @@ type Config struct {
 	// Lease is how long a River worker of this process holds a job
 	// without renewing it (it renews every third of it while it grades):
 	// a worker killed mid-grading loses its job that long after, and the
-	// dispatcher hands it to another; 0 means 30s.
+	// dispatcher hands it to another.
 	Lease time.Duration
 	// BuildCache, if set, keeps the graded programs by content (see
 	// grader.Options.BuildCache).
@@ -100,9 +100,31 @@ type Config struct {
 // Config.TempDir: Start removes only those.
 const tempPrefix = "job-"
 
-// DefaultJobTimeout is Config.JobTimeout's default, and the serve
-// command's --job-timeout.
-const DefaultJobTimeout = 5 * time.Minute
+// DefaultConfig holds the values New gives a Config's zero fields, and
+// the defaults of labserver's flags that set them. Three defaults are
+// derived instead: Log is slog.Default(), Sandbox a grader.Sandbox that
+// logs to Log, and RescueAfter JobTimeout plus a minute.
+var DefaultConfig = Config{
+	Workers:       1, // one benchmark at a time: its figures are comparable
+	MaxQueue:      1000,
+	Seed:          grader.DefaultSeed,
+	JobTimeout:    5 * time.Minute,
+	SubmitBurst:   5,
+	SubmitEvery:   30 * time.Second,
+	CheckBurst:    10,
+	CheckEvery:    10 * time.Second,
+	Retries:       3,
+	RetryDelay:    30 * time.Second,
+	DispatchDepth: 1, // see Config.DispatchDepth: River's queue is kept short
+	Lease:         30 * time.Second,
+}
+
+// orDefault sets *v to d if it is zero (or negative).
+func orDefault[T int | uint64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
+}
 
 // maxAttempts is how many times a job is claimed before it is given up:
 // a job that keeps killing the server is not retried for ever.
@@ -115,13 +137,11 @@ var ErrQueueFull = errors.New("the grading queue is full")
 type Class struct {
 	cfg      Config
 	st       *store.Store
-	Throttle *Throttle
+	Throttle *quota.PerUser
 	// CheckThrottle is each learner's budget of checks.
-	CheckThrottle *Throttle
-	wake          chan struct{}
-	wg            sync.WaitGroup
+	CheckThrottle *quota.PerUser
 
-	// order keeps a submission's events in order in this process: queue
+	// order keeps a submission's events in order in this process: submit
 	// holds it (read) from storing a submission until its queued event is
 	// published, and a grading takes it (write) before it publishes
 	// running, so a job claimed at once still says "queued" first.
@@ -134,69 +154,47 @@ type Class struct {
 
 	gradeFn    func(context.Context, grader.Options) (*report.Report, error) // grader.Grade; tests swap it
 	storeRetry time.Duration                                                 // first wait before writing to a busy store again
-	solutions  fingerprints
+	solutions  fingerprint.Solutions
 	book       book
-	remote     *remote // the Postgres queue's link; nil on SQLite
+	engine     engine // local until Start picks River on Postgres
 }
 
 // New returns a class; call Start to grade.
 func New(cfg Config) *Class {
-	if cfg.Workers <= 0 {
-		cfg.Workers = 1
+	d := DefaultConfig
+	orDefault(&cfg.Workers, d.Workers)
+	orDefault(&cfg.MaxQueue, d.MaxQueue)
+	if cfg.Seed == 0 { // a negative seed is a seed
+		cfg.Seed = d.Seed
 	}
-	if cfg.MaxQueue <= 0 {
-		cfg.MaxQueue = 1000
-	}
-	if cfg.Seed == 0 {
-		cfg.Seed = grader.DefaultSeed
-	}
-	if cfg.JobTimeout <= 0 {
-		cfg.JobTimeout = DefaultJobTimeout
-	}
-	if cfg.SubmitBurst == 0 {
-		cfg.SubmitBurst = 5
-	}
-	if cfg.SubmitEvery <= 0 {
-		cfg.SubmitEvery = 30 * time.Second
-	}
-	if cfg.CheckBurst == 0 {
-		cfg.CheckBurst = 10
-	}
-	if cfg.CheckEvery <= 0 {
-		cfg.CheckEvery = 10 * time.Second
-	}
+	orDefault(&cfg.JobTimeout, d.JobTimeout)
+	orDefault(&cfg.SubmitBurst, d.SubmitBurst)
+	orDefault(&cfg.SubmitEvery, d.SubmitEvery)
+	orDefault(&cfg.CheckBurst, d.CheckBurst)
+	orDefault(&cfg.CheckEvery, d.CheckEvery)
+	orDefault(&cfg.Retries, d.Retries)
+	orDefault(&cfg.RetryDelay, d.RetryDelay)
+	orDefault(&cfg.RescueAfter, cfg.JobTimeout+time.Minute)
+	orDefault(&cfg.DispatchDepth, d.DispatchDepth)
+	orDefault(&cfg.Lease, d.Lease)
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
-	}
-	if cfg.Retries <= 0 {
-		cfg.Retries = 3
-	}
-	if cfg.RetryDelay <= 0 {
-		cfg.RetryDelay = 30 * time.Second
-	}
-	if cfg.RescueAfter <= 0 {
-		cfg.RescueAfter = cfg.JobTimeout + time.Minute
-	}
-	if cfg.DispatchDepth <= 0 {
-		cfg.DispatchDepth = 1
-	}
-	if cfg.Lease <= 0 {
-		cfg.Lease = 30 * time.Second
 	}
 	if cfg.Sandbox == nil {
 		log := cfg.Log
 		cfg.Sandbox = &grader.Sandbox{Log: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }}
 	}
-	return &Class{
+	c := &Class{
 		cfg: cfg, st: cfg.Store,
-		Throttle:      NewThrottle(cfg.SubmitBurst, cfg.SubmitEvery, cfg.Clock.Now()),
-		CheckThrottle: NewThrottle(cfg.CheckBurst, cfg.CheckEvery, cfg.Clock.Now()),
-		wake:          make(chan struct{}, 1),
+		Throttle:      quota.New(cfg.SubmitBurst, cfg.SubmitEvery, cfg.Clock.Now()),
+		CheckThrottle: quota.New(cfg.CheckBurst, cfg.CheckEvery, cfg.Clock.Now()),
 		subs:          map[*Subscription]struct{}{},
 		progress:      map[int64][]Event{},
 		gradeFn:       grader.Grade, storeRetry: 50 * time.Millisecond,
-		solutions: fingerprints{root: cfg.Root},
+		solutions: fingerprint.Solutions{Root: cfg.Root},
 	}
+	c.engine = newLocal(c)
+	return c
 }
 
 // Limits returns the upload limits in force.
@@ -212,58 +210,30 @@ func (c *Class) Now() time.Time { return c.cfg.Clock.Now() }
 // Store returns the class's store.
 func (c *Class) Store() *store.Store { return c.st }
 
-// Start puts back in the queue what a previous run left running, and starts
-// the workers. They stop when ctx ends; Wait waits for them. On a Postgres
-// store it starts River's client instead (river.go), and puts nothing back:
-// what runs may run on another machine, and River gives a dead worker's
-// jobs to another.
+// Start starts grading, with the engine of the store's backend: on
+// SQLite this process's workers (local.go), which first put back in the
+// queue what a previous run left running; on Postgres River's client, the
+// listener and the dispatcher (river.go), which put nothing back: what
+// runs may run on another machine, and River gives a dead worker's jobs
+// to another. The class stops when ctx ends; Wait waits for it.
 func (c *Class) Start(ctx context.Context) error {
 	if err := c.sweep(ctx); err != nil {
 		return err
 	}
 	if c.st.Backend() == store.Postgres {
-		return c.startRemote(ctx)
+		return newRiver(c).start(ctx) // the class's engine once it runs
 	}
-	if c.cfg.PagesOnly {
-		return errors.New("a class without workers needs a Postgres store, where `labserver worker` processes grade")
-	}
-	n, err := c.st.RequeueRunning(ctx)
-	if err != nil {
-		return err
-	}
-	if n > 0 {
-		c.cfg.Log.Info("class: grading again the jobs a previous run left unfinished", "jobs", n)
-	}
-	for range c.cfg.Workers {
-		c.wg.Add(1)
-		go func() {
-			defer c.wg.Done()
-			c.work(ctx)
-		}()
-	}
-	return nil
+	return c.engine.start(ctx)
 }
 
-// Wait waits for the workers to stop after Start's context ended.
-func (c *Class) Wait() {
-	c.wg.Wait()
-	if c.remote != nil {
-		c.remote.stop()
-	}
-}
-
-func (c *Class) poke() {
-	select {
-	case c.wake <- struct{}{}:
-	default:
-	}
-}
+// Wait waits for the class to stop after Start's context ended.
+func (c *Class) Wait() { c.engine.wait() }
 
 // Submit stores a validated upload and queues it. The submission is durable
 // when Submit returns.
 //
 // An upload after its due date, under a policy that refuses it, is not
-// stored: Submit returns a *LateError.
+// stored: Submit returns a *due.LateError.
 func (c *Class) Submit(ctx context.Context, user store.User, exercise string, files []store.File) (store.Submission, error) {
 	// One instant judges the upload and is stored as its time: the one
 	// its on-time mark is read from later.
@@ -303,35 +273,12 @@ func (c *Class) queue(ctx context.Context, user store.User, exercise string, fil
 	}
 	up := store.Upload{UserID: user.ID, Exercise: exercise, Files: files, Kind: kind, At: at}
 	if kind == store.KindSubmit { // a check is no work handed in: nothing to flag
-		up.Fingerprint = Fingerprint(files)
-		up.MatchesSolution = up.Fingerprint != "" && up.Fingerprint == c.solutions.of(exercise)
+		up.Fingerprint = fingerprint.Of(files)
+		up.MatchesSolution = up.Fingerprint != "" && up.Fingerprint == c.solutions.Of(exercise)
 	}
-	queued := func(sub store.Submission) Event {
-		return Event{Type: EventQueued, Submission: sub.ID, Job: sub.Job.ID, Learner: user.Name, Exercise: exercise, Kind: kindOf(sub)}
-	}
-	// The queued event comes before any event of the grading: on Postgres
-	// it is published in the submission's transaction; here, a worker of
-	// this process waits for it before it says it runs (see order).
-	if c.remote != nil {
-		up.QueuedEvent = func(sub store.Submission) ([]byte, error) { return json.Marshal(queued(sub)) }
-	}
-	c.order.RLock()
-	sub, err := c.st.SubmitUpload(ctx, up)
+	sub, err := c.engine.submit(ctx, up, user.Name)
 	if err != nil {
-		c.order.RUnlock()
 		return store.Submission{}, err
-	}
-	sub.Learner = user.Name
-	if c.remote != nil {
-		c.order.RUnlock()
-		if err := c.st.NotifyQueue(ctx); err != nil {
-			c.cfg.Log.Warn("class: notifying the dispatcher", "err", err)
-		}
-	} else {
-		ev := queued(sub)
-		ev.Cell = c.localCell(ctx, sub, store.Queued)
-		c.publish(ev)
-		c.order.RUnlock()
 	}
 	for _, id := range sub.Superseded {
 		old := store.Submission{ID: id, Learner: user.Name, Exercise: exercise, Kind: kind}
@@ -339,7 +286,7 @@ func (c *Class) queue(ctx context.Context, user store.User, exercise string, fil
 		ev.Status = ""
 		c.publish(ev)
 	}
-	c.poke()
+	c.engine.changed(ctx)
 	return sub, nil
 }
 
@@ -353,40 +300,10 @@ func (c *Class) Regrade(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	c.book.invalidate() // many cells change state: read again on the next view
-	if c.remote != nil && len(jobs) > 0 {
-		if err := c.st.NotifyQueue(ctx); err != nil {
-			c.cfg.Log.Warn("class: notifying the dispatcher", "err", err)
-		}
-	}
-	for range jobs {
-		c.poke()
+	if len(jobs) > 0 {
+		c.engine.changed(ctx)
 	}
 	return len(jobs), nil
-}
-
-// work claims and grades jobs until ctx ends.
-func (c *Class) work(ctx context.Context) {
-	idle := time.NewTicker(time.Second) // another process (or a lost poke) may have queued
-	defer idle.Stop()
-	for ctx.Err() == nil {
-		job, ok, err := c.st.ClaimJob(ctx)
-		if err != nil {
-			if ctx.Err() == nil {
-				c.cfg.Log.Error("class: claiming a job", "err", err)
-			}
-		}
-		if !ok {
-			select {
-			case <-ctx.Done():
-			case <-c.wake:
-			case <-idle.C:
-			}
-			continue
-		}
-		// More may be waiting: let another worker look.
-		c.poke()
-		c.grade(ctx, job)
-	}
 }
 
 // grade grades one claimed job and records its result.
@@ -416,8 +333,8 @@ func (c *Class) gradeNoted(ctx context.Context, job store.Job, note string) {
 		c.mu.Unlock()
 	}()
 	ev := base
-	ev.Type, ev.Message, ev.Cell = EventRunning, note, c.localCell(ctx, sub, store.Running)
-	c.order.Lock() // the submission's queued event is out (see queue)
+	ev.Type, ev.Message, ev.Cell = EventRunning, note, c.engine.cell(ctx, sub, store.Running)
+	c.order.Lock() // the submission's queued event is out (see local.submit)
 	c.order.Unlock()
 	c.publish(ev)
 
@@ -545,7 +462,7 @@ func (c *Class) serverFailed(ctx context.Context, job store.Job, sub store.Submi
 		return
 	}
 	c.publish(Event{Type: EventQueued, Submission: sub.ID, Job: job.ID, Learner: sub.Learner, Exercise: sub.Exercise,
-		Kind: kindOf(sub), Cell: c.localCell(ctx, sub, store.Queued)})
+		Kind: kindOf(sub), Cell: c.engine.cell(ctx, sub, store.Queued)})
 }
 
 // retryStore runs a write to the store until it succeeds, waiting longer
@@ -569,17 +486,6 @@ func (c *Class) retryStore(ctx context.Context, write func(context.Context) erro
 	}
 }
 
-// localCell is changed, for an event this process delivers itself; nil on
-// a Postgres store, where every process that hears the event records it in
-// its own gradebook and words its own cell (heard), and for a check, which
-// is in no gradebook.
-func (c *Class) localCell(ctx context.Context, sub store.Submission, state store.JobState) *Cell {
-	if c.remote != nil || sub.Kind == store.KindCheck {
-		return nil
-	}
-	return c.changed(ctx, sub, state)
-}
-
 // finish records a job's outcome and tells the subscribers.
 func (c *Class) finish(ctx context.Context, job store.Job, sub store.Submission, o store.Outcome) {
 	o.Seed = c.cfg.Seed
@@ -589,12 +495,7 @@ func (c *Class) finish(ctx context.Context, job store.Job, sub store.Submission,
 		return
 	}
 	ev := doneEvent(sub, job.ID, o.Result, c.cfg.Seed, o.Error)
-	if c.remote != nil || sub.Kind == store.KindCheck {
-		// Each process that hears it adds its own gradebook's cell (heard).
-		c.publish(ev)
-		return
-	}
-	if gb, err := c.finished(ctx, sub, job.ID, o.Result); err == nil {
+	if gb := c.engine.booked(ctx, sub, job.ID, o.Result); gb != nil {
 		ev.fromBook(gb)
 	}
 	c.publish(ev)

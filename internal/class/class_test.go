@@ -1,137 +1,72 @@
 package class_test
 
 import (
-	"strings"
+	"context"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
+	"ratelab/grader"
+	"ratelab/grader/report"
 	"ratelab/internal/class"
 	"ratelab/internal/store"
+	"ratelab/internal/store/storetest"
 )
 
-const okSource = "package tokenbucket\n\nimport \"math/bits\"\n\nvar _ = bits.Mul64\n"
-
-func TestValidate(t *testing.T) {
-	big := "package tokenbucket\n//" + strings.Repeat("x", 70<<10) + "\n"
-	tests := []struct {
-		name     string
-		exercise string
-		files    []store.File
-		want     string // a phrase of the one expected problem; "" means valid
-	}{
-		{"valid", "tokenbucket", []store.File{{Name: "tokenbucket.go", Content: []byte(okSource)}}, ""},
-		{"unknown exercise", "leakybucket", []store.File{{Name: "a.go", Content: []byte("package leakybucket")}}, "no exercise called"},
-		{"no files", "tokenbucket", nil, "no files"},
-		{"dot dot", "tokenbucket", []store.File{{Name: "../x.go", Content: []byte(okSource)}}, "may not contain a folder"},
-		{"slash", "tokenbucket", []store.File{{Name: "a/b.go", Content: []byte(okSource)}}, "may not contain a folder"},
-		{"test file", "tokenbucket", []store.File{{Name: "tokenbucket_test.go", Content: []byte(okSource)}}, "test files are not submitted"},
-		{"not go", "tokenbucket", []store.File{{Name: "notes.txt", Content: []byte("hi")}}, "only .go files"},
-		{"too big", "tokenbucket", []store.File{{Name: "big.go", Content: []byte(big)}}, "over the limit"},
-		{"wrong package", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package main\n")}}, "want package tokenbucket"},
-		{"unsafe", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\nimport \"unsafe\"\nvar _ = unsafe.Sizeof(0)\n")}}, `import "unsafe" is not allowed`},
-		{"os/exec", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\nimport \"os/exec\"\nvar _ = exec.Command\n")}}, "it starts processes"},
-		{"net/http", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\nimport _ \"net/http\"\n")}}, "it reaches the network"},
-		{"cgo", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\nimport \"C\"\n")}}, "cgo is not allowed"},
-		{"linkname", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\n\n//go:linkname now runtime.nanotime\nfunc now() int64\n")}}, "//go:linkname is not allowed"},
-		{"embed", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\n\n//go:embed x\nvar s string\n")}}, "//go:embed is not allowed"},
-		{"syntax", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\nfunc {\n")}}, "does not parse"},
-		{"browser only", "tokenbucket", []store.File{{Name: "bomb_js.go", Content: []byte(okSource)}}, "bomb_js.go: a name ending in _js.go is compiled for that platform only"},
-		{"wasm only", "tokenbucket", []store.File{{Name: "big_wasm.go", Content: []byte(okSource)}}, "without _wasm"},
-		{"linux only", "tokenbucket", []store.File{{Name: "x_linux.go", Content: []byte(okSource)}}, "without _linux"},
-		{"one arch", "tokenbucket", []store.File{{Name: "x_amd64.go", Content: []byte(okSource)}}, "without _amd64"},
-		{"os and arch", "tokenbucket", []store.File{{Name: "x_windows_arm64.go", Content: []byte(okSource)}}, "without _windows_arm64"},
-		{"underscores of no platform", "tokenbucket", []store.File{{Name: "token_bucket_unix.go", Content: []byte(okSource)}}, ""},
-		{"go:build", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("//go:build js\n\npackage tokenbucket\n")}}, `the build constraint "//go:build js" is not allowed`},
-		{"+build", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("// +build !linux\n\npackage tokenbucket\n")}}, `the build constraint "// +build !linux" is not allowed`},
-		{"+build below", "tokenbucket", []store.File{{Name: "a.go", Content: []byte("package tokenbucket\n\n//+build wasm\n")}}, "build constraint"},
-		{"duplicate", "tokenbucket", []store.File{{Name: "a.go", Content: []byte(okSource)}, {Name: "a.go", Content: []byte(okSource)}}, "uploaded twice"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := class.Validate(tt.exercise, tt.files, class.Limits{})
-			switch {
-			case tt.want == "" && len(got) > 0:
-				t.Errorf("Validate = %q; want no problem", got)
-			case tt.want != "" && (len(got) != 1 || !strings.Contains(got[0], tt.want)):
-				t.Errorf("Validate = %q; want one problem containing %q", got, tt.want)
-			}
+// A submission that is the reference solution, or another learner's code,
+// is flagged; nothing is refused.
+func TestSubmissionCopyFlags(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db string) {
+		f := newClassOn(t, db, class.Config{}, func(context.Context, grader.Options) (*report.Report, error) {
+			return result(report.Passed, ""), nil
 		})
-	}
+		paths, _ := filepath.Glob("../../solutions/tokenbucket/*.go")
+		var sol []store.File
+		for _, p := range paths {
+			if filepath.Ext(p) == ".go" && !filepath.IsAbs(p) && filepath.Base(p) != "" && !isTest(p) {
+				sol = append(sol, store.File{Name: filepath.Base(p), Content: must(os.ReadFile(p))})
+			}
+		}
+		sub, err := f.c.Submit(t.Context(), f.ada, "tokenbucket", sol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bobs := f.submit(t, f.bob, okSource)
+		adas := f.submit(t, f.ada, "// copied\npackage tokenbucket\n\nimport \"math/bits\"\n\nvar _ = bits.Mul64\n")
+		for _, tt := range []struct {
+			id   int64
+			sol  bool
+			same string
+		}{{sub.ID, true, ""}, {bobs.ID, false, "ada"}, {adas.ID, false, "bob"}} {
+			got, err := f.st.Submission(t.Context(), tt.id)
+			same := ""
+			if len(got.SameAs) > 0 {
+				same = got.SameAs[0]
+			}
+			if err != nil || got.MatchesSolution != tt.sol || same != tt.same || got.Fingerprint == "" {
+				t.Errorf("submission %d: MatchesSolution %v, SameAs %q, fingerprint %q, %v; want %v, %q", tt.id, got.MatchesSolution, got.SameAs, got.Fingerprint, err, tt.sol, tt.same)
+			}
+		}
+	})
 }
 
-func TestThrottle(t *testing.T) {
-	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	th := class.NewThrottle(2, 30*time.Second, t0)
-	steps := []struct {
-		at    time.Duration
-		user  int64
-		ok    bool
-		retry time.Duration // when refused
-	}{
-		{0, 1, true, 0},
-		{0, 1, true, 0},
-		{0, 1, false, 30 * time.Second},
-		{0, 2, true, 0}, // another learner has their own budget
-		{10 * time.Second, 1, false, 20 * time.Second},
-		{29 * time.Second, 1, false, time.Second},
-		{30 * time.Second, 1, true, 0}, // waiting exactly long enough for one token gets it
-		{31 * time.Second, 1, false, 29 * time.Second},
-	}
-	for i, s := range steps {
-		ok, retry := th.Allow(s.user, t0.Add(s.at))
-		if ok != s.ok || (!ok && (retry < s.retry-time.Millisecond || retry > s.retry+time.Millisecond)) {
-			t.Errorf("step %d: Allow(user %d, t0+%s) = %v, %s; want %v, %s", i, s.user, s.at, ok, retry, s.ok, s.retry)
-		}
-	}
-}
+func isTest(p string) bool { return len(p) > 8 && p[len(p)-8:] == "_test.go" }
 
-// TestValidateDraft: a draft is judged on its names and sizes only, as it is
-// typed; the same files as a submission are judged on their source too.
-func TestValidateDraft(t *testing.T) {
-	half := []store.File{{Name: "tokenbucket.go", Content: []byte("package tokenbucket\n\nimport \"os\"\n\nfunc f() { os.")}}
-	if p := class.ValidateDraft("tokenbucket", half, class.Limits{}); len(p) != 0 {
-		t.Errorf("ValidateDraft of half-typed code = %q; want it saved", p)
+// TestNewTakesDefaultConfig: a Config's zero fields take DefaultConfig's
+// values, and the values it sets are kept.
+func TestNewTakesDefaultConfig(t *testing.T) {
+	d := class.DefaultConfig
+	c := class.New(class.Config{Clock: wall{}})
+	if c.JobTimeout() != d.JobTimeout || c.Throttle.Burst != d.SubmitBurst || c.Throttle.Every != d.SubmitEvery ||
+		c.CheckThrottle.Burst != d.CheckBurst || c.CheckThrottle.Every != d.CheckEvery {
+		t.Errorf("New(Config{}): job timeout %s, submissions %d every %s, checks %d every %s; want DefaultConfig's %s, %d every %s, %d every %s",
+			c.JobTimeout(), c.Throttle.Burst, c.Throttle.Every, c.CheckThrottle.Burst, c.CheckThrottle.Every,
+			d.JobTimeout, d.SubmitBurst, d.SubmitEvery, d.CheckBurst, d.CheckEvery)
 	}
-	if p := class.Validate("tokenbucket", half, class.Limits{}); len(p) == 0 {
-		t.Error("Validate of half-typed code found nothing; want it refused")
-	}
-	for _, bad := range [][]store.File{
-		{{Name: "../x.go", Content: []byte("package tokenbucket")}},
-		{{Name: "tokenbucket_test.go", Content: []byte("package tokenbucket")}},
-		{{Name: "tokenbucket.go", Content: make([]byte, 65<<10)}},
-		{{Name: "tokenbucket_js.go", Content: []byte("package tokenbucket")}},
-		nil,
-	} {
-		if p := class.ValidateDraft("tokenbucket", bad, class.Limits{}); len(p) == 0 {
-			t.Errorf("class.ValidateDraft(%v…) found nothing; want a refusal", bad)
-		}
-	}
-	if p := class.ValidateDraft("nope", half, class.Limits{}); len(p) == 0 {
-		t.Error("ValidateDraft of an unknown exercise found nothing")
-	}
-}
-
-// TestThrottleAllowN: a budget of units (bytes, say) takes n tokens at a
-// time, or none.
-func TestThrottleAllowN(t *testing.T) {
-	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	th := class.NewThrottle(10, time.Second, t0)
-	steps := []struct {
-		at    time.Duration
-		n     uint64
-		ok    bool
-		retry time.Duration // when refused
-	}{
-		{0, 6, true, 0},
-		{0, 5, false, time.Second}, // 4 left: one more second makes 5
-		{0, 4, true, 0},
-		{3 * time.Second, 3, true, 0},
-		{3 * time.Second, 11, false, 10 * time.Second}, // more than the burst: never, and the bucket fills in 10 s
-	}
-	for i, s := range steps {
-		ok, retry := th.AllowN(1, s.n, t0.Add(s.at))
-		if ok != s.ok || (!ok && (retry < s.retry-time.Millisecond || retry > s.retry+time.Millisecond)) {
-			t.Errorf("step %d: AllowN(1, %d, t0+%s) = %v, %s; want %v, %s", i, s.n, s.at, ok, retry, s.ok, s.retry)
-		}
+	c = class.New(class.Config{Clock: wall{}, JobTimeout: time.Minute, SubmitBurst: 2, SubmitEvery: time.Hour, CheckBurst: 3, CheckEvery: 2 * time.Hour})
+	if c.JobTimeout() != time.Minute || c.Throttle.Burst != 2 || c.Throttle.Every != time.Hour || c.CheckThrottle.Burst != 3 || c.CheckThrottle.Every != 2*time.Hour {
+		t.Errorf("New kept job timeout %s, submissions %d every %s, checks %d every %s; want 1m, 2 every 1h, 3 every 2h",
+			c.JobTimeout(), c.Throttle.Burst, c.Throttle.Every, c.CheckThrottle.Burst, c.CheckThrottle.Every)
 	}
 }

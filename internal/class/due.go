@@ -2,60 +2,31 @@ package class
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"ratelab/internal/due"
 	"ratelab/internal/store"
 )
 
-// The class's due dates (package due says what they mean): an upload
-// they refuse, and the score that counts under them.
-
-// LateError refuses an upload made after its due date under a policy that
-// refuses it (refuse, or penalty past its cut-off). Its message says the
-// due date, in the course's zone, and whom to ask.
-type LateError struct {
-	Deadline    due.Deadline
-	Zone        *time.Location
-	Instructors []string // by name, to ask for an extension
-}
-
-func (e *LateError) Error() string {
-	d := e.Deadline
-	msg := d.Exercise + " was due " + d.Due.In(e.Zone).Format(due.Layout)
-	if d.Extended {
-		msg += " (your extension)"
-	} else {
-		msg += " (" + d.Of + "'s due date)"
-	}
-	if d.Policy == due.Penalty {
-		msg += "; late work was accepted until " + d.Cutoff.In(e.Zone).Format(due.Layout) + " and is now refused"
-	} else {
-		msg += ", and late work is refused"
-	}
-	who := "your instructor"
-	if len(e.Instructors) > 0 {
-		who += " (" + strings.Join(e.Instructors, ", ") + ")"
-	}
-	return msg + ". Ask " + who + " for an extension."
-}
+// The class's due dates (package due says what they mean and which upload
+// they refuse): the refusal's instructors, and the score that counts under
+// them in the gradebook.
 
 // Schedule returns the class's due dates as they stand.
 func (c *Class) Schedule(ctx context.Context) (*due.Schedule, error) { return due.Load(ctx, c.st) }
 
-// refuseLate returns a *LateError if the learner's upload of exercise at
-// now comes after a due date whose policy refuses it.
+// refuseLate returns a *due.LateError, naming the class's instructors, if
+// the learner's upload of exercise at now comes after a due date whose
+// policy refuses it.
 func (c *Class) refuseLate(ctx context.Context, user store.User, exercise string, now time.Time) error {
 	s, err := c.Schedule(ctx)
 	if err != nil || s.Empty() {
 		return err
 	}
-	dl, ok := s.For(user.Name, exercise)
-	if !ok || !dl.Judge(now).Refused {
+	le := s.Refuse(user.Name, exercise, now)
+	if le == nil {
 		return nil
 	}
-	le := &LateError{Deadline: dl, Zone: s.Zone}
 	if ins, err := c.st.Users(ctx, store.Instructor); err == nil {
 		for _, u := range ins {
 			le.Instructors = append(le.Instructors, u.Name)

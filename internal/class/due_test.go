@@ -127,7 +127,7 @@ func testDueDatesInClass(t *testing.T, target string) {
 	// After the cut-off, and late under refuse: refused, saying when it
 	// was due (in the course's zone) and whom to ask.
 	err := f.submit(t, "bob", "tokenbucket", "2027-02-14T00:30", 35)
-	var le *class.LateError
+	var le *due.LateError
 	if !errors.As(err, &le) || !strings.Contains(err.Error(), "Wed 10 Feb 2027 23:59 CET") ||
 		!strings.Contains(err.Error(), "until Sat 13 Feb 2027 23:59 CET") || !strings.Contains(err.Error(), "Ask your instructor (prof) for an extension") {
 		t.Errorf("submitting after the cut-off: err = %v; want a LateError with the due date, the cut-off and whom to ask", err)

@@ -119,14 +119,8 @@ func (c *Class) Subscribe(submission int64) *Subscription {
 func (c *Class) CourseChanged() { c.publish(Event{Type: EventCourse}) }
 
 // publish sends e to the subscribers: in this process, or on a Postgres
-// store to every process of the class (publishRemote).
-func (c *Class) publish(e Event) {
-	if c.remote != nil {
-		c.publishRemote(e)
-		return
-	}
-	c.deliver(e)
-}
+// store to every process of the class (see engine).
+func (c *Class) publish(e Event) { c.engine.publish(e) }
 
 // deliver hands e to this process's subscribers. A check's events go to
 // that check's subscribers only: the dashboard (every submission's

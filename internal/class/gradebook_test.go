@@ -2,13 +2,17 @@ package class_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
+	"fmt"
 	"slices"
 	"strconv"
 	"testing"
 
 	"ratelab/grader"
+	"ratelab/grader/report"
 	"ratelab/internal/class"
+	"ratelab/internal/store/storetest"
 	"ratelab/lab/course"
 )
 
@@ -142,4 +146,34 @@ func TestExportsNeutraliseFormulas(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The gradebook is kept as gradings finish: a finished grading does not
+// read every stored result again (here one is made unreadable after the
+// gradebook was first built), and the cell and pitfall counts follow.
+func TestGradebookIsIncremental(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db string) {
+		f := newClassOn(t, db, class.Config{}, func(context.Context, grader.Options) (*report.Report, error) {
+			return result(report.Failed, ""), nil
+		})
+		first := f.submit(t, f.ada, okSource)
+		f.waitDone(t, first.ID)
+		gb, err := f.c.Gradebook(t.Context())
+		if err != nil || !gb.Cell("ada", "tokenbucket").Graded {
+			t.Fatalf("Gradebook = %+v, %v", gb, err)
+		}
+		// The store's own handle: the same statement on either backend.
+		if _, err := f.st.DB().Exec(fmt.Sprintf(`UPDATE jobs SET result = 'not json' WHERE submission_id = %d`, first.ID)); err != nil {
+			t.Fatal(err)
+		}
+		second := f.submit(t, f.bob, okSource)
+		e := f.waitDone(t, second.ID)
+		if e.Cell == nil || !e.Cell.Graded || e.Graded != 2 || len(e.Pitfalls) != 1 || e.Pitfalls[0].Learners != 2 {
+			t.Errorf("done event: cell %+v, graded %d, pitfalls %+v; want bob's graded cell, 2 graded, 2 learners on the pitfall", e.Cell, e.Graded, e.Pitfalls)
+		}
+		gb, err = f.c.Gradebook(t.Context())
+		if err != nil || gb.Cell("bob", "tokenbucket").Latest != 1 || gb.Graded["tokenbucket"] != 2 {
+			t.Errorf("Gradebook after a grading = %+v, %v", gb, err)
+		}
+	})
 }

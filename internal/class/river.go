@@ -18,6 +18,7 @@ import (
 	"github.com/riverqueue/river/rivermigrate"
 	"github.com/riverqueue/river/rivertype"
 
+	"ratelab/grader/report"
 	"ratelab/internal/store"
 )
 
@@ -125,8 +126,9 @@ func migrateRiver(ctx context.Context, pool *pgxpool.Pool) error {
 	return nil
 }
 
-// remote is a Postgres class's link to River and to the other processes.
-type remote struct {
+// riverEngine is the engine of a class on Postgres: its link to River and
+// to the other processes (see the notes above).
+type riverEngine struct {
 	c        *Class
 	pool     *pgxpool.Pool
 	client   *river.Client[pgx.Tx]  // grades (no queues when the process only serves pages)
@@ -134,17 +136,23 @@ type remote struct {
 	wake     chan struct{}          // the queue changed: dispatch
 	wg       sync.WaitGroup
 	// heard is closed once the listener first LISTENs (or first fails
-	// to): startRemote waits for it, so that no event published after
+	// to): start waits for it, so that no event published after
 	// the class starts, a submission's queued first, goes unheard.
 	heard     chan struct{}
 	heardOnce sync.Once
 }
 
 // listening closes heard, once.
-func (r *remote) listening() { r.heardOnce.Do(func() { close(r.heard) }) }
+func (r *riverEngine) listening() { r.heardOnce.Do(func() { close(r.heard) }) }
 
-// startRemote starts the River client, the listener and the dispatcher.
-func (c *Class) startRemote(ctx context.Context) error {
+func newRiver(c *Class) *riverEngine {
+	return &riverEngine{c: c, wake: make(chan struct{}, 1), heard: make(chan struct{})}
+}
+
+// start starts the River client, the listener and the dispatcher, and
+// makes r the class's engine once River runs.
+func (r *riverEngine) start(ctx context.Context) error {
+	c := r.c
 	url := c.st.URL()
 	pool, err := pgxpool.New(ctx, url)
 	if err != nil {
@@ -158,7 +166,7 @@ func (c *Class) startRemote(ctx context.Context) error {
 		pool.Close()
 		return fmt.Errorf("a grading may run %s before River gives it to another worker: that must be longer than the job timeout (%s) and 5s", c.cfg.RescueAfter, c.cfg.JobTimeout)
 	}
-	r := &remote{c: c, pool: pool, wake: make(chan struct{}, 1), heard: make(chan struct{})}
+	r.pool = pool
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &gradeWorker{c: c})
 	cfg := &river.Config{
@@ -188,7 +196,7 @@ func (c *Class) startRemote(ctx context.Context) error {
 			return fmt.Errorf("river: %w", err)
 		}
 	}
-	c.remote = r
+	c.engine = r
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
@@ -202,9 +210,9 @@ func (c *Class) startRemote(ctx context.Context) error {
 	return nil
 }
 
-// stop waits for the listener and stops River's client once ctx ended:
+// wait waits for the listener and stops River's client once ctx ended:
 // jobs being graded are cancelled and River gives them to another worker.
-func (r *remote) stop() {
+func (r *riverEngine) wait() {
 	r.wg.Wait()
 	if !r.c.cfg.PagesOnly {
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -245,7 +253,7 @@ func (p retryAfter) NextRetry(*rivertype.JobRow) time.Time { return p.clock.Now(
 // dispatches while it holds the dispatcher's lock, until ctx ends. A lost
 // connection is opened again; subscribers are told to resync, since
 // events may have been missed.
-func (r *remote) listen(ctx context.Context) {
+func (r *riverEngine) listen(ctx context.Context) {
 	wait := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		err := r.listenOnce(ctx)
@@ -265,7 +273,7 @@ func (r *remote) listen(ctx context.Context) {
 	}
 }
 
-func (r *remote) listenOnce(ctx context.Context) error {
+func (r *riverEngine) listenOnce(ctx context.Context) error {
 	conn, err := pgx.Connect(ctx, r.c.st.URL())
 	if err != nil {
 		return err
@@ -340,7 +348,7 @@ func (r *remote) listenOnce(ctx context.Context) error {
 }
 
 // received delivers the event stored as id to this process's subscribers.
-func (r *remote) received(ctx context.Context, id string) {
+func (r *riverEngine) received(ctx context.Context, id string) {
 	body, err := r.c.st.EventBody(ctx, id)
 	if err != nil && ctx.Err() == nil {
 		r.c.cfg.Log.Warn("class: reading an event", "err", err)
@@ -358,7 +366,7 @@ func (r *remote) received(ctx context.Context, id string) {
 
 // dispatch moves jobs from the store to River, in fair order, until
 // Config.DispatchDepth River jobs wait or no store job is due.
-func (r *remote) dispatch(ctx context.Context) error {
+func (r *riverEngine) dispatch(ctx context.Context) error {
 	res, err := r.inserter.JobList(ctx, river.NewJobListParams().Queues(riverQueue).
 		States(rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateScheduled).
 		First(r.c.cfg.DispatchDepth))
@@ -383,7 +391,7 @@ func (r *remote) dispatch(ctx context.Context) error {
 // the store job left running). DispatchJob inserts a River job in the
 // transaction that marks its store job running, so a running store job
 // always has one until River finishes with it.
-func (r *remote) giveUpLost(ctx context.Context) error {
+func (r *riverEngine) giveUpLost(ctx context.Context) error {
 	rows, err := r.c.st.DB().QueryContext(ctx, `
 SELECT j.id FROM jobs j WHERE j.state = 'running' AND NOT EXISTS (
 	SELECT 1 FROM river_job rj WHERE rj.kind = $1 AND rj.queue = $2
@@ -495,9 +503,10 @@ func (w *gradeWorker) Work(ctx context.Context, rj *river.Job[gradeArgs]) error 
 	return nil
 }
 
-// publishRemote sends an event to every process of the class (this one
+// publish sends an event to every process of the class (this one
 // included) through the store.
-func (c *Class) publishRemote(e Event) {
+func (r *riverEngine) publish(e Event) {
+	c := r.c
 	body, err := json.Marshal(e)
 	if err == nil {
 		err = c.retryStore(context.Background(), func(ctx context.Context) error { return c.st.PublishEvent(ctx, body) })
@@ -507,10 +516,38 @@ func (c *Class) publishRemote(e Event) {
 	}
 	switch e.Type {
 	case EventQueued, EventDone:
-		if err := c.st.NotifyQueue(context.Background()); err != nil {
-			c.cfg.Log.Warn("class: notifying the dispatcher", "err", err)
-		}
+		r.changed(context.Background())
 	}
+}
+
+// submit publishes the queued event in the submission's transaction.
+func (r *riverEngine) submit(ctx context.Context, up store.Upload, learner string) (store.Submission, error) {
+	up.QueuedEvent = func(sub store.Submission) ([]byte, error) {
+		sub.Learner = learner
+		return json.Marshal(queuedEvent(sub))
+	}
+	r.c.order.RLock()
+	sub, err := r.c.st.SubmitUpload(ctx, up)
+	r.c.order.RUnlock()
+	sub.Learner = learner
+	return sub, err
+}
+
+// changed wakes the dispatcher, in whichever process holds its lock.
+func (r *riverEngine) changed(ctx context.Context) {
+	if err := r.c.st.NotifyQueue(ctx); err != nil {
+		r.c.cfg.Log.Warn("class: notifying the dispatcher", "err", err)
+	}
+}
+
+// cell is nil: every process that hears the event records it in its own
+// gradebook and words its own cell (heard).
+func (r *riverEngine) cell(context.Context, store.Submission, store.JobState) *Cell { return nil }
+
+// booked is nil: every process that hears the done event records it in
+// its own gradebook (heard).
+func (r *riverEngine) booked(context.Context, store.Submission, int64, *report.Exercise) *Gradebook {
+	return nil
 }
 
 // heard delivers an event another process (or this one) published: the

@@ -14,6 +14,7 @@ import (
 
 	"ratelab/internal/class"
 	"ratelab/internal/lti"
+	"ratelab/internal/quota"
 	"ratelab/internal/store"
 	"ratelab/web/page"
 )
@@ -41,8 +42,8 @@ type Class struct {
 	SessionTTL time.Duration
 	// SignIn sets the sign-in budgets (per account name, per client
 	// address) and how many password checks run at once; zero fields take
-	// class.SignInConfig's defaults.
-	SignIn class.SignInConfig
+	// quota.SignInConfig's defaults.
+	SignIn quota.SignInConfig
 	// SignInWait is how long a sign-in waits for a free password check
 	// before it is refused (503); 0 means 10s.
 	SignInWait time.Duration
@@ -136,11 +137,11 @@ type classHandlers struct {
 	submissions submissions
 	grading     grading
 	live        live
-	throttle    *class.Throttle // each learner's submission budget
-	signIn      *class.SignIn   // sign-in budgets and password checks at once
-	devices     *devices        // instructors' trusted browsers
-	clock       class.Clock     // the class's time: sessions, throttles
-	course      *store.Store    // the due dates (class_due.go; package due changes them)
+	throttle    *quota.PerUser // each learner's submission budget
+	signIn      *quota.SignIn  // sign-in budgets and password checks at once
+	devices     *devices       // instructors' trusted browsers
+	clock       class.Clock    // the class's time: sessions, throttles
+	course      *store.Store   // the due dates (class_due.go; package due changes them)
 
 	secureCookies   bool
 	sessionTTL      time.Duration
@@ -182,7 +183,7 @@ func (h *handlers) routeClass(e *echo.Echo, cfg Class) {
 		handlers: h,
 		accounts: st, submissions: st,
 		grading: cfg.Class, live: cfg.Class, throttle: cfg.Class.Throttle, clock: cfg.Class, course: st,
-		signIn:        class.NewSignIn(cfg.SignIn, cfg.Class.Now()),
+		signIn:        quota.NewSignIn(cfg.SignIn, cfg.Class.Now()),
 		devices:       newDevices(),
 		secureCookies: cfg.SecureCookies, sessionTTL: cfg.SessionTTL,
 		signInWait: cfg.SignInWait, comparePassword: cfg.ComparePassword,

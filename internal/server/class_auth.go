@@ -14,7 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/crypto/bcrypt"
 
-	"ratelab/internal/class"
+	"ratelab/internal/quota"
 	"ratelab/internal/store"
 	"ratelab/web/page"
 )
@@ -126,10 +126,10 @@ func (h *classHandlers) loginPage(c echo.Context) error {
 
 // login signs in a learner (field "token") or an instructor ("name" and
 // "password") and sets the session cookie; an instructor's browser also
-// gets a device cookie for the name (see class.SignIn). A token is always
+// gets a device cookie for the name (see quota.SignIn). A token is always
 // looked up, and one that matches nobody spends the client address's
 // budget (429 with Retry-After beyond). A password attempt spends the
-// budgets class.SignIn.AllowPassword names: the device's alone from a
+// budgets quota.SignIn.AllowPassword names: the device's alone from a
 // browser that signed in as that name before. The password is compared
 // (bcrypt) whether or not the name exists, against a dummy hash if not, so
 // the answer's time does not tell names apart; and at most a few
@@ -151,7 +151,7 @@ func (h *classHandlers) login(c echo.Context) error {
 		u, err = h.accounts.LearnerByToken(ctx, store.Hash(token))
 		if errors.Is(err, store.ErrNotFound) {
 			if ok, retry := h.signIn.TokenFailed(address, now); !ok {
-				return tooManySignIns(c, class.AddressBudget, retry, now)
+				return tooManySignIns(c, quota.AddressBudget, retry, now)
 			}
 		}
 	} else {
@@ -203,13 +203,13 @@ func (h *classHandlers) login(c echo.Context) error {
 }
 
 // tooManySignIns is the 429 of a sign-in over its budget.
-func tooManySignIns(c echo.Context, budget class.Budget, retry time.Duration, now time.Time) error {
+func tooManySignIns(c echo.Context, budget quota.Budget, retry time.Duration, now time.Time) error {
 	secs := setRetryAfter(c, retry)
 	whose := "from your network"
 	switch budget {
-	case class.AccountBudget:
+	case quota.AccountBudget:
 		whose = "for this name"
-	case class.DeviceBudget:
+	case quota.DeviceBudget:
 		whose = "from this browser"
 	}
 	return echo.NewHTTPError(http.StatusTooManyRequests, fmt.Sprintf(

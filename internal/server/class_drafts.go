@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"ratelab/internal/class"
+	"ratelab/internal/quota"
 	"ratelab/internal/store"
 )
 
@@ -53,10 +54,10 @@ type draftHandlers struct {
 	*classHandlers
 	drafts   drafts
 	checking checking
-	checks   *class.Throttle // each learner's check budget
+	checks   *quota.PerUser // each learner's check budget
 	// saves and saved are each learner's budget of draft saves: saves
 	// at once and a second, and KiB of files saved (see draftBudget).
-	saves, saved *class.Throttle
+	saves, saved *quota.PerUser
 	// checkWait bounds how long POST /class/api/checks waits for the
 	// grading: the job timeout and checkMargin.
 	checkWait time.Duration
@@ -69,8 +70,8 @@ const checkMargin = 30 * time.Second
 func (h *classHandlers) routeDrafts(g *echo.Group, cfg Class) {
 	d := &draftHandlers{classHandlers: h, drafts: cfg.Class.Store(), checking: cfg.Class, checks: cfg.Class.CheckThrottle,
 		checkWait: cfg.Class.JobTimeout() + checkMargin,
-		saves:     class.NewThrottle(draftBudget.saves, draftBudget.saveEvery, cfg.Class.Now()),
-		saved:     class.NewThrottle(draftBudget.kib, draftBudget.kibEvery, cfg.Class.Now())}
+		saves:     quota.New(draftBudget.saves, draftBudget.saveEvery, cfg.Class.Now()),
+		saved:     quota.New(draftBudget.kib, draftBudget.kibEvery, cfg.Class.Now())}
 	get := []string{http.MethodGet, http.MethodHead}
 	g.Match(get, "/api/drafts/:exercise", d.getDraft, h.require(store.Learner))
 	g.PUT("/api/drafts/:exercise", d.putDraft, h.require(store.Learner))

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"ratelab/internal/class"
+	"ratelab/internal/due"
 	"ratelab/internal/store"
 )
 
@@ -95,7 +96,7 @@ func (h *classHandlers) submit(c echo.Context) error {
 		return &problemError{code: http.StatusUnprocessableEntity, message: "The submission was not accepted", problems: problems}
 	}
 	sub, err := h.grading.Submit(c.Request().Context(), u, exercise, files)
-	var late *class.LateError
+	var late *due.LateError
 	if errors.As(err, &late) {
 		return echo.NewHTTPError(http.StatusForbidden, "Too late: "+late.Error())
 	}

@@ -10,11 +10,11 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"ratelab/internal/class"
+	"ratelab/internal/quota"
 )
 
 // deviceCookie marks a browser that signed in as an instructor's name: its
-// sign-ins as that name spend a budget of their own (class.SignIn), which
+// sign-ins as that name spend a budget of their own (quota.SignIn), which
 // failures from anywhere else never touch. OWASP's "Slow Down Online
 // Guessing Attacks with Device Cookies".
 const deviceCookie = "ratelab_device"
@@ -39,7 +39,7 @@ func newDevices() *devices {
 
 func (d *devices) mac(name, id string) string {
 	m := hmac.New(sha256.New, d.key)
-	m.Write([]byte(class.AccountKey(name) + "\x00" + id))
+	m.Write([]byte(quota.AccountKey(name) + "\x00" + id))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 

@@ -14,12 +14,12 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"ratelab/internal/class"
+	"ratelab/internal/quota"
 	"ratelab/internal/server"
 )
 
 func TestSignInThrottledPerAccount(t *testing.T) {
-	f := newClassWith(t, fixtureOptions{class: server.Class{SignIn: class.SignInConfig{AccountBurst: 2, AccountEvery: time.Minute}}})
+	f := newClassWith(t, fixtureOptions{class: server.Class{SignIn: quota.SignInConfig{AccountBurst: 2, AccountEvery: time.Minute}}})
 	wrong := url.Values{"name": {"prof"}, "password": {"not the password"}}
 	for i := range 2 {
 		if r := f.browser(t).signIn(wrong); r.code != http.StatusUnauthorized {
@@ -52,7 +52,7 @@ func TestSignInThrottledPerAccount(t *testing.T) {
 // tokens, then about 4 a second, from one address kept a learner with a
 // valid token at 429.
 func TestSignInThrottledPerAddress(t *testing.T) {
-	f := newClassWith(t, fixtureOptions{class: server.Class{SignIn: class.SignInConfig{AddressBurst: 3, AddressEvery: 10 * time.Second}}})
+	f := newClassWith(t, fixtureOptions{class: server.Class{SignIn: quota.SignInConfig{AddressBurst: 3, AddressEvery: 10 * time.Second}}})
 	for i, form := range []url.Values{{"token": {"rl_guess1"}}, {"token": {"rl_guess2"}}, {"name": {"x"}, "password": {"y"}}} {
 		if r := f.browser(t).signIn(form); r.code != http.StatusUnauthorized {
 			t.Fatalf("attempt %d = %d; want 401", i+1, r.code)
@@ -86,7 +86,7 @@ func TestSignInThrottledPerAddress(t *testing.T) {
 // on a budget of its own all the while. Before, 6 wrong passwords, then
 // one every 19 s, kept the right password at 429 for as long as it ran.
 func TestSignInInstructorSignsInDuringAnAttack(t *testing.T) {
-	f := newClassWith(t, fixtureOptions{class: server.Class{SignIn: class.SignInConfig{
+	f := newClassWith(t, fixtureOptions{class: server.Class{SignIn: quota.SignInConfig{
 		PairBurst: 2, PairEvery: time.Minute, AccountBurst: 3, AccountEvery: time.Hour, AddressBurst: 100, AddressEvery: time.Second}}})
 	prof := f.browser(t)
 	if r := prof.signIn(url.Values{"name": {"prof"}, "password": {profPassword}}); r.code != http.StatusSeeOther {
@@ -172,7 +172,7 @@ func TestSignInChecksAtOnce(t *testing.T) {
 		running.Add(-1)
 		return bcrypt.ErrMismatchedHashAndPassword
 	}
-	f := newClassWith(t, fixtureOptions{class: server.Class{ComparePassword: blocking, SignIn: class.SignInConfig{MaxChecks: 2}}})
+	f := newClassWith(t, fixtureOptions{class: server.Class{ComparePassword: blocking, SignIn: quota.SignInConfig{MaxChecks: 2}}})
 	const n = 3
 	forms := make([]*browser, n)
 	tokens := make([]string, n)
@@ -227,7 +227,7 @@ func TestSignInWaitIsBounded(t *testing.T) {
 		return bcrypt.ErrMismatchedHashAndPassword
 	}
 	f := newClassWith(t, fixtureOptions{class: server.Class{ComparePassword: blocking, SignInWait: 50 * time.Millisecond,
-		SignIn: class.SignInConfig{MaxChecks: 1}}})
+		SignIn: quota.SignInConfig{MaxChecks: 1}}})
 	first := f.browser(t)
 	tok := first.csrf()
 	done := make(chan struct{})
@@ -256,7 +256,7 @@ func TestSignInWaitIsBounded(t *testing.T) {
 // and the proxy's connections are not bound by one address's cap. From
 // anyone else the header is the client's own words, and ignored.
 func TestSignInBehindATrustedProxy(t *testing.T) {
-	signIns := class.SignInConfig{AddressBurst: 2, AddressEvery: time.Minute}
+	signIns := quota.SignInConfig{AddressBurst: 2, AddressEvery: time.Minute}
 	guess := func(f *classFixture, xff string) int {
 		b := f.browser(t)
 		form := url.Values{"token": {"rl_guess"}, "_csrf": {b.csrf()}}

@@ -79,7 +79,7 @@ type Submission struct {
 	Files     []File // only from Submission (one), not from lists
 	Job       Job    // the latest job
 	// Fingerprint hashes the code's syntax tree, comments and names
-	// ignored (see class.Fingerprint); "" for submissions stored before it.
+	// ignored (see fingerprint.Of); "" for submissions stored before it.
 	Fingerprint string
 	// MatchesSolution: the fingerprint is the reference solution's.
 	MatchesSolution bool

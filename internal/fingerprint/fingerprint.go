@@ -1,4 +1,7 @@
-package class
+// Package fingerprint tells code copied and disguised from its original:
+// a submission's fingerprint (Of) ignores names, comments, formatting and
+// the order of declarations, and Solutions holds the reference solutions'.
+package fingerprint
 
 import (
 	"crypto/sha256"
@@ -16,7 +19,7 @@ import (
 	"ratelab/internal/store"
 )
 
-// Fingerprint hashes the syntax trees of a submission's files with comments,
+// Of hashes the syntax trees of a submission's files with comments,
 // identifier names, formatting, the order of the top-level declarations and
 // the files they are in ignored: code copied and then renamed, reformatted,
 // commented or reordered has the fingerprint of the original. Each
@@ -25,7 +28,7 @@ import (
 //
 // The fingerprint flags a submission for the instructor to judge (the
 // reference solution, or another learner's code); nothing is refused on it.
-func Fingerprint(files []store.File) string {
+func Of(files []store.File) string {
 	fset := token.NewFileSet()
 	var decls []string
 	for _, f := range files {
@@ -97,17 +100,18 @@ func shape(n ast.Node) string {
 	return b.String()
 }
 
-// fingerprints caches the reference solutions' fingerprints
-// (solutions/<exercise> of the module graded against).
-type fingerprints struct {
-	root       string
+// Solutions caches the reference solutions' fingerprints
+// (solutions/<exercise> of the module at Root). It is safe for concurrent
+// use.
+type Solutions struct {
+	Root       string
 	mu         sync.Mutex
 	byExercise map[string]string
 }
 
-// of returns the fingerprint of the exercise's reference solution, "" if
+// Of returns the fingerprint of the exercise's reference solution, "" if
 // it cannot be read.
-func (f *fingerprints) of(exercise string) string {
+func (f *Solutions) Of(exercise string) string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if fp, ok := f.byExercise[exercise]; ok {
@@ -117,7 +121,7 @@ func (f *fingerprints) of(exercise string) string {
 		f.byExercise = map[string]string{}
 	}
 	var files []store.File
-	paths, _ := filepath.Glob(filepath.Join(f.root, "solutions", filepath.Base(exercise), "*.go"))
+	paths, _ := filepath.Glob(filepath.Join(f.Root, "solutions", filepath.Base(exercise), "*.go"))
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -127,7 +131,7 @@ func (f *fingerprints) of(exercise string) string {
 	}
 	fp := ""
 	if len(files) > 0 {
-		fp = Fingerprint(files)
+		fp = Of(files)
 	}
 	f.byExercise[exercise] = fp
 	return fp

@@ -1,4 +1,4 @@
-package class_test
+package quota_test
 
 import (
 	"context"
@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"ratelab/internal/class"
+	"ratelab/internal/quota"
 )
 
 func TestSignInBudgets(t *testing.T) {
 	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	s := class.NewSignIn(class.SignInConfig{
+	s := quota.NewSignIn(quota.SignInConfig{
 		PairBurst: 2, PairEvery: 20 * time.Second,
 		AccountBurst: 3, AccountEvery: time.Minute,
 		DeviceBurst: 2, DeviceEvery: 30 * time.Second,
@@ -24,39 +24,39 @@ func TestSignInBudgets(t *testing.T) {
 		account, address, device string
 		token                    bool // a learner's token that matched nobody
 		ok                       bool
-		budget                   class.Budget
+		budget                   quota.Budget
 		retry                    time.Duration
 	}{
 		{at: 0, account: "prof", address: "10.0.0.1", ok: true},
 		{at: 0, account: " PROF ", address: "10.0.0.1", ok: true}, // the same name, any case
-		{at: 0, account: "prof", address: "10.0.0.1", budget: class.AccountBudget, retry: 20 * time.Second},
+		{at: 0, account: "prof", address: "10.0.0.1", budget: quota.AccountBudget, retry: 20 * time.Second},
 		{at: 0, account: "prof", address: "10.0.0.2", ok: true},                                        // another address: its own pair, the name's third
-		{at: 0, account: "prof", address: "10.0.0.4", budget: class.AccountBudget, retry: time.Minute}, // the name's, from all addresses
+		{at: 0, account: "prof", address: "10.0.0.4", budget: quota.AccountBudget, retry: time.Minute}, // the name's, from all addresses
 		// The trusted device signs in while the name's budgets are spent.
 		{at: 0, account: "prof", address: "10.0.0.4", device: "dev1", ok: true},
 		{at: 0, account: "prof", address: "10.0.0.4", device: "dev1", ok: true},
-		{at: 0, account: "prof", address: "10.0.0.4", device: "dev1", budget: class.DeviceBudget, retry: 30 * time.Second},
+		{at: 0, account: "prof", address: "10.0.0.4", device: "dev1", budget: quota.DeviceBudget, retry: 30 * time.Second},
 		{at: 0, account: "prof", address: "10.0.0.4", device: "dev2", ok: true}, // another trusted browser
 		{at: 0, account: "nobody", address: "10.0.0.3", ok: true},               // a name that does not exist has its budgets too
 		{at: 0, address: "10.0.0.3", token: true, ok: true},                     // tokens that match nobody: the address's budget
 		{at: 0, address: "10.0.0.3", token: true, ok: true},
 		{at: 0, address: "10.0.0.3", token: true, ok: true},
 		{at: 0, address: "10.0.0.3", token: true, ok: true},
-		{at: 0, address: "10.0.0.3", token: true, budget: class.AddressBudget, retry: 10 * time.Second},
-		{at: 0, account: "other", address: "10.0.0.3", budget: class.AddressBudget, retry: 10 * time.Second},
+		{at: 0, address: "10.0.0.3", token: true, budget: quota.AddressBudget, retry: 10 * time.Second},
+		{at: 0, account: "other", address: "10.0.0.3", budget: quota.AddressBudget, retry: 10 * time.Second},
 		{at: 0, account: "other", address: "10.0.0.3", device: "dev3", ok: true},                                           // a trusted device does not spend the address's
-		{at: 20 * time.Second, account: "prof", address: "10.0.0.1", budget: class.AccountBudget, retry: 40 * time.Second}, // the pair has a token again, the name not yet
+		{at: 20 * time.Second, account: "prof", address: "10.0.0.1", budget: quota.AccountBudget, retry: 40 * time.Second}, // the pair has a token again, the name not yet
 	}
 	for i, st := range steps {
 		now := t0.Add(st.at)
 		var (
 			ok     bool
 			retry  time.Duration
-			budget class.Budget
+			budget quota.Budget
 		)
 		if st.token {
 			if ok, retry = s.TokenFailed(st.address, now); !ok {
-				budget = class.AddressBudget
+				budget = quota.AddressBudget
 			}
 		} else {
 			ok, retry, budget = s.AllowPassword(st.account, st.address, st.device, now)
@@ -69,7 +69,7 @@ func TestSignInBudgets(t *testing.T) {
 
 func TestSignInForgetsFullBuckets(t *testing.T) {
 	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	th := class.NewKeyedThrottle[string](1, time.Second, t0)
+	th := quota.NewKeyed[string](1, time.Second, t0)
 	for i := range 5000 {
 		th.Allow(strconv.Itoa(i), t0)
 	}
@@ -81,7 +81,7 @@ func TestSignInForgetsFullBuckets(t *testing.T) {
 }
 
 func TestSignInBoundsChecks(t *testing.T) {
-	s := class.NewSignIn(class.SignInConfig{MaxChecks: 2}, time.Time{})
+	s := quota.NewSignIn(quota.SignInConfig{MaxChecks: 2}, time.Time{})
 	var running, most atomic.Int32
 	release := make(chan struct{})
 	var wg sync.WaitGroup

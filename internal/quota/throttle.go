@@ -1,4 +1,8 @@
-package class
+// Package quota limits what each learner, name or address may do, with
+// the course's own token bucket (solutions/tokenbucket): a learner's
+// submissions, checks and saves (PerUser), and the class's sign-in form
+// (SignIn).
+package quota
 
 import (
 	"math"
@@ -9,11 +13,11 @@ import (
 	"ratelab/solutions/tokenbucket"
 )
 
-// Throttle limits each learner's submissions (keyed by user id) with the
-// course's own token bucket: see KeyedThrottle.
-type Throttle = KeyedThrottle[int64]
+// PerUser limits each learner's submissions, checks or saves (keyed by
+// user id): see Keyed.
+type PerUser = Keyed[int64]
 
-// KeyedThrottle limits what each key (a learner, an account name, a client
+// Keyed limits what each key (a learner, an account name, a client
 // address) may do with the course's own token bucket
 // (solutions/tokenbucket): Burst at once, then one more every Every. It is
 // safe for concurrent use.
@@ -26,7 +30,7 @@ type Throttle = KeyedThrottle[int64]
 // Keys may come from strangers (names typed at the sign-in form, client
 // addresses): a bucket that has refilled to full is forgotten (a new one
 // would be the same), so the map holds only keys with recent use.
-type KeyedThrottle[K comparable] struct {
+type Keyed[K comparable] struct {
 	Burst uint64
 	Every time.Duration
 
@@ -40,21 +44,21 @@ type KeyedThrottle[K comparable] struct {
 // full ones (at most once per Every).
 const sweepAbove = 1024
 
-// NewThrottle returns a throttle allowing burst submissions at once and one
+// New returns a throttle allowing each user burst actions at once and one
 // more every every, started at now.
-func NewThrottle(burst uint64, every time.Duration, now time.Time) *Throttle {
-	return NewKeyedThrottle[int64](burst, every, now)
+func New(burst uint64, every time.Duration, now time.Time) *PerUser {
+	return NewKeyed[int64](burst, every, now)
 }
 
-// NewKeyedThrottle returns a throttle allowing each key burst actions at
+// NewKeyed returns a throttle allowing each key burst actions at
 // once and one more every every, started at now.
-func NewKeyedThrottle[K comparable](burst uint64, every time.Duration, now time.Time) *KeyedThrottle[K] {
-	return &KeyedThrottle[K]{Burst: max(burst, 1), Every: max(every, time.Millisecond), start: now, buckets: map[K]*tokenbucket.TokenBucket{}}
+func NewKeyed[K comparable](burst uint64, every time.Duration, now time.Time) *Keyed[K] {
+	return &Keyed[K]{Burst: max(burst, 1), Every: max(every, time.Millisecond), start: now, buckets: map[K]*tokenbucket.TokenBucket{}}
 }
 
 // scaled is the bucket's clock at now: nanoseconds of "seconds" that last
 // Every each.
-func (t *KeyedThrottle[K]) scaled(now time.Time) uint64 {
+func (t *Keyed[K]) scaled(now time.Time) uint64 {
 	d := now.Sub(t.start)
 	if d <= 0 {
 		return 0
@@ -69,7 +73,7 @@ func (t *KeyedThrottle[K]) scaled(now time.Time) uint64 {
 
 // Allow takes a token for key at now. When it refuses, retry is how long
 // until the next token (at least 1ms).
-func (t *KeyedThrottle[K]) Allow(key K, now time.Time) (ok bool, retry time.Duration) {
+func (t *Keyed[K]) Allow(key K, now time.Time) (ok bool, retry time.Duration) {
 	return t.AllowN(key, 1, now)
 }
 
@@ -77,7 +81,7 @@ func (t *KeyedThrottle[K]) Allow(key K, now time.Time) (ok bool, retry time.Dura
 // tokens are units of them), or none. When it refuses, retry is how long
 // until there are n (at least 1ms). n over Burst is never allowed (retry
 // is then how long the bucket takes to fill).
-func (t *KeyedThrottle[K]) AllowN(key K, n uint64, now time.Time) (ok bool, retry time.Duration) {
+func (t *Keyed[K]) AllowN(key K, n uint64, now time.Time) (ok bool, retry time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	v := t.scaled(now)
@@ -110,7 +114,7 @@ func (t *KeyedThrottle[K]) AllowN(key K, n uint64, now time.Time) (ok bool, retr
 
 // sweep forgets the buckets that are full at scaled time v, when there are
 // many and the last sweep is at least one Every old. t.mu is held.
-func (t *KeyedThrottle[K]) sweep(v uint64) {
+func (t *Keyed[K]) sweep(v uint64) {
 	if len(t.buckets) <= sweepAbove || v-t.swept < 1e9 {
 		return
 	}
@@ -123,7 +127,7 @@ func (t *KeyedThrottle[K]) sweep(v uint64) {
 }
 
 // Len returns how many keys the throttle remembers.
-func (t *KeyedThrottle[K]) Len() int {
+func (t *Keyed[K]) Len() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return len(t.buckets)

@@ -1,4 +1,4 @@
-package class
+package quota
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 // SignIn guards the class's sign-in form against guessing, without letting
 // a guesser turn it against the people it guards, and against crowding out
 // the rest of the server. Its budgets are the course's own token bucket
-// (KeyedThrottle, as the submission throttle):
+// (Keyed, as the submission throttle is):
 //
 //   - A password sign-in from a browser that signed in as that name before
 //     (a trusted device: it holds the server's signed device cookie for the
@@ -28,10 +28,10 @@ import (
 // once keeps a crowd of sign-ins from taking the CPU. It is safe for
 // concurrent use.
 type SignIn struct {
-	Device  *KeyedThrottle[string] // per trusted device, for its name
-	Pair    *KeyedThrottle[string] // per (name, address), unknown devices
-	Account *KeyedThrottle[string] // per name typed at the form, unknown devices
-	Address *KeyedThrottle[string] // per client address: unknown devices' passwords, tokens that match nobody
+	Device  *Keyed[string] // per trusted device, for its name
+	Pair    *Keyed[string] // per (name, address), unknown devices
+	Account *Keyed[string] // per name typed at the form, unknown devices
+	Address *Keyed[string] // per client address: unknown devices' passwords, tokens that match nobody
 	checks  chan struct{}
 }
 
@@ -88,10 +88,10 @@ func NewSignIn(cfg SignInConfig, now time.Time) *SignIn {
 		cfg.MaxChecks = 2
 	}
 	return &SignIn{
-		Device:  NewKeyedThrottle[string](cfg.DeviceBurst, cfg.DeviceEvery, now),
-		Pair:    NewKeyedThrottle[string](cfg.PairBurst, cfg.PairEvery, now),
-		Account: NewKeyedThrottle[string](cfg.AccountBurst, cfg.AccountEvery, now),
-		Address: NewKeyedThrottle[string](cfg.AddressBurst, cfg.AddressEvery, now),
+		Device:  NewKeyed[string](cfg.DeviceBurst, cfg.DeviceEvery, now),
+		Pair:    NewKeyed[string](cfg.PairBurst, cfg.PairEvery, now),
+		Account: NewKeyed[string](cfg.AccountBurst, cfg.AccountEvery, now),
+		Address: NewKeyed[string](cfg.AddressBurst, cfg.AddressEvery, now),
 		checks:  make(chan struct{}, cfg.MaxChecks),
 	}
 }
