@@ -33,18 +33,18 @@ func adapterSource(id, name, pkg, implPath string) (string, error) {
 	if _, graded := registry[id]; !graded || err != nil {
 		return "", fmt.Errorf("no grader suite for exercise %q", id)
 	}
-	out, err := rewriteAdapter(src, pkg, implPath, name)
+	out, err := RewriteAdapter(src, pkg, implPath, name)
 	if err != nil {
 		return "", fmt.Errorf("adapter of %s: %w", id, err)
 	}
 	return string(out), nil
 }
 
-// rewriteAdapter returns the adapter src with its package clause, the path
-// of its import named impl and the value of its constant name rewritten to
-// pkg, implPath and name, under generatedHeader. The rest of the file is
-// kept as it is.
-func rewriteAdapter(src []byte, pkg, implPath, name string) ([]byte, error) {
+// RewriteAdapter returns the adapter src (see package
+// ratelab/grader/adapter) with its package clause, the path of its import
+// named impl and the value of its constant name rewritten to pkg, implPath
+// and name, under generatedHeader. The rest of the file is kept as it is.
+func RewriteAdapter(src []byte, pkg, implPath, name string) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "adapter.go", src, parser.ParseComments)
 	if err != nil {

@@ -89,7 +89,7 @@ func TestRewriteAdapterRefusesAnotherShape(t *testing.T) {
 		"no name":         "package a\n\nimport impl \"ratelab/solutions/gcra\"\n\nvar _ = impl.New\n",
 		"name not string": "package a\n\nimport impl \"ratelab/solutions/gcra\"\n\nconst name = 3\n\nvar _ = impl.New\n",
 	} {
-		if out, err := rewriteAdapter([]byte(src), "main", "x/y", "gcra"); err == nil {
+		if out, err := RewriteAdapter([]byte(src), "main", "x/y", "gcra"); err == nil {
 			t.Errorf("%s: rewritten without an error:\n%s", name, out)
 		}
 	}
