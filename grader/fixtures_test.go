@@ -13,33 +13,74 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/check"
+	"ratelab/grader/fixture"
 	"ratelab/grader/report"
 	"ratelab/lab/course"
 )
 
-// fixture is a known implementation in testdata/fixtures/<exercise>/<name>
-// and what grading it must find.
-type fixture struct {
-	exercise, name string
-	// fails lists every check (by pitfall-qualified id suffix) that must
-	// lose points; every other check must pass. Empty for a correct one.
-	fails []string
-	// mistakes lists the mistakes the grader must name (every failed
-	// check's, together), for a suite with error models: a fixture that
-	// makes one mistake loses that mistake's pitfall (and exactness, at
-	// most), however many checks its failures show in.
-	mistakes []string
-	bench    bool // run the benchmarks too
-	// sites are the allocation sites its budget check must report, as
-	// "file:line (kind)", the most per call first; a correct fixture must
-	// report none, and a failing one none unless it lists them.
-	sites []string
-	// maxSteps bounds a property's shrunk counterexample; 0 means 8. A
-	// fixture whose mistake needs more calls to show says why.
-	maxSteps int
+// fixtures are every fixture TestFixtures grades, in course order, then
+// by name: not those graded by a test of their own.
+var fixtures = readFixtures()
+
+// readFixtures reads testdata/fixtures, panicking (the test binary then
+// says which file to fix) on a folder it cannot read.
+func readFixtures() []fixture.Fixture {
+	var out []fixture.Fixture
+	for _, e := range course.Exercises() {
+		all, err := fixture.Read(filepath.Join("testdata", "fixtures"), e.ID)
+		if err != nil {
+			panic(err)
+		}
+		for _, f := range all {
+			if f.GradedBy == "" {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }
 
-var fixtures = slices.Concat(tokenbucketFixtures, gcraFixtures, slidingwindowFixtures, governorFixtures, gradient2Fixtures, gatewayFixtures, hierarchyFixtures, fairqueueFixtures, throttleFixtures, breakerFixtures, benchFixtures)
+// TestFixturesGradedElsewhereNameTheirTest checks that a fixture folder
+// TestFixtures leaves to another test names a test of this package, in a
+// file that reads the folder.
+func TestFixturesGradedElsewhereNameTheirTest(t *testing.T) {
+	sources := map[string]string{}
+	files, _ := filepath.Glob("*_test.go")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources[f] = string(data)
+	}
+	dirs, _ := filepath.Glob(filepath.Join("testdata", "fixtures", "*", "*"))
+	others := 0
+	for _, dir := range dirs {
+		var f fixture.Fixture
+		if err := fixture.Decode(dir, &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.GradedBy == "" {
+			continue
+		}
+		others++
+		file := ""
+		for name, src := range sources {
+			if strings.Contains(src, "\nfunc "+f.GradedBy+"(t *testing.T)") {
+				file = name
+			}
+		}
+		switch {
+		case file == "":
+			t.Errorf("%s: graded_by %q names no test of package grader", dir, f.GradedBy)
+		case !strings.Contains(sources[file], `"`+filepath.Base(dir)+`"`) && !strings.Contains(sources[file], "/"+filepath.Base(dir)+`"`):
+			t.Errorf("%s: graded_by %s, but %s never names the folder %q", dir, f.GradedBy, file, filepath.Base(dir))
+		}
+	}
+	if others == 0 {
+		t.Error("no fixture folder is graded by a test of its own; the stubs at least are")
+	}
+}
 
 func root(t *testing.T) string {
 	t.Helper()
@@ -84,7 +125,7 @@ func TestFixtures(t *testing.T) {
 	}
 	t.Parallel() // after the tests that count builds or switch the grader's ways
 	for _, group := range fixtureGroups(false) {
-		t.Run(group[0].exercise, func(t *testing.T) {
+		t.Run(group[0].Exercise, func(t *testing.T) {
 			t.Parallel() // one exercise builds while another grades
 			checkFixtures(t, group, 0)
 		})
@@ -98,23 +139,23 @@ func TestTimedFixtureBudgets(t *testing.T) {
 		t.Skip("grades every fixture in a child process, with its benchmarks")
 	}
 	for _, group := range fixtureGroups(true) {
-		t.Run(group[0].exercise, func(t *testing.T) { checkFixtures(t, group, 1) })
+		t.Run(group[0].Exercise, func(t *testing.T) { checkFixtures(t, group, 1) })
 	}
 }
 
 // fixtureGroups returns the fixtures with benchmarks judged (bench) or
 // without, by exercise, in the order fixtures lists them.
-func fixtureGroups(bench bool) [][]fixture {
-	var groups [][]fixture
+func fixtureGroups(bench bool) [][]fixture.Fixture {
+	var groups [][]fixture.Fixture
 	at := map[string]int{}
 	for _, f := range fixtures {
-		if f.bench != bench {
+		if f.Bench != bench {
 			continue
 		}
-		i, ok := at[f.exercise]
+		i, ok := at[f.Exercise]
 		if !ok {
 			i = len(groups)
-			at[f.exercise] = i
+			at[f.Exercise] = i
 			groups = append(groups, nil)
 		}
 		groups[i] = append(groups[i], f)
@@ -124,17 +165,17 @@ func fixtureGroups(bench bool) [][]fixture {
 
 // checkFixtures grades fixtures of one exercise from one build, procs at
 // a time (0: one a core), and checks each, as a subtest named after it.
-func checkFixtures(t *testing.T, fixtures []fixture, procs int) {
-	id := fixtures[0].exercise
+func checkFixtures(t *testing.T, fixtures []fixture.Fixture, procs int) {
+	id := fixtures[0].Exercise
 	dirs := make([]string, len(fixtures))
 	for i, f := range fixtures {
-		dirs[i] = filepath.Join("testdata", "fixtures", id, f.name)
+		dirs[i] = filepath.Join("testdata", "fixtures", id, f.Name)
 	}
 	exs, err := grader.GradeVariants(context.Background(), grader.Options{
 		Root:         root(t),
 		Exercises:    []string{id},
 		Seed:         grader.DefaultSeed,
-		NoBench:      !fixtures[0].bench,
+		NoBench:      !fixtures[0].Bench,
 		CheckTimeout: 20 * time.Second,
 		Parallel:     procs,
 	}, dirs)
@@ -142,26 +183,26 @@ func checkFixtures(t *testing.T, fixtures []fixture, procs int) {
 		t.Fatalf("GradeVariants: %v", err)
 	}
 	for i, f := range fixtures {
-		t.Run(f.name, func(t *testing.T) { checkGraded(t, f, &exs[i]) })
+		t.Run(f.Name, func(t *testing.T) { checkGraded(t, f, &exs[i]) })
 	}
 }
 
 // checkGraded fails t unless ex, f graded, is what f says.
-func checkGraded(t *testing.T, f fixture, ex *report.Exercise) {
+func checkGraded(t *testing.T, f fixture.Fixture, ex *report.Exercise) {
 	if ex.Status == report.Error {
-		t.Fatalf("%s/%s could not be graded: %s", f.exercise, f.name, ex.Message)
+		t.Fatalf("%s/%s could not be graded: %s", f.Exercise, f.Name, ex.Message)
 	}
 	checkClaims(t, ex)
 	var failed, mistakes []string
 	pitfalls := map[string]bool{check.Exactness: true}
-	for _, m := range grader.Mistakes(f.exercise) {
-		if slices.Contains(f.mistakes, m.Name) {
+	for _, m := range grader.Mistakes(f.Exercise) {
+		if slices.Contains(f.Mistakes, m.Name) {
 			pitfalls[m.Pitfall] = true
 		}
 	}
 	for _, c := range ex.Checks {
-		name := strings.TrimPrefix(c.ID, f.exercise+"/")
-		if c.Status == report.Skipped && c.Kind == report.Benchmark && !f.bench {
+		name := strings.TrimPrefix(c.ID, f.Exercise+"/")
+		if c.Status == report.Skipped && c.Kind == report.Benchmark && !f.Bench {
 			continue
 		}
 		if c.Status == report.Skipped && c.Kind == report.Benchmark && strings.HasPrefix(c.Message, "Not timed: this machine was too busy") {
@@ -196,7 +237,7 @@ func checkGraded(t *testing.T, f fixture, ex *report.Exercise) {
 			if last.Got == last.Want {
 				t.Errorf("%s: counterexample ends on a step that agrees: %+v", c.ID, last)
 			}
-			if most := cmp.Or(f.maxSteps, 8); c.Kind == report.Property && len(ce.Steps) > most {
+			if most := cmp.Or(f.MaxSteps, 8); c.Kind == report.Property && len(ce.Steps) > most {
 				t.Errorf("%s: counterexample has %d steps, want at most %d after shrinking:\n%s", c.ID, len(ce.Steps), most, ce.Setup)
 			}
 		}
@@ -209,13 +250,13 @@ func checkGraded(t *testing.T, f fixture, ex *report.Exercise) {
 			switch {
 			case c.Diagnosis == "" && c.Counterexample != nil && len(c.Mistakes) == 0 && !own(c):
 				t.Errorf("%s failed with no diagnosis", c.ID)
-			case len(f.mistakes) > 0 && !pitfalls[c.Pitfall] && !own(c) && c.Diagnosis != report.Unnamed:
-				t.Errorf("%s (pitfall %s) lost points, but none of the fixture's mistakes %q is of that pitfall", c.ID, c.Pitfall, f.mistakes)
+			case len(f.Mistakes) > 0 && !pitfalls[c.Pitfall] && !own(c) && c.Diagnosis != report.Unnamed:
+				t.Errorf("%s (pitfall %s) lost points, but none of the fixture's mistakes %q is of that pitfall", c.ID, c.Pitfall, f.Mistakes)
 			}
 		}
 	}
-	if !slices.Equal(failed, f.fails) {
-		t.Errorf("failed checks = %q; want %q", failed, f.fails)
+	if !slices.Equal(failed, f.Fails) {
+		t.Errorf("failed checks = %q; want %q", failed, f.Fails)
 		for _, c := range ex.Checks {
 			if c.Status != report.Passed && c.Counterexample != nil {
 				t.Logf("%s: %s\n  %s %v", c.ID, c.Message, c.Counterexample.Setup, c.Counterexample.Steps)
@@ -223,14 +264,14 @@ func checkGraded(t *testing.T, f fixture, ex *report.Exercise) {
 		}
 	}
 	slices.Sort(mistakes)
-	if want := slices.Sorted(slices.Values(f.mistakes)); !slices.Equal(mistakes, want) {
+	if want := slices.Sorted(slices.Values(f.Mistakes)); !slices.Equal(mistakes, want) {
 		t.Errorf("mistakes named = %q; want %q", mistakes, want)
 	}
 	// Full marks need every check, so a skipped benchmark leaves a
 	// correct fixture "failed" (short of full marks) too.
 	skipped := slices.ContainsFunc(ex.Checks, func(c report.Check) bool { return c.Status == report.Skipped && c.Kind == report.Benchmark })
 	wantStatus := report.Failed
-	if len(f.fails) == 0 && !skipped {
+	if len(f.Fails) == 0 && !skipped {
 		wantStatus = report.Passed
 	}
 	if ex.Status != wantStatus {
@@ -241,7 +282,7 @@ func checkGraded(t *testing.T, f fixture, ex *report.Exercise) {
 // checkSites fails t unless the benchmark check c of fixture f reports the
 // allocation sites f lists, each with a rate of its own no higher than the
 // check's, and names the first in its message.
-func checkSites(t *testing.T, f fixture, c report.Check) {
+func checkSites(t *testing.T, f fixture.Fixture, c report.Check) {
 	t.Helper()
 	var got []string
 	for _, s := range c.AllocationSites {
@@ -253,8 +294,8 @@ func checkSites(t *testing.T, f fixture, c report.Check) {
 	if len(got) > 0 {
 		t.Logf("%s: allocation sites %q", c.ID, got)
 	}
-	if (len(f.fails) == 0 || f.sites != nil) && !slices.Equal(got, f.sites) {
-		t.Errorf("%s: allocation sites %q, want %q (%s)", c.ID, got, f.sites, c.Message)
+	if (len(f.Fails) == 0 || f.Sites != nil) && !slices.Equal(got, f.Sites) {
+		t.Errorf("%s: allocation sites %q, want %q (%s)", c.ID, got, f.Sites, c.Message)
 	}
 	if s := c.AllocationSites; len(s) > 0 && !strings.Contains(c.Message, fmt.Sprintf("at %s:%d", s[0].File, s[0].Line)) {
 		t.Errorf("%s: the message does not name the first allocation site %s:%d: %s", c.ID, s[0].File, s[0].Line, c.Message)
@@ -266,118 +307,6 @@ func checkSites(t *testing.T, f fixture, c report.Check) {
 func own(c report.Check) bool {
 	table := c.Kind == report.Case || c.Counterexample != nil && strings.HasPrefix(c.Counterexample.Setup, "// each step is a call")
 	return table && c.Status == report.Failed && c.Diagnosis == "" && len(c.Mistakes) == 0
-}
-
-// TestEveryExerciseIsComplete walks the registry: every gradable exercise
-// has a stub, a solution, a suite, a known-buggy fixture failing a check of
-// each of its pitfalls, two correct fixtures and a lesson that links it.
-func TestEveryExerciseIsComplete(t *testing.T) {
-	for _, e := range grader.Gradable() {
-		plan, err := grader.Plan(e.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, linked := course.LessonOf(e)
-		for _, p := range problems(root(t), e.ID, plan, fixtures, linked, grader.Mistakes(e.ID)) {
-			t.Errorf("%s: %s", e.ID, p)
-		}
-	}
-	for _, e := range course.Exercises() {
-		if _, err := grader.Plan(e.ID); err != nil {
-			t.Errorf("%s is in the course but the grader has no suite for it: %v", e.ID, err)
-		}
-	}
-}
-
-// TestAnIncompleteExerciseIsCaught shows problems finding what a new
-// exercise left out: here nothing exists on disk, one of its two pitfalls
-// has no fixture, there is one correct fixture and no lesson.
-func TestAnIncompleteExerciseIsCaught(t *testing.T) {
-	plan := []report.Check{
-		{ID: "leakybucket/drains", Pitfall: "drain"},
-		{ID: "leakybucket/overflow", Pitfall: "overflow"},
-	}
-	fake := []fixture{
-		{exercise: "leakybucket", name: "never-drains", fails: []string{"drains"}},
-		{exercise: "leakybucket", name: "correct-queue"},
-	}
-	mistakes := []check.Named{{Name: "never-drains", Pitfall: "drain", Says: "never drains"}}
-	got := strings.Join(problems(root(t), "leakybucket", plan, fake, false, mistakes), "\n")
-	for _, want := range []string{"exercises/leakybucket", "solutions/leakybucket", `pitfall "overflow"`, "1 correct", "no lesson", "testdata/fixtures/leakybucket/never-drains", `no mistake of pitfall "overflow"`} {
-		if !strings.Contains(got, want) {
-			t.Errorf("problems of an incomplete exercise:\n%s\nwant one mentioning %q", got, want)
-		}
-	}
-	if strings.Contains(got, `pitfall "drain"`) {
-		t.Errorf("problems blame pitfall drain, which never-drains fails and a mistake models:\n%s", got)
-	}
-}
-
-// problems lists what exercise id lacks: its stub and solution packages,
-// its fixtures' folders, a fixture failing a check of each pitfall in plan,
-// a mistake (of mistakes, its error models) for each pitfall but the
-// budget, two correct fixtures, a lesson (linked).
-func problems(root, id string, plan []report.Check, fixtures []fixture, linked bool, mistakes []check.Named) []string {
-	var out []string
-	for _, dir := range []string{"exercises/" + id, "solutions/" + id} {
-		if gos, _ := filepath.Glob(filepath.Join(root, dir, "*.go")); len(gos) == 0 {
-			out = append(out, "no Go package in "+dir)
-		}
-	}
-	if len(plan) == 0 {
-		out = append(out, "no checks: the grader has no suite for it")
-	}
-	caught := map[string]bool{}
-	correct := 0
-	for _, f := range fixtures {
-		if f.exercise != id {
-			continue
-		}
-		dir := filepath.Join("testdata", "fixtures", id, f.name)
-		if _, err := os.Stat(filepath.Join(root, "grader", dir)); err != nil {
-			out = append(out, "fixture folder missing: "+dir)
-		}
-		if len(f.fails) == 0 {
-			correct++
-		}
-		for _, c := range plan {
-			if slices.Contains(f.fails, strings.TrimPrefix(c.ID, id+"/")) {
-				caught[c.Pitfall] = true
-			}
-		}
-	}
-	for _, c := range plan {
-		if !caught[c.Pitfall] {
-			out = append(out, fmt.Sprintf("no known-buggy fixture fails a check for pitfall %q", c.Pitfall))
-			caught[c.Pitfall] = true
-		}
-	}
-	modelled := map[string]bool{"budget": true}
-	for _, m := range mistakes {
-		modelled[m.Pitfall] = true
-	}
-	for _, c := range plan {
-		if !modelled[c.Pitfall] {
-			out = append(out, fmt.Sprintf("no mistake of pitfall %q in its error models", c.Pitfall))
-			modelled[c.Pitfall] = true
-		}
-	}
-	if correct < 2 {
-		out = append(out, fmt.Sprintf("%d correct fixtures written differently from the reference, want at least 2", correct))
-	}
-	if !linked {
-		out = append(out, "no lesson links it (lab/course)")
-	}
-	return out
-}
-
-func planOf(t *testing.T, id string) []report.Check {
-	t.Helper()
-	p, err := grader.Plan(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // TestStubFixturesAreNotStarted grades, for every exercise, a stub written
@@ -398,7 +327,7 @@ func TestStubFixturesAreNotStarted(t *testing.T) {
 	}
 	for _, ex := range r.Exercises {
 		if ex.Status != report.NotStarted {
-			t.Errorf("%s fixture stub: status %s, want not_started (%s)", ex.ID, ex.Status, ex.Message)
+			t.Errorf("%s fixture.Fixture stub: status %s, want not_started (%s)", ex.ID, ex.Status, ex.Message)
 		}
 	}
 	if len(r.Exercises) != len(ids) {

@@ -1,12 +1,15 @@
 package grader
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"ratelab/grader/buildcache"
@@ -49,7 +52,8 @@ type Options struct {
 	OneByOne bool
 	// BenchTimeout bounds one benchmark check; 0 means 60s.
 	BenchTimeout time.Duration
-	// Progress, if set, is told what the grader is doing as it goes.
+	// Progress, if set, is told what the grader is doing as it goes, one
+	// event at a time (exercises graded at once take turns).
 	Progress func(Event)
 	// Sandbox, if set, confines the build and the child (see Sandbox). Nil
 	// grades as on a learner's own machine.
@@ -59,8 +63,10 @@ type Options struct {
 	// resubmission) copies the program instead of building it. Nil builds
 	// every time.
 	BuildCache *buildcache.Cache
-	// Parallel is how many variants GradeVariants grades at a time; 0
-	// means one a core (GOMAXPROCS). Grade grades one exercise at a time.
+	// Parallel is how many exercises Grade, or variants GradeVariants,
+	// grades at a time; 0 means one a core (GOMAXPROCS). However many run,
+	// a benchmark check runs alone: nothing else of the grading runs
+	// beside it (see grading.alone).
 	Parallel int
 	// Counts, if set, is added what the grading asked of its grading
 	// programs (see Counts): for measuring, never for grading.
@@ -100,6 +106,10 @@ type grading struct {
 	tmp  string
 	// variants are the folders GradeVariants grades, variant i's at i.
 	variants []string
+	// alone lets a benchmark check run with nothing else of the grading
+	// beside it, when exercises (or variants) are graded at once (see
+	// turn).
+	alone sync.RWMutex
 }
 
 // SetCompileError marks ex as not graded because its code does not build;
@@ -149,23 +159,33 @@ func Grade(ctx context.Context, opts Options) (*report.Report, error) {
 		return nil, err
 	}
 	r := &report.Report{Schema: report.Schema, Target: opts.Target, Seed: opts.Seed}
-	for _, e := range exs {
-		ex := report.Exercise{ID: e.ID, Week: e.Week, Title: e.Title, Checks: []report.Check{}}
-		if msg, ok := broken[e.ID]; ok {
-			SetCompileError(&ex, msg)
-			ex.Checks, _ = Plan(e.ID)
-			for i := range ex.Checks {
-				ex.Checks[i].Message = "not run: the code does not build."
+	r.Exercises = make([]report.Exercise, len(exs))
+	var wg sync.WaitGroup
+	turns := make(chan struct{}, cmp.Or(opts.Parallel, runtime.GOMAXPROCS(0)))
+	for i, e := range exs {
+		turns <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-turns }()
+			ex := &r.Exercises[i]
+			*ex = report.Exercise{ID: e.ID, Week: e.Week, Title: e.Title, Checks: []report.Check{}}
+			if msg, ok := broken[e.ID]; ok {
+				SetCompileError(ex, msg)
+				ex.Checks, _ = Plan(e.ID)
+				for i := range ex.Checks {
+					ex.Checks[i].Message = "not run: the code does not build."
+				}
+				finish(ex)
+			} else {
+				g.runExercise(ctx, bin, e.ID, ex)
 			}
-			finish(&ex)
-		} else {
-			g.runExercise(ctx, bin, e.ID, &ex)
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		opts.Progress(Event{Exercise: e.ID, Phase: PhaseExercise, Summary: &ex})
-		r.Exercises = append(r.Exercises, ex)
+			if ctx.Err() == nil {
+				g.opts.Progress(Event{Exercise: e.ID, Phase: PhaseExercise, Summary: ex})
+			}
+		})
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
 	r.Total()
 	return r, nil
@@ -199,8 +219,33 @@ func (o *Options) normalize() error {
 	}
 	if o.Progress == nil {
 		o.Progress = func(Event) {}
+	} else {
+		o.Progress = oneAtATime(o.Progress)
 	}
 	return nil
+}
+
+// oneAtATime returns progress called by one goroutine at a time: the
+// events of exercises graded at once take turns.
+func oneAtATime(progress func(Event)) func(Event) {
+	var mu sync.Mutex
+	return func(e Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		progress(e)
+	}
+}
+
+// turn waits until a step of a grading (a check, the stub probe, the
+// judgement) of kind may run, and returns what ends it: a benchmark check
+// runs alone, any other step beside the other gradings' steps.
+func (g *grading) turn(kind report.Kind) (done func()) {
+	if kind == report.Benchmark {
+		g.alone.Lock()
+		return g.alone.Unlock
+	}
+	g.alone.RLock()
+	return g.alone.RUnlock
 }
 
 // finish sets the exercise's score, maximum and status from its checks.

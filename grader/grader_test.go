@@ -245,6 +245,33 @@ func TestSameSeedSameReport(t *testing.T) {
 	}
 }
 
+// Exercises graded at once give the report one at a time gives, byte for
+// byte, in course order; fixtures that fail stand in for two of them, so
+// that the reports hold counterexamples and diagnoses.
+func TestExercisesGradedAtOnceChangeNoReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("grades four exercises twice")
+	}
+	t.Parallel()
+	grade := func(parallel int) string {
+		r, err := grader.Grade(context.Background(), grader.Options{
+			Root: root(t), Exercises: []string{"tokenbucket", "gcra", "slidingwindow", "breaker"}, Seed: grader.DefaultSeed, NoBench: true, Parallel: parallel,
+			Replace: map[string]string{
+				"tokenbucket": "testdata/fixtures/tokenbucket/truncating-refill",
+				"breaker":     "testdata/fixtures/breaker/keeps-count",
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(r)
+		return string(b)
+	}
+	if a, b := grade(1), grade(4); a != b {
+		t.Errorf("graded one at a time and four at once, the reports differ:\n%s\n%s", a, b)
+	}
+}
+
 func TestUnknownExercise(t *testing.T) {
 	_, err := grader.Grade(context.Background(), grader.Options{Root: root(t), Exercises: []string{"leakybucket"}})
 	if err == nil || !strings.Contains(err.Error(), "tokenbucket") {

@@ -2,17 +2,16 @@ package grader_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"ratelab/grader"
 	"ratelab/grader/check"
+	"ratelab/grader/fixture"
 	"ratelab/grader/report"
 )
 
@@ -46,15 +45,9 @@ func learners(t *testing.T, exercise string) (names []string, expect []expectati
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(dir, e.Name(), "expect.json"))
-		if err != nil {
-			t.Fatalf("%s: %v", e.Name(), err)
-		}
 		var x expectation
-		dec := json.NewDecoder(strings.NewReader(string(data)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&x); err != nil {
-			t.Fatalf("%s/expect.json: %v", e.Name(), err)
+		if err := fixture.Decode(filepath.Join(dir, e.Name()), &x); err != nil {
+			t.Fatal(err)
 		}
 		names, expect = append(names, e.Name()), append(expect, x)
 	}

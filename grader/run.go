@@ -41,9 +41,12 @@ func (g *grading) runExercise(ctx context.Context, bin, name string, ex *report.
 	}
 	defer finish(ex)
 
+	done := g.turn(report.Property)
 	c.arm(g.opts.CheckTimeout)
 	notStarted := s.NotStarted != nil && guard(s.NotStarted)
-	if l := c.takeLost(); l != nil {
+	l := c.takeLost()
+	done()
+	if l != nil {
 		if l.kind != lostTimeout || l.call == "" {
 			ex.Status = report.Error
 			ex.Message = "the grading program stopped before running any check: " + l.describe(c.limit)
@@ -76,6 +79,7 @@ func (g *grading) runExercise(ctx context.Context, bin, name string, ex *report.
 		case g.opts.BenchOnly && chk.Kind != report.Benchmark:
 			o = check.Outcome{Status: report.Skipped, Message: "not run: this pass runs the benchmarks only."}
 		default:
+			done := g.turn(chk.Kind)
 			c.arm(g.deadline(chk.Kind))
 			if chk.Kind != report.Benchmark {
 				// A property meets at most check.MaxHangs calls that do
@@ -88,6 +92,7 @@ func (g *grading) runExercise(ctx context.Context, bin, name string, ex *report.
 			if l := c.takeLost(); l != nil {
 				o = l.outcome(c.limit)
 			}
+			done()
 		}
 		outs[i] = o
 		ex.Checks[i] = chk.Result(o)
@@ -95,9 +100,11 @@ func (g *grading) runExercise(ctx context.Context, bin, name string, ex *report.
 	}
 	// The exercise's mistakes settle what each check scores: a check whose
 	// result that changes is reported again.
+	done = g.turn(report.Property)
 	c.arm(g.opts.CheckTimeout)
 	judged := s.Judge(g.opts.Seed, outs)
 	c.takeLost()
+	done()
 	for i, o := range judged {
 		if r := s.Checks[i].Result(o); !reflect.DeepEqual(r, ex.Checks[i]) {
 			ex.Checks[i] = r

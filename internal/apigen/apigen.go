@@ -64,19 +64,92 @@ func goString(s string) string {
 // declarations in file and source order, doc comments kept, funcs without
 // bodies, structs without unexported fields.
 func stubAPI(dir string) (string, error) {
+	var decls []string
+	pkg, err := exported(dir, parser.ParseComments, func(fset *token.FileSet, d ast.Decl) error {
+		// A bare node, not the file: the printer prints the comments
+		// attached to it (docs, line comments) and none that float inside
+		// it, such as a stub's "Your fields here."
+		s, err := printNode(fset, d)
+		decls = append(decls, s)
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return "package " + pkg + "\n\n" + strings.Join(decls, "\n\n"), nil
+}
+
+// Signatures returns the exported API of the package in dir as code uses
+// it, one entry a declaration (a func, a method, a type, a const or var
+// spec), sorted: without comments, parameter names or the values of vars
+// and consts. Code that compiles against one package's Signatures compiles
+// against another's that holds them all, whatever their docs, their
+// parameters' names or their errors' messages.
+func Signatures(dir string) ([]string, error) {
+	var out []string
+	_, err := exported(dir, 0, func(fset *token.FileSet, d ast.Decl) error {
+		nodes := []ast.Node{d}
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			d.Type.Params = unnamed(d.Type.Params)
+			d.Type.Results = unnamed(d.Type.Results)
+		case *ast.GenDecl:
+			nodes = nodes[:0]
+			for _, s := range d.Specs {
+				if v, ok := s.(*ast.ValueSpec); ok {
+					v.Values = nil
+				}
+				nodes = append(nodes, s)
+			}
+		}
+		for _, n := range nodes {
+			s, err := printNode(fset, n)
+			if err != nil {
+				return err
+			}
+			if g, ok := d.(*ast.GenDecl); ok {
+				s = g.Tok.String() + " " + s
+			}
+			out = append(out, s)
+		}
+		return nil
+	})
+	slices.Sort(out)
+	return out, err
+}
+
+// unnamed returns fields without their names, one field a name.
+func unnamed(fields *ast.FieldList) *ast.FieldList {
+	if fields == nil {
+		return nil
+	}
+	var out []*ast.Field
+	for _, f := range fields.List {
+		for range max(len(f.Names), 1) {
+			out = append(out, &ast.Field{Type: f.Type})
+		}
+	}
+	return &ast.FieldList{List: out}
+}
+
+// exported parses the package in dir (its .go files but the tests, with
+// mode) and calls each with every exported declaration, trimmed to its API
+// (see exportDecl), in file and source order. It returns the package's
+// name.
+func exported(dir string, mode parser.Mode, each func(*token.FileSet, ast.Decl) error) (string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return "", err
 	}
 	fset := token.NewFileSet()
 	var pkg string
-	var decls []string
+	n := 0
 	for _, ent := range entries { // ReadDir sorts by name
 		name := ent.Name()
 		if ent.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
 			continue
 		}
-		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, mode|parser.SkipObjectResolution)
 		if err != nil {
 			return "", err
 		}
@@ -88,24 +161,27 @@ func stubAPI(dir string) (string, error) {
 			if !exportDecl(d) {
 				continue
 			}
-			var buf bytes.Buffer
-			// A bare node, not the file: the printer prints the comments
-			// attached to it (docs, line comments) and none that float
-			// inside it, such as a stub's "Your fields here."
-			cfg := printer.Config{Mode: printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
-			if err := cfg.Fprint(&buf, fset, d); err != nil {
+			n++
+			if err := each(fset, d); err != nil {
 				return "", err
 			}
-			decls = append(decls, buf.String())
 		}
 	}
 	if pkg == "" {
 		return "", fmt.Errorf("no Go files in %s", dir)
 	}
-	if len(decls) == 0 {
+	if n == 0 {
 		return "", fmt.Errorf("package %s exports nothing", pkg)
 	}
-	return "package " + pkg + "\n\n" + strings.Join(decls, "\n\n"), nil
+	return pkg, nil
+}
+
+// printNode prints node n as gofmt would.
+func printNode(fset *token.FileSet, n ast.Node) (string, error) {
+	var buf bytes.Buffer
+	cfg := printer.Config{Mode: printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
+	err := cfg.Fprint(&buf, fset, n)
+	return buf.String(), err
 }
 
 // exportDecl trims d to its exported API in place and reports whether

@@ -59,3 +59,39 @@ func TestGenerateAPISkipsAMissingStub(t *testing.T) {
 		t.Errorf("generateAPI gives the missing stub an entry:\n%s", got)
 	}
 }
+
+// Signatures leave out what code cannot tell apart (docs, parameter names,
+// an error's message) and keep what it can (a type, a result, a name).
+func TestSignaturesAreWhatCodeUses(t *testing.T) {
+	write := func(src string) string {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte("package x\n\nimport \"errors\"\n\n"+src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	sigs := func(src string) string {
+		got, err := Signatures(write(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(got, "; ")
+	}
+	base := sigs("// ErrFull says so.\nvar ErrFull = errors.New(\"full\")\n\ntype Q struct{ n int }\n\n// Push pushes.\nfunc (q *Q) Push(session, cost uint64) {}\n")
+	if want := "func (q *Q) Push(uint64, uint64); type Q struct {\n\t// contains filtered or unexported fields\n}; var ErrFull"; base != want {
+		t.Errorf("Signatures = %q, want %q", base, want)
+	}
+	same := sigs("var ErrFull = errors.New(\"the queue is full\")\n\ntype Q struct{ items []uint64 }\n\nfunc (q *Q) Push(id uint64, c uint64) { q.items = append(q.items, c) }\n")
+	if same != base {
+		t.Errorf("another body, docs, names and message: Signatures = %q, want %q", same, base)
+	}
+	for _, other := range []string{
+		"var ErrFull = errors.New(\"full\")\n\ntype Q struct{}\n\nfunc (q *Q) Push(session uint32, cost uint64) {}\n",
+		"var ErrFull = errors.New(\"full\")\n\ntype Q struct{}\n\nfunc (q *Q) Push(session, cost uint64) bool { return true }\n",
+		"var ErrQueueFull = errors.New(\"full\")\n\ntype Q struct{}\n\nfunc (q *Q) Push(session, cost uint64) {}\n",
+	} {
+		if got := sigs(other); got == base {
+			t.Errorf("Signatures of\n%s\nare the base's, %q", other, got)
+		}
+	}
+}

@@ -1,0 +1,174 @@
+// Package coursecheck checks the course catalogue (lab/course) against the
+// files that make each of its exercises, as rustlings' `dev check` does:
+// `labserver exercise check` prints what it finds, and its test fails on
+// it. An exercise needs its stub and its reference with the stub's API, a
+// grader suite, fixtures (a known-buggy one failing each pitfall, two
+// correct ones), an error model for each pitfall, a replay entry for the
+// browser, a lesson with its task text, and its row in CONTRIBUTING.md's
+// table of exercises.
+package coursecheck
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"ratelab/grader"
+	"ratelab/grader/check"
+	"ratelab/grader/fixture"
+	"ratelab/grader/report"
+	"ratelab/internal/apigen"
+	"ratelab/lab/course"
+	"ratelab/lab/replay"
+	"ratelab/web"
+	"ratelab/web/page"
+)
+
+// Check returns what the course in the repository at root lacks, one
+// sentence each, naming the exercise or the lesson and where to add the
+// piece; nothing when the course is whole.
+func Check(root string) []string {
+	var out []string
+	for _, e := range course.Exercises() {
+		for _, p := range exerciseProblems(root, e.ID) {
+			out = append(out, e.ID+": "+p)
+		}
+	}
+	out = append(out, page.CatalogueProblems(web.Static(filepath.Join(root, "web", "static")))...)
+	return append(out, contributingProblems(root)...)
+}
+
+// exerciseProblems returns what exercise id lacks in the repository at
+// root.
+func exerciseProblems(root, id string) []string {
+	out := apiProblems(root, id)
+	plan, err := grader.Plan(id)
+	if err != nil {
+		out = append(out, "the grader has no suite for it (an entry in grader/registry.go and its grader/suite/"+id+")")
+	}
+	fixtures, err := fixture.Read(filepath.Join(root, fixture.Dir), id)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && len(fixtures) == 0:
+		out = append(out, "no fixtures: no folder "+filepath.ToSlash(filepath.Join(fixture.Dir, id)))
+	case err != nil:
+		out = append(out, err.Error())
+	}
+	out = append(out, fixtureProblems(id, plan, fixtures, grader.Mistakes(id))...)
+	if _, ok := replay.Exercises[id]; !ok {
+		out = append(out, "no replay entry (lab/replay: how the browser replays a counterexample)")
+	}
+	return out
+}
+
+// apiProblems returns what keeps exercises/<id> and solutions/<id> from
+// being a stub and its reference: both parse, and the reference offers
+// all of the stub's API (the grader's adapter compiles against both).
+func apiProblems(root, id string) []string {
+	stub, err := apigen.Signatures(filepath.Join(root, "exercises", id))
+	if err != nil {
+		return []string{"no stub: exercises/" + id + ": " + err.Error()}
+	}
+	ref, err := apigen.Signatures(filepath.Join(root, "solutions", id))
+	if err != nil {
+		return []string{"no reference: solutions/" + id + ": " + err.Error()}
+	}
+	var out []string
+	for _, s := range stub {
+		if !slices.Contains(ref, s) {
+			out = append(out, fmt.Sprintf("solutions/%s lacks the stub's %s", id, strings.Join(strings.Fields(s), " ")))
+		}
+	}
+	return out
+}
+
+// fixtureProblems returns what exercise id's fixtures and error models
+// (mistakes) lack for the checks in plan: a known-buggy fixture failing a
+// check of each pitfall, a mistake of each pitfall but the budget, two
+// correct fixtures.
+func fixtureProblems(id string, plan []report.Check, fixtures []fixture.Fixture, mistakes []check.Named) []string {
+	var out []string
+	caught := map[string]bool{}
+	correct := 0
+	for _, f := range fixtures {
+		if f.Correct() {
+			correct++
+		}
+		for _, c := range plan {
+			if slices.Contains(f.Fails, strings.TrimPrefix(c.ID, id+"/")) {
+				caught[c.Pitfall] = true
+			}
+		}
+	}
+	modelled := map[string]bool{"budget": true}
+	for _, m := range mistakes {
+		modelled[m.Pitfall] = true
+	}
+	for _, c := range plan {
+		if !caught[c.Pitfall] {
+			out = append(out, fmt.Sprintf("no known-buggy fixture fails a check for pitfall %q (a folder in %s/%s with its expect.json)", c.Pitfall, filepath.ToSlash(fixture.Dir), id))
+			caught[c.Pitfall] = true
+		}
+		if !modelled[c.Pitfall] {
+			out = append(out, fmt.Sprintf("no mistake of pitfall %q in its error models (grader/suite/%s/mistakes.go)", c.Pitfall, id))
+			modelled[c.Pitfall] = true
+		}
+	}
+	if correct < 2 {
+		out = append(out, fmt.Sprintf("%d correct fixtures written differently from the reference, want at least 2", correct))
+	}
+	return out
+}
+
+// contributingProblems returns how CONTRIBUTING.md's table of exercises,
+// points and pitfalls ("How grading works") differs from the suites: each
+// gradable exercise has a row, with its total points and the set of its
+// checks' pitfalls.
+func contributingProblems(root string) []string {
+	b, err := os.ReadFile(filepath.Join(root, "CONTRIBUTING.md"))
+	if err != nil {
+		return []string{err.Error()}
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		cells := strings.Split(strings.TrimSpace(line), "|")
+		if len(cells) != 5 || !strings.Contains(cells[3], "`") {
+			continue
+		}
+		rows[strings.TrimSpace(cells[1])] = []string{strings.TrimSpace(cells[2]), cells[3]}
+	}
+	var out []string
+	for _, e := range grader.Gradable() {
+		plan, _ := grader.Plan(e.ID)
+		row, ok := rows[e.ID]
+		if !ok {
+			out = append(out, fmt.Sprintf("CONTRIBUTING.md has no row for %s in the table of exercises, points and pitfalls", e.ID))
+			continue
+		}
+		points := 0.0
+		var want []string
+		for _, c := range plan {
+			points += c.MaxScore
+			if !slices.Contains(want, c.Pitfall) {
+				want = append(want, c.Pitfall)
+			}
+		}
+		if got, _ := strconv.ParseFloat(row[0], 64); got != points {
+			out = append(out, fmt.Sprintf("CONTRIBUTING.md: %s has %s points; the suite has %v", e.ID, row[0], points))
+		}
+		var got []string
+		for _, f := range strings.Split(row[1], ",") {
+			got = append(got, strings.Trim(strings.TrimSpace(f), "`"))
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			out = append(out, fmt.Sprintf("CONTRIBUTING.md: %s's pitfalls are %q; the suite's are %q", e.ID, got, want))
+		}
+	}
+	return out
+}
