@@ -17,8 +17,9 @@ import (
 	"ratelab/grader/buildout"
 )
 
-// childDir is where, inside the module, the overlay places the generated
-// child program. Nothing is written there on disk.
+// childDir is the child program's main package. The overlay adds the
+// adapters beside its main.go (see goBuild); nothing is written there on
+// disk.
 const childDir = "grader/harness/child"
 
 // build compiles one child program grading the given exercises. It returns
@@ -91,28 +92,42 @@ func (g *grading) buildEach(ctx context.Context, ids []string) (bin string, brok
 	return "", broken, nil
 }
 
-// goBuild runs go build with an overlay that adds the generated child and
-// swaps in replacement sources. It returns the compiler's output.
+// goBuild runs go build with an overlay that adds each exercise's adapter,
+// as the package childDir/<id>, and a file of the child's main package
+// importing them, and swaps in replacement sources. It returns the
+// compiler's output.
 func (g *grading) goBuild(ctx context.Context, ids []string) (string, error) {
 	replace := map[string]string{}
-	if err := g.addGenerated(replace, "main.go", childMain); err != nil {
-		return "", err
-	}
+	var paths []string
 	for _, id := range ids {
-		src, err := adapterSource(id, id, "main", g.implPath(id))
+		src, err := adapterSource(id, id, id, g.implPath(id))
 		if err != nil {
 			return "", err
 		}
-		if err := g.addGenerated(replace, id+".go", src); err != nil {
+		if err := g.addGenerated(replace, id+"/adapter.go", src); err != nil {
 			return "", err
 		}
+		paths = append(paths, g.opts.Module+"/"+childDir+"/"+id)
 		if dir, ok := g.opts.Replace[id]; ok {
 			if err := overlayPackage(replace, filepath.Join(g.opts.Root, "exercises", id), dir); err != nil {
 				return "", err
 			}
 		}
 	}
+	if err := g.addImports(replace, paths); err != nil {
+		return "", err
+	}
 	return g.runBuild(ctx, replace)
+}
+
+// addImports adds to the overlay replace a file of the child's main
+// package importing the adapters' packages, paths.
+func (g *grading) addImports(replace map[string]string, paths []string) error {
+	src, err := importsSource(paths)
+	if err != nil {
+		return err
+	}
+	return g.addGenerated(replace, "adapters.go", src)
 }
 
 // addGenerated writes a generated source file of the child program, name
@@ -237,7 +252,7 @@ func (g *grading) blame(out string, ids []string) map[string]string {
 		for _, c := range ids {
 			// go build names the overlay's file, the generated copy in
 			// tmp, by an absolute or a relative path: match its tail.
-			if strings.Contains(line, "gen/"+c+".go:") || strings.Contains(line, childDir+"/"+c+".go:") {
+			if strings.Contains(line, "gen/"+c+"/adapter.go:") || strings.Contains(line, childDir+"/"+c+"/adapter.go:") {
 				id = c
 				line = apiMismatch(c, line)
 			}

@@ -29,13 +29,14 @@ import (
 //     environment differs);
 //   - the sources of this checkout that the child links: every .go file
 //     (tests aside) of each package of the module it imports, directly or
-//     not (go list -deps of the harness, the suites, the references and
-//     the graded packages, with the imports of the submitted files), and
+//     not (go list -deps of the child's main package, the suites, the
+//     references and the graded packages, with the imports of the
+//     submitted files), and
 //     go.mod and go.sum, which pin the other modules' versions (the
 //     module cache holds them read-only, checked against go.sum). The
 //     list of packages is asked of go list again whenever one of their
 //     files changes, so an import added anywhere is followed;
-//   - the generated sources: the child's main and each exercise's adapter;
+//   - the generated sources: each exercise's adapter, as rewritten;
 //   - for each exercise graded from another folder (Options.Replace), the
 //     name and bytes of each .go file the overlay adds.
 func (g *grading) buildKey(ids []string) (buildcache.Key, error) {
@@ -49,7 +50,7 @@ func (g *grading) buildKey(ids []string) (buildcache.Key, error) {
 	h.AddString("command", strings.Join(goBuildArgs("OVERLAY", "OUT"), " ")+" CGO_ENABLED=0")
 	h.AddString("sandboxed", fmt.Sprint(g.opts.Sandbox != nil))
 	h.AddString("module", g.opts.Module+" "+g.opts.Target)
-	pkgs := []string{g.opts.Module + "/grader/harness"}
+	pkgs := []string{g.opts.Module + "/" + childDir}
 	for _, id := range ids {
 		pkgs = append(pkgs, g.opts.Module+"/grader/suite/"+id, g.implPath(id), g.opts.Module+"/solutions/"+id)
 		if dir, ok := g.opts.Replace[id]; ok {
@@ -65,9 +66,8 @@ func (g *grading) buildKey(ids []string) (buildcache.Key, error) {
 		return buildcache.Key{}, err
 	}
 	h.Add("sources", tree[:])
-	h.AddString("main.go", childMain)
 	for _, id := range ids {
-		src, err := adapterSource(id, id, "main", g.implPath(id))
+		src, err := adapterSource(id, id, id, g.implPath(id))
 		if err != nil {
 			return buildcache.Key{}, err
 		}

@@ -18,8 +18,8 @@ func runExercise(args []string) error {
 		fmt.Fprintln(fs.Output(), `usage: labserver exercise check
 
 Checks every exercise of the course catalogue (lab/course) against its
-files: its stub and its reference with the stub's API, a grader suite,
-fixtures (a known-buggy one failing each pitfall, two correct ones), an
+files: its stub and its reference with the stub's API, a grader suite and
+its adapter, fixtures (a known-buggy one failing each pitfall, two correct ones), an
 error model for each pitfall, a replay entry, a lesson with its task text,
 and its row in CONTRIBUTING.md's table of exercises. Prints what is
 missing, one line each.

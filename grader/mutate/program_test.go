@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -34,8 +35,8 @@ func init() {
 	if path != "ratelab/grader/suite/x" {
 		t.Errorf("suite path = %q, want ratelab/grader/suite/x", path)
 	}
-	want := "captureImpl(func(n uint64) suite.Thing { return impl.New(n) })\n}\n"
-	if !strings.Contains(got, want) || strings.Contains(got, "harness.Register(\"x\"") {
+	want := "run = func() { hunt.Main(suite.Checks, func(n uint64) suite.Thing { return impl.New(n) }) }\n}\n"
+	if !strings.Contains(got, want) || strings.Contains(got, "harness.Register(\"x\"") || !strings.Contains(got, strconv.Quote(huntPath)) {
 		t.Errorf("rewritten adapter:\n%s\nwant the registration replaced by %q", got, want)
 	}
 	if _, _, err := rewriteAdapter("package main\n\nfunc init() {}\n"); err == nil {
@@ -43,7 +44,7 @@ func init() {
 	}
 }
 
-// TestEveryAdapter: the registry's adapter of every gradable exercise can
+// TestEveryAdapter: the adapter of every gradable exercise can
 // be rewritten for a hunt, and still parses.
 func TestEveryAdapter(t *testing.T) {
 	for _, e := range grader.Gradable() {
@@ -58,8 +59,8 @@ func TestEveryAdapter(t *testing.T) {
 		if _, err := parser.ParseFile(token.NewFileSet(), e.ID+".go", src, 0); err != nil {
 			t.Errorf("%s: the rewritten adapter does not parse: %v", e.ID, err)
 		}
-		if !strings.Contains(src, "captureImpl(") || !strings.Contains(src, `"ratelab/exercises/`+e.ID+`"`) {
-			t.Errorf("%s: rewritten adapter without captureImpl or the exercise's import:\n%s", e.ID, src)
+		if !strings.Contains(src, "run = func() { hunt.Main(suite.Checks, ") || !strings.Contains(src, `"ratelab/exercises/`+e.ID+`"`) {
+			t.Errorf("%s: rewritten adapter without the hunt's run or the exercise's import:\n%s", e.ID, src)
 		}
 	}
 }

@@ -2,10 +2,10 @@
 // files that make each of its exercises, as rustlings' `dev check` does:
 // `labserver exercise check` prints what it finds, and its test fails on
 // it. An exercise needs its stub and its reference with the stub's API, a
-// grader suite, fixtures (a known-buggy one failing each pitfall, two
-// correct ones), an error model for each pitfall, a replay entry for the
-// browser, a lesson with its task text, and its row in CONTRIBUTING.md's
-// table of exercises.
+// grader suite and its adapter for the grading child, fixtures (a
+// known-buggy one failing each pitfall, two correct ones), an error model
+// for each pitfall, a replay entry for the browser, a lesson with its task
+// text, and its row in CONTRIBUTING.md's table of exercises.
 package coursecheck
 
 import (
@@ -59,6 +59,9 @@ func exerciseProblems(root, id string) []string {
 		out = append(out, err.Error())
 	}
 	out = append(out, fixtureProblems(id, plan, fixtures, grader.Mistakes(id))...)
+	if _, err := os.Stat(filepath.Join(root, "grader", "adapter", id, "adapter.go")); err != nil {
+		out = append(out, "no adapter for the grading child (grader/adapter/"+id+"/adapter.go, as the other exercises' are)")
+	}
 	if _, ok := replay.Exercises[id]; !ok {
 		out = append(out, "no replay entry (lab/replay: how the browser replays a counterexample)")
 	}

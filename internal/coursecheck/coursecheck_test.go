@@ -60,7 +60,7 @@ func TestExerciseProblemsNameTheMissingFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Join(exerciseProblems(root, "gcra"), "\n")
-	for _, want := range []string{"no reference: solutions/gcra", "grader/testdata/fixtures/gcra", "want at least 2"} {
+	for _, want := range []string{"no reference: solutions/gcra", "grader/testdata/fixtures/gcra", "want at least 2", "grader/adapter/gcra/adapter.go"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("problems of a lone stub:\n%s\nwant one mentioning %q", got, want)
 		}

@@ -1,0 +1,16 @@
+// Package adapter holds the grading child's adapters, one package per
+// exercise, named by its id (adapter/tokenbucket). An adapter registers an
+// exercise's implementation with the harness through the suite's typed
+// API (suite.API): typed closures over the package imported as impl, so
+// that an implementation whose API differs from the contract does not
+// compile, and the compiler says where.
+//
+// Each adapter is a real package, compiled here against the reference
+// (ratelab/solutions/<id>), so that gofmt, vet and gopls check it. The
+// grader embeds the files and writes a copy of each into the child
+// program's build overlay with three things rewritten: the package
+// clause, the path of the impl import (the learner's package, or a
+// variant's) and the value of the constant name, the name the child serves
+// the exercise by. An adapter must keep those: an import named impl and a
+// constant named name.
+package adapter
