@@ -131,7 +131,10 @@ func replayAll(t *testing.T, ctx context.Context) int {
 // (TestClassAxeInBrowser). One tab visits the pages in turn.
 func TestAxeEveryPage(t *testing.T) {
 	t.Parallel()
-	ctx := NewBrowser(t, BrowserOptions{Timeout: 5 * time.Minute})
+	// One tab visits 34 pages: its deadline is a safety net for a browser
+	// that stops answering, wide enough for a machine running the whole
+	// suite beside it (5 minutes was not, once).
+	ctx := NewBrowser(t, BrowserOptions{Timeout: 12 * time.Minute})
 	src := RequireAxe(t)
 	requireWasm(t)
 	// Files: the exercise pages carry the editor, as under make run.

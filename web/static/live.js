@@ -122,6 +122,9 @@ function say(text) {
   statusPanel().line.textContent = text;
 }
 
+/** The line that told the latest save's grade, "" until there is one. */
+let gradedLine = "";
+
 /** @param {string} message the compiler's lines, or "" when it compiles */
 function buildError(message) {
   if (!message && !panel) {
@@ -268,12 +271,15 @@ function handle(e) {
       break;
     case EVENT.SAVED:
       tell("ratelab:saved", { exercises: e.exercises || [] });
-      say("Saved " + (e.exercises || []).join(", ") + ": rebuilding and grading…");
+      gradedLine = "";
+      say("Saved " + (e.exercises || []).join(", ") + ": grading, then rebuilding…");
       break;
     case EVENT.BUILT:
       buildError("");
       newBuild(e.version || 0);
-      say("Your code is rebuilt: the visualizations' Yours switch runs it.");
+      // A save is graded before it is built: the grade's line stays, told
+      // that Yours now runs the new code.
+      say((gradedLine ? gradedLine + " " : "") + "Your code is rebuilt: the visualizations' Yours switch runs it.");
       break;
     case EVENT.BUILD_FAILED:
       buildError(e.message || "");
@@ -292,8 +298,9 @@ function handle(e) {
         tell("ratelab:graded", { exercise: e.grade.exercise });
         notBuilt(e.grade.exercise, "");
         showGrade(e.grade);
-        say("Graded " + e.grade.exercise + ": " + (e.grade.label || e.grade.status) + " · " + (e.grade.points || "") +
-          (e.grade.pending ? " (the benchmarks are running)" : "."));
+        gradedLine = "Graded " + e.grade.exercise + ": " + (e.grade.label || e.grade.status) + " · " + (e.grade.points || "") +
+          (e.grade.pending ? " (the benchmarks are to come)." : ".");
+        say(gradedLine);
       }
       showReport(e);
       break;
