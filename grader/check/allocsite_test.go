@@ -153,31 +153,54 @@ func TestBenchNamesTheSitesOfAnAllocatingLoop(t *testing.T) {
 				t.Fatalf("profiled runs %v, want %d", profiled, map[bool]int{true: 1}[c.profiled])
 			}
 			if c.profiled {
-				if p := profiled[0]; p.Loop != "learner" || p.N != 20_000 || p.Warm == 0 {
-					t.Errorf("profiled run %+v, want the learner's loop, 20,000 calls for one allocation a call, warmed up", p)
+				if p, want := profiled[0], countedRun(0, 20); p != want {
+					t.Errorf("profiled run %+v, want the counted run %+v: one allocation a call", p, want)
 				}
 			}
 		})
 	}
 }
 
+// TestProfileCalls: the profiled run is the counted run, shortened only
+// for a loop that allocates more than once a call (by its rate rounded to
+// a whole number).
 func TestProfileCalls(t *testing.T) {
 	for _, c := range []struct {
-		n    int
 		rate float64
+		n    int
 		want int
 	}{
-		{1_000_000, 1, 20_000},
-		{1_000_000, 0.5, 20_000},
-		{1_000_000, 4, 5_000},
-		{1_000_000, 1000, 20},
-		{1_000_000, 2023, 10},
-		{1_000_000, 1e9, 10},
-		{300, 1, 300},
-		{5, 3000, 5},
+		{1, 20_000, 20_000},
+		{0.3, 20_000, 20_000},
+		{1.0001, 20_000, 20_000},
+		{1.6, 20_000, 10_000},
+		{4, 20_000, 5_000},
+		{1000, 20_000, 20},
+		{2023, 20_000, 10},
+		{1e9, 20_000, 10},
+		{1, 300, 300},
+		{3000, 5, 5},
 	} {
-		if got := profileCalls(c.n, c.rate); got != c.want {
-			t.Errorf("profileCalls(%d, %v) = %d, want %d", c.n, c.rate, got, c.want)
+		if got := profileCalls(c.rate, c.n); got != c.want {
+			t.Errorf("profileCalls(%v, %d) = %d, want %d", c.rate, c.n, got, c.want)
 		}
+	}
+}
+
+// TestCountedRun: the run whose allocations are counted has a fixed
+// length and a seed no timed run has, whatever the loop's speed, unless
+// the loop is so slow that it would take over allocTime.
+func TestCountedRun(t *testing.T) {
+	for _, ns := range []float64{0, 20, 2_000, 30_000} {
+		if got, want := countedRun(7, ns), (BenchSpec{Loop: "learner", Seed: RunSeed(7, 0), Warm: AllocWarm, N: AllocCalls}); got != want {
+			t.Errorf("countedRun(7, %v) = %+v, want %+v", ns, got, want)
+		}
+	}
+	slow := countedRun(7, 1e6) // 1 ms a call
+	if d := time.Duration(float64(slow.Warm+slow.N) * 1e6); d > allocTime || slow.N < 10 || slow.Warm == 0 || slow.N*AllocWarm/AllocCalls > slow.Warm+1 {
+		t.Errorf("countedRun of a loop taking 1 ms a call = %+v (%v), want within %v, shrunk alike", slow, d, allocTime)
+	}
+	if got := countedRun(7, 1e12); got.N != 10 {
+		t.Errorf("countedRun of a loop taking 1,000 s a call counts %d calls, want 10", got.N)
 	}
 }

@@ -3,6 +3,7 @@ package check
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -14,7 +15,7 @@ import (
 // BenchFigures are the measured figures of a benchmark check.
 type BenchFigures struct {
 	NsPerOp     float64 // the fastest run
-	AllocsPerOp float64 // heap allocations per call, over every measured run
+	AllocsPerOp float64 // heap allocations per call, on the counted run (see Bench)
 	BudgetNs    float64
 	RefNsPerOp  float64 // the reference solution, measured in the same runs
 	// Sites are where the learner's loop allocates, when it allocates over
@@ -71,14 +72,19 @@ func Expect[I any](loop BenchLoop[I], impl I, spec BenchSpec) uint64 {
 // stretch came: the check is skipped (no points, a message saying why)
 // rather than blaming the code for the machine.
 //
-// Allocations are counted over the measured iterations of every run made
-// with the final iteration count, after the run's warm-up (see Warmup), and
-// divided by their number: a rate, not a whole count per call. The check
-// passes when it is at most MaxAllocsPerOp (see there for why that is not
-// 0: amortised growth is allowed). When it is over, and the Remote is a
-// Profiler, one more run, after the verdict and apart from it, finds the
-// lines of the learner's code that allocate (see AllocSites), which the
-// message names.
+// Allocations are counted on a run of their own, the counted run, whose
+// length the machine's speed does not set (see countedRun): after the
+// calibration, the learner's loop is warmed up with AllocWarm calls and
+// its allocations over the next AllocCalls are counted and divided by
+// their number: a rate, not a whole count per call. The same code and seed
+// make the same count on any machine, so the verdict on allocations, and
+// the lines it names, do not depend on how fast the machine is (a timed
+// run's length does: slow code on a fast machine would be warmed up
+// longer). The check passes when the rate is at most MaxAllocsPerOp (see
+// there for why that is not 0: amortised growth is allowed). When it is
+// over, and the Remote is a Profiler, the counted run is made once more
+// with its allocations recorded, to find the lines of the learner's code
+// that allocate (see AllocSites), which the message names.
 type Bench struct {
 	BudgetNs float64
 	Remote   Remote
@@ -96,8 +102,8 @@ type Bench struct {
 const maxIterations = 200_000_000
 
 // MaxAllocsPerOp is the most heap allocations per call a benchmark check
-// lets through: one per 100 calls, counted over the measured calls of
-// every run, after its warm-up. The budget is no allocation in steady
+// lets through: one per 100 calls, counted on the counted run, after its
+// warm-up (see Bench). The budget is no allocation in steady
 // state, and amortised growth is allowed: a structure that grows as the
 // traffic needs (a map, a slice or a ring that doubles when full, a log
 // kept in chunks) allocates far less often than once per 100 calls, and
@@ -133,20 +139,23 @@ func (bn Bench) Run() Outcome {
 	minRuns, maxRuns := cmp.Or(bn.MinRuns, 5), cmp.Or(bn.MaxRuns, 60)
 
 	made := 0 // runs of the learner's loop so far
-	var spec BenchSpec
-	learner := func(n int) (BenchRun, *Outcome) {
+	try := func(spec BenchSpec) (BenchRun, *Outcome) {
 		made++
-		spec = BenchSpec{Loop: "learner", Seed: RunSeed(bn.Seed, made), Warm: Warmup(n), N: n}
 		run := bn.Remote.Bench(spec)
 		if run.Panic != nil {
 			o := benchPanic(run.Panic)
 			return run, &o
 		}
 		if run.Digest != bn.Expected(spec) {
-			o := Outcome{Status: report.Failed, Message: differs(made, n)}
+			o := Outcome{Status: report.Failed, Message: differs(made, spec.N)}
 			return run, &o
 		}
 		return run, nil
+	}
+	var spec BenchSpec
+	learner := func(n int) (BenchRun, *Outcome) {
+		spec = BenchSpec{Loop: "learner", Seed: RunSeed(bn.Seed, made+1), Warm: Warmup(n), N: n}
+		return try(spec)
 	}
 
 	// Calibrate: grow n until one run of the learner's loop takes about
@@ -169,8 +178,15 @@ func (bn Bench) Run() Outcome {
 		n = min(maxIterations, int(float64(n)*grow))
 	}
 	f := &BenchFigures{BudgetNs: bn.BudgetNs, NsPerOp: perOp(run.Time, n)}
-	allocs, calls := run.Allocs, uint64(n)
-	f.AllocsPerOp = float64(allocs) / float64(calls)
+
+	counted := countedRun(bn.Seed, f.NsPerOp)
+	crun, bad := try(counted)
+	if bad != nil {
+		return *bad
+	}
+	f.AllocsPerOp = float64(crun.Allocs) / float64(counted.N)
+	allocates := f.AllocsPerOp > MaxAllocsPerOp
+
 	clock := run.Clock
 	runs := 1
 	for ; runs <= maxRuns && (runs <= minRuns || bn.doubt(f)); runs++ {
@@ -179,8 +195,6 @@ func (bn Bench) Run() Outcome {
 			return *bad
 		}
 		f.NsPerOp = min(f.NsPerOp, perOp(mine.Time, n))
-		allocs, calls = allocs+mine.Allocs, calls+uint64(n)
-		f.AllocsPerOp = float64(allocs) / float64(calls)
 		// The reference runs on the traffic the learner's run just had.
 		if ref := bn.Remote.Bench(BenchSpec{Loop: "reference", Seed: spec.Seed, Warm: spec.Warm, N: n}); ref.Panic == nil {
 			if f.RefNsPerOp == 0 {
@@ -189,12 +203,13 @@ func (bn Bench) Run() Outcome {
 			f.RefNsPerOp = min(f.RefNsPerOp, perOp(ref.Time, n))
 		}
 	}
-	how := fmt.Sprintf("Fastest of %d runs of %d calls, %s; %s in the %d calls measured after each run's warm-up.", runs, n, clock, allocText(allocs), calls)
+	how := fmt.Sprintf("Fastest of %d runs of %d calls, %s; %s in %d calls after a warm-up of %d, counted on a run of their own.", runs, n, clock, allocText(crun.Allocs), counted.N, counted.Warm)
 	o := Outcome{Status: report.Passed, Bench: f, Message: how}
-	allocates := f.AllocsPerOp > MaxAllocsPerOp
 	if p, ok := bn.Remote.(Profiler); ok && allocates {
-		// The run made last, once more, with its allocations recorded.
-		ps := BenchSpec{Loop: spec.Loop, Seed: spec.Seed, Warm: spec.Warm, N: profileCalls(n, f.AllocsPerOp)}
+		// The counted run once more, with its allocations recorded (see
+		// profileCalls).
+		ps := counted
+		ps.N = profileCalls(f.AllocsPerOp, counted.N)
 		f.Sites = AllocSites(p.Profile(ps), ps.N)
 	}
 	switch {
@@ -255,15 +270,48 @@ func rateText(rate float64) string {
 	return fmt.Sprintf("%.2g allocations per call (one every %.0f calls)", rate, 1/rate)
 }
 
-// profileCalls is how many calls the profiled run of a loop measured with
-// n calls a run, allocating rate times a call, makes: about 20,000
-// allocations' worth (at most n calls, at least 10). Every allocation
-// recorded costs a walk of its stack, some microseconds (a loop making
-// 2,000 a call, through math/big, took 5 µs each: 10 s of CPU for 1,000
-// calls); 20,000 tell the lines that allocate apart, down to once per
-// 1,000 calls for a loop that allocates once a call or less.
-func profileCalls(n int, rate float64) int {
-	return min(n, max(10, int(20_000/max(rate, 1))))
+// AllocWarm and AllocCalls are the counted run's warm-up and counted
+// calls (see Bench): a warm-up as long as the longest a timed run has (see
+// Warmup), enough for every table the benchmarks' traffic fills to reach
+// its size, and 20,000 calls, 200 allocations at MaxAllocsPerOp, which
+// tell a structure that grows now and then from code that allocates as
+// it goes.
+const (
+	AllocWarm  = 1 << 16
+	AllocCalls = 20_000
+)
+
+// allocTime bounds the counted run of a very slow loop (see countedRun),
+// within the CPU the grader gives a run.
+const allocTime = 3 * time.Second
+
+// countedRun is the run whose allocations a benchmark check graded with
+// seed counts, for a loop that takes nsPerOp a call: the learner's loop,
+// on a traffic seed of its own (RunSeed's run 0, which no timed run has),
+// AllocWarm calls of warm-up and AllocCalls counted. Only a loop so slow
+// that the run would take over allocTime (over 35 µs a call, hundreds of
+// times any budget) is given a shorter one, both parts shrunk alike, at
+// least 10 calls counted: the one case where the machine's speed sets it.
+func countedRun(seed int64, nsPerOp float64) BenchSpec {
+	warm, calls := AllocWarm, AllocCalls
+	if total := nsPerOp * float64(warm+calls); total > float64(allocTime) {
+		shrink := float64(allocTime) / total
+		warm, calls = int(float64(warm)*shrink), max(10, int(float64(calls)*shrink))
+	}
+	return BenchSpec{Loop: "learner", Seed: RunSeed(seed, 0), Warm: warm, N: calls}
+}
+
+// profileCalls is how many of the counted run's calls (n) its profiled
+// run makes, for a loop that allocates rate times a call: about 20,000
+// allocations' worth, all n for a loop that allocates once a call or
+// less, fewer for one that allocates more (rounded to a whole number
+// first, so that the odd allocation of a growing table, 1.0001 a call,
+// changes nothing), at least 10. Every allocation recorded costs a walk of
+// its stack, some microseconds (a loop making 2,000 a call, through
+// math/big, took 5 µs each: 10 s of CPU for 1,000 calls); 20,000 tell the
+// lines that allocate apart, down to once per 1,000 calls.
+func profileCalls(rate float64, n int) int {
+	return min(n, max(10, int(20_000/max(1, math.Round(rate)))))
 }
 
 // MaxAllocSites bounds the sites a check reports.

@@ -123,7 +123,8 @@ func (r seedRemote) Bench(spec BenchSpec) BenchRun {
 
 // TestBenchDrawsEveryRunAfresh: every run of the learner's loop has
 // traffic of its own, the reference's run has the learner's run's, and
-// the same grading seed gives the same runs.
+// the same grading seed gives the same runs; the counted run is made
+// once (its seed is one no timed run has).
 func TestBenchDrawsEveryRunAfresh(t *testing.T) {
 	runs := func(seed int64) []BenchSpec {
 		var specs []BenchSpec
@@ -145,9 +146,15 @@ func TestBenchDrawsEveryRunAfresh(t *testing.T) {
 			t.Errorf("learner run %d replays seed %d", i, s.Seed)
 		}
 		seen[s.Seed] = true
+		if s == countedRun(7, 20) {
+			continue // the one run whose allocations are counted
+		}
 		if s.Warm != Warmup(s.N) {
 			t.Errorf("run %+v: warm-up %d, want %d", s, s.Warm, Warmup(s.N))
 		}
+	}
+	if n := slices.Index(specs, countedRun(7, 20)); n < 0 || slices.Index(specs[n+1:], specs[n]) >= 0 {
+		t.Errorf("runs %+v: want the counted run %+v once", specs, countedRun(7, 20))
 	}
 	if len(seen) < 6 {
 		t.Errorf("%d learner runs, want at least 6", len(seen))
