@@ -147,9 +147,13 @@
   // whose HTML the server changed, keeping the keyboard focus; a part
   // marked data-live-cells has its cells updated in place instead. Then it
   // calls after, and counts the reads in body's data-live-reads.
+  // While a read is under way or asked for, the body carries
+  // data-live-reading: what the page shows beyond the cells may be older
+  // than the last event (tests wait for it to go).
   var follow = function (state, after) {
     var busy = false, again = false;
     var read = function () {
+      document.body.setAttribute("data-live-reading", "1");
       if (busy) { again = true; return; }
       busy = true;
       fetch(location.pathname + location.search, { credentials: "same-origin", headers: { Accept: "text/html" } })
@@ -177,7 +181,8 @@
         .catch(function () { if (state) { state.textContent = "live updates stopped: reload the page"; state.removeAttribute("data-live"); } })
         .then(function () {
           busy = false;
-          if (again) { again = false; read(); }
+          if (again) { again = false; read(); return; }
+          document.body.removeAttribute("data-live-reading");
         });
     };
     return read;
