@@ -47,7 +47,7 @@ const vizTimeout = 60 * time.Second
 // requireWasm fails the test if TestMain could not build lab.wasm. Call it
 // after NewBrowser or RequireChromium (which skip without a browser:
 // TestMain builds nothing then). The limiter and week 4 tests share it.
-func requireWasm(t *testing.T) {
+func requireWasm(t testing.TB) {
 	t.Helper()
 	if assets.Err != nil {
 		t.Fatalf("static assets: %v", assets.Err)

@@ -133,7 +133,7 @@ func TestPageWeight(t *testing.T) {
 // loadPage opens path in a new tab with an empty cache, waits for the
 // first visualization frame and for the network to go quiet, and returns
 // what the load cost.
-func loadPage(t *testing.T, s *Server, path string) pageLoad {
+func loadPage(t testing.TB, s *Server, path string) pageLoad {
 	t.Helper()
 	// Every frame the browser offers: a capped frame rate would delay the
 	// first one.
@@ -196,7 +196,7 @@ func loadPage(t *testing.T, s *Server, path string) pageLoad {
 }
 
 // waitQuiet waits until the page has loaded and no request is in flight.
-func waitQuiet(t *testing.T, ctx context.Context, mu *sync.Mutex, inFlight map[network.RequestID]bool) {
+func waitQuiet(t testing.TB, ctx context.Context, mu *sync.Mutex, inFlight map[network.RequestID]bool) {
 	t.Helper()
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.readyState === "complete"`,
 		chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(vizTimeout))); err != nil {
