@@ -69,13 +69,15 @@ func (s *Store) DispatchJob(ctx context.Context, hand func(context.Context, *sql
 	}
 	defer tx.Rollback()
 	// A job handed on is not started: a newer submission still supersedes
-	// it until a worker starts it (StartJob).
+	// it until a worker starts it (StartJob), and it has no lease until
+	// then (a lease left from an earlier attempt, run out, would read as
+	// its new worker's death: ReclaimLapsed).
 	var started any = now
 	if hand != nil {
 		started = nil
 	}
 	job, err = scanJob(tx.QueryRowContext(ctx, `
-UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at_ns = ?2
+UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at_ns = ?2, lease_ns = NULL
 WHERE id = (`+nextJob+s.db.d.skipLocked+`)
 RETURNING `+jobCols, now, started))
 	if errors.Is(err, ErrNotFound) {
@@ -186,7 +188,7 @@ ON CONFLICT (user_id) DO UPDATE SET timed_out = excluded.timed_out`, o.TimedOut,
 // interruptions).
 func (s *Store) RetryJob(ctx context.Context, jobID int64, notBefore time.Time) error {
 	res, err := s.db.ExecContext(ctx, `
-UPDATE jobs SET state = 'queued', started_at_ns = NULL, retries = retries + 1, attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, not_before_ns = ?
+UPDATE jobs SET state = 'queued', started_at_ns = NULL, lease_ns = NULL, retries = retries + 1, attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, not_before_ns = ?
 WHERE id = ? AND state = 'running'`, ns(notBefore), jobID)
 	if err != nil {
 		return fmt.Errorf("store: %w", err)

@@ -398,6 +398,44 @@ func TestDispatchedJobWaitsUntilStarted(t *testing.T) {
 	})
 }
 
+// A job the server put back in the queue (RetryJob: the database away as
+// its worker read the submission) and handed on again has no lease until
+// a worker starts it: the lease its first worker took, long run out by
+// then, is not read as that worker's death, and the job is not taken from
+// the River job it was just handed to (a second hand-on, and the learner
+// told "regrading after a worker stopped" when none stopped).
+func TestRetriedJobHandedOnHasNoOldLease(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, target string) {
+		s := open(t, target)
+		ctx := t.Context()
+		u := learners(t, s, "ada")
+		submit(t, s, u["ada"], "tokenbucket")
+		hand := func(context.Context, *sql.Tx, store.Job) error { return nil }
+		first, ok, err := s.DispatchJob(ctx, hand)
+		if err != nil || !ok {
+			t.Fatalf("DispatchJob = %v, %v", ok, err)
+		}
+		now := time.Now()
+		if running, err := s.StartJob(ctx, first.ID, first.Attempts, "", now.Add(30*time.Second)); err != nil || !running {
+			t.Fatalf("StartJob = %v, %v; want running", running, err)
+		}
+		if err := s.RetryJob(ctx, first.ID, t0); err != nil { // due at once
+			t.Fatal(err)
+		}
+		again, ok, err := s.DispatchJob(ctx, hand)
+		if err != nil || !ok || again.ID != first.ID {
+			t.Fatalf("DispatchJob after the retry = %+v, %v, %v; want job %d again", again, ok, err, first.ID)
+		}
+		// Its worker has not started it yet, and the first lease has run out.
+		if n, err := s.ReclaimLapsed(ctx, now.Add(time.Minute), "regrading after a worker stopped"); err != nil || n != 0 {
+			t.Fatalf("ReclaimLapsed of a job handed on and not yet started = %d, %v; want 0: the lease of its first worker is gone", n, err)
+		}
+		if running, err := s.StartJob(ctx, again.ID, again.Attempts, "", now.Add(90*time.Second)); err != nil || !running {
+			t.Fatalf("StartJob of the job handed on = %v, %v; want running", running, err)
+		}
+	})
+}
+
 // A worker that stops renewing its job's lease (killed mid-grading, or
 // between grading and writing the result) loses it: ReclaimLapsed puts it
 // back with a note, DispatchJob hands it on as a new attempt, and the
