@@ -114,7 +114,32 @@ func TestPostgresAwayDuringADrain(t *testing.T) {
 		t.Fatal(err)
 	}
 	if done != len(ids) || results != len(ids) || runs != len(ids)+retries {
-		t.Errorf("%d submissions: %d jobs done, %d results, %d River jobs with %d retried by the server; want each graded once\nworker log:\n%s",
-			len(ids), done, results, runs, retries, workerLog.String())
+		t.Errorf("%d submissions: %d jobs done, %d results, %d River jobs with %d retried by the server; want each graded once\n%s\nworker log:\n%s\nserver log:\n%s",
+			len(ids), done, results, runs, retries, queueRows(t, sdb.DB()), workerLog.String(), s.log.String())
 	}
+}
+
+// queueRows lists the store's jobs and River's grading jobs, for a
+// failure's message.
+func queueRows(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	var b strings.Builder
+	for _, q := range []string{
+		`SELECT 'job ' || id || ': ' || state || ', attempts ' || attempts || ', retries ' || retries FROM jobs ORDER BY id`,
+		`SELECT 'river ' || id || ': job ' || (args->>'job') || ' attempt ' || COALESCE(args->>'attempt', '-') || ', ' || state || ', river attempt ' || attempt || ', errors ' || COALESCE(array_length(errors, 1), 0) FROM river_job WHERE kind = 'ratelab_grade' ORDER BY id`,
+	} {
+		rows, err := db.Query(q)
+		if err != nil {
+			fmt.Fprintf(&b, "%v\n", err)
+			continue
+		}
+		for rows.Next() {
+			var line string
+			if rows.Scan(&line) == nil {
+				b.WriteString(line + "\n")
+			}
+		}
+		rows.Close()
+	}
+	return b.String()
 }
