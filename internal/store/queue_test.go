@@ -398,6 +398,24 @@ func TestDispatchedJobWaitsUntilStarted(t *testing.T) {
 	})
 }
 
+// startedWithLease submits one of ada's, hands its job on and starts it,
+// with a lease that runs out 30 s after now.
+func startedWithLease(t *testing.T, s *store.Store) (sub store.Submission, job store.Job, now time.Time) {
+	t.Helper()
+	ctx := t.Context()
+	u := learners(t, s, "ada")
+	sub = submit(t, s, u["ada"], "tokenbucket")
+	job, ok, err := s.DispatchJob(ctx, func(context.Context, *sql.Tx, store.Job) error { return nil })
+	if err != nil || !ok {
+		t.Fatalf("DispatchJob = %v, %v", ok, err)
+	}
+	now = time.Now()
+	if running, err := s.StartJob(ctx, job.ID, job.Attempts, "", now.Add(30*time.Second)); err != nil || !running {
+		t.Fatalf("StartJob = %v, %v; want running", running, err)
+	}
+	return sub, job, now
+}
+
 // A job the server put back in the queue (RetryJob: the database away as
 // its worker read the submission) and handed on again has no lease until
 // a worker starts it: the lease its first worker took, long run out by
@@ -408,17 +426,8 @@ func TestRetriedJobHandedOnHasNoOldLease(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, target string) {
 		s := open(t, target)
 		ctx := t.Context()
-		u := learners(t, s, "ada")
-		submit(t, s, u["ada"], "tokenbucket")
+		_, first, now := startedWithLease(t, s)
 		hand := func(context.Context, *sql.Tx, store.Job) error { return nil }
-		first, ok, err := s.DispatchJob(ctx, hand)
-		if err != nil || !ok {
-			t.Fatalf("DispatchJob = %v, %v", ok, err)
-		}
-		now := time.Now()
-		if running, err := s.StartJob(ctx, first.ID, first.Attempts, "", now.Add(30*time.Second)); err != nil || !running {
-			t.Fatalf("StartJob = %v, %v; want running", running, err)
-		}
 		if err := s.RetryJob(ctx, first.ID, t0); err != nil { // due at once
 			t.Fatal(err)
 		}
@@ -444,17 +453,8 @@ func TestLapsedLeaseIsHandedOn(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, target string) {
 		s := open(t, target)
 		ctx := t.Context()
-		u := learners(t, s, "ada")
-		sub := submit(t, s, u["ada"], "tokenbucket")
+		sub, first, now := startedWithLease(t, s)
 		hand := func(context.Context, *sql.Tx, store.Job) error { return nil }
-		first, ok, err := s.DispatchJob(ctx, hand)
-		if err != nil || !ok {
-			t.Fatalf("DispatchJob = %v, %v", ok, err)
-		}
-		now := time.Now()
-		if running, err := s.StartJob(ctx, first.ID, first.Attempts, "", now.Add(30*time.Second)); err != nil || !running {
-			t.Fatalf("StartJob = %v, %v; want running", running, err)
-		}
 		if n, err := s.ReclaimLapsed(ctx, now.Add(29*time.Second), "regrading after a worker stopped"); err != nil || n != 0 {
 			t.Fatalf("ReclaimLapsed before the lease ends = %d, %v; want 0", n, err)
 		}
