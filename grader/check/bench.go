@@ -119,7 +119,7 @@ const MaxAllocsPerOp = report.MaxAllocsPerOp
 // up with: n, at most 65,536: enough for every table the benchmarks'
 // traffic fills to reach its size in a run timed near its budget, and no
 // more than the run itself for slow code, which the time fails anyway.
-func Warmup(n int) int { return min(n, 1<<16) }
+func Warmup(n int) int { return min(n, AllocWarm) }
 
 // RunSeed is the traffic seed of run k (1, 2, ...) of a benchmark check
 // graded with seed: a different seed for every run (SplitMix64's

@@ -188,7 +188,7 @@ ON CONFLICT (user_id) DO UPDATE SET timed_out = excluded.timed_out`, o.TimedOut,
 // interruptions).
 func (s *Store) RetryJob(ctx context.Context, jobID int64, notBefore time.Time) error {
 	res, err := s.db.ExecContext(ctx, `
-UPDATE jobs SET state = 'queued', started_at_ns = NULL, lease_ns = NULL, retries = retries + 1, attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, not_before_ns = ?
+UPDATE jobs SET state = 'queued', started_at_ns = NULL, retries = retries + 1, attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, not_before_ns = ?
 WHERE id = ? AND state = 'running'`, ns(notBefore), jobID)
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
