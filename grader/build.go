@@ -192,9 +192,13 @@ func NoModuleIndex() string {
 }
 
 // goBuildArgs is the go command's arguments building the child into out
-// with the overlay in ovPath.
+// with the overlay in ovPath. The child is linked without its symbol table
+// and DWARF (-s -w), which nothing reads: a panic's stack and the lines
+// of allocation sites come from the runtime's own line tables, which stay.
+// That makes the link, most of a build, about a third quicker (a gcra
+// grading 0.79 s → 0.51 s on the clock, measured with cmd/gradebench).
 func goBuildArgs(ovPath, out string) []string {
-	return []string{"build", "-overlay", ovPath, "-o", out, "./" + childDir}
+	return []string{"build", "-ldflags=-s -w", "-overlay", ovPath, "-o", out, "./" + childDir}
 }
 
 // overlayPackage maps the package directory pkgDir to the .go files of
