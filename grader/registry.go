@@ -58,6 +58,16 @@ func Plan(id string) ([]report.Check, error) {
 	return out, nil
 }
 
+// Budget returns exercise id's speed budget, as its stub's docs state it;
+// nil if id has no budget check or is not gradable.
+func Budget(id string) *check.Budget {
+	e, ok := registry[id]
+	if !ok {
+		return nil
+	}
+	return e.suite(nil).Budget
+}
+
 // Gradable returns the exercises the grader has a suite for, in course order.
 func Gradable() []course.Exercise {
 	var out []course.Exercise

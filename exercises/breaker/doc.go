@@ -67,16 +67,27 @@
 //   - The clock going back. A nowNs earlier than the latest seen must not
 //     start an open period in the past.
 //
-// # Speed
+// # Grading
 //
-// The benchmark check times an Allow and, when it is ok, its Done, on
-// traffic where the breaker keeps opening, probing and closing: at most
-// 40 ns for the pair, and no allocation in steady state. It is timed on
-// traffic drawn afresh for every run, and your decisions are checked on
-// each run's traffic. Allocations are counted on a run of their
-// own, the same on every machine: 20,000 calls after a warm-up of 65,536,
-// as a rate: at most one per 100 calls. Amortised growth is
-// allowed (a map or a slice that grows as the traffic needs, a log grown a
-// chunk at a time); an allocation on every call, or every few calls, is
-// not.
+// From the repository root, run
+//
+//	make grade
+//
+// or, for this exercise only,
+//
+//	go run ./cmd/labserver grade --exercise breaker
+//
+// Each failed check names the mistake it found (only when the grader's
+// model of that mistake gives every answer yours gave) and the shortest
+// sequence of calls that shows it; one mistake costs its own points once.
+//
+// There is also a speed budget: an Allow and, when it is ok, its Done, on
+// traffic where the breaker keeps opening, probing and closing, must take
+// at most 40 ns per pair and allocate nothing in steady state. It is timed
+// on traffic drawn afresh for every run, and your decisions are checked on
+// each run's traffic. Allocations are counted on a run of their own, the
+// same on every machine: 20,000 pairs after a warm-up of 65,536, as a rate:
+// at most one per 100 pairs. Amortised growth is allowed (a map or a slice
+// that grows as the traffic needs, a log grown a chunk at a time); an
+// allocation on every pair, or every few pairs, is not.
 package breaker

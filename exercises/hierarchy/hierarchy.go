@@ -56,18 +56,27 @@
 //
 // # Grading
 //
+// From the repository root, run
+//
+//	make grade
+//
+// or, for this exercise only,
+//
 //	go run ./cmd/labserver grade --exercise hierarchy
 //
-// There is also a speed budget: TryAcquire on a random session of a tree
-// of one firm, 10 accounts and 1,000 sessions must take at most 60 ns per
-// call and allocate nothing in steady state. It is timed on
-// traffic drawn afresh for every run, and your decisions are checked on
-// each run's traffic. Allocations are counted on a run of their
-// own, the same on every machine: 20,000 calls after a warm-up of 65,536,
-// as a rate: at most one per 100 calls. Amortised growth is
-// allowed (a map or a slice that grows as the traffic needs, a log grown a
-// chunk at a time); an allocation on every call, or every few calls, is
-// not.
+// Each failed check names the mistake it found (only when the grader's
+// model of that mistake gives every answer yours gave) and the shortest
+// sequence of calls that shows it; one mistake costs its own points once.
+//
+// There is also a speed budget: TryAcquire, on a random session of a tree
+// of one firm, 10 accounts and 1,000 sessions, must take at most 60 ns per
+// call and allocate nothing in steady state. It is timed on traffic drawn
+// afresh for every run, and your decisions are checked on each run's
+// traffic. Allocations are counted on a run of their own, the same on every
+// machine: 20,000 calls after a warm-up of 65,536, as a rate: at most one
+// per 100 calls. Amortised growth is allowed (a map or a slice that grows
+// as the traffic needs, a log grown a chunk at a time); an allocation on
+// every call, or every few calls, is not.
 package hierarchy
 
 // Root is the parent of a top-level node (a firm, say).

@@ -20,12 +20,18 @@ func U(x uint64) string {
 	if len(s) <= 4 {
 		return s
 	}
+	return Grouped(s, '_')
+}
+
+// Grouped returns digits, a run of decimal digits, with sep between each
+// group of three from the right: Grouped("65536", ',') is "65,536".
+func Grouped(digits string, sep byte) string {
 	var out []byte
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, '_')
+	for i := range len(digits) {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			out = append(out, sep)
 		}
-		out = append(out, s[i])
+		out = append(out, digits[i])
 	}
 	return string(out)
 }

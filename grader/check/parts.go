@@ -76,6 +76,9 @@ type Parts[I, D, S, O any] struct {
 	// seed, its decisions those of Loop on Ref in the grader's own process
 	// on the same traffic (see Bench).
 	BudgetNs float64
+	// Iteration words what one iteration of Loop does, for the stub's
+	// docs (see Budget).
+	Iteration Iteration
 }
 
 // Suite returns the checks of the implementation r serves; a nil r only
@@ -223,6 +226,9 @@ func (p Parts[I, D, S, O]) suite(impl I, budget Runner, a *sendsAhead[I]) Suite 
 		runs["budget"] = budget
 	}
 	s := NewSuite(p.Exercise, p.Prose, func() bool { return p.NotStarted(impl) }, runs)
+	if p.BudgetNs > 0 {
+		s.Budget = &Budget{Ns: p.BudgetNs, Iteration: p.Iteration}
+	}
 	for _, m := range p.Mistakes {
 		s.Mistakes = append(s.Mistakes, m.Named())
 	}

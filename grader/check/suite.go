@@ -31,6 +31,27 @@ type Suite struct {
 	// scripts (the exactness check's) drawn with seed (see Parts.plain,
 	// Judge).
 	Plain func(seed int64) Plain
+	// Budget is the speed budget of the suite's budget check; nil if it
+	// has none.
+	Budget *Budget
+}
+
+// Budget is a suite's speed budget, as the stub's docs state it (see
+// internal/stubdoc): "<What> must take at most <Ns> ns per <Per> and
+// allocate nothing in steady state".
+type Budget struct {
+	Ns float64 // the most one timed iteration of the benchmark's loop may take
+	Iteration
+}
+
+// Iteration words one iteration of a benchmark's loop for the stub's docs.
+type Iteration struct {
+	// What the iteration does, with the setting it is timed in: the
+	// subject of "must take at most", such as "Admit, among 1,000 open
+	// sessions,".
+	What string
+	// Per is what an iteration is: "call", or "pair" when it makes two.
+	Per string
 }
 
 // MissingDomains returns the names (the part of the id after the slash) of

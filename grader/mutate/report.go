@@ -3,8 +3,9 @@ package mutate
 import (
 	"fmt"
 	"io"
-	"strings"
 	"time"
+
+	"ratelab/grader/check"
 )
 
 // Write prints rs as labserver mutate does: first every mutant that
@@ -86,14 +87,4 @@ func (o Outcome) notes() []string {
 }
 
 // count writes n with thousands separators.
-func count(n int) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
+func count(n int) string { return check.Grouped(fmt.Sprint(n), ',') }

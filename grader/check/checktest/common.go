@@ -14,7 +14,7 @@ import (
 // (FixedChecksPassOnReference), those of its error models (Mistakes),
 // and, if it has a budget check, that its
 // benchmark's loop on the reference decides (BenchmarkLoopDecides, with
-// 5000 iterations).
+// 5000 iterations) and that its Iteration is worded for the stub's docs.
 func Run[I, S, O any, D check.Domain[S, O]](t *testing.T, p check.Parts[I, D, S, O], minOps func(D) float64, replay func(I, check.Script[S, O]) check.Trace) {
 	t.Helper()
 	Generators(t, p, minOps, replay)
@@ -27,6 +27,9 @@ func Run[I, S, O any, D check.Domain[S, O]](t *testing.T, p check.Parts[I, D, S,
 	if p.BudgetNs > 0 {
 		t.Run("BenchmarkLoopDecides", func(t *testing.T) {
 			LoopDecides(t, func() uint64 { return check.Expect(p.Loop, p.Ref, check.BenchSpec{Seed: 1, Warm: 1000, N: 5000}) })
+			if p.Iteration.What == "" || p.Iteration.Per == "" {
+				t.Errorf("Parts.Iteration = %+v: the stub's docs word the budget with both (see check.Budget)", p.Iteration)
+			}
 		})
 	}
 }

@@ -77,7 +77,8 @@ func notStarted(impl Impl) bool {
 // budgetNs (100 ns) in the benchmark.
 var Checks = check.Parts[Impl, domain, setup, op]{
 	Exercise: "gateway", Prose: prose, API: api, BudgetNs: budgetNs,
-	Mistakes: mistakes, Replay: replay, Traps: traps,
+	Iteration: check.Iteration{What: "Admit, among 1,000 open sessions,", Per: "call"},
+	Mistakes:  mistakes, Replay: replay, Traps: traps,
 	Domains: check.ByName(cancelDomain, heartbeatDomain, retryDomain, escalationDomain, reconnectDomain, reloadDomain, backwardDomain, overflowDomain, exactDomain), Property: domain.property,
 	Fixed: map[string]func(Impl) check.Outcome{"config-validation": validation},
 }

@@ -29,7 +29,8 @@ func notStarted(impl New) bool {
 // down has BudgetNs (60 ns).
 var Checks = check.Parts[New, domain, setup, op]{
 	Exercise: "hierarchy", Prose: prose, API: api, BudgetNs: BudgetNs,
-	Mistakes: mistakes, Replay: replay, Traps: traps,
+	Iteration: check.Iteration{What: "TryAcquire, on a random session of a tree of one firm, 10 accounts and 1,000 sessions,", Per: "call"},
+	Mistakes:  mistakes, Replay: replay, Traps: traps,
 	Domains: check.ByName(allOrNothingDomain, sharedDomain, lazyDomain, backwardDomain, fractionalDomain, overflowDomain, addErrorsDomain, exactDomain), Property: domain.property,
 	Runs: func(impl New) map[string]check.Runner {
 		return map[string]check.Runner{"max-depth": check.Scripted(deepChain(), func(s script) check.Trace { return replay(impl, s) })}
