@@ -168,7 +168,7 @@ test-wasm: ## run the wasm/ shell's and lab/replay's tests compiled to WebAssemb
 test-browser: ## the browser tests alone (headless Chromium; skipped if it is not installed, unless RATELAB_REQUIRE_BROWSER=1); screenshots in .ratelab/screenshots
 	RATELAB_SCREENSHOTS=$(CURDIR)/.ratelab/screenshots $(GO) test -count=1 -timeout 15m -v ./internal/browsertest/
 
-bench: ## benchmark the reference solutions beside golang.org/x/time/rate (benchstat), then the gradings of the references (calls, round trips, time), the lab's WebAssembly size and each lesson's first frame in Chromium
+bench: ## benchmark the reference solutions beside golang.org/x/time/rate (benchstat), then the gradings of the references (calls, round trips, time), the lab's WebAssembly size, each lesson's first frame and a save's way to the page in Chromium
 	@mkdir -p .ratelab
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 20m ./solutions/... | tee .ratelab/bench.txt
 	$(GO) tool benchstat -col /impl .ratelab/bench.txt
@@ -185,6 +185,9 @@ bench: ## benchmark the reference solutions beside golang.org/x/time/rate (bench
 	@echo; echo "each lesson's first frame, cache empty (ms from navigation start) and bytes on the wire, in Chromium; load: $$(cat /proc/loadavg 2>/dev/null || echo unknown)"
 	$(GO) test -run '^$$' -bench LessonFirstFrame -benchtime 3x -count 3 -timeout 20m ./internal/browsertest | tee .ratelab/pagebench.txt
 	$(GO) tool benchstat .ratelab/pagebench.txt
+	@echo; echo "the live loop, from saving exercises/tokenbucket (the reference, new each time) to the page: the first check shown, the grade, the grade with the benchmarks (ms), in Chromium; load: $$(cat /proc/loadavg 2>/dev/null || echo unknown)"
+	$(GO) test -run '^$$' -bench SaveToPage -benchtime 4x -count 3 -timeout 20m ./internal/browsertest 2>/dev/null | tee .ratelab/savebench.txt
+	$(GO) tool benchstat .ratelab/savebench.txt
 
 mutate: ## the suites' mutation score: grade mutants of solutions/, hunt those that live (EXERCISE=tokenbucket for one; MUTATE_FLAGS="--full" and so on)
 	$(GO) run ./cmd/labserver mutate $(if $(EXERCISE),--exercise $(EXERCISE)) $(MUTATE_FLAGS)

@@ -20,7 +20,7 @@ import (
 // copyModule copies the working tree of the module at root into dir (no
 // .git, node_modules, .ratelab or built binaries), so a test may edit
 // exercises/ without touching the learner's.
-func copyModule(t *testing.T, root, dir string) {
+func copyModule(t testing.TB, root, dir string) {
 	t.Helper()
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -76,7 +76,7 @@ func trimpathEnv() []string {
 // `labserver serve` there (single-learner mode, so it watches dir's
 // exercises/), on a loopback port. Both, and the builds the server runs,
 // build with -trimpath (trimpathEnv). The test's cleanup stops it.
-func startLabserver(t *testing.T, dir string) *Server {
+func startLabserver(t testing.TB, dir string) *Server {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "labserver")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/labserver")
