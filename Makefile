@@ -122,15 +122,15 @@ editor: ## rebuild the editor's bundle (web/static/editor) from web/editor and n
 			'--banner:js=// $(EDITOR_BANNER)' '--banner:css=/* $(EDITOR_BANNER) */' --outdir=$(EDITOR_OUT); \
 	fi
 
-generate: ## regenerate the templ components (*_templ.go), the exercise pages' API blocks (web/page/api_gen.go), the stubs' Grading sections and the editor's bundle if node_modules has CodeMirror, all committed
+generate: ## regenerate the templ components (*_templ.go), the exercise pages' API blocks (web/page/api_gen.go), the grader's list of suites (grader/suites_gen.go), the stubs' Grading sections and the editor's bundle if node_modules has CodeMirror, all committed
 	$(GO) tool templ generate
-	$(GO) generate ./web/page
+	$(GO) generate ./web/page ./grader
 	$(GO) run ./internal/stubdoc/write
 	@$(MAKE) --no-print-directory editor
 
 check-generated: npm-ci ## fail if the committed generated files (the editor's bundle too: npm ci first) differ from what make generate writes
 	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory generate REQUIRE_EDITOR=1; else $(MAKE) --no-print-directory generate; fi
-	@git diff --exit-code -- '*_templ.go' web/page/api_gen.go && git diff --exit-code --stat -- $(EDITOR_OUT) && test -z "$$(git status --porcelain -- '*_templ.go' web/page/api_gen.go $(EDITOR_OUT))" \
+	@git diff --exit-code -- '*_templ.go' web/page/api_gen.go grader/suites_gen.go && git diff --exit-code --stat -- $(EDITOR_OUT) && test -z "$$(git status --porcelain -- '*_templ.go' web/page/api_gen.go grader/suites_gen.go $(EDITOR_OUT))" \
 		|| (echo "run 'make generate' and commit the generated files"; exit 1)
 
 # The server sends lab.wasm.br (Brotli) or lab.wasm.gz in place of lab.wasm

@@ -136,7 +136,7 @@ func Grade(ctx context.Context, opts Options) (*report.Report, error) {
 	} else {
 		for _, id := range opts.Exercises {
 			e, ok := course.Lookup(id)
-			if _, graded := registry[id]; !ok || !graded {
+			if _, graded := suites[id]; !ok || !graded {
 				return nil, fmt.Errorf("unknown exercise %q (the exercises are %s)", id, gradableList())
 			}
 			exs = append(exs, e)

@@ -44,7 +44,7 @@ func GradeVariants(ctx context.Context, opts Options, dirs []string) ([]report.E
 	}
 	id := opts.Exercises[0]
 	e, ok := course.Lookup(id)
-	if _, graded := registry[id]; !ok || !graded {
+	if _, graded := suites[id]; !ok || !graded {
 		return nil, fmt.Errorf("unknown exercise %q (the exercises are %s)", id, gradableList())
 	}
 	tmp, err := os.MkdirTemp(opts.TempDir, "ratelab-grade-")

@@ -40,7 +40,7 @@ type API[I any] struct {
 // suite's domain type, S and O its scripts' setup and call.
 //
 // Every suite in grader/suite declares its Parts once, as the exported
-// variable Checks that the grader's registry lists; the words of its
+// variable Checks that the grader lists (suites_gen.go); the words of its
 // checks (title, pitfall, points, hint, why) are the suite's embedded
 // checks.json, and its properties' domains are listed by check name
 // (ByName).

@@ -49,7 +49,7 @@ func exerciseProblems(root, id string) []string {
 	out := apiProblems(root, id)
 	plan, err := grader.Plan(id)
 	if err != nil {
-		out = append(out, "the grader has no suite for it (an entry in grader/registry.go and its grader/suite/"+id+")")
+		out = append(out, "the grader has no suite for it (grader/suite/"+id+", then make generate)")
 	}
 	fixtures, err := fixture.Read(filepath.Join(root, fixture.Dir), id)
 	switch {

@@ -50,7 +50,7 @@ type benchCall struct {
 }
 
 // refNew is the reference solution (see check.API.Ref), adapted as the
-// registry adapts a learner's package.
+// grader/adapter adapts a learner's package.
 func refNew(cfg Config, nowNs uint64) (Breaker, error) {
 	b, err := ref.New(ref.Config{FailureThreshold: cfg.FailureThreshold, OpenNs: cfg.OpenNs, HalfOpenProbes: cfg.HalfOpenProbes}, nowNs)
 	return check.Adapt(b, err, func(b *ref.Breaker) Breaker { return refBreaker{b} })

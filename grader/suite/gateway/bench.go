@@ -65,7 +65,7 @@ func benchTraffic(seed uint64) *check.Tables[benchMessage] {
 const budgetNs = 100
 
 // refImpl is the reference solution (see check.API.Ref), adapted as the
-// registry adapts a learner's package.
+// grader/adapter adapts a learner's package.
 var refImpl = Impl{
 	New: func(cfg Config, nowNs uint64) (Gateway, error) {
 		g, err := ref.New(refConfig(cfg), nowNs)

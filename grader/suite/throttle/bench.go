@@ -55,7 +55,7 @@ type benchWrite struct{ addr, gap uint64 }
 const budgetNs = 100
 
 // refImpl is the reference solution (see check.API.Ref), adapted as the
-// registry adapts a learner's package.
+// grader/adapter adapts a learner's package.
 var refImpl = Impl{
 	New: func(cfg Config, nowNs uint64) (Gate, error) {
 		g, err := ref.New(refConfig(cfg), nowNs)
