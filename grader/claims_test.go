@@ -277,7 +277,7 @@ func slicesAll[T any](s []T, ok func(T) bool) bool {
 }
 
 // TestClaimsCatch shows claims failing on counterexamples that do not
-// bear them out, as issue 33 found: a step back on calls that only move
+// bear them out: a step back on calls that only move
 // forward, a request above what the bucket held where none was, a corner
 // of the clamp where the gradient is inside it, a round in another order
 // than the contract's.

@@ -51,25 +51,8 @@ type pageLoad struct {
 //
 //	RATELAB_REQUIRE_BROWSER=1 go test -count=1 -run TestPageWeight -v ./internal/browsertest/
 //
-// Measured so for issue 22 on the 2-core development machine, Chromium 156,
-// before lab.wasm was served precompressed (gzip made by the server at its
-// first request) and after (lab.wasm.br, Brotli quality 11): three rounds
-// of 5 loads a page, before and after taking turns; the times are the
-// median of the three rounds' figures, in ms. The machine was shared (load
-// average 6 to 10), so differences under about 100 ms are noise.
-//
-//	page    bytes before  after      lab.wasm before  after   first frame cold before  after   warm before  after
-//	week-1  1,548,666     1,136,725  1,503,664 gzip   1,091,723 br     1211             620           339    393
-//	week-2  1,547,221     1,135,280  1,503,664 gzip   1,091,723 br     1005             414           351    392
-//	week-3  1,570,524     1,158,583  1,503,664 gzip   1,091,723 br     1088             476           462    416
-//	week-4  1,555,926     1,143,985  1,503,664 gzip   1,091,723 br      956             416           315    348
-//	week-5  1,566,356     1,154,415  1,503,664 gzip   1,091,723 br      996             494           421    415
-//
-// Every page is 411,941 bytes (27%) lighter. The cold first frame is about
-// half a second sooner: the server no longer spends it gzipping 5.5 MB at
-// the first request. Warm, on localhost, the bytes cost next to nothing
-// and the first frame is as before: compiling and starting the Go runtime
-// and the lab is what it waits for.
+// make bench prints the same figures (BenchmarkLessonFirstFrame), with
+// the machine's load beside them.
 func TestPageWeight(t *testing.T) {
 	t.Parallel()
 	RequireChromium(t) // TestMain builds lab.wasm only when a browser is there

@@ -28,18 +28,16 @@ var Encodings = []Encoding{
 	{Name: "gzip", Ext: ".gz"},
 }
 
-// BrotliQuality is the Brotli quality Write uses: the best that costs at
-// most 2 s of CPU time for lab.wasm. On the 2-core development machine,
-// busy (load 15-19), lab.wasm (5,539,630 bytes) made 1,282,831 bytes at
-// quality 5 in 0.47 s, 1,248,891 at 7 in 1.45 s, 1,242,346 at 8 in
-// 1.73 s, 1,234,652 at 9 in 2.2 s; quality 11 made 1,091,089 in about
-// 40 s, which held `make run` up before anything was served. gzip (the
-// copy served until the Brotli one is there) made 1,510,873 bytes at its
-// default level in 0.27 s, 1,502,632 at its best in 0.71 s.
+// BrotliQuality is the Brotli quality Write uses: the best whose copy of
+// lab.wasm costs at most 2 s of CPU time on the 2-core development machine.
+// Each quality above it costs far more time than it saves bytes; 11, the
+// best, takes tens of seconds, which held `make run` up before anything
+// was served. (make bench and precompress/write print the sizes and the
+// time.)
 const BrotliQuality = 8
 
-// GzipLevel is the gzip level Write uses: the default, a third of the best
-// level's time for half a percent more bytes.
+// GzipLevel is the gzip level Write uses: the default, much quicker than
+// the best level for a few more bytes.
 const GzipLevel = gzip.DefaultCompression
 
 // Copy is one compressed copy Write made or found.

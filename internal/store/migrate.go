@@ -143,7 +143,7 @@ ALTER TABLE jobs ADD COLUMN note TEXT;
 	`
 ALTER TABLE jobs ADD COLUMN lease_ns INTEGER;
 `,
-	// 6: checks and drafts (issue 24). A check is a submission of kind
+	// 6: checks and drafts. A check is a submission of kind
 	// 'check': the learner's draft graded in the same queue and sandbox,
 	// counted nowhere a submission is (gradebook, lists, exports). A
 	// draft is what a learner's editor last saved of an exercise, its

@@ -21,7 +21,7 @@ type Built struct {
 // has a result, and built(result) says the code compiled (the store does
 // not know how a report says it did not; class mode passes
 // grader.CompileError's negation). Every row of submissions counts,
-// checks included once they are rows of it (issue 24): the newest code
+// checks included once they are rows of it: the newest code
 // that compiled is what the learner last tried. A submission still
 // waiting for its first grading does not count yet; an exercise without
 // any is absent.
