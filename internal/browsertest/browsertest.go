@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -384,15 +385,24 @@ func ClickTestID(t testing.TB, ctx context.Context, id string) {
 	}
 }
 
-// TextOf returns the visible text of the element with that data-testid,
-// with runs of white space collapsed to one space.
+// TextOf returns the visible text of the element with that data-testid
+// (its innerText; "" if it has no layout box, as chromedp.Text says), with
+// runs of white space collapsed to one space, once it is in the page. The
+// element is found and read in one step in the page: a page that redraws
+// itself (a live view reading itself again) may replace the element
+// between two steps, which would leave a handle to a node that is gone.
 func TextOf(t testing.TB, ctx context.Context, id string) string {
 	t.Helper()
-	s, err := chromedp.Run(ctx, chromedp.Text(TestID(id)))
+	sel, _ := json.Marshal(string(TestID(id)))
+	v, err := chromedp.Run(ctx, chromedp.Poll[struct{ Text string }](`(() => {
+		const e = document.querySelector(`+string(sel)+`);
+		if (!e) return null;
+		return {Text: e.offsetWidth || e.offsetHeight || e.getClientRects().length ? e.innerText : ""};
+	})()`, chromedp.WithPollingInterval(20*time.Millisecond)))
 	if err != nil {
 		t.Fatalf("reading the text of [data-testid=%q]: %v", id, err)
 	}
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Join(strings.Fields(v.Text), " ")
 }
 
 // Eval evaluates a JavaScript expression in the page and decodes its value.
