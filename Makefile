@@ -168,7 +168,7 @@ test-wasm: ## run the wasm/ shell's and lab/replay's tests compiled to WebAssemb
 test-browser: ## the browser tests alone (headless Chromium; skipped if it is not installed, unless RATELAB_REQUIRE_BROWSER=1); screenshots in .ratelab/screenshots
 	RATELAB_SCREENSHOTS=$(CURDIR)/.ratelab/screenshots $(GO) test -count=1 -timeout 15m -v ./internal/browsertest/
 
-bench: ## benchmark the reference solutions beside golang.org/x/time/rate (benchstat), then the gradings of the references (calls, round trips, time), the lab's WebAssembly size, each lesson's first frame and a save's way to the page in Chromium
+bench: ## benchmark the reference solutions beside golang.org/x/time/rate (benchstat), then the gradings of the references (calls, round trips, time), a learner's Yours build in class mode, the lab's WebAssembly size, each lesson's first frame and a save's way to the page in Chromium
 	@mkdir -p .ratelab
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 20m ./solutions/... | tee .ratelab/bench.txt
 	$(GO) tool benchstat -col /impl .ratelab/bench.txt
@@ -180,6 +180,9 @@ bench: ## benchmark the reference solutions beside golang.org/x/time/rate (bench
 			printf "  %-46s ratelab %6.2f ns  x/time/rate %6.2f ns  ratio %5.1fx\n", b, r, x, x / r } }' .ratelab/bench.txt | sort
 	@echo
 	$(GO) run ./cmd/gradebench -runs 5 -bench | tee .ratelab/gradebench.txt
+	@echo; echo "a learner's Yours in class mode: the lab's WebAssembly built with new code in the sandbox, then its gzip and Brotli copies (ms, bytes); load: $$(cat /proc/loadavg 2>/dev/null || echo unknown)"
+	$(GO) test -run '^$$' -bench YoursBuild -benchtime 3x -count 3 -timeout 20m ./grader 2>/dev/null | tee .ratelab/yoursbench.txt
+	$(GO) tool benchstat .ratelab/yoursbench.txt
 	@echo; echo "the lab's WebAssembly, raw, gzip and Brotli (bytes):"
 	@$(MAKE) --no-print-directory wasm >/dev/null && wc -c $(STATIC)/lab.wasm $(STATIC)/lab.wasm.gz $(STATIC)/lab.wasm.br | sed '$$d'
 	@echo; echo "each lesson's first frame, cache empty (ms from navigation start) and bytes on the wire, in Chromium; load: $$(cat /proc/loadavg 2>/dev/null || echo unknown)"

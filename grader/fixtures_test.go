@@ -81,7 +81,7 @@ func TestFixturesGradedElsewhereNameTheirTest(t *testing.T) {
 	}
 }
 
-func root(t *testing.T) string {
+func root(t testing.TB) string {
 	t.Helper()
 	dir, err := filepath.Abs("..")
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 
 // labFiles is the reference token bucket's files with src appended to
 // tokenbucket.go (a learner's variant).
-func labFiles(t *testing.T, extra string) map[string]map[string][]byte {
+func labFiles(t testing.TB, extra string) map[string]map[string][]byte {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join(root(t), "solutions", "tokenbucket", "tokenbucket.go"))
 	if err != nil {

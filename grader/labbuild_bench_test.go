@@ -1,0 +1,60 @@
+package grader_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"ratelab/grader"
+	"ratelab/internal/precompress"
+)
+
+// BenchmarkYoursBuild measures a learner's Yours as class mode makes it:
+// the lab's WebAssembly built with the learner's code in the sandbox
+// (grader.LabBuild, its Go build cache warm, as a server's is after its
+// first build), each time new code (the reference tokenbucket with a
+// comment of its own), then its gzip copy, which the learner's page can
+// use at once, and its Brotli copy, which class mode makes afterwards. It
+// reports the build's ms, the gzip copy's and the Brotli copy's, and the
+// bytes of each copy.
+func BenchmarkYoursBuild(b *testing.B) {
+	dir := b.TempDir()
+	warm := grader.LabBuild{Root: root(b), Files: labFiles(b, "\n// warm-up\n"), Sandbox: &grader.Sandbox{Log: func(string, ...any) {}}, TempDir: dir}
+	if err := warm.Build(context.Background(), filepath.Join(dir, "warm.wasm")); err != nil {
+		b.Fatal(err)
+	}
+	var build, gz, br, gzBytes, brBytes float64
+	n := 0
+	for b.Loop() {
+		n++
+		lb := grader.LabBuild{Root: root(b), Files: labFiles(b, fmt.Sprintf("\n// build %d\n", n)), Sandbox: &grader.Sandbox{Log: func(string, ...any) {}}, TempDir: dir}
+		out := filepath.Join(dir, fmt.Sprintf("lab%d.wasm", n))
+		start := time.Now()
+		if err := lb.Build(context.Background(), out); err != nil {
+			b.Fatal(err)
+		}
+		build += float64(time.Since(start).Milliseconds())
+		for _, c := range []struct {
+			enc        string
+			ms, nbytes *float64
+		}{{"gzip", &gz, &gzBytes}, {"br", &br, &brBytes}} {
+			copies, err := precompress.Write(out, c.enc)
+			if err != nil || len(copies) != 1 {
+				b.Fatalf("%s copy: %v %v", c.enc, copies, err)
+			}
+			*c.ms += float64(copies[0].Took.Milliseconds())
+			*c.nbytes += float64(copies[0].Size)
+		}
+		os.Remove(out)
+	}
+	k := float64(b.N)
+	b.ReportMetric(build/k, "build-ms")
+	b.ReportMetric(gz/k, "gzip-ms")
+	b.ReportMetric(br/k, "br-ms")
+	b.ReportMetric(gzBytes/k, "gzip-B")
+	b.ReportMetric(brBytes/k, "br-B")
+	b.ReportMetric(0, "ns/op")
+}
