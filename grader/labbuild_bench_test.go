@@ -3,7 +3,6 @@ package grader_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -48,7 +47,6 @@ func BenchmarkYoursBuild(b *testing.B) {
 			*c.ms += float64(copies[0].Took.Milliseconds())
 			*c.nbytes += float64(copies[0].Size)
 		}
-		os.Remove(out)
 	}
 	k := float64(b.N)
 	b.ReportMetric(build/k, "build-ms")
