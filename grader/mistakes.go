@@ -4,10 +4,4 @@ import "ratelab/grader/check"
 
 // Mistakes returns the error models of exercise id's suite, by name: the
 // mistakes its reports can name. None for an exercise it does not know.
-func Mistakes(id string) []check.Named {
-	e, ok := suites[id]
-	if !ok {
-		return nil
-	}
-	return e(nil).Mistakes
-}
+func Mistakes(id string) []check.Named { return listed(id).Mistakes }

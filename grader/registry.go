@@ -34,12 +34,15 @@ func Plan(id string) ([]report.Check, error) {
 
 // Budget returns exercise id's speed budget, as its stub's docs state it;
 // nil if id has no budget check or is not gradable.
-func Budget(id string) *check.Budget {
-	e, ok := suites[id]
-	if !ok {
-		return nil
+func Budget(id string) *check.Budget { return listed(id).Budget }
+
+// listed returns the checks of exercise id's suite, none of them run; a
+// Suite with none if the grader does not know id.
+func listed(id string) check.Suite {
+	if s, ok := suites[id]; ok {
+		return s(nil)
 	}
-	return e(nil).Budget
+	return check.Suite{}
 }
 
 // Gradable returns the exercises the grader has a suite for, in course order.

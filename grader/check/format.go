@@ -23,6 +23,10 @@ func U(x uint64) string {
 	return Grouped(s, '_')
 }
 
+// Count writes n with a comma between each group of three digits:
+// Count(65536) is "65,536".
+func Count(n int) string { return Grouped(strconv.Itoa(n), ',') }
+
 // Grouped returns digits, a run of decimal digits, with sep between each
 // group of three from the right: Grouped("65536", ',') is "65,536".
 func Grouped(digits string, sep byte) string {

@@ -78,13 +78,10 @@ func (o Outcome) notes() []string {
 			h.Script, h.Check, h.Steps, h.Setup, h.Call, h.Got, h.Want),
 			"the grading's scripts miss it: a generator that reaches it more often would kill it")
 	default:
-		out = append(out, fmt.Sprintf("no script of %s differs: equivalent? list it in grader/mutate/equivalent.txt with the reason, or kill it with a generator", count(h.Scripts)))
+		out = append(out, fmt.Sprintf("no script of %s differs: equivalent? list it in grader/mutate/equivalent.txt with the reason, or kill it with a generator", check.Count(h.Scripts)))
 	}
 	if h := o.Hunt; h != nil && h.RefFails > 0 {
 		out = append(out, fmt.Sprintf("the reference fails %d of the hunt's scripts that the mutant fails (the suite's model and the reference disagree): %s", h.RefFails, h.RefFailure))
 	}
 	return out
 }
-
-// count writes n with thousands separators.
-func count(n int) string { return check.Grouped(fmt.Sprint(n), ',') }

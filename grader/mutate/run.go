@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"ratelab/grader"
+	"ratelab/grader/check"
 	"ratelab/grader/mutate/hunt"
 	"ratelab/grader/report"
 )
@@ -264,7 +265,7 @@ func hunted(o *Outcome) string {
 	if o.Hunt == nil {
 		return ""
 	}
-	return fmt.Sprintf("; hunted with %s scripts in %s of CPU time", count(o.Hunt.Scripts), o.HuntCPU.Round(100*time.Millisecond))
+	return fmt.Sprintf("; hunted with %s scripts in %s of CPU time", check.Count(o.Hunt.Scripts), o.HuntCPU.Round(100*time.Millisecond))
 }
 
 func by(o *Outcome) string {

@@ -278,13 +278,7 @@ func TestEditorWithLiveLoop(t *testing.T) {
 		t.Skip("builds labserver and grades an exercise")
 	}
 	RequireChromium(t)
-	root, err := ModuleRoot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	copyModule(t, root, dir)
-	s := startLabserver(t, dir)
+	dir, s := serveCopy(t)
 	ctx := NewBrowser(t, BrowserOptions{Width: 1400, Height: 900, Timeout: 5 * time.Minute})
 	console := Console(ctx)
 	p := editorPage{t, ctx}

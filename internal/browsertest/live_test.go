@@ -134,6 +134,20 @@ func startLabserver(t testing.TB, dir string) *Server {
 	return nil
 }
 
+// serveCopy copies the module into a temporary folder (copyModule) and
+// serves it with labserver serve (startLabserver), so that a test may save
+// under its exercises/ as a learner does. It returns the copy's folder.
+func serveCopy(t testing.TB) (string, *Server) {
+	t.Helper()
+	root, err := ModuleRoot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	copyModule(t, root, dir)
+	return dir, startLabserver(t, dir)
+}
+
 // The live loop, end to end: with the exercise page open, saving a file
 // under exercises/ changes its grade badge without a reload (the time from
 // the write to the badge is logged), and saving code that does not compile
@@ -144,13 +158,7 @@ func TestLiveLoop(t *testing.T) {
 		t.Skip("builds labserver and grades an exercise")
 	}
 	RequireChromium(t)
-	root, err := ModuleRoot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	copyModule(t, root, dir)
-	s := startLabserver(t, dir)
+	dir, s := serveCopy(t)
 	ctx := NewBrowser(t, BrowserOptions{Timeout: 4 * time.Minute})
 	console := Console(ctx)
 

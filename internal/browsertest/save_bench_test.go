@@ -1,7 +1,6 @@
 package browsertest
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,19 +28,9 @@ import (
 // benchstat's summary shows their spread.
 func BenchmarkSaveToPage(b *testing.B) {
 	RequireChromium(b)
-	root, err := ModuleRoot(context.Background())
-	if err != nil {
-		b.Fatal(err)
-	}
-	dir := b.TempDir()
-	copyModule(b, root, dir)
-	s := startLabserver(b, dir)
+	dir, s := serveCopy(b)
 	ctx := NewBrowser(b, BrowserOptions{Timeout: 20 * time.Minute})
 	Open(b, ctx, s, "/exercises/tokenbucket", "no-report")
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.documentElement.dataset.live === "open"`,
-		chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
-		b.Fatalf("waiting for the live websocket: %v", err)
-	}
 	file := filepath.Join(dir, "exercises", "tokenbucket", "tokenbucket.go")
 	solution, err := os.ReadFile(filepath.Join(dir, "solutions", "tokenbucket", "tokenbucket.go"))
 	if err != nil {
@@ -59,6 +48,7 @@ func BenchmarkSaveToPage(b *testing.B) {
 		}
 		return at
 	}
+	until("the live websocket", `document.documentElement.dataset.live === "open"`)
 	const badge = `(document.querySelector('[data-live-report="tokenbucket"] [data-testid="grade-tokenbucket"]') || {textContent: ""}).textContent.trim()`
 	var first, graded, budget float64
 	saves := 0

@@ -67,3 +67,7 @@ func (a refBreaker) State(nowNs uint64) State { return State(a.b.State(nowNs)) }
 // API is what the grading child serves for impl, with the reference
 // (refNew) beside it in the benchmark (see harness.Limiter).
 func API(impl New) harness.API { return harness.Limiter(impl, refNew, loop) }
+
+// iteration words one iteration of loop for the stub's Grading section
+// (see check.Budget), its figures the benchmark's own.
+var iteration = check.Iteration{What: "an Allow and, when it is ok, its Done, on traffic where the breaker keeps opening, probing and closing,", Per: "pair"}

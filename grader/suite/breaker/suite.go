@@ -29,7 +29,7 @@ func notStarted(newImpl New) bool {
 // the limiters' budget.
 var Checks = check.Parts[New, domain, setup, op]{
 	Exercise: "breaker", Prose: prose, API: api, Runs: exactness, BudgetNs: check.LimiterBudgetNs,
-	Iteration: check.Iteration{What: "an Allow and, when it is ok, its Done, on traffic where the breaker keeps opening, probing and closing,", Per: "pair"},
+	Iteration: iteration,
 	Mistakes:  mistakes, Replay: replay, Traps: traps,
 	Domains: check.ByName(consecutiveDomain, openTimeoutDomain, halfOpenDomain, generationDomain, backwardDomain, exactDomain), Property: domain.property,
 }

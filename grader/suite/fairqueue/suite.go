@@ -28,7 +28,7 @@ func notStarted(impl New) bool {
 // properties on rounds and deficits; Push and Pop together get BudgetNs.
 var Checks = check.Parts[New, domain, setup, op]{
 	Exercise: "fairqueue", Prose: prose, API: api, BudgetNs: BudgetNs,
-	Iteration: check.Iteration{What: "a Push and a Pop, with 1,000 sessions waiting,", Per: "pair"},
+	Iteration: iteration,
 	Mistakes:  mistakes, Replay: replay, Traps: traps,
 	Domains: check.ByName(deficitDomain, largeDomain, roundDomain, turnDomain, fifoDomain, exactDomain), Property: domain.property,
 	Fixed: map[string]func(New) check.Outcome{"new-arguments": newArguments},

@@ -104,3 +104,7 @@ func (a refGateway) Reload(cfg Config, nowNs uint64) error { return a.g.Reload(r
 func API(impl Impl) harness.API {
 	return harness.Benched(map[string]any{"New": impl.New, "Validate": impl.Validate}, impl, refImpl, loop)
 }
+
+// iteration words one iteration of loop for the stub's Grading section
+// (see check.Budget), its figures the benchmark's own.
+var iteration = check.Iteration{What: "Admit, among " + check.Count(benchSessions) + " open sessions,", Per: "call"}

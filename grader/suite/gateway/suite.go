@@ -77,7 +77,7 @@ func notStarted(impl Impl) bool {
 // budgetNs (100 ns) in the benchmark.
 var Checks = check.Parts[Impl, domain, setup, op]{
 	Exercise: "gateway", Prose: prose, API: api, BudgetNs: budgetNs,
-	Iteration: check.Iteration{What: "Admit, among 1,000 open sessions,", Per: "call"},
+	Iteration: iteration,
 	Mistakes:  mistakes, Replay: replay, Traps: traps,
 	Domains: check.ByName(cancelDomain, heartbeatDomain, retryDomain, escalationDomain, reconnectDomain, reloadDomain, backwardDomain, overflowDomain, exactDomain), Property: domain.property,
 	Fixed: map[string]func(Impl) check.Outcome{"config-validation": validation},

@@ -21,3 +21,7 @@ func refNew(rate, burst, now uint64) Limiter { return ref.New(rate, burst, now) 
 // API is what the grading child serves for impl, with the reference
 // (refNew) beside it in the benchmark (see harness.Limiter).
 func API(impl New) harness.API { return harness.Limiter(impl, refNew, loop) }
+
+// iteration words one iteration of loop for the stub's Grading section
+// (see check.Budget), its figures the benchmark's own.
+var iteration = check.Iteration{What: "TryAcquire", Per: "call"}

@@ -29,7 +29,7 @@ func notStarted(impl New) bool {
 // their range.
 var Checks = check.Parts[New, domain, setup, op]{
 	Exercise: "gcra", Prose: prose, API: api, BudgetNs: check.LimiterBudgetNs,
-	Iteration: check.Iteration{What: "TryAcquire", Per: "call"},
+	Iteration: iteration,
 	Mistakes:  mistakes, Replay: replay, Traps: traps,
 	Domains: check.ByName(exactDomain, roundingDomain, backwardDomain, overflowDomain), Property: domain.property,
 	Fixed: map[string]func(New) check.Outcome{"new-arguments": newArguments},

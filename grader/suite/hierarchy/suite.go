@@ -29,7 +29,7 @@ func notStarted(impl New) bool {
 // down has BudgetNs (60 ns).
 var Checks = check.Parts[New, domain, setup, op]{
 	Exercise: "hierarchy", Prose: prose, API: api, BudgetNs: BudgetNs,
-	Iteration: check.Iteration{What: "TryAcquire, on a random session of a tree of one firm, 10 accounts and 1,000 sessions,", Per: "call"},
+	Iteration: iteration,
 	Mistakes:  mistakes, Replay: replay, Traps: traps,
 	Domains: check.ByName(allOrNothingDomain, sharedDomain, lazyDomain, backwardDomain, fractionalDomain, overflowDomain, addErrorsDomain, exactDomain), Property: domain.property,
 	Runs: func(impl New) map[string]check.Runner {

@@ -30,7 +30,7 @@ func notStarted(impl New) bool {
 // window of 1,024 buckets must keep.
 var Checks = check.Parts[New, domain, setup, op]{
 	Exercise: "slidingwindow", Prose: prose, API: api, BudgetNs: check.LimiterBudgetNs,
-	Iteration: check.Iteration{What: "TryAcquire, on a window of 1,024 buckets,", Per: "call"},
+	Iteration: iteration,
 	Mistakes:  mistakes, Replay: replay, Traps: traps,
 	Domains: check.ByName(rejectedDomain, staleDomain, edgeDomain, backwardDomain, overflowDomain, exactDomain), Property: domain.property,
 	Fixed: map[string]func(New) check.Outcome{"new-arguments": newArguments},

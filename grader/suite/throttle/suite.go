@@ -136,7 +136,7 @@ func notStarted(impl Impl) bool {
 // property for each rule of the gate, and a Write that fits budgetNs.
 var Checks = check.Parts[Impl, domain, setup, op]{
 	Exercise: "throttle", Prose: prose, API: api, BudgetNs: budgetNs,
-	Iteration: check.Iteration{What: "Write, among 1,000 addresses,", Per: "call"},
+	Iteration: iteration,
 	Mistakes:  mistakes, Replay: replay, Traps: traps,
 	Domains: check.ByName(recoverDomain, pauseDomain, whitelistDomain, overrideDomain, rateDomain, gateDomain, stepDomain, degradedDomain, precedenceDomain, statusDomain, backwardDomain, exactDomain), Property: domain.property,
 	Fixed: map[string]func(Impl) check.Outcome{"config-validation": validation},

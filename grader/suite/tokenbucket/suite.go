@@ -28,7 +28,7 @@ func notStarted(impl New) bool {
 // nanosecond it is due; TryAcquire has the limiters' 40 ns.
 var Checks = check.Parts[New, domain, setup, op]{
 	Exercise: "tokenbucket", Prose: prose, API: api, Runs: cases, BudgetNs: check.LimiterBudgetNs,
-	Iteration: check.Iteration{What: "TryAcquire", Per: "call"},
+	Iteration: iteration,
 	Mistakes:  mistakes, Replay: replay, Traps: traps,
 	Domains: check.ByName(capacityDomain, fractionalDomain, partialDomain, backwardDomain, overflowDomain, exactDomain), Property: domain.property,
 }
