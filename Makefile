@@ -10,7 +10,7 @@ EXERCISE ?=
 MUTATE_FLAGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run serve grade test check test-race lint lint-js generate check-generated editor npm-ci wasm lab-wasm labserver-bin test-wasm test-browser bench cross mutate
+.PHONY: help run serve grade test test-go test-race-beside check test-race lint lint-js generate check-generated editor npm-ci wasm lab-wasm labserver-bin test-wasm test-browser bench cross mutate
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -43,7 +43,16 @@ TIMED_PKGS := $(sort $(dir $(shell grep -rl --include='*_test.go' '^func TestTim
 # SLOW_TESTS are the packages whose tests take longest, slowest first.
 SLOW_TESTS := ./grader ./internal/browsertest ./cmd/labserver ./grader/suite/throttle
 
-test: lint lint-js check-generated wasm test-wasm ## everything: vet, gofmt, JavaScript types, generated code, unit, grader, WebAssembly and browser tests
+test: ## everything: vet, gofmt, JavaScript types, generated code, unit, grader, WebAssembly, browser and race-detector tests
+	@$(MAKE) --no-print-directory check-generated
+	@# Then in three steps, each filling both cores: the checks that need
+	@# no test binary and the WebAssembly build at once; every test at
+	@# once, the race detector's beside the others; the timing tests alone.
+	@$(MAKE) --no-print-directory -j3 lint lint-js wasm
+	@$(MAKE) --no-print-directory -j3 test-wasm test-go test-race-beside
+	$(GO) test -count=1 -timeout 15m -run '$(TIMED_TESTS)' $(TIMED_PKGS)
+
+test-go:
 	@# Three test binaries at a time (go test's default is one a core):
 	@# the grader's fixture gradings, the browser tests' waits and the
 	@# builds of the others fill the cores. The timeout is about three times the slowest package (the
@@ -54,7 +63,14 @@ test: lint lint-js check-generated wasm test-wasm ## everything: vet, gofmt, Jav
 	@# order given, so they start at once and the short ones fill the
 	@# cores beside them, instead of one of them running alone at the end.
 	GOGC=200 $(GO) test -p 3 -count=1 -timeout 30m -skip '$(TIMED_TESTS)' $(SLOW_TESTS) ./...
-	$(GO) test -count=1 -timeout 15m -run '$(TIMED_TESTS)' $(TIMED_PKGS)
+
+# test-race-beside is make test's race detector run: beside the other
+# tests, its output held until it ends so that the two runs' lines do not
+# mix. It needs a C compiler: without one it says so and skips, except in
+# CI.
+test-race-beside:
+	@mkdir -p .ratelab
+	@if ! command -v "$$($(GO) env CC)" >/dev/null 2>&1; then 		if [ "$${CI:-}" = true ]; then echo "no C compiler ($$($(GO) env CC)): CI must run the race detector (apt-get install gcc)"; exit 1; fi; 		echo "no C compiler ($$($(GO) env CC)): skipping the race detector's tests (install gcc to run them)"; 	elif $(MAKE) --no-print-directory test-race >.ratelab/race.log 2>&1; then 		echo "the race detector's tests:"; cat .ratelab/race.log; 	else 		echo "the race detector's tests FAILED:"; cat .ratelab/race.log; exit 1; 	fi
 
 check: lint ## the inner loop: vet, gofmt and the short tests (no fixture gradings; the browser tests are make test's)
 	GOGC=200 $(GO) test -short -count=1 -timeout 5m $$($(GO) list ./... | grep -v '^ratelab/internal/browsertest$$')
