@@ -16,11 +16,11 @@ func U(x uint64) string {
 		}
 		return fmt.Sprintf("math.MaxUint64-%d", d)
 	}
-	s := strconv.FormatUint(x, 10)
-	if len(s) <= 4 {
-		return s
+	if x < 10_000 {
+		return strconv.FormatUint(x, 10)
 	}
-	return Grouped(s, '_')
+	var buf [20]byte // the digits, then room for their separators
+	return string(appendGrouped(make([]byte, 0, 26), strconv.AppendUint(buf[:0], x, 10), '_'))
 }
 
 // Count writes n with a comma between each group of three digits:
@@ -30,14 +30,20 @@ func Count(n int) string { return Grouped(strconv.Itoa(n), ',') }
 // Grouped returns digits, a run of decimal digits, with sep between each
 // group of three from the right: Grouped("65536", ',') is "65,536".
 func Grouped(digits string, sep byte) string {
-	var out []byte
-	for i := range len(digits) {
+	return string(appendGrouped(make([]byte, 0, len(digits)+len(digits)/3), []byte(digits), sep))
+}
+
+// appendGrouped appends digits to b as Grouped writes them. U calls it for
+// every number of every step a replay records, so it makes one string of
+// each number and nothing else.
+func appendGrouped(b, digits []byte, sep byte) []byte {
+	for i, d := range digits {
 		if i > 0 && (len(digits)-i)%3 == 0 {
-			out = append(out, sep)
+			b = append(b, sep)
 		}
-		out = append(out, digits[i])
+		b = append(b, d)
 	}
-	return string(out)
+	return b
 }
 
 // B formats a bool result.

@@ -1,6 +1,10 @@
 package check
 
-import "ratelab/grader/report"
+import (
+	"slices"
+
+	"ratelab/grader/report"
+)
 
 // Trace is what replaying a script against the implementation and the model
 // produced: the setup, then one step per call up to and including the first
@@ -51,6 +55,7 @@ func (t Trace) Last() int { return len(t.Steps) - 1 }
 // writes it, the implementation's answer, the model's, and the call's
 // panic, if any.
 func Replay[O Timed](t *Trace, start uint64, ops []O, call func(o O, now uint64) (line, got, want string, p *Panic)) {
+	t.Steps = slices.Grow(t.Steps, len(ops)) // most replays make every call
 	for o, now := range Times(start, ops) {
 		if !t.Step(call(o, now)) {
 			return
