@@ -181,8 +181,9 @@ test-wasm: ## run the wasm/ shell's and lab/replay's tests compiled to WebAssemb
 		echo "node not found: skipping the WebAssembly tests (apt-get install nodejs to run them)"; \
 	fi
 
-test-browser: ## the browser tests alone (headless Chromium; skipped if it is not installed, unless RATELAB_REQUIRE_BROWSER=1); screenshots in .ratelab/screenshots
+test-browser: ## the browser tests alone, the lab's and class mode's (headless Chromium; skipped if it is not installed, unless RATELAB_REQUIRE_BROWSER=1), with their screenshots in .ratelab/screenshots (make test takes none)
 	RATELAB_SCREENSHOTS=$(CURDIR)/.ratelab/screenshots $(GO) test -count=1 -timeout 15m -v ./internal/browsertest/
+	RATELAB_SCREENSHOTS=$(CURDIR)/.ratelab/screenshots $(GO) test -count=1 -timeout 15m -v -run 'InBrowser' ./cmd/labserver/
 
 bench: ## benchmark the reference solutions beside golang.org/x/time/rate (benchstat), then the gradings of the references (calls, round trips, time), a learner's Yours build in class mode, the lab's WebAssembly size, each lesson's first frame and a save's way to the page in Chromium
 	@mkdir -p .ratelab

@@ -448,60 +448,68 @@ var (
 	shotsErr  error
 )
 
-// ScreenshotDir returns where screenshots go: $RATELAB_SCREENSHOTS
-// (created if needed), or one temporary folder per test binary, kept after
-// the run so the pictures can be looked at.
+// ScreenshotDir returns where screenshots go: $RATELAB_SCREENSHOTS,
+// created if needed (make test-browser sets it to .ratelab/screenshots),
+// or "" if it is not set: then no picture is taken. A picture checks
+// nothing (it is there to be looked at), and a full page's, in each
+// scheme, of every page the tests open was a fifth of the browser's work
+// in make test, written to a folder nobody opened.
 func ScreenshotDir() (string, error) {
 	shotsOnce.Do(func() {
 		if d := os.Getenv("RATELAB_SCREENSHOTS"); d != "" {
 			shotsDir, shotsErr = d, os.MkdirAll(d, 0o755)
-			return
 		}
-		shotsDir, shotsErr = os.MkdirTemp("", "ratelab-screenshots-")
 	})
 	return shotsDir, shotsErr
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-
-// Screenshot saves a full-page PNG of the tab as <test>-<name>.png in
-// ScreenshotDir, logs its path and returns it.
-func Screenshot(t testing.TB, ctx context.Context, name string) string {
+// screenshotTo returns the file a screenshot named name of the test t goes
+// to, or "" if pictures are not taken (see ScreenshotDir).
+func screenshotTo(t testing.TB, name string) string {
 	t.Helper()
 	dir, err := ScreenshotDir()
 	if err != nil {
 		t.Fatalf("screenshot folder: %v", err)
 	}
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, unsafeName.ReplaceAllString(t.Name()+"-"+name, "_")+".png")
+}
+
+// saveScreenshot captures the picture with action into file, unless file
+// is "" (see screenshotTo), and logs where it went.
+func saveScreenshot(t testing.TB, ctx context.Context, file, name string, action chromedp.Action[[]byte]) string {
+	t.Helper()
+	if file == "" {
+		return ""
+	}
+	png, err := chromedp.Run(ctx, action)
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
-	file := filepath.Join(dir, unsafeName.ReplaceAllString(t.Name()+"-"+name, "_")+".png")
 	if err := os.WriteFile(file, png, 0o644); err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
 	t.Logf("screenshot: %s", file)
 	return file
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// Screenshot saves a full-page PNG of the tab as <test>-<name>.png in
+// ScreenshotDir, logs its path and returns it; it returns "" and takes
+// none if pictures are not taken.
+func Screenshot(t testing.TB, ctx context.Context, name string) string {
+	t.Helper()
+	return saveScreenshot(t, ctx, screenshotTo(t, name), name, chromedp.FullScreenshot(100))
 }
 
 // ScreenshotViewport is Screenshot of the visible viewport only, e.g. a
 // visualization in motion or the first screen of a phone.
 func ScreenshotViewport(t testing.TB, ctx context.Context, name string) string {
 	t.Helper()
-	dir, err := ScreenshotDir()
-	if err != nil {
-		t.Fatalf("screenshot folder: %v", err)
-	}
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatalf("screenshot %s: %v", name, err)
-	}
-	file := filepath.Join(dir, unsafeName.ReplaceAllString(t.Name()+"-"+name, "_")+".png")
-	if err := os.WriteFile(file, png, 0o644); err != nil {
-		t.Fatalf("screenshot %s: %v", name, err)
-	}
-	t.Logf("screenshot: %s", file)
-	return file
+	return saveScreenshot(t, ctx, screenshotTo(t, name), name, chromedp.CaptureScreenshot())
 }
 
 // Phone switches the tab to a phone-sized viewport (390×844 CSS pixels,

@@ -28,8 +28,8 @@
 //
 // Without Chromium the tests skip, saying how to install it, unless
 // RATELAB_REQUIRE_BROWSER=1, when they fail. $CHROMIUM overrides the
-// browser's path; screenshots go to $RATELAB_SCREENSHOTS, or to a temporary
-// folder the tests print.
+// browser's path; screenshots go to $RATELAB_SCREENSHOTS (make test-browser
+// sets it), and without it none is taken.
 //
 // It is not a general browser-automation library, and nothing outside tests
 // imports it.

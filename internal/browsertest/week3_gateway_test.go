@@ -3,8 +3,6 @@ package browsertest
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,19 +53,7 @@ func floods(t *testing.T, f map[string]string, side string) []flood {
 // page's.
 func screenshotMount(t *testing.T, ctx context.Context, m *mountView, name string) {
 	t.Helper()
-	dir, err := ScreenshotDir()
-	if err != nil {
-		t.Fatalf("screenshot folder: %v", err)
-	}
-	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(m.mount)))
-	if err != nil {
-		t.Fatalf("screenshot %s: %v", name, err)
-	}
-	file := filepath.Join(dir, unsafeName.ReplaceAllString(t.Name()+"-"+name, "_")+".png")
-	if err := os.WriteFile(file, png, 0o644); err != nil {
-		t.Fatalf("screenshot %s: %v", name, err)
-	}
-	t.Logf("screenshot: %s", file)
+	saveScreenshot(t, ctx, screenshotTo(t, name), name, chromedp.Screenshot(chromedp.CSS(m.mount)))
 }
 
 func TestWeek3Gateway(t *testing.T) {
