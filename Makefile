@@ -138,10 +138,11 @@ editor: ## rebuild the editor's bundle (web/static/editor) from web/editor and n
 			'--banner:js=// $(EDITOR_BANNER)' '--banner:css=/* $(EDITOR_BANNER) */' --outdir=$(EDITOR_OUT); \
 	fi
 
-generate: ## regenerate the templ components (*_templ.go), the exercise pages' API blocks (web/page/api_gen.go), the grader's list of suites (grader/suites_gen.go), the stubs' Grading sections and the editor's bundle if node_modules has CodeMirror, all committed
+generate: ## regenerate the templ components (*_templ.go), the exercise pages' API blocks (web/page/api_gen.go), the grader's list of suites (grader/suites_gen.go), the stubs' Grading sections, the lists of exercises in CONTRIBUTING.md, README.md and classroom.yml, and the editor's bundle if node_modules has CodeMirror, all committed
 	$(GO) tool templ generate
 	$(GO) generate ./web/page ./grader
 	$(GO) run ./internal/stubdoc/write
+	$(GO) run ./internal/courselists/write
 	@$(MAKE) --no-print-directory editor
 
 check-generated: npm-ci ## fail if the committed generated files (the editor's bundle too: npm ci first) differ from what make generate writes

@@ -20,9 +20,10 @@ func runExercise(args []string) error {
 Checks every exercise of the course catalogue (lab/course) against its
 files: its stub and its reference with the stub's API, a grader suite and
 its adapter, fixtures (a known-buggy one failing each pitfall, two correct ones), an
-error model for each pitfall, a replay entry, a lesson with its task text,
-and its row in CONTRIBUTING.md's table of exercises. Prints what is
-missing, one line each.
+error model for each pitfall, a replay entry, a lesson with its task text;
+and that the lists of exercises make generate writes (CONTRIBUTING.md's
+table, the README's weeks, the classroom workflow) are up to date. Prints
+what is missing, one line each.
 Exit status: 0 nothing is missing, 1 something is, 2 could not check.`)
 	}
 	if done, err := parseFlags(fs, args); done {

@@ -5,7 +5,8 @@
 // grader suite and its adapter for the grading child, fixtures (a
 // known-buggy one failing each pitfall, two correct ones), an error model
 // for each pitfall, a replay entry for the browser, a lesson with its task
-// text, and its row in CONTRIBUTING.md's table of exercises.
+// text, and the lists of exercises that make generate writes
+// (package courselists) up to date.
 package coursecheck
 
 import (
@@ -15,7 +16,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"ratelab/grader"
@@ -23,6 +23,7 @@ import (
 	"ratelab/grader/fixture"
 	"ratelab/grader/report"
 	"ratelab/internal/apigen"
+	"ratelab/internal/courselists"
 	"ratelab/lab/course"
 	"ratelab/lab/replay"
 	"ratelab/web"
@@ -40,7 +41,7 @@ func Check(root string) []string {
 		}
 	}
 	out = append(out, page.CatalogueProblems(web.Static(filepath.Join(root, "web", "static")))...)
-	return append(out, contributingProblems(root)...)
+	return append(out, listProblems(root)...)
 }
 
 // exerciseProblems returns what exercise id lacks in the repository at
@@ -127,51 +128,18 @@ func fixtureProblems(id string, plan []report.Check, fixtures []fixture.Fixture,
 	return out
 }
 
-// contributingProblems returns how CONTRIBUTING.md's table of exercises,
-// points and pitfalls ("How grading works") differs from the suites: each
-// gradable exercise has a row, with its total points and the set of its
-// checks' pitfalls.
-func contributingProblems(root string) []string {
-	b, err := os.ReadFile(filepath.Join(root, "CONTRIBUTING.md"))
+// listProblems returns the files whose lists of exercises (CONTRIBUTING.md's
+// table, the README's weeks, the classroom workflow) differ from the
+// catalogue: make generate rewrites them (package courselists).
+func listProblems(root string) []string {
+	stale, err := courselists.Generate(root)
 	if err != nil {
 		return []string{err.Error()}
 	}
-	rows := map[string][]string{}
-	for _, line := range strings.Split(string(b), "\n") {
-		cells := strings.Split(strings.TrimSpace(line), "|")
-		if len(cells) != 5 || !strings.Contains(cells[3], "`") {
-			continue
-		}
-		rows[strings.TrimSpace(cells[1])] = []string{strings.TrimSpace(cells[2]), cells[3]}
-	}
 	var out []string
-	for _, e := range grader.Gradable() {
-		plan, _ := grader.Plan(e.ID)
-		row, ok := rows[e.ID]
-		if !ok {
-			out = append(out, fmt.Sprintf("CONTRIBUTING.md has no row for %s in the table of exercises, points and pitfalls", e.ID))
-			continue
-		}
-		points := 0.0
-		var want []string
-		for _, c := range plan {
-			points += c.MaxScore
-			if !slices.Contains(want, c.Pitfall) {
-				want = append(want, c.Pitfall)
-			}
-		}
-		if got, _ := strconv.ParseFloat(row[0], 64); got != points {
-			out = append(out, fmt.Sprintf("CONTRIBUTING.md: %s has %s points; the suite has %v", e.ID, row[0], points))
-		}
-		var got []string
-		for _, f := range strings.Split(row[1], ",") {
-			got = append(got, strings.Trim(strings.TrimSpace(f), "`"))
-		}
-		slices.Sort(got)
-		slices.Sort(want)
-		if !slices.Equal(got, want) {
-			out = append(out, fmt.Sprintf("CONTRIBUTING.md: %s's pitfalls are %q; the suite's are %q", e.ID, got, want))
-		}
+	for f := range stale {
+		out = append(out, filepath.ToSlash(f)+" lists the exercises otherwise than the catalogue: run make generate")
 	}
+	slices.Sort(out)
 	return out
 }
