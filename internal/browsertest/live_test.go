@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,80 +13,37 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"ratelab/internal/modcopy"
 )
 
-// copyModule copies the working tree of the module at root into dir (no
-// .git, node_modules, .ratelab or built binaries), so a test may edit
-// exercises/ without touching the learner's.
+// copyModule copies the working tree of the module at root into dir (see
+// modcopy.Copy), so a test may edit exercises/ without touching the
+// learner's.
 func copyModule(t testing.TB, root, dir string) {
 	t.Helper()
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		if d.IsDir() {
-			switch rel {
-			case ".git", "node_modules", ".ratelab":
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-		}
-		if !d.Type().IsRegular() || rel == "labserver" || strings.HasSuffix(rel, ".wasm") {
-			return nil
-		}
-		src, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer src.Close()
-		dst, err := os.Create(filepath.Join(dir, rel))
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(dst, src); err != nil {
-			dst.Close()
-			return err
-		}
-		return dst.Close()
-	})
-	if err != nil {
+	if err := modcopy.Copy(root, dir); err != nil {
 		t.Fatalf("copying the module: %v", err)
 	}
-}
-
-// trimpathEnv returns the environment with -trimpath added to GOFLAGS, for
-// the go commands run in a module copy (copyModule) and by the labserver
-// serving it. Go's build cache keys a package of the main module by its
-// folder, unless -trimpath: without it every package of a fresh copy in a
-// new temporary folder compiles again (about 50 s of CPU for labserver,
-// lab.wasm and the grader's child), with it only those the test changes.
-// The compiler's messages are the same ("exercises/gcra/gcra.go:3:12: …").
-func trimpathEnv() []string {
-	flags := "-trimpath"
-	if f := os.Getenv("GOFLAGS"); f != "" {
-		flags = f + " " + flags
-	}
-	return append(os.Environ(), "GOFLAGS="+flags)
 }
 
 // startLabserver builds cmd/labserver in the module copy at dir and runs
 // `labserver serve` there (single-learner mode, so it watches dir's
 // exercises/), on a loopback port. Both, and the builds the server runs,
-// build with -trimpath (trimpathEnv). The test's cleanup stops it.
+// build with -trimpath (modcopy.Env). The test's cleanup stops it.
 func startLabserver(t testing.TB, dir string) *Server {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "labserver")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/labserver")
 	build.Dir = dir
-	build.Env = trimpathEnv()
+	build.Env = modcopy.Env()
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building labserver: %v\n%s", err, out)
 	}
 	db := filepath.Join(t.TempDir(), "lab.db")
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db)
 	cmd.Dir = dir
-	cmd.Env = append(trimpathEnv(), "RATELAB_DB=", "RATELAB_STATIC_DIR=")
+	cmd.Env = append(modcopy.Env(), "RATELAB_DB=", "RATELAB_STATIC_DIR=")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
