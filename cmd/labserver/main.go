@@ -14,6 +14,7 @@
 //	labserver submit [flags]  submit exercises to a class server
 //	labserver mutate          the suites' mutation score (course authors)
 //	labserver exercise check  what the course's exercises lack (course authors)
+//	labserver exercise new    add an exercise, as a copy of another (course authors)
 package main
 
 import (
@@ -46,7 +47,7 @@ func commands() []command {
 		{"migrate", "migrate --db PATH|URL: bring a class's database to this version's schema", runMigrate},
 		{"lti", "lti add-platform|config|list|rotate-key: put the class in Canvas, Moodle (LTI 1.3)", runLTI},
 		{"mutate", "the suites' mutation score: grade mutants of solutions/ (course authors)", runMutate},
-		{"exercise", "exercise check: what the course's exercises lack, file by file (course authors)", runExercise},
+		{"exercise", "exercise check: what the course's exercises lack, file by file; exercise new NAME: add one (course authors)", runExercise},
 	}
 }
 

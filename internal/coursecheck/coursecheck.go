@@ -63,8 +63,10 @@ func exerciseProblems(root, id string) []string {
 	if _, err := os.Stat(filepath.Join(root, "grader", "adapter", id, "adapter.go")); err != nil {
 		out = append(out, "no adapter for the grading child (grader/adapter/"+id+"/adapter.go, as the other exercises' are)")
 	}
-	if _, ok := replay.Exercises[id]; !ok {
+	if e, ok := replay.Exercises[id]; !ok {
 		out = append(out, "no replay entry (lab/replay: how the browser replays a counterexample)")
+	} else if _, err := e.Model(report.Call{}); errors.Is(err, replay.ErrNotWritten) {
+		out = append(out, "its replay entry is still the one labserver exercise new wrote (lab/replay/"+id+".go): write its Build and Model")
 	}
 	return out
 }

@@ -21,6 +21,7 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -133,6 +134,12 @@ func (e Exercise) setupOf(cx *report.Counterexample) *report.Call {
 var Exercises = map[string]Exercise{}
 
 func register(e Exercise) { Exercises[e.ID] = e }
+
+// ErrNotWritten is what the entry that labserver exercise new writes for a
+// new exercise answers until its Build and Model are written: the browser
+// says it cannot replay the exercise yet, and labserver exercise check
+// reports the entry as missing.
+var ErrNotWritten = errors.New("this exercise's replay is not written yet (its entry in lab/replay)")
 
 // IDs returns the ids of the exercises that can be replayed, sorted.
 func IDs() []string {
