@@ -45,6 +45,9 @@ type classFixture struct {
 	st  *store.Store
 	// transport reaches the server: its TLS client when it serves HTTPS.
 	transport http.RoundTripper
+	// handler is what the server serves, for a test that serves it again
+	// with other limits.
+	handler http.Handler
 }
 
 // newClass serves a class of ada and bob (learners) and prof (instructor),
@@ -119,7 +122,7 @@ func newClassWith(t *testing.T, o fixtureOptions) *classFixture {
 		srv.Start()
 	}
 	t.Cleanup(srv.Close)
-	return &classFixture{url: srv.URL, st: st, transport: srv.Client().Transport}
+	return &classFixture{url: srv.URL, st: st, transport: srv.Client().Transport, handler: h}
 }
 
 // browser is a client with cookies that does not follow redirects.
