@@ -35,6 +35,14 @@ const (
 	Skipped Status = "skipped" // not run (e.g. --no-bench)
 )
 
+// Statuses of a grade still in progress, which the live loop's pages show
+// while a save is graded; a finished report holds none of them.
+const (
+	Grading   Status = "grading"   // an exercise whose checks are still running
+	Pending   Status = "pending"   // a check that has not run yet
+	Measuring Status = "measuring" // a benchmark being measured, and an exercise whose benchmarks are: its grade is not known until they end
+)
+
 // Kind is how a check tests: generated, fixed or timed.
 type Kind string
 

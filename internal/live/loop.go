@@ -11,19 +11,6 @@ import (
 	"ratelab/grader/report"
 )
 
-// Statuses of a grade in progress, beside the grader's own (report.Status):
-// the pages show them while a save is graded.
-const (
-	// Grading is the status of an exercise whose checks are still running,
-	// before the grader has given it one.
-	Grading report.Status = "grading"
-	// Pending is the status of a check that has not run yet.
-	Pending report.Status = "pending"
-	// Measuring is the status of a benchmark being measured, and of an
-	// exercise whose benchmarks are: its grade is not known until they end.
-	Measuring report.Status = "measuring"
-)
-
 // Config is what Run needs. Build, Grade, Plan and Save are required.
 type Config struct {
 	Hub *Hub
@@ -188,9 +175,9 @@ func (l *loop) run(ctx context.Context, w *work, ids []string) {
 		}
 		gradable = append(gradable, id)
 		for i := range checks {
-			checks[i].Status = Pending
+			checks[i].Status = report.Pending
 		}
-		partial[id] = &report.Exercise{ID: id, Status: Grading, Checks: checks}
+		partial[id] = &report.Exercise{ID: id, Status: report.Grading, Checks: checks}
 	}
 	if len(gradable) == 0 {
 		return
@@ -327,10 +314,10 @@ func (l *loop) checkDone(ex *report.Exercise, c report.Check, grading bool) {
 	snap := *ex
 	snap.Checks = slices.Clone(ex.Checks)
 	if grading {
-		snap.Status = Grading
+		snap.Status = report.Grading
 		for i, c := range snap.Checks {
 			if c.Kind == report.Benchmark && c.Status == report.Skipped {
-				snap.Checks[i].Status = Pending // the second pass measures it
+				snap.Checks[i].Status = report.Pending // the second pass measures it
 			}
 		}
 	} else {
@@ -364,13 +351,13 @@ func (l *loop) saved(ctx context.Context, r *report.Report, pending func(id stri
 func measuring(ex *report.Exercise) {
 	for i, c := range ex.Checks {
 		if c.Kind == report.Benchmark && c.Status == report.Skipped {
-			ex.Checks[i].Status, ex.Checks[i].Message = Measuring, ""
+			ex.Checks[i].Status, ex.Checks[i].Message = report.Measuring, ""
 		}
 	}
 	switch ex.Status {
 	case report.Error, report.NotStarted, report.Timeout:
 	default:
-		ex.Status = Measuring
+		ex.Status = report.Measuring
 	}
 }
 

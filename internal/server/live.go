@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket/wsjson"
 	"github.com/labstack/echo/v4"
 
+	"ratelab/grader/report"
 	push "ratelab/internal/live" // class.go has a live of its own
 	"ratelab/web/page"
 )
@@ -94,7 +95,7 @@ func (h *handlers) writeLive(ctx context.Context, conn *websocket.Conn, e push.E
 // "error so far"; grading and measuring say it themselves.
 func (h *handlers) liveGrade(g push.Grade) push.Grade {
 	g.Class, g.Label = page.LiveBadge(g.Status)
-	if g.Pending && g.Status != push.Grading && g.Status != push.Measuring {
+	if g.Pending && g.Status != report.Grading && g.Status != report.Measuring {
 		g.Label += " so far"
 	}
 	g.Points = page.LivePoints(g.Score, g.MaxScore)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"ratelab/grader/report"
-	"ratelab/internal/live"
 	"ratelab/lab/course"
 )
 
@@ -219,7 +218,7 @@ func splitChecks(cs []report.Check) (attention, waiting, passed []report.Check) 
 
 // toCome reports whether c is a check of a live grading still to run or
 // being measured: it has no result yet.
-func toCome(c report.Check) bool { return c.Status == live.Pending || c.Status == live.Measuring }
+func toCome(c report.Check) bool { return c.Status == report.Pending || c.Status == report.Measuring }
 
 // countRun counts the checks that have a result.
 func countRun(cs []report.Check) int {
