@@ -27,6 +27,13 @@ func Static(dir string) fs.FS {
 	if dir == "" {
 		return base
 	}
+	return Prefer(dir, base)
+}
+
+// Prefer returns base with the files of the folder dir served in its
+// place, when dir has them: a lab.wasm built after the server, or the
+// live loop's rebuilt one, over the one the server started with.
+func Prefer(dir string, base fs.FS) fs.FS {
 	return overlay{top: os.DirFS(dir), base: base}
 }
 

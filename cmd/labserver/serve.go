@@ -385,7 +385,7 @@ func startLive(ctx context.Context, st *store.Store, root string, static fs.FS, 
 		<-done
 		stopCopies()
 	}
-	return hub, server.Prefer(dir, static), stop, nil
+	return hub, web.Prefer(dir, static), stop, nil
 }
 
 // copiesLogger reports, on log, a compressed copy of lab.wasm that could

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"mime"
 	"net/http"
-	"os"
 	"path"
 	"strconv"
 	"strings"
@@ -209,29 +208,6 @@ func accepts(header, coding string) bool {
 		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
 	}
 	return false
-}
-
-// Prefer returns base with the files of the folder dir served in its
-// place, when dir has them: the live loop's rebuilt lab.wasm over the one
-// the server started with.
-func Prefer(dir string, base fs.FS) fs.FS {
-	return overlay{top: os.DirFS(dir), base: base}
-}
-
-// overlay serves a file from top if top has it, otherwise from base.
-type overlay struct {
-	top, base fs.FS
-}
-
-func (o overlay) Open(name string) (fs.File, error) {
-	f, err := o.top.Open(name)
-	if err == nil {
-		return f, nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
-	return o.base.Open(name)
 }
 
 // emptyFS has no files.

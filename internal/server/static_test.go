@@ -148,7 +148,7 @@ func TestStaticNeverServesStaleCopies(t *testing.T) {
 		writeBuild(t, built, fakeWasm("make wasm"), true)
 		yours := fakeWasm("after a save")
 		writeBuild(t, live, yours, false)
-		checkServes(t, server.New(server.Config{Static: server.Prefer(live, web.Static(built))}), yours)
+		checkServes(t, server.New(server.Config{Static: web.Prefer(live, web.Static(built))}), yours)
 	})
 }
 
