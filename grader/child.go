@@ -290,7 +290,10 @@ func (c *child) read() {
 	defer close(c.lines)
 	r := bufio.NewReaderSize(c.out, 64<<10)
 	for {
-		line, err := readLine(r)
+		line, err := wire.ReadLine(r)
+		if errors.Is(err, wire.ErrLongLine) {
+			err = errLongLine
+		}
 		if err != nil {
 			c.err = err
 			return
@@ -328,25 +331,6 @@ func (c *child) isAnswer(line []byte) (bool, error) {
 
 // errLongLine is a line on the answer stream longer than wire.MaxLine.
 var errLongLine = fmt.Errorf("the grading program wrote a line of more than %d bytes on its answer stream", wire.MaxLine)
-
-// readLine reads one line of at most wire.MaxLine bytes; a longer one is an
-// error, read no further.
-func readLine(r *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, isPrefix, err := r.ReadLine()
-		if err != nil {
-			return nil, err
-		}
-		line = append(line, chunk...)
-		if len(line) > wire.MaxLine {
-			return nil, errLongLine
-		}
-		if !isPrefix {
-			return line, nil
-		}
-	}
-}
 
 // stop kills the child's process group, closes its pipes, ends the reader
 // and waits for the process, once.

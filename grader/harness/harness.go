@@ -61,7 +61,7 @@ func Main() {
 	out.line([]byte(wire.Hello))
 	out.flush()
 	for {
-		line, err := readLine(in)
+		line, err := wire.ReadLine(in)
 		if err != nil {
 			return // the grader closed the stream, or sent a line too long
 		}
@@ -132,24 +132,6 @@ func (a *answers) flushing() (stop func()) {
 	}
 	a.batch <- true
 	return func() { a.batch <- false }
-}
-
-// readLine reads one line of at most wire.MaxLine bytes.
-func readLine(r *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, isPrefix, err := r.ReadLine()
-		if err != nil {
-			return nil, err
-		}
-		line = append(line, chunk...)
-		if len(line) > wire.MaxLine {
-			return nil, fmt.Errorf("line over %d bytes", wire.MaxLine)
-		}
-		if !isPrefix {
-			return line, nil
-		}
-	}
 }
 
 type server struct {

@@ -24,6 +24,7 @@
 package wire
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -45,6 +46,28 @@ const Hello = "ratelab-child/5"
 // MaxLine bounds one line of the protocol, either way: a longer one ends
 // the child.
 const MaxLine = 1 << 20
+
+// ErrLongLine is ReadLine's error for a line longer than MaxLine.
+var ErrLongLine = fmt.Errorf("a line of more than %d bytes", MaxLine)
+
+// ReadLine reads one line of the protocol, without its end; a line longer
+// than MaxLine is ErrLongLine, read no further.
+func ReadLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, isPrefix, err := r.ReadLine()
+		if err != nil {
+			return nil, err
+		}
+		line = append(line, chunk...)
+		if len(line) > MaxLine {
+			return nil, ErrLongLine
+		}
+		if !isPrefix {
+			return line, nil
+		}
+	}
+}
 
 // MaxPanic bounds a panic's message in a Response; the child cuts longer
 // ones (keeping the start) and says so.

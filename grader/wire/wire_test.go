@@ -1,10 +1,12 @@
 package wire
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -167,5 +169,20 @@ func TestSitesSurviveTheWire(t *testing.T) {
 	}
 	if got, _ := ParseAnswer([]byte(`{"digest":"7","allocs":"1","wall_ns":"9"}`)); got.Sites != nil {
 		t.Errorf("an answer without sites read as %+v", got.Sites)
+	}
+}
+
+// ReadLine returns each line whole up to MaxLine bytes, and ErrLongLine for
+// a longer one, which it reads no further.
+func TestReadLine(t *testing.T) {
+	full := strings.Repeat("x", MaxLine)
+	r := bufio.NewReaderSize(strings.NewReader("short\n"+full+"\n"+full+"y\nnext\n"), 4096)
+	for _, want := range []string{"short", full} {
+		if got, err := ReadLine(r); err != nil || string(got) != want {
+			t.Fatalf("ReadLine = %d bytes, %v; want %d bytes", len(got), err, len(want))
+		}
+	}
+	if got, err := ReadLine(r); !errors.Is(err, ErrLongLine) {
+		t.Fatalf("ReadLine of %d bytes = %d bytes, %v; want ErrLongLine", MaxLine+1, len(got), err)
 	}
 }
