@@ -14,6 +14,7 @@ package scaffold
 
 import (
 	"bytes"
+	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -22,6 +23,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"text/template"
 
 	"ratelab/lab/course"
 )
@@ -101,7 +103,11 @@ func New(root string, s Spec) ([]string, error) {
 		}
 		wrote = append(wrote, filepath.ToSlash(e.file))
 	}
-	if err := os.WriteFile(filepath.Join(root, ReplayFile(s.ID)), []byte(s.replayEntry()), 0o644); err != nil {
+	replay, err := s.fill("replay.go.tmpl")
+	if err != nil {
+		return wrote, err
+	}
+	if err := os.WriteFile(filepath.Join(root, ReplayFile(s.ID)), []byte(replay), 0o644); err != nil {
 		return wrote, err
 	}
 	return append(wrote, filepath.ToSlash(ReplayFile(s.ID))), nil
@@ -198,7 +204,10 @@ func (s Spec) addToCatalogue(src string) (string, error) {
 		at = m[1]
 	}
 	at += list
-	entry := fmt.Sprintf("\t{\n\t\tID: %q, Week: %d, Title: %q,\n\t\tSummary: \"TODO(exercise new): one sentence: what the learner builds.\",\n\t},\n", s.ID, s.Week, s.Title)
+	entry, err := s.fill("entry.go.tmpl")
+	if err != nil {
+		return "", err
+	}
 	return src[:at] + entry + src[at:], nil
 }
 
@@ -235,37 +244,34 @@ func (s Spec) addTask(src string) (string, error) {
 	for _, k := range keys {
 		fmt.Fprintf(&b, "\t\t%-*s %s\n", width, k[0], k[1])
 	}
-	task := fmt.Sprintf(`
-// %s is what the %s exercise asks for.
-templ %s() {
-	<p>
-		TODO(exercise new): what to write @taskWhere(%q): its API's rules, one
-		bullet each, and the pitfalls its checks catch.
-	</p>
-}
-`, name, s.ID, name, s.ID)
+	task, err := s.fill("task.templ.tmpl")
+	if err != nil {
+		return "", err
+	}
 	return src[:body] + b.String() + src[end:] + task, nil
 }
 
 // taskName is the name of the lesson's component for s's task.
 func (s Spec) taskName() string { return "task" + strings.ToUpper(s.ID[:1]) + s.ID[1:] }
 
-// replayEntry is s's replay entry, still to write: it says so to the
-// browser, and `labserver exercise check` reports it (ErrNotWritten).
-func (s Spec) replayEntry() string {
-	return fmt.Sprintf(`package replay
+// templates are the text scaffold writes outside the copied folders: the
+// catalogue's entry (entry.go.tmpl), the lesson's task (task.templ.tmpl)
+// and the replay entry (replay.go.tmpl), each filled from a Spec; the
+// test compiles and vets what they make.
+//
+//go:embed template
+var templates embed.FS
 
-import "ratelab/grader/report"
-
-// TODO(exercise new): how the browser replays %[1]s's counterexamples: Build
-// runs a report's calls on the Reference or on Yours, Model on the plain
-// model of the contract. limiters.go and breaker.go hold written ones.
-func init() {
-	register(Exercise{
-		ID:    %[1]q,
-		Build: func(Impls, report.Call) (Instance, error) { return nil, ErrNotWritten },
-		Model: func(report.Call) (Model, error) { return nil, ErrNotWritten },
-	})
-}
-`, s.ID)
+// fill returns the template name filled from s.
+func (s Spec) fill(name string) (string, error) {
+	t, err := template.ParseFS(templates, "template/"+name)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	err = t.Execute(&b, struct {
+		Spec
+		TaskName string
+	}{s, s.taskName()})
+	return b.String(), err
 }
