@@ -80,10 +80,11 @@ func runExerciseNew(args []string) error {
 
 Adds the exercise NAME (its package's name) to the course, as a renamed
 copy of another: its stub, reference, grader suite, adapter and fixtures,
-each Go file marked TODO, so that it builds and grades at once and you
-reshape it with make test green. It also adds its catalogue entry, its
-task in week N's lesson and its replay entry, the last two marked TODO.
-Then run make generate, and labserver exercise check for what is left.
+each Go file marked TODO, so that it builds and grades at once while you
+reshape it. It also adds its catalogue entry, its task in week N's lesson
+and its replay entry, the last two marked TODO. Then run make generate,
+and labserver exercise check for what is left: at first, the replay
+entry (lab/replay/NAME.go), which make test also reports until written.
 
 flags:`)
 		fs.PrintDefaults()

@@ -1,13 +1,15 @@
 // Package scaffold adds a new exercise to the course: `labserver exercise
 // new`. The new exercise starts as a renamed copy of an existing one (its
 // stub, its reference, its grader suite and the grading child's adapter,
-// its fixtures), so that it builds, grades and passes the course's checks
-// from its first minute, and the author reshapes it piece by piece with
-// `make test` green; each copied Go file opens with a TODO line saying
-// so. Outside its own folders it adds one entry to the catalogue
+// its fixtures), so that it builds and grades from its first minute and
+// the author reshapes it piece by piece, graded all along; each copied Go
+// file opens with a TODO line saying so. Outside its own folders it adds
+// one entry to the catalogue
 // (lab/course), its task to its week's lesson (web/page/weekN.templ) and a
 // replay entry still to write (lab/replay/<id>.go), which `labserver
-// exercise check` reports until it is written. `make generate` then writes
+// exercise check`, and so `make test`, reports until it is written (the
+// one piece no copy can give: it drives the lab's own Reference and
+// Yours). `make generate` then writes
 // the rest: the grader's list of suites, the exercise page's API block,
 // the stub's Grading section and the lists of exercises in the docs.
 package scaffold
