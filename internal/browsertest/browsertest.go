@@ -463,9 +463,10 @@ func ScreenshotDir() (string, error) {
 	return shotsDir, shotsErr
 }
 
-// screenshotTo returns the file a screenshot named name of the test t goes
-// to, or "" if pictures are not taken (see ScreenshotDir).
-func screenshotTo(t testing.TB, name string) string {
+// saveScreenshot captures the picture with action as <test>-<name>.png in
+// ScreenshotDir, logs where it went and returns it; it returns "" and
+// captures nothing if pictures are not taken.
+func saveScreenshot(t testing.TB, ctx context.Context, name string, action chromedp.Action[[]byte]) string {
 	t.Helper()
 	dir, err := ScreenshotDir()
 	if err != nil {
@@ -474,16 +475,7 @@ func screenshotTo(t testing.TB, name string) string {
 	if dir == "" {
 		return ""
 	}
-	return filepath.Join(dir, unsafeName.ReplaceAllString(t.Name()+"-"+name, "_")+".png")
-}
-
-// saveScreenshot captures the picture with action into file, unless file
-// is "" (see screenshotTo), and logs where it went.
-func saveScreenshot(t testing.TB, ctx context.Context, file, name string, action chromedp.Action[[]byte]) string {
-	t.Helper()
-	if file == "" {
-		return ""
-	}
+	file := filepath.Join(dir, unsafeName.ReplaceAllString(t.Name()+"-"+name, "_")+".png")
 	png, err := chromedp.Run(ctx, action)
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
@@ -502,14 +494,14 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 // none if pictures are not taken.
 func Screenshot(t testing.TB, ctx context.Context, name string) string {
 	t.Helper()
-	return saveScreenshot(t, ctx, screenshotTo(t, name), name, chromedp.FullScreenshot(100))
+	return saveScreenshot(t, ctx, name, chromedp.FullScreenshot(100))
 }
 
 // ScreenshotViewport is Screenshot of the visible viewport only, e.g. a
 // visualization in motion or the first screen of a phone.
 func ScreenshotViewport(t testing.TB, ctx context.Context, name string) string {
 	t.Helper()
-	return saveScreenshot(t, ctx, screenshotTo(t, name), name, chromedp.CaptureScreenshot())
+	return saveScreenshot(t, ctx, name, chromedp.CaptureScreenshot())
 }
 
 // Phone switches the tab to a phone-sized viewport (390×844 CSS pixels,

@@ -53,7 +53,7 @@ func floods(t *testing.T, f map[string]string, side string) []flood {
 // page's.
 func screenshotMount(t *testing.T, ctx context.Context, m *mountView, name string) {
 	t.Helper()
-	saveScreenshot(t, ctx, screenshotTo(t, name), name, chromedp.Screenshot(chromedp.CSS(m.mount)))
+	saveScreenshot(t, ctx, name, chromedp.Screenshot(chromedp.CSS(m.mount)))
 }
 
 func TestWeek3Gateway(t *testing.T) {

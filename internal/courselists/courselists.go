@@ -3,8 +3,9 @@
 // table of exercises, points and pitfalls, the README's column of each
 // week's exercises, and GitHub Classroom's workflow (its EXERCISES, the
 // reporter's results and runners). `make generate` rewrites them from the
-// catalogue, so adding an exercise adds it to each; their test, and
-// `labserver exercise check`, fail when one is stale.
+// catalogue, so adding an exercise adds it to each; `labserver exercise
+// check` (package coursecheck, whose test runs in make test) fails when one
+// is stale.
 //
 // Each list is a run of lines found by what stands before it, rewritten
 // in place: everything around it is prose written by hand and kept.

@@ -7,18 +7,6 @@ import (
 	"testing"
 )
 
-// TestListsAreCurrent fails when a list of exercises kept outside the
-// catalogue differs from it: make generate rewrites them.
-func TestListsAreCurrent(t *testing.T) {
-	stale, err := Generate(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for f, b := range stale {
-		t.Errorf("%s lists the exercises otherwise than the catalogue: run make generate; it would write:\n%s", f, b)
-	}
-}
-
 // TestListsFollowTheCatalogue checks that a stale list is found and
 // rewritten in place: rows and lines removed or changed come back, and
 // the prose around them is untouched.

@@ -42,9 +42,9 @@ type Spec struct {
 // folder's and a URL's.
 var id = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
 
-// Folders are an exercise's own folders, from the module's root, each
+// ownFolders are an exercise's own folders, from the module's root, each
 // holding <id> in place of the exercise's id.
-var Folders = []string{
+var ownFolders = []string{
 	"exercises/<id>",
 	"solutions/<id>",
 	"grader/suite/<id>",
@@ -52,20 +52,20 @@ var Folders = []string{
 	"grader/testdata/fixtures/<id>",
 }
 
-// Folder returns folder f of Folders for exercise id, as a path from the
+// folder returns folder f of ownFolders for exercise id, as a path from the
 // module's root.
-func Folder(f, id string) string { return filepath.FromSlash(strings.ReplaceAll(f, "<id>", id)) }
+func folder(f, id string) string { return filepath.FromSlash(strings.ReplaceAll(f, "<id>", id)) }
 
-// ReplayFile returns the file of exercise id's replay entry.
-func ReplayFile(id string) string { return filepath.Join("lab", "replay", id+".go") }
+// replayFile returns the file of exercise id's replay entry.
+func replayFile(id string) string { return filepath.Join("lab", "replay", id+".go") }
 
-// LessonFile returns the templ file of week's lesson.
-func LessonFile(week int) string {
+// lessonFile returns the templ file of week's lesson.
+func lessonFile(week int) string {
 	return filepath.Join("web", "page", "week"+strconv.Itoa(week)+".templ")
 }
 
-// CatalogueFile is the course catalogue's source.
-var CatalogueFile = filepath.Join("lab", "course", "course.go")
+// catalogueFile is the course catalogue's source.
+var catalogueFile = filepath.Join("lab", "course", "course.go")
 
 // New adds the exercise s to the module at root and returns the files
 // and folders it wrote, from root. It refuses an id already taken, a week
@@ -76,8 +76,8 @@ func New(root string, s Spec) ([]string, error) {
 		return nil, err
 	}
 	var wrote []string
-	for _, f := range Folders {
-		from, to := Folder(f, s.From), Folder(f, s.ID)
+	for _, f := range ownFolders {
+		from, to := folder(f, s.From), folder(f, s.ID)
 		if err := copyRenamed(filepath.Join(root, from), filepath.Join(root, to), s, !strings.Contains(f, "testdata")); err != nil {
 			return wrote, err
 		}
@@ -87,8 +87,8 @@ func New(root string, s Spec) ([]string, error) {
 		file string
 		edit func(string) (string, error)
 	}{
-		{CatalogueFile, s.addToCatalogue},
-		{LessonFile(s.Week), s.addTask},
+		{catalogueFile, s.addToCatalogue},
+		{lessonFile(s.Week), s.addTask},
 	}
 	for _, e := range edits {
 		p := filepath.Join(root, e.file)
@@ -109,10 +109,10 @@ func New(root string, s Spec) ([]string, error) {
 	if err != nil {
 		return wrote, err
 	}
-	if err := os.WriteFile(filepath.Join(root, ReplayFile(s.ID)), []byte(replay), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, replayFile(s.ID)), []byte(replay), 0o644); err != nil {
 		return wrote, err
 	}
-	return append(wrote, filepath.ToSlash(ReplayFile(s.ID))), nil
+	return append(wrote, filepath.ToSlash(replayFile(s.ID))), nil
 }
 
 // valid says what keeps s from being added to the module at root.
@@ -135,7 +135,7 @@ func (s Spec) valid(root string) error {
 	if _, ok := course.LessonOf(course.Exercise{Week: s.Week}); !ok {
 		return fmt.Errorf("the course has no week %d: add its lesson first (see CONTRIBUTING.md)", s.Week)
 	}
-	for _, p := range append(folders(s.ID), ReplayFile(s.ID)) {
+	for _, p := range append(folders(s.ID), replayFile(s.ID)) {
 		if _, err := os.Stat(filepath.Join(root, p)); !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%s is there already: an exercise %s was begun; remove it or choose another id", filepath.ToSlash(p), s.ID)
 		}
@@ -146,8 +146,8 @@ func (s Spec) valid(root string) error {
 // folders returns exercise id's own folders.
 func folders(id string) []string {
 	var out []string
-	for _, f := range Folders {
-		out = append(out, Folder(f, id))
+	for _, f := range ownFolders {
+		out = append(out, folder(f, id))
 	}
 	return out
 }

@@ -48,7 +48,7 @@ func TestNewRefuses(t *testing.T) {
 // source still parses; the task joins its week's map, aligned, and ends
 // the file.
 func TestNewEditsTheCatalogueAndTheLesson(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join(root, CatalogueFile))
+	src, err := os.ReadFile(filepath.Join(root, catalogueFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestNewEditsTheCatalogueAndTheLesson(t *testing.T) {
 		t.Errorf("the entry is not between week 3's last exercise and week 4's first:\n%s", out)
 	}
 
-	lesson, err := os.ReadFile(filepath.Join(root, LessonFile(3)))
+	lesson, err := os.ReadFile(filepath.Join(root, lessonFile(3)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestNewExerciseJoinsTheCourse(t *testing.T) {
 	run(0, "go", "build", "-o", labserver, "./cmd/labserver")
 	run(0, labserver, "exercise", "new", s.ID, "--week", "1", "--title", s.Title)
 	afterNew := tree(t, dir)
-	own := append(folders(s.ID), CatalogueFile, LessonFile(s.Week), ReplayFile(s.ID))
+	own := append(folders(s.ID), catalogueFile, lessonFile(s.Week), replayFile(s.ID))
 	for _, p := range changed(before, afterNew) {
 		if !slices.ContainsFunc(own, func(o string) bool { return p == o || strings.HasPrefix(p, o+string(filepath.Separator)) }) {
 			t.Errorf("labserver exercise new changed %s, which is not the exercise's", p)
@@ -149,7 +149,7 @@ func TestNewExerciseJoinsTheCourse(t *testing.T) {
 		t.Errorf("exercise check after exercise new and make generate:\n%s\nwant one thing missing, the replay entry", out)
 	}
 	fill := "package replay\n\nfunc init() {\n\tregister(Exercise{ID: \"leakybucket\", Build: buildGCRA, Model: modelGCRA})\n}\n"
-	if err := os.WriteFile(filepath.Join(dir, ReplayFile(s.ID)), []byte(fill), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, replayFile(s.ID)), []byte(fill), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	run(0, "go", "build", "-o", labserver, "./cmd/labserver")
