@@ -1,8 +1,8 @@
+//go:build !oneweek || week4
+
 package main
 
 import (
-	"math"
-
 	"syscall/js"
 
 	"ratelab/lab/adaptive"
@@ -10,6 +10,16 @@ import (
 	"ratelab/lab/gradient2"
 	"ratelab/lab/target"
 )
+
+// Week 4: the governor and Gradient2.
+func init() {
+	parts = append(parts, func(o map[string]any) {
+		o["governor"] = governorAPI()
+		o["newGovernorSim"] = js.FuncOf(newGovernorSim)
+		o["gradient2"] = gradient2API()
+		o["newGradient2Sim"] = js.FuncOf(newGradient2Sim)
+	})
+}
 
 // maxStepWindows is the most windows one governor step runs.
 const maxStepWindows = 64
@@ -77,15 +87,6 @@ func (c config) impl() (adaptive.Impl, string) {
 	default:
 		return adaptive.Impl{}, "impl must be reference or yours, not " + name
 	}
-}
-
-// seed reads the seed: a whole number from 0 to 2^53.
-func (c config) seed() (uint64, string) {
-	s := c.num("seed", 1)
-	if s < 0 || s > 1<<53 || s != math.Trunc(s) {
-		return 0, "seed must be a whole number from 0 to 2^53"
-	}
-	return uint64(s), ""
 }
 
 // adaptiveConfig reads what every adaptive simulation's config has: the

@@ -1,3 +1,5 @@
+//go:build !oneweek || week5
+
 package main
 
 import (
@@ -5,6 +7,14 @@ import (
 
 	"ratelab/lab/breaker"
 )
+
+// Week 5: the failure-driven breaker.
+func init() {
+	parts = append(parts, func(o map[string]any) {
+		o["breaker"] = breakerAPI()
+		o["newBreakerSim"] = js.FuncOf(newBreakerSim)
+	})
+}
 
 // breakerAPI is ratelab.breaker: what JavaScript needs to read a run of the
 // failure-driven breaker (lab/breaker).

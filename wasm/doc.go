@@ -91,23 +91,33 @@
 // Learner code that panics stops its run; info().implStatus then says why
 // ("Yours: not implemented yet" for a stub).
 //
-// The page runs the reference and Yours from two instances of this build:
-// the reference on the main thread, Yours in a Web Worker
-// (web/static/viz/worker.js), so that learner code that never returns
-// cannot freeze the page. The worker makes the runs the page asks for with
-// the constructors above (newSim, fairqueue.newSim, ...), calls their
-// methods with the same arguments, hands typed arrays back transferred,
-// and runs ratelab.replay.run for the exercise page's replays; the page
-// (web/static/viz/remote.js) gives each call a deadline of 1 s of wall time
-// and ends the worker past it. Nothing in this package knows which side it
-// runs on.
+// The page runs the reference and Yours from two builds: the reference on
+// the main thread, Yours in a Web Worker (web/static/viz/worker.js), so
+// that learner code that never returns cannot freeze the page. The worker
+// makes the runs the page asks for with the constructors above (newSim,
+// fairqueue.newSim, ...), calls their methods with the same arguments,
+// hands typed arrays back transferred, and runs ratelab.replay.run for the
+// exercise page's replays; the page (web/static/viz/remote.js) gives each
+// call a deadline of 1 s of wall time and ends the worker past it. Nothing
+// in this package knows which side it runs on.
 //
-// One build serves every page, on purpose: the Go runtime and the packages
-// every build needs are most of it, so a build per week would make the
-// lessons and exercise pages together several times heavier than one
-// build the browser keeps for every page, for a first lesson only a
-// little lighter, and the live loop would link five builds after each
-// save instead of one. Yours' share of it is small, so the reference and
-// Yours apart would save nothing either. make bench prints the build's
-// sizes (raw, gzip and Brotli).
+// # Builds
+//
+// Built without tags, the command has every part: that is lab.wasm, which
+// Yours runs from (and which the live loop rebuilds after each save).
+// Each part (one file per visualization, with its yours_ and noyours_
+// files) is registered by its file's init and carries a build constraint
+// naming the weeks whose lessons show it, e.g.
+//
+//	//go:build !oneweek || week3
+//
+// so that a build with -tags noyours,oneweek,week3 holds week 3's
+// simulations and the reference alone: week-3.wasm, which week 3's lesson
+// draws from (internal/weekbuild builds one per week). A week's build is
+// about half of lab.wasm (the Go runtime and fmt are most of what is
+// left), and no save changes it, so the browser keeps it cached while the
+// learner works; lab.wasm is fetched only when the learner asks for Yours.
+// A new visualization's file needs its week in its constraint;
+// internal/weekbuild's test fails until it has it. make bench prints
+// every build's sizes (raw, gzip and Brotli).
 package main

@@ -1,3 +1,5 @@
+//go:build !oneweek || week3
+
 package main
 
 import (
@@ -5,6 +7,13 @@ import (
 
 	"ratelab/lab/fairqueue"
 )
+
+// Week 3: deficit round robin.
+func init() {
+	parts = append(parts, func(o map[string]any) {
+		o["fairqueue"] = fairqueueAPI()
+	})
+}
 
 // fairqueueAPI is ratelab.fairqueue: week 3's contention at the engine
 // (package lab/fairqueue), one FIFO, round robin and DRR side by side.

@@ -1,3 +1,5 @@
+//go:build !oneweek || week3
+
 package main
 
 import (
@@ -5,6 +7,14 @@ import (
 
 	"ratelab/lab/gateway"
 )
+
+// Week 3: the gateway's policy.
+func init() {
+	parts = append(parts, func(o map[string]any) {
+		o["gateway"] = gatewayAPI()
+		o["newGatewaySim"] = js.FuncOf(newGatewaySim)
+	})
+}
 
 func budgetJS(b gateway.Budget) map[string]any {
 	return map[string]any{"capacity": float64(b.Capacity), "rate": float64(b.RatePerSec)}

@@ -1,3 +1,5 @@
+//go:build !oneweek || week3
+
 package main
 
 import (
@@ -5,6 +7,14 @@ import (
 
 	"ratelab/lab/hierarchy"
 )
+
+// Week 3: nested limits.
+func init() {
+	parts = append(parts, func(o map[string]any) {
+		o["hierarchy"] = hierarchyAPI()
+		o["newHierarchySim"] = js.FuncOf(newHierarchySim)
+	})
+}
 
 // hierarchyAPI is ratelab.hierarchy: what JavaScript needs to read a
 // hierarchy-leak run (lab/hierarchy).

@@ -1,3 +1,5 @@
+//go:build !oneweek
+
 package main
 
 import (
@@ -7,6 +9,13 @@ import (
 	"ratelab/grader/report"
 	"ratelab/lab/replay"
 )
+
+// The exercise pages' replay of a counterexample.
+func init() {
+	parts = append(parts, func(o map[string]any) {
+		o["replay"] = replayAPI()
+	})
+}
 
 // replayAPI is ratelab.replay: {exercises, run}. exercises lists the ids
 // lab/replay can replay; run(exercise, counterexampleJSON) replays a

@@ -1,3 +1,5 @@
+//go:build !oneweek || week5
+
 package main
 
 import (
@@ -7,6 +9,14 @@ import (
 	"ratelab/lab/throttle"
 	refthrottle "ratelab/solutions/throttle"
 )
+
+// Week 5: the operator's console.
+func init() {
+	parts = append(parts, func(o map[string]any) {
+		o["throttle"] = throttleAPI()
+		o["newThrottleSim"] = js.FuncOf(newThrottleSim)
+	})
+}
 
 // stateNames are the breaker's states by number, as act takes them.
 var stateNames = []string{"normal", "degraded", "paused"}

@@ -1,4 +1,4 @@
-//go:build !noyours
+//go:build !noyours && (!oneweek || week1 || week2)
 
 package main
 

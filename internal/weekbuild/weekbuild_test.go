@@ -1,0 +1,104 @@
+package weekbuild
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"ratelab/lab/course"
+)
+
+// simulation is the lab package each visualization draws, by course.Mount's
+// Viz: a week's build must have those of its lesson's mounts and no other.
+var simulation = map[string]string{
+	"limiters":  "ratelab/lab/sim",
+	"hierarchy": "ratelab/lab/hierarchy",
+	"fairqueue": "ratelab/lab/fairqueue",
+	"gateway":   "ratelab/lab/gateway",
+	"governor":  "ratelab/lab/governor",
+	"gradient2": "ratelab/lab/gradient2",
+	"throttle":  "ratelab/lab/throttle",
+	"breaker":   "ratelab/lab/breaker",
+}
+
+// deps lists the packages a build of ./wasm with tags imports.
+func deps(t *testing.T, tags string) []string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", "-tags", tags, "./wasm")
+	cmd.Dir = moduleRoot(t)
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps -tags %q ./wasm: %v", tags, err)
+	}
+	return strings.Fields(string(out))
+}
+
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// Each week's build has its lesson's simulations, none of another week's,
+// not the replays and not the learner's code.
+func TestEachWeekBuildsOnlyItsSimulations(t *testing.T) {
+	for _, w := range course.Weeks() {
+		got := deps(t, Tags(w.Number))
+		var want []string
+		for _, m := range w.Lesson.Mounts {
+			pkg, ok := simulation[m.Viz]
+			if !ok {
+				t.Fatalf("week %d mounts %q, which this test does not know: add its lab package to simulation", w.Number, m.Viz)
+			}
+			want = append(want, pkg)
+		}
+		for _, pkg := range simulation {
+			if has := slices.Contains(got, pkg); has != slices.Contains(want, pkg) {
+				t.Errorf("week %d's build (-tags %s) imports %s: %v, want %v", w.Number, Tags(w.Number), pkg, has, !has)
+			}
+		}
+		for _, pkg := range got {
+			if pkg == "ratelab/lab/replay" || strings.HasPrefix(pkg, "ratelab/exercises/") {
+				t.Errorf("week %d's build imports %s: it draws the reference only", w.Number, pkg)
+			}
+		}
+	}
+	all := deps(t, "")
+	for _, pkg := range simulation {
+		if !slices.Contains(all, pkg) {
+			t.Errorf("lab.wasm's build (no tags) does not import %s", pkg)
+		}
+	}
+}
+
+// Build writes a week's build, and leaves the file it had when a build
+// fails.
+func TestBuild(t *testing.T) {
+	dir := t.TempDir()
+	path, err := Build(context.Background(), moduleRoot(t), dir, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.HasPrefix(string(b), "\x00asm") {
+		t.Fatalf("%s is not WebAssembly (err %v)", path, err)
+	}
+	if filepath.Base(path) != "week-1.wasm" {
+		t.Errorf("Build wrote %s, want week-1.wasm", path)
+	}
+	if _, err := Build(context.Background(), t.TempDir(), dir, 1); err == nil || !strings.Contains(err.Error(), "go build") {
+		t.Errorf("building outside the module: err = %v, want the build's failure", err)
+	}
+	after, err := os.ReadFile(path)
+	if err != nil || string(after) != string(b) {
+		t.Errorf("a failed build changed %s (err %v)", path, err)
+	}
+}
