@@ -28,6 +28,7 @@ import (
 	"ratelab/internal/server"
 	"ratelab/internal/store"
 	"ratelab/internal/watch"
+	"ratelab/internal/weekbuild"
 	"ratelab/web"
 )
 
@@ -180,17 +181,24 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 		}
 	}
 	staticDir := o.staticDir
-	var keepLab func()
+	var keepLab []func()
 	if staticDir == "" && o.liveRoot != "" && cls == nil {
-		// The single-learner lab serves web/static from disk, where
-		// lab.wasm's Brotli copy is written in the background once the
-		// server listens (make run writes only the gzip one): the page
-		// is served at once, compressed better a few seconds later.
+		// The single-learner lab serves web/static from disk, where the
+		// WebAssembly's Brotli copies are written in the background once
+		// the server listens (make run writes only the gzip ones): the
+		// page is served at once, compressed better a few seconds later.
+		// The weeks' builds first: they are what a lesson loads.
 		staticDir = filepath.Join(o.liveRoot, "web", "static")
-		if _, err := os.Stat(filepath.Join(staticDir, "lab.wasm")); err == nil {
-			touch, stop := precompress.Keep(filepath.Join(staticDir, "lab.wasm"), copiesLogger(log))
-			keepLab = touch
-			defer stop()
+		var names []string
+		for _, week := range weekbuild.Weeks() {
+			names = append(names, weekbuild.Name(week))
+		}
+		for _, name := range append(names, "lab.wasm") {
+			if _, err := os.Stat(filepath.Join(staticDir, name)); err == nil {
+				touch, stop := precompress.Keep(filepath.Join(staticDir, name), copiesLogger(log, name))
+				keepLab = append(keepLab, touch)
+				defer stop()
+			}
 		}
 	}
 	static := web.Static(staticDir)
@@ -244,8 +252,8 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 	if cls != nil {
 		fmt.Fprintf(log, "ratelab: class mode: learners sign in at http://%s/class, instructors watch http://%s/class/dashboard\n", at, at)
 	}
-	if keepLab != nil {
-		keepLab()
+	for _, touch := range keepLab {
+		touch()
 	}
 	if ready != nil {
 		ready <- ln.Addr()
@@ -354,7 +362,7 @@ func startLive(ctx context.Context, st *store.Store, root string, static fs.FS, 
 	logger := slog.New(slog.NewTextHandler(log, nil))
 	// Each build's compressed copies are written in the background: the
 	// page gets the build at once (gzip made by the server until then).
-	touch, stopCopies := precompress.Keep(filepath.Join(dir, "lab.wasm"), copiesLogger(log))
+	touch, stopCopies := precompress.Keep(filepath.Join(dir, "lab.wasm"), copiesLogger(log, "lab.wasm"))
 	cfg := live.Config{
 		Hub: hub,
 		Build: func(ctx context.Context) error {
@@ -388,13 +396,13 @@ func startLive(ctx context.Context, st *store.Store, root string, static fs.FS, 
 	return hub, web.Prefer(dir, static), stop, nil
 }
 
-// copiesLogger reports, on log, a compressed copy of lab.wasm that could
-// not be written (the server then makes gzip itself, and offers no
+// copiesLogger reports, on log, a compressed copy of the file name that
+// could not be written (the server then makes gzip itself, and offers no
 // Brotli).
-func copiesLogger(log io.Writer) func([]precompress.Copy, error) {
+func copiesLogger(log io.Writer, name string) func([]precompress.Copy, error) {
 	return func(_ []precompress.Copy, err error) {
 		if err != nil {
-			fmt.Fprintln(log, "ratelab: lab.wasm's compressed copies were not written:", err)
+			fmt.Fprintf(log, "ratelab: %s's compressed copies were not written: %v\n", name, err)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"ratelab/internal/precompress"
+	"ratelab/internal/weekbuild"
 )
 
 // Assets is a static folder built for a test server (ServerOptions.StaticDir).
@@ -24,6 +25,10 @@ type Assets struct {
 	// Precompressed is set when Dir holds lab.wasm.br and lab.wasm.gz
 	// beside lab.wasm, as `make wasm` writes them (internal/precompress).
 	Precompressed bool
+	// Weeks is set when Dir holds each week's build (internal/weekbuild)
+	// and its compressed copies, as `make wasm` writes them: the lessons
+	// draw from those.
+	Weeks bool
 	// Err says why something expected is missing: the toolchain could not
 	// be asked, or ./wasm exists and did not build. Nil when ./wasm simply
 	// does not exist yet.
@@ -33,8 +38,8 @@ type Assets struct {
 // BuildAssets fills dir the way `make wasm` fills web/static: it copies
 // wasm_exec.js from $(go env GOROOT)/lib/wasm and, if the module has a
 // ./wasm package, builds it with GOOS=js GOARCH=wasm into lab.wasm, and
-// writes its compressed copies lab.wasm.br and lab.wasm.gz (Brotli's best
-// quality takes about 10 s of one core).
+// writes its compressed copies lab.wasm.br and lab.wasm.gz; then each
+// week's build (internal/weekbuild) and its copies.
 func BuildAssets(ctx context.Context, dir string) Assets {
 	a := Assets{Dir: dir}
 	root, err := ModuleRoot(ctx)
@@ -90,6 +95,17 @@ func BuildAssets(ctx context.Context, dir string) Assets {
 		return a
 	}
 	a.Precompressed = true
+	for _, week := range weekbuild.Weeks() {
+		path, err := weekbuild.Build(ctx, root, dir, week)
+		if err == nil {
+			_, err = precompress.Write(path)
+		}
+		if err != nil {
+			a.Err = err
+			return a
+		}
+	}
+	a.Weeks = true
 	return a
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
+	"ratelab/internal/weekbuild"
 	"ratelab/lab/course"
 )
 
@@ -26,8 +27,9 @@ var weightLoads = flag.Int("weight.loads", 3, "TestPageWeight: loads of each les
 type pageLoad struct {
 	bytes        int64   // on the wire, headers included: the sum of Network.loadingFinished's encodedDataLength
 	requests     int     // responses that finished loading
-	wasmBytes    int64   // lab.wasm's share of bytes
-	wasmEncoding string  // lab.wasm's Content-Encoding ("" for none)
+	wasm         string  // the one WebAssembly file loaded, as its name under /static/
+	wasmBytes    int64   // its share of bytes
+	wasmEncoding string  // its Content-Encoding ("" for none)
 	firstFrameMs float64 // the performance mark "ratelab:first-frame", from navigation start
 }
 
@@ -42,9 +44,11 @@ type pageLoad struct {
 // median of the others.
 //
 // Times are reported, never asserted. What it asserts: every lesson page
-// draws a first frame, and its lab.wasm comes as Brotli (Chromium accepts
-// br on localhost as on HTTPS; not on plain HTTP to another host), in fewer
-// bytes than gzip at its best compression makes of it.
+// draws a first frame from one WebAssembly file, its week's build
+// (internal/weekbuild), not lab.wasm, which only "Yours" needs; and that
+// file comes as Brotli (Chromium accepts br on localhost as on HTTPS; not
+// on plain HTTP to another host), in fewer bytes than gzip at its best
+// compression makes of it.
 //
 // The other tests of the package run beside it in tabs of their own, so for
 // figures to compare, run it alone:
@@ -57,15 +61,9 @@ func TestPageWeight(t *testing.T) {
 	t.Parallel()
 	RequireChromium(t) // TestMain builds lab.wasm only when a browser is there
 	requireWasm(t)
-	raw, err := os.ReadFile(filepath.Join(assets.Dir, "lab.wasm"))
-	if err != nil {
-		t.Fatal(err)
+	if !assets.Weeks {
+		t.Fatal("BuildAssets built no week's WebAssembly")
 	}
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	zw.Write(raw)
-	zw.Close()
-
 	type row struct {
 		slug  string
 		loads []pageLoad
@@ -74,17 +72,29 @@ func TestPageWeight(t *testing.T) {
 	for _, w := range course.Weeks() {
 		slug := w.Lesson.Slug
 		r := row{slug: slug}
+		want := weekbuild.Name(w.Number)
+		raw, err := os.ReadFile(filepath.Join(assets.Dir, want))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+		zw.Write(raw)
+		zw.Close()
 		t.Run(slug, func(t *testing.T) {
 			s := StartServer(t, ServerOptions{StaticDir: assets.Dir})
 			for i := range *weightLoads {
 				t.Run(fmt.Sprint("load", i+1), func(t *testing.T) {
 					l := loadPage(t, s, "/lessons/"+slug)
 					r.loads = append(r.loads, l)
+					if l.wasm != want {
+						t.Fatalf("the page loaded %s, want its week's build %s", l.wasm, want)
+					}
 					if l.wasmEncoding != "br" {
-						t.Errorf("lab.wasm came with Content-Encoding %q, want br (Chromium accepts it)", l.wasmEncoding)
+						t.Errorf("%s came with Content-Encoding %q, want br (Chromium accepts it)", want, l.wasmEncoding)
 					}
 					if l.wasmBytes >= int64(gz.Len()) {
-						t.Errorf("lab.wasm: %d bytes on the wire, headers included; want fewer than gzip's best, %d", l.wasmBytes, gz.Len())
+						t.Errorf("%s: %d bytes on the wire, headers included; want fewer than gzip's best, %d", want, l.wasmBytes, gz.Len())
 					}
 				})
 			}
@@ -93,8 +103,7 @@ func TestPageWeight(t *testing.T) {
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "lab.wasm: %d bytes, %d gzipped at best compression\n", len(raw), gz.Len())
-	fmt.Fprintf(&b, "%-8s %10s %9s %10s %-4s %13s %15s\n", "page", "bytes", "requests", "lab.wasm", "enc", "frame cold ms", "frame warm ms")
+	fmt.Fprintf(&b, "%-8s %10s %9s %-12s %10s %-4s %13s %15s\n", "page", "bytes", "requests", "wasm", "its bytes", "enc", "frame cold ms", "frame warm ms")
 	for _, r := range rows {
 		if len(r.loads) == 0 {
 			continue
@@ -107,8 +116,8 @@ func TestPageWeight(t *testing.T) {
 		for i, l := range warm {
 			frames[i] = l.firstFrameMs
 		}
-		fmt.Fprintf(&b, "%-8s %10d %9d %10d %-4s %13.0f %15.0f\n",
-			r.slug, first.bytes, first.requests, first.wasmBytes, first.wasmEncoding, first.firstFrameMs, median(frames))
+		fmt.Fprintf(&b, "%-8s %10d %9d %-12s %10d %-4s %13.0f %15.0f\n",
+			r.slug, first.bytes, first.requests, first.wasm, first.wasmBytes, first.wasmEncoding, first.firstFrameMs, median(frames))
 	}
 	t.Logf("first load of each lesson page (%d loads a page):\n%s", *weightLoads, b.String())
 }
@@ -167,13 +176,15 @@ func loadPage(t testing.TB, s *Server, path string) pageLoad {
 	for id, n := range finished {
 		l.bytes += int64(n)
 		l.requests++
-		if strings.HasSuffix(strings.SplitN(urls[id], "?", 2)[0], "/static/lab.wasm") {
-			l.wasmBytes += int64(n)
-			l.wasmEncoding = encoding[id]
+		if name, ok := strings.CutPrefix(strings.SplitN(urls[id], "?", 2)[0], s.URL+"/static/"); ok && strings.HasSuffix(name, ".wasm") {
+			if l.wasm != "" {
+				t.Fatalf("%s: two WebAssembly files loaded, %s and %s", path, l.wasm, name)
+			}
+			l.wasm, l.wasmBytes, l.wasmEncoding = name, int64(n), encoding[id]
 		}
 	}
-	if l.wasmBytes == 0 {
-		t.Fatalf("%s: no lab.wasm among the %d responses", path, l.requests)
+	if l.wasm == "" {
+		t.Fatalf("%s: no WebAssembly among the %d responses", path, l.requests)
 	}
 	return l
 }

@@ -3,6 +3,7 @@ package page
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -208,9 +209,36 @@ func TestLessonLoadsVisualizationOnlyWhenBuilt(t *testing.T) {
 		t.Error("no fallback line inside the mount point for the script to replace")
 	}
 
-	doc = render(t, LessonPage(w, assetsWithout("lab.wasm")))
+	doc = render(t, LessonPage(w, assetsWithout("lab.wasm", "week-1.wasm")))
 	if doc.Find("script").Length() != 0 || byTestID(doc, "viz-missing").Length() != 1 {
-		t.Error("without lab.wasm the page still loads the visualization, or does not say it is missing")
+		t.Error("without lab.wasm and week-1.wasm the page still loads the visualization, or does not say it is missing")
+	}
+}
+
+// Each lesson's visualizations draw from its week's build, or from
+// lab.wasm on a server that has no such build.
+func TestLessonDrawsFromItsWeeksBuild(t *testing.T) {
+	for _, w := range course.Weeks() {
+		week := fmt.Sprintf("week-%d.wasm", w.Number)
+		for _, c := range []struct {
+			a    Assets
+			want string
+		}{
+			{assetsWithout(), "/static/" + week},
+			{assetsWithout("lab.wasm"), "/static/" + week},
+			{assetsWithout(week), "/static/lab.wasm"},
+		} {
+			doc := render(t, LessonPage(w, c.a))
+			mounts := doc.Find("[data-viz]")
+			if mounts.Length() == 0 {
+				t.Fatalf("%s: no visualization mounted", w.Lesson.Slug)
+			}
+			mounts.Each(func(_ int, m *goquery.Selection) {
+				if got := m.AttrOr("data-wasm", ""); got != c.want {
+					t.Errorf("%s: %s's data-wasm = %q, want %q", w.Lesson.Slug, m.AttrOr("data-viz", ""), got, c.want)
+				}
+			})
+		}
 	}
 }
 
@@ -452,7 +480,7 @@ func TestFailingStep(t *testing.T) {
 }
 
 // A class lesson says where the learner's build of Yours is only when its
-// visualizations run (lab.wasm built): the line is kept up to date by
+// visualizations run (its week's build or lab.wasm there): the line is kept up to date by
 // classyours.js, which loads with them; without them it would say
 // "asking…" for ever.
 func TestClassYoursStateOnlyWithTheVisualizations(t *testing.T) {
@@ -463,7 +491,8 @@ func TestClassYoursStateOnlyWithTheVisualizations(t *testing.T) {
 		want   bool
 	}{
 		{"lab.wasm built", assetsWithout().WithClassYours("/class/api/yours"), true},
-		{"no lab.wasm", assetsWithout("lab.wasm").WithClassYours("/class/api/yours"), false},
+		{"the week's build only", assetsWithout("lab.wasm").WithClassYours("/class/api/yours"), true},
+		{"no WebAssembly", assetsWithout("lab.wasm", "week-1.wasm").WithClassYours("/class/api/yours"), false},
 		{"not class mode", assetsWithout(), false},
 	} {
 		doc := render(t, LessonPage(w, c.assets))

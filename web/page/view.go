@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"ratelab/grader/report"
+	"ratelab/internal/weekbuild"
 	"ratelab/lab/course"
 )
 
@@ -18,6 +19,7 @@ import (
 type Assets struct {
 	files    map[string]bool // names under /static/ that exist
 	yoursAPI string          // class mode: the learner's build of Yours (see WithClassYours)
+	week     int             // the lesson's week (see ofWeek); 0 on other pages
 }
 
 // Static files whose presence changes the pages, as names under /static/.
@@ -34,10 +36,14 @@ func vizJS(viz string) string  { return "viz/" + viz + ".js" }
 func vizCSS(viz string) string { return "viz/" + viz + ".css" }
 
 // OptionalAssets returns the static files, as names under /static/, whose
-// presence changes the pages: Go's wasm_exec.js, lab.wasm, and the script
-// and the stylesheet of every visualization a lesson of the course mounts.
+// presence changes the pages: Go's wasm_exec.js, lab.wasm, each week's
+// build (internal/weekbuild), and the script and the stylesheet of every
+// visualization a lesson of the course mounts.
 func OptionalAssets() []string {
 	names := []string{wasmExecJS, labWasm}
+	for _, week := range weekbuild.Weeks() {
+		names = append(names, weekbuild.Name(week))
+	}
 	for _, viz := range vizNames(allMounts()) {
 		names = append(names, vizJS(viz), vizCSS(viz))
 	}
@@ -76,10 +82,32 @@ func vizNames(mounts []course.Mount) []string {
 	return names
 }
 
+// ofWeek returns the Assets of week's lesson page: its visualizations draw
+// the reference from the week's own build (see wasm).
+func (a Assets) ofWeek(week int) Assets {
+	a.week = week
+	return a
+}
+
+// wasm returns the path of the build the page's visualizations draw the
+// reference from: the week's own build (internal/weekbuild, half the size
+// of lab.wasm, and never rebuilt by a save) when the server has it, else
+// lab.wasm; "" when there is neither. "Yours" always runs from lab.wasm, or
+// from the learner's build in class mode (web/static/viz/remote.js).
+func (a Assets) wasm() string {
+	if a.week > 0 && a.files[weekbuild.Name(a.week)] {
+		return "/static/" + weekbuild.Name(a.week)
+	}
+	if a.files[labWasm] {
+		return "/static/" + labWasm
+	}
+	return ""
+}
+
 // vizReadyFor reports whether the visualization viz can run: its script,
-// Go's wasm_exec.js and the compiled lab.wasm are all there.
+// Go's wasm_exec.js and a build to draw it from (wasm) are all there.
 func (a Assets) vizReadyFor(viz string) bool {
-	return a.files[vizJS(viz)] && a.files[wasmExecJS] && a.files[labWasm]
+	return a.files[vizJS(viz)] && a.files[wasmExecJS] && a.wasm() != ""
 }
 
 // vizScripts returns the scripts, as paths, that a page with these mounts

@@ -43,22 +43,25 @@ function loadScript(src) {
 
 /**
  * loadWasm returns the promise of the ratelab API, whichever visualization
- * asks first: lab.wasm is fetched and started once, from the URLs of that
- * first call, and Yours will run in a worker from the same URLs. The API's
- * constructors make Yours' runs in the worker (remote.js's withYours).
+ * asks first: the build at wasmURL is fetched and started once, from the
+ * URLs of that first call, and Yours will run in a worker from yoursURL
+ * (lab.wasm; wasmURL is often a week's build, the reference alone). The
+ * API's constructors make Yours' runs in the worker (remote.js's
+ * withYours).
  * @param {string} wasmURL
  * @param {string} execURL wasm_exec.js, loaded only if `Go` is not defined
+ * @param {string} [yoursURL] the build Yours runs from; wasmURL if not given
  * @returns {Promise<lab.API>}
  */
-export function loadWasm(wasmURL, execURL) {
+export function loadWasm(wasmURL, execURL, yoursURL = wasmURL) {
   if (loading) return loading;
-  firstURLs = { wasm: wasmURL, exec: execURL };
-  defaultBuild(wasmURL, execURL);
+  firstURLs = { wasm: wasmURL, exec: execURL, yours: yoursURL };
+  defaultBuild(yoursURL, execURL);
   loading = (globalThis.ratelab ? Promise.resolve(globalThis.ratelab) : startWasm(wasmURL, execURL)).then(withYours);
   return loading;
 }
 
-/** @type {{wasm: string, exec: string} | null} the URLs the page's lab.wasm came from */
+/** @type {{wasm: string, exec: string, yours: string} | null} the URLs the page's builds came from */
 let firstURLs = null;
 
 /**
@@ -90,11 +93,17 @@ async function startWasm(wasmURL, execURL) {
 
 // A new "Yours" build (web/static/live.js dispatches ratelab:yours when the
 // server has rebuilt lab.wasm after a save): remote.js starts Yours' worker
-// on it; here it starts beside the running one, every visualization makes
-// its next run with it, and one showing "Yours" restarts at once. Runs of
-// the reference go on undisturbed.
+// on it, and a visualization showing "Yours" restarts at once. When the
+// page draws the reference from a week's build, which no save changes,
+// that is all; when it draws it from lab.wasm, the new build starts beside
+// the running one too and every visualization makes its next run with it.
+// Runs of the reference go on undisturbed.
 document.addEventListener("ratelab:yours", (ev) => {
   if (!firstURLs || !loading) return; // no visualization on this page
+  if (firstURLs.wasm !== firstURLs.yours) {
+    loading.then((api) => { for (const viz of every) viz.swap(api); }, () => {});
+    return;
+  }
   const detail = /** @type {CustomEvent<{version?: number}>} */ (ev).detail || {};
   const url = firstURLs.wasm + (firstURLs.wasm.includes("?") ? "&" : "?") + "v=" + String(detail.version ?? Date.now());
   loading = startWasm(url, firstURLs.exec).then(withYours);
@@ -834,7 +843,8 @@ export function register(kind, VizClass) {
     every.add(viz);
     const wasm = root.getAttribute("data-wasm") || "/static/lab.wasm";
     const exec = root.getAttribute("data-wasm-exec") || "/static/wasm_exec.js";
-    loadWasm(wasm, exec).then((api) => viz.start(api), (err) => viz.fail(err));
+    const yours = root.getAttribute("data-yours-wasm") || "/static/lab.wasm";
+    loadWasm(wasm, exec, yours).then((api) => viz.start(api), (err) => viz.fail(err));
     return viz;
   }
 

@@ -12,7 +12,8 @@
 // happened.
 //
 // Attributes of the mount element, all optional:
-//   data-wasm       URL of lab.wasm (default /static/lab.wasm)
+//   data-wasm       URL of the build the reference runs from: the week's (default /static/lab.wasm)
+//   data-yours-wasm URL of the build Yours runs from (default /static/lab.wasm)
 //   data-wasm-exec  URL of wasm_exec.js (default /static/wasm_exec.js)
 //
 // A native ES module, no build step.

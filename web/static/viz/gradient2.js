@@ -9,7 +9,8 @@
 // arrivals and the limit; this file only shows them.
 //
 // Attributes of the mount element, all optional:
-//   data-wasm       URL of lab.wasm (default /static/lab.wasm)
+//   data-wasm       URL of the build the reference runs from: the week's (default /static/lab.wasm)
+//   data-yours-wasm URL of the build Yours runs from (default /static/lab.wasm)
 //   data-wasm-exec  URL of wasm_exec.js, loaded only if `Go` is not defined
 //                   (default /static/wasm_exec.js)
 //   data-seed       seed of the arrivals and service times (default 1)
