@@ -32,7 +32,8 @@ func TestControlsWaitForTheLab(t *testing.T) {
 	errs := Console(ctx)
 	s := StartServer(t, ServerOptions{StaticDir: assets.Dir})
 
-	// Hold every request for lab.wasm until the test lets it go.
+	// Hold every request for WebAssembly (the page's, week-2.wasm) until
+	// the test lets it go.
 	var (
 		mu     sync.Mutex
 		held   []fetch.RequestID
@@ -42,7 +43,7 @@ func TestControlsWaitForTheLab(t *testing.T) {
 		_, err := chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
 		return err
 	}
-	interceptWasm(t, ctx, func(id fetch.RequestID) {
+	interceptWasm(t, ctx, "*.wasm*", func(id fetch.RequestID) {
 		mu.Lock()
 		hold := holdOn
 		if hold {
@@ -67,7 +68,7 @@ func TestControlsWaitForTheLab(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("no request for lab.wasm was held: the test would prove nothing")
+			t.Fatal("no request for WebAssembly was held: the test would prove nothing")
 		}
 		time.Sleep(20 * time.Millisecond) // polling, with a deadline
 	}
@@ -143,7 +144,8 @@ func TestStatusNamesTheShownLanesOnly(t *testing.T) {
 }
 
 // A run of Yours that stops (here its worker cannot load the build: the
-// test fails the worker's request for lab.wasm) says so everywhere: the
+// test fails the worker's requests for lab.wasm; the page's reference
+// comes from week-3.wasm) says so everywhere: the
 // status, the error line, the dot ("stopped", not "live"), and Pause is
 // disabled, there being no run to pause; back on the reference, the run
 // goes on and Pause works again. On the week 3 policy visualization,
@@ -154,25 +156,15 @@ func TestStoppedYoursStopsItsControls(t *testing.T) {
 	requireWasm(t)
 	s := StartServer(t, ServerOptions{StaticDir: assets.Dir})
 
-	// The page's lab.wasm loads; every later request (the worker's) fails.
+	// Every request for lab.wasm (the worker's) fails.
 	var (
 		mu     sync.Mutex
-		passed int
 		failed int
 	)
-	interceptWasm(t, ctx, func(id fetch.RequestID) {
+	interceptWasm(t, ctx, "*/static/lab.wasm*", func(id fetch.RequestID) {
 		mu.Lock()
-		first := passed == 0
-		if first {
-			passed++
-		} else {
-			failed++
-		}
+		failed++
 		mu.Unlock()
-		if first {
-			chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
-			return
-		}
 		chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: id, ErrorReason: network.ErrorReasonConnectionRefused})
 	})
 	m := openWeek3(t, ctx, s, "viz-policy")
@@ -198,10 +190,11 @@ func TestStoppedYoursStopsItsControls(t *testing.T) {
 	m.waitUnaided("Pause to pause the reference", `f["viz-ready"] === "paused"`)
 }
 
-// interceptWasm pauses the tab's every request for lab.wasm and hands each
+// interceptWasm pauses the tab's every request whose URL matches pattern
+// (Fetch.enable's wildcards, e.g. "*.wasm*") and hands each
 // to paused, in a goroutine of its own (a command sent from chromedp's
 // listener would wait on itself): paused continues, fails or keeps it.
-func interceptWasm(t *testing.T, ctx context.Context, paused func(fetch.RequestID)) {
+func interceptWasm(t *testing.T, ctx context.Context, pattern string, paused func(fetch.RequestID)) {
 	t.Helper()
 	if err := chromedp.Listen(ctx, func(ev any) {
 		if e, ok := ev.(*fetch.EventRequestPaused); ok {
@@ -210,7 +203,7 @@ func interceptWasm(t *testing.T, ctx context.Context, paused func(fetch.RequestI
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*lab.wasm*"}}}); err != nil {
+	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: pattern}}}); err != nil {
 		t.Fatal(err)
 	}
 }

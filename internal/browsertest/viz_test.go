@@ -755,7 +755,7 @@ func frameRate(t *testing.T, ctx context.Context) (fps, busyMs float64) {
 
 // Page load to first frame, and frames per second while the visualization
 // runs: measured and logged, never asserted (wall time). What it asserts:
-// lab.wasm comes compressed, and the page animates: after the first frame,
+// the week's build (week-N.wasm) comes compressed, and the page animates: after the first frame,
 // more frames come (three, however long they take). The other tests of the
 // package run beside it in tabs of their own, so the figures are those of
 // a busy browser: for figures to compare, run it alone (go test -run
@@ -776,7 +776,7 @@ func TestVizFirstFrameAndFrameRate(t *testing.T) {
 			v := openViz(t, ctx, s, l.slug, l.preset)
 			m, err := chromedp.Run(ctx, chromedp.Poll[map[string]float64](`(() => {
 				const st = window.__vizProbe, nav = performance.getEntriesByType("navigation")[0];
-				const w = performance.getEntriesByType("resource").find(e => e.name.endsWith("/static/lab.wasm"));
+				const w = performance.getEntriesByType("resource").find(e => e.name.endsWith("/static/" + `+strconv.Quote(l.slug+".wasm")+`));
 				if (!st || st.ready === null || !nav || nav.loadEventEnd === 0 || !w) return null;
 				return {ready: st.ready, dcl: nav.domContentLoadedEventEnd, load: nav.loadEventEnd,
 					wasmStart: w.startTime, wasmEnd: w.responseEnd, wasmEncoded: w.encodedBodySize, wasmDecoded: w.decodedBodySize};
@@ -784,12 +784,12 @@ func TestVizFirstFrameAndFrameRate(t *testing.T) {
 			if err != nil {
 				t.Fatalf("reading the probe: %v", err)
 			}
-			t.Logf("%s: first frame %.0f ms after navigation start (DOMContentLoaded %.0f ms, load %.0f ms; lab.wasm fetched %.0f–%.0f ms, %.0f bytes on the wire, %.0f decoded)",
+			t.Logf("%s: first frame %.0f ms after navigation start (DOMContentLoaded %.0f ms, load %.0f ms; its wasm fetched %.0f–%.0f ms, %.0f bytes on the wire, %.0f decoded)",
 				l.slug, m["ready"], m["dcl"], m["load"], m["wasmStart"], m["wasmEnd"], m["wasmEncoded"], m["wasmDecoded"])
 			// Figures are logged, never asserted on; what must hold is that
 			// the wasm came compressed and that the page animates at all.
 			if m["wasmEncoded"] <= 0 || m["wasmEncoded"] >= m["wasmDecoded"] {
-				t.Errorf("lab.wasm: %.0f bytes on the wire for %.0f decoded: want it compressed", m["wasmEncoded"], m["wasmDecoded"])
+				t.Errorf("%s.wasm: %.0f bytes on the wire for %.0f decoded: want it compressed", l.slug, m["wasmEncoded"], m["wasmDecoded"])
 			}
 			// The page animates: frames keep coming after the first.
 			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`(() => {

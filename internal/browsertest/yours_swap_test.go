@@ -1,37 +1,75 @@
 package browsertest
 
 import (
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
-// A new "Yours" build (live.js dispatches ratelab:yours after a save) is
-// fetched beside the running lab.wasm and takes over: a visualization
+// A new "Yours" build (live.js dispatches ratelab:yours after a save) takes
+// over Yours: the worker fetches it (lab.wasm?v=N) and a visualization
 // showing "Yours" restarts on it at once, without a reload of the page.
+// The reference goes on from the week's build the page started with,
+// which no save changes: nothing fetches it again.
 func TestNewYoursBuildIsSwappedIn(t *testing.T) {
 	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{})
 	requireWasm(t)
 	errs := Console(ctx)
-	s := StartServer(t, ServerOptions{StaticDir: assets.Dir}) // the lab.wasm TestMain built, not web/static's (absent before make wasm)
+	var (
+		mu   sync.Mutex
+		urls []string
+	)
+	if err := chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*network.EventRequestWillBeSent); ok {
+			mu.Lock()
+			urls = append(urls, e.Request.URL)
+			mu.Unlock()
+		}
+	}); err != nil {
+		t.Fatalf("listening to the network: %v", err)
+	}
+	fetched := func(part string) int {
+		mu.Lock()
+		defer mu.Unlock()
+		n := 0
+		for _, u := range urls {
+			if strings.Contains(u, part) {
+				n++
+			}
+		}
+		return n
+	}
+	s := StartServer(t, ServerOptions{StaticDir: assets.Dir}) // the builds TestMain made, not web/static's (absent before make wasm)
 	v := openViz(t, ctx, s, "week-2", "edge-attack")
 	v.set("impl", "yours")
 	v.waitFor("Yours", `f["impl-status"].startsWith("Yours")`)
 	Eval[bool](t, ctx, `(window.rlBefore = globalThis.ratelab, window.rlPage = performance.timeOrigin, true)`)
 	Eval[bool](t, ctx, `(document.dispatchEvent(new CustomEvent("ratelab:yours", {detail: {version: 7}})), true)`)
-	started := `performance.getEntriesByType("resource").some((e) => e.name.includes("lab.wasm?v=7")) && globalThis.ratelab !== window.rlBefore`
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](started, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(vizTimeout))); err != nil {
-		t.Fatalf("waiting for the new build to be fetched and started: %v", err)
+	for deadline := time.Now().Add(vizTimeout); fetched("/static/lab.wasm?v=7") == 0; {
+		if time.Now().After(deadline) {
+			mu.Lock()
+			t.Fatalf("the new build of Yours was not fetched within %v; requests: %q", vizTimeout, urls)
+		}
+		time.Sleep(20 * time.Millisecond) // polling the event log, not timing anything
 	}
 	// Restarted on the new build, still "Yours", on the same page.
 	v.waitFor("Yours after the swap", `f["impl-status"].startsWith("Yours")`)
 	if same := Eval[bool](t, ctx, `performance.timeOrigin === window.rlPage`); !same {
 		t.Error("the page was reloaded; the build should be swapped in place")
 	}
+	if same := Eval[bool](t, ctx, `globalThis.ratelab === window.rlBefore`); !same {
+		t.Error("the page's own lab was restarted: the reference runs from the week's build, which a new Yours does not change")
+	}
+	if n := fetched("/static/week-2.wasm"); n != 1 {
+		t.Errorf("week-2.wasm fetched %d times, want once", n)
+	}
 	v.set("impl", "reference")
-	v.waitFor("Reference on the new build", `f["impl-status"] === "Reference"`)
+	v.waitFor("Reference after the swap", `f["impl-status"] === "Reference"`)
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors: %q", e)
 	}
