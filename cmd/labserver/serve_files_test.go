@@ -60,9 +60,10 @@ func TestServeFilesAPIOnlyWithTheLiveLoop(t *testing.T) {
 }
 
 // The single-learner lab serves web/static from the checkout, and writes
-// lab.wasm's compressed copies there once it listens (make run writes
-// only the gzip one): a browser that accepts Brotli gets the Brotli copy
-// as soon as it is written, without the server being rebuilt.
+// the WebAssembly's compressed copies there once it listens (make run
+// writes only the gzip ones): a browser that accepts Brotli gets the
+// Brotli copy of lab.wasm and of a week's build as soon as it is written,
+// without the server being rebuilt.
 func TestServeWritesLabWasmsBrotliCopyInTheBackground(t *testing.T) {
 	root := t.TempDir()
 	static := filepath.Join(root, "web", "static")
@@ -72,8 +73,11 @@ func TestServeWritesLabWasmsBrotliCopyInTheBackground(t *testing.T) {
 		}
 	}
 	wasm := []byte(strings.Repeat("(func $tryAcquire (param i64 i64) (result i32))\n", 20000))
-	if err := os.WriteFile(filepath.Join(static, "lab.wasm"), wasm, 0o644); err != nil {
-		t.Fatal(err)
+	names := []string{"lab.wasm", "week-1.wasm"}
+	for _, name := range names {
+		if err := os.WriteFile(filepath.Join(static, name), wasm, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan net.Addr, 1)
@@ -94,30 +98,32 @@ func TestServeWritesLabWasmsBrotliCopyInTheBackground(t *testing.T) {
 	case err := <-done:
 		t.Fatalf("serve returned before serving: %v", err)
 	}
-	// Wait for the copy: the deadline is only a safety net.
+	// Wait for the copies: the deadline is only a safety net.
 	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		req, _ := http.NewRequest("GET", "http://"+addr.String()+"/static/lab.wasm", nil)
-		req.Header.Set("Accept-Encoding", "br, gzip")
-		resp, err := http.DefaultTransport.RoundTrip(req)
-		if err != nil {
-			t.Fatal(err)
+	for _, name := range names {
+		for {
+			req, _ := http.NewRequest("GET", "http://"+addr.String()+"/static/"+name, nil)
+			req.Header.Set("Accept-Encoding", "br, gzip")
+			resp, err := http.DefaultTransport.RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			enc := resp.Header.Get("Content-Encoding")
+			if enc != "br" && enc != "gzip" || len(body) >= len(wasm) {
+				t.Fatalf("GET %s: %s-encoded, %d bytes of %d; want it compressed", name, enc, len(body), len(wasm))
+			}
+			if enc == "br" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the Brotli copy of %s was never served", name)
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		enc := resp.Header.Get("Content-Encoding")
-		if enc != "br" && enc != "gzip" || len(body) >= len(wasm) {
-			t.Fatalf("GET lab.wasm: %s-encoded, %d bytes of %d; want it compressed", enc, len(body), len(wasm))
+		if _, err := os.Stat(filepath.Join(static, name+".br")); err != nil {
+			t.Errorf("no %s.br beside %s: %v", name, name, err)
 		}
-		if enc == "br" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the Brotli copy was never served")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if _, err := os.Stat(filepath.Join(static, "lab.wasm.br")); err != nil {
-		t.Errorf("no lab.wasm.br beside lab.wasm: %v", err)
 	}
 }

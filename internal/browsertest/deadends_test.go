@@ -43,7 +43,8 @@ func TestControlsWaitForTheLab(t *testing.T) {
 		_, err := chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
 		return err
 	}
-	interceptWasm(t, ctx, "*.wasm*", func(id fetch.RequestID) {
+	interceptWasm(t, ctx, "*.wasm*", func(e *fetch.EventRequestPaused) {
+		id := e.RequestID
 		mu.Lock()
 		hold := holdOn
 		if hold {
@@ -161,11 +162,11 @@ func TestStoppedYoursStopsItsControls(t *testing.T) {
 		mu     sync.Mutex
 		failed int
 	)
-	interceptWasm(t, ctx, "*/static/lab.wasm*", func(id fetch.RequestID) {
+	interceptWasm(t, ctx, "*/static/lab.wasm*", func(e *fetch.EventRequestPaused) {
 		mu.Lock()
 		failed++
 		mu.Unlock()
-		chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: id, ErrorReason: network.ErrorReasonConnectionRefused})
+		chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: e.RequestID, ErrorReason: network.ErrorReasonConnectionRefused})
 	})
 	m := openWeek3(t, ctx, s, "viz-policy")
 	m.set("impl", "yours")
@@ -191,14 +192,15 @@ func TestStoppedYoursStopsItsControls(t *testing.T) {
 }
 
 // interceptWasm pauses the tab's every request whose URL matches pattern
-// (Fetch.enable's wildcards, e.g. "*.wasm*") and hands each
-// to paused, in a goroutine of its own (a command sent from chromedp's
-// listener would wait on itself): paused continues, fails or keeps it.
-func interceptWasm(t *testing.T, ctx context.Context, pattern string, paused func(fetch.RequestID)) {
+// (Fetch.enable's wildcards, e.g. "*.wasm*"), the worker's too, and hands
+// each to paused, in a goroutine of its own (a command sent from
+// chromedp's listener would wait on itself): paused continues, fails or
+// keeps it.
+func interceptWasm(t *testing.T, ctx context.Context, pattern string, paused func(*fetch.EventRequestPaused)) {
 	t.Helper()
 	if err := chromedp.Listen(ctx, func(ev any) {
 		if e, ok := ev.(*fetch.EventRequestPaused); ok {
-			go paused(e.RequestID)
+			go paused(e)
 		}
 	}); err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 )
 
@@ -24,15 +24,14 @@ func TestNewYoursBuildIsSwappedIn(t *testing.T) {
 		mu   sync.Mutex
 		urls []string
 	)
-	if err := chromedp.Listen(ctx, func(ev any) {
-		if e, ok := ev.(*network.EventRequestWillBeSent); ok {
-			mu.Lock()
-			urls = append(urls, e.Request.URL)
-			mu.Unlock()
-		}
-	}); err != nil {
-		t.Fatalf("listening to the network: %v", err)
-	}
+	// The worker's requests reach the Fetch domain, not the page's Network
+	// events: every request for WebAssembly goes through it, noted.
+	interceptWasm(t, ctx, "*.wasm*", func(e *fetch.EventRequestPaused) {
+		mu.Lock()
+		urls = append(urls, e.Request.URL)
+		mu.Unlock()
+		chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID})
+	})
 	fetched := func(part string) int {
 		mu.Lock()
 		defer mu.Unlock()

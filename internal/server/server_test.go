@@ -23,6 +23,7 @@ import (
 	"ratelab/grader/report"
 	"ratelab/internal/server"
 	"ratelab/internal/store"
+	"ratelab/internal/weekbuild"
 	"ratelab/web"
 )
 
@@ -112,7 +113,11 @@ func testID(d *goquery.Document, id string) string {
 // `make wasm` leaves in web/static (embedded too when built before the
 // test), so that tests of the "not built" state hold either way.
 func committedStatic() fs.FS {
-	return hideFiles{web.Static(""), map[string]bool{"lab.wasm": true, "wasm_exec.js": true}}
+	hidden := map[string]bool{"lab.wasm": true, "wasm_exec.js": true}
+	for _, week := range weekbuild.Weeks() {
+		hidden[weekbuild.Name(week)] = true
+	}
+	return hideFiles{web.Static(""), hidden}
 }
 
 type hideFiles struct {
