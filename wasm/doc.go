@@ -114,7 +114,7 @@
 // so that a build with -tags noyours,oneweek,week3 holds week 3's
 // simulations and the reference alone: week-3.wasm, which week 3's lesson
 // draws from (internal/weekbuild builds one per week). A week's build is
-// about half of lab.wasm (the Go runtime and fmt are most of what is
+// much smaller than lab.wasm (the Go runtime and fmt are most of what is
 // left), and no save changes it, so the browser keeps it cached while the
 // learner works; lab.wasm is fetched only when the learner asks for Yours.
 // A new visualization's file needs its week in its constraint;

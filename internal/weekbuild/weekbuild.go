@@ -8,7 +8,7 @@
 // A week's build does not hold the learner's code, so no save changes it:
 // `make wasm` builds it once, its compressed copies stay valid, and the
 // browser keeps it in its cache across the live loop's rebuilds of Yours.
-// It is about half of lab.wasm (week 1: 2.8 MB against 5.5 MB).
+// It is much smaller than lab.wasm: make bench prints the sizes of both.
 //
 // Which simulations a week has is set by the build constraints of ./wasm's
 // files: with the tags oneweek and weekN only week N's parts are built
@@ -45,9 +45,9 @@ func Weeks() []int {
 // Build builds week's build of the module at root into dir/Name(week),
 // replacing the file only when the build succeeds. Its error holds the
 // compiler's output. The build is linked without the symbol table
-// (-ldflags=-s: 50 KB less, 13 KB less as Brotli; a panic's stack keeps
-// its lines, from the runtime's own tables) and compiled as lab.wasm is,
-// so that the two share Go's build cache.
+// (-ldflags=-s: nothing reads it, and a panic's stack keeps its lines,
+// from the runtime's own tables) and compiled as lab.wasm is, so that the
+// two share Go's build cache.
 func Build(ctx context.Context, root, dir string, week int) (path string, err error) {
 	path = filepath.Join(dir, Name(week))
 	tmp := path + ".tmp"

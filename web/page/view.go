@@ -90,8 +90,8 @@ func (a Assets) ofWeek(week int) Assets {
 }
 
 // wasm returns the path of the build the page's visualizations draw the
-// reference from: the week's own build (internal/weekbuild, half the size
-// of lab.wasm, and never rebuilt by a save) when the server has it, else
+// reference from: the week's own build (internal/weekbuild: much smaller
+// than lab.wasm, and never rebuilt by a save) when the server has it, else
 // lab.wasm; "" when there is neither. "Yours" always runs from lab.wasm, or
 // from the learner's build in class mode (web/static/viz/remote.js).
 func (a Assets) wasm() string {
