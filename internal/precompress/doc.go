@@ -3,11 +3,12 @@
 // (Brotli) and name.gz (gzip), and checks whether such a copy still holds
 // the file's content.
 //
-// It exists for lab.wasm (5.5 MB; 1.24 MB as Brotli, 1.51 MB as gzip):
-// gzip takes a fraction of a second, Brotli about 2 s of one core at the
-// quality used (BrotliQuality), too slow to run per request or to hold up
-// the first page. So `make wasm` writes the gzip copy (through
-// internal/precompress/write), and the Brotli one is written after it, in
+// It exists for the lab's WebAssembly, lab.wasm and the weeks' builds
+// (internal/weekbuild), megabytes each: gzip takes a fraction of a second,
+// Brotli up to about 2 s of one core at the quality used (BrotliQuality),
+// too slow to run per request or to hold up the first page. So `make wasm`
+// writes the gzip copies (through internal/precompress/write and
+// internal/weekbuild/write), and the Brotli ones are written after, in
 // the background where a server is waiting to serve (Keep: `make run`,
 // the live loop's rebuilds); internal/server serves whichever copies are
 // there. A copy is only as good as its check: a lab.wasm rebuilt without
