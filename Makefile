@@ -169,8 +169,8 @@ lab-wasm:
 	@GOOS=js GOARCH=wasm $(GO) build -o $(STATIC)/lab.wasm ./wasm || { \
 		echo "exercises/ does not build: the lab's 'Yours' switch will say so (run make grade to see why)"; \
 		GOOS=js GOARCH=wasm $(GO) build -tags noyours -o $(STATIC)/lab.wasm ./wasm; }
-	$(GO) run ./internal/precompress/write -only gzip $(STATIC)/lab.wasm
-	$(GO) run ./internal/weekbuild/write -only gzip $(STATIC)
+	$(GO) run ./internal/weekbuild/write $(STATIC)
+	$(GO) run ./internal/precompress/write -only gzip $(STATIC)/lab.wasm $(STATIC)/week-*.wasm
 
 # WASM_TESTS are the packages whose tests run compiled to WebAssembly too:
 # the shell over syscall/js, which runs nowhere else, and lab/replay, whose

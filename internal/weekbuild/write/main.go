@@ -1,39 +1,24 @@
 // Command write (weekbuild) builds, into the folder it is given, each
-// week's WebAssembly (internal/weekbuild) and the compressed copies the
-// server sends in its place (internal/precompress), all of them or only
-// those the -only flag names. `make wasm` runs it on web/static:
+// week's WebAssembly (internal/weekbuild), printing each file and its
+// size. `make wasm` runs it on web/static, from the module's root, then
+// writes the files' compressed copies with internal/precompress/write:
 //
-//	go run ./internal/weekbuild/write -only gzip web/static
-//
-// It prints each build's size and each copy's.
+//	go run ./internal/weekbuild/write web/static
 package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
-	"ratelab/internal/precompress"
 	"ratelab/internal/weekbuild"
 )
 
 func main() {
-	only := flag.String("only", "", "write only the copies in these encodings, comma-separated: br, gzip")
-	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: weekbuild [-only br,gzip] DIR\n\nBuilds DIR/week-N.wasm for each week of the course, run from the module's root, and its compressed copies.")
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	if flag.NArg() != 1 {
-		flag.Usage()
+	if len(os.Args) != 2 || os.Args[1] == "-h" || os.Args[1] == "--help" {
+		fmt.Fprintln(os.Stderr, "usage: weekbuild DIR\n\nBuilds DIR/week-N.wasm for each week of the course; run it from the module's root.")
 		os.Exit(2)
-	}
-	var encodings []string
-	if *only != "" {
-		encodings = strings.Split(*only, ",")
 	}
 	root, err := os.Getwd()
 	if err == nil {
@@ -43,7 +28,7 @@ func main() {
 		fail(fmt.Errorf("run it from the module's root, where ./wasm is: %w", err))
 	}
 	for _, week := range weekbuild.Weeks() {
-		path, err := weekbuild.Build(context.Background(), root, flag.Arg(0), week)
+		path, err := weekbuild.Build(context.Background(), root, os.Args[1], week)
 		if err != nil {
 			fail(err)
 		}
@@ -51,15 +36,7 @@ func main() {
 		if err != nil {
 			fail(err)
 		}
-		copies, err := precompress.Write(path, encodings...)
-		if err != nil {
-			fail(err)
-		}
-		line := fmt.Sprintf("%s: %d bytes", path, fi.Size())
-		for _, c := range copies {
-			line += fmt.Sprintf("; %s %d", c.Encoding.Name, c.Size)
-		}
-		fmt.Println(line)
+		fmt.Printf("%s: %d bytes\n", path, fi.Size())
 	}
 }
 
