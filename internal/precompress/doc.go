@@ -8,9 +8,9 @@
 // Brotli up to about 2 s of one core at the quality used (BrotliQuality),
 // too slow to run per request or to hold up the first page. So `make wasm`
 // writes the gzip copies (through internal/precompress/write), and the
-// Brotli ones are written after, in the background where a server is waiting to serve (Keep: `make run`,
-// the live loop's rebuilds); internal/server serves whichever copies are
-// there. A copy is only as good as its check: a lab.wasm rebuilt without
+// Brotli ones are written after, in the background where a server is
+// waiting to serve (Keep: `make run`, the live loop's rebuilds);
+// internal/server serves whichever copies are there. A copy is only as good as its check: a lab.wasm rebuilt without
 // them, or a copy left by an older build, must never be served, so the
 // server serves a copy only once it has decoded it to the file's exact
 // content (Matches).
