@@ -10,10 +10,10 @@
 // writes the gzip copies (through internal/precompress/write), and the
 // Brotli ones are written after, in the background where a server is
 // waiting to serve (Keep: `make run`, the live loop's rebuilds);
-// internal/server serves whichever copies are there. A copy is only as good as its check: a lab.wasm rebuilt without
-// them, or a copy left by an older build, must never be served, so the
-// server serves a copy only once it has decoded it to the file's exact
-// content (Matches).
+// internal/server serves whichever copies are there. A copy is only as
+// good as its check: a file rebuilt without them, or a copy left by an
+// older build, must never be served, so the server serves a copy only once
+// it has decoded it to the file's exact content (Matches).
 //
 // It is not a general static-file compressor: it writes the two encodings
 // every browser the lab supports accepts, and nothing else.
