@@ -209,7 +209,7 @@ bench: ## benchmark the reference solutions beside golang.org/x/time/rate (bench
 	$(GO) tool benchstat .ratelab/yoursbench.txt
 	@echo; echo "the lab's WebAssembly, raw, gzip and Brotli (bytes): lab.wasm (every simulation and Yours), then each week's build (what its lesson loads)"
 	@$(MAKE) --no-print-directory wasm >/dev/null && for f in $(STATIC)/lab.wasm $(STATIC)/week-*.wasm; do wc -c $$f $$f.gz $$f.br | sed '$$d'; done
-	@echo; echo "each lesson's first frame, cache empty (ms from navigation start) and bytes on the wire, in Chromium; load: $$(cat /proc/loadavg 2>/dev/null || echo unknown)"
+	@echo; echo "each lesson's first frame, cache empty (ms from navigation start), its bytes on the wire and its WebAssembly's share, in Chromium; load: $$(cat /proc/loadavg 2>/dev/null || echo unknown)"
 	$(GO) test -run '^$$' -bench LessonFirstFrame -benchtime 3x -count 3 -timeout 20m ./internal/browsertest | tee .ratelab/pagebench.txt
 	$(GO) tool benchstat .ratelab/pagebench.txt
 	@echo; echo "the live loop, from saving exercises/tokenbucket (the reference, new each time) to the page: the first check shown, the grade, the grade with the benchmarks (ms), in Chromium; load: $$(cat /proc/loadavg 2>/dev/null || echo unknown)"
