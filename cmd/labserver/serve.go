@@ -187,7 +187,8 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 		// WebAssembly's Brotli copies are written in the background once
 		// the server listens (make run writes only the gzip ones): the
 		// page is served at once, compressed better a few seconds later.
-		// The weeks' builds first: they are what a lesson loads.
+		// The weeks' builds are started first: they are what a lesson
+		// loads.
 		staticDir = filepath.Join(o.liveRoot, "web", "static")
 		var names []string
 		for _, week := range weekbuild.Weeks() {
