@@ -33,6 +33,7 @@ import (
 	"ratelab/grader/console"
 	"ratelab/grader/report"
 	"ratelab/internal/class"
+	"ratelab/internal/event"
 	"ratelab/internal/store"
 )
 
@@ -434,27 +435,27 @@ func follow1(ctx context.Context, base *url.URL, token, live, shown string) (int
 	defer conn.CloseNow()
 	conn.SetReadLimit(16 << 20)
 	progress := console.Printer{W: os.Stderr, Color: isTerminal(os.Stderr)}
-	var state class.EventType
+	var state event.Type
 	for {
 		var e class.Event
 		if err := wsjson.Read(ctx, conn, &e); err != nil {
 			return 2, fmt.Errorf("the server stopped sending the grading: %w", err)
 		}
 		switch e.Type {
-		case class.EventQueued, class.EventRunning:
+		case event.Queued, event.Running:
 			if e.Type != state || e.Message != "" {
-				line := map[class.EventType]string{class.EventQueued: "queued: waiting for a grader", class.EventRunning: "grading"}[e.Type]
+				line := map[event.Type]string{event.Queued: "queued: waiting for a grader", event.Running: "grading"}[e.Type]
 				if e.Message != "" { // "regrading after a worker stopped"
 					line += ": " + e.Message
 				}
 				fmt.Fprintln(os.Stderr, line)
 			}
 			state = e.Type
-		case class.EventBuild, class.EventStart, class.EventResult:
+		case event.Build, event.Start, event.Check:
 			progress.Progress(grader.Event{Exercise: e.Exercise, Phase: grader.Phase(e.Type), Check: e.Check, Result: e.Result})
-		case class.EventResync:
+		case event.Resync:
 			return 2, errors.New("fell behind the server's events: see the submission's page")
-		case class.EventDone:
+		case event.Grade:
 			if e.Summary == nil {
 				fmt.Fprintf(os.Stderr, "not graded: %s\n", e.Message)
 				return 2, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/coder/websocket/wsjson"
 
 	"ratelab/internal/class"
+	"ratelab/internal/event"
 	"ratelab/internal/store/storetest"
 )
 
@@ -58,7 +59,7 @@ func testClassEndToEnd(t *testing.T, target string) {
 	defer cancel()
 	var seen []string
 	var done class.Event
-	for done.Type != "done" {
+	for done.Type != event.Grade {
 		if err := wsjson.Read(ctx, dash, &done); err != nil {
 			t.Fatalf("dashboard websocket after %v: %v", seen, err)
 		}
@@ -129,7 +130,7 @@ func testClassEndToEnd(t *testing.T, target string) {
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/class/dashboard?regraded=1" {
 		t.Errorf("regrade: %d to %q, want 303 to /class/dashboard?regraded=1", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	for done = (class.Event{}); done.Type != "done"; {
+	for done = (class.Event{}); done.Type != event.Grade; {
 		if err := wsjson.Read(ctx, dash, &done); err != nil {
 			t.Fatalf("dashboard websocket during the regrade: %v", err)
 		}

@@ -283,7 +283,7 @@ func TestClassLearnerCrawlInBrowser(t *testing.T) {
 		}
 		mine := fmt.Sprintf(`"submission":%d`, int64(body["id"].(float64)))
 		for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
-			if slices.ContainsFunc(heard()[before:], func(f string) bool { return strings.Contains(f, `"type":"done"`) && strings.Contains(f, mine) }) {
+			if slices.ContainsFunc(heard()[before:], func(f string) bool { return strings.Contains(f, `"type":"grade"`) && strings.Contains(f, mine) }) {
 				break
 			}
 			if time.Now().After(deadline) {

@@ -11,6 +11,7 @@ import (
 	"github.com/coder/websocket/wsjson"
 
 	"ratelab/internal/class"
+	"ratelab/internal/event"
 	"ratelab/internal/store"
 	"ratelab/internal/store/storetest"
 )
@@ -67,9 +68,9 @@ func TestWorkersOnPostgres(t *testing.T) {
 	defer cancel()
 	var (
 		ev   class.Event
-		seen []class.EventType
+		seen []event.Type
 	)
-	for ev.Type != class.EventRunning {
+	for ev.Type != event.Running {
 		ev = class.Event{}
 		if err := wsjson.Read(ctx, dash, &ev); err != nil {
 			t.Fatalf("dashboard websocket after %v: %v\nworker log:\n%s", seen, err, firstLog.String())
@@ -80,12 +81,12 @@ func TestWorkersOnPostgres(t *testing.T) {
 	startWorker(t, db, "--no-bench", "--job-timeout", "20s", "--rescue-after", "10m", "--lease", "3s")
 
 	var regrading bool
-	for ev.Type != class.EventDone {
+	for ev.Type != event.Grade {
 		ev = class.Event{} // a message absent is not the last event's
 		if err := wsjson.Read(ctx, dash, &ev); err != nil {
 			t.Fatalf("dashboard websocket after the kill: %v", err)
 		}
-		if ev.Type == class.EventRunning && strings.Contains(ev.Message, "regrading after a worker stopped") {
+		if ev.Type == event.Running && strings.Contains(ev.Message, "regrading after a worker stopped") {
 			regrading = true
 		}
 	}

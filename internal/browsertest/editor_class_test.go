@@ -148,7 +148,7 @@ func (s *classStub) handler(t *testing.T) http.Handler {
 			return
 		}
 		defer c.CloseNow()
-		wsjson.Write(r.Context(), c, map[string]any{"type": "done", "submission": 7, "exercise": "gcra"})
+		wsjson.Write(r.Context(), c, map[string]any{"type": "grade", "submission": 7, "exercise": "gcra"})
 		c.Close(websocket.StatusNormalClosure, "graded")
 	})
 	mux.HandleFunc("GET /class/submissions/7", func(w http.ResponseWriter, r *http.Request) {

@@ -7,6 +7,7 @@ import (
 	"ratelab/grader"
 	"ratelab/grader/report"
 	"ratelab/internal/class"
+	"ratelab/internal/event"
 	"ratelab/internal/store/storetest"
 )
 
@@ -31,7 +32,7 @@ func TestEventsWordTheCellThroughARegrade(t *testing.T) {
 			t.Fatal(err)
 		}
 		sub := f.submit(t, f.ada, okSource)
-		if e := f.wait(t, sub.ID, class.EventRunning); e.Cell == nil || e.Cell.Text != "grading…" || e.Cell.Note != "" {
+		if e := f.wait(t, sub.ID, event.Running); e.Cell == nil || e.Cell.Text != "grading…" || e.Cell.Note != "" {
 			t.Errorf("first grading's running event: cell %+v; want text grading…, no note", e.Cell)
 		}
 		scores <- 10
@@ -44,7 +45,7 @@ func TestEventsWordTheCellThroughARegrade(t *testing.T) {
 		}
 		// The regrade's grading waits for its score: the running event
 		// is read while it runs.
-		e := f.wait(t, sub.ID, class.EventRunning)
+		e := f.wait(t, sub.ID, event.Running)
 		if e.Cell == nil || e.Cell.Text != "10 / 25" || e.Cell.Note != "grading…" || e.Cell.Best != 10 || e.Cell.Latest != 10 {
 			t.Errorf("regrade's running event: cell %+v; want the standing 10 / 25 with the note grading…", e.Cell)
 		}

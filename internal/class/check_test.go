@@ -13,6 +13,7 @@ import (
 	"ratelab/grader"
 	"ratelab/grader/report"
 	"ratelab/internal/class"
+	"ratelab/internal/event"
 	"ratelab/internal/store"
 	"ratelab/internal/store/storetest"
 )
@@ -121,7 +122,7 @@ func TestChecksLeaveTheGradebookAlone(t *testing.T) {
 				if e.Kind == store.KindCheck || e.Submission == chk.ID {
 					t.Fatalf("the dashboard received a check's event: %+v", e)
 				}
-				if e.Type == class.EventDone && e.Submission == marker.ID {
+				if e.Type == event.Grade && e.Submission == marker.ID {
 					return
 				}
 			case <-deadline:
@@ -131,7 +132,7 @@ func TestChecksLeaveTheGradebookAlone(t *testing.T) {
 	})
 }
 
-// checkDone waits for a check's EventDone (checks are not on the
+// checkDone waits for a check's Grade event (checks are not on the
 // dashboard's stream), or reads it back if it was graded already.
 func (f *fixture) checkDone(t *testing.T, id int64) class.Event {
 	t.Helper()
@@ -140,10 +141,10 @@ func (f *fixture) checkDone(t *testing.T, id int64) class.Event {
 	if got, err := f.st.Submission(t.Context(), id); err == nil && got.Job.State == store.Done {
 		return class.DoneEvent(got) // graded before we subscribed
 	}
-	return waitFor(t, own, id, class.EventDone)
+	return waitFor(t, own, id, event.Grade)
 }
 
-func waitFor(t *testing.T, s *class.Subscription, sub int64, typ class.EventType) class.Event {
+func waitFor(t *testing.T, s *class.Subscription, sub int64, typ event.Type) class.Event {
 	t.Helper()
 	timeout := time.After(20 * time.Second)
 	for {

@@ -14,6 +14,7 @@ import (
 	"ratelab/grader"
 	"ratelab/grader/buildcache"
 	"ratelab/grader/report"
+	"ratelab/internal/event"
 	"ratelab/internal/fingerprint"
 	"ratelab/internal/quota"
 	"ratelab/internal/store"
@@ -333,7 +334,7 @@ func (c *Class) gradeNoted(ctx context.Context, job store.Job, note string) {
 		c.mu.Unlock()
 	}()
 	ev := base
-	ev.Type, ev.Message, ev.Cell = EventRunning, note, c.engine.cell(ctx, sub, store.Running)
+	ev.Type, ev.Message, ev.Cell = event.Running, note, c.engine.cell(ctx, sub, store.Running)
 	c.order.Lock() // the submission's queued event is out (see local.submit)
 	c.order.Unlock()
 	c.publish(ev)
@@ -382,15 +383,14 @@ func (c *Class) gradeNoted(ctx context.Context, job store.Job, note string) {
 		TempDir:      work, // the grader's own folder too: removed with the job's, swept at start
 		Progress: func(e grader.Event) {
 			ev := base
-			ev.Type, ev.Check, ev.Result = EventType(e.Phase), e.Check, e.Result
-			switch ev.Type {
-			case EventBuild, EventStart, EventResult:
+			ev.Check, ev.Result = e.Check, e.Result
+			if ev.Type = phaseEvents[e.Phase]; ev.Type != "" {
 				c.publish(ev)
 			}
 			if spin != nil {
 				spin.progress(e)
 			}
-			// Not the exercise's summary: EventDone carries it, once stored.
+			// Not the exercise's summary: event.Grade carries it, once stored.
 		},
 	})
 	cleanup() // before the outcome is told: the folder is gone once it is
@@ -461,7 +461,7 @@ func (c *Class) serverFailed(ctx context.Context, job store.Job, sub store.Submi
 		log.Error("class: queuing a grading again", "err", err)
 		return
 	}
-	c.publish(Event{Type: EventQueued, Submission: sub.ID, Job: job.ID, Learner: sub.Learner, Exercise: sub.Exercise,
+	c.publish(Event{Type: event.Queued, Submission: sub.ID, Job: job.ID, Learner: sub.Learner, Exercise: sub.Exercise,
 		Kind: kindOf(sub), Cell: c.engine.cell(ctx, sub, store.Queued)})
 }
 
@@ -521,19 +521,28 @@ func kindOf(sub store.Submission) store.Kind {
 	return ""
 }
 
-// DoneEvent is the EventDone of a submission whose latest job is done,
+// DoneEvent is the event.Grade of a submission whose latest job is done,
 // read back from the store: what finish published, without the
 // dashboard's cell and pitfall counts.
 func DoneEvent(sub store.Submission) Event {
 	return doneEvent(sub, sub.Job.ID, sub.Job.Result, sub.Job.Seed, sub.Job.Error)
 }
 
-// doneEvent is the EventDone of job: its result ex, or (ex nil) errMsg.
+// doneEvent is the event.Grade of job: its result ex, or (ex nil) errMsg.
 func doneEvent(sub store.Submission, job int64, ex *report.Exercise, seed int64, errMsg string) Event {
-	ev := Event{Type: EventDone, Submission: sub.ID, Job: job, Learner: sub.Learner, Exercise: sub.Exercise,
+	ev := Event{Type: event.Grade, Submission: sub.ID, Job: job, Learner: sub.Learner, Exercise: sub.Exercise,
 		Kind: kindOf(sub), Summary: ex, Seed: seed, Message: errMsg, Status: report.Error}
 	if ex != nil {
 		ev.Status, ev.Score, ev.MaxScore = ex.Status, ex.Score, ex.MaxScore
 	}
 	return ev
+}
+
+// phaseEvents are the events that pass on the grader's progress phases as
+// they come; the exercise's result is not one: event.Grade carries it,
+// once stored.
+var phaseEvents = map[grader.Phase]event.Type{
+	grader.PhaseBuild:  event.Build,
+	grader.PhaseStart:  event.Start,
+	grader.PhaseResult: event.Check,
 }

@@ -3,10 +3,9 @@
 //
 // It holds the domain of class mode and nothing of HTTP: validating an
 // upload (Validate), the queue of gradings and its workers (Class), the
-// live events of a grading (Subscribe; Event, whose EventType values
-// web/static/class.js lists too) and the gradebook (best and latest score
-// per learner and exercise, how many learners hit each pitfall, the score
-// that counts under the due dates).
+// live events of a grading (Subscribe; Event, named by package event) and
+// the gradebook (best and latest score per learner and exercise, how many
+// learners hit each pitfall, the score that counts under the due dates).
 //
 // Jobs always live in the store, so an acknowledged upload is never lost.
 // Start picks the engine that grades them once, by the store's backend: on

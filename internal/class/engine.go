@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"ratelab/grader/report"
+	"ratelab/internal/event"
 	"ratelab/internal/store"
 )
 
@@ -32,9 +33,9 @@ type engine interface {
 	booked(ctx context.Context, sub store.Submission, job int64, ex *report.Exercise) *Gradebook
 }
 
-// queuedEvent is the EventQueued of sub, just stored.
+// queuedEvent is the event.Queued of sub, just stored.
 func queuedEvent(sub store.Submission) Event {
-	return Event{Type: EventQueued, Submission: sub.ID, Job: sub.Job.ID, Learner: sub.Learner, Exercise: sub.Exercise, Kind: kindOf(sub)}
+	return Event{Type: event.Queued, Submission: sub.ID, Job: sub.Job.ID, Learner: sub.Learner, Exercise: sub.Exercise, Kind: kindOf(sub)}
 }
 
 // Both engines are engines.

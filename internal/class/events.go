@@ -4,50 +4,20 @@ import (
 	"sync"
 
 	"ratelab/grader/report"
+	"ratelab/internal/event"
 	"ratelab/internal/store"
 )
 
-// EventType is what an Event tells, its "type" in JSON. The browser's
-// live views (web/static/class.js) keep a table of these values, which
-// TestClassJSEventTypes checks against the constants below.
-type EventType string
-
-// Event types, in the order a grading sends them. EventBuild, EventStart
-// and EventResult are the grader's progress phases of the same names
-// (grader.Event.Phase), passed on as they come.
-const (
-	// EventHello opens the dashboard's stream.
-	EventHello EventType = "hello"
-	// EventQueued: the submission's job is waiting for a worker.
-	EventQueued EventType = "queued"
-	// EventRunning: a worker took the job.
-	EventRunning EventType = "running"
-	// EventBuild: the learner's code is being built.
-	EventBuild EventType = "build"
-	// EventStart: a check started (Check names it).
-	EventStart EventType = "start"
-	// EventResult: a check's result (Result).
-	EventResult EventType = "result"
-	// EventDone: the grading is stored (Summary, or Message if it could not
-	// grade); the last event of a submission.
-	EventDone EventType = "done"
-	// EventResync: the subscriber fell behind and was dropped: reload.
-	EventResync EventType = "resync"
-	// EventCourse: the course changed (a due date, an extension): what
-	// every page says of due dates, late marks and the scores that count
-	// may have changed. It names no submission, and goes to every view of
-	// every submission (Subscribe(0)).
-	EventCourse EventType = "course"
-)
-
 // Event is one step of a grading, as the live views receive it (JSON over a
-// websocket).
+// websocket). Its Type is one of class mode's events (package event):
+// Queued, Running, Build, Start, Check, Grade, Resync, Course, and Hello
+// on the dashboard's stream.
 type Event struct {
-	Type       EventType `json:"type"`
-	Submission int64     `json:"submission"`
-	Job        int64     `json:"job"`
-	Learner    string    `json:"learner"`
-	Exercise   string    `json:"exercise"`
+	Type       event.Type `json:"type"`
+	Submission int64      `json:"submission"`
+	Job        int64      `json:"job"`
+	Learner    string     `json:"learner"`
+	Exercise   string     `json:"exercise"`
 	// Kind is "check" for a check's events (store.KindCheck), which only
 	// that check's subscribers receive; "" for a submission's.
 	Kind   store.Kind    `json:"kind,omitempty"`
@@ -114,9 +84,9 @@ func (c *Class) Subscribe(submission int64) *Subscription {
 
 // CourseChanged tells the live views of every submission (the dashboard,
 // the learners' pages) that the course changed: a due date or an
-// extension was set or taken back (EventCourse). On a Postgres store it
+// extension was set or taken back (event.Course). On a Postgres store it
 // reaches every process of the class.
-func (c *Class) CourseChanged() { c.publish(Event{Type: EventCourse}) }
+func (c *Class) CourseChanged() { c.publish(Event{Type: event.Course}) }
 
 // publish sends e to the subscribers: in this process, or on a Postgres
 // store to every process of the class (see engine).
@@ -128,7 +98,7 @@ func (c *Class) publish(e Event) { c.engine.publish(e) }
 func (c *Class) deliver(e Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if p, ok := c.progress[e.Submission]; ok && e.Type != EventDone && len(p) < subscriberBuffer/2 {
+	if p, ok := c.progress[e.Submission]; ok && e.Type != event.Grade && len(p) < subscriberBuffer/2 {
 		c.progress[e.Submission] = append(p, e)
 	}
 	for s := range c.subs {

@@ -19,6 +19,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"ratelab/grader/report"
+	"ratelab/internal/event"
 	"ratelab/internal/store"
 )
 
@@ -515,7 +516,7 @@ func (r *riverEngine) publish(e Event) {
 		c.cfg.Log.Error("class: publishing an event", "type", e.Type, "submission", e.Submission, "err", err)
 	}
 	switch e.Type {
-	case EventQueued, EventDone:
+	case event.Queued, event.Grade:
 		r.changed(context.Background())
 	}
 }
@@ -561,11 +562,11 @@ func (c *Class) heard(ctx context.Context, e Event) {
 		return
 	}
 	switch e.Type {
-	case EventQueued:
+	case event.Queued:
 		e.Cell = c.changed(ctx, sub, store.Queued)
-	case EventRunning:
+	case event.Running:
 		e.Cell = c.changed(ctx, sub, store.Running)
-	case EventDone:
+	case event.Grade:
 		// Only a process with subscribers (a server with a dashboard open)
 		// keeps a gradebook: a worker does not read the whole class.
 		if c.watched() && e.Job != 0 {
@@ -583,7 +584,7 @@ func (c *Class) resyncAll() {
 	defer c.mu.Unlock()
 	for s := range c.subs {
 		select {
-		case s.c <- Event{Type: EventResync}:
+		case s.c <- Event{Type: event.Resync}:
 		default:
 		}
 		c.drop(s)

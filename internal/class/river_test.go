@@ -10,6 +10,7 @@ import (
 	"ratelab/grader"
 	"ratelab/grader/report"
 	"ratelab/internal/class"
+	"ratelab/internal/event"
 	"ratelab/internal/store"
 	"ratelab/internal/store/storetest"
 )
@@ -99,10 +100,10 @@ func TestWorkerStoppedJobRegradedElsewhere(t *testing.T) {
 			if e.Submission != sub.ID {
 				continue
 			}
-			if e.Type == class.EventRunning && e.Message == "regrading after a worker stopped" {
+			if e.Type == event.Running && e.Message == "regrading after a worker stopped" {
 				regrading = true
 			}
-			if e.Type == class.EventDone {
+			if e.Type == event.Grade {
 				done = true
 				if e.Summary == nil || e.Status != report.Failed {
 					t.Errorf("done event = %+v; want the second worker's result", e)
@@ -200,7 +201,7 @@ func TestDispatchInLearnerTurns(t *testing.T) {
 	for len(order) < 4 {
 		select {
 		case e := <-events.C:
-			if e.Type == class.EventRunning {
+			if e.Type == event.Running {
 				order = append(order, names[e.Submission])
 			}
 		case <-deadline:
@@ -253,7 +254,7 @@ func TestJobGivenUpAfterThreeStoppedWorkers(t *testing.T) {
 	for {
 		select {
 		case e := <-events.C:
-			if e.Type != class.EventDone || e.Submission != sub.ID {
+			if e.Type != event.Grade || e.Submission != sub.ID {
 				continue
 			}
 			if e.Summary != nil || !strings.Contains(e.Message, "interrupted 3 times") {
@@ -324,7 +325,7 @@ func TestLostRiverJobGivenUp(t *testing.T) {
 	for done := false; !done; {
 		select {
 		case e := <-events.C:
-			if e.Type != class.EventDone {
+			if e.Type != event.Grade {
 				continue
 			}
 			if e.Submission != ada.ID {

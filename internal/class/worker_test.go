@@ -18,6 +18,7 @@ import (
 	"ratelab/grader/buildcache"
 	"ratelab/grader/report"
 	"ratelab/internal/class"
+	"ratelab/internal/event"
 	"ratelab/internal/store"
 	"ratelab/internal/store/storetest"
 )
@@ -78,14 +79,14 @@ func newClassOn(t *testing.T, db string, cfg class.Config, grade func(context.Co
 	return f
 }
 
-// waitDone waits for the EventDone of a submission.
+// waitDone waits for the Grade event of a submission.
 func (f *fixture) waitDone(t *testing.T, sub int64) class.Event {
 	t.Helper()
-	return f.wait(t, sub, class.EventDone)
+	return f.wait(t, sub, event.Grade)
 }
 
 // wait waits for an event of a submission.
-func (f *fixture) wait(t *testing.T, sub int64, typ class.EventType) class.Event {
+func (f *fixture) wait(t *testing.T, sub int64, typ event.Type) class.Event {
 	t.Helper()
 	timeout := time.After(20 * time.Second)
 	for {
@@ -361,7 +362,7 @@ func TestFullQueueTakesASupersedingSubmission(t *testing.T) {
 		})
 		defer close(block)
 		first := f.submit(t, f.ada, okSource+"//1") // claimed at once, blocks the worker
-		f.wait(t, first.ID, class.EventRunning)
+		f.wait(t, first.ID, event.Running)
 		second := f.submit(t, f.ada, okSource+"//2") // waits: the queue is full
 		files := []store.File{{Name: "tokenbucket.go", Content: []byte(okSource + "//b")}}
 		if _, err := f.c.Submit(t.Context(), f.bob, "tokenbucket", files); !errors.Is(err, class.ErrQueueFull) {
@@ -416,7 +417,7 @@ func TestOneLearnerCannotCrowdOutAnother(t *testing.T) {
 		}
 		exercises := []string{"tokenbucket", "gcra", "slidingwindow", "hierarchy", "fairqueue", "gateway", "governor", "gradient2", "throttle", "breaker"}
 		first := submitTo(f.ada, exercises[0])
-		f.wait(t, first.ID, class.EventRunning)
+		f.wait(t, first.ID, event.Running)
 		for _, ex := range exercises[1:] {
 			submitTo(f.ada, ex)
 		}
@@ -460,7 +461,7 @@ func TestNewerSubmissionSupersedes(t *testing.T) {
 			return result(report.Failed, ""), nil
 		})
 		first := f.submit(t, f.ada, okSource+"//1") // claimed at once, blocks the worker
-		f.wait(t, first.ID, class.EventRunning)
+		f.wait(t, first.ID, event.Running)
 		second := f.submit(t, f.ada, okSource+"//2") // waits
 		third := f.submit(t, f.ada, okSource+"//3")  // supersedes the second
 		if e := f.waitDone(t, second.ID); e.Summary != nil || !strings.Contains(e.Message, fmt.Sprint(third.ID)) {

@@ -4,48 +4,14 @@ import (
 	"time"
 
 	"ratelab/grader/report"
+	"ratelab/internal/event"
 )
 
-// Type is what an Event tells, its "type" in JSON. web/static/live.js keeps
-// a table of these values, which TestLiveJSEventTypes checks against the
-// constants below.
-type Type string
-
-// Event types, in the order a save sends them.
-const (
-	// TypeHello is the first event on a page's websocket: the Yours build
-	// served now (Version, and Message if the latest build failed) and the
-	// latest grade of every graded exercise (Grades).
-	TypeHello Type = "hello"
-	// TypeSaved: a save was seen; Exercises are being rebuilt and graded.
-	TypeSaved Type = "saved"
-	// TypeBuilt: a new Yours build is served at /static/lab.wasm (Version).
-	TypeBuilt Type = "built"
-	// TypeBuildFailed: exercises/ does not compile for the browser; Message
-	// is the compiler's "file:line: message" lines. The last good build
-	// stays served.
-	TypeBuildFailed Type = "build_failed"
-	// TypeCheck: one check's result (Check) and the exercise's grade so far
-	// (Grade, Pending).
-	TypeCheck Type = "check"
-	// TypeGrade: an exercise's grade, saved (Grade). Pending when its
-	// benchmarks are still to come; a second TypeGrade follows them.
-	TypeGrade Type = "grade"
-	// TypeNotBuilt: an exercise a save changed does not compile
-	// (Exercises, the one; Message, the compiler's lines). It is not
-	// graded: its latest saved grade stands, on the pages as in the store,
-	// so that a learner mid-edit keeps the report they work from.
-	TypeNotBuilt Type = "not_built"
-	// TypeGradeFailed: the grader could not run at all (Message); the
-	// latest saved grades stand.
-	TypeGradeFailed Type = "grade_failed"
-	// TypeResync: this page fell behind and was dropped: reload it.
-	TypeResync Type = "resync"
-)
-
-// Event is one message to the open pages, JSON over a websocket.
+// Event is one message to the open pages, JSON over a websocket. Its Type
+// is one of the live loop's events (package event): Hello, Saved, Built,
+// BuildFailed, Check, Grade, NotBuilt, GradeFailed, Resync.
 type Event struct {
-	Type Type `json:"type"`
+	Type event.Type `json:"type"`
 	// Version is the Yours build served (hello, built): 0 is the lab.wasm
 	// the server started with, then 1, 2, ... for each build since.
 	Version int64 `json:"version,omitempty"`

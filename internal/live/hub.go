@@ -1,6 +1,10 @@
 package live
 
-import "sync"
+import (
+	"sync"
+
+	"ratelab/internal/event"
+)
 
 // Buffer is how many events a subscriber may fall behind before the Hub
 // drops it (its channel closes; the page is told to resync). A save sends
@@ -72,9 +76,9 @@ func (h *Hub) Publish(e Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch e.Type {
-	case TypeBuilt:
+	case event.Built:
 		h.state = State{Version: e.Version}
-	case TypeBuildFailed:
+	case event.BuildFailed:
 		h.state.BuildMessage = e.Message
 	}
 	for s := range h.subs {

@@ -1,6 +1,10 @@
 package live
 
-import "testing"
+import (
+	"testing"
+
+	"ratelab/internal/event"
+)
 
 func TestHubFansOut(t *testing.T) {
 	var h Hub
@@ -8,9 +12,9 @@ func TestHubFansOut(t *testing.T) {
 	b, _ := h.Subscribe()
 	defer a.Close()
 	defer b.Close()
-	h.Publish(Event{Type: TypeSaved, Exercises: []string{"gcra"}})
+	h.Publish(Event{Type: event.Saved, Exercises: []string{"gcra"}})
 	for _, s := range []*Subscription{a, b} {
-		if e := <-s.C; e.Type != TypeSaved || len(e.Exercises) != 1 || e.Exercises[0] != "gcra" {
+		if e := <-s.C; e.Type != event.Saved || len(e.Exercises) != 1 || e.Exercises[0] != "gcra" {
 			t.Errorf("received %+v; want the saved event of gcra", e)
 		}
 	}
@@ -25,7 +29,7 @@ func TestHubDropsSlowSubscriber(t *testing.T) {
 	defer fast.Close()
 	got := 0
 	for i := range Buffer + 10 {
-		h.Publish(Event{Type: TypeCheck, Version: int64(i)})
+		h.Publish(Event{Type: event.Check, Version: int64(i)})
 		e := <-fast.C
 		if e.Version != int64(i) {
 			t.Fatalf("fast subscriber: event %d has version %d", i, e.Version)
@@ -51,19 +55,19 @@ func TestHubDropsSlowSubscriber(t *testing.T) {
 // Subscribe returns the state every later event builds on.
 func TestHubState(t *testing.T) {
 	var h Hub
-	h.Publish(Event{Type: TypeBuilt, Version: 3})
-	h.Publish(Event{Type: TypeBuildFailed, Message: "exercises/gcra/gcra.go:9:2: undefined: x"})
+	h.Publish(Event{Type: event.Built, Version: 3})
+	h.Publish(Event{Type: event.BuildFailed, Message: "exercises/gcra/gcra.go:9:2: undefined: x"})
 	s, st := h.Subscribe()
 	defer s.Close()
 	want := State{Version: 3, BuildMessage: "exercises/gcra/gcra.go:9:2: undefined: x"}
 	if st != want {
 		t.Errorf("Subscribe() state = %+v; want %+v", st, want)
 	}
-	h.Publish(Event{Type: TypeBuilt, Version: 4})
+	h.Publish(Event{Type: event.Built, Version: 4})
 	if got := h.State(); got != (State{Version: 4}) {
 		t.Errorf("after a good build, State() = %+v; want version 4 and no message", got)
 	}
-	if e := <-s.C; e.Type != TypeBuilt || e.Version != 4 {
+	if e := <-s.C; e.Type != event.Built || e.Version != 4 {
 		t.Errorf("received %+v; want built version 4", e)
 	}
 }
@@ -76,5 +80,5 @@ func TestSubscriptionCloseClosesC(t *testing.T) {
 	if _, ok := <-s.C; ok {
 		t.Error("C is open after Close")
 	}
-	h.Publish(Event{Type: TypeSaved}) // no subscriber: nothing happens
+	h.Publish(Event{Type: event.Saved}) // no subscriber: nothing happens
 }

@@ -9,6 +9,7 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/report"
+	"ratelab/internal/event"
 )
 
 // Config is what Run needs. Build, Grade, Plan and Save are required.
@@ -135,7 +136,7 @@ func (l *loop) publish(e Event) { l.cfg.Hub.Publish(e) }
 // machine to itself (the grade is what the learner waits for), then builds
 // Yours for the browser, then grades the benchmarks alone on the machine.
 func (l *loop) run(ctx context.Context, w *work, ids []string) {
-	l.publish(Event{Type: TypeSaved, Exercises: ids})
+	l.publish(Event{Type: event.Saved, Exercises: ids})
 	built := make(chan struct{})
 	started := false
 	build := func() {
@@ -146,10 +147,10 @@ func (l *loop) run(ctx context.Context, w *work, ids []string) {
 			switch {
 			case ctx.Err() != nil:
 			case err != nil:
-				l.publish(Event{Type: TypeBuildFailed, Message: err.Error()})
+				l.publish(Event{Type: event.BuildFailed, Message: err.Error()})
 			default:
 				l.version++
-				l.publish(Event{Type: TypeBuilt, Version: l.version})
+				l.publish(Event{Type: event.Built, Version: l.version})
 			}
 		}()
 	}
@@ -201,7 +202,7 @@ func (l *loop) run(ctx context.Context, w *work, ids []string) {
 	for _, ex := range r.Exercises {
 		if msg, broken := ex.CompilerLines(); broken {
 			w.finish(ex.ID)
-			l.publish(Event{Type: TypeNotBuilt, Exercises: []string{ex.ID}, Message: msg})
+			l.publish(Event{Type: event.NotBuilt, Exercises: []string{ex.ID}, Message: msg})
 			continue
 		}
 		compiled = append(compiled, ex)
@@ -299,7 +300,7 @@ func (l *loop) grade(ctx context.Context, ids []string, pass Pass, progress func
 	r, err := l.cfg.Grade(ctx, ids, pass, progress)
 	if err != nil && ctx.Err() == nil {
 		l.cfg.Log.Error("live: grading", "exercises", ids, "err", err)
-		l.publish(Event{Type: TypeGradeFailed, Message: err.Error()})
+		l.publish(Event{Type: event.GradeFailed, Message: err.Error()})
 	}
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
@@ -324,7 +325,7 @@ func (l *loop) checkDone(ex *report.Exercise, c report.Check, grading bool) {
 		measuring(&snap)
 	}
 	g := GradeOf(&snap, l.cfg.Now(), l.cfg.Seed, true)
-	l.publish(Event{Type: TypeCheck, Check: &c, Grade: &g})
+	l.publish(Event{Type: event.Check, Check: &c, Grade: &g})
 }
 
 // saved saves r and publishes each exercise's grade; pending tells which
@@ -341,7 +342,7 @@ func (l *loop) saved(ctx context.Context, r *report.Report, pending func(id stri
 			measuring(&ex)
 		}
 		g := GradeOf(&ex, now, r.Seed, pending(ex.ID))
-		l.publish(Event{Type: TypeGrade, Grade: &g})
+		l.publish(Event{Type: event.Grade, Grade: &g})
 	}
 }
 

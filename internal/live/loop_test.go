@@ -11,6 +11,7 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/report"
+	"ratelab/internal/event"
 )
 
 // fakeGrader grades exercise x with a property check x/p and a benchmark
@@ -114,7 +115,7 @@ func until(t *testing.T, s *Subscription, last func(Event) bool) []Event {
 }
 
 func finalGrade(id string) func(Event) bool {
-	return func(e Event) bool { return e.Type == TypeGrade && e.Grade.Exercise == id && !e.Grade.Pending }
+	return func(e Event) bool { return e.Type == event.Grade && e.Grade.Exercise == id && !e.Grade.Pending }
 }
 
 // describe lists events compactly: "check a/p grading 5/10 pending".
@@ -122,11 +123,11 @@ func describe(es []Event) []string {
 	var out []string
 	for _, e := range es {
 		switch e.Type {
-		case TypeCheck:
+		case event.Check:
 			out = append(out, fmt.Sprintf("check %s %s %g/%g", e.Check.ID, e.Grade.Status, e.Grade.Score, e.Grade.MaxScore))
-		case TypeGrade:
+		case event.Grade:
 			out = append(out, fmt.Sprintf("grade %s %s %g/%g pending=%v", e.Grade.Exercise, e.Grade.Status, e.Grade.Score, e.Grade.MaxScore, e.Grade.Pending))
-		case TypeBuilt:
+		case event.Built:
 			out = append(out, fmt.Sprintf("built %d", e.Version))
 		default:
 			out = append(out, fmt.Sprintf("%s %v%s", e.Type, e.Exercises, e.Message))
@@ -150,7 +151,7 @@ func TestRunGradesWithoutThenWithBenchmarks(t *testing.T) {
 	}()
 	changes <- []string{"tokenbucket"}
 	// The grade without benchmarks comes while the build still runs.
-	got := describe(until(t, s, func(e Event) bool { return e.Type == TypeGrade }))
+	got := describe(until(t, s, func(e Event) bool { return e.Type == event.Grade }))
 	want := []string{
 		"saved [tokenbucket]",
 		"check tokenbucket/p grading 5/10",
@@ -249,10 +250,10 @@ func TestRunBuildFailed(t *testing.T) {
 	Run(ctx, changes, f.config(&h, func(context.Context) error { return errors.New(msg) }))
 	var failed []string
 	for _, e := range until(t, s, finalGrade("gcra")) {
-		if e.Type == TypeBuildFailed {
+		if e.Type == event.BuildFailed {
 			failed = append(failed, e.Message)
 		}
-		if e.Type == TypeBuilt {
+		if e.Type == event.Built {
 			t.Errorf("built event after a failed build: %+v", e)
 		}
 	}
@@ -290,7 +291,7 @@ func TestRunNewSaveCancelsAndJoins(t *testing.T) {
 	changes <- []string{"gcra"}
 	<-started
 	changes <- []string{"tokenbucket"}
-	got := until(t, s, func(e Event) bool { return e.Type == TypeSaved && len(e.Exercises) == 2 })
+	got := until(t, s, func(e Event) bool { return e.Type == event.Saved && len(e.Exercises) == 2 })
 	if e := got[len(got)-1]; !slices.Equal(e.Exercises, []string{"gcra", "tokenbucket"}) {
 		t.Errorf("second work saved %v; want both exercises", e.Exercises)
 	}
@@ -392,10 +393,10 @@ func TestRunKeepsTheGradeOfCodeThatDoesNotCompile(t *testing.T) {
 	<-done
 	var notBuilt []string
 	for _, e := range got {
-		if e.Type == TypeNotBuilt {
+		if e.Type == event.NotBuilt {
 			notBuilt = append(notBuilt, fmt.Sprintf("%v %s", e.Exercises, e.Message))
 		}
-		if (e.Type == TypeGrade || e.Type == TypeCheck) && e.Grade.Exercise == "a" {
+		if (e.Type == event.Grade || e.Type == event.Check) && e.Grade.Exercise == "a" {
 			t.Errorf("a grade of a, which does not compile: %s", describe([]Event{e}))
 		}
 	}

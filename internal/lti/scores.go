@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ratelab/internal/class"
+	"ratelab/internal/event"
 	"ratelab/internal/store"
 )
 
@@ -121,7 +122,7 @@ func (t *Tool) Run(ctx context.Context, cls Gradebook) {
 			if !ok { // dropped for falling behind: read everything again
 				sub = cls.Subscribe(0)
 				sync("")
-			} else if ev.Type == class.EventDone && ev.Kind == "" {
+			} else if ev.Type == event.Grade && ev.Kind == "" {
 				sync(ev.Learner)
 			}
 		case <-t.wake:

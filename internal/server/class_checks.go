@@ -14,6 +14,7 @@ import (
 
 	"ratelab/grader/report"
 	"ratelab/internal/class"
+	"ratelab/internal/event"
 	"ratelab/internal/store"
 	"ratelab/web/page"
 )
@@ -127,7 +128,7 @@ func (d *draftHandlers) awaitCheck(ctx context.Context, id int64) (store.Submiss
 					dropped = true
 					break
 				}
-				if e.Type == class.EventDone {
+				if e.Type == event.Grade {
 					s.Close()
 					return d.submissions.Submission(context.WithoutCancel(ctx), id)
 				}

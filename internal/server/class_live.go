@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"ratelab/internal/class"
+	"ratelab/internal/event"
 	"ratelab/internal/store"
 )
 
@@ -98,7 +99,7 @@ func (h *classHandlers) submissionLive(c echo.Context) error {
 		return nil
 	}
 	h.writeEvent(ctx, conn, openingEvent(sub))
-	return h.stream(ctx, conn, s.C, func(e class.Event) bool { return e.Type == class.EventDone })
+	return h.stream(ctx, conn, s.C, func(e class.Event) bool { return e.Type == event.Grade })
 }
 
 // openingEvent is the first event a submission's live view gets while its
@@ -107,9 +108,9 @@ func (h *classHandlers) submissionLive(c echo.Context) error {
 // note ("regrading after a worker stopped"), as a worker's running event
 // said it (a job done is told by class.DoneEvent).
 func openingEvent(sub store.Submission) class.Event {
-	e := class.Event{Type: class.EventQueued, Submission: sub.ID, Job: sub.Job.ID, Learner: sub.Learner, Exercise: sub.Exercise}
+	e := class.Event{Type: event.Queued, Submission: sub.ID, Job: sub.Job.ID, Learner: sub.Learner, Exercise: sub.Exercise}
 	if !sub.Job.Waiting() {
-		e.Type, e.Message = class.EventRunning, sub.Job.Note
+		e.Type, e.Message = event.Running, sub.Job.Note
 	}
 	return e
 }
@@ -119,7 +120,7 @@ func openingEvent(sub store.Submission) class.Event {
 // graded.
 func (h *classHandlers) stream(ctx context.Context, conn *websocket.Conn, events <-chan class.Event, last func(class.Event) bool) error {
 	write := func(e class.Event) error { return h.writeEvent(ctx, conn, e) }
-	if pump(ctx, conn, events, write, class.Event{Type: class.EventResync}, last) {
+	if pump(ctx, conn, events, write, class.Event{Type: event.Resync}, last) {
 		conn.Close(websocket.StatusNormalClosure, "graded")
 	}
 	return nil
@@ -137,7 +138,7 @@ func (h *classHandlers) writeEvent(ctx context.Context, conn *websocket.Conn, e 
 func (h *classHandlers) dashboardLive(c echo.Context) error {
 	return h.streamAll(c, func(e class.Event) (class.Event, bool) {
 		switch e.Type {
-		case class.EventQueued, class.EventRunning, class.EventDone, class.EventCourse:
+		case event.Queued, event.Running, event.Grade, event.Course:
 			return e, true
 		}
 		return e, false
@@ -153,11 +154,11 @@ func (h *classHandlers) learnerLive(c echo.Context) error {
 	u, _ := currentUser(c)
 	return h.streamAll(c, func(e class.Event) (class.Event, bool) {
 		switch {
-		case e.Type == class.EventCourse:
+		case e.Type == event.Course:
 			return class.Event{Type: e.Type}, true
 		case e.Learner != u.Name || e.Kind == store.KindCheck:
 			return e, false
-		case e.Type == class.EventQueued, e.Type == class.EventRunning, e.Type == class.EventDone:
+		case e.Type == event.Queued, e.Type == event.Running, e.Type == event.Grade:
 			return class.Event{Type: e.Type, Submission: e.Submission, Learner: e.Learner, Exercise: e.Exercise,
 				Status: e.Status, Score: e.Score, MaxScore: e.MaxScore}, true
 		}
@@ -182,7 +183,7 @@ func (h *classHandlers) streamAll(c echo.Context, keep func(class.Event) (class.
 	}
 	defer conn.CloseNow()
 	ctx := conn.CloseRead(c.Request().Context())
-	h.writeEvent(ctx, conn, class.Event{Type: class.EventHello})
+	h.writeEvent(ctx, conn, class.Event{Type: event.Hello})
 	kept := make(chan class.Event)
 	go func() {
 		defer close(kept)

@@ -13,6 +13,7 @@ import (
 	"github.com/coder/websocket/wsjson"
 
 	"ratelab/internal/class"
+	"ratelab/internal/event"
 	"ratelab/internal/store/storetest"
 )
 
@@ -54,7 +55,7 @@ func testClassLive(t *testing.T, target string) {
 
 	// A graded submission: its done event, then a normal close.
 	conn := f.dial(t, ctx, fmt.Sprintf("/class/submissions/%d/live", graded), ada)
-	if e := read(t, ctx, conn); e.Type != class.EventDone || e.Submission != graded || e.Summary == nil || e.Score != 30 || e.MaxScore != 35 {
+	if e := read(t, ctx, conn); e.Type != event.Grade || e.Submission != graded || e.Summary == nil || e.Score != 30 || e.MaxScore != 35 {
 		t.Errorf("live view of a graded submission: first event %+v; want done with its score 30 / 35", e)
 	}
 	if _, _, err := conn.Read(ctx); websocket.CloseStatus(err) != websocket.StatusNormalClosure {
@@ -63,7 +64,7 @@ func testClassLive(t *testing.T, target string) {
 
 	// A queued one: its state as an event, not a job state passed on.
 	conn = f.dial(t, ctx, fmt.Sprintf("/class/submissions/%d/live", queued), ada)
-	if e := read(t, ctx, conn); e.Type != class.EventQueued || e.Submission != queued || e.Learner != "ada" {
+	if e := read(t, ctx, conn); e.Type != event.Queued || e.Submission != queued || e.Learner != "ada" {
 		t.Errorf("live view of a queued submission: first event %+v; want queued", e)
 	}
 
@@ -75,11 +76,11 @@ func testClassLive(t *testing.T, target string) {
 		cookies = append(cookies, c.Name+"="+c.Value)
 	}
 	dash := f.dial(t, ctx, "/class/dashboard/live", http.Header{"Cookie": {strings.Join(cookies, "; ")}})
-	if e := read(t, ctx, dash); e.Type != class.EventHello {
+	if e := read(t, ctx, dash); e.Type != event.Hello {
 		t.Fatalf("dashboard: first event %+v; want hello", e)
 	}
 	id := f.submit(t, bobToken) // subscribed before hello was sent: this one is seen
-	if e := read(t, ctx, dash); e.Type != class.EventQueued || e.Submission != id || e.Learner != "bob" || e.Exercise != "tokenbucket" {
+	if e := read(t, ctx, dash); e.Type != event.Queued || e.Submission != id || e.Learner != "bob" || e.Exercise != "tokenbucket" {
 		t.Errorf("dashboard after bob submits: %+v; want bob's tokenbucket queued", e)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"ratelab/internal/class"
+	"ratelab/internal/event"
 	"ratelab/internal/store"
 )
 
@@ -21,13 +22,13 @@ func TestOpeningEventAndPageState(t *testing.T) {
 		want class.Event
 	}{
 		{"queued", store.Job{ID: 7, State: store.Queued},
-			class.Event{Type: class.EventQueued}},
+			class.Event{Type: event.Queued}},
 		{"handed to River, not started", store.Job{ID: 7, State: store.Running, Note: note},
-			class.Event{Type: class.EventQueued}},
+			class.Event{Type: event.Queued}},
 		{"running", store.Job{ID: 7, State: store.Running, StartedAt: started},
-			class.Event{Type: class.EventRunning}},
+			class.Event{Type: event.Running}},
 		{"regrading", store.Job{ID: 7, State: store.Running, StartedAt: started, Note: note},
-			class.Event{Type: class.EventRunning, Message: note}},
+			class.Event{Type: event.Running, Message: note}},
 	} {
 		sub := store.Submission{ID: 3, Learner: "ada", Exercise: "gcra", Job: tc.job}
 		want := tc.want
@@ -38,7 +39,7 @@ func TestOpeningEventAndPageState(t *testing.T) {
 			t.Errorf("%s: openingEvent = %+v; want %+v", tc.name, got, want)
 		}
 		wantState := store.Running
-		if want.Type == class.EventQueued {
+		if want.Type == event.Queued {
 			wantState = store.Queued
 		}
 		if st := pageSubmission(sub, false).State; st != wantState {

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"ratelab/grader/report"
+	"ratelab/internal/event"
 	push "ratelab/internal/live" // class.go has a live of its own
 	"ratelab/web/page"
 )
@@ -40,7 +41,7 @@ func (h *handlers) liveSocket(c echo.Context) error {
 	ctx := conn.CloseRead(c.Request().Context())
 	// Read the grades after subscribing: a grade saved in between is then
 	// read here or received below (or both, which changes nothing).
-	hello := push.Event{Type: push.TypeHello, Version: state.Version, Message: state.BuildMessage}
+	hello := push.Event{Type: event.Hello, Version: state.Version, Message: state.BuildMessage}
 	if h.reports != nil {
 		latest, err := h.reports.LatestResults(ctx, h.target)
 		if err != nil {
@@ -58,7 +59,7 @@ func (h *handlers) liveSocket(c echo.Context) error {
 		return nil
 	}
 	write := func(e push.Event) error { return h.writeLive(ctx, conn, e, exercise) }
-	pump(ctx, conn, sub.C, write, push.Event{Type: push.TypeResync}, nil)
+	pump(ctx, conn, sub.C, write, push.Event{Type: event.Resync}, nil)
 	return nil
 }
 

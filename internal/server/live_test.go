@@ -11,6 +11,7 @@ import (
 	"github.com/coder/websocket/wsjson"
 
 	"ratelab/grader/report"
+	"ratelab/internal/event"
 	"ratelab/internal/live"
 	"ratelab/internal/server"
 )
@@ -20,7 +21,7 @@ import (
 // rendered for the page of that exercise only.
 func TestLiveSocket(t *testing.T) {
 	hub := &live.Hub{}
-	hub.Publish(live.Event{Type: live.TypeBuilt, Version: 2})
+	hub.Publish(live.Event{Type: event.Built, Version: 2})
 	srv := httptest.NewServer(server.New(server.Config{Reports: reports(), Static: committedStatic(), Live: hub}))
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -34,7 +35,7 @@ func TestLiveSocket(t *testing.T) {
 		if err := wsjson.Read(ctx, conn, &hello); err != nil {
 			t.Fatal(err)
 		}
-		if hello.Type != live.TypeHello || hello.Version != 2 || len(hello.Grades) != 1 {
+		if hello.Type != event.Hello || hello.Version != 2 || len(hello.Grades) != 1 {
 			t.Fatalf("hello = %+v; want version 2 and tokenbucket's grade", hello)
 		}
 		if g := hello.Grades[0]; g.Label != "failed" || g.Points != "20 / 35" || g.Class != "badge badge--failed" || g.When == "" {
@@ -51,12 +52,12 @@ func TestLiveSocket(t *testing.T) {
 	ex := &report.Exercise{ID: "gcra", Status: report.Failed, Score: 20, MaxScore: 25,
 		Checks: []report.Check{{ID: "gcra/exactness", Title: "Agrees", Status: report.Passed, Score: 20, MaxScore: 20}}}
 	g := live.GradeOf(ex, time.Date(2026, 3, 2, 9, 31, 0, 0, time.UTC), 1, true)
-	hub.Publish(live.Event{Type: live.TypeGrade, Grade: &g})
+	hub.Publish(live.Event{Type: event.Grade, Grade: &g})
 	var got live.Event
 	if err := wsjson.Read(ctx, page, &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Type != live.TypeGrade || got.Grade.Label != "failed so far" || got.Grade.Points != "20 / 25" {
+	if got.Type != event.Grade || got.Grade.Label != "failed so far" || got.Grade.Points != "20 / 25" {
 		t.Errorf("grade event = %+v; want gcra failed so far, 20 / 25", got.Grade)
 	}
 	if !strings.Contains(got.Report, `data-testid="grade-gcra"`) || !strings.Contains(got.Report, "Agrees") {

@@ -62,6 +62,7 @@
 // an element already mounted it returns its editor, whose files() are the
 // texts it holds now).
 
+import { EVENT } from "../static/events.js";
 import { classBackend, localBackend, problemText, request } from "./backend.js";
 import { compileErrors, reportCompileErrors } from "./compile.js";
 import { hunks, lineDiff } from "./diff.js";
@@ -516,7 +517,7 @@ class Editor {
     };
     ws.onmessage = (m) => {
       const e = JSON.parse(m.data);
-      if (e.type === "done") void end();
+      if (e.type === EVENT.GRADE) void end();
     };
     ws.onclose = () => { void end(); };
   }

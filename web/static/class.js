@@ -1,25 +1,13 @@
 // Class mode's live views: a submission's grading as it happens, and the
 // instructor's dashboard updating as results land. Both read JSON events
 // from a websocket (internal/server/class_live.go); without this script the
-// pages still work, reloaded by hand.
+// pages still work, reloaded by hand. The events are named in events.js
+// (internal/event).
+
+import { EVENT } from "./events.js";
+
 (function () {
   "use strict";
-
-  // EVENT is every event "type" the server sends: the EventType constants
-  // of internal/class/events.go, where each is described. Match events
-  // against this table only; TestClassJSEventTypes (internal/class) fails
-  // when it and the Go constants differ.
-  var EVENT = {
-    HELLO: "hello",     // the dashboard's stream opens
-    QUEUED: "queued",   // waiting for a worker
-    RUNNING: "running", // a worker took the job
-    BUILD: "build",     // building the learner's code
-    START: "start",     // a check started: e.check
-    RESULT: "result",   // a check's result: e.result
-    DONE: "done",       // graded and stored: e.summary, or e.message
-    RESYNC: "resync",   // this view fell behind: reload
-    COURSE: "course"    // a due date or an extension changed
-  };
 
   function socket(path) {
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
@@ -51,13 +39,13 @@
         case EVENT.RUNNING: status.textContent = e.message ? "Grading: " + e.message + "…" : "Grading…"; break;
         case EVENT.BUILD: status.textContent = "Building your code…"; break;
         case EVENT.START: status.textContent = "Running " + e.check + "…"; break;
-        case EVENT.RESULT:
+        case EVENT.CHECK:
           li = document.createElement("li");
           li.setAttribute("data-status", e.result.status);
           li.textContent = e.result.id + ": " + e.result.status + " (" + num(e.result.score) + " / " + num(e.result.max_score) + ")";
           log.appendChild(li);
           break;
-        case EVENT.DONE:
+        case EVENT.GRADE:
           status.textContent = "Graded: " + (e.status || "") + " " + num(e.score) + " / " + num(e.max_score) + ". Loading the report…";
           ws.onclose = null;
           ws.close(1000);

@@ -29,6 +29,7 @@
 // The layout loads it only in single-learner mode; without it (or without
 // JavaScript) the pages are the same, reloaded by hand.
 
+import { EVENT } from "./events.js";
 import { morph } from "./morph.js";
 
 /**
@@ -57,21 +58,6 @@ import { morph } from "./morph.js";
  * @property {string} [report]
  */
 
-// EVENT is every event "type" the server sends: the Type constants of
-// internal/live/event.go, where each is described. Match events against
-// this table only; TestLiveJSEventTypes (internal/live) fails when it and
-// the Go constants differ.
-const EVENT = {
-  HELLO: "hello",               // on connecting: version, message (a failed build), grades
-  SAVED: "saved",               // a save: exercises are being rebuilt and graded
-  BUILT: "built",               // a new Yours build: version
-  BUILD_FAILED: "build_failed", // exercises/ does not compile: message
-  CHECK: "check",               // a check's result: check, grade so far, report
-  GRADE: "grade",               // an exercise's grade, saved: grade (pending: benchmarks to come), report
-  NOT_BUILT: "not_built",       // an exercise does not compile, not graded (its last grade stands): exercises, message
-  GRADE_FAILED: "grade_failed", // the grader could not run: message
-  RESYNC: "resync",             // this page fell behind: reload
-};
 
 /** The report container of the exercise page, if this is one. */
 const reportEl = document.querySelector("[data-live-report]");
