@@ -452,7 +452,8 @@ func follow1(ctx context.Context, base *url.URL, token, live, shown string) (int
 			}
 			state = e.Type
 		case event.Build, event.Start, event.Check:
-			progress.Progress(grader.Event{Exercise: e.Exercise, Phase: grader.Phase(e.Type), Check: e.Check, Result: e.Result})
+			phase, _ := class.Phase(e.Type)
+			progress.Progress(grader.Event{Exercise: e.Exercise, Phase: phase, Check: e.Check, Result: e.Result})
 		case event.Resync:
 			return 2, errors.New("fell behind the server's events: see the submission's page")
 		case event.Grade:

@@ -65,8 +65,8 @@ func testClassEndToEnd(t *testing.T, target string) {
 		}
 		seen = append(seen, string(done.Type))
 	}
-	if strings.Join(seen, ",") != "queued,running,done" || done.Learner != "ada" || done.Cell == nil || !done.Cell.Graded || done.Cell.Best < 31 {
-		t.Errorf("dashboard events %v, done %+v; want queued,running,done for ada with a graded cell", seen, done)
+	if strings.Join(seen, ",") != "queued,running,grade" || done.Learner != "ada" || done.Cell == nil || !done.Cell.Graded || done.Cell.Best < 31 {
+		t.Errorf("dashboard events %v, grade %+v; want queued,running,grade for ada with a graded cell", seen, done)
 	}
 	id := done.Submission
 

@@ -546,3 +546,15 @@ var phaseEvents = map[grader.Phase]event.Type{
 	grader.PhaseStart:  event.Start,
 	grader.PhaseResult: event.Check,
 }
+
+// Phase returns the grader's progress phase an event passes on (Build,
+// Start, Check), for a client that shows a grading as the grader's own
+// progress does; ok is false for any other event.
+func Phase(t event.Type) (p grader.Phase, ok bool) {
+	for p, e := range phaseEvents {
+		if e == t {
+			return p, true
+		}
+	}
+	return "", false
+}
