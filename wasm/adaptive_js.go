@@ -79,14 +79,7 @@ func gradient2API() map[string]any {
 
 // impl returns the adaptive.Impl the config names: "reference" or "yours".
 func (c config) impl() (adaptive.Impl, string) {
-	switch name := c.str("impl", "reference"); name {
-	case "reference":
-		return adaptive.Reference, ""
-	case "yours":
-		return yoursAdaptive(), ""
-	default:
-		return adaptive.Impl{}, "impl must be reference or yours, not " + name
-	}
+	return pickImpl(c, adaptive.Reference, yoursAdaptive)
 }
 
 // adaptiveConfig reads what every adaptive simulation's config has: the

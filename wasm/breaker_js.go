@@ -59,14 +59,9 @@ func newBreakerSim(_ js.Value, args []js.Value) any {
 		return errorValue("newBreakerSim needs a config object")
 	}
 	c := config{args[0]}
-	var impl breaker.Impl
-	switch name := c.str("impl", "reference"); name {
-	case "reference":
-		impl = breaker.Reference
-	case "yours":
-		impl = yoursBreaker()
-	default:
-		return errorValue("impl must be reference or yours, not " + name)
+	impl, msg := pickImpl(c, breaker.Reference, yoursBreaker)
+	if msg != "" {
+		return errorValue(msg)
 	}
 	name := c.str("scenario", breaker.OutageName)
 	sc, ok := breaker.Named(name)

@@ -92,14 +92,9 @@ func newFairqueueSim(_ js.Value, args []js.Value) any {
 		return errorValue("fairqueue.newSim needs a config object")
 	}
 	c := config{args[0]}
-	var impl fairqueue.Impl
-	switch name := c.str("impl", "reference"); name {
-	case "reference":
-		impl = fairqueue.Reference
-	case "yours":
-		impl = yoursFairqueue()
-	default:
-		return errorValue("impl must be reference or yours, not " + name)
+	impl, msg := pickImpl(c, fairqueue.Reference, yoursFairqueue)
+	if msg != "" {
+		return errorValue(msg)
 	}
 	seed, msg := c.seed()
 	if msg != "" {

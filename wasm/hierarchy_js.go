@@ -51,14 +51,9 @@ func newHierarchySim(_ js.Value, args []js.Value) any {
 		return errorValue("newHierarchySim needs a config object")
 	}
 	c := config{args[0]}
-	var impl hierarchy.Impl
-	switch name := c.str("impl", "reference"); name {
-	case "reference":
-		impl = hierarchy.Reference
-	case "yours":
-		impl = yoursHierarchy()
-	default:
-		return errorValue("impl must be reference or yours, not " + name)
+	impl, msg := pickImpl(c, hierarchy.Reference, yoursHierarchy)
+	if msg != "" {
+		return errorValue(msg)
 	}
 	seed, msg := c.seed()
 	if msg != "" {

@@ -68,14 +68,9 @@ func parseConfig(v js.Value) (sim.Config, limiters.Impl, string) {
 	if err != nil {
 		return sim.Config{}, limiters.Impl{}, err.Error()
 	}
-	var impl limiters.Impl
-	switch name := c.str("impl", "reference"); name {
-	case "reference":
-		impl = limiters.Reference
-	case "yours":
-		impl = yours()
-	default:
-		return sim.Config{}, limiters.Impl{}, "impl must be reference or yours, not " + name
+	impl, msg := pickImpl(c, limiters.Reference, yours)
+	if msg != "" {
+		return sim.Config{}, limiters.Impl{}, msg
 	}
 	cfg := sim.Config{
 		Limit:    uint32(limit),

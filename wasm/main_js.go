@@ -62,6 +62,20 @@ func (c config) seed() (uint64, string) {
 	return uint64(s), ""
 }
 
+// pickImpl returns the implementation the config's "impl" names:
+// "reference" (the default) or "yours", which yours makes.
+func pickImpl[I any](c config, reference I, yours func() I) (I, string) {
+	switch name := c.str("impl", "reference"); name {
+	case "reference":
+		return reference, ""
+	case "yours":
+		return yours(), ""
+	default:
+		var none I
+		return none, "impl must be reference or yours, not " + name
+	}
+}
+
 // untilNs reads a virtual time in nanoseconds: 0 for NaN or less, the
 // largest time from 2^63 on.
 func untilNs(v js.Value) uint64 {

@@ -110,14 +110,9 @@ func newThrottleSim(_ js.Value, args []js.Value) any {
 		return errorValue("newThrottleSim needs a config object")
 	}
 	c := config{args[0]}
-	var impl throttle.Impl
-	switch name := c.str("impl", "reference"); name {
-	case "reference":
-		impl = throttle.Reference
-	case "yours":
-		impl = yoursThrottle()
-	default:
-		return errorValue("impl must be reference or yours, not " + name)
+	impl, msg := pickImpl(c, throttle.Reference, yoursThrottle)
+	if msg != "" {
+		return errorValue(msg)
 	}
 	seed := c.num("seed", 1)
 	if seed < 0 || seed >= 1<<53 || seed != float64(uint64(seed)) {
