@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ratelab/internal/weekbuild"
 )
 
 // The editor's files API is served where the live loop grades what it
@@ -73,7 +75,7 @@ func TestServeWritesLabWasmsBrotliCopyInTheBackground(t *testing.T) {
 		}
 	}
 	wasm := []byte(strings.Repeat("(func $tryAcquire (param i64 i64) (result i32))\n", 20000))
-	names := []string{"lab.wasm", "week-1.wasm"}
+	names := []string{"lab.wasm", weekbuild.Name(1)}
 	for _, name := range names {
 		if err := os.WriteFile(filepath.Join(static, name), wasm, 0o644); err != nil {
 			t.Fatal(err)

@@ -21,6 +21,9 @@ import (
 	"github.com/andybalholm/brotli"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"ratelab/internal/weekbuild"
+	"ratelab/lab/course"
 )
 
 // The visualization tests drive web/static/viz/limiters.js on the lesson
@@ -35,6 +38,19 @@ import (
 var vizLessons = []struct{ slug, preset string }{
 	{"week-1", "naive-refill"},
 	{"week-2", "edge-attack"},
+}
+
+// weekWasm returns the name of the build (internal/weekbuild) the lesson
+// slug draws from.
+func weekWasm(t *testing.T, slug string) string {
+	t.Helper()
+	for _, w := range course.Weeks() {
+		if w.Lesson.Slug == slug {
+			return weekbuild.Name(w.Number)
+		}
+	}
+	t.Fatalf("the course has no lesson %s", slug)
+	return ""
 }
 
 // laneIDs are the visualization's lanes, in the order it draws them.
@@ -776,7 +792,7 @@ func TestVizFirstFrameAndFrameRate(t *testing.T) {
 			v := openViz(t, ctx, s, l.slug, l.preset)
 			m, err := chromedp.Run(ctx, chromedp.Poll[map[string]float64](`(() => {
 				const st = window.__vizProbe, nav = performance.getEntriesByType("navigation")[0];
-				const w = performance.getEntriesByType("resource").find(e => e.name.endsWith("/static/" + `+strconv.Quote(l.slug+".wasm")+`));
+				const w = performance.getEntriesByType("resource").find(e => e.name.endsWith("/static/" + `+strconv.Quote(weekWasm(t, l.slug))+`));
 				if (!st || st.ready === null || !nav || nav.loadEventEnd === 0 || !w) return null;
 				return {ready: st.ready, dcl: nav.domContentLoadedEventEnd, load: nav.loadEventEnd,
 					wasmStart: w.startTime, wasmEnd: w.responseEnd, wasmEncoded: w.encodedBodySize, wasmDecoded: w.decodedBodySize};

@@ -3,7 +3,6 @@ package page
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/report"
+	"ratelab/internal/weekbuild"
 	"ratelab/lab/course"
 )
 
@@ -209,9 +209,9 @@ func TestLessonLoadsVisualizationOnlyWhenBuilt(t *testing.T) {
 		t.Error("no fallback line inside the mount point for the script to replace")
 	}
 
-	doc = render(t, LessonPage(w, assetsWithout("lab.wasm", "week-1.wasm")))
+	doc = render(t, LessonPage(w, assetsWithout("lab.wasm", weekbuild.Name(w.Number))))
 	if doc.Find("script").Length() != 0 || byTestID(doc, "viz-missing").Length() != 1 {
-		t.Error("without lab.wasm and week-1.wasm the page still loads the visualization, or does not say it is missing")
+		t.Error("without lab.wasm and its week's build the page still loads the visualization, or does not say it is missing")
 	}
 }
 
@@ -219,7 +219,7 @@ func TestLessonLoadsVisualizationOnlyWhenBuilt(t *testing.T) {
 // lab.wasm on a server that has no such build.
 func TestLessonDrawsFromItsWeeksBuild(t *testing.T) {
 	for _, w := range course.Weeks() {
-		week := fmt.Sprintf("week-%d.wasm", w.Number)
+		week := weekbuild.Name(w.Number)
 		for _, c := range []struct {
 			a    Assets
 			want string
@@ -492,7 +492,7 @@ func TestClassYoursStateOnlyWithTheVisualizations(t *testing.T) {
 	}{
 		{"lab.wasm built", assetsWithout().WithClassYours("/class/api/yours"), true},
 		{"the week's build only", assetsWithout("lab.wasm").WithClassYours("/class/api/yours"), true},
-		{"no WebAssembly", assetsWithout("lab.wasm", "week-1.wasm").WithClassYours("/class/api/yours"), false},
+		{"no WebAssembly", assetsWithout("lab.wasm", weekbuild.Name(w.Number)).WithClassYours("/class/api/yours"), false},
 		{"not class mode", assetsWithout(), false},
 	} {
 		doc := render(t, LessonPage(w, c.assets))
