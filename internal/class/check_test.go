@@ -139,7 +139,7 @@ func (f *fixture) checkDone(t *testing.T, id int64) class.Event {
 	own := f.c.Subscribe(id)
 	defer own.Close()
 	if got, err := f.st.Submission(t.Context(), id); err == nil && got.Job.State == store.Done {
-		return class.DoneEvent(got) // graded before we subscribed
+		return class.GradeEvent(got) // graded before we subscribed
 	}
 	return waitFor(t, own, id, event.Grade)
 }

@@ -283,7 +283,7 @@ func (c *Class) queue(ctx context.Context, user store.User, exercise string, fil
 	}
 	for _, id := range sub.Superseded {
 		old := store.Submission{ID: id, Learner: user.Name, Exercise: exercise, Kind: kind}
-		ev := doneEvent(old, 0, nil, 0, store.SupersededMessage(kind, sub.ID))
+		ev := gradeEvent(old, 0, nil, 0, store.SupersededMessage(kind, sub.ID))
 		ev.Status = ""
 		c.publish(ev)
 	}
@@ -494,7 +494,7 @@ func (c *Class) finish(ctx context.Context, job store.Job, sub store.Submission,
 		c.cfg.Log.Error("class: recording a result", "job", job.ID, "err", err)
 		return
 	}
-	ev := doneEvent(sub, job.ID, o.Result, c.cfg.Seed, o.Error)
+	ev := gradeEvent(sub, job.ID, o.Result, c.cfg.Seed, o.Error)
 	if gb := c.engine.booked(ctx, sub, job.ID, o.Result); gb != nil {
 		ev.fromBook(gb)
 	}
@@ -521,15 +521,15 @@ func kindOf(sub store.Submission) store.Kind {
 	return ""
 }
 
-// DoneEvent is the event.Grade of a submission whose latest job is done,
+// GradeEvent is the event.Grade of a submission whose latest job is done,
 // read back from the store: what finish published, without the
 // dashboard's cell and pitfall counts.
-func DoneEvent(sub store.Submission) Event {
-	return doneEvent(sub, sub.Job.ID, sub.Job.Result, sub.Job.Seed, sub.Job.Error)
+func GradeEvent(sub store.Submission) Event {
+	return gradeEvent(sub, sub.Job.ID, sub.Job.Result, sub.Job.Seed, sub.Job.Error)
 }
 
-// doneEvent is the event.Grade of job: its result ex, or (ex nil) errMsg.
-func doneEvent(sub store.Submission, job int64, ex *report.Exercise, seed int64, errMsg string) Event {
+// gradeEvent is the event.Grade of job: its result ex, or (ex nil) errMsg.
+func gradeEvent(sub store.Submission, job int64, ex *report.Exercise, seed int64, errMsg string) Event {
 	ev := Event{Type: event.Grade, Submission: sub.ID, Job: job, Learner: sub.Learner, Exercise: sub.Exercise,
 		Kind: kindOf(sub), Summary: ex, Seed: seed, Message: errMsg, Status: report.Error}
 	if ex != nil {

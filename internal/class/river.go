@@ -431,7 +431,7 @@ ORDER BY j.id`, gradeArgs{}.Kind(), riverQueue)
 			return err
 		}
 		r.c.cfg.Log.Warn("class: gave up a grading River no longer runs", "job", id, "submission", sub.ID)
-		r.c.publish(doneEvent(sub, id, nil, r.c.cfg.Seed, o.Error))
+		r.c.publish(gradeEvent(sub, id, nil, r.c.cfg.Seed, o.Error))
 	}
 	return nil
 }

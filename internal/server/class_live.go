@@ -94,7 +94,7 @@ func (h *classHandlers) submissionLive(c echo.Context) error {
 		return nil
 	}
 	if sub.Job.State == store.Done || sub.Job.State == store.Superseded {
-		h.writeEvent(ctx, conn, class.DoneEvent(sub))
+		h.writeEvent(ctx, conn, class.GradeEvent(sub))
 		conn.Close(websocket.StatusNormalClosure, "graded")
 		return nil
 	}
@@ -106,7 +106,7 @@ func (h *classHandlers) submissionLive(c echo.Context) error {
 // job is not done: EventQueued while it waits (store.Job.Waiting: queued,
 // or handed to River and not started), else EventRunning with the job's
 // note ("regrading after a worker stopped"), as a worker's running event
-// said it (a job done is told by class.DoneEvent).
+// said it (a job done is told by class.GradeEvent).
 func openingEvent(sub store.Submission) class.Event {
 	e := class.Event{Type: event.Queued, Submission: sub.ID, Job: sub.Job.ID, Learner: sub.Learner, Exercise: sub.Exercise}
 	if !sub.Job.Waiting() {
