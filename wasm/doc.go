@@ -114,9 +114,12 @@
 // so that a build with -tags noyours,oneweek,week3 holds week 3's
 // simulations and the reference alone: week-3.wasm, which week 3's lesson
 // draws from (internal/weekbuild builds one per week). A week's build is
-// much smaller than lab.wasm (the Go runtime and fmt are most of what is
-// left), and no save changes it, so the browser keeps it cached while the
-// learner works; lab.wasm is fetched only when the learner asks for Yours.
+// much smaller than lab.wasm (the Go runtime is most of what is left), and
+// no save changes it, so the browser keeps it cached while the learner
+// works; lab.wasm is fetched only when the learner asks for Yours. The lab
+// packages and references a week's build links format their messages with
+// strconv, not fmt: fmt's printer, and the reflection it brings, would be
+// a fifth of the build (internal/weekbuild's test holds them to it).
 // A new visualization's file needs its week in its constraint;
 // internal/weekbuild's test fails until it has it. make bench prints
 // every build's sizes (raw, gzip and Brotli).

@@ -3,7 +3,7 @@ package breaker
 import (
 	"container/heap"
 	"errors"
-	"fmt"
+	"strconv"
 
 	"ratelab/lab/guard"
 	ref "ratelab/solutions/breaker"
@@ -26,7 +26,7 @@ func (s State) String() string {
 	if s < NumStates {
 		return stateNames[s]
 	}
-	return fmt.Sprintf("state %d", uint8(s))
+	return "state " + strconv.Itoa(int(s))
 }
 
 // Config is the breaker exercise's Config.
@@ -109,12 +109,12 @@ func (sc Scenario) Validate() error {
 	}
 	for i, d := range sc.Down {
 		if d.ToNs <= d.FromNs || (i > 0 && d.FromNs < sc.Down[i-1].ToNs) {
-			return fmt.Errorf("breaker: outage %d is empty or out of order", i)
+			return errors.New("breaker: outage " + strconv.Itoa(i) + " is empty or out of order")
 		}
 	}
 	for i, d := range sc.Slow {
 		if d.ToNs <= d.FromNs {
-			return fmt.Errorf("breaker: slow span %d is empty", i)
+			return errors.New("breaker: slow span " + strconv.Itoa(i) + " is empty")
 		}
 	}
 	return nil
@@ -429,7 +429,7 @@ func (sc Scenario) backend(t uint64, c, k, try int) (success, timeout bool, at u
 func (sd *Side) observe(t uint64) {
 	s := sd.b.State(t)
 	if s >= NumStates {
-		sd.Stop(fmt.Sprintf("State returned %d, which is no state", s))
+		sd.Stop("State returned " + strconv.Itoa(int(s)) + ", which is no state")
 		return
 	}
 	if s != sd.state {

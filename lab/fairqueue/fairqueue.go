@@ -2,9 +2,9 @@ package fairqueue
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 
 	"ratelab/lab/guard"
 	ref "ratelab/solutions/fairqueue"
@@ -118,11 +118,11 @@ func (c Config) Validate() error {
 	case c.CapacityPerSec < 1 || c.CapacityPerSec > 1_000_000_000 || 1_000_000_000%c.CapacityPerSec != 0:
 		return errors.New("fairqueue: the capacity must divide 10^9 cost units per second")
 	case c.Quantum < 1 || c.Quantum > 1<<32:
-		return fmt.Errorf("fairqueue: quantum %d is outside [1, 1<<32]", c.Quantum)
+		return errors.New("fairqueue: quantum " + u(c.Quantum) + " is outside [1, 1<<32]")
 	case c.HeavyCost < 1 || c.HeavyCost > 1000:
-		return fmt.Errorf("fairqueue: B's cost %d is outside [1, 1000]", c.HeavyCost)
+		return errors.New("fairqueue: B's cost " + u(c.HeavyCost) + " is outside [1, 1000]")
 	case c.HeavyCost > 64*c.Quantum:
-		return fmt.Errorf("fairqueue: B's cost %d is more than 64 × the quantum %d", c.HeavyCost, c.Quantum)
+		return errors.New("fairqueue: B's cost " + u(c.HeavyCost) + " is more than 64 × the quantum " + u(c.Quantum))
 	case !(c.BurstRate > 0 && c.BurstRate <= 1000):
 		return errors.New("fairqueue: the burster's rate must be more than 0 and at most 1000 times its share")
 	case c.BurstSize < 0 || c.BurstSize > 1_000_000:
@@ -374,7 +374,10 @@ func (r *Run) CheckLen() {
 	}
 	d.guard(func() {
 		if n := d.sched.Len(); n != d.queued {
-			d.stop(fmt.Sprintf("Len() = %d with %d commands waiting", n, d.queued))
+			d.stop("Len() = " + strconv.Itoa(n) + " with " + strconv.Itoa(d.queued) + " commands waiting")
 		}
 	})
 }
+
+// u formats a number of a message.
+func u(n uint64) string { return strconv.FormatUint(n, 10) }

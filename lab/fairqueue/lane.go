@@ -1,8 +1,8 @@
 package fairqueue
 
 import (
-	"fmt"
 	"math"
+	"strconv"
 
 	"ratelab/lab/guard"
 )
@@ -168,13 +168,13 @@ func (l *lane) serveBefore(tNs, unitNs uint64) {
 		s := int(s32)
 		switch {
 		case !ok:
-			l.stop(fmt.Sprintf("Pop() returned nothing with %d commands waiting", l.queued))
+			l.stop("Pop() returned nothing with " + strconv.Itoa(l.queued) + " commands waiting")
 			return
 		case s32 >= NumSessions || l.waiting[s].len() == 0:
-			l.stop(fmt.Sprintf("Pop() returned session %d, which has nothing waiting", s32))
+			l.stop("Pop() returned session " + u(uint64(s32)) + ", which has nothing waiting")
 			return
 		case cost != l.waiting[s].front().cost:
-			l.stop(fmt.Sprintf("Pop() returned session %d at cost %d; its next command costs %d", s32, cost, l.waiting[s].front().cost))
+			l.stop("Pop() returned session " + u(uint64(s32)) + " at cost " + u(cost) + "; its next command costs " + u(l.waiting[s].front().cost))
 			return
 		}
 		l.serve(s, l.waiting[s].pop(), unitNs)

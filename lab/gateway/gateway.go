@@ -14,7 +14,7 @@ package gateway
 
 import (
 	"errors"
-	"fmt"
+	"strconv"
 
 	"ratelab/lab/guard"
 	ref "ratelab/solutions/gateway"
@@ -38,7 +38,7 @@ func (k Kind) String() string {
 	if k < NumKinds {
 		return kindNames[k]
 	}
-	return fmt.Sprintf("kind %d", k)
+	return "kind " + strconv.Itoa(int(k))
 }
 
 // Outcome is what a gateway did with a message, numbered as the
@@ -60,7 +60,7 @@ func (o Outcome) String() string {
 	if o < NumOutcomes {
 		return outcomeNames[o]
 	}
-	return fmt.Sprintf("outcome %d", o)
+	return "outcome " + strconv.Itoa(int(o))
 }
 
 // Budget is a token bucket: Capacity tokens refilled at RatePerSec.
@@ -242,7 +242,7 @@ func New(sc Scenario, impl Impl) (*Run, error) {
 	}
 	for _, p := range sc.Phases {
 		if p.OrderEveryNs == 0 {
-			return nil, fmt.Errorf("gateway: phase %q sends no orders", p.Name)
+			return nil, errors.New("gateway: phase " + strconv.Quote(p.Name) + " sends no orders")
 		}
 	}
 	r := &Run{sc: sc}
@@ -401,7 +401,7 @@ func (sd *Side) send(k Kind, at uint64, sc Scenario) {
 	sd.Guard(func() {
 		v := sd.g.Admit(Session, k, at)
 		if v.Outcome >= NumOutcomes {
-			sd.Stop(fmt.Sprintf("Admit returned outcome %d", v.Outcome))
+			sd.Stop("Admit returned outcome " + strconv.Itoa(int(v.Outcome)))
 			return
 		}
 		sd.Counts[k][v.Outcome]++

@@ -2,8 +2,8 @@ package governor
 
 import (
 	"errors"
-	"fmt"
 	"math"
+	"strconv"
 
 	"ratelab/lab/adaptive"
 	"ratelab/lab/guard"
@@ -53,13 +53,13 @@ func (c Config) Validate() error {
 	case !(c.Floor >= 1):
 		return errors.New("governor: floor must be at least 1")
 	case !(c.Ceiling >= c.Floor && c.Ceiling <= MaxCeiling):
-		return fmt.Errorf("governor: ceiling must be between the floor and %d", MaxCeiling)
+		return errors.New("governor: ceiling must be between the floor and " + strconv.Itoa(MaxCeiling))
 	case math.IsNaN(c.Start) || c.Start < 0:
 		return errors.New("governor: start must be 0 or more")
 	case !(c.Low >= 0 && c.High >= c.Low && c.High < 1):
 		return errors.New("governor: need 0 <= low <= high < 1")
 	case c.Tries < 1 || c.Tries > MaxTries:
-		return fmt.Errorf("governor: tries must be between 1 and %d", MaxTries)
+		return errors.New("governor: tries must be between 1 and " + strconv.Itoa(MaxTries))
 	}
 	_, err := target.Named(c.Target)
 	return err
@@ -233,7 +233,7 @@ func (r *Run) one() Window {
 
 	w.Decision = adaptive.Decision{Action: adaptive.Hold, Offer: r.offer, LastBad: r.lastBad}
 	if r.cfg.Fixed {
-		w.Decision.Reason = fmt.Sprintf("no governor: offer fixed at the ceiling %g", r.cfg.Ceiling)
+		w.Decision.Reason = "no governor: offer fixed at the ceiling " + strconv.FormatFloat(r.cfg.Ceiling, 'g', -1, 64)
 	} else {
 		r.side.Guard(func() { w.Decision = r.gov.Observe(total.AttemptFailures, total.Attempts) })
 		if r.side.Stopped { // Observe panicked: w.Decision is still the hold

@@ -12,8 +12,8 @@ package hierarchy
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
+	"strconv"
 
 	"ratelab/lab/guard"
 	ref "ratelab/solutions/hierarchy"
@@ -56,7 +56,7 @@ func (l Level) String() string {
 	if l >= 0 && l < NumLevels {
 		return levelNames[l]
 	}
-	return fmt.Sprintf("level %d", int(l))
+	return "level " + strconv.Itoa(int(l))
 }
 
 // Budget is one level's token bucket: capacity tokens, refilled at
@@ -114,15 +114,15 @@ func (c Config) Validate() error {
 	var errs []error
 	check := func(name string, b Budget) {
 		if b.Capacity == 0 || b.RatePerSec == 0 {
-			errs = append(errs, fmt.Errorf("%s: capacity and rate must be at least 1", name))
+			errs = append(errs, errors.New(name+": capacity and rate must be at least 1"))
 		}
 	}
 	check("firm", c.Firm)
 	check("account", c.Account)
 	for i, s := range c.Sessions {
-		check(fmt.Sprintf("session %d", i), s.Budget)
+		check("session "+strconv.Itoa(i), s.Budget)
 		if s.OrdersPerSec == 0 || s.OrdersPerSec > 1_000_000 {
-			errs = append(errs, fmt.Errorf("session %d: orders per second must be from 1 to 1,000,000", i))
+			errs = append(errs, errors.New("session "+strconv.Itoa(i)+": orders per second must be from 1 to 1,000,000"))
 		}
 	}
 	if c.RetryNs == 0 || c.MaxAttempts < 1 || c.DurationNs == 0 {

@@ -1,8 +1,8 @@
 package retry
 
 import (
-	"fmt"
 	"math/rand/v2"
+	"strconv"
 )
 
 // Counters are a client's cumulative counts since New, in both planes.
@@ -62,7 +62,7 @@ type Client struct {
 // choice of failing attempts drawn from seed. It panics if tries < 1.
 func New(tries int, seed uint64) *Client {
 	if tries < 1 {
-		panic(fmt.Sprintf("retry: New: tries must be at least 1, got %d", tries))
+		panic("retry: New: tries must be at least 1, got " + strconv.Itoa(tries))
 	}
 	return &Client{
 		waiting: make([]uint64, tries),

@@ -2,7 +2,6 @@ package target
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -102,6 +101,12 @@ const second = 1_000_000_000
 // ErrUnknown is returned by Named for a name it does not know.
 var ErrUnknown = errors.New("target: unknown profile")
 
+// unknownError is ErrUnknown, naming the profile asked for.
+type unknownError string
+
+func (e unknownError) Error() string { return ErrUnknown.Error() + " " + strconv.Quote(string(e)) }
+func (e unknownError) Unwrap() error { return ErrUnknown }
+
 // Named returns one of the lab's profiles, meant for a client whose
 // ceiling is about 200 concurrent attempts and whose rounds are a tenth of
 // a second:
@@ -132,5 +137,5 @@ func Named(name string) (Profile, error) {
 			Changes: []Change{{AtNs: 25 * second, RampNs: 2 * second, Capacity: 60}},
 		}, nil
 	}
-	return Profile{}, fmt.Errorf("%w %s", ErrUnknown, strconv.Quote(name))
+	return Profile{}, unknownError(name)
 }

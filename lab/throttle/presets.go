@@ -1,7 +1,8 @@
 package throttle
 
 import (
-	"fmt"
+	"errors"
+	"strconv"
 
 	ref "ratelab/solutions/throttle"
 )
@@ -133,5 +134,5 @@ func Preset(name string) (Scenario, error) {
 			return p, nil
 		}
 	}
-	return Scenario{}, fmt.Errorf("throttle: no preset %q", name)
+	return Scenario{}, errors.New("throttle: no preset " + strconv.Quote(name))
 }

@@ -2,8 +2,8 @@ package throttle
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
+	"strconv"
 
 	"ratelab/lab/guard"
 	ref "ratelab/solutions/throttle"
@@ -72,7 +72,7 @@ func (o Outcome) String() string {
 	if o < NumOutcomes {
 		return outcomeNames[o]
 	}
-	return fmt.Sprintf("outcome %d", o)
+	return "outcome " + strconv.Itoa(int(o))
 }
 
 // Kind is the kind of an Event.
@@ -183,14 +183,14 @@ type periodTrack struct {
 // whitelist set.
 func New(sc Scenario, impl Impl, seed uint64) (*Run, error) {
 	if len(sc.Addresses) == 0 || len(sc.Addresses) > MaxAddresses {
-		return nil, fmt.Errorf("throttle: a scenario has 1 to %d addresses, not %d", MaxAddresses, len(sc.Addresses))
+		return nil, errors.New("throttle: a scenario has 1 to " + strconv.Itoa(MaxAddresses) + " addresses, not " + strconv.Itoa(len(sc.Addresses)))
 	}
 	if sc.KeeperEveryNs == 0 || sc.DurationNs == 0 {
 		return nil, errors.New("throttle: the scenario needs a keeper schedule and a duration")
 	}
 	for _, a := range sc.Addresses {
 		if len(a.Phases) == 0 || a.Phases[0].FromNs != 0 {
-			return nil, fmt.Errorf("throttle: address %q needs phases from 0", a.Name)
+			return nil, errors.New("throttle: address " + strconv.Quote(a.Name) + " needs phases from 0")
 		}
 	}
 	r := &Run{sc: sc, name: impl.Name, impl: impl, keeper: sc.KeeperEveryNs}

@@ -1,6 +1,6 @@
 package fairqueue
 
-import "fmt"
+import "strconv"
 
 // none marks the end of a list of commands or sessions.
 const none = -1
@@ -40,7 +40,7 @@ type Queue struct {
 // turn. It panics unless 1 <= quantum <= 1<<32.
 func New(quantum uint64) *Queue {
 	if quantum < 1 || quantum > 1<<32 {
-		panic(fmt.Sprintf("fairqueue: quantum %d is outside [1, 1<<32]", quantum))
+		panic("fairqueue: quantum " + strconv.FormatUint(quantum, 10) + " is outside [1, 1<<32]")
 	}
 	return &Queue{quantum: quantum, index: map[uint32]int32{}, free: none, first: none, last: none}
 }

@@ -2,8 +2,8 @@ package gateway
 
 import (
 	"errors"
-	"fmt"
 	"slices"
+	"strconv"
 )
 
 // Budget is a week-1 token bucket: Capacity tokens of burst, refilled at
@@ -40,8 +40,8 @@ func (c Config) Validate() error {
 	slices.Sort(names) // the same config, the same error
 	for _, name := range names {
 		k := c.Classes[name]
-		bad := func(field, format string, args ...any) {
-			errs = append(errs, fmt.Errorf("class %q: %s: %s", name, field, fmt.Sprintf(format, args...)))
+		bad := func(field, why string) {
+			errs = append(errs, errors.New("class "+strconv.Quote(name)+": "+field+": "+why))
 		}
 		if k.Orders.Capacity == 0 {
 			bad("Orders.Capacity", "0, but orders must be limited (at least 1)")
@@ -56,14 +56,18 @@ func (c Config) Validate() error {
 			bad("Cancels.RatePerSec", "0 for a limited cancel budget, want at least 1")
 		}
 		if k.Cancels.Capacity < k.Orders.Capacity {
-			bad("Cancels.Capacity", "%d is below Orders.Capacity %d (0 means unlimited)", k.Cancels.Capacity, k.Orders.Capacity)
+			bad("Cancels.Capacity", u(k.Cancels.Capacity)+" is below Orders.Capacity "+u(k.Orders.Capacity)+" (0 means unlimited)")
 		}
 		if k.Cancels.RatePerSec < k.Orders.RatePerSec {
-			bad("Cancels.RatePerSec", "%d is below Orders.RatePerSec %d", k.Cancels.RatePerSec, k.Orders.RatePerSec)
+			bad("Cancels.RatePerSec", u(k.Cancels.RatePerSec)+" is below Orders.RatePerSec "+u(k.Orders.RatePerSec))
 		}
 	}
 	if c.SilenceAfterNs > 0 && c.DisconnectAfterNs > 0 && c.SilenceAfterNs >= c.DisconnectAfterNs {
-		errs = append(errs, fmt.Errorf("SilenceAfterNs %d must be below DisconnectAfterNs %d", c.SilenceAfterNs, c.DisconnectAfterNs))
+		errs = append(errs, errors.New("SilenceAfterNs "+u(c.SilenceAfterNs)+" must be below DisconnectAfterNs "+u(c.DisconnectAfterNs)))
 	}
 	return errors.Join(errs...)
 }
+
+// u formats a number of a message. The package formats with strconv, not
+// fmt: the lab's WebAssembly builds link it (see ratelab/wasm).
+func u(n uint64) string { return strconv.FormatUint(n, 10) }

@@ -1,8 +1,9 @@
 package gateway
 
 import (
-	"fmt"
+	"errors"
 	"maps"
+	"strconv"
 )
 
 // Kind is the kind of a message a session sends.
@@ -84,7 +85,7 @@ func (g *Gateway) Open(session uint64, class string, nowNs uint64) error {
 	now := g.advance(nowNs)
 	k, ok := g.cfg.Classes[class]
 	if !ok {
-		return fmt.Errorf("session %d: unknown class %q", session, class)
+		return errors.New("session " + u(session) + ": unknown class " + strconv.Quote(class))
 	}
 	s := g.sessions[session]
 	switch {
@@ -92,7 +93,7 @@ func (g *Gateway) Open(session uint64, class string, nowNs uint64) error {
 		g.sessions[session] = &state{class: class, open: true, orders: newBucket(k.Orders, now), cancels: newBucket(k.Cancels, now), budgets: k}
 		return nil
 	case s.open:
-		return fmt.Errorf("session %d is already open", session)
+		return errors.New("session " + u(session) + " is already open")
 	}
 	if s.class != class || s.budgets != k {
 		s.switchTo(class, k, now)
@@ -159,7 +160,7 @@ func (g *Gateway) Reload(cfg Config, nowNs uint64) error {
 	}
 	for id, s := range g.sessions {
 		if _, ok := cfg.Classes[s.class]; s.open && !ok {
-			return fmt.Errorf("class %q is gone, but session %d of that class is open", s.class, id)
+			return errors.New("class " + strconv.Quote(s.class) + " is gone, but session " + u(id) + " of that class is open")
 		}
 	}
 	now := g.advance(nowNs)

@@ -1,8 +1,8 @@
 package gcra
 
 import (
-	"fmt"
 	"math"
+	"strconv"
 )
 
 // ticksPerInterval is the emission interval in ticks. A tick is 1/ratePerSec
@@ -38,10 +38,10 @@ type GCRA struct {
 // Any uint64 nowNs is accepted.
 func New(ratePerSec, burst, nowNs uint64) *GCRA {
 	if ratePerSec < 1 || ratePerSec > 1_000_000_000 {
-		panic(fmt.Sprintf("gcra: ratePerSec must be in [1, 1e9], got %d", ratePerSec))
+		panic("gcra: ratePerSec must be in [1, 1e9], got " + strconv.FormatUint(ratePerSec, 10))
 	}
 	if burst < 1 || burst > 1_000_000 {
-		panic(fmt.Sprintf("gcra: burst must be in [1, 1e6], got %d", burst))
+		panic("gcra: burst must be in [1, 1e6], got " + strconv.FormatUint(burst, 10))
 	}
 	full := burst * ticksPerInterval // the most ahead can be, <= 10^15
 	return &GCRA{

@@ -1,7 +1,6 @@
 package governor
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 )
@@ -63,19 +62,19 @@ func Decide(cfg Config, frac, current, lastBad float64) Decision {
 	case frac > cfg.High:
 		factor := min(max(1-frac, 0.25), 0.9)
 		offer := max(cfg.Floor, current*factor)
-		why := fmt.Sprintf("frac %s > high %s: back off x%s to %s", num(frac), num(cfg.High), num(factor), num(offer))
+		why := "frac " + num(frac) + " > high " + num(cfg.High) + ": back off x" + num(factor) + " to " + num(offer)
 		if current*factor < cfg.Floor {
 			why += " (floor)"
 		}
 		return Decision{Action: BackOff, Offer: offer, LastBad: current, Reason: why}
 
 	case frac > cfg.Low:
-		why := fmt.Sprintf("frac %s in dead band (%s, %s]: hold at %s", num(frac), num(cfg.Low), num(cfg.High), num(current))
+		why := "frac " + num(frac) + " in dead band (" + num(cfg.Low) + ", " + num(cfg.High) + "]: hold at " + num(current)
 		return Decision{Action: Hold, Offer: current, LastBad: lastBad, Reason: why}
 
 	case lastBad == 0:
 		offer := min(cfg.Ceiling, 2*current)
-		why := fmt.Sprintf("frac %s <= low %s, no congestion memory: double to %s", num(frac), num(cfg.Low), num(offer))
+		why := "frac " + num(frac) + " <= low " + num(cfg.Low) + ", no congestion memory: double to " + num(offer)
 		if offer < 2*current {
 			why += " (ceiling)"
 		}
@@ -83,13 +82,13 @@ func Decide(cfg Config, frac, current, lastBad float64) Decision {
 
 	case current < 0.75*lastBad:
 		offer := min(1.5*current, 0.75*lastBad)
-		why := fmt.Sprintf("frac %s <= low %s, below 75%% of last bad %s: recover x1.5 to %s", num(frac), num(cfg.Low), num(lastBad), num(offer))
+		why := "frac " + num(frac) + " <= low " + num(cfg.Low) + ", below 75% of last bad " + num(lastBad) + ": recover x1.5 to " + num(offer)
 		return Decision{Action: Recover, Offer: offer, LastBad: lastBad, Reason: why}
 
 	default:
 		step := max(1, 0.02*lastBad)
 		offer := min(cfg.Ceiling, current+step)
-		why := fmt.Sprintf("frac %s <= low %s, at or above 75%% of last bad %s: probe +%s to %s", num(frac), num(cfg.Low), num(lastBad), num(step), num(offer))
+		why := "frac " + num(frac) + " <= low " + num(cfg.Low) + ", at or above 75% of last bad " + num(lastBad) + ": probe +" + num(step) + " to " + num(offer)
 		return Decision{Action: Probe, Offer: offer, LastBad: lastBad, Reason: why}
 	}
 }
@@ -134,13 +133,13 @@ type Governor struct {
 func New(cfg Config) *Governor {
 	switch {
 	case !(cfg.Floor > 0):
-		panic(fmt.Sprintf("governor: Config.Floor must be > 0, got %v", cfg.Floor))
+		panic("governor: Config.Floor must be > 0, got " + exact(cfg.Floor))
 	case !(cfg.Ceiling >= cfg.Floor):
-		panic(fmt.Sprintf("governor: Config.Ceiling must be >= Floor (%v), got %v", cfg.Floor, cfg.Ceiling))
+		panic("governor: Config.Ceiling must be >= Floor (" + exact(cfg.Floor) + "), got " + exact(cfg.Ceiling))
 	case !(cfg.Low >= 0):
-		panic(fmt.Sprintf("governor: Config.Low must be >= 0, got %v", cfg.Low))
+		panic("governor: Config.Low must be >= 0, got " + exact(cfg.Low))
 	case !(cfg.High >= cfg.Low):
-		panic(fmt.Sprintf("governor: Config.High must be >= Low (%v), got %v", cfg.Low, cfg.High))
+		panic("governor: Config.High must be >= Low (" + exact(cfg.Low) + "), got " + exact(cfg.High))
 	case math.IsNaN(cfg.Start):
 		panic("governor: Config.Start must be a number, got NaN")
 	}
@@ -172,7 +171,7 @@ func (g *Governor) Observe(cumFailures, cumResolved uint64) Decision {
 	if cumFailures < g.failures || cumResolved < g.resolved {
 		g.failures, g.resolved = cumFailures, cumResolved
 		g.streak = 0
-		return g.hold(fmt.Sprintf("counters went backwards (%d/%d): reset, new baseline; hold at %s", cumFailures, cumResolved, num(g.offer)))
+		return g.hold("counters went backwards (" + strconv.FormatUint(cumFailures, 10) + "/" + strconv.FormatUint(cumResolved, 10) + "): reset, new baseline; hold at " + num(g.offer))
 	}
 	failed, resolved := cumFailures-g.failures, cumResolved-g.resolved
 	g.failures, g.resolved = cumFailures, cumResolved
@@ -188,7 +187,7 @@ func (g *Governor) Observe(cumFailures, cumResolved uint64) Decision {
 	g.streak, clears = MemoryClearStep(g.streak, evidence)
 	if clears {
 		d.LastBad = 0
-		d.Reason += fmt.Sprintf("; %d clean windows at or above last bad %s: memory cleared", MemoryClearStreak, num(g.lastBad))
+		d.Reason += "; " + strconv.Itoa(MemoryClearStreak) + " clean windows at or above last bad " + num(g.lastBad) + ": memory cleared"
 	}
 	g.offer, g.lastBad = d.Offer, d.LastBad
 	return d
@@ -211,3 +210,8 @@ func (g *Governor) LastBad() float64 { return g.lastBad }
 func num(x float64) string {
 	return strconv.FormatFloat(math.Round(x*100)/100, 'f', -1, 64)
 }
+
+// exact formats a value of a panic's message whole, as %v would. The
+// package formats with strconv, not fmt: the lab's WebAssembly builds
+// link it (see ratelab/wasm).
+func exact(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

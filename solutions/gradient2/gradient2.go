@@ -1,6 +1,6 @@
 package gradient2
 
-import "fmt"
+import "strconv"
 
 // warmupSamples is how many samples the long RTT averages plainly before
 // it becomes an exponential average.
@@ -65,13 +65,13 @@ func (a *longRTT) add(x float64) float64 {
 func New(cfg Config) *Limit {
 	switch {
 	case !(cfg.MinLimit <= cfg.MaxLimit):
-		panic(fmt.Sprintf("gradient2: Config.MinLimit (%v) must be <= MaxLimit (%v)", cfg.MinLimit, cfg.MaxLimit))
+		panic("gradient2: Config.MinLimit (" + exact(cfg.MinLimit) + ") must be <= MaxLimit (" + exact(cfg.MaxLimit) + ")")
 	case !(cfg.Smoothing >= 0 && cfg.Smoothing <= 1):
-		panic(fmt.Sprintf("gradient2: Config.Smoothing must be in [0, 1], got %v", cfg.Smoothing))
+		panic("gradient2: Config.Smoothing must be in [0, 1], got " + exact(cfg.Smoothing))
 	case !(cfg.RTTTolerance >= 1):
-		panic(fmt.Sprintf("gradient2: Config.RTTTolerance must be >= 1, got %v", cfg.RTTTolerance))
+		panic("gradient2: Config.RTTTolerance must be >= 1, got " + exact(cfg.RTTTolerance))
 	case cfg.LongWindow < 1:
-		panic(fmt.Sprintf("gradient2: Config.LongWindow must be >= 1, got %d", cfg.LongWindow))
+		panic("gradient2: Config.LongWindow must be >= 1, got " + strconv.Itoa(cfg.LongWindow))
 	}
 	return &Limit{
 		cfg:  cfg,
@@ -123,3 +123,8 @@ func (l *Limit) Update(rttNs uint64, inflight int) int {
 // Limit returns the current limit rounded down: the number of requests
 // that may be in flight.
 func (l *Limit) Limit() int { return int(l.est) }
+
+// exact formats a value of a panic's message whole, as %v would. The
+// package formats with strconv, not fmt: the lab's WebAssembly builds link
+// it (see ratelab/wasm).
+func exact(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

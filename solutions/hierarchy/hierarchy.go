@@ -2,8 +2,8 @@ package hierarchy
 
 import (
 	"errors"
-	"fmt"
 	"math/bits"
+	"strconv"
 )
 
 // Root is the parent of a top-level node (a firm, say).
@@ -47,6 +47,17 @@ var (
 	ErrTooDeep       = errors.New("too deep")
 )
 
+// addError is Add's error: a message naming the parent, wrapping the
+// sentinel errors.Is looks for. The package formats with strconv, not fmt:
+// the lab's WebAssembly builds link it (see ratelab/wasm).
+type addError struct {
+	msg string
+	err error
+}
+
+func (e *addError) Error() string { return e.msg }
+func (e *addError) Unwrap() error { return e.err }
+
 // Add adds a full node of capacity tokens refilled at ratePerSec tokens per
 // second under parent (Root for a top-level node), as of the tree's latest
 // time seen, and returns its id: 0, 1, 2, ... in the order of the Adds that
@@ -57,11 +68,11 @@ func (t *Tree) Add(parent int, capacity, ratePerSec uint64) (int, error) {
 	depth := int32(1)
 	if parent != Root {
 		if parent < 0 || parent >= len(t.nodes) {
-			return -1, fmt.Errorf("hierarchy: parent %d: %w (ids so far: 0 to %d)", parent, ErrUnknownParent, len(t.nodes)-1)
+			return -1, &addError{"hierarchy: parent " + strconv.Itoa(parent) + ": " + ErrUnknownParent.Error() + " (ids so far: 0 to " + strconv.Itoa(len(t.nodes)-1) + ")", ErrUnknownParent}
 		}
 		depth = t.nodes[parent].depth + 1
 		if depth > MaxDepth {
-			return -1, fmt.Errorf("hierarchy: parent %d is at depth %d: a child would be %w (MaxDepth is %d)", parent, depth-1, ErrTooDeep, MaxDepth)
+			return -1, &addError{"hierarchy: parent " + strconv.Itoa(parent) + " is at depth " + strconv.Itoa(int(depth-1)) + ": a child would be " + ErrTooDeep.Error() + " (MaxDepth is " + strconv.Itoa(MaxDepth) + ")", ErrTooDeep}
 		}
 	}
 	capHi, capLo := bits.Mul64(capacity, unitsPerToken)

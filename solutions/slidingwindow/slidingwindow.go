@@ -1,9 +1,9 @@
 package slidingwindow
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
+	"strconv"
 )
 
 // SlidingWindow accepts at most limit calls per window, counted in buckets.
@@ -47,10 +47,10 @@ type bucket struct {
 // so that a bucket lasts at least one nanosecond.
 func New(limit uint32, windowNs uint64, buckets int) *SlidingWindow {
 	if buckets < 1 {
-		panic(fmt.Sprintf("slidingwindow: buckets must be >= 1, got %d", buckets))
+		panic("slidingwindow: buckets must be >= 1, got " + strconv.Itoa(buckets))
 	}
 	if windowNs < uint64(buckets) {
-		panic(fmt.Sprintf("slidingwindow: windowNs must be >= buckets (%d), got %d", buckets, windowNs))
+		panic("slidingwindow: windowNs must be >= buckets (" + strconv.Itoa(buckets) + "), got " + strconv.FormatUint(windowNs, 10))
 	}
 	bucketNs := windowNs / uint64(buckets)
 	return &SlidingWindow{

@@ -2,7 +2,7 @@ package throttle
 
 import (
 	"errors"
-	"fmt"
+	"strconv"
 )
 
 // State is the circuit breaker's state, set by the operator.
@@ -77,9 +77,8 @@ type Status struct {
 // field's dotted path.
 func (cfg Config) validate() error {
 	var errs []error
-	bad := func(field, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...)))
-	}
+	bad := func(field, why string) { errs = append(errs, errors.New(field+": "+why)) }
+	u := func(n uint32) string { return strconv.FormatUint(uint64(n), 10) }
 	if cfg.Breaker.AutoRecover && cfg.Breaker.TTLNs == 0 {
 		bad("Breaker.TTLNs", "0 with AutoRecover: a period would end as soon as it starts (at least 1)")
 	}
@@ -94,16 +93,16 @@ func (cfg Config) validate() error {
 		bad("Congestion.WindowNs", "0 is an empty window (at least 1)")
 	}
 	if c.LowBelow > c.HighAbove {
-		bad("Congestion.LowBelow", "%d is above Congestion.HighAbove %d", c.LowBelow, c.HighAbove)
+		bad("Congestion.LowBelow", u(c.LowBelow)+" is above Congestion.HighAbove "+u(c.HighAbove))
 	}
 	if c.ReduceBps > 10_000 {
-		bad("Congestion.ReduceBps", "%d basis points would take more than the whole limit (at most 10000)", c.ReduceBps)
+		bad("Congestion.ReduceBps", u(c.ReduceBps)+" basis points would take more than the whole limit (at most 10000)")
 	}
 	if c.MinMaxCalls == 0 {
 		bad("Congestion.MinMaxCalls", "0 would let congestion refuse every write (at least 1)")
 	}
 	if c.MinMaxCalls > c.MaxMaxCalls {
-		bad("Congestion.MinMaxCalls", "%d is above Congestion.MaxMaxCalls %d", c.MinMaxCalls, c.MaxMaxCalls)
+		bad("Congestion.MinMaxCalls", u(c.MinMaxCalls)+" is above Congestion.MaxMaxCalls "+u(c.MaxMaxCalls))
 	}
 	return errors.Join(errs...)
 }
