@@ -30,6 +30,7 @@ type pageLoad struct {
 	wasm         string  // the one WebAssembly file loaded, as its name under /static/
 	wasmBytes    int64   // its share of bytes
 	wasmEncoding string  // its Content-Encoding ("" for none)
+	wasmFrom     string  // the script whose call fetched it, as its name under /static/
 	firstFrameMs float64 // the performance mark "ratelab:first-frame", from navigation start
 }
 
@@ -45,8 +46,8 @@ type pageLoad struct {
 //
 // Times are reported, never asserted. What it asserts: every lesson page
 // draws a first frame from one WebAssembly file, its week's build
-// (internal/weekbuild), not lab.wasm, which only "Yours" needs; and that
-// file comes as Brotli (Chromium accepts br on localhost as on HTTPS; not
+// (internal/weekbuild), not lab.wasm, which only "Yours" needs, fetched
+// from the head by viz/early.js; and that file comes as Brotli (Chromium accepts br on localhost as on HTTPS; not
 // on plain HTTP to another host), in fewer bytes than gzip at its best
 // compression makes of it.
 //
@@ -89,6 +90,11 @@ func TestPageWeight(t *testing.T) {
 					r.loads = append(r.loads, l)
 					if l.wasm != want {
 						t.Fatalf("the page loaded %s, want its week's build %s", l.wasm, want)
+					}
+					// The head starts it, before the page's other scripts
+					// (web/page/layout.templ's earlyWasm).
+					if l.wasmFrom != "viz/early.js" {
+						t.Errorf("%s was fetched by %q, want viz/early.js, from the head", want, l.wasmFrom)
 					}
 					if l.wasmEncoding != "br" {
 						t.Errorf("%s came with Content-Encoding %q, want br (Chromium accepts it)", want, l.wasmEncoding)
@@ -134,6 +140,7 @@ func loadPage(t testing.TB, s *Server, path string) pageLoad {
 		mu       sync.Mutex
 		urls     = map[network.RequestID]string{}
 		encoding = map[network.RequestID]string{}
+		from     = map[network.RequestID]string{}
 		finished = map[network.RequestID]float64{}
 		inFlight = map[network.RequestID]bool{}
 	)
@@ -143,6 +150,9 @@ func loadPage(t testing.TB, s *Server, path string) pageLoad {
 		switch e := ev.(type) {
 		case *network.EventRequestWillBeSent:
 			urls[e.RequestID] = e.Request.URL
+			if in := e.Initiator; in != nil && in.Stack != nil && len(in.Stack.CallFrames) > 0 {
+				from[e.RequestID] = in.Stack.CallFrames[0].URL
+			}
 			inFlight[e.RequestID] = true
 		case *network.EventResponseReceived:
 			for k, v := range e.Response.Headers {
@@ -181,6 +191,7 @@ func loadPage(t testing.TB, s *Server, path string) pageLoad {
 				t.Fatalf("%s: two WebAssembly files loaded, %s and %s", path, l.wasm, name)
 			}
 			l.wasm, l.wasmBytes, l.wasmEncoding = name, int64(n), encoding[id]
+			l.wasmFrom = strings.TrimPrefix(from[id], s.URL+"/static/")
 		}
 	}
 	if l.wasm == "" {

@@ -11,8 +11,10 @@
 // and visualization mounts); its web side is one lessonPages entry here (the
 // prose and the exercises' task texts, in the lesson's weekN.templ). The
 // scripts and stylesheets a page loads follow from its lesson's mounts
-// (web/static/viz/<viz>.js and .css), and the API block of an exercise page
-// is generated from the exercise's stub (see api.go).
+// (web/static/viz/<viz>.js and .css); its head starts fetching and
+// compiling the WebAssembly build they draw from (web/static/viz/early.js)
+// before the rest of the page is laid out. The API block of an exercise
+// page is generated from the exercise's stub (see api.go).
 //
 // Edit the .templ files and run `go tool templ generate`; the generated
 // *_templ.go files are committed beside them. After changing a stub in

@@ -196,8 +196,8 @@ func TestLessonLoadsVisualizationOnlyWhenBuilt(t *testing.T) {
 	doc := render(t, LessonPage(w, assetsWithout()))
 	var srcs []string
 	doc.Find("script[src]").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
-	if strings.Join(srcs, " ") != "/static/wasm_exec.js /static/viz/common.js /static/viz/limiters.js" {
-		t.Errorf("scripts = %q, want wasm_exec.js, viz/common.js then viz/limiters.js", srcs)
+	if strings.Join(srcs, " ") != "/static/viz/early.js /static/wasm_exec.js /static/viz/common.js /static/viz/limiters.js" {
+		t.Errorf("scripts = %q, want viz/early.js, wasm_exec.js, viz/common.js then viz/limiters.js", srcs)
 	}
 	if doc.Find(`link[href="/static/viz/limiters.css"]`).Length() != 1 {
 		t.Error("the visualization's stylesheet is not linked")
@@ -238,6 +238,13 @@ func TestLessonDrawsFromItsWeeksBuild(t *testing.T) {
 					t.Errorf("%s: %s's data-wasm = %q, want %q", w.Lesson.Slug, m.AttrOr("data-viz", ""), got, c.want)
 				}
 			})
+			// The head starts compiling the same build (viz/early.js): any
+			// other would be fetched for nothing, and the mounts' fetched
+			// again.
+			early := doc.Find(`head script[src="/static/viz/early.js"]`)
+			if got := early.AttrOr("data-wasm", ""); early.Length() != 1 || got != c.want || early.AttrOr("async", "no") == "no" {
+				t.Errorf("%s: %d viz/early.js in the head, data-wasm %q, want one, async, with %q", w.Lesson.Slug, early.Length(), got, c.want)
+			}
 		}
 	}
 }
@@ -258,8 +265,8 @@ func TestWeek4LoadsItsVisualizations(t *testing.T) {
 	var srcs, hrefs []string
 	doc.Find("script[src]").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
 	doc.Find(`link[href^="/static/viz/"]`).Each(func(_ int, s *goquery.Selection) { hrefs = append(hrefs, s.AttrOr("href", "")) })
-	if got := strings.Join(srcs, " "); got != "/static/wasm_exec.js /static/viz/common.js /static/viz/governor.js /static/viz/gradient2.js" {
-		t.Errorf("scripts = %q, want wasm_exec.js, common.js, governor.js and gradient2.js", got)
+	if got := strings.Join(srcs, " "); got != "/static/viz/early.js /static/wasm_exec.js /static/viz/common.js /static/viz/governor.js /static/viz/gradient2.js" {
+		t.Errorf("scripts = %q, want early.js, wasm_exec.js, common.js, governor.js and gradient2.js", got)
 	}
 	if got := strings.Join(hrefs, " "); got != "/static/viz/governor.css /static/viz/gradient2.css" {
 		t.Errorf("visualization stylesheets = %q, want governor.css and gradient2.css", got)

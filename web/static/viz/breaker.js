@@ -21,7 +21,7 @@
 //
 // A native ES module, no build step.
 
-import { describe, field as vizField, figure as vizFigure, h, key as vizKey, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, field as vizField, figure as vizFigure, grouped as int, h, key as vizKey, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["0.25", "0.5", "1", "2", "5", "10"]; // virtual seconds per real second
@@ -72,11 +72,8 @@ function figure(testid, label, note) { return vizFigure("rbv", testid, label, no
  */
 function key(swatch, text) { return vizKey("rbv", swatch, text); }
 
-/** @param {number} x */
-function int(x) { return Math.round(x).toLocaleString("en"); }
-
 /** @param {number} ns */
-function ms(ns) { return Math.round(ns / 1e6).toLocaleString("en") + " ms"; }
+function ms(ns) { return int(ns / 1e6) + " ms"; }
 
 /** @param {number} ns */
 function sec(ns) { return (ns / 1e9).toFixed(2) + " s"; }

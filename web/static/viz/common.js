@@ -65,6 +65,23 @@ export function loadWasm(wasmURL, execURL, yoursURL = wasmURL) {
 let firstURLs = null;
 
 /**
+ * earlyInstance instantiates the build the page's head began to fetch and
+ * compile (see ratelabEarlyWasm) if it is wasmURL and it compiled; null
+ * otherwise, and startWasm fetches it itself. The head starts it before
+ * the page is laid out and its scripts run, so that it is compiled, or
+ * nearly, when the visualizations ask for it.
+ * @param {string} wasmURL
+ * @param {Go} go
+ * @returns {Promise<WebAssembly.Instance | null>}
+ */
+async function earlyInstance(wasmURL, go) {
+  const early = globalThis.ratelabEarlyWasm;
+  if (!early || early.url !== wasmURL) return null;
+  const module = await early.module.catch(() => null);
+  return module && WebAssembly.instantiate(module, go.importObject);
+}
+
+/**
  * startWasm fetches and starts a lab.wasm and returns its API. A second
  * one started beside the first (a newer "Yours" build) takes over
  * globalThis.ratelab; the first keeps serving the runs made with it.
@@ -76,17 +93,19 @@ async function startWasm(wasmURL, execURL) {
   if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
   if (typeof Go === "undefined") await loadScript(execURL);
   const go = new Go();
-  let result;
-  try {
-    result = await WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject);
-  } catch (e) {
-    // Wrong MIME type or an old browser: fetch the bytes instead.
-    const resp = await fetch(wasmURL);
-    if (!resp.ok) throw new Error("could not load " + wasmURL + " (" + resp.status + ")");
-    result = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
+  let instance = await earlyInstance(wasmURL, go);
+  if (!instance) {
+    try {
+      instance = (await WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject)).instance;
+    } catch (e) {
+      // Wrong MIME type or an old browser: fetch the bytes instead.
+      const resp = await fetch(wasmURL);
+      if (!resp.ok) throw new Error("could not load " + wasmURL + " (" + resp.status + ")");
+      instance = (await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject)).instance;
+    }
   }
   const before = globalThis.ratelab;
-  go.run(result.instance); // runs main until it blocks; it sets globalThis.ratelab
+  go.run(instance); // runs main until it blocks; it sets globalThis.ratelab
   if (!globalThis.ratelab || globalThis.ratelab === before) throw new Error("lab.wasm did not start");
   return globalThis.ratelab;
 }
@@ -363,6 +382,27 @@ function freeRun(run) {
   if (freedRuns.has(run)) return;
   freedRuns.add(run);
   run.free();
+}
+
+/**
+ * grouped writes a number rounded to a whole one as prose does, in groups
+ * of three: 220,491. It writes what toLocaleString("en") writes of the
+ * rounded number, without that call's cost: its first call on a page
+ * loads the browser's locale data, tens of milliseconds before the first
+ * frame.
+ * @param {number} n
+ */
+export function grouped(n) {
+  if (!Number.isFinite(n)) return Math.round(n).toLocaleString("en");
+  const r = Math.round(n);
+  let s = String(Math.abs(r));
+  const e = s.indexOf("e+"); // from 1e21 on: "1.7e+21" is 17 and 20 zeros
+  if (e >= 0) {
+    const digits = s.slice(0, e).replace(".", "");
+    s = digits + "0".repeat(Number(s.slice(e + 2)) + 1 - digits.length);
+  }
+  for (let i = s.length - 3; i > 0; i -= 3) s = s.slice(0, i) + "," + s.slice(i);
+  return (r < 0 || Object.is(r, -0) ? "-" : "") + s;
 }
 
 /**

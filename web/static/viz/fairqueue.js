@@ -19,7 +19,7 @@
 //
 // A native ES module, no build step, no network beyond the two files.
 
-import { describe, field as vizField, figure as vizFigure, h, key as vizKey, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, field as vizField, figure as vizFigure, grouped as count, h, key as vizKey, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const VISIBLE_NS = 20e9; // the charts show the last 20 s
 const MAX_DT_MS = 100; // a frame never advances more than this much real time
@@ -66,9 +66,6 @@ function ms(ns) {
 
 /** @param {number} f */
 function pct(f) { return Math.round(100 * f) + "%"; }
-
-/** @param {number} n */
-function count(n) { return n.toLocaleString("en-US"); }
 
 /**
  * @typedef {object} SessionStats one session in one lane

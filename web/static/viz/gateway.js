@@ -18,7 +18,7 @@
 //
 // A native ES module, no build step.
 
-import { describe, field as vizField, figure as vizFigure, h, key as vizKey, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, field as vizField, figure as vizFigure, grouped as int, h, key as vizKey, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["0.5", "1", "2", "5", "10"]; // virtual seconds per real second
@@ -62,11 +62,8 @@ function figure(testid, label, note) { return vizFigure("rgw", testid, label, no
  */
 function key(swatch, text) { return vizKey("rgw", swatch, text); }
 
-/** @param {number} x */
-function int(x) { return Math.round(x).toLocaleString("en"); }
-
 /** @param {number} ns */
-function ms(ns) { return Math.round(ns / 1e6).toLocaleString("en") + " ms"; }
+function ms(ns) { return int(ns / 1e6) + " ms"; }
 
 /**
  * perSec writes how many a second an interval makes, to a tenth.

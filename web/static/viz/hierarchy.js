@@ -18,7 +18,7 @@
 //
 // A native ES module, no build step.
 
-import { describe, field as vizField, figure as vizFigure, h, key as vizKey, niceStep, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, field as vizField, figure as vizFigure, grouped as int, h, key as vizKey, niceStep, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["1", "2", "5", "10", "30"]; // virtual seconds per real second
@@ -51,9 +51,6 @@ function figure(testid, label, note) { return vizFigure("rhv", testid, label, no
  * @param {string} text
  */
 function key(swatch, text) { return vizKey("rhv", swatch, text); }
-
-/** @param {number} x */
-function int(x) { return Math.round(x).toLocaleString("en"); }
 
 /**
  * @typedef {object} NodeView one bucket of the tree as drawn

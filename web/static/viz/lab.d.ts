@@ -148,3 +148,10 @@ declare namespace lab {
 }
 
 declare var ratelab: lab.API | undefined;
+
+/**
+ * The page's build, fetched and compiled from the page's head as soon as it
+ * is parsed (web/page/layout.templ's earlyWasm): common.js's startWasm
+ * instantiates it when it is the build it asks for.
+ */
+declare var ratelabEarlyWasm: { url: string; module: Promise<WebAssembly.Module> } | undefined;

@@ -20,7 +20,7 @@
 //
 // A native ES module, no build step, no network beyond the two files.
 
-import { describe, field as vizField, h, register, select, setOptions, sizeCanvas, stoppedNote, Viz } from "./common.js";
+import { describe, field as vizField, grouped as count, h, register, select, setOptions, sizeCanvas, stoppedNote, Viz } from "./common.js";
 
 const MAX_PER_FRAME = 20000; // messages decided per frame at most
 const BINS_PER_WINDOW = 300; // timeline resolution: bins per window W
@@ -113,12 +113,6 @@ const COLORS = {
 };
 
 // ---- small DOM helpers -------------------------------------------------
-
-/**
- * count is a count as prose writes it, in groups of three: 220,491.
- * @param {number} n
- */
-function count(n) { return n.toLocaleString("en"); }
 
 /**
  * @param {string} label

@@ -27,7 +27,7 @@
 //
 // A native ES module, no build step.
 
-import { describe, field as vizField, figure as vizFigure, h, key as vizKey, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, field as vizField, figure as vizFigure, grouped as int, h, key as vizKey, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
 
 const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["0.5", "1", "2", "4", "10"]; // virtual seconds per real second
@@ -78,9 +78,6 @@ function figure(testid, label, note) { return vizFigure("rtv", testid, label, no
  * @param {string} text
  */
 function key(swatch, text) { return vizKey("rtv", swatch, text); }
-
-/** @param {number} x */
-function int(x) { return Math.round(x).toLocaleString("en"); }
 
 /**
  * sec writes a virtual time in seconds, to the millisecond without
