@@ -92,7 +92,7 @@ type Bench struct {
 	// Seed is the grading's seed, from which each run's traffic seed is
 	// drawn (see RunSeed).
 	Seed int64
-	// Target is the time one run should take; 0 means 10 ms.
+	// Target is the time one run should take; 0 means 5 ms.
 	Target time.Duration
 	// MinRuns and MaxRuns bound the alternating pairs; 0 means 5 and 60.
 	MinRuns, MaxRuns int
@@ -135,7 +135,7 @@ func RunSeed(seed int64, k int) uint64 {
 // the budget, its allocations within MaxAllocsPerOp, and every run's
 // decisions the reference's.
 func (bn Bench) Run() Outcome {
-	target := cmp.Or(bn.Target, 10*time.Millisecond)
+	target := cmp.Or(bn.Target, 5*time.Millisecond)
 	minRuns, maxRuns := cmp.Or(bn.MinRuns, 5), cmp.Or(bn.MaxRuns, 60)
 
 	made := 0 // runs of the learner's loop so far
