@@ -13,8 +13,12 @@ import (
 )
 
 // Quiet is how long a burst of saves must stay quiet before it is
-// reported.
-const Quiet = 150 * time.Millisecond
+// reported. An editor's save (a temporary file, a rename, a chmod) is a
+// burst of a few milliseconds; a write that comes later, once the
+// grading has begun, cancels it and grades again (internal/live), so a
+// short wait costs at most a build begun for nothing, and every save
+// waits for it.
+const Quiet = 50 * time.Millisecond
 
 // Tree watches the exercise packages under dir and sends, on the returned
 // channel, the sorted ids of the exercises whose .go files changed, once
