@@ -36,7 +36,7 @@ func TestLessonsLoadTheirDeclaredVisualizations(t *testing.T) {
 		d := doc(t, get(t, h, "/lessons/"+w.Lesson.Slug))
 		var scripts, styles []string
 		if len(w.Lesson.Mounts) > 0 { // a lesson without one loads no script
-			scripts = []string{"/static/wasm_exec.js", "/static/viz/common.js"}
+			scripts = []string{"/static/viz/early.js", "/static/wasm_exec.js", "/static/viz/common.js"}
 		}
 		for _, m := range w.Lesson.Mounts {
 			js, css := "/static/viz/"+m.Viz+".js", "/static/viz/"+m.Viz+".css"
@@ -78,7 +78,7 @@ func TestWeek4Visualizations(t *testing.T) {
 	d := doc(t, r)
 	var srcs []string
 	d.Find("script[src]").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
-	if got := strings.Join(srcs, " "); got != "/static/wasm_exec.js /static/viz/common.js /static/viz/governor.js /static/viz/gradient2.js" {
+	if got := strings.Join(srcs, " "); got != "/static/viz/early.js /static/wasm_exec.js /static/viz/common.js /static/viz/governor.js /static/viz/gradient2.js" {
 		t.Errorf("week 4 scripts = %q", got)
 	}
 	for _, sel := range []string{`link[href="/static/viz/governor.css"]`, `link[href="/static/viz/gradient2.css"]`, `[data-viz="governor"]`, `[data-viz="gradient2"]`} {
