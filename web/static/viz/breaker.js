@@ -21,7 +21,9 @@
 //
 // A native ES module, no build step.
 
-import { describe, field as vizField, figure as vizFigure, grouped as int, h, key as vizKey, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, grouped as int, h, helpers, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+
+const { field, figure, key } = helpers("rbv");
 
 const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["0.25", "0.5", "1", "2", "5", "10"]; // virtual seconds per real second
@@ -52,25 +54,6 @@ const COLORS = {
   future: ["--rbv-future", "rgba(128, 128, 128, 0.12)"],
   bad: ["--rbv-bad", "#9b2417"],
 };
-
-/**
- * @param {string} label
- * @param {HTMLElement} control
- */
-function field(label, control) { return vizField("rbv", label, control); }
-
-/**
- * @param {string} testid
- * @param {string} label
- * @param {string} note
- */
-function figure(testid, label, note) { return vizFigure("rbv", testid, label, note); }
-
-/**
- * @param {string} swatch
- * @param {string} text
- */
-function key(swatch, text) { return vizKey("rbv", swatch, text); }
 
 /** @param {number} ns */
 function ms(ns) { return int(ns / 1e6) + " ms"; }

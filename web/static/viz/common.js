@@ -261,6 +261,22 @@ export function key(prefix, swatch, text) {
   return h("span", { class: prefix + "-key" }, [h("span", { class: prefix + "-swatch " + prefix + "-sw-" + swatch }), " " + text]);
 }
 
+/**
+ * helpers returns field, figure and key bound to a visualization's class
+ * prefix (rlv, rgv, rg2, …), as its script uses them.
+ * @param {string} prefix
+ */
+export function helpers(prefix) {
+  return {
+    /** @param {string} label @param {HTMLElement} control */
+    field: (label, control) => field(prefix, label, control),
+    /** @param {string} testid @param {string} label @param {string} note */
+    figure: (testid, label, note) => figure(prefix, testid, label, note),
+    /** @param {string} swatch @param {string} text */
+    key: (swatch, text) => key(prefix, swatch, text),
+  };
+}
+
 /** @typedef {Record<string, [string, string]>} ColorVars colour name: [custom property, fallback] */
 /** @typedef {Record<string, string>} Colors colour name: CSS colour */
 

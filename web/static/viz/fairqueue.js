@@ -19,7 +19,9 @@
 //
 // A native ES module, no build step, no network beyond the two files.
 
-import { describe, field as vizField, figure as vizFigure, grouped as count, h, key as vizKey, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, grouped as count, h, helpers, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+
+const { field, figure, key } = helpers("rfq");
 
 const VISIBLE_NS = 20e9; // the charts show the last 20 s
 const MAX_DT_MS = 100; // a frame never advances more than this much real time
@@ -42,19 +44,6 @@ const COLORS = {
   text: ["--rfq-text", "#56606c"],
   bg: ["--rfq-bg", "#ffffff"],
 };
-
-/**
- * @param {string} label
- * @param {HTMLElement} control
- */
-function field(label, control) { return vizField("rfq", label, control); }
-
-/**
- * @param {string} testid
- * @param {string} label
- * @param {string} note
- */
-function figure(testid, label, note) { return vizFigure("rfq", testid, label, note); }
 
 /** @param {number} ns */
 function ms(ns) {
@@ -173,8 +162,8 @@ class FairqueueViz extends Viz {
     });
 
     const legend = h("p", { class: "rfq-legend" }, [
-      ...this.sessionIDs.map((s, i) => vizKey("rfq", "s" + i, i === 0 ? "A, the burster" : i === 1 ? "B, dear commands" : s)),
-      vizKey("rfq", "band", "A is sending a burst (the strip on top)"),
+      ...this.sessionIDs.map((s, i) => key("s" + i, i === 0 ? "A, the burster" : i === 1 ? "B, dear commands" : s)),
+      key("band", "A is sending a burst (the strip on top)"),
       h("span", { class: "rfq-muted", text: "Height: each session's share of the engine's time, over 500 ms." }),
     ]);
 

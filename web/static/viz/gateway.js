@@ -18,7 +18,9 @@
 //
 // A native ES module, no build step.
 
-import { describe, field as vizField, figure as vizFigure, grouped as int, h, key as vizKey, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, grouped as int, h, helpers, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+
+const { field, figure, key } = helpers("rgw");
 
 const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["0.5", "1", "2", "5", "10"]; // virtual seconds per real second
@@ -42,25 +44,6 @@ const COLORS = {
   future: ["--rgw-future", "rgba(128, 128, 128, 0.12)"],
   bad: ["--rgw-bad", "#9b2417"],
 };
-
-/**
- * @param {string} label
- * @param {HTMLElement} control
- */
-function field(label, control) { return vizField("rgw", label, control); }
-
-/**
- * @param {string} testid
- * @param {string} label
- * @param {string} note
- */
-function figure(testid, label, note) { return vizFigure("rgw", testid, label, note); }
-
-/**
- * @param {string} swatch
- * @param {string} text
- */
-function key(swatch, text) { return vizKey("rgw", swatch, text); }
 
 /** @param {number} ns */
 function ms(ns) { return int(ns / 1e6) + " ms"; }

@@ -20,7 +20,9 @@
 //
 // A native ES module, no build step, no network beyond the two files.
 
-import { describe, field as vizField, figure as vizFigure, h, key as vizKey, niceStep, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, h, helpers, niceStep, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+
+const { field, figure, key } = helpers("rgv");
 
 const VISIBLE = 60; // windows on the charts
 const HISTORY = 240; // windows kept for the charts
@@ -45,12 +47,6 @@ const COLORS = {
   text: ["--rgv-text", "#56606c"],
   bg: ["--rgv-bg", "#ffffff"],
 };
-
-/**
- * @param {string} label
- * @param {HTMLElement} control
- */
-function field(label, control) { return vizField("rgv", label, control); }
 
 /**
  * num writes an offer or a capacity: at most two decimals, no trailing zeros.
@@ -617,19 +613,6 @@ class GovernorViz extends Viz {
     this.begin();
   }
 }
-
-/**
- * @param {string} testid
- * @param {string} label
- * @param {string} note
- */
-function figure(testid, label, note) { return vizFigure("rgv", testid, label, note); }
-
-/**
- * @param {string} sw
- * @param {string} text
- */
-function key(sw, text) { return vizKey("rgv", sw, text); }
 
 // ---- mounting ----------------------------------------------------------------------
 

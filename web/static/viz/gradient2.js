@@ -17,7 +17,9 @@
 //
 // A native ES module, no build step, no network beyond the two files.
 
-import { describe, field as vizField, figure as vizFigure, h, key as vizKey, niceStep, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, h, helpers, niceStep, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+
+const { field, figure, key } = helpers("rg2");
 
 const VISIBLE_NS = 30e9; // the charts show the last 30 s
 const MAX_DT_MS = 100; // a frame never advances more than this much real time
@@ -35,25 +37,6 @@ const COLORS = {
   text: ["--rg2-text", "#56606c"],
   bg: ["--rg2-bg", "#ffffff"],
 };
-
-/**
- * @param {string} label
- * @param {HTMLElement} control
- */
-function field(label, control) { return vizField("rg2", label, control); }
-
-/**
- * @param {string} testid
- * @param {string} label
- * @param {string} note
- */
-function figure(testid, label, note) { return vizFigure("rg2", testid, label, note); }
-
-/**
- * @param {string} sw
- * @param {string} text
- */
-function key(sw, text) { return vizKey("rg2", sw, text); }
 
 /** @param {number} ns */
 function ms(ns) {

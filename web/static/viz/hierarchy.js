@@ -18,7 +18,9 @@
 //
 // A native ES module, no build step.
 
-import { describe, field as vizField, figure as vizFigure, grouped as int, h, key as vizKey, niceStep, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, grouped as int, h, helpers, niceStep, register, select, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+
+const { field, figure, key } = helpers("rhv");
 
 const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["1", "2", "5", "10", "30"]; // virtual seconds per real second
@@ -32,25 +34,6 @@ const COLORS = {
   text: ["--rhv-text", "#56606c"],
   bad: ["--rhv-bad", "#9b2417"],
 };
-
-/**
- * @param {string} label
- * @param {HTMLElement} control
- */
-function field(label, control) { return vizField("rhv", label, control); }
-
-/**
- * @param {string} testid
- * @param {string} label
- * @param {string} note
- */
-function figure(testid, label, note) { return vizFigure("rhv", testid, label, note); }
-
-/**
- * @param {string} swatch
- * @param {string} text
- */
-function key(swatch, text) { return vizKey("rhv", swatch, text); }
 
 /**
  * @typedef {object} NodeView one bucket of the tree as drawn

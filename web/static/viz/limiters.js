@@ -20,7 +20,9 @@
 //
 // A native ES module, no build step, no network beyond the two files.
 
-import { describe, field as vizField, grouped as count, h, register, select, setOptions, sizeCanvas, stoppedNote, Viz } from "./common.js";
+import { describe, grouped as count, h, helpers, register, select, setOptions, sizeCanvas, stoppedNote, Viz } from "./common.js";
+
+const { field } = helpers("rlv");
 
 const MAX_PER_FRAME = 20000; // messages decided per frame at most
 const BINS_PER_WINDOW = 300; // timeline resolution: bins per window W
@@ -113,12 +115,6 @@ const COLORS = {
 };
 
 // ---- small DOM helpers -------------------------------------------------
-
-/**
- * @param {string} label
- * @param {HTMLElement} control
- */
-function field(label, control) { return vizField("rlv", label, control); }
 
 /**
  * @param {string} testid

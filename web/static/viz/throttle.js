@@ -27,7 +27,9 @@
 //
 // A native ES module, no build step.
 
-import { describe, field as vizField, figure as vizFigure, grouped as int, h, key as vizKey, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+import { describe, grouped as int, h, helpers, register, select, setOptions, sizeCanvas, staleHint, stoppedNote, Viz, writeHint } from "./common.js";
+
+const { field, figure, key } = helpers("rtv");
 
 const MAX_DT_MS = 250; // a frame never advances more than this much real time
 const SPEEDS = ["0.5", "1", "2", "4", "10"]; // virtual seconds per real second
@@ -59,25 +61,6 @@ const COLORS = {
   future: ["--rtv-future", "rgba(128, 128, 128, 0.12)"],
   bad: ["--rtv-bad", "#9b2417"],
 };
-
-/**
- * @param {string} label
- * @param {HTMLElement} control
- */
-function field(label, control) { return vizField("rtv", label, control); }
-
-/**
- * @param {string} testid
- * @param {string} label
- * @param {string} note
- */
-function figure(testid, label, note) { return vizFigure("rtv", testid, label, note); }
-
-/**
- * @param {string} swatch
- * @param {string} text
- */
-function key(swatch, text) { return vizKey("rtv", swatch, text); }
 
 /**
  * sec writes a virtual time in seconds, to the millisecond without
