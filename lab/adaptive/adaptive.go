@@ -99,7 +99,7 @@ type Impl struct {
 var Reference = Impl{
 	Name: "Reference",
 	NewGovernor: func(c GovernorConfig) Governor {
-		return refGovernor{governor.New(governor.Config{Floor: c.Floor, Ceiling: c.Ceiling, Start: c.Start, Low: c.Low, High: c.High})}
+		return refGovernor{governor.New(governor.Config(c))}
 	},
 	NewLimit: func(c LimitConfig) Limit {
 		return gradient2.New(gradient2.Config{

@@ -53,7 +53,7 @@ type Impl struct {
 
 // Reference is the Impl built from solutions/breaker.
 var Reference = Impl{Name: "Reference", New: func(cfg Config, nowNs uint64) (Breaker, error) {
-	b, err := ref.New(ref.Config{FailureThreshold: cfg.FailureThreshold, OpenNs: cfg.OpenNs, HalfOpenProbes: cfg.HalfOpenProbes}, nowNs)
+	b, err := ref.New(ref.Config(cfg), nowNs)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,7 @@ import (
 // week4Reference is Week4 of the solutions packages.
 var week4Reference = Week4{
 	Decide: func(c adaptive.GovernorConfig, frac, current, lastBad float64) adaptive.Decision {
-		d := governor.Decide(governor.Config{Floor: c.Floor, Ceiling: c.Ceiling, Start: c.Start, Low: c.Low, High: c.High}, frac, current, lastBad)
+		d := governor.Decide(governor.Config(c), frac, current, lastBad)
 		return adaptive.Decision{Action: adaptive.Action(d.Action), Offer: d.Offer, LastBad: d.LastBad, Reason: d.Reason}
 	},
 	MemoryClearStep: governor.MemoryClearStep,

@@ -15,7 +15,7 @@ func (a refGovernor) LastBad() float64             { return a.g.LastBad() }
 
 // toRef and fromRef convert between the suite's types and the solution's.
 func toRef(c Config) ref.Config {
-	return ref.Config{Floor: c.Floor, Ceiling: c.Ceiling, Start: c.Start, Low: c.Low, High: c.High}
+	return ref.Config(c)
 }
 
 func fromRef(d ref.Decision) Decision {
