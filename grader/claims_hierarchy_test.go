@@ -77,7 +77,7 @@ var hierarchyClaims = []claim{
 		rates := argsOf(ce, "Add", "ratePerSec")
 		return all(msg, `apart at `+numRE+` tokens/s on every level`, func(q []uint64) bool {
 			return len(rates) > 0 && slicesAll(rates, func(r uint64) bool { return r == q[0] }) && smallParts(gaps(ce), msg, q[0]) &&
-				earned(gaps(ce), msg, `tokens/s on every level: ([0-9.e+-]+) tokens earned`, q[0])
+				earned(gaps(ce), msg, `tokens/s on every level: ([0-9.]+) (tokens?) earned`, q[0])
 		})
 	}},
 	{"hierarchy", "Those parts must add up", func(ce *report.Counterexample, _ string) bool {

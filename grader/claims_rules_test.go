@@ -142,7 +142,7 @@ var rules = map[string][]string{
 var parts = map[string]map[string]string{
 	"tokenbucket": {
 		"After the first call, the calls here came": "earned by the last call",
-		"%s ns (%.3g of a token)":                   "in parts smaller than one token",
+		"%s ns (%s of a token)":                     "in parts smaller than one token",
 	},
 	"gcra": {
 		"like a token bucket that starts full": "This is the first call, at the time",
@@ -166,10 +166,10 @@ var parts = map[string]map[string]string{
 		"session %d's command costing %s (%s turns' quantum)": "among the commands pushed",
 	},
 	"hierarchy": {
-		"%.3g tokens earned by the last call": "tokens/s on every level",
-		"%s ns (%.3g of a token)":             "tokens/s on every level",
-		"which is on the path of call":        "also paid at node",
-		"(node %s could have paid)":           "tokens, which node",
+		"%s earned by the last call":   "tokens/s on every level",
+		"%s ns (%s of a token)":        "tokens/s on every level",
+		"which is on the path of call": "also paid at node",
+		"(node %s could have paid)":    "tokens, which node",
 	},
 	"slidingwindow": {
 		"call %d, TryAcquire(nowNs=%s)": "the window already held limit=",

@@ -1,8 +1,9 @@
 package grader_test
 
 import (
+	"math/big"
 	"math/bits"
-	"strconv"
+	"strings"
 
 	"ratelab/grader/report"
 )
@@ -25,7 +26,7 @@ var tokenbucketClaims = []claim{
 	{"tokenbucket", "earned by the last call", func(ce *report.Counterexample, msg string) bool {
 		rate := setupArg(ce, "ratePerSec")
 		return all(msg, `apart at `+numRE+` tokens/s: `, func(q []uint64) bool { return q[0] == rate }) &&
-			earned(gapsFrom(ce, 1), msg, `tokens/s: ([0-9.e+-]+) tokens? earned by the last call`, rate)
+			earned(gapsFrom(ce, 1), msg, `tokens/s: ([0-9.]+) (tokens?) earned by the last call`, rate)
 	}},
 	// The capacity check's why; its domain moves time by whole token
 	// intervals only, at rates that divide 10^9.
@@ -61,37 +62,45 @@ func refused(ce *report.Counterexample, n int) bool {
 }
 
 // earned reports whether msg quotes, where re matches, what the moves g
-// earn at rate, to the 3 digits shown.
+// earn at rate, every digit of it, with "token" for exactly one and
+// "tokens" for any other amount.
 func earned(g []uint64, msg, re string, rate uint64) bool {
-	sum := 0.0
+	sum := new(big.Int)
 	for _, d := range g {
-		sum += float64(d) * float64(rate) / 1e9
+		sum.Add(sum, units(d, rate))
 	}
+	want := exactTokens(sum)
 	qs := quotesText(msg, re)
 	for _, q := range qs {
-		v, err := strconv.ParseFloat(q[0], 64)
-		if err != nil || strconv.FormatFloat(v, 'g', 3, 64) != strconv.FormatFloat(sum, 'g', 3, 64) {
+		if q[0] != want || (q[1] == "token") != (want == "1") {
 			return false
 		}
 	}
 	return len(qs) > 0
 }
 
+// units is what a move of d ns earns at rate tokens/s, in 10^-9 token.
+func units(d, rate uint64) *big.Int {
+	return new(big.Int).Mul(new(big.Int).SetUint64(d), new(big.Int).SetUint64(rate))
+}
+
+// exactTokens writes units of 10^-9 token as tokens in full, by way of
+// big.Rat's decimals: what a message must quote, not a rounding of it.
+func exactTokens(units *big.Int) string {
+	s := new(big.Rat).SetFrac(units, big.NewInt(1_000_000_000)).FloatString(9)
+	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+}
+
 // smallParts reports whether every forward move g of a clock earns less
 // than a token at rate, and every part msg quotes ("2_000 ns (0.5 of a
-// token)") is one of them, in order, its share right to the 3 digits
-// shown.
+// token)") is one of them, in order, with every digit of its share.
 func smallParts(g []uint64, msg string, rate uint64) bool {
 	if len(g) == 0 || !slicesAll(g, func(d uint64) bool { return belowToken(d, rate) }) {
 		return false
 	}
-	qs := quotesText(msg, numRE+` ns \(([0-9.e+-]+) of a token\)`)
+	qs := quotesText(msg, numRE+` ns \(([0-9.]+) of a token\)`)
 	for i, q := range qs {
-		if i >= len(g) || num(q[0]) != g[i] {
-			return false
-		}
-		share, err := strconv.ParseFloat(q[1], 64)
-		if err != nil || strconv.FormatFloat(share, 'g', 3, 64) != strconv.FormatFloat(float64(g[i])*float64(rate)/1e9, 'g', 3, 64) {
+		if i >= len(g) || num(q[0]) != g[i] || q[1] != exactTokens(units(g[i], rate)) {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package hierarchy
 
 import (
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -187,7 +188,7 @@ func explainFractional(s script, t check.Trace, why string) string {
 	}
 	rate := uint64(0)
 	var gaps []string
-	earned := 0.0
+	earned := new(big.Int) // in units of 10^-9 token, exactly
 	latest := s.Setup.Start
 	for _, o := range s.Ops[:last+1] {
 		if o.Kind == add {
@@ -196,10 +197,10 @@ func explainFractional(s script, t check.Trace, why string) string {
 		}
 		now := o.At(latest)
 		if now > latest {
-			e := float64(now-latest) * float64(rate) / 1e9
-			earned += e
+			e := new(big.Int).Mul(new(big.Int).SetUint64(now-latest), new(big.Int).SetUint64(rate))
+			earned.Add(earned, e)
 			if len(gaps) < 4 {
-				gaps = append(gaps, fmt.Sprintf("%s ns (%.3g of a token)", check.U(now-latest), e))
+				gaps = append(gaps, fmt.Sprintf("%s ns (%s of a token)", check.U(now-latest), check.Tokens(e)))
 			}
 		}
 		latest = max(latest, now)
@@ -207,7 +208,7 @@ func explainFractional(s script, t check.Trace, why string) string {
 	if len(gaps) == 0 {
 		return why
 	}
-	return fmt.Sprintf("The calls here came %s apart at %s tokens/s on every level: %.3g tokens earned by the last call, in parts smaller than one token. %s", strings.Join(gaps, ", "), check.U(rate), earned, why)
+	return fmt.Sprintf("The calls here came %s apart at %s tokens/s on every level: %s earned by the last call, in parts smaller than one token. %s", strings.Join(gaps, ", "), check.U(rate), check.TokensOf(earned), why)
 }
 
 func explainAddErrors(s script, t check.Trace, why string) string {
