@@ -245,3 +245,41 @@ func TestTrafficWarmUpShowsNoneOfTheTimedCalls(t *testing.T) {
 		t.Error("seeds 9 and 10 draw the same warm-up")
 	}
 }
+
+// A figure next to its limit is written with the digits that keep it on
+// its side: over the budget never reads as the budget, nor an allocation
+// rate over MaxAllocsPerOp as the rate it allows.
+func TestBenchFiguresKeepTheirSideOfTheLimit(t *testing.T) {
+	for _, c := range []struct {
+		x, limit float64
+		want     string
+	}{
+		{40.04, 40, "40.04"},
+		{39.96, 40, "39.96"},
+		{40, 40, "40.0"},
+		{40.00001, 40, "40.00001"},
+		{12.34, 40, "12.3"},
+		{99.50248756218906, 100, "99.5"},
+		{4, 100, "4"},
+	} {
+		min := 1
+		if c.limit == 100 {
+			min = 0
+		}
+		if got := beside(c.x, c.limit, min); got != c.want {
+			t.Errorf("beside(%v, %v, %d) = %q, want %q", c.x, c.limit, min, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		rate float64
+		want string
+	}{
+		{201.0 / AllocCalls, "0.01005 allocations per call (one every 99.5 calls)"},
+		{0.25, "0.25 allocations per call (one every 4 calls)"},
+		{0.72, "0.72 allocations per call"},
+	} {
+		if got := rateText(c.rate); got != c.want {
+			t.Errorf("rateText(%v) = %q, want %q", c.rate, got, c.want)
+		}
+	}
+}
