@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -216,19 +215,19 @@ func (bn Bench) Run() Outcome {
 	switch {
 	case allocates && f.NsPerOp > f.BudgetNs:
 		o.Status = report.Failed
-		o.Message = fmt.Sprintf("%s ns and %s%s; the budget is %.0f ns and no allocation in steady state, at most one per 100 calls (the reference takes %.1f ns). %s", beside(f.NsPerOp, f.BudgetNs, 1), rateText(f.AllocsPerOp), sitesText(f.Sites), f.BudgetNs, f.RefNsPerOp, how)
+		o.Message = fmt.Sprintf("%s ns and %s%s; the budget is %.0f ns and no allocation in steady state, at most one per 100 calls (the reference takes %.1f ns). %s", report.Figure(f.NsPerOp, f.BudgetNs, 'f', 1), rateText(f.AllocsPerOp), sitesText(f.Sites), f.BudgetNs, f.RefNsPerOp, how)
 	case allocates:
 		o.Status = report.Failed
-		o.Message = fmt.Sprintf("%s%s; a limiter on the hot path must not allocate once it has warmed up: at most one allocation per 100 calls, room for a structure that grows as the traffic needs, not for allocating as it goes (%s ns per call is within the %.0f ns budget). %s", rateText(f.AllocsPerOp), sitesText(f.Sites), beside(f.NsPerOp, f.BudgetNs, 1), f.BudgetNs, how)
+		o.Message = fmt.Sprintf("%s%s; a limiter on the hot path must not allocate once it has warmed up: at most one allocation per 100 calls, room for a structure that grows as the traffic needs, not for allocating as it goes (%s ns per call is within the %.0f ns budget). %s", rateText(f.AllocsPerOp), sitesText(f.Sites), report.Figure(f.NsPerOp, f.BudgetNs, 'f', 1), f.BudgetNs, how)
 	case f.NsPerOp > f.BudgetNs && f.RefNsPerOp > f.BudgetNs:
 		// The reference meets the budget on a machine fit to time it; over
 		// it in the same runs, the machine was too busy (neighbours,
 		// throttling) for the time to blame the code.
 		o.Status = report.Skipped
-		o.Message = fmt.Sprintf("Not timed: this machine was too busy. The reference itself took %s ns per call in the same runs, over the %.0f ns budget it meets on a quiet machine (yours took %.1f ns). Grade again when the machine is quieter. %s", beside(f.RefNsPerOp, f.BudgetNs, 1), f.BudgetNs, f.NsPerOp, how)
+		o.Message = fmt.Sprintf("Not timed: this machine was too busy. The reference itself took %s ns per call in the same runs, over the %.0f ns budget it meets on a quiet machine (yours took %.1f ns). Grade again when the machine is quieter. %s", report.Figure(f.RefNsPerOp, f.BudgetNs, 'f', 1), f.BudgetNs, f.NsPerOp, how)
 	case f.NsPerOp > f.BudgetNs:
 		o.Status = report.Failed
-		o.Message = fmt.Sprintf("%s ns per call, over the %.0f ns budget (the reference takes %.1f ns on this machine, in the same run). %s", beside(f.NsPerOp, f.BudgetNs, 1), f.BudgetNs, f.RefNsPerOp, how)
+		o.Message = fmt.Sprintf("%s ns per call, over the %.0f ns budget (the reference takes %.1f ns on this machine, in the same run). %s", report.Figure(f.NsPerOp, f.BudgetNs, 'f', 1), f.BudgetNs, f.RefNsPerOp, how)
 	}
 	return o
 }
@@ -271,28 +270,7 @@ func rateText(rate float64) string {
 	if rate > 0.5 {
 		return fmt.Sprintf("%.2f allocations per call", rate)
 	}
-	digits := 2
-	for ; digits < 10; digits++ {
-		if shown, _ := strconv.ParseFloat(strconv.FormatFloat(rate, 'g', digits, 64), 64); (shown > MaxAllocsPerOp) == (rate > MaxAllocsPerOp) {
-			break
-		}
-	}
-	return fmt.Sprintf("%s allocations per call (one every %s calls)", strconv.FormatFloat(rate, 'g', digits, 64), beside(1/rate, 1/MaxAllocsPerOp, 0))
-}
-
-// beside writes x with the fewest decimals, at least min, that keep it on
-// its side of limit: over, under or at it. A figure over a limit never
-// reads as the limit ("40.0 ns per call, over the 40 ns budget"): 40.04
-// is "40.04", 39.96 is "39.96", 12.34 is "12.3".
-func beside(x, limit float64, min int) string {
-	side := func(v float64) int { return cmp.Compare(v, limit) }
-	for d := min; d < 10; d++ {
-		s := strconv.FormatFloat(x, 'f', d, 64)
-		if v, err := strconv.ParseFloat(s, 64); err == nil && side(v) == side(x) {
-			return s
-		}
-	}
-	return strconv.FormatFloat(x, 'g', -1, 64)
+	return fmt.Sprintf("%s allocations per call (one every %s calls)", report.Figure(rate, MaxAllocsPerOp, 'g', 2), report.Figure(1/rate, 1/MaxAllocsPerOp, 'f', 0))
 }
 
 // AllocWarm and AllocCalls are the counted run's warm-up and counted

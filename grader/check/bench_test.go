@@ -246,30 +246,9 @@ func TestTrafficWarmUpShowsNoneOfTheTimedCalls(t *testing.T) {
 	}
 }
 
-// A figure next to its limit is written with the digits that keep it on
-// its side: over the budget never reads as the budget, nor an allocation
-// rate over MaxAllocsPerOp as the rate it allows.
-func TestBenchFiguresKeepTheirSideOfTheLimit(t *testing.T) {
-	for _, c := range []struct {
-		x, limit float64
-		want     string
-	}{
-		{40.04, 40, "40.04"},
-		{39.96, 40, "39.96"},
-		{40, 40, "40.0"},
-		{40.00001, 40, "40.00001"},
-		{12.34, 40, "12.3"},
-		{99.50248756218906, 100, "99.5"},
-		{4, 100, "4"},
-	} {
-		min := 1
-		if c.limit == 100 {
-			min = 0
-		}
-		if got := beside(c.x, c.limit, min); got != c.want {
-			t.Errorf("beside(%v, %v, %d) = %q, want %q", c.x, c.limit, min, got, c.want)
-		}
-	}
+// An allocation rate just over MaxAllocsPerOp never reads as the rate it
+// allows (see report.Figure).
+func TestBenchRateTextKeepsItsSideOfTheLimit(t *testing.T) {
 	for _, c := range []struct {
 		rate float64
 		want string

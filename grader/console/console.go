@@ -54,7 +54,7 @@ func (p Printer) Progress(e grader.Event) {
 		c := e.Result
 		extra := ""
 		if c.NsPerOp != nil {
-			extra = fmt.Sprintf("  %.1f ns/op", *c.NsPerOp)
+			extra = "  " + nsPerOp(*c.NsPerOp, c.BudgetNs) + " ns/op"
 		}
 		fmt.Fprintf(p.W, "%-14s %s %-32s %s/%s%s\n", e.Exercise, p.padStatus(c.Status, 7), strings.TrimPrefix(c.ID, e.Exercise+"/"), num(c.Score), num(c.MaxScore), extra)
 	case grader.PhaseExercise:
@@ -166,7 +166,7 @@ func (p Printer) benchmarks(r *report.Report) {
 			if c.RefNsPerOp != nil {
 				ref = fmt.Sprintf("   reference %.1f ns/op", *c.RefNsPerOp)
 			}
-			lines = append(lines, fmt.Sprintf("  %-26s %7.1f ns/op  %6s allocs/op  budget %.0f ns%s  %s", c.ID, *c.NsPerOp, allocsPerOp(*c.AllocsPerOp), *c.BudgetNs, ref, p.status(c.Status)))
+			lines = append(lines, fmt.Sprintf("  %-26s %7s ns/op  %6s allocs/op  budget %.0f ns%s  %s", c.ID, nsPerOp(*c.NsPerOp, c.BudgetNs), allocsPerOp(*c.AllocsPerOp), *c.BudgetNs, ref, p.status(c.Status)))
 			for _, s := range c.AllocationSites {
 				lines = append(lines, siteLine(s))
 			}
@@ -207,5 +207,15 @@ func allocsPerOp(v float64) string {
 	case v >= 1:
 		return fmt.Sprintf("%.1f", v)
 	}
-	return fmt.Sprintf("%.2g", v)
+	return report.Figure(v, report.MaxAllocsPerOp, 'g', 2)
+}
+
+// nsPerOp writes a time per call to a tenth of a nanosecond, or with more
+// digits where a tenth would put it on the other side of its budget
+// (report.Figure).
+func nsPerOp(ns float64, budget *float64) string {
+	if budget == nil {
+		return fmt.Sprintf("%.1f", ns)
+	}
+	return report.Figure(ns, *budget, 'f', 1)
 }

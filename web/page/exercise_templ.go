@@ -1560,9 +1560,9 @@ func bench(c report.Check) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var76 string
-			templ_7745c5c3_Var76, templ_7745c5c3_Err = templ.JoinStringErrs(nsFigure(c.NsPerOp))
+			templ_7745c5c3_Var76, templ_7745c5c3_Err = templ.JoinStringErrs(nsAgainst(c.NsPerOp, c.BudgetNs))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/exercise.templ`, Line: 274, Col: 94}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page/exercise.templ`, Line: 274, Col: 107}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var76))
 			if templ_7745c5c3_Err != nil {

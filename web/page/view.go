@@ -2,6 +2,7 @@ package page
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -276,14 +277,29 @@ func nsFigure(v *float64) string {
 	return num(*v) + " ns"
 }
 
+// nsAgainst is nsFigure of a figure measured against budget: with the
+// digits that keep it on its side of the budget when fewer would not
+// (report.Figure: 40.04 over 40 is "40.04 ns", not "40.0 ns").
+func nsAgainst(v, budget *float64) string {
+	if v == nil || budget == nil || *v == math.Trunc(*v) {
+		return nsFigure(v)
+	}
+	prec := 1
+	if *v >= 100 {
+		prec = 0
+	}
+	return report.Figure(*v, *budget, 'f', prec) + " ns"
+}
+
 // allocsFigure formats an optional allocs/op figure, a rate: below one,
-// with the digits that tell it from none ("0.5", "0.033", "0.00012").
+// with the digits that tell it from none ("0.5", "0.033", "0.00012") and
+// from the most the budget allows ("0.01005", not "0.01").
 func allocsFigure(v *float64) string {
 	switch {
 	case v == nil:
 		return "—"
 	case *v > 0 && *v < 1:
-		return strconv.FormatFloat(*v, 'g', 2, 64)
+		return report.Figure(*v, report.MaxAllocsPerOp, 'g', 2)
 	}
 	return num(*v)
 }
