@@ -13,6 +13,10 @@ import (
 type Printer struct {
 	W     io.Writer
 	Color bool
+	// shown is, by exercise, each check's progress line as last printed:
+	// the grader reports a check again when judging the exercise changes
+	// its result, and a line that reads the same is not printed twice.
+	shown map[string]map[string]string
 }
 
 func (p Printer) paint(code, s string) string {
@@ -45,10 +49,12 @@ func (p Printer) padStatus(s report.Status, width int) string {
 	return p.status(s) + strings.Repeat(" ", max(0, width-len(shown)))
 }
 
-// Progress prints one grading event as it happens.
-func (p Printer) Progress(e grader.Event) {
+// Progress prints one grading event as it happens: a check's line once,
+// and again only if it changed (its status or its points, as judged).
+func (p *Printer) Progress(e grader.Event) {
 	switch e.Phase {
 	case grader.PhaseBuild:
+		delete(p.shown, e.Exercise) // a new grading of it
 		fmt.Fprintf(p.W, "%-14s building\n", e.Exercise)
 	case grader.PhaseResult:
 		c := e.Result
@@ -56,7 +62,18 @@ func (p Printer) Progress(e grader.Event) {
 		if c.NsPerOp != nil {
 			extra = "  " + nsPerOp(*c.NsPerOp, c.BudgetNs) + " ns/op"
 		}
-		fmt.Fprintf(p.W, "%-14s %s %-32s %s/%s%s\n", e.Exercise, p.padStatus(c.Status, 7), strings.TrimPrefix(c.ID, e.Exercise+"/"), num(c.Score), num(c.MaxScore), extra)
+		line := fmt.Sprintf("%-14s %s %-32s %s/%s%s\n", e.Exercise, p.padStatus(c.Status, 7), strings.TrimPrefix(c.ID, e.Exercise+"/"), num(c.Score), num(c.MaxScore), extra)
+		if p.shown == nil {
+			p.shown = map[string]map[string]string{}
+		}
+		if p.shown[e.Exercise] == nil {
+			p.shown[e.Exercise] = map[string]string{}
+		}
+		if p.shown[e.Exercise][c.ID] == line {
+			return
+		}
+		p.shown[e.Exercise][c.ID] = line
+		fmt.Fprint(p.W, line)
 	case grader.PhaseExercise:
 		s := e.Summary
 		if s.Status == report.NotStarted || s.Status == report.Error {

@@ -159,3 +159,24 @@ func TestAllocationSitesAreListedUnderTheirBenchmark(t *testing.T) {
 		t.Errorf("site rows %q, want the rate of each and the kind of the first", rows[1:])
 	}
 }
+
+// A check reported again unchanged (judging changed only its message) is
+// printed once; one whose line changed is printed again, and a new
+// grading of the exercise prints every line anew.
+func TestProgressPrintsACheckAgainOnlyIfItChanged(t *testing.T) {
+	var b bytes.Buffer
+	p := Printer{W: &b}
+	result := func(s report.Status, score float64) {
+		p.Progress(grader.Event{Exercise: "gcra", Phase: grader.PhaseResult, Result: &report.Check{ID: "gcra/exactness", Status: s, Score: score, MaxScore: 5}})
+	}
+	p.Progress(grader.Event{Exercise: "gcra", Phase: grader.PhaseBuild})
+	result(report.Failed, 0)
+	result(report.Failed, 0) // judged: the message changed, not the line
+	result(report.Passed, 5) // judged: charged elsewhere
+	p.Progress(grader.Event{Exercise: "gcra", Phase: grader.PhaseBuild})
+	result(report.Passed, 5)
+	got := strings.Count(b.String(), "exactness")
+	if got != 3 || strings.Count(b.String(), "FAIL") != 1 {
+		t.Errorf("printed:\n%s\nwant the failure once, the pass after judging, and the pass of the new grading: 3 lines", b.String())
+	}
+}
