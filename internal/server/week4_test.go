@@ -49,7 +49,7 @@ func TestLessonsLoadTheirDeclaredVisualizations(t *testing.T) {
 		}
 		var srcs, hrefs []string
 		d.Find("script[src]").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
-		d.Find(`link[href^="/static/viz/"]`).Each(func(_ int, s *goquery.Selection) { hrefs = append(hrefs, s.AttrOr("href", "")) })
+		d.Find(`link[rel="stylesheet"][href^="/static/viz/"]`).Each(func(_ int, s *goquery.Selection) { hrefs = append(hrefs, s.AttrOr("href", "")) })
 		if !slices.Equal(srcs, scripts) || !slices.Equal(hrefs, styles) {
 			t.Errorf("%s loads scripts %q and styles %q; want %q and %q", w.Lesson.Slug, srcs, hrefs, scripts, styles)
 		}

@@ -13,7 +13,9 @@
 // scripts and stylesheets a page loads follow from its lesson's mounts
 // (web/static/viz/<viz>.js and .css); its head starts fetching and
 // compiling the WebAssembly build they draw from (web/static/viz/early.js)
-// before the rest of the page is laid out. The API block of an exercise
+// before the rest of the page is laid out, and preloads the module the
+// scripts import (viz/remote.js), so that nothing waits a round trip for
+// the script that imports it. The API block of an exercise
 // page is generated from the exercise's stub (see api.go).
 //
 // Edit the .templ files and run `go tool templ generate`; the generated

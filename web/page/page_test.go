@@ -3,6 +3,10 @@ package page
 import (
 	"bytes"
 	"context"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -264,7 +268,7 @@ func TestWeek4LoadsItsVisualizations(t *testing.T) {
 	doc := render(t, LessonPage(week4, assetsWithout()))
 	var srcs, hrefs []string
 	doc.Find("script[src]").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
-	doc.Find(`link[href^="/static/viz/"]`).Each(func(_ int, s *goquery.Selection) { hrefs = append(hrefs, s.AttrOr("href", "")) })
+	doc.Find(`link[rel="stylesheet"][href^="/static/viz/"]`).Each(func(_ int, s *goquery.Selection) { hrefs = append(hrefs, s.AttrOr("href", "")) })
 	if got := strings.Join(srcs, " "); got != "/static/viz/early.js /static/wasm_exec.js /static/viz/common.js /static/viz/governor.js /static/viz/gradient2.js" {
 		t.Errorf("scripts = %q, want early.js, wasm_exec.js, common.js, governor.js and gradient2.js", got)
 	}
@@ -507,6 +511,44 @@ func TestClassYoursStateOnlyWithTheVisualizations(t *testing.T) {
 		script := doc.Find(`script[src$="viz/classyours.js"]`).Length() == 1
 		if state != c.want || script != c.want {
 			t.Errorf("%s: the state line %v, classyours.js %v; want both %v", c.name, state, script, c.want)
+		}
+	}
+}
+
+// Every module a lesson's module scripts import, and what those import, is
+// one of the page's scripts or preloaded from its head
+// (link rel=modulepreload): none is fetched a round trip after the script
+// that imports it.
+func TestLessonPreloadsWhatItsScriptsImport(t *testing.T) {
+	importRE := regexp.MustCompile(`(?m)^import [^;]*? from "(\.[^"]+)";`)
+	for _, w := range course.Weeks() {
+		doc := render(t, LessonPage(w, assetsWithout()))
+		loaded, read := map[string]bool{}, map[string]bool{}
+		var queue []string
+		doc.Find(`script[type="module"][src]`).Each(func(_ int, s *goquery.Selection) {
+			loaded[s.AttrOr("src", "")] = true
+			queue = append(queue, s.AttrOr("src", ""))
+		})
+		doc.Find(`head link[rel="modulepreload"]`).Each(func(_ int, l *goquery.Selection) { loaded[l.AttrOr("href", "")] = true })
+		for len(queue) > 0 {
+			src := queue[0]
+			queue = queue[1:]
+			if read[src] {
+				continue
+			}
+			read[src] = true
+			b, err := os.ReadFile(filepath.Join("..", strings.TrimPrefix(src, "/")))
+			if err != nil {
+				t.Fatalf("%s: reading its script %s: %v", w.Lesson.Slug, src, err)
+			}
+			for _, m := range importRE.FindAllStringSubmatch(string(b), -1) {
+				dep := path.Join(path.Dir(src), m[1])
+				if !loaded[dep] {
+					t.Errorf("%s: %s imports %s, which the page neither loads nor preloads", w.Lesson.Slug, src, dep)
+					loaded[dep] = true // said once
+				}
+				queue = append(queue, dep)
+			}
 		}
 	}
 }

@@ -28,7 +28,8 @@ const (
 	wasmExecJS  = "wasm_exec.js" // Go's loader, copied by `make wasm`
 	labWasm     = "lab.wasm"     // the lab compiled by `make wasm`
 	vizCommonJS = "viz/common.js"
-	vizEarlyJS  = "viz/early.js" // starts compiling the page's build from its head
+	vizEarlyJS  = "viz/early.js"  // starts compiling the page's build from its head
+	vizRemoteJS = "viz/remote.js" // imported by viz/common.js: preloaded from the head
 )
 
 // vizJS and vizCSS name the script and the stylesheet of the visualization
