@@ -689,8 +689,8 @@ func TestVizImplSwitch(t *testing.T) {
 					if want := "Yours: " + reason; status != want {
 						t.Errorf("impl-status = %q, want %q", status, want)
 					}
-					if !Eval[bool](t, ctx, v.js("impl-status")+`.classList.contains("rlv-bad")`) {
-						t.Errorf("impl-status %q is not marked as a problem (class rlv-bad)", status)
+					if !Eval[bool](t, ctx, v.js("impl-status")+`.classList.contains("viz-bad")`) {
+						t.Errorf("impl-status %q is not marked as a problem (class viz-bad)", status)
 					}
 					for _, id := range implLanes {
 						if got, want := f.text("status-"+id), "Stopped: "+reason; got != want {

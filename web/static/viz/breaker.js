@@ -107,7 +107,7 @@ function newSideState() {
 class BreakerViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
-    super(root, "rbv", COLORS, MAX_DT_MS);
+    super(root, COLORS, MAX_DT_MS);
     this.code = "exercises/breaker: Breaker.Allow, Done, State";
     /** @type {lab.BreakerSimConfig} */
     this.cfg = { impl: "reference", scenario: root.getAttribute("data-preset") || "outage" };
@@ -135,7 +135,7 @@ class BreakerViz extends Viz {
       pause: h("button", { type: "button", "data-testid": "pause", "aria-pressed": "false", text: "Pause" }),
       restart: h("button", { type: "button", "data-testid": "restart", text: "Restart" }),
       clock: h("strong", { "data-testid": "clock", text: "t = 0.0 s" }),
-      scenario: h("p", { class: "rbv-scenario rbv-muted", "data-testid": "scenario" }),
+      scenario: h("p", { class: "rbv-scenario viz-muted", "data-testid": "scenario" }),
       threshold: h("strong", { "data-testid": "threshold", text: "–" }),
       openFor: h("strong", { "data-testid": "open-for", text: "–" }),
       probes: h("strong", { "data-testid": "probes-config", text: "–" }),
@@ -145,7 +145,7 @@ class BreakerViz extends Viz {
       load: h("canvas", { class: "rbv-load", role: "img", "data-testid": "load-chart",
         "aria-label": "Attempts reaching the backend per second, with the breaker and without" }),
       halfOpens: h("tbody", { "data-testid": "halfopen-table" }),
-      halfNote: h("p", { class: "rbv-muted", "data-testid": "halfopen-note" }),
+      halfNote: h("p", { class: "viz-muted", "data-testid": "halfopen-note" }),
       log: h("ol", { class: "rbv-log", "data-testid": "log", "aria-label": "State changes and late results, newest first", tabindex: "0" }),
       note: h("p", { class: "rbv-note", "data-testid": "note" }),
       verdict: h("p", { class: "rbv-verdict", "data-testid": "verdict", "aria-live": "polite" }),
@@ -158,26 +158,26 @@ class BreakerViz extends Viz {
       late: figure("late", "Late results", ""),
       failed: figure("failed", "Requests failed", "of those finished"),
     };
-    const controls = h("form", { class: "rbv-controls", "aria-label": "Failure-driven breaker settings" }, [
+    const controls = h("form", { class: "viz-controls", "aria-label": "Failure-driven breaker settings" }, [
       field("Scenario", ui.preset),
       field("Breaker", ui.breaker),
       field("Breaker: code", ui.impl),
       field("Speed", ui.speed),
-      h("div", { class: "rbv-buttons" }, [ui.pause, ui.restart]),
+      h("div", { class: "viz-buttons" }, [ui.pause, ui.restart]),
     ]);
     controls.addEventListener("submit", (e) => e.preventDefault());
-    const statusLine = h("div", { class: "rbv-statusline" }, [this.status, ui.clock, this.readyDot]);
+    const statusLine = h("div", { class: "viz-statusline" }, [this.status, ui.clock, this.readyDot]);
     const config = h("p", { class: "rbv-config" }, [
       "The breaker opens after ", ui.threshold, " failures in a row, stays open ", ui.openFor,
       ", then lets ", ui.probes, " probes through: all must succeed to close it, one failure reopens it.",
     ]);
-    const legend = h("p", { class: "rbv-legend" }, [
+    const legend = h("p", { class: "viz-legend" }, [
       key("closed", "closed"), key("open", "open"), key("half", "half-open"),
       key("ok", "success"), key("fail", "failure"), key("timeout", "hung until the timeout"),
       key("flight", "in flight"), key("refused", "refused at once"), key("late", "late result"),
-      h("span", { class: "rbv-key" }, ["▾ probe · ticks: calls; bars: calls of " + LONG_NS / 1e6 + " ms or more"]),
+      h("span", { class: "viz-key" }, ["▾ probe · ticks: calls; bars: calls of " + LONG_NS / 1e6 + " ms or more"]),
     ]);
-    const loadLegend = h("p", { class: "rbv-legend" }, [
+    const loadLegend = h("p", { class: "viz-legend" }, [
       key("load", "attempts at the backend, the side shown"), key("other", "the other side (dashed)"), key("down", "backend down"),
     ]);
     const table = h("table", { class: "rbv-table" }, [
@@ -201,7 +201,7 @@ class BreakerViz extends Viz {
       ]),
       ui.note,
     ]);
-    this.el = h("div", { class: "rbv" }, [controls, statusLine, ui.scenario, config, this.error, legend, panel, ui.verdict, ui.tip]);
+    this.el = h("div", { class: "viz-frame rbv" }, [controls, statusLine, ui.scenario, config, this.error, legend, panel, ui.verdict, ui.tip]);
     ui.timeline.addEventListener("pointermove", (e) => this.hover(e));
     ui.timeline.addEventListener("pointerleave", () => { ui.tip.hidden = true; });
     this.root.appendChild(this.el);
@@ -287,7 +287,7 @@ class BreakerViz extends Viz {
       status = "Breaker: " + info.impl + ": not implemented yet. " + writeHint("breaker");
     }
     this.status.textContent = status;
-    this.status.classList.toggle("rbv-bad", info.stopped);
+    this.status.classList.toggle("viz-bad", info.stopped);
   }
 
   /** @param {number} dt */

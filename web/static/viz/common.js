@@ -218,14 +218,12 @@ export function setOptions(s, options, value) {
 }
 
 /**
- * field labels a control; prefix is the visualization's class prefix
- * (rlv, rgv, rg2).
- * @param {string} prefix
+ * field labels a control.
  * @param {string} label
  * @param {HTMLElement} control
  */
-export function field(prefix, label, control) {
-  return h("label", { class: prefix + "-field" }, [h("span", { class: prefix + "-label", text: label }), control]);
+export function field(label, control) {
+  return h("label", { class: "viz-field" }, [h("span", { class: "viz-label", text: label }), control]);
 }
 
 /**
@@ -258,18 +256,17 @@ export function figure(prefix, testid, label, note) {
  * @param {string} text
  */
 export function key(prefix, swatch, text) {
-  return h("span", { class: prefix + "-key" }, [h("span", { class: prefix + "-swatch " + prefix + "-sw-" + swatch }), " " + text]);
+  return h("span", { class: "viz-key" }, [h("span", { class: prefix + "-swatch " + prefix + "-sw-" + swatch }), " " + text]);
 }
 
 /**
- * helpers returns field, figure and key bound to a visualization's class
- * prefix (rlv, rgv, rg2, …), as its script uses them.
+ * helpers returns field, and figure and key bound to a visualization's
+ * class prefix (rlv, rgv, rg2, …), as its script uses them.
  * @param {string} prefix
  */
 export function helpers(prefix) {
   return {
-    /** @param {string} label @param {HTMLElement} control */
-    field: (label, control) => field(prefix, label, control),
+    field,
     /** @param {string} testid @param {string} label @param {string} note */
     figure: (testid, label, note) => figure(prefix, testid, label, note),
     /** @param {string} swatch @param {string} text */
@@ -457,21 +454,19 @@ const FIRST_FRAME = "ratelab:first-frame";
 export class Viz {
   /**
    * @param {HTMLElement} root the mount element
-   * @param {string} prefix the visualization's class prefix (rlv, rgv, rg2)
    * @param {ColorVars} colorVars the colours, for readColors
    * @param {number} maxDtMs the most real time one frame advances
    */
-  constructor(root, prefix, colorVars, maxDtMs) {
+  constructor(root, colorVars, maxDtMs) {
     this.root = root;
-    this.prefix = prefix;
     this.colorVars = colorVars;
     this.maxDtMs = maxDtMs;
     /** The implementation and its status, or why the visualization could not start. */
-    this.status = h("span", { class: prefix + "-impl", "data-testid": "impl-status", text: "Loading…" });
+    this.status = h("span", { class: "viz-impl", "data-testid": "impl-status", text: "Loading…" });
     /** Why the settings make no run, hidden when they do. */
-    this.error = h("p", { class: prefix + "-error", role: "alert", "data-testid": "viz-error", hidden: "" });
+    this.error = h("p", { class: "viz-error", role: "alert", "data-testid": "viz-error", hidden: "" });
     /** "loading…", "live", "paused", "done", "stopped" or WAITING (see showDot); data-testid viz-ready once a frame is drawn. */
-    this.readyDot = h("span", { class: prefix + "-ready " + prefix + "-paused", text: LOADING });
+    this.readyDot = h("span", { class: "viz-ready viz-paused", text: LOADING });
     /** Whether stop stopped the run of Yours: the dot says "stopped" until a new run starts. */
     this.halted = false;
     /** @type {(HTMLInputElement | HTMLSelectElement | HTMLButtonElement)[]} the controls lock disabled, which unlock enables */
@@ -526,7 +521,7 @@ export class Viz {
     else if (!this.ready) word = LOADING;
     if (this.readyDot.textContent === WAITING) { this.dotBefore = word; return; }
     this.readyDot.textContent = word;
-    this.readyDot.classList.toggle(this.prefix + "-paused", word !== "live");
+    this.readyDot.classList.toggle("viz-paused", word !== "live");
   }
 
   /**
@@ -750,7 +745,7 @@ export class Viz {
     if (this.sim) { freeRun(this.sim); this.sim = null; }
     this.halted = true;
     this.status.textContent = "Yours: stopped";
-    this.status.classList.add(this.prefix + "-bad");
+    this.status.classList.add("viz-bad");
     this.showError(why);
     this.runControls(false);
     this.showDot("stopped");

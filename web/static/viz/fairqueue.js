@@ -94,7 +94,7 @@ function pct(f) { return Math.round(100 * f) + "%"; }
 class FairqueueViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
-    super(root, "rfq", COLORS, MAX_DT_MS);
+    super(root, COLORS, MAX_DT_MS);
     this.code = "exercises/fairqueue: Queue.Push, Pop, Len";
     /** @type {lab.FairqueueConfig} */
     this.cfg = { impl: "reference", quantum: 5, burstRate: 8, heavyCost: 5, seed: Number(root.getAttribute("data-seed") || 1) };
@@ -129,7 +129,7 @@ class FairqueueViz extends Viz {
       restart: h("button", { type: "button", "data-testid": "restart", text: "Restart" }),
       clock: h("span", { class: "rfq-clock", "data-testid": "clock", text: "t = 0.0 s" }),
       bound: h("strong", { "data-testid": "bound", text: "–" }),
-      boundText: h("span", { class: "rfq-muted", text: "" }),
+      boundText: h("span", { class: "viz-muted", text: "" }),
       /** @type {LaneUI[]} */
       lanes: [],
       /** @type {HTMLTableCellElement[][]} [session][lane * 3 + column] */
@@ -137,13 +137,13 @@ class FairqueueViz extends Viz {
       costCells: /** @type {HTMLElement[]} */ ([]),
       table: h("tbody", {}),
     };
-    const controls = h("form", { class: "rfq-controls", "aria-label": "Contention settings" }, [
+    const controls = h("form", { class: "viz-controls", "aria-label": "Contention settings" }, [
       field("DRR code", ui.impl), field("Quantum", ui.quantum), field("A bursts at", ui.rate), field("B's cost", ui.cost),
-      field("Speed", ui.speed), h("div", { class: "rfq-buttons" }, [ui.pause, ui.restart]),
+      field("Speed", ui.speed), h("div", { class: "viz-buttons" }, [ui.pause, ui.restart]),
     ]);
     controls.addEventListener("submit", (e) => e.preventDefault());
 
-    const statusLine = h("div", { class: "rfq-statusline" }, [
+    const statusLine = h("div", { class: "viz-statusline" }, [
       this.status, ui.clock, h("span", {}, ["DRR's bound ", ui.bound, " ", ui.boundText]), this.readyDot,
     ]);
 
@@ -161,10 +161,10 @@ class FairqueueViz extends Viz {
       ui.lanes.push({ box, title, ooo, gap, peak, chart });
     });
 
-    const legend = h("p", { class: "rfq-legend" }, [
+    const legend = h("p", { class: "viz-legend" }, [
       ...this.sessionIDs.map((s, i) => key("s" + i, i === 0 ? "A, the burster" : i === 1 ? "B, dear commands" : s)),
       key("band", "A is sending a burst (the strip on top)"),
-      h("span", { class: "rfq-muted", text: "Height: each session's share of the engine's time, over 500 ms." }),
+      h("span", { class: "viz-muted", text: "Height: each session's share of the engine's time, over 500 ms." }),
     ]);
 
     const head1 = h("tr", {}, [h("th", { scope: "col", rowspan: "2", text: "Session" }), h("th", { scope: "col", rowspan: "2", text: "Cost" })]);
@@ -196,7 +196,7 @@ class FairqueueViz extends Viz {
       h("thead", {}, [head1, head2]), ui.table,
     ])]);
 
-    this.el = h("div", { class: "rfq" }, [controls, statusLine, this.error, panels, legend, table]);
+    this.el = h("div", { class: "viz-frame rfq" }, [controls, statusLine, this.error, panels, legend, table]);
     this.root.appendChild(this.el);
 
     ui.impl.addEventListener("change", () => { this.cfg.impl = ui.impl.value; this.restart(); });
@@ -249,7 +249,7 @@ class FairqueueViz extends Viz {
       status += ". FIFO and round robin go on.";
     }
     this.status.textContent = status;
-    this.status.classList.toggle("rfq-bad", info.stopped);
+    this.status.classList.toggle("viz-bad", info.stopped);
     this.ui.lanes[2].title.textContent = "DRR (" + info.impl + ")";
     this.ui.lanes[2].box.classList.toggle("rfq-stopped", info.stopped);
     return info;

@@ -118,7 +118,7 @@ function newSideState() {
 class GatewayViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
-    super(root, "rgw", COLORS, MAX_DT_MS);
+    super(root, COLORS, MAX_DT_MS);
     this.code = "exercises/gateway: Gateway.Open, Admit, Reload";
     /** @type {lab.GatewaySimConfig} */
     this.cfg = { impl: "reference" };
@@ -147,28 +147,28 @@ class GatewayViz extends Viz {
       pause: h("button", { type: "button", "data-testid": "pause", "aria-pressed": "false", text: "Pause" }),
       restart: h("button", { type: "button", "data-testid": "restart", text: "Restart" }),
       clock: h("strong", { "data-testid": "clock", text: "t = 0.0 s" }),
-      scenario: h("p", { class: "rgw-scenario rgw-muted", "data-testid": "scenario" }),
+      scenario: h("p", { class: "rgw-scenario viz-muted", "data-testid": "scenario" }),
       silence: h("strong", { "data-testid": "silence-after", text: "–" }),
       disconnect: h("strong", { "data-testid": "disconnect-after", text: "–" }),
       reloadNote: h("p", { class: "rgw-reload-note", "data-testid": "reload-note" }),
       verdict: h("p", { class: "rgw-verdict", "data-testid": "verdict", "aria-live": "polite" }),
       tip: h("div", { class: "rgw-tip", role: "tooltip", hidden: "" }),
     };
-    const controls = h("form", { class: "rgw-controls", "aria-label": "Policy timeline settings" }, [
+    const controls = h("form", { class: "viz-controls", "aria-label": "Policy timeline settings" }, [
       field("Gateway: code", ui.impl),
       field("Speed", ui.speed),
-      h("div", { class: "rgw-buttons" }, [ui.pause, ui.restart]),
+      h("div", { class: "viz-buttons" }, [ui.pause, ui.restart]),
     ]);
     controls.addEventListener("submit", (e) => e.preventDefault());
-    const statusLine = h("div", { class: "rgw-statusline" }, [this.status, ui.clock, this.readyDot]);
+    const statusLine = h("div", { class: "viz-statusline" }, [this.status, ui.clock, this.readyDot]);
     const escalation = h("p", { class: "rgw-escalation" }, [
       "A flood (refusals since the last accepted order or cancel) is answered Reject until it is ", ui.silence,
       " old, then Silent, then Disconnect from ", ui.disconnect, ".",
     ]);
-    const legend = h("p", { class: "rgw-legend" }, [
+    const legend = h("p", { class: "viz-legend" }, [
       key("accept", "accepted"), key("reject", "reject (with retry-after)"), key("silent", "silent (dropped)"),
       key("disconnect", "disconnect"), key("flood", "flood phase"), key("reload", "reload"),
-      h("span", { class: "rgw-key" }, ["▾ flood begins · ◆ first silent · ▲ logged on"]),
+      h("span", { class: "viz-key" }, ["▾ flood begins · ◆ first silent · ▲ logged on"]),
     ]);
     const panels = h("div", { class: "rgw-panels" });
     for (const side of SIDES) {
@@ -176,7 +176,7 @@ class GatewayViz extends Viz {
       this.sides.push(v);
       panels.appendChild(v.panel);
     }
-    this.el = h("div", { class: "rgw" }, [controls, statusLine, ui.scenario, escalation, this.error, legend, panels, ui.reloadNote, ui.verdict, ui.tip]);
+    this.el = h("div", { class: "viz-frame rgw" }, [controls, statusLine, ui.scenario, escalation, this.error, legend, panels, ui.reloadNote, ui.verdict, ui.tip]);
     this.root.appendChild(this.el);
 
     ui.impl.addEventListener("change", () => { this.cfg.impl = ui.impl.value; this.restart(); });
@@ -194,7 +194,7 @@ class GatewayViz extends Viz {
    */
   buildSide(side) {
     const title = h("h3", { class: "rgw-title", "data-testid": side + "-title", text: side === "gate" ? "Cancels on their own budget" : "One shared budget" });
-    const budgets = h("p", { class: "rgw-muted rgw-budgets", "data-testid": side + "-budgets" });
+    const budgets = h("p", { class: "viz-muted rgw-budgets", "data-testid": side + "-budgets" });
     const cancels = figure(side + "-cancels", "Cancels in the flood", "accepted, of those sent while orders flood");
     const orders = figure(side + "-orders", "Orders refused in the flood", "reject, silent or disconnect, of those sent while orders flood");
     const heartbeats = figure(side + "-heartbeats", "Heartbeats refused", "of those sent while logged on");
@@ -212,7 +212,7 @@ class GatewayViz extends Viz {
       ])]),
       floods,
     ]);
-    const floodNote = h("p", { class: "rgw-muted", "data-testid": side + "-flood-note" });
+    const floodNote = h("p", { class: "viz-muted", "data-testid": side + "-flood-note" });
     const log = h("ol", { class: "rgw-log", "aria-label": "The last refusals, newest first" });
     const note = h("p", { class: "rgw-note", "data-testid": side + "-note" });
     const panel = h("section", { class: "rgw-panel rgw-" + side, "data-testid": side + "-panel" }, [
@@ -292,7 +292,7 @@ class GatewayViz extends Viz {
       status = "Gateway: " + info.impl + ": not implemented yet. " + writeHint("gateway");
     }
     this.status.textContent = status;
-    this.status.classList.toggle("rgw-bad", info.stopped);
+    this.status.classList.toggle("viz-bad", info.stopped);
     this.sides[0].title.textContent = "Cancels on their own budget: " + info.impl;
   }
 

@@ -114,7 +114,7 @@ function stepPath(g, ws, x, y, value) {
 class GovernorViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
-    super(root, "rgv", COLORS, MAX_DT_MS);
+    super(root, COLORS, MAX_DT_MS);
     this.code = "exercises/governor: Governor.Observe, Offer, LastBad";
     /** @type {lab.GovernorConfig} */
     this.cfg = {
@@ -166,32 +166,32 @@ class GovernorViz extends Viz {
       log: h("ol", { class: "rgv-log", "data-testid": "log", "aria-label": "Movement log, newest first", reversed: "", tabindex: "0" }),
     };
 
-    const controls = h("form", { class: "rgv-controls", "aria-label": "Governor settings" }, [
+    const controls = h("form", { class: "viz-controls", "aria-label": "Governor settings" }, [
       field("Target", ui.preset),
       field("Governor", ui.mode),
       field("Code", ui.impl),
       field("Tries", ui.tries),
       field("Speed", ui.speed),
-      h("div", { class: "rgv-buttons" }, [ui.pause, ui.step, ui.restart]),
+      h("div", { class: "viz-buttons" }, [ui.pause, ui.step, ui.restart]),
     ]);
     controls.addEventListener("submit", (e) => e.preventDefault());
 
-    const statusLine = h("div", { class: "rgv-statusline" }, [
-      this.status, h("span", { class: "rgv-muted" }, ["window ", ui.window]),
-      h("span", { class: "rgv-muted" }, ["floor ", ui.floor, " · ceiling ", ui.ceiling, " · ", ui.band]),
+    const statusLine = h("div", { class: "viz-statusline" }, [
+      this.status, h("span", { class: "viz-muted" }, ["window ", ui.window]),
+      h("span", { class: "viz-muted" }, ["floor ", ui.floor, " · ceiling ", ui.ceiling, " · ", ui.band]),
       this.readyDot,
     ]);
     const figs = h("div", { class: "rgv-figs" }, [ui.offer.box, ui.capacity.box, ui.lastBad.box, ui.attempt.box, ui.ok.box]);
-    const legend = h("p", { class: "rgv-legend" }, [
+    const legend = h("p", { class: "viz-legend" }, [
       key("offer", "offer"), key("cap", "capacity"), key("bad", "last_bad (dashed: 75% of it)"),
       key("fail", "attempt failure"), key("ok", "requests ok"),
     ]);
     const logBox = h("details", { class: "rgv-logbox", open: "" }, [
-      h("summary", {}, ["Movement log ", h("span", { class: "rgv-muted", text: "(one line per window that moved the offer or the memory, newest first)" })]),
+      h("summary", {}, ["Movement log ", h("span", { class: "viz-muted", text: "(one line per window that moved the offer or the memory, newest first)" })]),
       ui.log,
     ]);
 
-    this.el = h("div", { class: "rgv" }, [controls, statusLine, figs, ui.decision, this.error, ui.chart, ui.planes, legend, logBox]);
+    this.el = h("div", { class: "viz-frame rgv" }, [controls, statusLine, figs, ui.decision, this.error, ui.chart, ui.planes, legend, logBox]);
     this.root.appendChild(this.el);
 
     for (const el of [ui.preset, ui.impl, ui.mode, ui.tries]) {
@@ -256,7 +256,7 @@ class GovernorViz extends Viz {
       status = info.impl + ": not implemented yet. " + writeHint("governor");
     }
     this.status.textContent = status;
-    this.status.classList.toggle("rgv-bad", info.stopped);
+    this.status.classList.toggle("viz-bad", info.stopped);
     this.ui.floor.textContent = num(info.floor);
     this.ui.ceiling.textContent = num(info.ceiling);
     this.ui.band.textContent = "clean ≤ " + pct(info.low) + ", breach > " + pct(info.high);

@@ -87,7 +87,7 @@ function loadText(load) {
 class Gradient2Viz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
-    super(root, "rg2", COLORS, MAX_DT_MS);
+    super(root, COLORS, MAX_DT_MS);
     this.code = "exercises/gradient2: Limit.Update, Limit";
     /** @type {lab.Gradient2Config} */
     this.cfg = { impl: "reference", seed: Number(root.getAttribute("data-seed") || 1) };
@@ -128,16 +128,16 @@ class Gradient2Viz extends Viz {
       rttChart: h("canvas", { class: "rg2-rtt", role: "img", "aria-label": "Short and long RTT over time" }),
       steps: h("tbody", {}),
     };
-    const controls = h("form", { class: "rg2-controls", "aria-label": "Gradient2 settings" }, [
-      field("Code", ui.impl), field("Speed", ui.speed), h("div", { class: "rg2-buttons" }, [ui.pause, ui.restart]),
+    const controls = h("form", { class: "viz-controls", "aria-label": "Gradient2 settings" }, [
+      field("Code", ui.impl), field("Speed", ui.speed), h("div", { class: "viz-buttons" }, [ui.pause, ui.restart]),
     ]);
     controls.addEventListener("submit", (e) => e.preventDefault());
 
-    const statusLine = h("div", { class: "rg2-statusline" }, [
-      this.status, ui.clock, h("span", {}, ["load ", ui.load, h("span", { class: "rg2-muted", text: " of what the server can do" })]), this.readyDot,
+    const statusLine = h("div", { class: "viz-statusline" }, [
+      this.status, ui.clock, h("span", {}, ["load ", ui.load, h("span", { class: "viz-muted", text: " of what the server can do" })]), this.readyDot,
     ]);
     const figs = h("div", { class: "rg2-figs" }, [ui.limit.box, ui.inflight.box, ui.short.box, ui.long.box, ui.gradient.box]);
-    const legend = h("p", { class: "rg2-legend" }, [
+    const legend = h("p", { class: "viz-legend" }, [
       key("limit", "limit"), key("inflight", "in flight"), key("short", "short RTT (mean per 50 ms)"),
       key("long", "long RTT (dashed: × tolerance)"), key("band", "load over capacity"),
     ]);
@@ -147,7 +147,7 @@ class Gradient2Viz extends Viz {
       ui.steps,
     ])]);
 
-    this.el = h("div", { class: "rg2" }, [controls, statusLine, figs, this.error, ui.limitChart, ui.rttChart, legend, table]);
+    this.el = h("div", { class: "viz-frame rg2" }, [controls, statusLine, figs, this.error, ui.limitChart, ui.rttChart, legend, table]);
     this.root.appendChild(this.el);
 
     ui.impl.addEventListener("change", () => { this.cfg.impl = ui.impl.value; this.restart(); });
@@ -190,7 +190,7 @@ class Gradient2Viz extends Viz {
       status = info.impl + ": not implemented yet. " + writeHint("gradient2");
     }
     this.status.textContent = status;
-    this.status.classList.toggle("rg2-bad", info.stopped);
+    this.status.classList.toggle("viz-bad", info.stopped);
     let period = 0;
     this.schedule = info.steps.map((s) => { const r = { start: period, end: period + s.durationNs, load: s.load }; period += s.durationNs; return r; });
     this.period = period;

@@ -77,7 +77,7 @@ const COLORS = {
 class HierarchyViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
-    super(root, "rhv", COLORS, MAX_DT_MS);
+    super(root, COLORS, MAX_DT_MS);
     this.code = "exercises/hierarchy: Tree.Add, TryAcquire, Available";
     /** @type {lab.HierarchyConfig} */
     this.cfg = { impl: "reference", seed: Number(root.getAttribute("data-seed") || 1) };
@@ -103,28 +103,28 @@ class HierarchyViz extends Viz {
       pause: h("button", { type: "button", "data-testid": "pause", "aria-pressed": "false", text: "Pause" }),
       restart: h("button", { type: "button", "data-testid": "restart", text: "Restart" }),
       clock: h("strong", { "data-testid": "clock", text: "t = 0.0 s" }),
-      load: h("span", { class: "rhv-muted", "data-testid": "load", text: "" }),
+      load: h("span", { class: "viz-muted", "data-testid": "load", text: "" }),
       verdict: h("p", { class: "rhv-verdict", "data-testid": "verdict", "aria-live": "polite" }),
       chart: h("canvas", { class: "rhv-chart", role: "img", "aria-label": "Tokens lost and refusals by a session's own bucket over time, for both hierarchies" }),
     };
-    const controls = h("form", { class: "rhv-controls", "aria-label": "Hierarchy leak settings" }, [
+    const controls = h("form", { class: "viz-controls", "aria-label": "Hierarchy leak settings" }, [
       field("All or nothing: code", ui.impl),
       field("Speed", ui.speed),
-      h("div", { class: "rhv-buttons" }, [ui.pause, ui.restart]),
+      h("div", { class: "viz-buttons" }, [ui.pause, ui.restart]),
     ]);
     controls.addEventListener("submit", (e) => e.preventDefault());
-    const statusLine = h("div", { class: "rhv-statusline" }, [this.status, ui.clock, ui.load, this.readyDot]);
+    const statusLine = h("div", { class: "viz-statusline" }, [this.status, ui.clock, ui.load, this.readyDot]);
     const panels = h("div", { class: "rhv-panels" });
     for (const side of SIDES) {
       const v = this.buildSide(side);
       this.sides.push(v);
       panels.appendChild(v.panel);
     }
-    const legend = h("p", { class: "rhv-legend" }, [
+    const legend = h("p", { class: "viz-legend" }, [
       key("leaky", "charge as you go"), key("tree", "all or nothing"),
       key("lost", "solid: tokens lost"), key("own", "dashed: refused by the session's own bucket"),
     ]);
-    this.el = h("div", { class: "rhv" }, [controls, statusLine, this.error, panels, ui.verdict, ui.chart, legend]);
+    this.el = h("div", { class: "viz-frame rhv" }, [controls, statusLine, this.error, panels, ui.verdict, ui.chart, legend]);
     this.root.appendChild(this.el);
 
     ui.impl.addEventListener("change", () => { this.cfg.impl = ui.impl.value; this.restart(); });
@@ -243,7 +243,7 @@ class HierarchyViz extends Viz {
       status = "All or nothing: " + info.impl + ": not implemented yet. " + writeHint("hierarchy");
     }
     this.status.textContent = status;
-    this.status.classList.toggle("rhv-bad", info.stopped);
+    this.status.classList.toggle("viz-bad", info.stopped);
     this.sides[1].title.textContent = "All or nothing: " + info.impl;
   }
 

@@ -191,7 +191,7 @@ function formatCredit(whole, units) {
 class LimitersViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
-    super(root, "rlv", COLORS, MAX_DT_MS);
+    super(root, COLORS, MAX_DT_MS);
     const preset = PRESETS[root.getAttribute("data-preset") || ""] || PRESETS[""];
     /** @type {lab.SimConfig} */
     this.cfg = {
@@ -252,12 +252,12 @@ class LimitersViz extends Viz {
       restart: h("button", { type: "button", "data-testid": "restart", text: "Restart" }),
       showBox: h("fieldset", { class: "rlv-show" }, [h("legend", { text: "Show" })]), // the lanes' checkboxes come with lab.wasm
       clock: h("span", { class: "rlv-clock", "data-testid": "clock", text: "t = 0.000 s" }),
-      messages: h("span", { class: "rlv-muted", "data-testid": "messages", text: "0" }),
+      messages: h("span", { class: "viz-muted", "data-testid": "messages", text: "0" }),
       last: h("span", { class: "rlv-last", "data-testid": "last-message" }),
       keyText: h("p", { class: "rlv-key-text" }),
       keyFig: h("p", { class: "rlv-key-fig", "data-testid": "key-figure" }),
       lost: h("span", { class: "rlv-lost-value", "data-testid": "lost-credit", text: "0" }),
-      lostNote: h("span", { class: "rlv-muted" }),
+      lostNote: h("span", { class: "viz-muted" }),
       lostLine: h("p", { class: "rlv-lost" }),
       note: h("p", { class: "rlv-note" }),
       lanesBox: h("div", { class: "rlv-lanes" }), // the lanes come with lab.wasm
@@ -265,7 +265,7 @@ class LimitersViz extends Viz {
     ui.burst.placeholder = "= N";
     ui.lostLine.append("Credit lost to rounding: ", ui.lost, " tokens ", ui.lostNote);
 
-    const controls = h("form", { class: "rlv-controls", "aria-label": "Simulation settings" }, [
+    const controls = h("form", { class: "viz-controls", "aria-label": "Simulation settings" }, [
       h("div", { class: "rlv-row" }, [
         field("Traffic", ui.traffic),
         field("N per window", ui.limit),
@@ -277,24 +277,24 @@ class LimitersViz extends Viz {
       ]),
       h("div", { class: "rlv-row" }, [
         field("Speed", ui.speed),
-        h("div", { class: "rlv-buttons" }, [ui.pause, ui.step, ui.restart]),
+        h("div", { class: "viz-buttons" }, [ui.pause, ui.step, ui.restart]),
         ui.showBox,
       ]),
     ]);
     controls.addEventListener("submit", (e) => e.preventDefault());
 
-    const statusLine = h("div", { class: "rlv-statusline" }, [
-      this.status, ui.clock, h("span", { class: "rlv-muted" }, [ui.messages, " messages"]), ui.last, this.readyDot,
+    const statusLine = h("div", { class: "viz-statusline" }, [
+      this.status, ui.clock, h("span", { class: "viz-muted" }, [ui.messages, " messages"]), ui.last, this.readyDot,
     ]);
     const key = h("div", { class: "rlv-key" }, [ui.keyText, ui.keyFig, ui.lostLine, ui.note, this.error]);
-    const legend = h("p", { class: "rlv-legend" }, [
+    const legend = h("p", { class: "viz-legend" }, [
       h("span", { class: "rlv-swatch rlv-sw-acc" }), " accepted ",
       h("span", { class: "rlv-swatch rlv-sw-ref" }), " refused ",
       h("span", { class: "rlv-swatch rlv-sw-cnt" }), " accepted in the trailing W (dashed: N) ",
-      h("span", { class: "rlv-muted", text: "· vertical lines: window boundaries" }),
+      h("span", { class: "viz-muted", text: "· vertical lines: window boundaries" }),
     ]);
 
-    this.el = h("div", { class: "rlv" }, [controls, statusLine, key, legend, ui.lanesBox]);
+    this.el = h("div", { class: "viz-frame rlv" }, [controls, statusLine, key, legend, ui.lanesBox]);
     this.root.appendChild(this.el);
 
     // Yours runs the exercise the learner writes, whose bucket refills
@@ -384,7 +384,7 @@ class LimitersViz extends Viz {
       refused: h("span", { "data-testid": "refused-" + lane.id, text: "0" }),
       max: h("span", { class: "rlv-max", "data-testid": "max-in-window-" + lane.id, text: "0" }),
       flag: h("span", { class: "rlv-flag" }),
-      vs: h("span", { class: "rlv-muted" }),
+      vs: h("span", { class: "viz-muted" }),
       note: h("span", { class: "rlv-lane-note" }),
       status: h("p", { class: "rlv-lane-status", "data-testid": "status-" + lane.id }),
       stateText: h("span", { class: "rlv-state-text", "data-testid": "state-" + lane.id }),
@@ -594,7 +594,7 @@ class LimitersViz extends Viz {
     const ui = this.ui;
     const status = this.implStatus(info);
     this.status.textContent = status;
-    this.status.classList.toggle("rlv-bad", status.indexOf(":") >= 0);
+    this.status.classList.toggle("viz-bad", status.indexOf(":") >= 0);
     const N = info.limit;
     for (const lane of this.lanes) {
       const L = lane.ui, v = lane.view;

@@ -138,7 +138,7 @@ function newRunState() {
 class ThrottleViz extends Viz {
   /** @param {HTMLElement} root */
   constructor(root) {
-    super(root, "rtv", COLORS, MAX_DT_MS);
+    super(root, COLORS, MAX_DT_MS);
     this.code = "exercises/throttle: the Gate's methods";
     /** @type {lab.ThrottleSimConfig} */
     this.cfg = { impl: "reference", preset: root.getAttribute("data-preset") || "", seed: 1 };
@@ -176,7 +176,7 @@ class ThrottleViz extends Viz {
       opPause: h("button", { type: "button", class: "rtv-op rtv-op-pause", "data-testid": "op-pause", text: "Pause" }),
       opDegrade: h("button", { type: "button", class: "rtv-op rtv-op-degrade", "data-testid": "op-degrade", text: "Degrade" }),
       opNormal: h("button", { type: "button", class: "rtv-op rtv-op-normal", "data-testid": "op-normal", text: "Normal" }),
-      opNote: h("p", { class: "rtv-muted", "data-testid": "op-note" }),
+      opNote: h("p", { class: "viz-muted", "data-testid": "op-note" }),
       story: h("p", { class: "rtv-story", "data-testid": "story" }),
       chart: h("canvas", { class: "rtv-chart", role: "img", "data-testid": "timeline",
         "aria-label": "Timeline of every write by address, coloured by what decided it, under the breaker's state and above the global MaxCalls and congestion level" }),
@@ -185,7 +185,7 @@ class ThrottleViz extends Viz {
       byState: h("tbody"),
       byLevel: h("tbody"),
       periods: h("tbody"),
-      periodNote: h("p", { class: "rtv-muted", "data-testid": "period-note" }),
+      periodNote: h("p", { class: "viz-muted", "data-testid": "period-note" }),
       log: h("ol", { class: "rtv-log", "data-testid": "log", "aria-label": "The latest decisions, newest first" }),
       verdict: h("p", { class: "rtv-verdict", "data-testid": "verdict", "aria-live": "polite" }),
     };
@@ -203,20 +203,20 @@ class ThrottleViz extends Viz {
       this.dashValues[id] = dd;
       ui.dash.append(h("dt", { text: label }), dd);
     }
-    const controls = h("form", { class: "rtv-controls", "aria-label": "Console settings" }, [
+    const controls = h("form", { class: "viz-controls", "aria-label": "Console settings" }, [
       field("Preset", ui.preset),
       field("Gate: code", ui.impl),
       field("Speed", ui.speed),
-      h("div", { class: "rtv-buttons" }, [ui.hold, ui.restart]),
+      h("div", { class: "viz-buttons" }, [ui.hold, ui.restart]),
     ]);
     controls.addEventListener("submit", (e) => e.preventDefault());
-    const statusLine = h("div", { class: "rtv-statusline" }, [this.status, ui.clock, this.readyDot]);
+    const statusLine = h("div", { class: "viz-statusline" }, [this.status, ui.clock, this.readyDot]);
     const console_ = h("section", { class: "rtv-console", "aria-label": "The operator's switch" }, [
       h("p", { class: "rtv-console-head", text: "Operator" }),
       h("div", { class: "rtv-ops" }, [ui.opPause, ui.opDegrade, ui.opNormal]),
       ui.opNote,
     ]);
-    const legend = h("p", { class: "rtv-legend" }, [
+    const legend = h("p", { class: "viz-legend" }, [
       key("accepted", "accepted"), key("paused", "refused: paused"), key("degraded", "refused: degraded cap"),
       key("rate", "refused: rate limit"), key("other", "refused by no rule"),
       key("max", "global MaxCalls"), key("high", "congestion High"), key("low", "congestion Low"),
@@ -250,7 +250,7 @@ class ThrottleViz extends Viz {
       h("thead", {}, [h("tr", {}, ["state", "began", "recovery due", "ended", "by", "last seen in it"].map((t) => h("th", { scope: "col", text: t })))]),
       ui.periods,
     ]);
-    this.el = h("div", { class: "rtv" }, [
+    this.el = h("div", { class: "viz-frame rtv" }, [
       controls, statusLine, ui.story, this.error,
       legend, ui.chart,
       h("div", { class: "rtv-main" }, [console_, dashboard]),
@@ -372,7 +372,7 @@ class ThrottleViz extends Viz {
       status = "Gate: " + info.impl + ": not implemented yet. " + writeHint("throttle");
     }
     this.status.textContent = status;
-    this.status.classList.toggle("rtv-bad", info.stopped);
+    this.status.classList.toggle("viz-bad", info.stopped);
     for (const b of [this.ui.opPause, this.ui.opDegrade, this.ui.opNormal]) b.disabled = info.stopped || this.done;
   }
 
