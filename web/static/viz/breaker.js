@@ -50,9 +50,9 @@ const COLORS = {
   load: ["--rbv-load", "#1d5fa8"],
   other: ["--rbv-other", "#8a929c"],
   grid: ["--rbv-grid", "#e4e1d8"],
-  text: ["--rbv-text", "#56606c"],
+  text: ["--viz-text", "#56606c"],
   future: ["--rbv-future", "rgba(128, 128, 128, 0.12)"],
-  bad: ["--rbv-bad", "#9b2417"],
+  bad: ["--viz-bad", "#9b2417"],
 };
 
 /** @param {number} ns */

@@ -41,8 +41,8 @@ const COLORS = {
   s5: ["--rfq-s5", "#9a7a2a"],
   grid: ["--rfq-grid", "#e4e1d8"],
   band: ["--rfq-band", "rgba(194,65,12,0.45)"],
-  text: ["--rfq-text", "#56606c"],
-  bg: ["--rfq-bg", "#ffffff"],
+  text: ["--viz-text", "#56606c"],
+  bg: ["--viz-bg", "#ffffff"],
 };
 
 /** @param {number} ns */

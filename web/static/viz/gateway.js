@@ -40,9 +40,9 @@ const COLORS = {
   reload: ["--rgw-reload", "#1d5fa8"],
   flood: ["--rgw-flood", "#fbefd9"],
   grid: ["--rgw-grid", "#e4e1d8"],
-  text: ["--rgw-text", "#56606c"],
+  text: ["--viz-text", "#56606c"],
   future: ["--rgw-future", "rgba(128, 128, 128, 0.12)"],
-  bad: ["--rgw-bad", "#9b2417"],
+  bad: ["--viz-bad", "#9b2417"],
 };
 
 /** @param {number} ns */

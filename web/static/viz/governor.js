@@ -40,12 +40,12 @@ const COLORS = {
   offer: ["--rgv-offer", "#2d6cb5"],
   cap: ["--rgv-cap", "#1f8a4c"],
   capFill: ["--rgv-cap-fill", "rgba(31,138,76,0.12)"],
-  bad: ["--rgv-bad", "#c23b2e"],
+  bad: ["--viz-bad", "#c23b2e"],
   fail: ["--rgv-fail", "#c23b2e"],
   ok: ["--rgv-ok", "#1f8a4c"],
   grid: ["--rgv-grid", "#d6d3c8"],
-  text: ["--rgv-text", "#56606c"],
-  bg: ["--rgv-bg", "#ffffff"],
+  text: ["--viz-text", "#56606c"],
+  bg: ["--viz-bg", "#ffffff"],
 };
 
 /**

@@ -34,8 +34,8 @@ const COLORS = {
   long: ["--rg2-long", "#1d232b"],
   grid: ["--rg2-grid", "#e4e1d8"],
   band: ["--rg2-band", "rgba(194,59,46,0.07)"],
-  text: ["--rg2-text", "#56606c"],
-  bg: ["--rg2-bg", "#ffffff"],
+  text: ["--viz-text", "#56606c"],
+  bg: ["--viz-bg", "#ffffff"],
 };
 
 /** @param {number} ns */

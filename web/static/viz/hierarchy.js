@@ -31,8 +31,8 @@ const COLORS = {
   leaky: ["--rhv-leaky", "#b8452f"],
   tree: ["--rhv-tree", "#1f7a4a"],
   grid: ["--rhv-grid", "#e4e1d8"],
-  text: ["--rhv-text", "#56606c"],
-  bad: ["--rhv-bad", "#9b2417"],
+  text: ["--viz-text", "#56606c"],
+  bad: ["--viz-bad", "#9b2417"],
 };
 
 /**

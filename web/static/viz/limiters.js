@@ -110,8 +110,8 @@ const COLORS = {
   over: ["--rlv-over", "rgba(194,59,46,0.35)"],
   grid: ["--rlv-grid", "#c9c6bb"],
   faint: ["--rlv-faint", "#e7e5dd"],
-  text: ["--rlv-text", "#56606c"],
-  bg: ["--rlv-bg", "#ffffff"],
+  text: ["--viz-text", "#56606c"],
+  bg: ["--viz-bg", "#ffffff"],
 };
 
 // ---- small DOM helpers -------------------------------------------------

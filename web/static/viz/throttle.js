@@ -57,9 +57,9 @@ const COLORS = {
   high: ["--rtv-high", "#fbefd9"],
   max: ["--rtv-max", "#1d5fa8"],
   grid: ["--rtv-grid", "#e4e1d8"],
-  text: ["--rtv-text", "#56606c"],
+  text: ["--viz-text", "#56606c"],
   future: ["--rtv-future", "rgba(128, 128, 128, 0.12)"],
-  bad: ["--rtv-bad", "#9b2417"],
+  bad: ["--viz-bad", "#9b2417"],
 };
 
 /**
