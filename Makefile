@@ -138,7 +138,7 @@ editor: ## rebuild the editor's bundle (web/static/editor) from web/editor and n
 			'--banner:js=// $(EDITOR_BANNER)' '--banner:css=/* $(EDITOR_BANNER) */' --outdir=$(EDITOR_OUT); \
 	fi
 
-generate: ## regenerate the templ components (*_templ.go), the exercise pages' API blocks (web/page/api_gen.go), the grader's list of suites (grader/suites_gen.go), the stubs' Grading sections, the lists of exercises in CONTRIBUTING.md, README.md and classroom.yml, and the editor's bundle if node_modules has CodeMirror, all committed
+generate: ## regenerate the templ components (*_templ.go), the exercise pages' API blocks (web/page/api_gen.go), the grader's list of suites (grader/suites_gen.go) and the suites' reference adapters (grader/suite/*/reference_gen.go), the stubs' Grading sections, the lists of exercises in CONTRIBUTING.md, README.md and classroom.yml, and the editor's bundle if node_modules has CodeMirror, all committed
 	$(GO) tool templ generate
 	$(GO) generate ./web/page ./grader
 	$(GO) run ./internal/stubdoc/write

@@ -14,9 +14,12 @@ import (
 // only their list. The list of gradable ids and the plan of checks come
 // from it. An exercise's suite is in it by being in its folder,
 // grader/suite/<id>, when make generate writes the file; an exercise in
-// it has an adapter (TestEveryExerciseHasAnAdapter).
+// it has an adapter (TestEveryExerciseHasAnAdapter), of which its suite
+// holds a generated copy for the reference (suite/<id>/reference_gen.go,
+// see package refgen).
 //
 //go:generate go run ../internal/suitegen/write
+//go:generate go run ../internal/refgen/write
 
 // Plan lists the checks of exercise id, none of them run yet.
 func Plan(id string) ([]report.Check, error) {

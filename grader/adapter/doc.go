@@ -13,4 +13,11 @@
 // variant's) and the value of the constant name, the name the child serves
 // the exercise by. An adapter must keep those: an import named impl and a
 // constant named name.
+//
+// The adapter is also the one place the exercise's types are converted to
+// the suite's: make generate copies it into the suite's package as the
+// reference's adapter (grader/suite/<id>/reference_gen.go, see package
+// ratelab/internal/refgen), which the suite runs in the grader's process
+// and the child beside the learner's code in the benchmark. So its init
+// must be the one statement harness.Register(name, suite.API(…)).
 package adapter

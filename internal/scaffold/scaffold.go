@@ -10,8 +10,10 @@
 // exercise check`, and so `make test`, reports until it is written (the
 // one piece no copy can give: it drives the lab's own Reference and
 // Yours). `make generate` then writes
-// the rest: the grader's list of suites, the exercise page's API block,
-// the stub's Grading section and the lists of exercises in the docs.
+// the rest: the grader's list of suites, the suite's reference adapter
+// (from the copied adapter: a generated file is not copied), the exercise
+// page's API block, the stub's Grading section and the lists of exercises
+// in the docs.
 package scaffold
 
 import (
@@ -167,6 +169,9 @@ func copyRenamed(from, to string, s Spec, todo bool) error {
 		dst := filepath.Join(to, word.ReplaceAllString(rel, s.ID+"$1"))
 		if d.IsDir() {
 			return os.MkdirAll(dst, 0o755)
+		}
+		if strings.HasSuffix(p, "_gen.go") {
+			return nil // make generate writes it, from what is copied
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {

@@ -133,6 +133,7 @@ func TestNewExerciseJoinsTheCourse(t *testing.T) {
 	generated := []string{
 		filepath.Join("exercises", s.ID, s.ID+".go"), // its Grading section
 		filepath.Join("grader", "suites_gen.go"),
+		filepath.Join("grader", "suite", s.ID, "reference_gen.go"),
 		filepath.Join("web", "page", "api_gen.go"),
 		filepath.Join("web", "page", "week1_templ.go"),
 		"CONTRIBUTING.md", "README.md", filepath.Join("contrib", "github-classroom", "classroom.yml"),

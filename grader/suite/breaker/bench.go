@@ -3,7 +3,6 @@ package breaker
 import (
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
-	ref "ratelab/solutions/breaker"
 )
 
 // loop is the benchmark: one Allow per iteration and, for a call let
@@ -49,24 +48,9 @@ type benchCall struct {
 	fails bool
 }
 
-// refNew is the reference solution (see check.API.Ref), adapted as the
-// grader/adapter adapts a learner's package.
-func refNew(cfg Config, nowNs uint64) (Breaker, error) {
-	b, err := ref.New(ref.Config{FailureThreshold: cfg.FailureThreshold, OpenNs: cfg.OpenNs, HalfOpenProbes: cfg.HalfOpenProbes}, nowNs)
-	return check.Adapt(b, err, func(b *ref.Breaker) Breaker { return refBreaker{b} })
-}
-
-type refBreaker struct{ b *ref.Breaker }
-
-func (a refBreaker) Allow(nowNs uint64) (uint64, bool) { return a.b.Allow(nowNs) }
-func (a refBreaker) Done(ticket uint64, success bool, nowNs uint64) {
-	a.b.Done(ticket, success, nowNs)
-}
-func (a refBreaker) State(nowNs uint64) State { return State(a.b.State(nowNs)) }
-
 // API is what the grading child serves for impl, with the reference
-// (refNew) beside it in the benchmark (see harness.Limiter).
-func API(impl New) harness.API { return harness.Limiter(impl, refNew, loop) }
+// (reference_gen.go) beside it in the benchmark (see harness.Limiter).
+func API(impl New) harness.API { return harness.Limiter(impl, reference, loop) }
 
 // iteration words one iteration of loop for the stub's Grading section
 // (see check.Budget), its figures the benchmark's own.

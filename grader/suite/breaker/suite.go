@@ -12,10 +12,10 @@ import (
 // points is the suite's total.
 const points = 25
 
-var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop, Record: record}
+var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: reference, Loop: loop, Record: record}
 
 // record serves the reference, recording (see check.API.Record).
-func record() check.Recorder { return harness.Record(API(refNew)) }
+func record() check.Recorder { return harness.Record(API(reference)) }
 
 func notStarted(newImpl New) bool {
 	return check.Untouched(func() Breaker {

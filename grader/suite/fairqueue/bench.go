@@ -3,7 +3,6 @@ package fairqueue
 import (
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
-	ref "ratelab/solutions/fairqueue"
 )
 
 // The benchmark: a quantum of 1,000, 1,000 sessions with four commands
@@ -45,12 +44,9 @@ type benchPush struct {
 // BudgetNs is the budget of one Push and one Pop.
 const BudgetNs = 100
 
-// refNew is the reference solution (see check.API.Ref).
-func refNew(quantum uint64) Queue { return ref.New(quantum) }
-
 // API is what the grading child serves for impl, with the reference
-// (refNew) beside it in the benchmark (see harness.Limiter).
-func API(impl New) harness.API { return harness.Limiter(impl, refNew, loop) }
+// (reference_gen.go) beside it in the benchmark (see harness.Limiter).
+func API(impl New) harness.API { return harness.Limiter(impl, reference, loop) }
 
 // iteration words one iteration of loop for the stub's Grading section
 // (see check.Budget), its figures the benchmark's own.

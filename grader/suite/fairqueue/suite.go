@@ -15,10 +15,10 @@ type Queue interface {
 // New builds a queue: fairqueue.New, adapted to return the interface.
 type New func(quantum uint64) Queue
 
-var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop, Record: record}
+var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: reference, Loop: loop, Record: record}
 
 // record serves the reference, recording (see check.API.Record).
-func record() check.Recorder { return harness.Record(API(refNew)) }
+func record() check.Recorder { return harness.Record(API(reference)) }
 
 func notStarted(impl New) bool {
 	return check.Untouched(func() Queue { return impl(1) }, func(q Queue) { q.Push(0, 1) }, func(q Queue) { q.Pop() }, func(q Queue) { q.Len() })

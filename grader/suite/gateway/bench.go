@@ -3,7 +3,6 @@ package gateway
 import (
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
-	ref "ratelab/solutions/gateway"
 )
 
 // loop is the benchmark: Admit on sessions drawn among 1,000 open ones,
@@ -64,45 +63,10 @@ func benchTraffic(seed uint64) *check.Tables[benchMessage] {
 // budgetNs is the budget of one Admit.
 const budgetNs = 100
 
-// refImpl is the reference solution (see check.API.Ref), adapted as the
-// grader/adapter adapts a learner's package.
-var refImpl = Impl{
-	New: func(cfg Config, nowNs uint64) (Gateway, error) {
-		g, err := ref.New(refConfig(cfg), nowNs)
-		return check.Adapt(g, err, func(g *ref.Gateway) Gateway { return refGateway{g} })
-	},
-	Validate: func(cfg Config) error { return refConfig(cfg).Validate() },
-}
-
-func refConfig(c Config) ref.Config {
-	var classes map[string]ref.Class
-	if c.Classes != nil {
-		classes = make(map[string]ref.Class, len(c.Classes))
-	}
-	for n, k := range c.Classes {
-		classes[n] = ref.Class{
-			Orders:  ref.Budget{Capacity: k.Orders.Capacity, RatePerSec: k.Orders.RatePerSec},
-			Cancels: ref.Budget{Capacity: k.Cancels.Capacity, RatePerSec: k.Cancels.RatePerSec},
-		}
-	}
-	return ref.Config{Classes: classes, SilenceAfterNs: c.SilenceAfterNs, DisconnectAfterNs: c.DisconnectAfterNs}
-}
-
-type refGateway struct{ g *ref.Gateway }
-
-func (a refGateway) Open(session uint64, class string, nowNs uint64) error {
-	return a.g.Open(session, class, nowNs)
-}
-func (a refGateway) Admit(session uint64, kind Kind, nowNs uint64) Verdict {
-	v := a.g.Admit(session, ref.Kind(kind), nowNs)
-	return Verdict{Outcome: Outcome(v.Outcome), Budget: v.Budget, RetryAfterNs: v.RetryAfterNs}
-}
-func (a refGateway) Reload(cfg Config, nowNs uint64) error { return a.g.Reload(refConfig(cfg), nowNs) }
-
 // API is what the grading child serves for impl, with the reference
-// (refImpl) beside it in the benchmark (see harness.Benched).
+// (reference_gen.go) beside it in the benchmark (see harness.Benched).
 func API(impl Impl) harness.API {
-	return harness.Benched(map[string]any{"New": impl.New, "Validate": impl.Validate}, impl, refImpl, loop)
+	return harness.Benched(map[string]any{"New": impl.New, "Validate": impl.Validate}, impl, reference, loop)
 }
 
 // iteration words one iteration of loop for the stub's Grading section

@@ -59,10 +59,10 @@ type Impl struct {
 	Validate func(cfg Config) error
 }
 
-var api = check.API[Impl]{Remote: Remote, NotStarted: notStarted, Ref: refImpl, Loop: loop, Record: record}
+var api = check.API[Impl]{Remote: Remote, NotStarted: notStarted, Ref: reference, Loop: loop, Record: record}
 
 // record serves the reference, recording (see check.API.Record).
-func record() check.Recorder { return harness.Record(API(refImpl)) }
+func record() check.Recorder { return harness.Record(API(reference)) }
 
 func notStarted(impl Impl) bool {
 	return check.Untouched(func() Gateway {

@@ -12,7 +12,7 @@ import (
 // seeds.
 func TestSuite(t *testing.T) {
 	checktest.Run(t, Checks, func(d domain) float64 { return float64(d.maxOps) / 3 }, replay)
-	checktest.ReferencePassesLong(t, Checks.Suite, API(refImpl), 3, 41)
+	checktest.ReferencePassesLong(t, Checks.Suite, API(reference), 3, 41)
 }
 
 // TestErrorModelWithoutMistake: the error models' gateway with no mistake

@@ -3,7 +3,6 @@ package gcra
 import (
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
-	ref "ratelab/solutions/gcra"
 )
 
 // loop is the benchmark: TryAcquire at 1,000,000 calls/s with a burst of
@@ -15,12 +14,9 @@ func loop(newG New, seed uint64) func(n int) uint64 {
 	return check.Stepped(check.Gaps(seed, 4096, 1000), func(now uint64) bool { return g.TryAcquire(now) })
 }
 
-// refNew is the reference solution (see check.API.Ref).
-func refNew(rate, burst, now uint64) Limiter { return ref.New(rate, burst, now) }
-
 // API is what the grading child serves for impl, with the reference
-// (refNew) beside it in the benchmark (see harness.Limiter).
-func API(impl New) harness.API { return harness.Limiter(impl, refNew, loop) }
+// (reference_gen.go) beside it in the benchmark (see harness.Limiter).
+func API(impl New) harness.API { return harness.Limiter(impl, reference, loop) }
 
 // iteration words one iteration of loop for the stub's Grading section
 // (see check.Budget), its figures the benchmark's own.

@@ -15,10 +15,10 @@ type Limiter interface {
 // New builds a limiter: gcra.New, adapted to return the interface.
 type New func(ratePerSec, burst, nowNs uint64) Limiter
 
-var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop, Record: record}
+var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: reference, Loop: loop, Record: record}
 
 // record serves the reference, recording (see check.API.Record).
-func record() check.Recorder { return harness.Record(API(refNew)) }
+func record() check.Recorder { return harness.Record(API(reference)) }
 
 func notStarted(impl New) bool {
 	return check.Untouched(func() Limiter { return impl(1, 1, 0) }, func(g Limiter) { g.TryAcquire(0) })

@@ -3,7 +3,6 @@ package hierarchy
 import (
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
-	ref "ratelab/solutions/hierarchy"
 )
 
 // loop is the benchmark: TryAcquire(random session, now, 1).
@@ -55,12 +54,9 @@ type benchCall struct {
 // 35-40 ns, so 40 was decided by noise).
 const BudgetNs = 60
 
-// refNew is the reference solution (see check.API.Ref).
-func refNew(nowNs uint64) Tree { return ref.New(nowNs) }
-
 // API is what the grading child serves for impl, with the reference
-// (refNew) beside it in the benchmark (see harness.Limiter).
-func API(impl New) harness.API { return harness.Limiter(impl, refNew, loop) }
+// (reference_gen.go) beside it in the benchmark (see harness.Limiter).
+func API(impl New) harness.API { return harness.Limiter(impl, reference, loop) }
 
 // iteration words one iteration of loop for the stub's Grading section
 // (see check.Budget), its figures the benchmark's own.

@@ -15,10 +15,10 @@ type Tree interface {
 // New builds a tree: hierarchy.New, adapted to return the interface.
 type New func(nowNs uint64) Tree
 
-var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop, Record: record}
+var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: reference, Loop: loop, Record: record}
 
 // record serves the reference, recording (see check.API.Record).
-func record() check.Recorder { return harness.Record(API(refNew)) }
+func record() check.Recorder { return harness.Record(API(reference)) }
 
 func notStarted(impl New) bool {
 	return check.Untouched(func() Tree { return impl(0) }, func(t Tree) { t.Add(rootID, 1, 1) }, func(t Tree) { t.TryAcquire(0, 0, 1) }, func(t Tree) { t.Available(0, 0) })

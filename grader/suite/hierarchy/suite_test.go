@@ -11,7 +11,7 @@ import (
 // seeds.
 func TestSuite(t *testing.T) {
 	checktest.Run(t, Checks, func(d domain) float64 { return float64(d.maxOps) / 4 }, replay)
-	checktest.ReferencePasses(t, Checks.Suite, API(refNew), 3, 40)
+	checktest.ReferencePasses(t, Checks.Suite, API(reference), 3, 40)
 }
 
 // TestOverflowNeutraliser checks that the overflow trap's neutraliser

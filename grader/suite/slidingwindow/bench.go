@@ -3,7 +3,6 @@ package slidingwindow
 import (
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
-	ref "ratelab/solutions/slidingwindow"
 )
 
 // loop is the benchmark: TryAcquire on a window of 1,024 buckets, so that
@@ -30,14 +29,9 @@ func benchSteps(seed uint64) *check.Tables[uint64] {
 	return s
 }
 
-// refNew is the reference solution (see check.API.Ref).
-func refNew(limit uint32, windowNs uint64, buckets int) Window {
-	return ref.New(limit, windowNs, buckets)
-}
-
 // API is what the grading child serves for impl, with the reference
-// (refNew) beside it in the benchmark (see harness.Limiter).
-func API(impl New) harness.API { return harness.Limiter(impl, refNew, loop) }
+// (reference_gen.go) beside it in the benchmark (see harness.Limiter).
+func API(impl New) harness.API { return harness.Limiter(impl, reference, loop) }
 
 // iteration words one iteration of loop for the stub's Grading section
 // (see check.Budget), its figures the benchmark's own.

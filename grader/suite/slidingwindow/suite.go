@@ -16,10 +16,10 @@ type Window interface {
 // New builds a window: slidingwindow.New, adapted to return the interface.
 type New func(limit uint32, windowNs uint64, buckets int) Window
 
-var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop, Record: record}
+var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: reference, Loop: loop, Record: record}
 
 // record serves the reference, recording (see check.API.Record).
-func record() check.Recorder { return harness.Record(API(refNew)) }
+func record() check.Recorder { return harness.Record(API(reference)) }
 
 func notStarted(impl New) bool {
 	return check.Untouched(func() Window { return impl(1, 1, 1) }, func(w Window) { w.Count(0) }, func(w Window) { w.TryAcquire(0) })

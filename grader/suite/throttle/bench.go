@@ -3,7 +3,6 @@ package throttle
 import (
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
-	ref "ratelab/solutions/throttle"
 )
 
 // loop is the benchmark: Write for addresses drawn among 1,000, each
@@ -54,57 +53,10 @@ type benchWrite struct{ addr, gap uint64 }
 // budgetNs is the budget of one Write.
 const budgetNs = 100
 
-// refImpl is the reference solution (see check.API.Ref), adapted as the
-// grader/adapter adapts a learner's package.
-var refImpl = Impl{
-	New: func(cfg Config, nowNs uint64) (Gate, error) {
-		g, err := ref.New(refConfig(cfg), nowNs)
-		return check.Adapt(g, err, func(g *ref.Gate) Gate { return refGate{g} })
-	},
-}
-
-func refConfig(c Config) ref.Config {
-	k := c.Congestion
-	return ref.Config{
-		Breaker: ref.BreakerConfig{TTLNs: c.Breaker.TTLNs, DegradedWriteLimit: c.Breaker.DegradedWriteLimit, AutoRecover: c.Breaker.AutoRecover},
-		Rate:    ref.RateLimit{MaxCalls: c.Rate.MaxCalls, WindowNs: c.Rate.WindowNs},
-		Congestion: ref.CongestionConfig{
-			WindowNs: k.WindowNs, LowBelow: k.LowBelow, HighAbove: k.HighAbove,
-			ReduceBps: k.ReduceBps, IncreaseBps: k.IncreaseBps, MinMaxCalls: k.MinMaxCalls, MaxMaxCalls: k.MaxMaxCalls,
-		},
-	}
-}
-
-type refGate struct{ g *ref.Gate }
-
-func (a refGate) SetState(s State, nowNs uint64) { a.g.SetState(ref.State(s), nowNs) }
-func (a refGate) SetIssuerLimit(addr uint64, rl RateLimit) error {
-	return a.g.SetIssuerLimit(addr, ref.RateLimit{MaxCalls: rl.MaxCalls, WindowNs: rl.WindowNs})
-}
-func (a refGate) ClearIssuerLimit(addr uint64)        { a.g.ClearIssuerLimit(addr) }
-func (a refGate) SetWhitelisted(addr uint64, on bool) { a.g.SetWhitelisted(addr, on) }
-func (a refGate) Write(addr, nowNs uint64) WriteResult {
-	return Classify(a.g.Write(addr, nowNs), ref.ErrPaused, ref.ErrDegradedLimit, ref.ErrRateLimited)
-}
-func (a refGate) AdjustCongestion(nowNs uint64) Level { return Level(a.g.AdjustCongestion(nowNs)) }
-func (a refGate) Status(nowNs uint64) Status {
-	s := a.g.Status(nowNs)
-	k := s.Congestion
-	return Status{
-		State: State(s.State), RecoverAtNs: s.RecoverAtNs,
-		DegradedWriteLimit: s.DegradedWriteLimit, DegradedWrites: s.DegradedWrites,
-		MaxCalls: s.MaxCalls, WindowNs: s.WindowNs, Level: Level(s.Level),
-		Congestion: CongestionConfig{
-			WindowNs: k.WindowNs, LowBelow: k.LowBelow, HighAbove: k.HighAbove,
-			ReduceBps: k.ReduceBps, IncreaseBps: k.IncreaseBps, MinMaxCalls: k.MinMaxCalls, MaxMaxCalls: k.MaxMaxCalls,
-		},
-	}
-}
-
 // API is what the grading child serves for impl, with the reference
-// (refImpl) beside it in the benchmark (see harness.Benched).
+// (reference_gen.go) beside it in the benchmark (see harness.Benched).
 func API(impl Impl) harness.API {
-	return harness.Benched(map[string]any{"New": impl.New}, impl, refImpl, loop)
+	return harness.Benched(map[string]any{"New": impl.New}, impl, reference, loop)
 }
 
 // iteration words one iteration of loop for the stub's Grading section

@@ -121,10 +121,10 @@ type Impl struct {
 	New func(cfg Config, nowNs uint64) (Gate, error)
 }
 
-var api = check.API[Impl]{Remote: Remote, NotStarted: notStarted, Ref: refImpl, Loop: loop, Record: record}
+var api = check.API[Impl]{Remote: Remote, NotStarted: notStarted, Ref: reference, Loop: loop, Record: record}
 
 // record serves the reference, recording (see check.API.Record).
-func record() check.Recorder { return harness.Record(API(refImpl)) }
+func record() check.Recorder { return harness.Record(API(reference)) }
 
 func notStarted(impl Impl) bool {
 	cfg := Config{Rate: RateLimit{1, 1}, Congestion: CongestionConfig{WindowNs: 1, MinMaxCalls: 1, MaxMaxCalls: 1}}

@@ -11,5 +11,5 @@ import (
 // seeds.
 func TestSuite(t *testing.T) {
 	checktest.Run(t, Checks, func(d domain) float64 { return float64(d.maxOps) / 3 }, replay)
-	checktest.ReferencePassesLong(t, Checks.Suite, API(refImpl), 3, 40)
+	checktest.ReferencePassesLong(t, Checks.Suite, API(reference), 3, 40)
 }

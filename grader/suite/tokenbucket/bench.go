@@ -3,7 +3,6 @@ package tokenbucket
 import (
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
-	ref "ratelab/solutions/tokenbucket"
 )
 
 // loop is the benchmark: TryAcquire at 1,000,000 tokens/s with a burst of
@@ -15,12 +14,9 @@ func loop(newB New, seed uint64) func(n int) uint64 {
 	return check.Stepped(check.Gaps(seed, 4096, 1000), func(now uint64) bool { return tb.TryAcquire(now, 1) })
 }
 
-// refNew is the reference solution (see check.API.Ref).
-func refNew(capacity, rate, now uint64) Bucket { return ref.New(capacity, rate, now) }
-
 // API is what the grading child serves for impl, with the reference
-// (refNew) beside it in the benchmark (see harness.Limiter).
-func API(impl New) harness.API { return harness.Limiter(impl, refNew, loop) }
+// (reference_gen.go) beside it in the benchmark (see harness.Limiter).
+func API(impl New) harness.API { return harness.Limiter(impl, reference, loop) }
 
 // iteration words one iteration of loop for the stub's Grading section
 // (see check.Budget), its figures the benchmark's own.

@@ -14,10 +14,10 @@ type Bucket interface {
 // New builds a bucket: tokenbucket.New, adapted to return the interface.
 type New func(capacity, ratePerSec, nowNs uint64) Bucket
 
-var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: refNew, Loop: loop, Record: record}
+var api = check.API[New]{Remote: Remote, NotStarted: notStarted, Ref: reference, Loop: loop, Record: record}
 
 // record serves the reference, recording (see check.API.Record).
-func record() check.Recorder { return harness.Record(API(refNew)) }
+func record() check.Recorder { return harness.Record(API(reference)) }
 
 func notStarted(impl New) bool {
 	return check.Untouched(func() Bucket { return impl(1, 1, 0) }, func(b Bucket) { b.TryAcquire(0, 1) }, func(b Bucket) { b.Available(0) })
