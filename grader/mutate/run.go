@@ -379,9 +379,10 @@ func (ex *exercise) grade(ctx context.Context, opts Options, dir string) (Verdic
 		return "", "", err
 	}
 	e := r.Exercises[0]
+	lines, notBuilt := e.CompilerLines()
 	switch {
-	case e.Status == report.Error && strings.HasPrefix(e.Message, "does not build"):
-		msg := firstLine(e.Message[len("does not build:"):])
+	case notBuilt:
+		msg := firstLine(lines)
 		if !slices.ContainsFunc(ex.pkg.names, func(n string) bool { return strings.HasPrefix(msg, n+":") }) {
 			// Not the mutant's error: the grader itself, or another
 			// package it links, does not build.
