@@ -58,6 +58,15 @@ func (m *Bucket) Available(now uint64) uint64 {
 	return new(big.Int).Quo(m.units, unitsPerToken).Uint64() // <= capacity, fits
 }
 
+// Units returns the units held as of the latest time (a copy).
+func (m *Bucket) Units() *big.Int { return new(big.Int).Set(m.units) }
+
+// CapUnits returns the units of a full bucket, capacity×10^9 (a copy).
+func (m *Bucket) CapUnits() *big.Int { return new(big.Int).Set(m.capUnits) }
+
+// Latest returns the latest time seen.
+func (m *Bucket) Latest() uint64 { return m.latest }
+
 // Room returns the units missing to a full bucket, as of the latest time.
 func (m *Bucket) Room() *big.Int { return new(big.Int).Sub(m.capUnits, m.units) }
 

@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"strconv"
 
+	"ratelab/grader/model"
 	"ratelab/grader/report"
 	"ratelab/lab/guard"
 )
@@ -83,67 +84,30 @@ func buildBucket(impls Impls, setup report.Call) (Instance, error) {
 // unitsPerToken is the contract's fixed point: 1 token = 10^9 units.
 var unitsPerToken = big.NewInt(1_000_000_000)
 
-// BucketModel is the token bucket's contract as plain state: the bucket
-// holds Units (1 token = 10^9 units) out of Capacity·10^9, and Latest is the
-// latest time seen.
+// BucketModel is the token bucket's contract, the grader's own model of it
+// (grader/model.Bucket), with what the replay shows of its state.
 type BucketModel struct {
-	Capacity, Rate, Latest uint64
-	Units                  *big.Int
+	*model.Bucket
+	capacity uint64
 }
 
 // NewBucketModel is New(capacity, ratePerSec, nowNs): full.
 func NewBucketModel(capacity, ratePerSec, nowNs uint64) *BucketModel {
-	m := &BucketModel{Capacity: capacity, Rate: ratePerSec, Latest: nowNs}
-	m.Units = m.full()
-	return m
-}
-
-func (m *BucketModel) full() *big.Int {
-	return new(big.Int).Mul(new(big.Int).SetUint64(m.Capacity), unitsPerToken)
-}
-
-// refill adds what the time since the latest time earned, capped.
-func (m *BucketModel) refill(now uint64) {
-	if now <= m.Latest {
-		return
-	}
-	earned := new(big.Int).Mul(new(big.Int).SetUint64(now-m.Latest), new(big.Int).SetUint64(m.Rate))
-	m.Units.Add(m.Units, earned)
-	if full := m.full(); m.Units.Cmp(full) > 0 {
-		m.Units = full
-	}
-	m.Latest = now
-}
-
-// TryAcquire refills, then takes n tokens if the bucket holds them.
-func (m *BucketModel) TryAcquire(now, n uint64) bool {
-	m.refill(now)
-	need := new(big.Int).Mul(new(big.Int).SetUint64(n), unitsPerToken)
-	if need.Cmp(m.Units) > 0 {
-		return false
-	}
-	m.Units.Sub(m.Units, need)
-	return true
-}
-
-// Available refills, then returns the whole tokens held.
-func (m *BucketModel) Available(now uint64) uint64 {
-	m.refill(now)
-	return new(big.Int).Quo(m.Units, unitsPerToken).Uint64()
+	return &BucketModel{model.NewBucket(capacity, ratePerSec, nowNs), capacity}
 }
 
 func (m *BucketModel) Do(c report.Call) (string, error) { return doBucket(m, c) }
 
 // State is the units held against the capacity, and the latest time seen.
 func (m *BucketModel) State() []Field {
-	full := m.full()
+	units := m.Units()
 	return []Field{
 		{
 			Label: "held",
-			Text:  tokensText(m.Units) + " of " + u(m.Capacity) + " tokens (" + bigText(m.Units) + unitWord(m.Units) + ")",
-			Value: ratio(m.Units, full), Max: 1,
+			Text:  tokensText(units) + " of " + u(m.capacity) + " tokens (" + bigText(units) + unitWord(units) + ")",
+			Value: ratio(units, m.CapUnits()), Max: 1,
 		},
-		{Label: "latest", Text: "t = " + u(m.Latest) + " ns"},
+		{Label: "latest", Text: "t = " + u(m.Latest()) + " ns"},
 	}
 }
 
