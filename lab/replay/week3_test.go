@@ -36,7 +36,7 @@ func TestHierarchyModelAgreesWithReference(t *testing.T) {
 		m := NewHierarchyModel(start)
 		times := randomTimes(r, start, 40)
 		for i, now := range times {
-			nodes := len(m.Nodes)
+			nodes := m.Len()
 			switch r.IntN(4) {
 			case 0:
 				parent := r.IntN(nodes+2) - 1

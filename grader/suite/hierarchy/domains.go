@@ -52,7 +52,7 @@ func (d domain) Valid(s script) int {
 	latest := s.Setup.Start
 	for i, o := range s.Ops {
 		if o.Kind == add {
-			p := m.problem(o.Node)
+			p := m.Problem(o.Node)
 			switch {
 			case o.Wait != 0 || o.Back != 0:
 				return i
@@ -63,19 +63,19 @@ func (d domain) Valid(s script) int {
 			case d.rules.chain && !d.chainLink(m, o):
 				return i
 			}
-			m.add(o.Node, o.N, o.Rate)
+			m.Add(o.Node, o.N, o.Rate)
 			continue
 		}
 		now := o.At(latest)
 		if o.Back > 0 && !d.back.Allowed() || d.rules.noTime && now > latest {
 			return i
 		}
-		if !m.valid(o.Node) && !d.rules.badIDs || d.rules.leafOnly && o.Node != len(m.nodes)-1 {
+		if !m.Valid(o.Node) && !d.rules.badIDs || d.rules.leafOnly && o.Node != m.Len()-1 {
 			return i
 		}
 		if now > latest {
-			for _, n := range m.nodes {
-				hi, lo := bits.Mul64(now-latest, n.rate.Uint64())
+			for i := range m.Len() {
+				hi, lo := bits.Mul64(now-latest, m.Rate(i))
 				earned := new(big.Int).Or(new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64), new(big.Int).SetUint64(lo))
 				if d.rules.wholeRefills && new(big.Int).Rem(earned, unitsBig).Sign() != 0 || d.rules.subToken && earned.Cmp(unitsBig) >= 0 {
 					return i
@@ -84,13 +84,13 @@ func (d domain) Valid(s script) int {
 		}
 		latest = max(latest, now)
 		if o.Kind == available {
-			m.available(o.Node, now)
+			m.Available(o.Node, now)
 			continue
 		}
-		if d.rules.noRefusal && m.valid(o.Node) && o.N > m.available(o.Node, now) {
+		if d.rules.noRefusal && m.Valid(o.Node) && o.N > m.Available(o.Node, now) {
 			return i
 		}
-		m.tryAcquire(o.Node, now, o.N)
+		m.TryAcquire(o.Node, now, o.N)
 	}
 	return len(s.Ops)
 }
@@ -98,14 +98,14 @@ func (d domain) Valid(s script) int {
 // chainLink reports whether Add o extends a chain of alike nodes: its
 // parent is the newest node, its capacity and rate those of the first.
 func (d domain) chainLink(m *model, o op) bool {
-	if o.Node != len(m.nodes)-1 {
+	if o.Node != m.Len()-1 {
 		return false
 	}
-	if len(m.nodes) == 0 {
+	if m.Len() == 0 {
 		return true
 	}
 	c := new(big.Int).Mul(new(big.Int).SetUint64(o.N), unitsBig)
-	return c.Cmp(m.nodes[0].cap) == 0 && o.Rate == m.nodes[0].rate.Uint64()
+	return c.Cmp(m.Cap(0)) == 0 && o.Rate == m.Rate(0)
 }
 
 // Gen draws a script with the model's state in view and keeps its longest
@@ -121,28 +121,28 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	m := newModel(start)
 	ops := d.tree(r)
 	for _, o := range ops {
-		m.add(o.Node, o.N, o.Rate)
+		m.Add(o.Node, o.N, o.Rate)
 	}
 	latest := start
-	if d.drain && len(m.nodes) > 0 {
-		leaf := len(m.nodes) - 1
-		o := op{Node: leaf, N: m.available(leaf, latest)}
-		m.tryAcquire(leaf, latest, o.N)
+	if d.drain && m.Len() > 0 {
+		leaf := m.Len() - 1
+		o := op{Node: leaf, N: m.Available(leaf, latest)}
+		m.TryAcquire(leaf, latest, o.N)
 		ops = append(ops, o)
 	}
 	for range check.Ops(r, size, 1, d.maxOps) {
-		if check.Chance(r, d.later) && len(m.nodes) > 0 {
-			o := op{Kind: add, Node: r.Intn(len(m.nodes)+1) - 1, N: check.Between(r, 1, 10), Rate: check.Between(r, 1, 5)}
-			if m.problem(o.Node) == "" {
-				m.add(o.Node, o.N, o.Rate)
+		if check.Chance(r, d.later) && m.Len() > 0 {
+			o := op{Kind: add, Node: r.Intn(m.Len()+1) - 1, N: check.Between(r, 1, 10), Rate: check.Between(r, 1, 5)}
+			if m.Problem(o.Node) == "" {
+				m.Add(o.Node, o.N, o.Rate)
 				ops = append(ops, o)
 				continue
 			}
 		}
 		if check.Chance(r, d.bad) {
 			if check.Chance(r, 0.5) {
-				o := op{Kind: add, Node: check.Pick(r, -2, -7, len(m.nodes), len(m.nodes)+3, 1<<40, -(1 << 40), deepest(m)), N: check.Between(r, 1, 10), Rate: check.Between(r, 1, 5)}
-				m.add(o.Node, o.N, o.Rate)
+				o := op{Kind: add, Node: check.Pick(r, -2, -7, m.Len(), m.Len()+3, 1<<40, -(1 << 40), deepest(m)), N: check.Between(r, 1, 10), Rate: check.Between(r, 1, 5)}
+				m.Add(o.Node, o.N, o.Rate)
 				ops = append(ops, o)
 				continue
 			}
@@ -150,11 +150,11 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		o := op{When: check.When{Wait: d.wait(r, m)}}
 		if d.node != nil {
 			o.Node = d.node(r, m)
-		} else if len(m.nodes) > 0 {
-			o.Node = r.Intn(len(m.nodes))
+		} else if m.Len() > 0 {
+			o.Node = r.Intn(m.Len())
 		}
 		if d.rules.badIDs && check.Chance(r, d.bad) {
-			o.Node = check.Pick(r, -1, -2, len(m.nodes), len(m.nodes)+1, 1<<40)
+			o.Node = check.Pick(r, -1, -2, m.Len(), m.Len()+1, 1<<40)
 		}
 		now := o.At(latest)
 		if back, ok := d.back.Draw(r, setup{start}, latest); ok {
@@ -162,12 +162,12 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 			now = o.At(latest)
 		}
 		latest = max(latest, now)
-		avail := m.available(o.Node, now)
+		avail := m.Available(o.Node, now)
 		if check.Chance(r, d.avail) {
 			o.Kind = available
 		} else {
 			o.N = d.n(r, m, o.Node, avail)
-			m.tryAcquire(o.Node, now, o.N)
+			m.TryAcquire(o.Node, now, o.N)
 		}
 		ops = append(ops, o)
 	}
@@ -197,7 +197,7 @@ func (d domain) swarmed(r *rand.Rand) domain {
 		}
 	case 1:
 		d.wait = func(r *rand.Rand, m *model) uint64 {
-			i := interval(m.nodes[r.Intn(len(m.nodes))].rate.Uint64())
+			i := interval(m.Rate(r.Intn(m.Len())))
 			return check.Between(r, 4*i, 100*i)
 		}
 	}
@@ -257,8 +257,8 @@ func deepOrRandom(maxNodes int, minCap, maxCap, minRate, maxRate uint64) func(r 
 // deepest returns the newest of the deepest nodes (Root if none).
 func deepest(m *model) int {
 	id := rootID
-	for i, n := range m.nodes {
-		if id == rootID || n.depth >= m.nodes[id].depth {
+	for i := range m.Len() {
+		if id == rootID || m.Depth(i) >= m.Depth(id) {
 			id = i
 		}
 	}
@@ -313,8 +313,8 @@ func upTo(r *rand.Rand, _ *model, _ int, avail uint64) uint64 {
 
 func aroundAvail(r *rand.Rand, m *model, node int, avail uint64) uint64 {
 	top := uint64(1)
-	if m.valid(node) {
-		top = m.nodes[node].cap.Uint64() / 1e9
+	if m.Valid(node) {
+		top = m.Capacity(node)
 	}
 	return check.Pick(r, avail, avail+1, check.Between(r, 1, top+2))
 }
@@ -327,7 +327,7 @@ func interval(rate uint64) uint64 {
 	return max(1, (second+rate-1)/rate)
 }
 
-func leaf(_ *rand.Rand, m *model) int { return len(m.nodes) - 1 }
+func leaf(_ *rand.Rand, m *model) int { return m.Len() - 1 }
 
 var allOrNothingDomain = domain{
 	aim:    aim{Check: "all-or-nothing", Explain: explainAllOrNothing},
@@ -382,7 +382,7 @@ var fractionalDomain = domain{
 	drain: true,
 	node:  leaf,
 	wait: func(r *rand.Rand, m *model) uint64 {
-		i := interval(m.nodes[0].rate.Uint64())
+		i := interval(m.Rate(0))
 		return check.Pick(r, i/10, i/3, i/2, check.Between(r, 1, i-1))
 	},
 	n:      func(*rand.Rand, *model, int, uint64) uint64 { return 1 },
@@ -434,7 +434,7 @@ var exactDomain = domain{
 	start: func(r *rand.Rand) uint64 { return check.Pick(r, 0, check.Between(r, 0, 1e12)) },
 	tree:  randomTree(6, 1, 20, 1, 2_000_000),
 	wait: func(r *rand.Rand, m *model) uint64 {
-		i := interval(m.nodes[r.Intn(len(m.nodes))].rate.Uint64())
+		i := interval(m.Rate(r.Intn(m.Len())))
 		return check.Pick(r, 0, 1, i/2, i, i+1, check.Between(r, 0, 4*i))
 	},
 	later:  0.1,

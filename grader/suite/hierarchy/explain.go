@@ -33,19 +33,19 @@ func events(s script, last int) ([]event, *model) {
 		latest = max(latest, now)
 		switch o.Kind {
 		case add:
-			_, p := m.add(o.Node, o.N, o.Rate)
+			_, p := m.Add(o.Node, o.N, o.Rate)
 			e.bad = p != ""
 		case available:
-			m.available(o.Node, now)
-			e.bad = !m.valid(o.Node)
+			m.Available(o.Node, now)
+			e.bad = !m.Valid(o.Node)
 		default:
-			ok := m.tryAcquire(o.Node, now, o.N)
-			e.bad = !m.valid(o.Node)
+			ok := m.TryAcquire(o.Node, now, o.N)
+			e.bad = !m.Valid(o.Node)
 			e.refused = !ok && !e.bad
 			e.accepted = ok && o.N > 0 && !e.bad
 		}
-		if o.Kind != add && m.valid(o.Node) {
-			e.path = m.path(o.Node)
+		if o.Kind != add && m.Valid(o.Node) {
+			e.path = m.Path(o.Node)
 		}
 		out = append(out, e)
 	}
@@ -61,7 +61,7 @@ func missed(s script, last int) map[int]uint64 {
 	prev := s.Setup.Start
 	for _, e := range ev[:last+1] {
 		if e.advanced {
-			for id := range m.nodes {
+			for id := range m.Len() {
 				if !slices.Contains(e.path, id) {
 					off[id] += e.now - prev
 				}
@@ -92,10 +92,10 @@ func explainAllOrNothing(s script, t check.Trace, why string) string {
 		now := o.At(latest)
 		latest = max(latest, now)
 		if o.Kind == acquire {
-			m.advance(now)
-			if lack := m.lacking(o.Node, o.N); m.valid(o.Node) && len(lack) > 0 {
+			m.Advance(now)
+			if lack := m.Lacking(o.Node, o.N); m.Valid(o.Node) && len(lack) > 0 {
 				var paid []string
-				for _, id := range m.path(o.Node) {
+				for _, id := range m.Path(o.Node) {
 					if !slices.Contains(lack, id) {
 						paid = append(paid, fmt.Sprint(id))
 					}
@@ -107,7 +107,7 @@ func explainAllOrNothing(s script, t check.Trace, why string) string {
 				parts = append(parts, p)
 			}
 		}
-		m.apply(o, now)
+		apply(m, o, now)
 	}
 	if len(parts) == 0 {
 		return why

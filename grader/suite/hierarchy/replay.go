@@ -105,16 +105,16 @@ func replay(newImpl New, s script) check.Trace {
 			case add:
 				var r addAnswer
 				r, p = check.Call(func() addAnswer { id, err := tree.Add(o.Node, o.N, o.Rate); return addAnswer{id, err} })
-				id, problem := m.add(o.Node, o.N, o.Rate)
+				id, problem := m.Add(o.Node, o.N, o.Rate)
 				got, want = addResult(r.id, r.err, problem), wantAdd(id, problem)
 			case available:
 				var v uint64
 				v, p = check.Call(func() uint64 { return tree.Available(o.Node, now) })
-				got, want = check.U(v), check.U(m.available(o.Node, now))
+				got, want = check.U(v), check.U(m.Available(o.Node, now))
 			default:
 				var v bool
 				v, p = check.Call(func() bool { return tree.TryAcquire(o.Node, now, o.N) })
-				got, want = check.B(v), check.B(m.tryAcquire(o.Node, now, o.N))
+				got, want = check.B(v), check.B(m.TryAcquire(o.Node, now, o.N))
 			}
 			return o.call(now), got, want, p
 		})

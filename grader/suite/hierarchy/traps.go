@@ -26,10 +26,10 @@ var maxUint64 = new(big.Int).SetUint64(math.MaxUint64)
 func eachCall(s script, at func(m *model, o op, latest, now uint64)) {
 	m := newModel(s.Setup.Start)
 	for _, o := range s.Ops {
-		latest := m.latest
+		latest := m.Latest()
 		now := o.At(latest)
 		at(m, o, latest, now)
-		m.apply(o, now)
+		apply(m, o, now)
 	}
 }
 
@@ -41,20 +41,20 @@ func overflows(s script) bool {
 	eachCall(s, func(m *model, o op, latest, now uint64) {
 		switch {
 		case o.Kind == add:
-			if m.problem(o.Node) == "" {
+			if m.Problem(o.Node) == "" {
 				past(new(big.Int).Mul(new(big.Int).SetUint64(o.N), unitsPerToken))
 			}
 			return
-		case o.Kind == acquire && m.valid(o.Node):
+		case o.Kind == acquire && m.Valid(o.Node):
 			past(new(big.Int).Mul(new(big.Int).SetUint64(o.N), unitsPerToken))
 		}
 		if now <= latest {
 			return
 		}
-		for _, n := range m.nodes {
-			e := new(big.Int).Mul(new(big.Int).SetUint64(now-latest), n.rate)
+		for i := range m.Len() {
+			e := new(big.Int).Mul(new(big.Int).SetUint64(now-latest), new(big.Int).SetUint64(m.Rate(i)))
 			past(e)
-			past(e.Add(e, n.units))
+			past(e.Add(e, m.Units(i)))
 		}
 	})
 	return over
@@ -70,7 +70,7 @@ func overflows(s script) bool {
 func scaledDown(s script) (script, bool) {
 	most, fastest := uint64(0), uint64(0)
 	eachCall(s, func(m *model, o op, _, _ uint64) {
-		if o.Kind == add && m.problem(o.Node) == "" {
+		if o.Kind == add && m.Problem(o.Node) == "" {
 			most, fastest = max(most, o.N), max(fastest, o.Rate)
 		}
 	})
@@ -90,7 +90,7 @@ func rewritten(s script, k check.Scale) (out script, missed int) {
 			if o.N <= check.MostScaled { // a refused Add's may be larger
 				o.Rate = min(o.Rate, o.N*1_000_000_000)
 			}
-			m.add(o.Node, o.N, o.Rate)
+			m.Add(o.Node, o.N, o.Rate)
 		case o.Back == 0:
 			o.Wait = 0
 			if now > latest {
@@ -101,11 +101,11 @@ func rewritten(s script, k check.Scale) (out script, missed int) {
 			}
 		}
 		if o.Kind != add {
-			at := o.At(m.latest)
-			held := m.available(o.Node, at)
+			at := o.At(m.Latest())
+			held := m.Available(o.Node, at)
 			if o.Kind == acquire {
-				o.N = k.Request(o.N, orig.available(o.Node, now), held)
-				m.tryAcquire(o.Node, at, o.N)
+				o.N = k.Request(o.N, orig.Available(o.Node, now), held)
+				m.TryAcquire(o.Node, at, o.N)
 			}
 		}
 		out.Ops = append(out.Ops, o)
@@ -118,11 +118,10 @@ func rewritten(s script, k check.Scale) (out script, missed int) {
 // orig must fill in m, the others not.
 func step(orig, m *model, now uint64) check.Step {
 	st := check.Step{Room: math.MaxUint64}
-	for i, n := range m.nodes {
-		o := orig.nodes[i]
-		earned := new(big.Int).Mul(new(big.Int).SetUint64(max(now, orig.latest)-orig.latest), o.rate)
-		filled := earned.Cmp(new(big.Int).Sub(o.cap, o.units)) >= 0
-		st = st.And(check.StepOf(new(big.Int).Sub(n.cap, n.units), n.rate.Uint64(), filled))
+	for i := range m.Len() {
+		earned := new(big.Int).Mul(new(big.Int).SetUint64(max(now, orig.Latest())-orig.Latest()), new(big.Int).SetUint64(orig.Rate(i)))
+		filled := earned.Cmp(new(big.Int).Sub(orig.Cap(i), orig.Units(i))) >= 0
+		st = st.And(check.StepOf(new(big.Int).Sub(m.Cap(i), m.Units(i)), m.Rate(i), filled))
 	}
 	return st
 }
