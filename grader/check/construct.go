@@ -83,17 +83,6 @@ func NewRemote[T any](r Remote, fn string, wrap func(Object) T, args ...any) (T,
 	return wrap(Object{r, o}), err
 }
 
-// Adapt adapts what a reference constructor returned, p and err, to the
-// suite's interface T with wrap: a nil p comes back as the zero T (a nil
-// interface), not as an interface holding a nil pointer.
-func Adapt[P, T any](p *P, err error, wrap func(*P) T) (T, error) {
-	if p == nil {
-		var none T
-		return none, err
-	}
-	return wrap(p), err
-}
-
 // BenchNew is the implementation a benchmark loop made, or the loop's
 // panic if the constructor refused the benchmark's config.
 func BenchNew[T any](impl T, err error) T {
