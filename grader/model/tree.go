@@ -65,6 +65,9 @@ func (m *Tree) Capacity(i int) uint64 {
 	return new(big.Int).Quo(m.nodes[i].cap, unitsPerToken).Uint64()
 }
 
+// Room returns the units node i misses to be full, as of the latest time.
+func (m *Tree) Room(i int) *big.Int { return new(big.Int).Sub(m.nodes[i].cap, m.nodes[i].units) }
+
 // Path returns id and its ancestors, id first.
 func (m *Tree) Path(id int) []int {
 	var p []int

@@ -36,6 +36,9 @@ func TestTreeFollowsTheContract(t *testing.T) {
 	if !m.TryAcquire(session, 0, 4) || m.Whole(firm) != 6 || m.Whole(account) != 0 || m.Whole(session) != 96 {
 		t.Errorf("after taking 4: firm %d, account %d, session %d; want 6, 0, 96", m.Whole(firm), m.Whole(account), m.Whole(session))
 	}
+	if room := m.Room(account); room.Int64() != 4_000_000_000 {
+		t.Errorf("the emptied account misses %s units, want 4,000,000,000", room)
+	}
 	if got := m.Lacking(session, 1); !slices.Equal(got, []int{account}) {
 		t.Errorf("Lacking(session, 1) = %v, want the account alone", got)
 	}

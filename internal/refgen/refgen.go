@@ -49,8 +49,11 @@ func Generate(adapterDir, suiteDir string) (map[string][]byte, error) {
 	}
 	out := map[string][]byte{}
 	for _, e := range entries {
+		if !e.IsDir() {
+			continue // adapter/doc.go
+		}
 		src, err := os.ReadFile(filepath.Join(adapterDir, e.Name(), "adapter.go"))
-		if !e.IsDir() || os.IsNotExist(err) {
+		if os.IsNotExist(err) {
 			continue
 		}
 		if err != nil {

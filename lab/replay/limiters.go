@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 
 	"ratelab/grader/model"
 	"ratelab/grader/report"
@@ -119,19 +120,14 @@ func unitWord(n *big.Int) string {
 	return " units"
 }
 
-// tokensText is units as tokens, with the fraction when there is one:
-// "2", "0.999 999 001" is written "0.999999001".
+// tokensText is units as tokens, every digit of the fraction kept
+// (model.Tokens), the whole part grouped: "1,200.5".
 func tokensText(units *big.Int) string {
-	q, r := new(big.Int).QuoRem(units, unitsPerToken, new(big.Int))
-	s := bigText(q)
-	if r.Sign() != 0 {
-		f := fmt.Sprintf("%09d", r.Uint64())
-		for f[len(f)-1] == '0' {
-			f = f[:len(f)-1]
-		}
-		s += "." + f
+	whole, frac, ok := strings.Cut(model.Tokens(units), ".")
+	if !ok {
+		return group(whole)
 	}
-	return s
+	return group(whole) + "." + frac
 }
 
 func modelBucket(setup report.Call) (Model, error) {

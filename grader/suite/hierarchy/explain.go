@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"ratelab/grader/check"
+	gm "ratelab/grader/model"
 )
 
 // Explanations of a failure in the script's own numbers: what the
@@ -200,7 +201,7 @@ func explainFractional(s script, t check.Trace, why string) string {
 			e := new(big.Int).Mul(new(big.Int).SetUint64(now-latest), new(big.Int).SetUint64(rate))
 			earned.Add(earned, e)
 			if len(gaps) < 4 {
-				gaps = append(gaps, fmt.Sprintf("%s ns (%s of a token)", check.U(now-latest), check.Tokens(e)))
+				gaps = append(gaps, fmt.Sprintf("%s ns (%s of a token)", check.U(now-latest), gm.Tokens(e)))
 			}
 		}
 		latest = max(latest, now)
@@ -208,7 +209,7 @@ func explainFractional(s script, t check.Trace, why string) string {
 	if len(gaps) == 0 {
 		return why
 	}
-	return fmt.Sprintf("The calls here came %s apart at %s tokens/s on every level: %s earned by the last call, in parts smaller than one token. %s", strings.Join(gaps, ", "), check.U(rate), check.TokensOf(earned), why)
+	return fmt.Sprintf("The calls here came %s apart at %s tokens/s on every level: %s earned by the last call, in parts smaller than one token. %s", strings.Join(gaps, ", "), check.U(rate), gm.TokensOf(earned), why)
 }
 
 func explainAddErrors(s script, t check.Trace, why string) string {

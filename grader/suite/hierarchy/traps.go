@@ -120,8 +120,8 @@ func step(orig, m *model, now uint64) check.Step {
 	st := check.Step{Room: math.MaxUint64}
 	for i := range m.Len() {
 		earned := new(big.Int).Mul(new(big.Int).SetUint64(max(now, orig.Latest())-orig.Latest()), new(big.Int).SetUint64(orig.Rate(i)))
-		filled := earned.Cmp(new(big.Int).Sub(orig.Cap(i), orig.Units(i))) >= 0
-		st = st.And(check.StepOf(new(big.Int).Sub(m.Cap(i), m.Units(i)), m.Rate(i), filled))
+		filled := earned.Cmp(orig.Room(i)) >= 0
+		st = st.And(check.StepOf(m.Room(i), m.Rate(i), filled))
 	}
 	return st
 }

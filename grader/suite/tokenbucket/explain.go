@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"ratelab/grader/check"
+	gm "ratelab/grader/model"
 )
 
 // explainFractional says, in the script's numbers, how the calls came less
@@ -26,7 +27,7 @@ func explainFractional(s script, t check.Trace, why string) string {
 			e := new(big.Int).Mul(new(big.Int).SetUint64(d), rate)
 			earned.Add(earned, e)
 			if len(gaps) < 4 {
-				gaps = append(gaps, fmt.Sprintf("%s ns (%s of a token)", check.U(d), check.Tokens(e)))
+				gaps = append(gaps, fmt.Sprintf("%s ns (%s of a token)", check.U(d), gm.Tokens(e)))
 			}
 		}
 		latest = max(latest, now)
@@ -39,5 +40,5 @@ func explainFractional(s script, t check.Trace, why string) string {
 		more = ", …"
 	}
 	return fmt.Sprintf("After the first call, the calls here came %s%s apart at %s tokens/s: %s earned by the last call, in parts smaller than one token. %s",
-		strings.Join(gaps, ", "), more, check.U(s.Setup.Rate), check.TokensOf(earned), why)
+		strings.Join(gaps, ", "), more, check.U(s.Setup.Rate), gm.TokensOf(earned), why)
 }

@@ -1,4 +1,4 @@
-package check
+package model
 
 import (
 	"math/big"
