@@ -138,6 +138,7 @@ type server struct {
 	api     API
 	objects map[wire.Obj]reflect.Value
 	next    wire.Obj
+	methods map[method]int // the index of each method called, by receiver type and name
 	// kept are the handles of the objects kept, up to maxObjects: once
 	// full, a ring whose oldest, the next to forget, is kept[oldest].
 	kept   []wire.Obj
@@ -149,7 +150,7 @@ type server struct {
 }
 
 func newServer(api API) *server {
-	return &server{api: api, objects: map[wire.Obj]reflect.Value{}}
+	return &server{api: api, objects: map[wire.Obj]reflect.Value{}, methods: map[method]int{}}
 }
 
 func (s *server) serve(req wire.Request) wire.Response {
@@ -209,11 +210,23 @@ func (s *server) lookup(req wire.Request) (reflect.Value, error) {
 	if !ok {
 		return reflect.Value{}, fmt.Errorf("no object %d", req.Obj)
 	}
-	m := o.MethodByName(req.Fn)
-	if !m.IsValid() {
-		return reflect.Value{}, fmt.Errorf("object %d has no method %q", req.Obj, req.Fn)
+	key := method{o.Type(), req.Fn}
+	i, ok := s.methods[key]
+	if !ok {
+		m, found := o.Type().MethodByName(req.Fn)
+		if !found || o.Kind() != reflect.Interface && !m.IsExported() {
+			return reflect.Value{}, fmt.Errorf("object %d has no method %q", req.Obj, req.Fn)
+		}
+		i = m.Index
+		s.methods[key] = i
 	}
-	return m, nil
+	return o.Method(i), nil
+}
+
+// method names a method of a type.
+type method struct {
+	t    reflect.Type
+	name string
 }
 
 // keep stores an object and returns its handle, forgetting the oldest

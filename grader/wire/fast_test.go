@@ -201,3 +201,40 @@ func TestLinesAreWhatEncodingJSONWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgesReadAsEncodingJSONDoes: the fast paths' edges (integers at
+// their type's limits, digits past what they read themselves, signs;
+// objects whose members are out of order, missing, unknown or given
+// twice) read as they do through encoding/json alone.
+func TestEdgesReadAsEncodingJSONDoes(t *testing.T) {
+	integers := []string{`"0"`, `"-0"`, `"+5"`, `"007"`, `"255"`, `"256"`, `"-128"`, `"-129"`, `"127"`, `"128"`,
+		`"65535"`, `"-32769"`, `"123456789012345678"`, `"-123456789012345678"`, `"1234567890123456789"`,
+		`"9223372036854775807"`, `"9223372036854775808"`, `"18446744073709551615"`, `"18446744073709551616"`,
+		`""`, `"-"`, `"1_000"`, `"1e3"`, `"\u0031"`, `5`, `" 5"`, `null`}
+	objects := []string{`{"Alpha":"a","B":"1.5","Zeta":"3"}`, `{"Zeta":"3","Alpha":"a"}`, `{"B":"1","B":"2"}`,
+		`{"Alpha":"a","Other":"x","Zeta":"300"}`, `{"Zeta":"3","Zeta":"x"}`, `{}`, `{"alpha":"lower"}`, `{"Alpha":"a",}`,
+		`{"Alpha":"a\"b","Zeta":"3"}`, `{"Alpha":"\q","Zeta":"3"}`, `{"Alpha":"\u00e9","Other":"\u","Zeta":"3"}`,
+		`{"Alpha":"é","Other":"\uD83D\uDE00\/\b\f\n\r\t\\","Zeta":"3"}`, `{"Alpha":"\u12G4"}`, `{"Alpha":"a\`}
+	strs := []string{`"é"`, `"\u00e9"`, `"\x"`, `"\u12"`, "\"\xff\"", "\"a\tb\"", `"\u2028"`, "\"\u2028\"", `"<&>"`}
+	cases := map[reflect.Type][]string{}
+	for _, v := range []any{int8(0), uint8(0), int16(0), uint16(0), int32(0), uint32(0), 0, uint(0), int64(0), uint64(0), uintptr(0), Obj(0)} {
+		cases[reflect.TypeOf(v)] = integers
+	}
+	cases[reflect.TypeOf(Obj(0))] = []string{`{"obj":"12"}`, `{"obj":"-1"}`, `{"obj":"18446744073709551615"}`, `{"obj":"18446744073709551616"}`, `{"obj":""}`}
+	cases[reflect.TypeOf(leaf{})] = objects
+	cases[reflect.TypeOf("")] = strs
+	for typ, data := range cases {
+		for _, d := range data {
+			fast, ref := reflect.New(typ), reflect.New(typ)
+			errFast := Decode([]byte(d), fast.Elem())
+			var errRef error
+			slow(func() { errRef = Decode([]byte(d), ref.Elem()) })
+			if fmt.Sprint(errFast) != fmt.Sprint(errRef) || fmt.Sprint(fast.Elem()) != fmt.Sprint(ref.Elem()) {
+				t.Errorf("Decode(%s) into %v = %v, %v; through encoding/json %v, %v", d, typ, fast.Elem(), errFast, ref.Elem(), errRef)
+			}
+		}
+	}
+	for _, line := range []string{`{}`, `{"stop":"3"}`, `{"stop":3}`, `{"stop":"a\"b"}`, `{"stop":"3"} `, `{"stop":"3","ret":["1"]}`, `{"ret":["\u00e9","x\"y"]}`, `{"ret":["\z"]}`} {
+		readsAlike(t, "ParseAnswer", []byte(line), ParseAnswer)
+	}
+}

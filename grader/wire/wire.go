@@ -34,7 +34,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -181,7 +180,7 @@ var (
 // maps, strings and slices (object members in sorted order), byte for
 // byte, without building that value.
 func Encode(v reflect.Value, objects func(reflect.Value) Obj) (json.RawMessage, error) {
-	return appendValue(nil, v, objects)
+	return appendValue(make([]byte, 0, 64), v, objects)
 }
 
 func appendValue(b []byte, v reflect.Value, objects func(reflect.Value) Obj) ([]byte, error) {
@@ -207,19 +206,7 @@ func appendValue(b []byte, v reflect.Value, objects func(reflect.Value) Obj) ([]
 	case reflect.String:
 		return appendString(b, v.String()), nil
 	case reflect.Struct:
-		b = append(b, '{')
-		for n, i := range sortedFields(v.Type()) {
-			if n > 0 {
-				b = append(b, ',')
-			}
-			name := v.Type().Field(i).Name
-			b = append(appendString(b, name), ':')
-			var err error
-			if b, err = appendValue(b, v.Field(i), objects); err != nil {
-				return nil, fmt.Errorf("field %s: %w", name, err)
-			}
-		}
-		return append(b, '}'), nil
+		return appendStruct(b, v, objects)
 	case reflect.Map:
 		return appendMap(b, v, objects)
 	case reflect.Pointer, reflect.Interface:
@@ -250,27 +237,6 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
-}
-
-// fieldOrder holds, by struct type, the indices of its exported fields in
-// the order of their names (sortedFields).
-var fieldOrder sync.Map
-
-// sortedFields returns the indices of t's exported fields, sorted by name:
-// the order encoding/json writes a map's keys in.
-func sortedFields(t reflect.Type) []int {
-	if f, ok := fieldOrder.Load(t); ok {
-		return f.([]int)
-	}
-	var fields []int
-	for i := range t.NumField() {
-		if t.Field(i).IsExported() {
-			fields = append(fields, i)
-		}
-	}
-	slices.SortFunc(fields, func(a, b int) int { return strings.Compare(t.Field(a).Name, t.Field(b).Name) })
-	fieldOrder.Store(t, fields)
-	return fields
 }
 
 // appendMap appends a map with string keys as [key, value] pairs sorted
@@ -344,8 +310,8 @@ func Decode(data json.RawMessage, v reflect.Value) error {
 	t := v.Type()
 	if t == objType {
 		if h, ok := bytes.CutPrefix(data, []byte(`{"obj":`)); ok && fastPaths && len(h) > 0 && h[len(h)-1] == '}' {
-			if s, ok := plainString(h[:len(h)-1]); ok {
-				if n, err := strconv.ParseUint(s, 10, 64); err == nil {
+			if s, ok := plainBytes(h[:len(h)-1]); ok {
+				if n, ok := smallDecimal(s); ok {
 					v.SetUint(n)
 					return nil
 				}
@@ -389,31 +355,14 @@ func Decode(data json.RawMessage, v reflect.Value) error {
 		v.SetBool(b)
 		return nil
 	case reflect.Struct:
-		raws, ok := splitStruct(data, t)
-		if !ok {
-			var m map[string]json.RawMessage
-			if err := json.Unmarshal(data, &m); err != nil {
-				return fmt.Errorf("want an object for %s, got %.40s", t, data)
-			}
-			raws = make([]json.RawMessage, t.NumField())
-			for i := range t.NumField() {
-				raws[i] = m[t.Field(i).Name]
-			}
-		}
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() || raws[i] == nil {
-				continue
-			}
-			if err := Decode(raws[i], v.Field(i)); err != nil {
-				return fmt.Errorf("field %s: %w", f.Name, err)
-			}
-		}
-		return nil
+		return decodeStruct(data, v)
 	case reflect.Map:
 		return decodeMap(data, v)
 	}
-	s, ok := plainString(data)
+	if fastPaths && decodeInteger(data, v) {
+		return nil
+	}
+	s, ok := unescapedString(data)
 	if !ok || !fastPaths {
 		if err := json.Unmarshal(data, &s); err != nil {
 			return fmt.Errorf("want a %s written as a string, got %.40s", t, data)
@@ -453,87 +402,6 @@ func Decode(data json.RawMessage, v reflect.Value) error {
 // would. Tests turn them off (fastPaths) to compare.
 var fastPaths = true
 
-// plainString returns the string data holds if it is one of printable
-// ASCII with nothing escaped.
-func plainString(data []byte) (string, bool) {
-	n := len(data)
-	if n < 2 || data[0] != '"' || data[n-1] != '"' {
-		return "", false
-	}
-	for _, c := range data[1 : n-1] {
-		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			return "", false
-		}
-	}
-	return string(data[1 : n-1]), true
-}
-
-// fieldIndex holds, by struct type, the index of each exported field by
-// name.
-var fieldIndex sync.Map
-
-// splitStruct returns the members of the JSON object data by the index of
-// t's field of their name (nil where none), if data is written as Encode
-// writes. Members of no field's name are skipped; of a name given twice,
-// the last counts, as with encoding/json.
-func splitStruct(data []byte, t reflect.Type) ([]json.RawMessage, bool) {
-	idx, ok := fieldIndex.Load(t)
-	if !ok {
-		m := map[string]int{}
-		for i := range t.NumField() {
-			if t.Field(i).IsExported() {
-				m[t.Field(i).Name] = i
-			}
-		}
-		idx, _ = fieldIndex.LoadOrStore(t, m)
-	}
-	if !fastPaths {
-		return nil, false
-	}
-	raws := make([]json.RawMessage, t.NumField())
-	ok = eachMember(data, func(name string, raw []byte) bool {
-		if i, found := idx.(map[string]int)[name]; found {
-			raws[i] = raw
-		}
-		return true
-	})
-	return raws, ok
-}
-
-// eachMember calls f with each member of the JSON object data, if data is
-// written as Encode writes and f accepts every member.
-func eachMember(data []byte, f func(name string, raw []byte) bool) bool {
-	if len(data) < 2 || data[0] != '{' {
-		return false
-	}
-	if string(data) == "{}" {
-		return true
-	}
-	i := 1
-	for {
-		end, ok := skipValue(data, i, 0)
-		if !ok || data[i] != '"' || end >= len(data) || data[end] != ':' {
-			return false
-		}
-		name, ok := plainString(data[i:end])
-		if !ok {
-			return false
-		}
-		i = end + 1
-		if end, ok = skipValue(data, i, 0); !ok || end >= len(data) || !f(name, data[i:end]) {
-			return false
-		}
-		switch {
-		case data[end] == ',':
-			i = end + 1
-		case data[end] == '}' && end == len(data)-1:
-			return true
-		default:
-			return false
-		}
-	}
-}
-
 // skipValue returns where the JSON value at data[i:] ends, if it is
 // written as Encode writes: strings without escapes, objects, arrays,
 // true, false and null, nested at most maxDepth deep.
@@ -547,8 +415,14 @@ func skipValue(data []byte, i, depth int) (int, bool) {
 			switch b := data[j]; {
 			case b == '"':
 				return j + 1, true
-			case b < 0x20 || b == '\\':
+			case b < 0x20:
 				return 0, false
+			case b == '\\':
+				n := escapeLen(data[j:])
+				if n == 0 {
+					return 0, false
+				}
+				j += n - 1
 			}
 		}
 		return 0, false
@@ -591,6 +465,29 @@ func skipValue(data []byte, i, depth int) (int, bool) {
 	return 0, false
 }
 
+// escapeLen returns the length of the JSON escape esc starts with (\n,
+// \u00e9, ...), or 0 if it starts with none.
+func escapeLen(esc []byte) int {
+	if len(esc) < 2 {
+		return 0
+	}
+	switch esc[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		if len(esc) < 6 {
+			return 0
+		}
+		for _, c := range esc[2:6] {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return 0
+			}
+		}
+		return 6
+	}
+	return 0
+}
+
 // maxDepth bounds the nesting the fast paths read.
 const maxDepth = 32
 
@@ -598,12 +495,19 @@ const maxDepth = 32
 // plain values.
 func Args(args []any) ([]json.RawMessage, error) {
 	out := make([]json.RawMessage, len(args))
+	var held [8]int
+	ends := held[:0]
+	b := make([]byte, 0, 64) // all of them, one after the other
 	for i, a := range args {
-		raw, err := Encode(reflect.ValueOf(a), nil)
-		if err != nil {
+		var err error
+		if b, err = appendValue(b, reflect.ValueOf(a), nil); err != nil {
 			return nil, fmt.Errorf("argument %d: %w", i+1, err)
 		}
-		out[i] = raw
+		ends = append(ends, len(b))
+	}
+	start := 0
+	for i, end := range ends {
+		out[i], start = b[start:end:end], end
 	}
 	return out, nil
 }
@@ -690,6 +594,14 @@ func ParseAnswer(line []byte) (Response, error) {
 	if fastPaths {
 		if ret, ok := listOf(line, `{"ret":[`); ok {
 			return Response{Ret: ret}, nil
+		}
+		if string(line) == "{}" {
+			return Response{}, nil
+		}
+		if n, ok := bytes.CutPrefix(line, []byte(`{"stop":`)); ok && len(n) > 0 && n[len(n)-1] == '}' {
+			if stop, ok := plainString(n[:len(n)-1]); ok {
+				return Response{Stop: stop}, nil
+			}
 		}
 	}
 	var resp Response

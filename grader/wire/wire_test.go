@@ -186,3 +186,59 @@ func TestReadLine(t *testing.T) {
 		t.Fatalf("ReadLine of %d bytes = %d bytes, %v; want ErrLongLine", MaxLine+1, len(got), err)
 	}
 }
+
+// status is a result of the shape the suites' calls answer with: a struct
+// of numbers and enums, one nested.
+type status struct {
+	State       uint8
+	RecoverAtNs uint64
+	MaxCalls    uint64
+	WindowNs    uint64
+	Level       int
+	Reason      string
+	Congestion  struct {
+		WindowNs, LowBelow, HighAbove uint64
+		ReduceBps, IncreaseBps        uint32
+	}
+}
+
+// BenchmarkStructRoundTrip encodes a call's result and decodes it back,
+// as the grader and the grading child do for every call.
+func BenchmarkStructRoundTrip(b *testing.B) {
+	v := status{State: 2, RecoverAtNs: 1_700_000_000_123, MaxCalls: 40, WindowNs: 1e9, Level: 1, Reason: "rate limited"}
+	v.Congestion.WindowNs, v.Congestion.HighAbove, v.Congestion.ReduceBps = 5e8, 90, 2500
+	var back status
+	out := reflect.ValueOf(&back).Elem()
+	b.ReportAllocs()
+	for b.Loop() {
+		raw, err := Encode(reflect.ValueOf(v), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := Decode(raw, out); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if back != v {
+		b.Fatalf("came back as %+v", back)
+	}
+}
+
+// BenchmarkScalarRoundTrip does the same for a call's arguments, mostly
+// integers.
+func BenchmarkScalarRoundTrip(b *testing.B) {
+	args := []any{uint64(1_700_000_000_123), uint64(77), true}
+	var t, addr uint64
+	var on bool
+	outs := []any{&t, &addr, &on}
+	b.ReportAllocs()
+	for b.Loop() {
+		raw, err := Args(args)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := Results(raw, outs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
