@@ -529,6 +529,7 @@ func Results(ret []json.RawMessage, outs []any) error {
 // set, which are compact JSON), without its newline, as encoding/json
 // writes it.
 func AppendCall(b []byte, obj Obj, fn string, args []json.RawMessage) []byte {
+	b = slices.Grow(b, 40+len(fn)+listLen(args))
 	b = append(b, '{')
 	if obj != 0 {
 		b = strconv.AppendUint(append(b, `"obj":`...), uint64(obj), 10)
@@ -552,12 +553,22 @@ func AppendCall(b []byte, obj Obj, fn string, args []json.RawMessage) []byte {
 // written by AppendCall, answers by AppendAnswer or encoding/json), without
 // its newline, as encoding/json writes it.
 func AppendAhead(b []byte, calls, answers []json.RawMessage, base Obj) []byte {
+	b = slices.Grow(b, 50+listLen(calls)+listLen(answers))
 	b = appendList(append(b, `{"ahead":`...), calls)
 	b = appendList(append(b, `,"expect":`...), answers)
 	if base != 0 {
 		b = strconv.AppendUint(append(b, `,"base":`...), uint64(base), 10)
 	}
 	return append(b, '}')
+}
+
+// listLen is the length of raws written as an array, less its brackets.
+func listLen(raws []json.RawMessage) int {
+	n := len(raws)
+	for _, r := range raws {
+		n += len(r)
+	}
+	return n
 }
 
 // appendList appends compact JSON values as an array.
@@ -580,6 +591,7 @@ func AppendAnswer(b []byte, resp Response) ([]byte, error) {
 		case resp.Stop == "" && len(resp.Ret) == 0:
 			return append(b, "{}"...), nil
 		case resp.Stop == "":
+			b = slices.Grow(b, 10+listLen(resp.Ret))
 			return append(appendList(append(b, `{"ret":`...), resp.Ret), '}'), nil
 		case len(resp.Ret) == 0:
 			return append(appendString(append(b, `{"stop":`...), resp.Stop), '}'), nil
