@@ -167,34 +167,49 @@ func (s *server) serve(req wire.Request) wire.Response {
 
 // call makes the call req names.
 func (s *server) call(req wire.Request) wire.Response {
+	resp, _ := s.callWith(req, nil)
+	return resp
+}
+
+// callWith makes the call req names, and returns its results too, as
+// values, when it returned. given, if not nil, are the values req.Args
+// encode (a call made in this process): each one the wire gives back as it
+// is (see wire.Transparent) is passed as it is, not decoded.
+func (s *server) callWith(req wire.Request, given []any) (wire.Response, []reflect.Value) {
 	fn, err := s.lookup(req)
 	if err != nil {
-		return wire.Response{Err: err.Error()}
+		return wire.Response{Err: err.Error()}, nil
 	}
 	t := fn.Type()
 	if t.NumIn() != len(req.Args) || t.IsVariadic() {
-		return wire.Response{Err: fmt.Sprintf("%s takes %d arguments, got %d", req.Fn, t.NumIn(), len(req.Args))}
+		return wire.Response{Err: fmt.Sprintf("%s takes %d arguments, got %d", req.Fn, t.NumIn(), len(req.Args))}, nil
 	}
 	args := make([]reflect.Value, len(req.Args))
 	for i, raw := range req.Args {
+		if i < len(given) {
+			if v := reflect.ValueOf(given[i]); v.IsValid() && v.Type() == t.In(i) && wire.Transparent(v) {
+				args[i] = v
+				continue
+			}
+		}
 		args[i] = reflect.New(t.In(i)).Elem()
 		if err := wire.Decode(raw, args[i]); err != nil {
-			return wire.Response{Err: fmt.Sprintf("%s argument %d: %v", req.Fn, i+1, err)}
+			return wire.Response{Err: fmt.Sprintf("%s argument %d: %v", req.Fn, i+1, err)}, nil
 		}
 	}
 	ret, msg := call(fn, args)
 	if msg != nil {
-		return wire.Response{Panic: msg}
+		return wire.Response{Panic: msg}, nil
 	}
 	var resp wire.Response
 	for i, v := range ret {
 		raw, err := wire.Encode(v, s.keep)
 		if err != nil {
-			return wire.Response{Err: fmt.Sprintf("%s result %d: %v", req.Fn, i+1, err)}
+			return wire.Response{Err: fmt.Sprintf("%s result %d: %v", req.Fn, i+1, err)}, nil
 		}
 		resp.Ret = append(resp.Ret, raw)
 	}
-	return resp
+	return resp, ret
 }
 
 // lookup finds the package function or the method a request names.

@@ -3,6 +3,7 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"ratelab/grader/check"
 	"ratelab/grader/wire"
@@ -59,7 +60,7 @@ func (r *recorder) Call(obj wire.Obj, fn string, args []any, out ...any) {
 		panic(fmt.Sprintf("harness.Record: %s: %v", fn, err))
 	}
 	req := wire.Request{Obj: obj, Fn: fn, Args: raw}
-	resp := r.s.call(req)
+	resp, values := r.s.callWith(req, args)
 	answer := answerLine(resp)
 	if len(r.given) > 0 {
 		answer, r.given = r.given[0], r.given[1:]
@@ -67,6 +68,7 @@ func (r *recorder) Call(obj wire.Obj, fn string, args []any, out ...any) {
 		if resp, err = wire.ParseAnswer(answer); err != nil {
 			panic(fmt.Sprintf("harness.Record: an answer given for %s: %v", fn, err))
 		}
+		values = nil
 	} else if !r.full {
 		line := wire.AppendCall(nil, obj, fn, raw)
 		if r.size += len(line) + len(answer); r.size > maxRecorded {
@@ -83,9 +85,29 @@ func (r *recorder) Call(obj wire.Obj, fn string, args []any, out ...any) {
 	if resp.Err != "" {
 		panic("harness.Record: " + resp.Err)
 	}
-	if err := wire.Results(resp.Ret, out); err != nil {
+	if err := results(resp.Ret, values, out); err != nil {
 		panic(fmt.Sprintf("harness.Record: %s: %v", fn, err))
 	}
+}
+
+// results sets outs (pointers) to a call's results: from values, the
+// results as the call returned them, each that the wire gives back as it
+// is (see wire.Transparent) and is of its out's type; else decoded from
+// ret, as wire.Results does.
+func results(ret []json.RawMessage, values []reflect.Value, outs []any) error {
+	if len(values) != len(outs) {
+		return wire.Results(ret, outs)
+	}
+	for i, o := range outs {
+		out := reflect.ValueOf(o).Elem()
+		if v := values[i]; v.Type() != out.Type() || !wire.Transparent(v) {
+			return wire.Results(ret, outs)
+		}
+	}
+	for i, o := range outs {
+		reflect.ValueOf(o).Elem().Set(values[i])
+	}
+	return nil
 }
 
 func (r *recorder) Bench(check.BenchSpec) check.BenchRun {

@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -235,4 +236,33 @@ func unescapedString(data []byte) (string, bool) {
 		return "", false
 	}
 	return string(inside), true
+}
+
+// Transparent reports whether v comes back from its wire form as it is,
+// so that a value in hand may stand for the one decoded from it: a bool,
+// a number (not a NaN, whose bits the wire does not keep), a string of
+// valid UTF-8, or a struct of those with every field exported. Errors,
+// objects and maps do not.
+func Transparent(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true
+	case reflect.Float32, reflect.Float64:
+		return !math.IsNaN(v.Float())
+	case reflect.String:
+		return utf8.ValidString(v.String())
+	case reflect.Struct:
+		s := shapeOf(v.Type())
+		if len(s.declared) < s.n {
+			return false // the wire carries no unexported field
+		}
+		for _, f := range s.declared {
+			if !Transparent(v.Field(f.index)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

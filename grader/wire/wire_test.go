@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -241,4 +242,48 @@ func BenchmarkScalarRoundTrip(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestTransparentValuesComeBackAsTheyAre: a value Transparent says the
+// wire gives back as it is does come back equal, bit for bit; those it
+// says do not are those that would not (or that are not plain values).
+func TestTransparentValuesComeBackAsTheyAre(t *testing.T) {
+	type plain struct {
+		N int8
+		F float32
+		S string
+		L leaf
+	}
+	yes := []any{true, int8(-128), uint16(65535), uintptr(9), math.Inf(-1), -0.0, float32(0.1), "é<&>\n",
+		Obj(3), plain{N: -1, F: 1.5, S: "x", L: leaf{Zeta: 3, Alpha: "a", B: 2}}, leaf{}}
+	no := []any{math.NaN(), string([]byte{0xff}), plain{S: string([]byte{0xc3})}, decision{Action: 1},
+		errors.New("e"), map[string]int{"a": 1}, &leaf{}, []int{1}}
+	for _, v := range yes {
+		if !Transparent(reflect.ValueOf(v)) {
+			t.Errorf("Transparent(%#v) = false, want true", v)
+			continue
+		}
+		raw, err := Encode(reflect.ValueOf(v), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back := reflect.New(reflect.TypeOf(v))
+		if err := Decode(raw, back.Elem()); err != nil {
+			t.Fatal(err)
+		}
+		if got := back.Elem().Interface(); fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", v) || math.Signbit(toFloat(got)) != math.Signbit(toFloat(v)) {
+			t.Errorf("%#v came back as %#v", v, got)
+		}
+	}
+	for _, v := range no {
+		if Transparent(reflect.ValueOf(v)) {
+			t.Errorf("Transparent(%#v) = true, want false", v)
+		}
+	}
+}
+
+// toFloat is v as a float64 if it is one, else 0.
+func toFloat(v any) float64 {
+	f, _ := v.(float64)
+	return f
 }
