@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	gm "ratelab/grader/model"
 	"ratelab/grader/report"
 	"ratelab/lab/breaker"
 )
@@ -144,109 +145,44 @@ func buildBreaker(impls Impls, setup report.Call) (Instance, error) {
 	return newBreakerCalls(b), nil
 }
 
-// BreakerModel is the breaker's contract as plain state: its state and
-// generation (bumped at every change of state), the breaker's one latest
-// time, when the open period began, the consecutive failures (Closed), the
-// probes let through and the successes reported (HalfOpen), and the
-// tickets outstanding with their generation. Its tickets are 1, 2, 3, …
+// BreakerModel is the breaker's contract as plain state (the grader's
+// model.Breaker) in the lab's types, with the tickets it issued: 1, 2,
+// 3, …, each outstanding with its generation until reported.
 type BreakerModel struct {
-	Cfg               breaker.Config
-	Current           breaker.State
-	Gen               uint64
-	Latest, OpenedAt  uint64
-	Failures          uint32
-	Probes, Successes uint32
-	Issued            uint64            // the last ticket issued
-	Outstanding       map[uint64]uint64 // ticket -> its generation, until reported
+	gm.Breaker[breaker.State]
+	Cfg         breaker.Config
+	Issued      uint64            // the last ticket issued
+	Outstanding map[uint64]uint64 // ticket -> its generation, until reported
 
 	replay *breakerCalls // the model's own tickets by step, for Do
 }
 
 // NewBreakerModel is New(cfg, nowNs): Closed, generation 0.
 func NewBreakerModel(cfg breaker.Config, nowNs uint64) *BreakerModel {
-	return &BreakerModel{Cfg: cfg, Latest: nowNs, Outstanding: map[uint64]uint64{}}
-}
-
-// openEnd is when the open period ends; false if past MaxUint64 (never).
-func (m *BreakerModel) openEnd() (uint64, bool) {
-	if m.OpenedAt > math.MaxUint64-m.Cfg.OpenNs {
-		return 0, false
+	return &BreakerModel{
+		Breaker: *gm.NewBreaker[breaker.State](cfg.FailureThreshold, cfg.OpenNs, cfg.HalfOpenProbes, nowNs),
+		Cfg:     cfg, Outstanding: map[uint64]uint64{},
 	}
-	return m.OpenedAt + m.Cfg.OpenNs, true
-}
-
-func (m *BreakerModel) change(s breaker.State) {
-	m.Current = s
-	m.Gen++
-}
-
-// advance moves the clock and turns Open into HalfOpen once its period
-// has ended.
-func (m *BreakerModel) advance(now uint64) {
-	m.Latest = max(m.Latest, now)
-	if end, ok := m.openEnd(); m.Current == breaker.Open && ok && m.Latest >= end {
-		m.change(breaker.HalfOpen)
-		m.Probes, m.Successes = 0, 0
-	}
-}
-
-func (m *BreakerModel) open() {
-	m.change(breaker.Open)
-	m.OpenedAt = m.Latest
 }
 
 // Allow lets a call through in Closed, and the first HalfOpenProbes calls
-// of a half-open period.
+// of a half-open period, each with a ticket of its own.
 func (m *BreakerModel) Allow(now uint64) (uint64, bool) {
-	m.advance(now)
-	switch m.Current {
-	case breaker.HalfOpen:
-		if m.Probes >= m.Cfg.HalfOpenProbes {
-			return 0, false
-		}
-		m.Probes++
-	case breaker.Open:
+	gen, ok := m.Breaker.Allow(now)
+	if !ok {
 		return 0, false
 	}
 	m.Issued++
-	m.Outstanding[m.Issued] = m.Gen
+	m.Outstanding[m.Issued] = gen
 	return m.Issued, true
 }
 
 // Done reports a call; a ticket never issued, or of an earlier
 // generation, is ignored.
 func (m *BreakerModel) Done(ticket uint64, success bool, now uint64) {
-	m.advance(now)
 	gen, ok := m.Outstanding[ticket]
 	delete(m.Outstanding, ticket)
-	if !ok || gen != m.Gen {
-		return
-	}
-	switch m.Current {
-	case breaker.Closed:
-		if success {
-			m.Failures = 0
-			return
-		}
-		if m.Failures++; m.Failures >= m.Cfg.FailureThreshold {
-			m.open()
-		}
-	case breaker.HalfOpen:
-		if !success {
-			m.open()
-			return
-		}
-		if m.Successes++; m.Successes >= m.Cfg.HalfOpenProbes {
-			m.change(breaker.Closed)
-			m.Failures = 0
-		}
-	}
-}
-
-// StateAt is State(now): the state at now.
-func (m *BreakerModel) StateAt(now uint64) breaker.State {
-	m.advance(now)
-	return m.Current
+	m.Breaker.Done(gen, ok, success, now)
 }
 
 // Do replays c on the model, its tickets tracked as an implementation's.
@@ -273,7 +209,7 @@ func (a breakerModelAPI) State(now uint64) breaker.State          { return a.m.S
 func (m *BreakerModel) State() []Field {
 	state := enumText(breakerStates, uint8(m.Current), "State")
 	if m.Current == breaker.Open {
-		if end, ok := m.openEnd(); ok {
+		if end, ok := m.OpenEnd(); ok {
 			state += " until t = " + u(end) + " ns"
 		} else {
 			state += " for ever (the period would end past MaxUint64)"

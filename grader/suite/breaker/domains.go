@@ -49,9 +49,9 @@ func walk(s script, each func(i int, o op, now uint64, m *model, tk *modelTicket
 	var issuedTickets []*modelTicket
 	i := 0
 	for o, now := range check.Times(s.Setup.Start, s.Ops) {
-		m.call = i
-		m.prior = m.state
-		m.advance(now)
+		m.Call = i
+		m.prior = m.Current
+		m.Advance(now)
 		var tk *modelTicket
 		if o.Call == doneCall && o.Bogus == issued {
 			var open []*modelTicket // newest first (see tickets.outstanding)
@@ -79,17 +79,17 @@ func walk(s script, each func(i int, o op, now uint64, m *model, tk *modelTicket
 func apply(m *model, i int, o op, now uint64, tk *modelTicket, tickets []*modelTicket) []*modelTicket {
 	switch o.Call {
 	case allowCall:
-		if gen, ok := m.allow(now); ok {
+		if gen, ok := m.Allow(now); ok {
 			tickets = append(tickets, &modelTicket{gen: gen, step: i + 1})
 		}
 	case stateCall:
-		m.stateAt(now)
+		m.StateAt(now)
 	default:
 		if tk != nil {
 			tk.reported = true
-			m.done(tk.gen, true, o.Success, now)
+			m.Done(tk.gen, true, o.Success, now)
 		} else {
-			m.done(0, false, o.Success, now)
+			m.Done(0, false, o.Success, now)
 		}
 	}
 	return tickets
@@ -125,7 +125,7 @@ func (d domain) Valid(s script) int {
 				bad = bad || !d.rules.bogus
 			case tk == nil:
 				bad = true
-			case tk.gen != m.gen:
+			case tk.gen != m.Gen:
 				bad = bad || !d.rules.stale
 			}
 		}
@@ -183,15 +183,15 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		}
 		now := o.At(latest)
 		latest = max(latest, now)
-		m.call = i
-		m.advance(now)
+		m.Call = i
+		m.Advance(now)
 		var current, stale []int
 		var open []*modelTicket // newest first (see tickets.outstanding)
 		for _, tk := range slices.Backward(tks) {
 			if tk.reported {
 				continue
 			}
-			if tk.gen == m.gen {
+			if tk.gen == m.Gen {
 				current = append(current, len(open))
 			} else {
 				stale = append(stale, len(open))
@@ -203,7 +203,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 			o.Call = stateCall
 		case x < sw.state+d.done:
 			success := sw.success
-			if d.probeSuccess > 0 && m.state == HalfOpen {
+			if d.probeSuccess > 0 && m.Current == HalfOpen {
 				success = d.probeSuccess
 			}
 			o.Call, o.Success = doneCall, check.Chance(r, success)
@@ -240,8 +240,8 @@ func (d domain) property(newImpl New) check.Property[setup, op] {
 // or a nanosecond either side of it; otherwise a little.
 func toEnd(small ...uint64) func(r *rand.Rand, m *model) uint64 {
 	return func(r *rand.Rand, m *model) uint64 {
-		if end, ok := m.openEnd(); m.state == Open && ok && end >= m.latest && check.Chance(r, 0.7) {
-			w := end - m.latest
+		if end, ok := m.OpenEnd(); m.Current == Open && ok && end >= m.Latest && check.Chance(r, 0.7) {
+			w := end - m.Latest
 			return check.Pick(r, w, w, max(w, 1)-1, w+1)
 		}
 		return check.Pick(r, small...)

@@ -38,12 +38,12 @@ func explainConsecutive(s script, t check.Trace, why string) string {
 		if i >= last {
 			return false
 		}
-		if o.Call == doneCall && tk != nil && tk.gen == m.gen {
-			switch m.state {
+		if o.Call == doneCall && tk != nil && tk.gen == m.Gen {
+			switch m.Current {
 			case Closed:
 				reports = append(reports, fmt.Sprintf("%s (step %d)", reportWord(o.Success), i+1))
 			case HalfOpen:
-				if o.Success && m.successes+1 >= m.cfg.HalfOpenProbes {
+				if o.Success && m.Successes+1 >= m.cfg.HalfOpenProbes {
 					closedAt, reports = i, nil
 				}
 			}
@@ -64,7 +64,7 @@ func explainConsecutive(s script, t check.Trace, why string) string {
 		counted = strings.Join(reports, ", ")
 	}
 	return fmt.Sprintf("FailureThreshold is %d: the breaker opens on %d failures reported in a row while Closed. The reports counted %s are %s; every success starts the count again, so the count is %d here and the breaker is still Closed. %s",
-		n, n, since, counted, m.failures, why)
+		n, n, since, counted, m.Failures, why)
 }
 
 // explainOpenTimeout gives the open period's start and end, and where the
@@ -78,18 +78,18 @@ func explainOpenTimeout(s script, t check.Trace, why string) string {
 	if m.prior != Open {
 		return why
 	}
-	now := m.latest
+	now := m.Latest
 	cfg := s.Setup.Cfg
-	if end, ok := m.openEnd(); ok {
+	if end, ok := m.OpenEnd(); ok {
 		when := "before it: still Open"
 		if now >= end {
 			when = "at or after it: HalfOpen"
 		}
 		return fmt.Sprintf("The breaker opened at nowNs=%s with OpenNs=%s, so its open period ends at %s exactly (at that instant it is already over). This call comes at %s, %s. %s",
-			check.U(m.openedAt), check.U(cfg.OpenNs), check.U(end), check.U(now), when, why)
+			check.U(m.OpenedAt), check.U(cfg.OpenNs), check.U(end), check.U(now), when, why)
 	}
 	return fmt.Sprintf("The breaker opened at nowNs=%s with OpenNs=%s: their sum is past MaxUint64, so this open period never ends (a sum that wraps around ends it at once). %s",
-		check.U(m.openedAt), check.U(cfg.OpenNs), why)
+		check.U(m.OpenedAt), check.U(cfg.OpenNs), why)
 }
 
 // explainHalfOpen counts the probes of the half-open period of the failing
@@ -102,16 +102,16 @@ func explainHalfOpen(s script, t check.Trace, why string) string {
 	m := at(s, last)
 	p := s.Setup.Cfg.HalfOpenProbes
 	switch {
-	case m.prior == Open && m.fromHalf:
+	case m.prior == Open && m.FromHalf:
 		end := "never ends"
-		if e, ok := m.openEnd(); ok {
+		if e, ok := m.OpenEnd(); ok {
 			end = "ends at " + check.U(e)
 		}
 		return fmt.Sprintf("A probe failed in the half-open period, which opened the breaker again at nowNs=%s, for OpenNs=%s more: that open period %s. %s",
-			check.U(m.openedAt), check.U(s.Setup.Cfg.OpenNs), end, why)
-	case m.state == HalfOpen:
+			check.U(m.OpenedAt), check.U(s.Setup.Cfg.OpenNs), end, why)
+	case m.Current == HalfOpen:
 		return fmt.Sprintf("HalfOpenProbes is %d: in this half-open period Allow lets the first %d calls through and refuses the rest, and it takes %d successful probes to close the breaker. Here Allow had let %d through and %d succeeded before this call. %s",
-			p, p, p, m.probes, m.successes, why)
+			p, p, p, m.Probes, m.Successes, why)
 	}
 	return why
 }
@@ -121,7 +121,7 @@ func explainHalfOpen(s script, t check.Trace, why string) string {
 func staleOrBogus(s script) []bool {
 	out := make([]bool, len(s.Ops))
 	walk(s, func(i int, o op, _ uint64, m *model, tk *modelTicket) bool {
-		out[i] = o.Call == doneCall && (o.Bogus != issued || tk != nil && tk.gen != m.gen)
+		out[i] = o.Call == doneCall && (o.Bogus != issued || tk != nil && tk.gen != m.Gen)
 		return true
 	})
 	return out
@@ -143,7 +143,7 @@ func explainGeneration(s script, t check.Trace, why string) string {
 		if drop[i] && o.Bogus != issued {
 			msg = fmt.Sprintf("The ticket reported at step %d is one Allow never issued: Done must ignore it.", i+1)
 		} else if drop[i] {
-			msg = fmt.Sprintf("The ticket reported at step %d was issued at step %d; the breaker has changed state since (last at step %d), so it belongs to an earlier generation: a late report that Done must ignore, whatever it says.", i+1, tk.step, m.changedAt+1)
+			msg = fmt.Sprintf("The ticket reported at step %d was issued at step %d; the breaker has changed state since (last at step %d), so it belongs to an earlier generation: a late report that Done must ignore, whatever it says.", i+1, tk.step, m.ChangedAt+1)
 		}
 		return true
 	})

@@ -78,7 +78,7 @@ func mistaken(mistake string) New {
 	}
 }
 
-// breaker is the contract's breaker (model) written again with a switch
+// breaker is the contract's breaker (model.Breaker) written again with a switch
 // for each mistake. Its tickets are numbered from 1 in the order Allow
 // issues them; those of the generation in force are above genStart.
 type breaker struct {

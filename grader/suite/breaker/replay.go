@@ -116,7 +116,7 @@ func replay(newImpl New, s script) check.Trace {
 		var ts tickets
 		i := 0
 		check.Replay(&t, st.Start, s.Ops, func(o op, now uint64) (line, got, want string, p *check.Panic) {
-			m.call = i
+			m.Call = i
 			i++
 			switch o.Call {
 			case allowCall:
@@ -126,7 +126,7 @@ func replay(newImpl New, s script) check.Trace {
 				}
 				var a answer
 				a, p = check.Call(func() answer { tk, ok := b.Allow(now); return answer{tk, ok} })
-				gen, wantOK := m.allow(now)
+				gen, wantOK := m.Allow(now)
 				got, want = check.B(a.ok), check.B(wantOK)
 				if p == nil {
 					ts.returned = append(ts.returned, a.ticket)
@@ -140,7 +140,7 @@ func replay(newImpl New, s script) check.Trace {
 			case stateCall:
 				var sv State
 				sv, p = check.Call(func() State { return b.State(now) })
-				got, want = sv.String(), m.stateAt(now).String()
+				got, want = sv.String(), m.StateAt(now).String()
 				line = o.callString(now, 0, "")
 			default:
 				var value uint64
@@ -150,10 +150,10 @@ func replay(newImpl New, s script) check.Trace {
 					tk := ts.issued[k]
 					ts.reported[k] = true
 					value, from = tk.value, fmt.Sprintf("from step %d", tk.step)
-					m.done(tk.gen, true, o.Success, now)
+					m.Done(tk.gen, true, o.Success, now)
 				} else { // a ticket never issued (or, past a difference, an issued one with none left: the least value Allow never returned)
 					value = ts.bogus(o.Bogus)
-					m.done(0, false, o.Success, now)
+					m.Done(0, false, o.Success, now)
 				}
 				_, p = check.Call(func() bool { b.Done(value, o.Success, now); return true })
 				line = o.callString(now, value, from)
