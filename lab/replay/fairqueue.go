@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	gm "ratelab/grader/model"
 	"ratelab/grader/report"
 	"ratelab/lab/fairqueue"
 )
@@ -72,75 +73,17 @@ func buildFairqueue(impls Impls, setup report.Call) (Instance, error) {
 	return fairqueueCalls{impls.Fairqueue.New(q)}, nil
 }
 
-// FairFlow is one session of the DRR: its deficit and the costs of its
-// commands waiting, oldest first.
-type FairFlow struct {
-	Deficit uint64
-	Queue   []uint64
-}
-
-// FairqueueModel is deficit round robin as plain state: the quantum, the
-// round (the sessions with commands waiting, the one whose turn it is
-// first), each session's flow, and whether the head's turn has begun (its
-// quantum added).
-type FairqueueModel struct {
-	Quantum uint64
-	Round   []uint32
-	Flows   map[uint32]*FairFlow
-	InTurn  bool
-}
+// FairqueueModel is deficit round robin as plain state: the grader's
+// model.FairQueue.
+type FairqueueModel struct{ gm.FairQueue }
 
 // NewFairqueueModel is New(quantum): nothing waiting.
 func NewFairqueueModel(quantum uint64) *FairqueueModel {
-	return &FairqueueModel{Quantum: quantum, Flows: map[uint32]*FairFlow{}}
-}
-
-// Push appends cost to the session's queue; a session with nothing
-// waiting joins the end of the round with deficit 0.
-func (m *FairqueueModel) Push(session uint32, cost uint64) {
-	f := m.Flows[session]
-	if f == nil {
-		f = &FairFlow{}
-		m.Flows[session] = f
-		m.Round = append(m.Round, session)
-	}
-	f.Queue = append(f.Queue, cost)
-}
-
-// Pop serves the next command: the head session's turn adds the quantum
-// once; a first command within the deficit is served, one beyond it ends
-// the turn (the session to the end of the round, keeping its deficit); a
-// session left with nothing leaves the round with deficit 0.
-func (m *FairqueueModel) Pop() (uint32, uint64, bool) {
-	for len(m.Round) > 0 {
-		s := m.Round[0]
-		f := m.Flows[s]
-		if !m.InTurn {
-			f.Deficit += m.Quantum
-			m.InTurn = true
-		}
-		if cost := f.Queue[0]; cost <= f.Deficit {
-			f.Deficit -= cost
-			f.Queue = f.Queue[1:]
-			if len(f.Queue) == 0 {
-				delete(m.Flows, s)
-				m.Round, m.InTurn = m.Round[1:], false
-			}
-			return s, cost, true
-		}
-		m.Round, m.InTurn = append(m.Round[1:], s), false
-	}
-	return 0, 0, false
+	return &FairqueueModel{*gm.NewFairQueue(quantum)}
 }
 
 // Len is the number of commands waiting.
-func (m *FairqueueModel) Len() int {
-	n := 0
-	for _, f := range m.Flows {
-		n += len(f.Queue)
-	}
-	return n
-}
+func (m *FairqueueModel) Len() int { return m.N }
 
 func (m *FairqueueModel) Do(c report.Call) (string, error) { return doFairqueue(m, c) }
 

@@ -17,9 +17,9 @@ func before(s script, last int) *model {
 	for _, o := range s.Ops[:max(last, 0)] {
 		switch {
 		case o.Pop:
-			m.pop()
+			m.Pop()
 		case !o.Len:
-			m.push(o.Session, o.Cost)
+			m.Push(o.Session, o.Cost)
 		}
 	}
 	return m
@@ -34,15 +34,15 @@ func comebacks(s script, last int) (ids []string) {
 	for _, o := range s.Ops[:max(last, 0)] {
 		switch {
 		case o.Pop:
-			if sess, _, ok := m.pop(); ok && len(m.fifo[sess]) == 0 {
-				left[sess] = m.lastLeft[sess]
+			if sess, _, ok := m.Pop(); ok && m.Waiting(sess) == 0 {
+				left[sess] = m.LastLeft[sess]
 			}
 		case !o.Len:
-			if d := left[o.Session]; d > 0 && len(m.fifo[o.Session]) == 0 {
+			if d := left[o.Session]; d > 0 && m.Waiting(o.Session) == 0 {
 				ids = append(ids, fmt.Sprintf("%d (with %s left)", o.Session, check.U(d)))
 				delete(left, o.Session)
 			}
-			m.push(o.Session, o.Cost)
+			m.Push(o.Session, o.Cost)
 		}
 	}
 	return ids
@@ -74,7 +74,7 @@ func explainLarge(s script, t check.Trace, why string) string {
 func explainRound(s script, t check.Trace, why string) string {
 	m := before(s, t.Last())
 	var order []string
-	for _, x := range m.round {
+	for _, x := range m.Round {
 		order = append(order, fmt.Sprint(x))
 	}
 	return fmt.Sprintf("Before the last call the round was [%s], head first. %s", strings.Join(order, ", "), why)
@@ -82,14 +82,14 @@ func explainRound(s script, t check.Trace, why string) string {
 
 func explainTurn(s script, t check.Trace, why string) string {
 	m := before(s, t.Last())
-	head, inTurn, ok := m.head()
+	head, inTurn, ok := m.Head()
 	switch {
 	case !ok:
 		return why
 	case !inTurn:
-		return fmt.Sprintf("Before the last call, session %d was at the head of the round, its turn not yet begun, with a deficit of %s and its next command costing %s. %s", head, check.U(m.deficit[head]), check.U(m.fifo[head][0]), why)
+		return fmt.Sprintf("Before the last call, session %d was at the head of the round, its turn not yet begun, with a deficit of %s and its next command costing %s. %s", head, check.U(m.Flows[head].Deficit), check.U(m.Flows[head].Queue[0]), why)
 	}
-	return fmt.Sprintf("Before the last call, session %d was in its turn with a deficit of %s and its next command costing %s. %s", head, check.U(m.deficit[head]), check.U(m.fifo[head][0]), why)
+	return fmt.Sprintf("Before the last call, session %d was in its turn with a deficit of %s and its next command costing %s. %s", head, check.U(m.Flows[head].Deficit), check.U(m.Flows[head].Queue[0]), why)
 }
 
 // explainFIFO says the fifo check's why only where the last call is a Pop

@@ -53,14 +53,14 @@ func replay(newImpl New, s script) check.Trace {
 			var a popAnswer
 			a, p = check.Call(func() popAnswer { s, c, ok := q.Pop(); return popAnswer{s, c, ok} })
 			got = popResult(a.s, a.c, a.ok)
-			want = popResult(m.pop())
+			want = popResult(m.Pop())
 		case o.Len:
 			var n int
 			n, p = check.Call(func() int { return q.Len() })
-			got, want = fmt.Sprint(n), fmt.Sprint(m.n)
+			got, want = fmt.Sprint(n), fmt.Sprint(m.N)
 		default:
 			_, p = check.Call(func() bool { q.Push(o.Session, o.Cost); return true })
-			m.push(o.Session, o.Cost)
+			m.Push(o.Session, o.Cost)
 			got, want = "", ""
 		}
 		if !t.Step(o.call(), got, want, p) {

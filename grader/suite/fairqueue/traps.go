@@ -23,11 +23,11 @@ func leavesWithCredit(s script) bool {
 	for _, o := range s.Ops {
 		switch {
 		case o.Pop:
-			if id, _, ok := m.pop(); ok && len(m.fifo[id]) == 0 && m.lastLeft[id] > 0 {
+			if id, _, ok := m.Pop(); ok && m.Waiting(id) == 0 && m.LastLeft[id] > 0 {
 				return true
 			}
 		case !o.Len:
-			m.push(o.Session, o.Cost)
+			m.Push(o.Session, o.Cost)
 		}
 	}
 	return false
