@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	gm "ratelab/grader/model"
 	"ratelab/grader/report"
 	"ratelab/lab/adaptive"
 )
@@ -138,67 +139,28 @@ func buildGradient2(impls Impls, setup report.Call) (Instance, error) {
 	return nil, errMissing(impls.Adaptive.Missing)
 }
 
-// gradient2Warmup is the number of first samples the long RTT plainly
-// averages.
-const gradient2Warmup = 10
-
-// Gradient2Model is Gradient2's contract as plain state: the estimated
-// limit Est, the long RTT (the mean of the first samples, Seen of them
-// summing to Sum, then an exponential average; decayed by 0.95 after a
-// sample it exceeded twice), and the latest sample's short RTT and
-// gradient.
+// Gradient2Model is Gradient2's contract as plain state (the grader's
+// model.Gradient2), with what its latest sample computed.
 type Gradient2Model struct {
-	Cfg        adaptive.LimitConfig
-	QueueSize  func(limit int) float64 // nil: 4
-	Est        float64
-	Seen       int
-	Sum, Long  float64
-	Short      float64 // the latest sample's RTT; 0 before the first
-	UsedLong   float64 // the long RTT the latest sample used (before any decay)
-	Gradient   float64
-	Queue      float64 // the latest sample's queue allowance
-	AppLimited bool    // the latest sample left the limit unchanged: inflight < limit/2
-	Decayed    bool    // the latest sample decayed the long RTT
+	gm.Gradient2
+	Last gm.Gradient2Sample // the latest sample; zero before the first
 }
 
 // NewGradient2Model is New(cfg) with cfg's QueueSize queueSize (nil: 4):
 // the limit at InitialLimit, no samples.
 func NewGradient2Model(cfg adaptive.LimitConfig, queueSize func(limit int) float64) *Gradient2Model {
-	return &Gradient2Model{Cfg: cfg, QueueSize: queueSize, Est: cfg.InitialLimit}
+	return &Gradient2Model{Gradient2: *gm.NewGradient2(gm.Gradient2Config{
+		InitialLimit: cfg.InitialLimit, MinLimit: cfg.MinLimit, MaxLimit: cfg.MaxLimit,
+		Smoothing: cfg.Smoothing, RTTTolerance: cfg.RTTTolerance, LongWindow: cfg.LongWindow, QueueSize: queueSize,
+	})}
 }
 
 // Update takes one sample; an rtt of 0 is no sample (the reference's
 // choice where the contract is silent: it returns the limit unchanged).
 func (m *Gradient2Model) Update(rttNs uint64, inflight int) int {
-	if rttNs == 0 {
-		return int(m.Est)
+	if rttNs != 0 {
+		m.Last = m.Gradient2.Update(rttNs, inflight)
 	}
-	queue := 4.0
-	if m.QueueSize != nil {
-		queue = m.QueueSize(int(m.Est))
-	}
-	short := float64(rttNs)
-	if m.Seen < gradient2Warmup {
-		m.Seen++
-		m.Sum += short
-		m.Long = m.Sum / float64(m.Seen)
-	} else {
-		factor := 2 / (float64(m.Cfg.LongWindow) + 1)
-		m.Long = (1-factor)*m.Long + factor*short
-	}
-	m.Short, m.UsedLong, m.Queue = short, m.Long, queue
-	m.Decayed = m.Long/short > 2
-	if m.Decayed {
-		m.Long *= 0.95
-	}
-	m.Gradient = math.Max(0.5, math.Min(1, m.Cfg.RTTTolerance*m.UsedLong/short))
-	m.AppLimited = float64(inflight) < m.Est/2
-	if m.AppLimited {
-		return int(m.Est)
-	}
-	n := m.Est*m.Gradient + queue
-	n = m.Est*(1-m.Cfg.Smoothing) + n*m.Cfg.Smoothing
-	m.Est = math.Min(math.Max(n, m.Cfg.MinLimit), m.Cfg.MaxLimit)
 	return int(m.Est)
 }
 
@@ -217,24 +179,24 @@ func (m *Gradient2Model) State() []Field {
 	if m.Seen == 0 {
 		return []Field{limit, {Label: "long RTT", Text: "no sample yet"}, {Label: "short RTT", Text: "no sample yet"}}
 	}
-	long := Field{Label: "long RTT", Text: nsFloat(m.UsedLong) + " used; " + nsFloat(m.Long) + " kept"}
-	if m.Seen < gradient2Warmup {
+	long := Field{Label: "long RTT", Text: nsFloat(m.Last.Long) + " used; " + nsFloat(m.Long) + " kept"}
+	if m.Seen < gm.Gradient2Warmup {
 		long.Text += fmt.Sprintf(" (mean of the first %d samples)", m.Seen)
 	}
-	if m.Decayed {
+	if m.Last.Decays {
 		long.Text += " (decayed ×0.95: more than twice the short)"
 	}
-	grad := "gradient " + floatText(m.Gradient) + " = clamp(" + floatText(m.Cfg.RTTTolerance) + " × long/short, 0.5, 1)"
-	if m.AppLimited {
+	grad := "gradient " + floatText(m.Last.Gradient) + " = clamp(" + floatText(m.Cfg.RTTTolerance) + " × long/short, 0.5, 1)"
+	if m.Last.AppLimited {
 		grad += "; app-limited: inflight < limit/2, the limit stays"
 	} else {
-		grad += "; queue allowance +" + floatText(m.Queue)
+		grad += "; queue allowance +" + floatText(m.Last.Queue)
 	}
 	return []Field{
 		limit,
 		long,
-		{Label: "short RTT", Text: nsFloat(m.Short) + " (long/short = " + floatText(m.UsedLong/m.Short) + ")"},
-		{Label: "gradient", Text: grad, Value: m.Gradient, Max: 1},
+		{Label: "short RTT", Text: nsFloat(m.Last.Short) + " (long/short = " + floatText(m.Last.Long/m.Last.Short) + ")"},
+		{Label: "gradient", Text: grad, Value: m.Last.Gradient, Max: 1},
 	}
 }
 

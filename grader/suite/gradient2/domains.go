@@ -21,15 +21,15 @@ type rules struct {
 }
 
 func (r rules) ok(s sample) bool {
-	moves := !s.appLimited
+	moves := !s.AppLimited
 	switch {
-	case r.noAppLimited && s.appLimited,
-		r.noDecay && s.decays,
-		r.decayIsApp && s.decays != s.appLimited,
-		r.inRange && moves && (s.raw < 0.5 || s.raw > 1),
-		r.noUpperMid && moves && s.raw > 0.5 && s.raw < 1,
-		r.noRTTRise && moves && s.raw > 1,
-		r.noLimitClamp && moves && s.est != s.smoothed:
+	case r.noAppLimited && s.AppLimited,
+		r.noDecay && s.Decays,
+		r.decayIsApp && s.Decays != s.AppLimited,
+		r.inRange && moves && (s.Raw < 0.5 || s.Raw > 1),
+		r.noUpperMid && moves && s.Raw > 0.5 && s.Raw < 1,
+		r.noRTTRise && moves && s.Raw > 1,
+		r.noLimitClamp && moves && s.Est != s.Smoothed:
 		return false
 	}
 	return true
@@ -41,7 +41,7 @@ type domain struct {
 	setup   func(r *rand.Rand) setup
 	setupOK func(s setup) bool
 	// rtt and inflight draw the next sample given the model's state
-	// (m.long is the long RTT before this sample; m.seen how many
+	// (m.Long is the long RTT before this sample; m.Seen how many
 	// samples it has).
 	rtt      func(r *rand.Rand, m *model) uint64
 	inflight func(r *rand.Rand, m *model, rtt uint64) int
@@ -93,8 +93,8 @@ func (d domain) Valid(s script) int {
 			return i
 		}
 		for range o.Times {
-			smp := m.update(o.RTT, o.Inflight)
-			if smp.edgy(byLimit, o.Inflight) || !d.rules.ok(smp) {
+			smp := m.Update(o.RTT, o.Inflight)
+			if edgy(smp, byLimit, o.Inflight) || !d.rules.ok(smp) {
 				return i
 			}
 		}
@@ -126,7 +126,7 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 			try := *m
 			good := true
 			for range o.Times {
-				if smp := try.update(o.RTT, o.Inflight); smp.edgy(byLimit, o.Inflight) || !d.rules.ok(smp) {
+				if smp := try.Update(o.RTT, o.Inflight); edgy(smp, byLimit, o.Inflight) || !d.rules.ok(smp) {
 					good = false
 					break
 				}
@@ -156,8 +156,8 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 			try := *m
 			good := true
 			for range o.Times {
-				smp := try.update(o.RTT, o.Inflight)
-				if smp.edgy(byLimit, o.Inflight) || !d.rules.ok(smp) {
+				smp := try.Update(o.RTT, o.Inflight)
+				if edgy(smp, byLimit, o.Inflight) || !d.rules.ok(smp) {
 					good = false
 					break
 				}
@@ -223,28 +223,28 @@ func base(r *rand.Rand) uint64 {
 // times scales the long RTT (before this sample) by k, or draws a first
 // RTT.
 func times(r *rand.Rand, m *model, ks ...float64) uint64 {
-	if m.seen == 0 {
+	if m.Seen == 0 {
 		return base(r)
 	}
-	return uint64(math.Round(m.long * check.Pick(r, ks...)))
+	return uint64(math.Round(m.Long * check.Pick(r, ks...)))
 }
 
 // rising draws an RTT slower than the long one, by more than the
 // tolerance: the gradient is below 1 but, often, above 0.5.
 func rising(r *rand.Rand, m *model) uint64 {
-	t := m.cfg.RTTTolerance
+	t := m.Cfg.RTTTolerance
 	return times(r, m, t, t*1.1, t*1.3, t*1.6, t*2, t*3)
 }
 
 // busy draws an inflight that is clearly not app-limited.
 func busy(r *rand.Rand, m *model, _ uint64) int {
-	e := m.est
+	e := m.Est
 	return check.Pick(r, int(math.Ceil(e)), int(math.Ceil(e))+int(check.Between(r, 0, 100)), int(math.Ceil(e/2))+1, 1_000_000)
 }
 
 // idle draws an inflight that is clearly app-limited, if there is one.
 func idle(r *rand.Rand, m *model) int {
-	half := m.est / 2
+	half := m.Est / 2
 	if half <= 1 {
 		return 0
 	}
@@ -254,7 +254,7 @@ func idle(r *rand.Rand, m *model) int {
 // boundary returns inflight == limit/2 exactly when that is an integer the
 // implementation must hold exactly too; otherwise a busy inflight.
 func boundary(r *rand.Rand, m *model) int {
-	if h := m.est / 2; m.exact && h == math.Trunc(h) && h < 1e9 {
+	if h := m.Est / 2; m.Exact && h == math.Trunc(h) && h < 1e9 {
 		return int(h)
 	}
 	return busy(r, m, 0)
@@ -294,7 +294,7 @@ var decayDomain = domain{
 		return rising(r, m)
 	},
 	inflight: func(r *rand.Rand, m *model, rtt uint64) int {
-		if m.seen > 0 && float64(rtt) < m.long/2 {
+		if m.Seen > 0 && float64(rtt) < m.Long/2 {
 			return idle(r, m)
 		}
 		return busy(r, m, rtt)

@@ -85,24 +85,24 @@ func replay(newImpl New, s script) check.Trace {
 	for _, o := range s.Ops {
 		if o.Limit {
 			got, p := check.Call(func() int { return l.Limit() })
-			if !step(&t, "Limit()", got, m.est, p) {
+			if !step(&t, "Limit()", got, m.Est, p) {
 				return t
 			}
 			continue
 		}
 		for i := range max(o.Times, 1) {
 			got, p := check.Call(func() int { return l.Update(o.RTT, o.Inflight) })
-			m.update(o.RTT, o.Inflight)
+			m.Update(o.RTT, o.Inflight)
 			call := fmt.Sprintf("Update(rttNs=%s, inflight=%d)", check.U(o.RTT), o.Inflight)
 			last := i == max(o.Times, 1)-1
-			ok := p == nil && accepts(got, m.est)
+			ok := p == nil && accepts(got, m.Est)
 			if !ok || last {
 				// A repeated call is one step: shown once, with how
 				// many times it was made up to here.
 				if i > 0 {
 					call += fmt.Sprintf(" ×%d", i+1)
 				}
-				if !step(&t, call, got, m.est, p) {
+				if !step(&t, call, got, m.Est, p) {
 					return t
 				}
 			}
