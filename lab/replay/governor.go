@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	gm "ratelab/grader/model"
 	"ratelab/grader/report"
 	"ratelab/lab/adaptive"
 )
@@ -139,89 +140,58 @@ func buildGovernor(impls Impls, setup report.Call) (Instance, error) {
 
 // MemoryClearStreak is the governor contract's number of clean windows in
 // a row, at or above LastBad, that clear the congestion memory.
-const MemoryClearStreak = 3
+const MemoryClearStreak = gm.MemoryClearStreak
 
-// GovernorModel is the governor's contract as plain state: the committed
-// offer, the congestion memory LastBad (0: none), the streak of clean
-// windows at or above LastBad, and the counters' baseline. Window
-// describes the last window seen, in words.
+// GovernorModel is the governor's contract as plain state (the grader's
+// model.Governor): the committed offer, the congestion memory LastBad (0:
+// none), the streak of clean windows at or above LastBad, and the
+// counters' baseline. Window describes the last window seen, in words.
 type GovernorModel struct {
-	Cfg                adaptive.GovernorConfig
-	Offer, LastBad     float64
-	Streak             int
-	Failures, Resolved uint64
-	Window             string
+	gm.Governor[adaptive.Action]
+	Window string
 }
 
 // NewGovernorModel is New(cfg): the opening offer is Start (Floor if 0)
 // clamped into [Floor, Ceiling], no memory, the counters' baseline 0.
 func NewGovernorModel(cfg adaptive.GovernorConfig) *GovernorModel {
-	start := cfg.Start
-	if start == 0 {
-		start = cfg.Floor
-	}
-	return &GovernorModel{Cfg: cfg, Offer: math.Min(math.Max(start, cfg.Floor), cfg.Ceiling), Window: "none yet"}
+	return &GovernorModel{Governor: *gm.NewGovernor[adaptive.Action](gm.GovernorConfig(cfg)), Window: "none yet"}
 }
 
 // Observe closes one window from the counters' deltas. A window without
 // resolved attempts, or counters that went back (taken as the new
 // baseline), holds and restarts the streak.
 func (m *GovernorModel) Observe(cumFailures, cumResolved uint64) adaptive.Decision {
-	hold := adaptive.Decision{Action: adaptive.Hold, Offer: m.Offer, LastBad: m.LastBad}
-	if cumFailures < m.Failures || cumResolved < m.Resolved {
-		m.Failures, m.Resolved, m.Streak = cumFailures, cumResolved, 0
+	failed, resolved := cumFailures-m.Failures, cumResolved-m.Resolved // not shown for a reset
+	w := m.Governor.Observe(cumFailures, cumResolved)
+	switch w.Kind {
+	case gm.Reset:
 		m.Window = "counters went back: a reset, the new baseline"
-		return hold
-	}
-	failed, resolved := cumFailures-m.Failures, cumResolved-m.Resolved
-	m.Failures, m.Resolved = cumFailures, cumResolved
-	if resolved == 0 {
-		m.Streak = 0
+	case gm.Empty:
 		m.Window = "nothing resolved: no evidence"
-		return hold
+	default:
+		m.Window = fmt.Sprintf("%s of %s failed (frac %s): %s", u(failed), u(resolved), floatText(w.Frac), m.kind(w.Kind))
 	}
-	frac := float64(failed) / float64(resolved)
-	d := m.decide(frac)
-	evidence := frac <= m.Cfg.Low && m.LastBad > 0 && m.Offer >= m.LastBad
-	m.Streak++
-	if !evidence {
-		m.Streak = 0
-	} else if m.Streak == MemoryClearStreak {
-		m.Streak, d.LastBad = 0, 0
-	}
-	m.Window = fmt.Sprintf("%s of %s failed (frac %s): %s", u(failed), u(resolved), floatText(frac), m.kind(frac))
-	m.Offer, m.LastBad = d.Offer, d.LastBad
-	return d
+	return decision(w.After)
 }
 
-func (m *GovernorModel) kind(frac float64) string {
-	switch {
-	case frac > m.Cfg.High:
+func (m *GovernorModel) kind(k gm.WindowKind) string {
+	switch k {
+	case gm.Breach:
 		return "breach, above High " + floatText(m.Cfg.High)
-	case frac > m.Cfg.Low:
+	case gm.Band:
 		return "dead band, hold"
 	}
 	return "clean, at most Low " + floatText(m.Cfg.Low)
 }
 
-// decide is the contract's Decide with the committed offer and memory.
-func (m *GovernorModel) decide(frac float64) adaptive.Decision {
-	return decide(m.Cfg, frac, m.Offer, m.LastBad)
+// decide is the contract's Decide (the grader's model.Decide).
+func decide(cfg adaptive.GovernorConfig, frac, cur, lastBad float64) adaptive.Decision {
+	return decision(gm.Decide[adaptive.Action](gm.GovernorConfig(cfg), frac, cur, lastBad))
 }
 
-// decide is the contract's Decide.
-func decide(cfg adaptive.GovernorConfig, frac, cur, lastBad float64) adaptive.Decision {
-	switch {
-	case frac > cfg.High:
-		return adaptive.Decision{Action: adaptive.BackOff, Offer: math.Max(cfg.Floor, cur*math.Min(math.Max(1-frac, 0.25), 0.9)), LastBad: cur}
-	case frac > cfg.Low:
-		return adaptive.Decision{Action: adaptive.Hold, Offer: cur, LastBad: lastBad}
-	case lastBad == 0:
-		return adaptive.Decision{Action: adaptive.Double, Offer: math.Min(cfg.Ceiling, 2*cur)}
-	case cur < 0.75*lastBad:
-		return adaptive.Decision{Action: adaptive.Recover, Offer: math.Min(1.5*cur, 0.75*lastBad), LastBad: lastBad}
-	}
-	return adaptive.Decision{Action: adaptive.Probe, Offer: math.Min(cfg.Ceiling, cur+math.Max(1, 0.02*lastBad)), LastBad: lastBad}
+// decision is d as the lab's Decision.
+func decision(d gm.GovernorDecision[adaptive.Action]) adaptive.Decision {
+	return adaptive.Decision{Action: d.Action, Offer: d.Offer, LastBad: d.LastBad}
 }
 
 func (m *GovernorModel) Do(c report.Call) (string, error) { return doGovernor(governorModelAPI{m}, c) }
@@ -392,12 +362,7 @@ func (m *StreakModel) Do(c report.Call) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	m.Next, m.Clears = 0, false
-	if evidence {
-		if m.Next = streak + 1; m.Next == MemoryClearStreak {
-			m.Next, m.Clears = 0, true
-		}
-	}
+	m.Next, m.Clears = gm.MemoryClearStep(streak, evidence)
 	return strconv.Itoa(m.Next) + ", " + bool2(m.Clears), nil
 }
 

@@ -461,7 +461,7 @@ var memoryClearDomain = domain{
 	},
 	setupOK: startInside,
 	next: observeNext(func(m *model) map[kind]float64 {
-		if m.lastBad == 0 {
+		if m.LastBad == 0 {
 			return map[kind]float64{clean: 0.3, band: 0.1, breach: 0.5, empty: 0.05, reset: 0.05}
 		}
 		return map[kind]float64{clean: 0.7, band: 0.1, breach: 0.06, empty: 0.07, reset: 0.07}
@@ -510,7 +510,7 @@ func exactCalls(r *rand.Rand) nexter {
 	}
 	weights := func(m *model) map[kind]float64 {
 		w := map[kind]float64{clean: 0.4, band: 0.15, breach: 0.3, empty: 0.08, reset: 0.07}
-		if m.lastBad > 0 {
+		if m.LastBad > 0 {
 			w = map[kind]float64{clean: 0.65, band: 0.12, breach: 0.11, empty: 0.06, reset: 0.06}
 		}
 		kept := map[kind]float64{}

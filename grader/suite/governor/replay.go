@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"ratelab/grader/check"
+	gm "ratelab/grader/model"
 )
 
 // opKind is what one step of a script does.
@@ -125,7 +126,7 @@ func replay(impl Impl, s script) check.Trace {
 		}
 	}
 	r.trace.Full = s.Full
-	r.prev = decision{Hold, r.m.offer, 0}
+	r.prev = decision{Hold, r.m.Offer, 0}
 	for _, o := range s.Ops {
 		if !r.step(o) {
 			break
@@ -153,11 +154,11 @@ func (r *run) step(o op) bool {
 
 	case opOffer:
 		got, p := check.Call(func() float64 { return r.g.Offer() })
-		return compareFloat(t, "Offer()", got, r.m.offer, p)
+		return compareFloat(t, "Offer()", got, r.m.Offer, p)
 
 	case opLastBad:
 		got, p := check.Call(func() float64 { return r.g.LastBad() })
-		return compareFloat(t, "LastBad()", got, r.m.lastBad, p)
+		return compareFloat(t, "LastBad()", got, r.m.LastBad, p)
 	}
 
 	var call string
@@ -260,7 +261,7 @@ func (r *run) judgeMemory(call string, tk tick, got decision, p *check.Panic) bo
 		}
 		evidence := mm.lastBad > 0 && before >= mm.lastBad
 		var clears bool
-		mm.streak, clears = memoryClearStep(mm.streak, evidence)
+		mm.streak, clears = gm.MemoryClearStep(mm.streak, evidence)
 		switch {
 		case clears:
 			why = fmt.Sprintf("the %d. clean window in a row at or above LastBad %s clears the memory", MemoryClearStreak, v(mm.lastBad))

@@ -5,10 +5,11 @@ import (
 
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
+	gm "ratelab/grader/model"
 )
 
 // MemoryClearStreak is the contract's streak length.
-const MemoryClearStreak = 3
+const MemoryClearStreak = gm.MemoryClearStreak
 
 // Action mirrors the exercise's Action; the values are the contract's.
 type Action int
@@ -103,7 +104,7 @@ func memoryClearSteps(impl Impl) check.Outcome {
 		}
 		in := streak
 		got, p := check.Call(func() result { n, c := impl.MemoryClearStep(in, evidence); return result{n, c} })
-		next, clears := memoryClearStep(in, evidence)
+		next, clears := gm.MemoryClearStep(in, evidence)
 		streak = next
 		call := fmt.Sprintf("MemoryClearStep(streak=%d, cleanAtOrAboveLastBad=%t)", in, evidence)
 		if !t.Step(call, fmt.Sprintf("%d, %t", got.next, got.clears), fmt.Sprintf("%d, %t", next, clears), p) {

@@ -46,27 +46,6 @@ func TestReferencePassesEveryCheck(t *testing.T) {
 	checktest.ReferencePasses(t, Checks.Suite, API(reference), 5, 30)
 }
 
-func TestDecideMatchesTheContractsExamples(t *testing.T) {
-	cfg := Config{Floor: 10, Ceiling: 100, Low: 0.01, High: 0.05}
-	tests := []struct {
-		frac, current, lastBad float64
-		want                   decision
-	}{
-		{0.31, 100, 0, decision{BackOff, 69, 100}},
-		{0.9, 20, 0, decision{BackOff, 10, 20}},
-		{0.05, 40, 7, decision{Hold, 40, 7}},
-		{0.01, 60, 0, decision{Double, 100, 0}},
-		{0, 60, 100, decision{Recover, 75, 100}},
-		{0, 75, 100, decision{Probe, 77, 100}},
-		{0, 30, 40, decision{Probe, 31, 40}},
-	}
-	for _, tt := range tests {
-		if got := decide(cfg, tt.frac, tt.current, tt.lastBad); !got.same(tt.want) {
-			t.Errorf("decide(cfg, %v, %v, %v) = %v; want %v", tt.frac, tt.current, tt.lastBad, got, tt.want)
-		}
-	}
-}
-
 // TestMistakes runs the tests of the suite's error models (see
 // checktest.Mistakes).
 func TestMistakes(t *testing.T) { checktest.Mistakes(t, Checks) }
