@@ -2,10 +2,10 @@ package replay
 
 import (
 	"fmt"
-	"math/big"
 	"slices"
 	"strconv"
 
+	gm "ratelab/grader/model"
 	"ratelab/grader/report"
 	"ratelab/lab/gateway"
 )
@@ -168,195 +168,41 @@ func buildGateway(impls Impls, setup report.Call) (Instance, error) {
 	return gatewayCalls{g}, nil
 }
 
-// GatewayBudget is a token bucket in units (1 token = 10^9 units);
-// Unlimited when its capacity is 0.
-type GatewayBudget struct {
-	Unlimited      bool
-	Units, Cap     *big.Int
-	Capacity, Rate uint64
-}
-
-func newGatewayBudget(b gateway.Budget) *GatewayBudget {
-	if b.Capacity == 0 {
-		return &GatewayBudget{Unlimited: true}
-	}
-	full := new(big.Int).Mul(new(big.Int).SetUint64(b.Capacity), unitsPerToken)
-	return &GatewayBudget{Units: new(big.Int).Set(full), Cap: full, Capacity: b.Capacity, Rate: b.RatePerSec}
-}
-
-func (b *GatewayBudget) earn(elapsed uint64) {
-	if b.Unlimited {
-		return
-	}
-	b.Units.Add(b.Units, new(big.Int).Mul(new(big.Int).SetUint64(elapsed), new(big.Int).SetUint64(b.Rate)))
-	if b.Units.Cmp(b.Cap) > 0 {
-		b.Units.Set(b.Cap)
-	}
-}
-
-// take takes one token, or says how long until one is held.
-func (b *GatewayBudget) take() (ok bool, retryAfterNs uint64) {
-	if b.Unlimited {
-		return true, 0
-	}
-	if b.Units.Cmp(unitsPerToken) >= 0 {
-		b.Units.Sub(b.Units, unitsPerToken)
-		return true, 0
-	}
-	need := new(big.Int).Sub(unitsPerToken, b.Units)
-	rate := new(big.Int).SetUint64(b.Rate)
-	d, rem := new(big.Int).QuoRem(need, rate, new(big.Int))
-	if rem.Sign() != 0 {
-		d.Add(d, big.NewInt(1))
-	}
-	return false, d.Uint64()
-}
-
-// switchTo is the budget nb keeping b's units, capped at nb's capacity; a
-// budget that was unlimited starts full.
-func (b *GatewayBudget) switchTo(nb gateway.Budget) *GatewayBudget {
-	n := newGatewayBudget(nb)
-	if !b.Unlimited && !n.Unlimited && b.Units.Cmp(n.Cap) < 0 {
-		n.Units.Set(b.Units)
-	}
-	return n
-}
-
-func (b *GatewayBudget) field(label string) Field {
+// budgetField shows a budget of a session.
+func budgetField(b *gm.GatewayBucket, label string) Field {
 	if b.Unlimited {
 		return Field{Label: label, Text: "unlimited"}
 	}
 	return Field{Label: label, Text: tokensText(b.Units) + " of " + u(b.Capacity) + " tokens, +" + u(b.Rate) + "/s", Value: ratio(b.Units, b.Cap), Max: 1}
 }
 
-// GatewaySession is one session: its class, whether it is open, its
-// flood (since FloodAt) and its two budgets.
-type GatewaySession struct {
-	Class           string
-	Open, Flooding  bool
-	FloodAt         uint64
-	Orders, Cancels *GatewayBudget
-}
-
-// GatewayModel is the gateway's contract as plain state: the config in
-// force, the gateway's one latest time seen, and the sessions by id.
+// GatewayModel is the gateway's contract as plain state (the grader's
+// model.Gateway): the config in force, the gateway's one latest time
+// seen, and the sessions by id.
 type GatewayModel struct {
-	Cfg      gateway.Config
-	Latest   uint64
-	Sessions map[uint64]*GatewaySession
+	gm.Gateway[gateway.Kind, gateway.Outcome]
 }
 
 // NewGatewayModel is New(cfg, nowNs) for a valid cfg: no sessions.
 func NewGatewayModel(cfg gateway.Config, nowNs uint64) *GatewayModel {
-	return &GatewayModel{Cfg: cfg, Latest: nowNs, Sessions: map[uint64]*GatewaySession{}}
+	return &GatewayModel{*gm.NewGateway[gateway.Kind, gateway.Outcome](modelConfig(cfg), nowNs)}
 }
 
-func (m *GatewayModel) advance(now uint64) {
-	if now <= m.Latest {
-		return
-	}
-	for _, s := range m.Sessions {
-		s.Orders.earn(now - m.Latest)
-		s.Cancels.earn(now - m.Latest)
-	}
-	m.Latest = now
-}
-
-// Open opens a session: full budgets at its first Open, its own carried
-// on after a disconnect, switched to the class's if it reopens in another.
-func (m *GatewayModel) Open(id uint64, class string, now uint64) error {
-	m.advance(now)
-	k, ok := m.Cfg.Classes[class]
-	s := m.Sessions[id]
-	switch {
-	case !ok:
-		return fmt.Errorf("no class %q", class)
-	case s != nil && s.Open:
-		return fmt.Errorf("session %d is open", id)
-	case s == nil:
-		m.Sessions[id] = &GatewaySession{Class: class, Open: true, Orders: newGatewayBudget(k.Orders), Cancels: newGatewayBudget(k.Cancels)}
-	default:
-		if s.Class != class {
-			s.Orders, s.Cancels, s.Class = s.Orders.switchTo(k.Orders), s.Cancels.switchTo(k.Cancels), class
-		}
-		s.Open = true
-	}
-	return nil
+// modelConfig is cfg in the model's types.
+func modelConfig(cfg gateway.Config) gm.GatewayConfig {
+	return gm.GatewayConfigOf(cfg.Classes, cfg.SilenceAfterNs, cfg.DisconnectAfterNs)
 }
 
 // Admit decides one message.
 func (m *GatewayModel) Admit(id uint64, kind gateway.Kind, now uint64) gateway.Verdict {
-	m.advance(now)
-	s := m.Sessions[id]
-	if s == nil || !s.Open {
-		return gateway.Verdict{Outcome: gateway.Disconnect}
-	}
-	if kind == gateway.Heartbeat {
-		return gateway.Verdict{}
-	}
-	b, name := s.Orders, "orders"
-	if kind == gateway.Cancel {
-		b, name = s.Cancels, "cancels"
-	}
-	ok, retry := b.take()
-	if ok {
-		s.Flooding = false
-		return gateway.Verdict{}
-	}
-	if !s.Flooding {
-		s.Flooding, s.FloodAt = true, m.Latest
-	}
-	age := m.Latest - s.FloodAt
-	if d := m.Cfg.DisconnectAfterNs; d > 0 && age >= d {
-		s.Open, s.Flooding = false, false
-		return gateway.Verdict{Outcome: gateway.Disconnect}
-	}
-	if q := m.Cfg.SilenceAfterNs; q > 0 && age >= q {
-		return gateway.Verdict{Outcome: gateway.Silent, Budget: name, RetryAfterNs: retry}
-	}
-	return gateway.Verdict{Outcome: gateway.Reject, Budget: name, RetryAfterNs: retry}
+	return gateway.Verdict(m.Gateway.Admit(id, kind, now))
 }
 
 // Reload validates cfg and refuses to drop an open session's class; else
 // it refills every session at the old rates and switches each whose class
 // remains to its new budgets.
 func (m *GatewayModel) Reload(cfg gateway.Config, now uint64) error {
-	if err := gatewayValid(cfg); err != nil {
-		return err
-	}
-	for id, s := range m.Sessions {
-		if _, ok := cfg.Classes[s.Class]; s.Open && !ok {
-			return fmt.Errorf("session %d's class %q is gone", id, s.Class)
-		}
-	}
-	m.advance(now)
-	m.Cfg = cfg
-	for _, s := range m.Sessions {
-		if k, ok := cfg.Classes[s.Class]; ok {
-			s.Orders, s.Cancels = s.Orders.switchTo(k.Orders), s.Cancels.switchTo(k.Cancels)
-		}
-	}
-	return nil
-}
-
-// gatewayValid is the contract's Validate, reporting only whether there
-// is a problem.
-func gatewayValid(cfg gateway.Config) error {
-	if len(cfg.Classes) == 0 {
-		return fmt.Errorf("no classes")
-	}
-	for n, k := range cfg.Classes {
-		if k.Orders.Capacity == 0 || k.Orders.RatePerSec == 0 {
-			return fmt.Errorf("class %q: Orders must be limited", n)
-		}
-		if c := k.Cancels; c.Capacity != 0 && (c.RatePerSec == 0 || c.RatePerSec < k.Orders.RatePerSec || c.Capacity < k.Orders.Capacity) {
-			return fmt.Errorf("class %q: Cancels below Orders", n)
-		}
-	}
-	if cfg.SilenceAfterNs > 0 && cfg.DisconnectAfterNs > 0 && cfg.SilenceAfterNs >= cfg.DisconnectAfterNs {
-		return fmt.Errorf("SilenceAfterNs >= DisconnectAfterNs")
-	}
-	return nil
+	return m.Gateway.Reload(modelConfig(cfg), now)
 }
 
 func (m *GatewayModel) Do(c report.Call) (string, error) { return doGateway(m, c) }
@@ -384,7 +230,7 @@ func (m *GatewayModel) State() []Field {
 		} else {
 			text += "; no flood"
 		}
-		out = append(out, Field{Label: "session " + u(id), Text: text}, s.Orders.field("orders"), s.Cancels.field("cancels"))
+		out = append(out, Field{Label: "session " + u(id), Text: text}, budgetField(s.Orders, "orders"), budgetField(s.Cancels, "cancels"))
 	}
 	if len(ids) > maxSessions {
 		out = append(out, Field{Label: "more", Text: strconv.Itoa(len(ids)-maxSessions) + " sessions not drawn"})
@@ -412,7 +258,7 @@ func modelGateway(setup report.Call) (Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := gatewayValid(cfg); err != nil {
+	if err := gm.GatewayValid(modelConfig(cfg)); err != nil {
 		return nil, fmt.Errorf("New: %v: the config is refused, nothing to replay", err)
 	}
 	return NewGatewayModel(cfg, now), nil

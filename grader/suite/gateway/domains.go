@@ -156,8 +156,8 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		case reloadCall:
 			failedReload = m.reload(o.Cfg, now)
 		default:
-			sess := m.sessions[o.Session]
-			clockOnly = sess == nil || !sess.open || o.Kind == Heartbeat
+			sess := m.Sessions[o.Session]
+			clockOnly = sess == nil || !sess.Open || o.Kind == Heartbeat
 			m.admit(o.Session, o.Kind, now)
 		}
 	}
@@ -177,13 +177,13 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		case afterReload && len(closedIDs) > 0 && check.Chance(r, d.reopenAfterReload):
 			// A closed session, its class maybe gone or changed.
 			o.Call, o.Session, o.Class = openCall, check.Pick(r, closedIDs...), check.Pick(r, classNames(m.cfg)...)
-			if c := m.sessions[o.Session].class; check.Chance(r, 0.7) && m.cfg.Classes[c] != (Class{}) {
+			if c := m.Sessions[o.Session].Class; check.Chance(r, 0.7) && m.cfg.Classes[c] != (Class{}) {
 				o.Class = c
 			}
 		case d.rules.reopen && (check.Chance(r, d.reopen) || closed(m, o.Session) && check.Chance(r, 0.5)):
 			o.Call, o.Class = openCall, openClass(r, m)
-			if s := m.sessions[o.Session]; s != nil && check.Chance(r, d.ownClass) {
-				o.Class = s.class
+			if s := m.Sessions[o.Session]; s != nil && check.Chance(r, d.ownClass) {
+				o.Class = s.Class
 			}
 		case d.rules.reload && (check.Chance(r, d.reload) || anyClosed(m) && check.Chance(r, d.reloadClosed)):
 			o.Call, o.Session = reloadCall, 0
@@ -291,8 +291,8 @@ func openClass(r *rand.Rand, m *model) string {
 
 // closed reports whether session id was opened and is now closed.
 func closed(m *model, id uint64) bool {
-	s := m.sessions[id]
-	return s != nil && !s.open
+	s := m.Sessions[id]
+	return s != nil && !s.Open
 }
 
 // anyClosed reports whether a session was opened and is now closed.
@@ -302,8 +302,8 @@ func anyClosed(m *model) bool { return len(closedSessions(m)) > 0 }
 // closed, in order.
 func closedSessions(m *model) []uint64 {
 	var out []uint64
-	for _, id := range slices.Sorted(maps.Keys(m.sessions)) {
-		if !m.sessions[id].open {
+	for _, id := range slices.Sorted(maps.Keys(m.Sessions)) {
+		if !m.Sessions[id].Open {
 			out = append(out, id)
 		}
 	}
@@ -485,9 +485,9 @@ func followSessions(d domain, r *rand.Rand, m *model) Config {
 	spare := d.config(r).Classes["regular"]
 	for _, c := range []string{"market-maker", "regular"} {
 		open, closed := false, false
-		for _, id := range slices.Sorted(maps.Keys(m.sessions)) {
-			if s := m.sessions[id]; s.class == c {
-				open, closed = open || s.open, closed || !s.open
+		for _, id := range slices.Sorted(maps.Keys(m.Sessions)) {
+			if s := m.Sessions[id]; s.Class == c {
+				open, closed = open || s.Open, closed || !s.Open
 			}
 		}
 		_, there := cfg.Classes[c]
@@ -536,9 +536,9 @@ var retryDomain = domain{
 	wait: func(r *rand.Rand, m *model) uint64 {
 		var rate uint64 = 1
 		var need *big.Int
-		for _, s := range m.sessions {
-			rate = s.orders.rate.Uint64()
-			need = new(big.Int).Sub(unitsPerToken, s.orders.units)
+		for _, s := range m.Sessions {
+			rate = s.Orders.Rate
+			need = new(big.Int).Sub(unitsPerToken, s.Orders.Units)
 		}
 		i := 1_000_000_000 / rate
 		if need != nil && need.Sign() > 0 {

@@ -1,6 +1,9 @@
 package gateway
 
-import "ratelab/grader/check"
+import (
+	"ratelab/grader/check"
+	gm "ratelab/grader/model"
+)
 
 // traps are the checks' traps that the suite declares (see check.Trap);
 // every other check's is the one its pitfall's mistakes fall into. A step
@@ -22,10 +25,10 @@ func carriesOn(s script) bool {
 	for o, now := range check.Times(s.Setup.Start, s.Ops) {
 		switch o.Call {
 		case openCall:
-			m.advance(now)
+			m.Advance(now)
 			k, ok := m.cfg.Classes[o.Class]
-			if ss := m.sessions[o.Session]; ok && ss != nil && !ss.open &&
-				(ss.class == o.Class || carries(ss.orders, k.Orders) || carries(ss.cancels, k.Cancels)) {
+			if ss := m.Sessions[o.Session]; ok && ss != nil && !ss.Open &&
+				(ss.Class == o.Class || carries(ss.Orders, k.Orders) || carries(ss.Cancels, k.Cancels)) {
 				return true
 			}
 			m.open(o.Session, o.Class, now)
@@ -40,6 +43,6 @@ func carriesOn(s script) bool {
 
 // carries reports whether a bucket b switched to the budget nb keeps its
 // units as they are: both limited, b below nb's capacity.
-func carries(b *mBucket, nb Budget) bool {
-	return !b.unlimited && nb.Capacity != 0 && b.units.Cmp(newMBucket(nb).capU) < 0
+func carries(b *gm.GatewayBucket, nb Budget) bool {
+	return !b.Unlimited && nb.Capacity != 0 && b.Units.Cmp(gm.NewGatewayBucket(gm.GatewayBudget(nb)).Cap) < 0
 }
