@@ -365,50 +365,14 @@ func buildWindow(impls Impls, setup report.Call) (Instance, error) {
 	return windowCalls{impls.Limiters.NewWindow(a.limit, a.windowNs, a.buckets)}, nil
 }
 
-// WindowModel is the sliding window's contract as plain state: the counts
-// of accepted messages by bucket id, the current bucket (Current, never
-// rewinding) and the K buckets the count covers.
-type WindowModel struct {
-	Limit    uint32
-	BucketNs uint64
-	K        int
-	Current  uint64
-	Counts   map[uint64]uint32 // bucket id -> accepted; only the last K
-}
+// WindowModel is the sliding window's contract as plain state (the
+// grader's model.Window): the counts of accepted messages by bucket id,
+// the current bucket (never rewinding) and the K buckets the count covers.
+type WindowModel struct{ *model.Window }
 
 // NewWindowModel is New(limit, windowNs, buckets).
 func NewWindowModel(limit uint32, windowNs uint64, buckets int) *WindowModel {
-	return &WindowModel{Limit: limit, BucketNs: windowNs / uint64(buckets), K: buckets, Counts: map[uint64]uint32{}}
-}
-
-// advance makes the bucket of now current (time never rewinds) and drops
-// the counts it no longer covers.
-func (m *WindowModel) advance(now uint64) {
-	m.Current = max(m.Current, now/m.BucketNs)
-	for id := range m.Counts {
-		if m.Current-id >= uint64(m.K) {
-			delete(m.Counts, id)
-		}
-	}
-}
-
-// Count is the sum over the current bucket and the K-1 before it.
-func (m *WindowModel) Count(now uint64) uint32 {
-	m.advance(now)
-	var n uint32
-	for _, c := range m.Counts {
-		n += c
-	}
-	return n
-}
-
-// TryAcquire counts one message if Count < Limit.
-func (m *WindowModel) TryAcquire(now uint64) bool {
-	if m.Count(now) >= m.Limit {
-		return false
-	}
-	m.Counts[m.Current]++
-	return true
+	return &WindowModel{model.NewWindow(limit, windowNs, buckets)}
 }
 
 func (m *WindowModel) Do(c report.Call) (string, error) { return doWindow(m, c) }
@@ -421,20 +385,19 @@ const maxBars = 64
 func (m *WindowModel) State() []Field {
 	k := min(m.K, maxBars)
 	bars := make([]float64, k)
-	var sum uint32
-	for id, c := range m.Counts {
-		sum += c
-		if back := m.Current - id; back < uint64(k) {
-			bars[k-1-int(back)] = float64(c)
+	for id, c := range m.Accepted {
+		if back := m.Cur - id; id <= m.Cur && back < k {
+			bars[k-1-back] = float64(c)
 		}
 	}
 	label := "buckets"
 	if k < m.K {
-		label = "latest " + strconv.Itoa(k) + " of " + strconv.Itoa(m.K) + " buckets"
+		label = "latest " + u(k) + " of " + u(m.K) + " buckets"
 	}
+	sum := m.CountAt(m.Cur)
 	return []Field{
 		{Label: "count", Text: u(uint64(sum)) + " of limit " + u(uint64(m.Limit)), Value: float64(sum), Max: float64(m.Limit)},
-		{Label: label, Text: "current bucket #" + u(m.Current) + " (" + u(m.BucketNs) + " ns each)", Bars: bars, Max: float64(max(m.Limit, 1))},
+		{Label: label, Text: "current bucket #" + u(m.Cur) + " (" + u(m.BucketNs) + " ns each)", Bars: bars, Max: float64(max(m.Limit, 1))},
 	}
 }
 

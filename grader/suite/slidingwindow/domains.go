@@ -71,23 +71,23 @@ func (d domain) stepOK(m *model, latest uint64, o op) bool {
 	if o.Back > 0 && !d.back.Allowed() {
 		return false
 	}
-	now := o.at(latest, m.bucketNs)
+	now := o.at(latest, m.BucketNs)
 	if d.rules.moderate && now >= moderateLimit {
 		return false
 	}
-	cur := m.bucketAt(now)
-	for id, c := range m.accepted {
+	cur := m.BucketAt(now)
+	for id, c := range m.Accepted {
 		if c == 0 || id > cur {
 			continue
 		}
 		if d.rules.noEdge && m.edge(cur-id) {
 			return false
 		}
-		if d.rules.noDropInJump && cur-m.cur >= 2 && m.inWindow(id, m.cur) && !m.inWindow(id, cur) {
+		if d.rules.noDropInJump && cur-m.Cur >= 2 && m.InWindow(id, m.Cur) && !m.InWindow(id, cur) {
 			return false
 		}
 	}
-	return !d.rules.noRejects || o.Count || m.countAt(cur) < m.limit
+	return !d.rules.noRejects || o.Count || m.CountAt(cur) < m.Limit
 }
 
 // Valid returns how many leading calls of s keep to d's rules (all of them
@@ -130,11 +130,11 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 	var ops []op
 	for range check.Ops(r, size, 1, d.maxOps) {
 		o, ok := check.DrawTries(r, 8, func(r *rand.Rand) op {
-			o := op{Count: check.Chance(r, d.count), Jump: d.jump(r, s, m), Off: offset(r, m.bucketNs)}
+			o := op{Count: check.Chance(r, d.count), Jump: d.jump(r, s, m), Off: offset(r, m.BucketNs)}
 			if back, ok := d.back.Draw(r, s, latest); ok {
 				o = op{Count: o.Count, Back: max(1, back)}
 			}
-			if d.rules.noRejects && !o.Count && refuses(m, o.at(latest, m.bucketNs)) {
+			if d.rules.noRejects && !o.Count && refuses(m, o.at(latest, m.BucketNs)) {
 				o.Count = true
 			}
 			return o
@@ -274,12 +274,12 @@ var overflowDomain = domain{
 	},
 	count: 0.5,
 	jump: func(r *rand.Rand, s setup, m *model) uint64 {
-		last := math.MaxUint64 / m.bucketNs // the bucket of the last nanosecond
-		toEnd := last - min(m.cur, last)
+		last := math.MaxUint64 / m.BucketNs // the bucket of the last nanosecond
+		toEnd := last - min(m.Cur, last)
 		// Near the end: the last bucket, and the buckets before it, where
 		// a sum id+buckets wraps but id is no marker.
-		near := toEnd - min(toEnd, check.Between(r, 1, m.k+1))
-		return check.Pick(r, 0, 0, 1, toEnd, toEnd, near, near, toEnd-min(toEnd, m.k), math.MaxUint64, check.Between(r, 0, toEnd))
+		near := toEnd - min(toEnd, check.Between(r, 1, m.K+1))
+		return check.Pick(r, 0, 0, 1, toEnd, toEnd, near, near, toEnd-min(toEnd, m.K), math.MaxUint64, check.Between(r, 0, toEnd))
 	},
 	rules:  rules{noRejects: true, noEdge: true, noDropInJump: true},
 	maxOps: 16,

@@ -9,26 +9,26 @@ import (
 // the domain exists for, often enough.
 func TestDomainsReachTheirCorners(t *testing.T) {
 	corners := map[string]func(m *model, o op, now uint64) bool{
-		"rejected-counted": func(m *model, o op, now uint64) bool { return !o.Count && m.countAt(m.bucketAt(now)) >= m.limit },
+		"rejected-counted": func(m *model, o op, now uint64) bool { return !o.Count && m.CountAt(m.BucketAt(now)) >= m.Limit },
 		"stale-bucket": func(m *model, o op, now uint64) bool {
-			cur := m.bucketAt(now)
-			for id, c := range m.accepted {
-				if c > 0 && cur-m.cur >= 2 && m.inWindow(id, m.cur) && !m.inWindow(id, cur) {
+			cur := m.BucketAt(now)
+			for id, c := range m.Accepted {
+				if c > 0 && cur-m.Cur >= 2 && m.InWindow(id, m.Cur) && !m.InWindow(id, cur) {
 					return true
 				}
 			}
 			return false
 		},
 		"window-edge": func(m *model, o op, now uint64) bool {
-			for id, c := range m.accepted {
-				if cur := m.bucketAt(now); c > 0 && id <= cur && m.edge(cur-id) {
+			for id, c := range m.Accepted {
+				if cur := m.BucketAt(now); c > 0 && id <= cur && m.edge(cur-id) {
 					return true
 				}
 			}
 			return false
 		},
-		"backward-time": func(m *model, o op, now uint64) bool { return now/m.bucketNs < m.cur },
-		"overflow":      func(m *model, o op, now uint64) bool { return now/m.bucketNs > ^uint64(0)/m.bucketNs-m.k },
+		"backward-time": func(m *model, o op, now uint64) bool { return now/m.BucketNs < m.Cur },
+		"overflow":      func(m *model, o op, now uint64) bool { return now/m.BucketNs > ^uint64(0)/m.BucketNs-m.K },
 	}
 	for name, corner := range corners {
 		d := Checks.Domains[name]
@@ -39,7 +39,7 @@ func TestDomainsReachTheirCorners(t *testing.T) {
 			m, latest := newModel(s.Setup), uint64(0)
 			found := false
 			for _, o := range s.Ops {
-				if corner(m, o, o.at(latest, m.bucketNs)) {
+				if corner(m, o, o.at(latest, m.BucketNs)) {
 					found = true
 				}
 				latest = m.apply(o, latest)

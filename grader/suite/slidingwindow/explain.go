@@ -27,7 +27,7 @@ func walk(s script, n int, each func(i int, o op, latest, now uint64, m *model))
 	latest := uint64(0)
 	for i, o := range s.Ops[:n] {
 		if each != nil {
-			each(i, o, latest, o.at(latest, m.bucketNs), m)
+			each(i, o, latest, o.at(latest, m.BucketNs), m)
 		}
 		latest = m.apply(o, latest)
 	}
@@ -36,11 +36,11 @@ func walk(s script, n int, each func(i int, o op, latest, now uint64, m *model))
 
 // refuses reports whether m refuses a TryAcquire at now, without making
 // it.
-func refuses(m *model, now uint64) bool { return m.countAt(m.bucketAt(now)) >= m.limit }
+func refuses(m *model, now uint64) bool { return m.CountAt(m.BucketAt(now)) >= m.Limit }
 
 // left reports whether bucket id has left the window when cur is the
 // current bucket.
-func left(m *model, id, cur uint64) bool { return !m.inWindow(id, cur) }
+func left(m *model, id, cur uint64) bool { return !m.InWindow(id, cur) }
 
 // onEdge reports whether bucket id is on the window's edge when cur is the
 // current bucket.
@@ -49,10 +49,10 @@ func onEdge(m *model, id, cur uint64) bool { return m.edge(cur - id) }
 // describe describes the window of a call at now: its current bucket and
 // the buckets it counts.
 func (m *model) describe(now uint64) string {
-	cur := m.bucketAt(now)
+	cur := m.BucketAt(now)
 	first := uint64(0)
-	if cur >= m.k-1 {
-		first = cur - (m.k - 1)
+	if cur >= m.K-1 {
+		first = cur - (m.K - 1)
 	}
 	return fmt.Sprintf("at nowNs=%s the current bucket is %s, so the window counts buckets %s to %s", check.U(now), check.U(cur), check.U(first), check.U(cur))
 }
@@ -61,14 +61,14 @@ func (m *model) describe(now uint64) string {
 // returns it with call last's time.
 func modelAt(s script, last int) (*model, uint64) {
 	m, latest := walk(s, last, nil)
-	return m, s.Ops[last].at(latest, m.bucketNs)
+	return m, s.Ops[last].at(latest, m.BucketNs)
 }
 
 // bucketsWhere lists the buckets holding accepted calls that pick selects
 // when cur is the current bucket, with their calls.
 func bucketsWhere(m *model, cur uint64, pick func(m *model, id, cur uint64) bool) string {
 	var ids []uint64
-	for id, c := range m.accepted {
+	for id, c := range m.Accepted {
 		if c > 0 && id <= cur && pick(m, id, cur) {
 			ids = append(ids, id)
 		}
@@ -76,7 +76,7 @@ func bucketsWhere(m *model, cur uint64, pick func(m *model, id, cur uint64) bool
 	slices.Sort(ids)
 	var parts []string
 	for _, id := range ids {
-		parts = append(parts, fmt.Sprintf("bucket %s (%d accepted)", check.U(id), m.accepted[id]))
+		parts = append(parts, fmt.Sprintf("bucket %s (%d accepted)", check.U(id), m.Accepted[id]))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -98,7 +98,7 @@ func explainBuckets(s script, t check.Trace, pick func(m *model, id, cur uint64)
 		return why
 	}
 	m, now := modelAt(s, last)
-	ids := bucketsWhere(m, m.bucketAt(now), pick)
+	ids := bucketsWhere(m, m.BucketAt(now), pick)
 	if ids == "" {
 		return fmt.Sprintf(none, m.describe(now))
 	}
@@ -156,7 +156,7 @@ func explainOverflow(s script, t check.Trace, why string) string {
 	}
 	late := false
 	walk(s, last+1, func(i int, _ op, _, now uint64, m *model) {
-		if id := now / m.bucketNs; !late && id > math.MaxUint64/m.bucketNs-m.k {
+		if id := now / m.BucketNs; !late && id > math.MaxUint64/m.BucketNs-m.K {
 			late = true
 			edges = append(edges, fmt.Sprintf("call %d at nowNs=%s falls in bucket %s, fewer than buckets from the last bucket of time", i+1, check.U(now), check.U(id)))
 		} else if !late && now >= moderateLimit {

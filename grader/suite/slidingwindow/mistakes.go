@@ -80,40 +80,40 @@ type slot struct {
 // moveTo makes the call at now move the window on, and returns the current
 // bucket.
 func (w *variant) moveTo(now uint64) uint64 {
-	id := now / w.bucketNs
+	id := now / w.BucketNs
 	w.latestNs = max(w.latestNs, now)
-	if id > w.cur && id-w.cur >= w.k {
+	if id > w.Cur && id-w.Cur >= w.K {
 		switch w.mistake {
 		case "refusal-stays-in-total":
 			w.refusals = 0
 		case "long-jump-keeps-total":
-			w.ghost = w.total(w.cur) // the window's calls, and the ghosts of those before
+			w.ghost = w.total(w.Cur) // the window's calls, and the ghosts of those before
 		}
 	}
 	switch {
 	case w.mistake == "rewinds-current-bucket":
-		w.cur = id
-	case id > w.cur && w.mistake == "stale-slot":
-		w.ring[id%w.k].n = 0 // the slot entered, and no other
-		w.cur = id
+		w.Cur = id
+	case id > w.Cur && w.mistake == "stale-slot":
+		w.ring[id%w.K].n = 0 // the slot entered, and no other
+		w.Cur = id
 	default:
-		w.cur = max(w.cur, id)
+		w.Cur = max(w.Cur, id)
 	}
 	// A queue drops its oldest buckets while they have expired.
 	for len(w.queue) > 0 && w.expired(w.queue[0]) {
-		delete(w.accepted, w.queue[0])
+		delete(w.Accepted, w.queue[0])
 		w.queue = w.queue[1:]
 	}
-	return w.cur
+	return w.Cur
 }
 
 // expired reports whether the oldest bucket of a queue, id, has left the
 // window, as the mistake tests it.
 func (w *variant) expired(id uint64) bool {
 	if w.mistake == "wrapping-expiry" {
-		return id+w.k <= w.cur // wraps
+		return id+w.K <= w.Cur // wraps
 	}
-	return (id+w.k)*w.bucketNs <= w.latestNs // wraps
+	return (id+w.K)*w.BucketNs <= w.latestNs // wraps
 }
 
 // counts reports whether bucket id counts when cur is the current bucket.
@@ -123,19 +123,19 @@ func (w *variant) counts(id, cur uint64) bool {
 	}
 	switch w.mistake {
 	case "plus-one-bucket":
-		return cur-id <= w.k
+		return cur-id <= w.K
 	case "minus-one-bucket":
-		return cur-id+1 < w.k
+		return cur-id+1 < w.K
 	case "window-in-ns":
-		return w.latestNs-id*w.bucketNs < w.windowNs
+		return w.latestNs-id*w.BucketNs < w.WindowNs
 	case "buckets-from-window":
-		return cur-id < w.windowNs/w.bucketNs
+		return cur-id < w.WindowNs/w.BucketNs
 	case "max-marker":
-		return id != math.MaxUint64 && cur-id < w.k
+		return id != math.MaxUint64 && cur-id < w.K
 	case "wrapping-expiry", "wrapping-window-end":
 		return true // until the queue drops it
 	}
-	return cur-id < w.k
+	return cur-id < w.K
 }
 
 // total is the count of the window ending at bucket cur.
@@ -149,13 +149,13 @@ func (w *variant) total(cur uint64) uint64 {
 		return n
 	case "rewinds-current-bucket":
 		for _, s := range w.ring {
-			if s.id <= cur && cur-s.id < w.k {
+			if s.id <= cur && cur-s.id < w.K {
 				n += s.n
 			}
 		}
 		return n
 	}
-	for id, c := range w.accepted {
+	for id, c := range w.Accepted {
 		if w.counts(id, cur) {
 			n += uint64(c)
 		}
@@ -164,7 +164,7 @@ func (w *variant) total(cur uint64) uint64 {
 }
 
 func (w *variant) Count(now uint64) uint32 {
-	cur := w.cur
+	cur := w.Cur
 	if w.mistake != "count-does-not-advance" {
 		cur = w.moveTo(now)
 	}
@@ -177,20 +177,20 @@ func (w *variant) TryAcquire(now uint64) bool {
 	var ok bool
 	switch w.mistake {
 	case "accepts-at-limit":
-		ok = c <= uint64(w.limit)
+		ok = c <= uint64(w.Limit)
 	case "refuses-below-limit":
-		ok = c+1 < uint64(w.limit)
+		ok = c+1 < uint64(w.Limit)
 	default:
-		ok = c < uint64(w.limit)
+		ok = c < uint64(w.Limit)
 	}
 	switch {
 	case !ok && w.mistake == "refusal-stays-in-total":
 		w.refusals++
 	case !ok && w.mistake != "counts-rejects":
 	case w.mistake == "stale-slot":
-		w.ring[cur%w.k].n++
+		w.ring[cur%w.K].n++
 	case w.mistake == "sums-stale-slots" || w.mistake == "rewinds-current-bucket":
-		s := &w.ring[cur%w.k]
+		s := &w.ring[cur%w.K]
 		if s.id != cur {
 			*s = slot{id: cur}
 		}
@@ -199,12 +199,12 @@ func (w *variant) TryAcquire(now uint64) bool {
 		if n := len(w.queue); n == 0 || w.queue[n-1] != cur {
 			w.queue = append(w.queue, cur)
 		}
-		w.accepted[cur]++
+		w.Accepted[cur]++
 	case w.mistake == "counts-in-earlier-bucket":
-		id := min(now/w.bucketNs, cur)
-		w.accepted[cur-(cur-id)%w.k]++ // the bucket of the window in id's slot
+		id := min(now/w.BucketNs, cur)
+		w.Accepted[cur-(cur-id)%w.K]++ // the bucket of the window in id's slot
 	default:
-		w.accepted[cur]++
+		w.Accepted[cur]++
 	}
 	return ok
 }

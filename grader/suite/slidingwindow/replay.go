@@ -70,18 +70,18 @@ func replay(newImpl New, s script) check.Trace {
 	m := newModel(st)
 	latest := uint64(0)
 	for _, o := range s.Ops {
-		now := o.at(latest, m.bucketNs)
+		now := o.at(latest, m.BucketNs)
 		latest = max(latest, now)
 		if o.Count {
 			got, p := check.Call(func() uint32 { return w.Count(now) })
-			want := m.count(now)
+			want := m.Count(now)
 			if !t.Step(fmt.Sprintf("Count(nowNs=%s)", check.U(now)), strconv.FormatUint(uint64(got), 10), strconv.FormatUint(uint64(want), 10), p) {
 				return t
 			}
 			continue
 		}
 		got, p := check.Call(func() bool { return w.TryAcquire(now) })
-		if !t.Step(fmt.Sprintf("TryAcquire(nowNs=%s)", check.U(now)), check.B(got), check.B(m.tryAcquire(now)), p) {
+		if !t.Step(fmt.Sprintf("TryAcquire(nowNs=%s)", check.U(now)), check.B(got), check.B(m.TryAcquire(now)), p) {
 			return t
 		}
 	}
