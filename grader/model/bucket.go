@@ -1,6 +1,3 @@
-// Package model holds the grader's oracles shared by several suites: plain
-// restatements of the course contract, written for clarity with math/big,
-// never for speed, and independent of the reference solutions.
 package model
 
 import (
