@@ -12,8 +12,10 @@
 // the sliding window share limiters.go); a test fails while an exercise of
 // the course has none.
 //
-// Each entry's model is a plain restatement of the contract, written for
-// the state it draws, not a copy of the reference: its tests replay
+// Each entry's model is the grader's own model of the contract
+// (grader/model), the one its suite grades against, with the state it
+// draws; the GCRA's and the throttle's are restatements of their own (see
+// grader/model). None is a copy of the reference: their tests replay
 // generated scripts on the model and on the reference and require the same
 // answer at every call, and replay the graded counterexamples of
 // known-buggy fixtures (testdata, written by TestCapture) with the fixture
