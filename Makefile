@@ -192,7 +192,7 @@ test-browser: ## the browser tests alone, the lab's and class mode's (headless C
 	RATELAB_SCREENSHOTS=$(CURDIR)/.ratelab/screenshots $(GO) test -count=1 -timeout 15m -v ./internal/browsertest/
 	RATELAB_SCREENSHOTS=$(CURDIR)/.ratelab/screenshots $(GO) test -count=1 -timeout 15m -v -run 'InBrowser' ./cmd/labserver/
 
-bench: ## benchmark the reference solutions beside golang.org/x/time/rate (benchstat), then the gradings of the references (calls, round trips, time), a learner's Yours build in class mode, the lab's WebAssembly size, each lesson's first frame and a save's way to the page in Chromium
+bench: ## benchmark the reference solutions beside golang.org/x/time/rate (benchstat), then the grader's codec, the gradings of the references (calls, round trips, time), a learner's Yours build in class mode, the lab's WebAssembly size, each lesson's first frame and a save's way to the page in Chromium
 	@mkdir -p .ratelab
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 20m ./solutions/... | tee .ratelab/bench.txt
 	$(GO) tool benchstat -col /impl .ratelab/bench.txt
@@ -202,6 +202,9 @@ bench: ## benchmark the reference solutions beside golang.org/x/time/rate (bench
 			base = pkg " " name; sub(/\/?impl=[a-z]+/, "", base); sum[base, impl] += $$3; n[base, impl]++; seen[base] = 1 } \
 		END { for (b in seen) if (n[b, "ratelab"] && n[b, "xtimerate"]) { r = sum[b, "ratelab"] / n[b, "ratelab"]; x = sum[b, "xtimerate"] / n[b, "xtimerate"]; \
 			printf "  %-46s ratelab %6.2f ns  x/time/rate %6.2f ns  ratio %5.1fx\n", b, r, x, x / r } }' .ratelab/bench.txt | sort
+	@echo; echo "the grader-child protocol's codec: a call's result and a call's arguments, encoded and decoded, as every call of a grading is"
+	$(GO) test -run '^$$' -bench RoundTrip -benchmem -count 6 ./grader/wire | tee .ratelab/wirebench.txt
+	$(GO) tool benchstat .ratelab/wirebench.txt
 	@echo
 	$(GO) run ./cmd/gradebench -runs 5 -bench | tee .ratelab/gradebench.txt
 	@echo; echo "a learner's Yours in class mode: the lab's WebAssembly built with new code in the sandbox, then its gzip and Brotli copies (ms, bytes); load: $$(cat /proc/loadavg 2>/dev/null || echo unknown)"
