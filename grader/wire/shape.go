@@ -146,12 +146,24 @@ func (s *shape) split(data []byte, raws []json.RawMessage) bool {
 // plainBytes returns the inside of the JSON string data, if it is one of
 // printable ASCII with nothing escaped.
 func plainBytes(data []byte) ([]byte, bool) {
+	inside, ok := unescaped(data)
+	for _, c := range inside {
+		if c > 0x7e {
+			return nil, false
+		}
+	}
+	return inside, ok
+}
+
+// unescaped returns the inside of the JSON string data, if nothing in it
+// is escaped (no quote, backslash or control character).
+func unescaped(data []byte) ([]byte, bool) {
 	n := len(data)
 	if n < 2 || data[0] != '"' || data[n-1] != '"' {
 		return nil, false
 	}
 	for _, c := range data[1 : n-1] {
-		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+		if c < 0x20 || c == '"' || c == '\\' {
 			return nil, false
 		}
 	}
@@ -222,17 +234,8 @@ func smallDecimal(digits []byte) (uint64, bool) {
 // nothing in it is escaped and it is valid UTF-8: its bytes as they are,
 // which is what encoding/json reads them as.
 func unescapedString(data []byte) (string, bool) {
-	n := len(data)
-	if n < 2 || data[0] != '"' || data[n-1] != '"' {
-		return "", false
-	}
-	inside := data[1 : n-1]
-	for _, c := range inside {
-		if c < 0x20 || c == '"' || c == '\\' {
-			return "", false
-		}
-	}
-	if !utf8.Valid(inside) {
+	inside, ok := unescaped(data)
+	if !ok || !utf8.Valid(inside) {
 		return "", false
 	}
 	return string(inside), true
