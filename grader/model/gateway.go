@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math/big"
@@ -220,23 +221,53 @@ func (m *Gateway[K, O]) Reload(cfg GatewayConfig, now uint64) error {
 	return nil
 }
 
-// GatewayValid is the contract's Validate, saying what is wrong with the
-// first class (by name) or field at fault, or nil.
-func GatewayValid(cfg GatewayConfig) error {
+// GatewayProblem is one thing Validate must name: the class ("" for the
+// config's own fields) and the field.
+type GatewayProblem struct{ Class, Field string }
+
+func (p GatewayProblem) String() string {
+	if p.Class == "" {
+		return p.Field
+	}
+	return fmt.Sprintf("class %q, %s", p.Class, p.Field)
+}
+
+// GatewayProblems lists what is wrong with cfg, per the contract, classes
+// in the order of their names; nil if nothing.
+func GatewayProblems(cfg GatewayConfig) []GatewayProblem {
+	var out []GatewayProblem
 	if len(cfg.Classes) == 0 {
-		return fmt.Errorf("no classes")
+		out = append(out, GatewayProblem{"", "Classes"})
 	}
 	for _, n := range slices.Sorted(maps.Keys(cfg.Classes)) {
 		k := cfg.Classes[n]
-		if k.Orders.Capacity == 0 || k.Orders.RatePerSec == 0 {
-			return fmt.Errorf("class %q: Orders must be limited", n)
+		if k.Orders.Capacity == 0 {
+			out = append(out, GatewayProblem{n, "Orders.Capacity"})
 		}
-		if c := k.Cancels; c.Capacity != 0 && (c.RatePerSec == 0 || c.RatePerSec < k.Orders.RatePerSec || c.Capacity < k.Orders.Capacity) {
-			return fmt.Errorf("class %q: Cancels below Orders", n)
+		if k.Orders.RatePerSec == 0 {
+			out = append(out, GatewayProblem{n, "Orders.RatePerSec"})
+		}
+		if k.Cancels.Capacity == 0 {
+			continue
+		}
+		if k.Cancels.RatePerSec == 0 || k.Cancels.RatePerSec < k.Orders.RatePerSec {
+			out = append(out, GatewayProblem{n, "Cancels.RatePerSec"})
+		}
+		if k.Cancels.Capacity < k.Orders.Capacity {
+			out = append(out, GatewayProblem{n, "Cancels.Capacity"})
 		}
 	}
 	if cfg.SilenceAfterNs > 0 && cfg.DisconnectAfterNs > 0 && cfg.SilenceAfterNs >= cfg.DisconnectAfterNs {
-		return fmt.Errorf("SilenceAfterNs >= DisconnectAfterNs")
+		out = append(out, GatewayProblem{"", "SilenceAfterNs"})
+	}
+	return out
+}
+
+// GatewayValid is the contract's Validate: the first of cfg's problems as
+// an error, or nil.
+func GatewayValid(cfg GatewayConfig) error {
+	if ps := GatewayProblems(cfg); ps != nil {
+		return errors.New(ps[0].String())
 	}
 	return nil
 }

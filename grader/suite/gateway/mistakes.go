@@ -120,10 +120,10 @@ func mistaken(mistake string) Impl {
 func overlooks(mistake string, cfg Config, p problem) bool {
 	switch mistake {
 	case "accepts-equal-escalation":
-		return p.field == "SilenceAfterNs" && cfg.SilenceAfterNs == cfg.DisconnectAfterNs
+		return p.Field == "SilenceAfterNs" && cfg.SilenceAfterNs == cfg.DisconnectAfterNs
 	case "cancels-unchecked":
-		k := cfg.Classes[p.class]
-		return p.field == "Cancels.Capacity" || p.field == "Cancels.RatePerSec" && k.Cancels.RatePerSec > 0
+		k := cfg.Classes[p.Class]
+		return p.Field == "Cancels.Capacity" || p.Field == "Cancels.RatePerSec" && k.Cancels.RatePerSec > 0
 	}
 	return false
 }

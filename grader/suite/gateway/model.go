@@ -1,9 +1,7 @@
 package gateway
 
 import (
-	"fmt"
 	"math/big"
-	"slices"
 
 	gm "ratelab/grader/model"
 )
@@ -45,48 +43,8 @@ func (m *model) reload(cfg Config, now uint64) (wantErr bool) {
 	return false
 }
 
-// problem is one thing Validate must name: the class ("" for the config's
-// own fields) and the field.
-type problem struct{ class, field string }
+// problem is one thing Validate must name (model.GatewayProblem).
+type problem = gm.GatewayProblem
 
 // problems lists what is wrong with cfg, per the contract; nil if nothing.
-func problems(cfg Config) []problem {
-	var out []problem
-	if len(cfg.Classes) == 0 {
-		out = append(out, problem{"", "Classes"})
-	}
-	names := make([]string, 0, len(cfg.Classes))
-	for n := range cfg.Classes {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		k := cfg.Classes[n]
-		if k.Orders.Capacity == 0 {
-			out = append(out, problem{n, "Orders.Capacity"})
-		}
-		if k.Orders.RatePerSec == 0 {
-			out = append(out, problem{n, "Orders.RatePerSec"})
-		}
-		if k.Cancels.Capacity == 0 {
-			continue
-		}
-		if k.Cancels.RatePerSec == 0 || k.Cancels.RatePerSec < k.Orders.RatePerSec {
-			out = append(out, problem{n, "Cancels.RatePerSec"})
-		}
-		if k.Cancels.Capacity < k.Orders.Capacity {
-			out = append(out, problem{n, "Cancels.Capacity"})
-		}
-	}
-	if cfg.SilenceAfterNs > 0 && cfg.DisconnectAfterNs > 0 && cfg.SilenceAfterNs >= cfg.DisconnectAfterNs {
-		out = append(out, problem{"", "SilenceAfterNs"})
-	}
-	return out
-}
-
-func (p problem) String() string {
-	if p.class == "" {
-		return p.field
-	}
-	return fmt.Sprintf("class %q, %s", p.class, p.field)
-}
+func problems(cfg Config) []problem { return gm.GatewayProblems(modelConfig(cfg)) }

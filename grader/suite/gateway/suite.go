@@ -111,7 +111,7 @@ func validationCases() []Config {
 // names reports whether msg names p: the class's name as written, and the
 // field by the words of its name (lower case, any punctuation).
 func names(msg string, p problem) bool {
-	if p.class != "" && !strings.Contains(msg, p.class) {
+	if p.Class != "" && !strings.Contains(msg, p.Class) {
 		return false
 	}
 	low := strings.ToLower(msg)
@@ -122,10 +122,10 @@ func names(msg string, p problem) bool {
 		"Cancels.Capacity":   {"cancel", "capacity"},
 		"Cancels.RatePerSec": {"cancel", "rate"},
 		"SilenceAfterNs":     {"silence"},
-	}[p.field]
+	}[p.Field]
 	for _, w := range words {
 		if !strings.Contains(low, w) {
-			return p.field == "SilenceAfterNs" && strings.Contains(low, "disconnect")
+			return p.Field == "SilenceAfterNs" && strings.Contains(low, "disconnect")
 		}
 	}
 	return true
