@@ -9,6 +9,10 @@
 //
 // The GCRA has no model of its own: it must decide as Bucket(burst, rate)
 // taking one token, which its suite grades it against; the replay keeps
-// its own TAT form of it, to show the lesson's TAT and τ. The throttle's
-// model is its suite's, whose mistakes are written into it.
+// its own TAT form of it, to show the lesson's TAT and τ.
+//
+// The throttle's model carries its suite's mistakes: each is a switch, by
+// the mistake's name, beside the rule it breaks (Throttle.Mistake), since
+// the difference between the two is what its suite's lesson shows. The
+// other suites build their mistakes on their model from outside it.
 package model

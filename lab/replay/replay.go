@@ -14,7 +14,7 @@
 //
 // Each entry's model is the grader's own model of the contract
 // (grader/model), the one its suite grades against, with the state it
-// draws; the GCRA's and the throttle's are restatements of their own (see
+// draws; the GCRA's is a restatement of its own, in the lesson's terms (see
 // grader/model). None is a copy of the reference: their tests replay
 // generated scripts on the model and on the reference and require the same
 // answer at every call, and replay the graded counterexamples of

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
 	"slices"
 	"strconv"
 
+	gm "ratelab/grader/model"
 	"ratelab/grader/report"
 	"ratelab/lab/throttle"
 	refthrottle "ratelab/solutions/throttle"
@@ -262,33 +262,19 @@ func buildThrottle(impls Impls, setup report.Call) (Instance, error) {
 	return throttleCalls{tg, throttleErrs{impls.Throttle.ErrPaused, impls.Throttle.ErrDegradedLimit, impls.Throttle.ErrRateLimited}, cfg}, nil
 }
 
-// ThrottleModel is the throttle's contract as plain state: the gate's one
-// latest time, the breaker's state, recovery time and degraded writes,
-// the global MaxCalls and congestion level as AdjustCongestion left them,
-// the overrides and whitelist, each address's accepted writes since its
-// window last started afresh, and every accepted write (for congestion).
+// ThrottleModel is the throttle's contract (grader/model's Throttle) in
+// the lab's types, with the config as given and the addresses named so
+// far, in order, to draw them.
 type ThrottleModel struct {
-	Cfg            throttle.Config
-	Latest         uint64
-	BreakerState   throttle.State
-	RecoverAt      uint64
-	DegradedWrites uint32
-	MaxCalls       uint32
-	Level          throttle.Level
-	Overrides      map[uint64]throttle.RateLimit
-	Whitelisted    map[uint64]bool
-	Writes         map[uint64][]uint64
-	Accepted       []uint64
-	// seen are the addresses named so far, in order, to draw them.
+	*gm.Throttle[throttle.State, throttle.Level]
+	cfg  throttle.Config
 	seen []uint64
 }
 
 // NewThrottleModel is New(cfg, nowNs) for a valid cfg.
 func NewThrottleModel(cfg throttle.Config, nowNs uint64) *ThrottleModel {
-	return &ThrottleModel{
-		Cfg: cfg, Latest: nowNs, BreakerState: refthrottle.Normal, MaxCalls: cfg.Rate.MaxCalls, Level: refthrottle.NormalLoad,
-		Overrides: map[uint64]throttle.RateLimit{}, Whitelisted: map[uint64]bool{}, Writes: map[uint64][]uint64{},
-	}
+	mc := gm.ThrottleConfigOf(cfg.Breaker, cfg.Rate, cfg.Congestion)
+	return &ThrottleModel{Throttle: gm.NewThrottle[throttle.State, throttle.Level](mc, nowNs, ""), cfg: cfg}
 }
 
 func (m *ThrottleModel) see(addr uint64) {
@@ -297,142 +283,52 @@ func (m *ThrottleModel) see(addr uint64) {
 	}
 }
 
-// tick advances the clock and applies automatic recovery.
-func (m *ThrottleModel) tick(now uint64) uint64 {
-	m.Latest = max(m.Latest, now)
-	if m.Cfg.Breaker.AutoRecover && m.BreakerState != refthrottle.Normal && m.Latest >= m.RecoverAt {
-		m.BreakerState, m.RecoverAt, m.DegradedWrites = refthrottle.Normal, 0, 0
-	}
-	return m.Latest
-}
-
-// SetState starts a period (Degraded, Paused) or ends it (Normal).
-func (m *ThrottleModel) SetState(s throttle.State, now uint64) {
-	now = m.tick(now)
-	m.BreakerState, m.RecoverAt, m.DegradedWrites = s, 0, 0
-	if s != refthrottle.Normal && m.Cfg.Breaker.AutoRecover {
-		m.RecoverAt = now + min(m.Cfg.Breaker.TTLNs, math.MaxUint64-now)
-	}
-}
-
 // SetIssuerLimit sets an override and starts the address's window afresh.
 func (m *ThrottleModel) SetIssuerLimit(addr uint64, rl throttle.RateLimit) error {
-	if rl.MaxCalls == 0 || rl.WindowNs == 0 {
+	if m.Throttle.SetIssuerLimit(addr, gm.ThrottleRate(rl)) {
 		return errors.New("a RateLimit field is 0")
 	}
 	m.see(addr)
-	m.Overrides[addr] = rl
-	m.Writes[addr] = nil
 	return nil
 }
 
 // ClearIssuerLimit drops the override and starts the window afresh.
 func (m *ThrottleModel) ClearIssuerLimit(addr uint64) {
 	m.see(addr)
-	delete(m.Overrides, addr)
-	m.Writes[addr] = nil
+	m.Throttle.ClearIssuerLimit(addr)
 }
 
 // SetWhitelisted puts the address on the whitelist or takes it off.
 func (m *ThrottleModel) SetWhitelisted(addr uint64, on bool) {
 	m.see(addr)
-	m.Whitelisted[addr] = on
+	m.Throttle.SetWhitelisted(addr, on)
 }
 
-func (m *ThrottleModel) limitOf(addr uint64) throttle.RateLimit {
-	if rl, ok := m.Overrides[addr]; ok {
-		return rl
-	}
-	return throttle.RateLimit{MaxCalls: m.MaxCalls, WindowNs: m.Cfg.Rate.WindowNs}
-}
-
-// inWindow counts the times in (now-window, now].
-func inWindow(times []uint64, now, window uint64) uint64 {
-	n := uint64(0)
-	for _, t := range times {
-		if now-t < window {
-			n++
-		}
-	}
-	return n
+// throttleErrors are the exercise's errors, by the model's refusal.
+var throttleErrors = [...]error{
+	gm.ThrottleByPause:         refthrottle.ErrPaused,
+	gm.ThrottleByDegradedLimit: refthrottle.ErrDegradedLimit,
+	gm.ThrottleByRateLimit:     refthrottle.ErrRateLimited,
 }
 
 // Write checks pause, the degraded limit, then the rate limit (unless
 // whitelisted); an accepted write counts everywhere.
 func (m *ThrottleModel) Write(addr, now uint64) error {
-	now = m.tick(now)
 	m.see(addr)
-	switch {
-	case m.BreakerState == refthrottle.Paused:
-		return refthrottle.ErrPaused
-	case m.BreakerState == refthrottle.Degraded && m.DegradedWrites >= m.Cfg.Breaker.DegradedWriteLimit:
-		return refthrottle.ErrDegradedLimit
-	}
-	if rl := m.limitOf(addr); !m.Whitelisted[addr] && inWindow(m.Writes[addr], now, rl.WindowNs) >= uint64(rl.MaxCalls) {
-		return refthrottle.ErrRateLimited
-	}
-	if m.BreakerState == refthrottle.Degraded {
-		m.DegradedWrites++
-	}
-	m.Writes[addr] = append(m.Writes[addr], now)
-	m.Accepted = append(m.Accepted, now)
-	return nil
-}
-
-func (m *ThrottleModel) levelAt(now uint64) throttle.Level {
-	c := m.Cfg.Congestion
-	switch n := inWindow(m.Accepted, now, c.WindowNs); {
-	case n < uint64(c.LowBelow):
-		return refthrottle.Low
-	case n > uint64(c.HighAbove):
-		return refthrottle.High
-	}
-	return refthrottle.NormalLoad
-}
-
-// AdjustCongestion sets the level and, on a change to High or Low, moves
-// the global MaxCalls by the basis points, clamped.
-func (m *ThrottleModel) AdjustCongestion(now uint64) throttle.Level {
-	now = m.tick(now)
-	level := m.levelAt(now)
-	if level == m.Level {
-		return level
-	}
-	m.Level = level
-	c := m.Cfg.Congestion
-	x := new(big.Int).SetUint64(uint64(m.MaxCalls))
-	step := func(bps uint32) *big.Int {
-		p := new(big.Int).Mul(x, new(big.Int).SetUint64(uint64(bps)))
-		return p.Quo(p, big.NewInt(10_000))
-	}
-	switch level {
-	case refthrottle.High:
-		x.Sub(x, step(c.ReduceBps))
-	case refthrottle.Low:
-		x.Add(x, step(c.IncreaseBps))
-	}
-	if lo := new(big.Int).SetUint64(uint64(c.MinMaxCalls)); x.Cmp(lo) < 0 {
-		x = lo
-	}
-	if hi := new(big.Int).SetUint64(uint64(c.MaxMaxCalls)); x.Cmp(hi) > 0 {
-		x = hi
-	}
-	m.MaxCalls = uint32(x.Uint64())
-	return level
+	return throttleErrors[m.Throttle.Write(addr, now)]
 }
 
 // Status is the whole picture after automatic recovery.
 func (m *ThrottleModel) Status(now uint64) throttle.Status {
-	m.tick(now)
+	s := m.Throttle.Status(now)
 	return throttle.Status{
-		State: m.BreakerState, RecoverAtNs: m.RecoverAt,
-		DegradedWriteLimit: m.Cfg.Breaker.DegradedWriteLimit, DegradedWrites: m.DegradedWrites,
-		MaxCalls: m.MaxCalls, WindowNs: m.Cfg.Rate.WindowNs, Level: m.Level, Congestion: m.Cfg.Congestion,
+		State: s.State, RecoverAtNs: s.RecoverAtNs, DegradedWriteLimit: s.DegradedWriteLimit, DegradedWrites: s.DegradedWrites,
+		MaxCalls: s.MaxCalls, WindowNs: s.WindowNs, Level: s.Level, Congestion: throttle.Congestion(s.Congestion),
 	}
 }
 
 func (m *ThrottleModel) Do(c report.Call) (string, error) {
-	return doThrottle(m, throttleErrs{refthrottle.ErrPaused, refthrottle.ErrDegradedLimit, refthrottle.ErrRateLimited}, m.Cfg, c)
+	return doThrottle(m, throttleErrs{refthrottle.ErrPaused, refthrottle.ErrDegradedLimit, refthrottle.ErrRateLimited}, m.cfg, c)
 }
 
 // maxAddrs is the most addresses drawn.
@@ -442,17 +338,17 @@ const maxAddrs = 8
 // the congestion level beside the accepted writes in its window, then
 // each address named so far: its window's count against its limit.
 func (m *ThrottleModel) State() []Field {
-	breaker := enumText(throttleStates, uint8(m.BreakerState), "State")
-	if m.BreakerState == refthrottle.Degraded {
+	breaker := enumText(throttleStates, uint8(m.Current), "State")
+	if m.Current == refthrottle.Degraded {
 		breaker += fmt.Sprintf(", %d of %d degraded writes", m.DegradedWrites, m.Cfg.Breaker.DegradedWriteLimit)
 	}
 	if m.RecoverAt != 0 {
 		breaker += ", recovers at t = " + u(m.RecoverAt) + " ns"
-	} else if m.BreakerState != refthrottle.Normal {
+	} else if m.Current != refthrottle.Normal {
 		breaker += ", no automatic recovery"
 	}
 	c := m.Cfg.Congestion
-	writes := inWindow(m.Accepted, m.Latest, c.WindowNs)
+	writes := gm.CountInWindow(m.Accepted, m.Latest, c.WindowNs)
 	out := []Field{
 		{Label: "breaker", Text: breaker},
 		{Label: "MaxCalls", Text: fmt.Sprintf("%d in [%d, %d] per %s ns", m.MaxCalls, c.MinMaxCalls, c.MaxMaxCalls, u(m.Cfg.Rate.WindowNs))},
@@ -460,8 +356,8 @@ func (m *ThrottleModel) State() []Field {
 			enumText(throttleLevels, uint8(m.Level), "Level"), plural(writes, "accepted write"), u(c.WindowNs), c.LowBelow, c.HighAbove)},
 	}
 	for _, a := range m.seen[:min(len(m.seen), maxAddrs)] {
-		rl := m.limitOf(a)
-		n := inWindow(m.Writes[a], m.Latest, rl.WindowNs)
+		rl := m.LimitOf(a)
+		n := gm.CountInWindow(m.Writes[a], m.Latest, rl.WindowNs)
 		f := Field{Label: "addr " + u(a), Value: float64(n), Max: float64(max(rl.MaxCalls, 1))}
 		f.Text = fmt.Sprintf("%d of %d in the last %s ns", n, rl.MaxCalls, u(rl.WindowNs))
 		if _, ok := m.Overrides[a]; ok {

@@ -157,15 +157,15 @@ func baseConfig(autoRecover float64) func(r *rand.Rand) Config {
 // small waits: none (bursts), a nanosecond, and the windows' sizes give
 // or take one.
 func smallWait(r *rand.Rand, m *model) uint64 {
-	w := m.cfg.Rate.WindowNs
-	return check.Pick(r, 0, 0, 0, 1, 10, 50, w-1, w, w+1, m.cfg.Congestion.WindowNs)
+	w := m.Cfg.Rate.WindowNs
+	return check.Pick(r, 0, 0, 0, 1, 10, 50, w-1, w, w+1, m.Cfg.Congestion.WindowNs)
 }
 
 // recoverWait lands, often, exactly on the pending RecoverAtNs (or one
 // ns either side).
 func recoverWait(r *rand.Rand, m *model) uint64 {
-	if m.state != Normal && m.recoverAt > m.latest && check.Chance(r, 0.5) {
-		d := m.recoverAt - m.latest
+	if m.Current != Normal && m.RecoverAt > m.Latest && check.Chance(r, 0.5) {
+		d := m.RecoverAt - m.Latest
 		return check.Pick(r, d, d, d-1, d+1, d+check.Between(r, 1, 100))
 	}
 	return smallWait(r, m)
@@ -220,7 +220,7 @@ var whitelistDomain = domain{
 		return c
 	},
 	cfgOK: noAutoRecover, start: smallStart,
-	wait:    func(r *rand.Rand, m *model) uint64 { return check.Pick(r, 0, 0, 0, 1, 10, m.cfg.Rate.WindowNs) },
+	wait:    func(r *rand.Rand, m *model) uint64 { return check.Pick(r, 0, 0, 0, 1, 10, m.Cfg.Rate.WindowNs) },
 	weights: weights(8, 1, 0, 0, 4, 1, 1), states: []State{Degraded, Degraded, Normal},
 	addrs: []uint64{1, 2, 3}, statusAfter: true, maxOps: 30,
 }
@@ -249,7 +249,7 @@ var rateDomain = domain{
 	},
 	cfgOK: noAutoRecover, start: func(r *rand.Rand) uint64 { return check.Pick[uint64](r, 0, 1, 5, 50) },
 	wait: func(r *rand.Rand, m *model) uint64 {
-		w := m.cfg.Rate.WindowNs
+		w := m.Cfg.Rate.WindowNs
 		return check.Pick(r, 0, 0, 0, 1, w/2, w-1, w, w+1)
 	},
 	weights: weights(10, 0, 0, 0, 0, 2, 0), addrs: []uint64{1, 2, 3}, statusAfter: true, maxOps: 30,
@@ -298,7 +298,7 @@ var stepDomain = domain{
 	},
 	cfgOK: noAutoRecover, start: smallStart,
 	wait: func(r *rand.Rand, m *model) uint64 {
-		w := m.cfg.Congestion.WindowNs
+		w := m.Cfg.Congestion.WindowNs
 		return check.Pick(r, 0, 0, 0, 1, w/2, w, 2*w)
 	},
 	weights: weights(6, 0, 0, 0, 0, 3, 0), addrs: []uint64{1, 2, 3, 4}, statusAfter: true, maxOps: 30,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"ratelab/grader/check"
+	gm "ratelab/grader/model"
 )
 
 // explain tells the story of the failing call in the script's own
@@ -27,22 +28,22 @@ func explain(s script, t check.Trace, why string) string {
 	}
 	switch o.Call {
 	case writeCall:
-		m.tick(now)
-		rl := m.limitOf(o.Addr)
-		n := inWindow(m.writes[o.Addr], now, rl.WindowNs)
+		m.Tick(now)
+		rl := m.LimitOf(o.Addr)
+		n := gm.CountInWindow(m.Writes[o.Addr], now, rl.WindowNs)
 		whose := "the global limit"
-		if _, ok := m.overrides[o.Addr]; ok {
+		if _, ok := m.Overrides[o.Addr]; ok {
 			whose = "its override"
 		}
 		white := ""
-		if m.whitelisted[o.Addr] {
+		if m.Whitelisted[o.Addr] {
 			white = ", but it is whitelisted"
 		}
 		story += fmt.Sprintf("At nowNs=%s the gate is %s; address %d has %s in its window of %s ns, and %s allows %d%s. ",
-			check.U(now), m.state, o.Addr, writes(n), check.U(rl.WindowNs), whose, rl.MaxCalls, white)
+			check.U(now), m.Current, o.Addr, writes(n), check.U(rl.WindowNs), whose, rl.MaxCalls, white)
 	case adjustCall, statusCall:
 		story += fmt.Sprintf("At nowNs=%s the congestion window holds %s (Low below %d, High above %d); the level was %s and the global MaxCalls %d before this call. ",
-			check.U(now), writes(inWindow(m.accepted, now, m.cfg.Congestion.WindowNs)), m.cfg.Congestion.LowBelow, m.cfg.Congestion.HighAbove, m.level, m.maxCalls)
+			check.U(now), writes(gm.CountInWindow(m.Accepted, now, m.Cfg.Congestion.WindowNs)), m.Cfg.Congestion.LowBelow, m.Cfg.Congestion.HighAbove, m.Level, m.MaxCalls)
 	}
 	return story + why
 }
@@ -67,15 +68,15 @@ func modelRun(s script) run {
 	m := newModel(s.Setup.Cfg, s.Setup.Start)
 	var r run
 	for o, now := range check.Times(s.Setup.Start, s.Ops) {
-		r.recoverAt = append(r.recoverAt, m.recoverAt)
+		r.recoverAt = append(r.recoverAt, m.RecoverAt)
 		recovered := false
 		if o.Call.timed() {
-			m.tick(now)
-			recovered = m.recovered
+			m.Tick(now)
+			recovered = m.Recovered
 		}
 		r.recovered = append(r.recovered, recovered)
 		m.step(o, now)
-		r.now = append(r.now, m.latest)
+		r.now = append(r.now, m.Latest)
 	}
 	return r
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"ratelab/grader/check"
+	gm "ratelab/grader/model"
 )
 
 type setup = check.ConfigAt[Config]
@@ -148,7 +149,9 @@ func (o op) apply(g Gate, cong CongestionConfig, now uint64) string {
 
 // step applies o at now to the model and returns what the contract
 // answers, written as the report shows it.
-func (m *model) step(o op, now uint64) string { return o.apply(modelGate{m}, m.cfg.Congestion, now) }
+func (m *model) step(o op, now uint64) string {
+	return o.apply(modelGate{m}, CongestionConfig(m.Cfg.Congestion), now)
+}
 
 // modelGate is the model as a Gate, so that apply makes a call on it as on
 // the implementation (and a mistake's model is graded as a learner's
@@ -157,9 +160,9 @@ func (m *model) step(o op, now uint64) string { return o.apply(modelGate{m}, m.c
 // then writes it "an error"; it names the field, as the contract asks.
 type modelGate struct{ m *model }
 
-func (g modelGate) SetState(s State, nowNs uint64) { g.m.setState(s, nowNs) }
+func (g modelGate) SetState(s State, nowNs uint64) { g.m.SetState(s, nowNs) }
 func (g modelGate) SetIssuerLimit(addr uint64, rl RateLimit) error {
-	if g.m.setLimit(addr, rl) {
+	if g.m.SetIssuerLimit(addr, gm.ThrottleRate(rl)) {
 		field := "MaxCalls"
 		if rl.MaxCalls != 0 {
 			field = "WindowNs"
@@ -168,13 +171,19 @@ func (g modelGate) SetIssuerLimit(addr uint64, rl RateLimit) error {
 	}
 	return nil
 }
-func (g modelGate) ClearIssuerLimit(addr uint64)        { g.m.clearLimit(addr) }
-func (g modelGate) SetWhitelisted(addr uint64, on bool) { g.m.setWhitelisted(addr, on) }
+func (g modelGate) ClearIssuerLimit(addr uint64)        { g.m.ClearIssuerLimit(addr) }
+func (g modelGate) SetWhitelisted(addr uint64, on bool) { g.m.SetWhitelisted(addr, on) }
 func (g modelGate) Write(addr, nowNs uint64) WriteResult {
-	return WriteResult{Refusal: g.m.write(addr, nowNs)}
+	return WriteResult{Refusal: Refusal(g.m.Write(addr, nowNs))}
 }
-func (g modelGate) AdjustCongestion(nowNs uint64) Level { return g.m.adjust(nowNs) }
-func (g modelGate) Status(nowNs uint64) Status          { return g.m.status(nowNs) }
+func (g modelGate) AdjustCongestion(nowNs uint64) Level { return g.m.AdjustCongestion(nowNs) }
+func (g modelGate) Status(nowNs uint64) Status {
+	s := g.m.Status(nowNs)
+	return Status{
+		State: s.State, RecoverAtNs: s.RecoverAtNs, DegradedWriteLimit: s.DegradedWriteLimit, DegradedWrites: s.DegradedWrites,
+		MaxCalls: s.MaxCalls, WindowNs: s.WindowNs, Level: s.Level, Congestion: CongestionConfig(s.Congestion),
+	}
+}
 
 func replay(impl Impl, s script) check.Trace {
 	st := s.Setup
