@@ -11,7 +11,9 @@ import (
 // offered as the exercise's API I, so that the suite's own replay can run
 // a script on it exactly as on the learner's code.
 //
-// A suite lists its mistakes beside its model (Parts.Mistakes). A failing
+// A suite lists its mistakes beside its model (Parts.Mistakes), written
+// from the contract's rules and pitfalls and the stub's traps, each
+// worded (Says) as the sentence of the contract it breaks. A failing
 // script is explained by a mistake when the mistake's model gives every
 // answer the learner's code gave, up to and including the first call that
 // differs from the correct model (see Explains): only then does the

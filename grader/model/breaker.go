@@ -2,6 +2,13 @@ package model
 
 import "math"
 
+// BreakerConfig is the exercise's Config.
+type BreakerConfig struct {
+	FailureThreshold uint32 // consecutive failures, in Closed, that trip it open
+	OpenNs           uint64 // how long it stays Open before letting probes through
+	HalfOpenProbes   uint32 // calls let through in HalfOpen; that many successes close it
+}
+
 // BreakerState is what a breaker's state type must be: the contract's
 // three states, numbered Closed 0, Open 1, HalfOpen 2 (the exercise's
 // State and the lab's are).
@@ -16,8 +23,7 @@ type BreakerState interface{ ~uint8 }
 // Tickets themselves are the caller's to keep: Allow gives the
 // generation, Done takes it back.
 type Breaker[S BreakerState] struct {
-	FailureThreshold, HalfOpenProbes uint32
-	OpenNs                           uint64
+	BreakerConfig
 
 	Current           S
 	Gen               uint64
@@ -41,8 +47,8 @@ func halfOpen[S BreakerState]() S { return 2 }
 
 // NewBreaker is New(config, now): Closed, generation 0, now the latest
 // time.
-func NewBreaker[S BreakerState](failureThreshold uint32, openNs uint64, halfOpenProbes uint32, now uint64) *Breaker[S] {
-	return &Breaker[S]{FailureThreshold: failureThreshold, OpenNs: openNs, HalfOpenProbes: halfOpenProbes, Latest: now, ChangedAt: -1}
+func NewBreaker[S BreakerState](cfg BreakerConfig, now uint64) *Breaker[S] {
+	return &Breaker[S]{BreakerConfig: cfg, Latest: now, ChangedAt: -1}
 }
 
 // OpenEnd returns when the open period in force ends, and false if it

@@ -21,7 +21,7 @@ const (
 // reopens and enough successes close; stale and unissued tickets change
 // nothing; time never goes back.
 func TestBreakerRules(t *testing.T) {
-	m := NewBreaker[state](2, 100, 2, 1000)
+	m := NewBreaker[state](BreakerConfig{FailureThreshold: 2, OpenNs: 100, HalfOpenProbes: 2}, 1000)
 	m.Call = 0
 	expect := func(what string, got, want any) {
 		t.Helper()
@@ -78,7 +78,7 @@ func TestBreakerRules(t *testing.T) {
 // TestBreakerOpenForEver: an open period whose end is past MaxUint64
 // never ends.
 func TestBreakerOpenForEver(t *testing.T) {
-	m := NewBreaker[state](1, math.MaxUint64-5, 1, 10)
+	m := NewBreaker[state](BreakerConfig{FailureThreshold: 1, OpenNs: math.MaxUint64 - 5, HalfOpenProbes: 1}, 10)
 	g, _ := m.Allow(10)
 	m.Done(g, true, false, 10)
 	if _, ok := m.OpenEnd(); ok {

@@ -113,8 +113,10 @@ type Gateway[K GatewayKind, O GatewayOutcome] struct {
 	Sessions map[uint64]*GatewaySession
 }
 
-// NewGateway is New(cfg, now) for a valid cfg: no sessions.
+// NewGateway is New(cfg, now) for a valid cfg: no sessions. The model
+// keeps a copy of cfg's classes, as the contract's gateway does.
 func NewGateway[K GatewayKind, O GatewayOutcome](cfg GatewayConfig, now uint64) *Gateway[K, O] {
+	cfg.Classes = maps.Clone(cfg.Classes)
 	return &Gateway[K, O]{Cfg: cfg, Latest: now, Sessions: map[uint64]*GatewaySession{}}
 }
 
@@ -213,6 +215,7 @@ func (m *Gateway[K, O]) Reload(cfg GatewayConfig, now uint64) error {
 	}
 	m.Advance(now) // at the old rates
 	m.Cfg = cfg
+	m.Cfg.Classes = maps.Clone(cfg.Classes)
 	for _, s := range m.Sessions {
 		if k, ok := cfg.Classes[s.Class]; ok {
 			s.Orders, s.Cancels = s.Orders.switchTo(k.Orders), s.Cancels.switchTo(k.Cancels)
@@ -270,19 +273,4 @@ func GatewayValid(cfg GatewayConfig) error {
 		return errors.New(ps[0].String())
 	}
 	return nil
-}
-
-// GatewayConfigOf is a config in the model's types, made from a config
-// of the exercise's shape in another package's types (a suite's, the
-// lab's): its classes, by name, and its escalation times.
-func GatewayConfigOf[B ~struct{ Capacity, RatePerSec uint64 }, C ~struct{ Orders, Cancels B }](classes map[string]C, silenceAfterNs, disconnectAfterNs uint64) GatewayConfig {
-	out := GatewayConfig{SilenceAfterNs: silenceAfterNs, DisconnectAfterNs: disconnectAfterNs}
-	if classes != nil {
-		out.Classes = make(map[string]GatewayClass, len(classes))
-		for n, c := range classes {
-			k := struct{ Orders, Cancels B }(c)
-			out.Classes[n] = GatewayClass{Orders: GatewayBudget(k.Orders), Cancels: GatewayBudget(k.Cancels)}
-		}
-	}
-	return out
 }

@@ -3,6 +3,7 @@ package adaptive
 import (
 	"strconv"
 
+	gm "ratelab/grader/model"
 	"ratelab/solutions/governor"
 	"ratelab/solutions/gradient2"
 )
@@ -45,11 +46,9 @@ type Decision struct {
 // [Floor, Ceiling], opens at Start (0: Floor), and a window's
 // attempt-failure fraction is clean at or below Low and a breach above
 // High.
-type GovernorConfig struct {
-	Floor, Ceiling float64
-	Start          float64
-	Low, High      float64
-}
+//
+// It is declared once, in the exercise's model (grader/model).
+type GovernorConfig = gm.GovernorConfig
 
 // Governor is the governor exercise's API, as a drain loop uses it.
 type Governor interface {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 
+	gm "ratelab/grader/model"
 	"ratelab/lab/guard"
 	ref "ratelab/solutions/breaker"
 )
@@ -29,12 +30,9 @@ func (s State) String() string {
 	return "state " + strconv.Itoa(int(s))
 }
 
-// Config is the breaker exercise's Config.
-type Config struct {
-	FailureThreshold uint32 // consecutive failures, in Closed, that trip it open
-	OpenNs           uint64 // how long it stays Open before letting probes through
-	HalfOpenProbes   uint32 // calls let through in HalfOpen; that many successes close it
-}
+// Config is the breaker exercise's Config, declared once, in its model
+// (grader/model).
+type Config = gm.BreakerConfig
 
 // Breaker is the breaker exercise's API.
 type Breaker interface {

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"strconv"
 
+	gm "ratelab/grader/model"
 	"ratelab/lab/guard"
 	ref "ratelab/solutions/gateway"
 )
@@ -63,19 +64,14 @@ func (o Outcome) String() string {
 	return "outcome " + strconv.Itoa(int(o))
 }
 
-// Budget is a token bucket: Capacity tokens refilled at RatePerSec.
-// Capacity 0 is unlimited.
-type Budget struct{ Capacity, RatePerSec uint64 }
-
-// Class is a session class's budgets.
-type Class struct{ Orders, Cancels Budget }
-
-// Config is the gateway exercise's Config.
-type Config struct {
-	Classes           map[string]Class
-	SilenceAfterNs    uint64
-	DisconnectAfterNs uint64
-}
+// Budget (a token bucket: Capacity tokens refilled at RatePerSec,
+// Capacity 0 unlimited), Class (a session class's budgets) and Config are
+// the gateway exercise's, declared once, in its model (grader/model).
+type (
+	Budget = gm.GatewayBudget
+	Class  = gm.GatewayClass
+	Config = gm.GatewayConfig
+)
 
 // Verdict is a gateway's answer to one message.
 type Verdict struct {
@@ -164,8 +160,8 @@ const Session = 7
 // five times a second; then it floods without cancelling; at 8 s it is
 // calm again and at 9 s operations halve the limits.
 func DefaultScenario() Scenario {
-	regular := Class{Orders: Budget{10, 2}, Cancels: Budget{20, 8}}
-	lower := Class{Orders: Budget{4, 1}, Cancels: Budget{8, 4}}
+	regular := Class{Orders: Budget{Capacity: 10, RatePerSec: 2}, Cancels: Budget{Capacity: 20, RatePerSec: 8}}
+	lower := Class{Orders: Budget{Capacity: 4, RatePerSec: 1}, Cancels: Budget{Capacity: 8, RatePerSec: 4}}
 	return Scenario{
 		Config: Config{Classes: map[string]Class{"regular": regular}, SilenceAfterNs: 250_000_000, DisconnectAfterNs: 450_000_000},
 		Class:  "regular",

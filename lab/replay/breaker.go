@@ -160,7 +160,7 @@ type BreakerModel struct {
 // NewBreakerModel is New(cfg, nowNs): Closed, generation 0.
 func NewBreakerModel(cfg breaker.Config, nowNs uint64) *BreakerModel {
 	return &BreakerModel{
-		Breaker: *gm.NewBreaker[breaker.State](cfg.FailureThreshold, cfg.OpenNs, cfg.HalfOpenProbes, nowNs),
+		Breaker: *gm.NewBreaker[breaker.State](cfg, nowNs),
 		Cfg:     cfg, Outstanding: map[uint64]uint64{},
 	}
 }

@@ -185,12 +185,7 @@ type GatewayModel struct {
 
 // NewGatewayModel is New(cfg, nowNs) for a valid cfg: no sessions.
 func NewGatewayModel(cfg gateway.Config, nowNs uint64) *GatewayModel {
-	return &GatewayModel{*gm.NewGateway[gateway.Kind, gateway.Outcome](modelConfig(cfg), nowNs)}
-}
-
-// modelConfig is cfg in the model's types.
-func modelConfig(cfg gateway.Config) gm.GatewayConfig {
-	return gm.GatewayConfigOf(cfg.Classes, cfg.SilenceAfterNs, cfg.DisconnectAfterNs)
+	return &GatewayModel{*gm.NewGateway[gateway.Kind, gateway.Outcome](cfg, nowNs)}
 }
 
 // Admit decides one message.
@@ -202,7 +197,7 @@ func (m *GatewayModel) Admit(id uint64, kind gateway.Kind, now uint64) gateway.V
 // it refills every session at the old rates and switches each whose class
 // remains to its new budgets.
 func (m *GatewayModel) Reload(cfg gateway.Config, now uint64) error {
-	return m.Gateway.Reload(modelConfig(cfg), now)
+	return m.Gateway.Reload(cfg, now)
 }
 
 func (m *GatewayModel) Do(c report.Call) (string, error) { return doGateway(m, c) }
@@ -258,7 +253,7 @@ func modelGateway(setup report.Call) (Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := gm.GatewayValid(modelConfig(cfg)); err != nil {
+	if err := gm.GatewayValid(cfg); err != nil {
 		return nil, fmt.Errorf("New: %v: the config is refused, nothing to replay", err)
 	}
 	return NewGatewayModel(cfg, now), nil

@@ -154,7 +154,7 @@ type GovernorModel struct {
 // NewGovernorModel is New(cfg): the opening offer is Start (Floor if 0)
 // clamped into [Floor, Ceiling], no memory, the counters' baseline 0.
 func NewGovernorModel(cfg adaptive.GovernorConfig) *GovernorModel {
-	return &GovernorModel{Governor: *gm.NewGovernor[adaptive.Action](gm.GovernorConfig(cfg)), Window: "none yet"}
+	return &GovernorModel{Governor: *gm.NewGovernor[adaptive.Action](cfg), Window: "none yet"}
 }
 
 // Observe closes one window from the counters' deltas. A window without
@@ -186,7 +186,7 @@ func (m *GovernorModel) kind(k gm.WindowKind) string {
 
 // decide is the contract's Decide (the grader's model.Decide).
 func decide(cfg adaptive.GovernorConfig, frac, cur, lastBad float64) adaptive.Decision {
-	return decision(gm.Decide[adaptive.Action](gm.GovernorConfig(cfg), frac, cur, lastBad))
+	return decision(gm.Decide[adaptive.Action](cfg, frac, cur, lastBad))
 }
 
 // decision is d as the lab's Decision.

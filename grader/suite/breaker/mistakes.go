@@ -7,11 +7,8 @@ import (
 	"ratelab/grader/check"
 )
 
-// The mistakes learners make with a circuit breaker, each the contract's
-// breaker with one rule broken (see check.Mistake). They are written from
-// the contract's rules and the stub's traps: each reads as the sentence
-// of the contract it breaks, and the grader names one only when its model
-// gives every answer the learner's code gave.
+// mistakes are those learners make with a circuit breaker (see
+// check.Mistake).
 var mistakes = []check.Mistake[New]{
 	// consecutive: failures in a row, in Closed; closing starts from 0.
 	{Name: "counts-in-total", Pitfall: "consecutive", Says: "counts failures in total: a success reported in Closed leaves the count as it is", Impl: mistaken("counts-in-total")},

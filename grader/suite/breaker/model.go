@@ -12,5 +12,5 @@ type model struct {
 }
 
 func newModel(cfg Config, start uint64) *model {
-	return &model{Breaker: *gm.NewBreaker[State](cfg.FailureThreshold, cfg.OpenNs, cfg.HalfOpenProbes, start), cfg: cfg}
+	return &model{Breaker: *gm.NewBreaker[State](cfg, start), cfg: cfg}
 }

@@ -1,10 +1,14 @@
 package breaker
 
-import "ratelab/grader/check"
+import (
+	"ratelab/grader/check"
+	gm "ratelab/grader/model"
+)
 
-// State and Config mirror the exercise's types field by field: values
-// travel between the grader and the child by their exported fields (see
-// grader/wire).
+// State mirrors the exercise's State, with the grader's names; Config is
+// the model's (grader/model), declared there once, field by field as the
+// exercise's: values travel between the grader and the child by their
+// exported fields (see grader/wire).
 type State uint8
 
 const (
@@ -13,11 +17,7 @@ const (
 	HalfOpen
 )
 
-type Config struct {
-	FailureThreshold uint32
-	OpenNs           uint64
-	HalfOpenProbes   uint32
-}
+type Config = gm.BreakerConfig
 
 // Breaker is the breaker API every implementation offers.
 type Breaker interface {

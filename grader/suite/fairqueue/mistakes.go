@@ -7,11 +7,8 @@ import (
 	"ratelab/grader/check"
 )
 
-// The mistakes learners make with deficit round robin, each the
-// contract's queue with one rule broken (see check.Mistake). They are
-// written from the contract's pitfalls and the stub's traps: each reads as
-// the sentence of the contract it breaks, and the grader names one only
-// when its model gives every answer the learner's code gave.
+// mistakes are those learners make with deficit round robin (see
+// check.Mistake).
 var mistakes = []check.Mistake[New]{
 	// deficit-reset: an emptied session keeps no credit.
 	{Name: "keeps-credit", Pitfall: "deficit-reset", Says: "keeps a session's deficit when it empties and leaves the round, so that it comes back with the credit it had left", Impl: mistaken("keeps-credit")},

@@ -12,7 +12,7 @@ import (
 // run from its seed.
 func loop(impl Impl, seed uint64) func(n int) uint64 {
 	g := check.BenchNew(impl.New(Config{
-		Classes:        map[string]Class{"regular": {Orders: Budget{10, 10_000}, Cancels: Budget{20, 20_000}}},
+		Classes:        map[string]Class{"regular": {Orders: Budget{Capacity: 10, RatePerSec: 10_000}, Cancels: Budget{Capacity: 20, RatePerSec: 20_000}}},
 		SilenceAfterNs: 100_000,
 	}, 0))
 	for s := range uint64(benchSessions) {

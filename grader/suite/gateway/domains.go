@@ -337,11 +337,11 @@ func invalid(r *rand.Rand, cfg Config) Config {
 	case 2:
 		k.Orders.RatePerSec = 0
 	case 3:
-		k.Cancels = Budget{max(k.Orders.Capacity, 2) - 1, k.Orders.RatePerSec}
+		k.Cancels = Budget{Capacity: max(k.Orders.Capacity, 2) - 1, RatePerSec: k.Orders.RatePerSec}
 	case 4:
-		k.Cancels = Budget{k.Orders.Capacity, max(k.Orders.RatePerSec, 2) - 1}
+		k.Cancels = Budget{Capacity: k.Orders.Capacity, RatePerSec: max(k.Orders.RatePerSec, 2) - 1}
 	case 5:
-		k.Cancels = Budget{k.Orders.Capacity + 1, 0}
+		k.Cancels = Budget{Capacity: k.Orders.Capacity + 1, RatePerSec: 0}
 	default:
 		out.SilenceAfterNs = check.Pick[uint64](r, 2*tick, tick)
 		out.DisconnectAfterNs = tick
@@ -360,10 +360,10 @@ func invalid(r *rand.Rand, cfg Config) Config {
 func wholeConfig(escalate bool, unlimitedCancels float64) func(r *rand.Rand) Config {
 	return func(r *rand.Rand) Config {
 		class := func() Class {
-			o := Budget{check.Between(r, 1, 4), check.Pick[uint64](r, 10, 20, 50, 100, 100)}
+			o := Budget{Capacity: check.Between(r, 1, 4), RatePerSec: check.Pick[uint64](r, 10, 20, 50, 100, 100)}
 			c := Budget{}
 			if !check.Chance(r, unlimitedCancels) {
-				c = Budget{o.Capacity + check.Between(r, 0, 3), o.RatePerSec * check.Between(r, 1, 2)}
+				c = Budget{Capacity: o.Capacity + check.Between(r, 0, 3), RatePerSec: o.RatePerSec * check.Between(r, 1, 2)}
 			}
 			return Class{Orders: o, Cancels: c}
 		}
@@ -525,10 +525,10 @@ var retryDomain = domain{
 	aim: aim{Check: "retry-after"},
 	config: func(r *rand.Rand) Config {
 		rate := check.Pick(r, check.NotDividingSecond...)
-		o := Budget{check.Between(r, 1, 3), rate}
+		o := Budget{Capacity: check.Between(r, 1, 3), RatePerSec: rate}
 		c := Budget{}
 		if check.Chance(r, 0.5) {
-			c = Budget{o.Capacity, check.Pick(r, rate, rate+check.Between(r, 1, 1000))}
+			c = Budget{Capacity: o.Capacity, RatePerSec: check.Pick(r, rate, rate+check.Between(r, 1, 1000))}
 		}
 		return Config{Classes: map[string]Class{"regular": {Orders: o, Cancels: c}}}
 	},
@@ -560,10 +560,10 @@ var hugeRates = []uint64{1_000_000_000, 1e12, 1e18, 18e18, math.MaxUint64 - math
 var overflowDomain = domain{
 	aim: aim{Check: "overflow"},
 	config: func(r *rand.Rand) Config {
-		o := Budget{check.Pick[uint64](r, 1, 10, 1<<34, 1e12, 1<<62, math.MaxUint64), check.Pick(r, hugeRates...)}
+		o := Budget{Capacity: check.Pick[uint64](r, 1, 10, 1<<34, 1e12, 1<<62, math.MaxUint64), RatePerSec: check.Pick(r, hugeRates...)}
 		c := Budget{}
 		if check.Chance(r, 0.5) {
-			c = Budget{check.Pick[uint64](r, o.Capacity, math.MaxUint64), check.Pick(r, o.RatePerSec, hugeRates[len(hugeRates)-1])}
+			c = Budget{Capacity: check.Pick[uint64](r, o.Capacity, math.MaxUint64), RatePerSec: check.Pick(r, o.RatePerSec, hugeRates[len(hugeRates)-1])}
 		}
 		cfg := Config{Classes: map[string]Class{"regular": {Orders: o, Cancels: c}}}
 		cfg.SilenceAfterNs = check.Pick[uint64](r, 0, 1, math.MaxUint64-1, 1<<63)

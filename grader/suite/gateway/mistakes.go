@@ -9,11 +9,7 @@ import (
 	"ratelab/grader/check"
 )
 
-// The mistakes learners make with the gateway, each the contract's gateway
-// with one rule broken (see check.Mistake). They are written from the
-// contract's rules and pitfalls and the stub's traps: each reads as the
-// sentence of the contract it breaks, and the grader names one only when
-// its model gives every answer the learner's code gave.
+// mistakes are those learners make with the gateway (see check.Mistake).
 //
 // Where one script can show two mistakes of different pitfalls, the one
 // that explains fewer scripts comes first: the grader charges the first

@@ -17,12 +17,7 @@ type model struct {
 }
 
 func newModel(cfg Config, now uint64) *model {
-	return &model{Gateway: *gm.NewGateway[Kind, Outcome](modelConfig(cfg), now), cfg: cfg}
-}
-
-// modelConfig is cfg in the model's types.
-func modelConfig(cfg Config) gm.GatewayConfig {
-	return gm.GatewayConfigOf(cfg.Classes, cfg.SilenceAfterNs, cfg.DisconnectAfterNs)
+	return &model{Gateway: *gm.NewGateway[Kind, Outcome](cfg, now), cfg: cfg}
 }
 
 // open is Open, reporting whether it is an error.
@@ -36,7 +31,7 @@ func (m *model) admit(id uint64, kind Kind, now uint64) Verdict {
 
 // reload is Reload, reporting whether it is an error.
 func (m *model) reload(cfg Config, now uint64) (wantErr bool) {
-	if m.Reload(modelConfig(cfg), now) != nil {
+	if m.Reload(cfg, now) != nil {
 		return true
 	}
 	m.cfg = cfg
@@ -47,4 +42,4 @@ func (m *model) reload(cfg Config, now uint64) (wantErr bool) {
 type problem = gm.GatewayProblem
 
 // problems lists what is wrong with cfg, per the contract; nil if nothing.
-func problems(cfg Config) []problem { return gm.GatewayProblems(modelConfig(cfg)) }
+func problems(cfg Config) []problem { return gm.GatewayProblems(cfg) }

@@ -7,11 +7,14 @@ import (
 
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
+	gm "ratelab/grader/model"
 )
 
-// Kind, Budget, Class, Config, Outcome and Verdict mirror the exercise's
-// types field by field: values travel between the grader and the child by
-// their exported fields (see grader/wire).
+// Kind, Outcome and Verdict mirror the exercise's types, with the
+// grader's names; Budget, Class and Config are the model's (grader/model),
+// declared there once, field by field as the exercise's: values travel
+// between the grader and the child by their exported fields (see
+// grader/wire).
 type Kind uint8
 
 const (
@@ -21,15 +24,11 @@ const (
 	Heartbeat
 )
 
-type Budget struct{ Capacity, RatePerSec uint64 }
-
-type Class struct{ Orders, Cancels Budget }
-
-type Config struct {
-	Classes           map[string]Class
-	SilenceAfterNs    uint64
-	DisconnectAfterNs uint64
-}
+type (
+	Budget = gm.GatewayBudget
+	Class  = gm.GatewayClass
+	Config = gm.GatewayConfig
+)
 
 type Outcome uint8
 
@@ -66,7 +65,7 @@ func record() check.Recorder { return harness.Record(API(reference)) }
 
 func notStarted(impl Impl) bool {
 	return check.Untouched(func() Gateway {
-		g, _ := impl.New(Config{Classes: map[string]Class{"regular": {Orders: Budget{1, 1}}}}, 0)
+		g, _ := impl.New(Config{Classes: map[string]Class{"regular": {Orders: Budget{Capacity: 1, RatePerSec: 1}}}}, 0)
 		return g
 	}, func(g Gateway) { g.Open(1, "regular", 0) }, func(g Gateway) { g.Admit(1, NewOrder, 0) }, func(g Gateway) { g.Reload(Config{}, 0) }) &&
 		check.Stubbed(func() { impl.Validate(Config{}) })
@@ -87,22 +86,22 @@ var Checks = check.Parts[Impl, domain, setup, op]{
 // not words a message would use by chance), and valid ones.
 func validationCases() []Config {
 	one := func(k Class) Config {
-		return Config{Classes: map[string]Class{"market-maker": {Orders: Budget{100, 1000}}, "retail-7": k}}
+		return Config{Classes: map[string]Class{"market-maker": {Orders: Budget{Capacity: 100, RatePerSec: 1000}}, "retail-7": k}}
 	}
-	ok := Budget{10, 100}
+	ok := Budget{Capacity: 10, RatePerSec: 100}
 	return []Config{
 		one(Class{Orders: ok}),
-		one(Class{Orders: ok, Cancels: Budget{10, 100}}),
-		{Classes: map[string]Class{"retail-7": {Orders: Budget{math.MaxUint64, math.MaxUint64}}}, SilenceAfterNs: 1, DisconnectAfterNs: 2},
+		one(Class{Orders: ok, Cancels: Budget{Capacity: 10, RatePerSec: 100}}),
+		{Classes: map[string]Class{"retail-7": {Orders: Budget{Capacity: math.MaxUint64, RatePerSec: math.MaxUint64}}}, SilenceAfterNs: 1, DisconnectAfterNs: 2},
 		{Classes: map[string]Class{"retail-7": {Orders: ok}}, SilenceAfterNs: 5},
 		{Classes: map[string]Class{"retail-7": {Orders: ok}}, DisconnectAfterNs: 5},
 		{},
 		{Classes: map[string]Class{}},
-		one(Class{Orders: Budget{0, 100}}),
-		one(Class{Orders: Budget{10, 0}}),
-		one(Class{Orders: ok, Cancels: Budget{10, 0}}),
-		one(Class{Orders: ok, Cancels: Budget{9, 100}}),
-		one(Class{Orders: ok, Cancels: Budget{1000, 99}}),
+		one(Class{Orders: Budget{Capacity: 0, RatePerSec: 100}}),
+		one(Class{Orders: Budget{Capacity: 10, RatePerSec: 0}}),
+		one(Class{Orders: ok, Cancels: Budget{Capacity: 10, RatePerSec: 0}}),
+		one(Class{Orders: ok, Cancels: Budget{Capacity: 9, RatePerSec: 100}}),
+		one(Class{Orders: ok, Cancels: Budget{Capacity: 1000, RatePerSec: 99}}),
 		{Classes: map[string]Class{"retail-7": {Orders: ok}}, SilenceAfterNs: 5, DisconnectAfterNs: 5},
 		{Classes: map[string]Class{"retail-7": {Orders: ok}}, SilenceAfterNs: 6, DisconnectAfterNs: 5},
 	}

@@ -7,13 +7,10 @@ import (
 	"ratelab/grader/check"
 )
 
-// The mistakes learners make with a GCRA, each the contract's GCRA with one
-// rule broken (see check.Mistake). They are written from the contract's
-// pitfalls and the stub's rules and traps: each reads as the sentence of
-// the contract it breaks, and the grader names one only when its model
-// gives every answer the learner's code gave. They are listed pitfall by
-// pitfall, exactness last, so that where a mistake of a named pitfall and
-// one of exactness answer alike, the named one is charged.
+// mistakes are those learners make with a GCRA (see check.Mistake). They
+// are listed pitfall by pitfall, exactness last, so that where a mistake
+// of a named pitfall and one of exactness answer alike, the named one is
+// charged.
 var mistakes = []check.Mistake[New]{
 	// rounding: one interval is 10^9/ratePerSec ns, exactly.
 	{Name: "whole-ns-down", Pitfall: "rounding", Says: "keeps the schedule in whole nanoseconds with one interval T = 10^9/ratePerSec rounded down, so that at rates that do not divide 10^9 it lets calls in a little early, more so with every call", Impl: mistaken("whole-ns-down")},

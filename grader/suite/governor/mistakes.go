@@ -6,11 +6,7 @@ import (
 	"ratelab/grader/check"
 )
 
-// The mistakes learners make with a governor, each the contract's governor
-// with one rule broken (see check.Mistake). They are written from the
-// contract's rules and the stub's traps: each reads as the sentence of the
-// contract it breaks, and the grader names one only when its model gives
-// every answer the learner's code gave.
+// mistakes are those learners make with a governor (see check.Mistake).
 var mistakes = []check.Mistake[Impl]{
 	// slow-start: opens at Start (Floor if Start is 0), doubles while
 	// there is no memory.

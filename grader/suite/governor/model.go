@@ -22,7 +22,7 @@ type decision struct {
 
 // decide is the contract's Decide (model.Decide).
 func decide(cfg Config, frac, current, lastBad float64) decision {
-	return decision(gm.Decide[Action](gm.GovernorConfig(cfg), frac, current, lastBad))
+	return decision(gm.Decide[Action](cfg, frac, current, lastBad))
 }
 
 // edgyDecide reports whether decide's outcome for these arguments hangs on
@@ -63,7 +63,7 @@ type model struct {
 }
 
 func newModel(cfg Config) *model {
-	return &model{Governor: *gm.NewGovernor[Action](gm.GovernorConfig(cfg)), cfg: cfg}
+	return &model{Governor: *gm.NewGovernor[Action](cfg), cfg: cfg}
 }
 
 // observe is Observe, with whether its outcome hangs on a comparison

@@ -6,11 +6,8 @@ import (
 	"ratelab/grader/check"
 )
 
-// The mistakes learners make with a Gradient2 limit, each the contract's
-// limit with one rule broken (see check.Mistake). They are written from
-// the contract's steps and the stub's traps: each reads as the sentence
-// of the contract it breaks, and the grader names one only when its model
-// gives every answer the learner's code gave.
+// mistakes are those learners make with a Gradient2 limit (see
+// check.Mistake).
 var mistakes = []check.Mistake[New]{
 	// warmup: the long RTT is the plain mean of the first 10 samples,
 	// then an exponential average with factor 2/(LongWindow+1).

@@ -17,7 +17,7 @@ type (
 // warmup is the number of samples the long RTT plainly averages.
 const warmup = gm.Gradient2Warmup
 
-func newModel(cfg Config) *model { return gm.NewGradient2(gm.Gradient2Config(cfg)) }
+func newModel(cfg Config) *model { return gm.NewGradient2(cfg) }
 
 // edgy reports whether the outcome of the sample hangs on a comparison
 // that a correct implementation rounding differently could decide the

@@ -3,16 +3,12 @@ package gradient2
 import (
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
+	gm "ratelab/grader/model"
 )
 
-// Config mirrors the exercise's Config.
-type Config struct {
-	InitialLimit, MinLimit, MaxLimit float64
-	Smoothing                        float64
-	RTTTolerance                     float64
-	LongWindow                       int
-	QueueSize                        func(limit int) float64
-}
+// Config is the exercise's Config, declared once, in its model
+// (grader/model).
+type Config = gm.Gradient2Config
 
 // Limit is the API every implementation offers.
 type Limit interface {

@@ -8,11 +8,8 @@ import (
 	"ratelab/grader/check"
 )
 
-// The mistakes learners make with a tree of token buckets, each the
-// contract's tree with one rule broken (see check.Mistake). They are
-// written from the contract's pitfalls and the stub's traps: each reads as
-// the sentence of the contract it breaks, and the grader names one only
-// when its model gives every answer the learner's code gave.
+// mistakes are those learners make with a tree of token buckets (see
+// check.Mistake).
 var mistakes = []check.Mistake[New]{
 	// all-or-nothing: no level charged for a refused message.
 	{Name: "charges-as-it-goes", Pitfall: "all-or-nothing", Says: "charges each level as it checks it, from the node up, so that when a level refuses, the levels below it have paid for a message that was never sent", Impl: mistaken("charges-as-it-goes")},

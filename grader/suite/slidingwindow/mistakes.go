@@ -7,14 +7,10 @@ import (
 	"ratelab/grader/check"
 )
 
-// The mistakes learners make with a bucketed sliding window, each the
-// contract's window with one rule broken (see check.Mistake). They are
-// written from the contract's pitfalls and the stub's rules and traps:
-// each reads as the sentence of the contract it breaks, and the grader
-// names one only when its model gives every answer the learner's code
-// gave. They are listed pitfall by pitfall, exactness last, so that where a
-// mistake of a named pitfall and one of exactness answer alike, the named
-// one is charged.
+// mistakes are those learners make with a bucketed sliding window (see
+// check.Mistake). They are listed pitfall by pitfall, exactness last, so
+// that where a mistake of a named pitfall and one of exactness answer
+// alike, the named one is charged.
 var mistakes = []check.Mistake[New]{
 	// rejected-counted: a refused call is not counted.
 	{Name: "counts-rejects", Pitfall: "rejected-counted", Says: "counts every call in the current bucket, refused or not, and refuses it when the window already held limit calls", Impl: mistaken("counts-rejects")},

@@ -183,7 +183,7 @@ var allStates = []State{Normal, Degraded, Degraded, Paused, Paused}
 // someLimit draws an override, now and then one with a 0 field, which
 // SetIssuerLimit must refuse, changing nothing.
 func someLimit(r *rand.Rand) RateLimit {
-	rl := RateLimit{uint32(check.Between(r, 1, 5)), check.Pick[uint64](r, 50, 100, 200, 1000)}
+	rl := RateLimit{MaxCalls: uint32(check.Between(r, 1, 5)), WindowNs: check.Pick[uint64](r, 50, 100, 200, 1000)}
 	switch r.Intn(10) {
 	case 0:
 		rl.MaxCalls = 0
@@ -320,7 +320,7 @@ var precedenceDomain = domain{
 	aim: aim{Check: "precedence"},
 	config: func(r *rand.Rand) Config {
 		c := baseConfig(0)(r)
-		c.Rate = RateLimit{uint32(check.Between(r, 1, 2)), 1000}
+		c.Rate = RateLimit{MaxCalls: uint32(check.Between(r, 1, 2)), WindowNs: 1000}
 		c.Breaker.DegradedWriteLimit = uint32(check.Between(r, 0, 2))
 		return c
 	},

@@ -7,12 +7,8 @@ import (
 	"ratelab/grader/check"
 )
 
-// The mistakes learners make with the gate, each the contract's gate (the
-// model) with one rule broken (see check.Mistake and model.makes). They
-// are written from the contract's pitfalls and the stub's rules and
-// traps: each reads as the sentence of the contract it breaks, and the
-// grader names one only when its model gives every answer the learner's
-// code gave.
+// mistakes are those learners make with the gate, each a switch of the
+// model (see check.Mistake and grader/model's Throttle).
 //
 // Where one script can show two mistakes of different pitfalls, the
 // narrower comes first: the grader charges, among equally small sets of

@@ -13,7 +13,7 @@ func newModel(cfg Config, now uint64) *model { return newMistaken(cfg, now, "") 
 // newMistaken is New for the model that makes the named mistake ("" for
 // none).
 func newMistaken(cfg Config, now uint64, mistake string) *model {
-	return &model{gm.NewThrottle[State, Level](gm.ThrottleConfigOf(cfg.Breaker, cfg.Rate, cfg.Congestion), now, mistake)}
+	return &model{gm.NewThrottle[State, Level](cfg, now, mistake)}
 }
 
 // problem is one rule of New's validation a config breaks: the fields

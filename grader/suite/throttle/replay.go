@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"ratelab/grader/check"
-	gm "ratelab/grader/model"
 )
 
 type setup = check.ConfigAt[Config]
@@ -150,7 +149,7 @@ func (o op) apply(g Gate, cong CongestionConfig, now uint64) string {
 // step applies o at now to the model and returns what the contract
 // answers, written as the report shows it.
 func (m *model) step(o op, now uint64) string {
-	return o.apply(modelGate{m}, CongestionConfig(m.Cfg.Congestion), now)
+	return o.apply(modelGate{m}, m.Cfg.Congestion, now)
 }
 
 // modelGate is the model as a Gate, so that apply makes a call on it as on
@@ -162,7 +161,7 @@ type modelGate struct{ m *model }
 
 func (g modelGate) SetState(s State, nowNs uint64) { g.m.SetState(s, nowNs) }
 func (g modelGate) SetIssuerLimit(addr uint64, rl RateLimit) error {
-	if g.m.SetIssuerLimit(addr, gm.ThrottleRate(rl)) {
+	if g.m.SetIssuerLimit(addr, rl) {
 		field := "MaxCalls"
 		if rl.MaxCalls != 0 {
 			field = "WindowNs"
@@ -177,13 +176,7 @@ func (g modelGate) Write(addr, nowNs uint64) WriteResult {
 	return WriteResult{Refusal: Refusal(g.m.Write(addr, nowNs))}
 }
 func (g modelGate) AdjustCongestion(nowNs uint64) Level { return g.m.AdjustCongestion(nowNs) }
-func (g modelGate) Status(nowNs uint64) Status {
-	s := g.m.Status(nowNs)
-	return Status{
-		State: s.State, RecoverAtNs: s.RecoverAtNs, DegradedWriteLimit: s.DegradedWriteLimit, DegradedWrites: s.DegradedWrites,
-		MaxCalls: s.MaxCalls, WindowNs: s.WindowNs, Level: s.Level, Congestion: CongestionConfig(s.Congestion),
-	}
-}
+func (g modelGate) Status(nowNs uint64) Status          { return g.m.Status(nowNs) }
 
 func replay(impl Impl, s script) check.Trace {
 	st := s.Setup

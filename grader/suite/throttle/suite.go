@@ -6,11 +6,14 @@ import (
 
 	"ratelab/grader/check"
 	"ratelab/grader/harness"
+	gm "ratelab/grader/model"
 )
 
-// State, Level, BreakerConfig, RateLimit, CongestionConfig, Config and
-// Status mirror the exercise's types field by field: values travel between
-// the grader and the child by their exported fields (see grader/wire).
+// State and Level mirror the exercise's types, with the grader's names;
+// BreakerConfig, RateLimit, CongestionConfig, Config and Status are the
+// model's (grader/model), declared there once, field by field as the
+// exercise's: values travel between the grader and the child by their
+// exported fields (see grader/wire).
 type State uint8
 
 const (
@@ -27,39 +30,13 @@ const (
 	High
 )
 
-type BreakerConfig struct {
-	TTLNs              uint64
-	DegradedWriteLimit uint32
-	AutoRecover        bool
-}
-
-type RateLimit struct {
-	MaxCalls uint32
-	WindowNs uint64
-}
-
-type CongestionConfig struct {
-	WindowNs                 uint64
-	LowBelow, HighAbove      uint32
-	ReduceBps, IncreaseBps   uint32
-	MinMaxCalls, MaxMaxCalls uint32
-}
-
-type Config struct {
-	Breaker    BreakerConfig
-	Rate       RateLimit
-	Congestion CongestionConfig
-}
-
-type Status struct {
-	State                              State
-	RecoverAtNs                        uint64
-	DegradedWriteLimit, DegradedWrites uint32
-	MaxCalls                           uint32
-	WindowNs                           uint64
-	Level                              Level
-	Congestion                         CongestionConfig
-}
+type (
+	BreakerConfig    = gm.ThrottleBreakerConfig
+	RateLimit        = gm.ThrottleRate
+	CongestionConfig = gm.ThrottleCongestion
+	Config           = gm.ThrottleConfig
+	Status           = gm.ThrottleStatus[State, Level]
+)
 
 // Refusal is Write's error as the child classifies it (see Classify).
 type Refusal uint8
@@ -127,7 +104,7 @@ var api = check.API[Impl]{Remote: Remote, NotStarted: notStarted, Ref: reference
 func record() check.Recorder { return harness.Record(API(reference)) }
 
 func notStarted(impl Impl) bool {
-	cfg := Config{Rate: RateLimit{1, 1}, Congestion: CongestionConfig{WindowNs: 1, MinMaxCalls: 1, MaxMaxCalls: 1}}
+	cfg := Config{Rate: RateLimit{MaxCalls: 1, WindowNs: 1}, Congestion: CongestionConfig{WindowNs: 1, MinMaxCalls: 1, MaxMaxCalls: 1}}
 	return check.Untouched(func() Gate { g, _ := impl.New(cfg, 0); return g },
 		func(g Gate) { g.Write(1, 0) }, func(g Gate) { g.Status(0) }, func(g Gate) { g.AdjustCongestion(0) }, func(g Gate) { g.SetState(Degraded, 0) })
 }

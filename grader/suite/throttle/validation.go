@@ -73,7 +73,7 @@ func validation(impl Impl) check.Outcome {
 		}
 	}
 	g, _ := impl.New(validCase(), 0)
-	for _, rl := range []RateLimit{{0, 100}, {100, 0}, {2, 100}} {
+	for _, rl := range []RateLimit{{MaxCalls: 0, WindowNs: 100}, {MaxCalls: 100, WindowNs: 0}, {MaxCalls: 2, WindowNs: 100}} {
 		field := ""
 		switch {
 		case rl.MaxCalls == 0:

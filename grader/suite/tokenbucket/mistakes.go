@@ -6,11 +6,8 @@ import (
 	"ratelab/grader/check"
 )
 
-// The mistakes learners make with a token bucket, each the contract's
-// bucket with one rule broken (see check.Mistake). They are written from
-// the contract's pitfalls and the stub's traps: each reads as the sentence
-// of the contract it breaks, and the grader names one only when its model
-// gives every answer the learner's code gave.
+// mistakes are those learners make with a token bucket (see
+// check.Mistake).
 var mistakes = []check.Mistake[New]{
 	// capacity: starts full, never beyond capacity.
 	{Name: "starts-empty", Pitfall: "capacity", Says: "starts empty instead of full", Impl: mistaken("starts-empty")},
