@@ -46,6 +46,18 @@ func openClassStore(ctx context.Context, path string) (*store.Store, error) {
 	return store.OpenWith(ctx, path, wallClock{}, store.Options{Durable: true})
 }
 
+// withClassStore runs do with the class's store at path, open, and closes
+// it after: a command's work on the store.
+func withClassStore(path string, do func(context.Context, *store.Store) error) error {
+	ctx := context.Background()
+	st, err := openClassStore(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return do(ctx, st)
+}
+
 // newToken returns a fresh learner token: 32 random bytes, URL-safe.
 func newToken() string {
 	b := make([]byte, 32)
@@ -130,47 +142,43 @@ func runRoster(args []string) error {
 		seen[name] = i + 1
 		entries = append(entries, entry{i + 1, name})
 	}
-	ctx := context.Background()
-	st, err := openClassStore(ctx, *db)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	out := csv.NewWriter(os.Stdout)
-	out.Write([]string{"name", "token"})
-	created, skipped := 0, 0
-	// Whatever stops the import, the tokens created so far are printed:
-	// they are stored only hashed and would be lost.
-	defer func() {
-		out.Flush()
-		fmt.Fprintf(os.Stderr, "%d learners given a token, %d skipped; the tokens above are shown this once (database %s)\n", created, skipped, store.Redact(*db))
-	}()
-	for _, e := range entries {
-		stopped := func(err error) error {
-			return fmt.Errorf("%s line %d: %s: %w; stopped there: the lines before it were imported", fs.Arg(0), e.line, e.name, err)
-		}
-		tok := newToken()
-		_, err := st.AddLearner(ctx, e.name, store.Hash(tok))
-		switch {
-		case errors.Is(err, store.ErrExists) && *reissue:
-			if err := st.SetLearnerToken(ctx, e.name, store.Hash(tok)); errors.Is(err, store.ErrNotFound) {
-				return stopped(errors.New("the name is an instructor's"))
-			} else if err != nil {
+	return withClassStore(*db, func(ctx context.Context, st *store.Store) error {
+		out := csv.NewWriter(os.Stdout)
+		out.Write([]string{"name", "token"})
+		created, skipped := 0, 0
+		// Whatever stops the import, the tokens created so far are printed:
+		// they are stored only hashed and would be lost.
+		defer func() {
+			out.Flush()
+			fmt.Fprintf(os.Stderr, "%d learners given a token, %d skipped; the tokens above are shown this once (database %s)\n", created, skipped, store.Redact(*db))
+		}()
+		for _, e := range entries {
+			stopped := func(err error) error {
+				return fmt.Errorf("%s line %d: %s: %w; stopped there: the lines before it were imported", fs.Arg(0), e.line, e.name, err)
+			}
+			tok := newToken()
+			_, err := st.AddLearner(ctx, e.name, store.Hash(tok))
+			switch {
+			case errors.Is(err, store.ErrExists) && *reissue:
+				if err := st.SetLearnerToken(ctx, e.name, store.Hash(tok)); errors.Is(err, store.ErrNotFound) {
+					return stopped(errors.New("the name is an instructor's"))
+				} else if err != nil {
+					return stopped(err)
+				}
+			case errors.Is(err, store.ErrExists):
+				skipped++
+				fmt.Fprintf(os.Stderr, "%s: already on the roster, token unchanged (--reissue gives a new one)\n", e.name)
+				continue
+			case err != nil:
 				return stopped(err)
 			}
-		case errors.Is(err, store.ErrExists):
-			skipped++
-			fmt.Fprintf(os.Stderr, "%s: already on the roster, token unchanged (--reissue gives a new one)\n", e.name)
-			continue
-		case err != nil:
-			return stopped(err)
+			created++
+			out.Write([]string{e.name, tok})
+			out.Flush() // each token is out before the next learner is created
 		}
-		created++
-		out.Write([]string{e.name, tok})
-		out.Flush() // each token is out before the next learner is created
-	}
-	out.Flush()
-	return out.Error()
+		out.Flush()
+		return out.Error()
+	})
 }
 
 // runRosterRemove is `labserver roster remove [--db PATH|URL] NAME`.
@@ -188,26 +196,22 @@ func runRosterRemove(args []string) error {
 		fs.Usage()
 		return exitError{2}
 	}
-	ctx := context.Background()
-	st, err := openClassStore(ctx, *db)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	name := fs.Arg(0)
-	r, err := st.RemoveLearner(ctx, name)
-	if errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("%s: no learner of that name (database %s)", name, store.Redact(*db))
-	}
-	if err != nil {
-		return err
-	}
-	if r.Submissions == 0 {
-		fmt.Fprintf(os.Stderr, "%s removed: token and sessions ended; no submissions to keep\n", name)
+	return withClassStore(*db, func(ctx context.Context, st *store.Store) error {
+		name := fs.Arg(0)
+		r, err := st.RemoveLearner(ctx, name)
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("%s: no learner of that name (database %s)", name, store.Redact(*db))
+		}
+		if err != nil {
+			return err
+		}
+		if r.Submissions == 0 {
+			fmt.Fprintf(os.Stderr, "%s removed: token and sessions ended; no submissions to keep\n", name)
+			return nil
+		}
+		fmt.Fprintf(os.Stderr, "%s removed: token and sessions ended; their %d submissions are kept in the gradebook as %q\n", name, r.Submissions, r.KeptAs)
 		return nil
-	}
-	fmt.Fprintf(os.Stderr, "%s removed: token and sessions ended; their %d submissions are kept in the gradebook as %q\n", name, r.Submissions, r.KeptAs)
-	return nil
+	})
 }
 
 // runInstructor is `labserver instructor add [--db PATH|URL] NAME`; the
@@ -242,26 +246,22 @@ func runInstructor(args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
-	st, err := openClassStore(ctx, *db)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	name := fs.Arg(0)
-	_, err = st.AddInstructor(ctx, name, string(hash))
-	if errors.Is(err, store.ErrExists) {
-		if err := st.SetInstructorPassword(ctx, name, string(hash)); err != nil {
-			return fmt.Errorf("%s: %w (is it a learner's name?)", name, err)
+	return withClassStore(*db, func(ctx context.Context, st *store.Store) error {
+		name := fs.Arg(0)
+		_, err = st.AddInstructor(ctx, name, string(hash))
+		if errors.Is(err, store.ErrExists) {
+			if err := st.SetInstructorPassword(ctx, name, string(hash)); err != nil {
+				return fmt.Errorf("%s: %w (is it a learner's name?)", name, err)
+			}
+			fmt.Fprintf(os.Stderr, "instructor %s: password changed\n", name)
+			return nil
 		}
-		fmt.Fprintf(os.Stderr, "instructor %s: password changed\n", name)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "instructor %s added (database %s)\n", name, store.Redact(*db))
 		return nil
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "instructor %s added (database %s)\n", name, store.Redact(*db))
-	return nil
+	})
 }
 
 // readPassword reads one line from stdin; on a terminal it prompts and

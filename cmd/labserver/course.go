@@ -81,51 +81,47 @@ func runCourseDue(args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected %q: every value is a flag (see --help)", fs.Arg(0))
 	}
-	ctx := context.Background()
-	st, err := openClassStore(ctx, *db)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if *clear {
-		c, err := due.Clear(ctx, st, *week, *exercise)
+	return withClassStore(*db, func(ctx context.Context, st *store.Store) error {
+		if *clear {
+			c, err := due.Clear(ctx, st, *week, *exercise)
+			if err != nil {
+				return err
+			}
+			return printChange(ctx, st, os.Stdout, c)
+		}
+		if *at == "" {
+			return errors.New("give the due date: --at 2027-02-10T23:59 (or --clear to remove it)")
+		}
+		loc, err := courseZone(ctx, st, *tz)
+		if err != nil {
+			return err
+		}
+		r := due.Rule{Week: *week, Exercise: *exercise, PenaltyPct: *penalty}
+		if r.Policy, err = due.ParsePolicy(*late); err != nil {
+			return err
+		}
+		if r.At, err = due.ParseTime(*at, loc); err != nil {
+			return fmt.Errorf("--at: %w", err)
+		}
+		if *cutoff != "" {
+			if r.Cutoff, err = due.ParseTime(*cutoff, loc); err != nil {
+				return fmt.Errorf("--cutoff: %w", err)
+			}
+		}
+		if err := r.Check(); err != nil { // before the zone is saved: a refused rule changes nothing
+			return err
+		}
+		if *tz != "" {
+			if err := st.SetCourseZone(ctx, loc.String()); err != nil {
+				return err
+			}
+		}
+		c, err := due.Set(ctx, st, r)
 		if err != nil {
 			return err
 		}
 		return printChange(ctx, st, os.Stdout, c)
-	}
-	if *at == "" {
-		return errors.New("give the due date: --at 2027-02-10T23:59 (or --clear to remove it)")
-	}
-	loc, err := courseZone(ctx, st, *tz)
-	if err != nil {
-		return err
-	}
-	r := due.Rule{Week: *week, Exercise: *exercise, PenaltyPct: *penalty}
-	if r.Policy, err = due.ParsePolicy(*late); err != nil {
-		return err
-	}
-	if r.At, err = due.ParseTime(*at, loc); err != nil {
-		return fmt.Errorf("--at: %w", err)
-	}
-	if *cutoff != "" {
-		if r.Cutoff, err = due.ParseTime(*cutoff, loc); err != nil {
-			return fmt.Errorf("--cutoff: %w", err)
-		}
-	}
-	if err := r.Check(); err != nil { // before the zone is saved: a refused rule changes nothing
-		return err
-	}
-	if *tz != "" {
-		if err := st.SetCourseZone(ctx, loc.String()); err != nil {
-			return err
-		}
-	}
-	c, err := due.Set(ctx, st, r)
-	if err != nil {
-		return err
-	}
-	return printChange(ctx, st, os.Stdout, c)
+	})
 }
 
 func runCourseExtend(args []string) error {
@@ -143,35 +139,31 @@ func runCourseExtend(args []string) error {
 	if *learner == "" {
 		return errors.New("say whose: --learner NAME")
 	}
-	ctx := context.Background()
-	st, err := openClassStore(ctx, *db)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if *clear {
-		c, err := due.Unextend(ctx, st, *learner, *week, *exercise)
+	return withClassStore(*db, func(ctx context.Context, st *store.Store) error {
+		if *clear {
+			c, err := due.Unextend(ctx, st, *learner, *week, *exercise)
+			if err != nil {
+				return err
+			}
+			return printChange(ctx, st, os.Stdout, c)
+		}
+		if *until == "" {
+			return errors.New("give the new due date: --until 2027-02-12T23:59 (or --clear to take it back)")
+		}
+		loc, err := courseZone(ctx, st, "")
+		if err != nil {
+			return err
+		}
+		t, err := due.ParseTime(*until, loc)
+		if err != nil {
+			return fmt.Errorf("--until: %w", err)
+		}
+		c, err := due.Extend(ctx, st, *learner, *week, *exercise, t)
 		if err != nil {
 			return err
 		}
 		return printChange(ctx, st, os.Stdout, c)
-	}
-	if *until == "" {
-		return errors.New("give the new due date: --until 2027-02-12T23:59 (or --clear to take it back)")
-	}
-	loc, err := courseZone(ctx, st, "")
-	if err != nil {
-		return err
-	}
-	t, err := due.ParseTime(*until, loc)
-	if err != nil {
-		return fmt.Errorf("--until: %w", err)
-	}
-	c, err := due.Extend(ctx, st, *learner, *week, *exercise, t)
-	if err != nil {
-		return err
-	}
-	return printChange(ctx, st, os.Stdout, c)
+	})
 }
 
 func runCourseShow(args []string) error {
@@ -179,21 +171,17 @@ func runCourseShow(args []string) error {
 	if done, err := parseFlags(fs, args); done {
 		return err
 	}
-	ctx := context.Background()
-	st, err := openClassStore(ctx, *db)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	s, err := due.Load(ctx, st)
-	if err != nil {
-		return err
-	}
-	changes, err := st.DueChanges(ctx, 10)
-	if err != nil {
-		return err
-	}
-	return showCourse(os.Stdout, s, changes)
+	return withClassStore(*db, func(ctx context.Context, st *store.Store) error {
+		s, err := due.Load(ctx, st)
+		if err != nil {
+			return err
+		}
+		changes, err := st.DueChanges(ctx, 10)
+		if err != nil {
+			return err
+		}
+		return showCourse(os.Stdout, s, changes)
+	})
 }
 
 // showCourse prints the due dates, extensions and latest changes.

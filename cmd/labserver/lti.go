@@ -107,25 +107,21 @@ func runLTIAdd(args []string, out io.Writer) error {
 	if len(problems) > 0 {
 		return errors.New(strings.Join(problems, "; ") + " (labserver lti add-platform --help)")
 	}
-	ctx := context.Background()
-	st, err := openClassStore(ctx, *db)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	added, err := lti.AddPlatform(ctx, st, p)
-	switch {
-	case err != nil:
-		return err
-	case added:
-		fmt.Fprintf(out, "registered %s (client id %s, deployments %s) (database %s)\n", p.Issuer, p.ClientID, strings.Join(p.Deployments, ", "), store.Redact(*db))
-	default:
-		fmt.Fprintf(out, "%s (client id %s) was registered already: deployments %s added\n", p.Issuer, p.ClientID, strings.Join(p.Deployments, ", "))
-	}
-	if *publicURL != "" {
-		return printToolConfig(out, *publicURL)
-	}
-	return nil
+	return withClassStore(*db, func(ctx context.Context, st *store.Store) error {
+		added, err := lti.AddPlatform(ctx, st, p)
+		switch {
+		case err != nil:
+			return err
+		case added:
+			fmt.Fprintf(out, "registered %s (client id %s, deployments %s) (database %s)\n", p.Issuer, p.ClientID, strings.Join(p.Deployments, ", "), store.Redact(*db))
+		default:
+			fmt.Fprintf(out, "%s (client id %s) was registered already: deployments %s added\n", p.Issuer, p.ClientID, strings.Join(p.Deployments, ", "))
+		}
+		if *publicURL != "" {
+			return printToolConfig(out, *publicURL)
+		}
+		return nil
+	})
 }
 
 func runLTIRegisterURL(args []string, out io.Writer) error {
@@ -144,22 +140,18 @@ func runLTIRegisterURL(args []string, out io.Writer) error {
 		fs.Usage()
 		return exitError{2}
 	}
-	ctx := context.Background()
-	st, err := openClassStore(ctx, *db)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	tool, err := lti.New(ctx, lti.Config{Store: st, Clock: wallClock{}, URL: *publicURL})
-	if err != nil {
-		return fmt.Errorf("--url: %w", err)
-	}
-	u, err := tool.RegistrationURL(ctx, *valid)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "%s\n(registers one platform, until %s)\n", u, time.Now().Add(*valid).Format(time.DateTime))
-	return nil
+	return withClassStore(*db, func(ctx context.Context, st *store.Store) error {
+		tool, err := lti.New(ctx, lti.Config{Store: st, Clock: wallClock{}, URL: *publicURL})
+		if err != nil {
+			return fmt.Errorf("--url: %w", err)
+		}
+		u, err := tool.RegistrationURL(ctx, *valid)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%s\n(registers one platform, until %s)\n", u, time.Now().Add(*valid).Format(time.DateTime))
+		return nil
+	})
 }
 
 func runLTIConfig(args []string, out io.Writer) error {
@@ -206,13 +198,7 @@ func onStore(name string, args []string, fn func(context.Context, *store.Store) 
 	if done, err := parseFlags(fs, args); done {
 		return err
 	}
-	ctx := context.Background()
-	st, err := openClassStore(ctx, *db)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	return fn(ctx, st)
+	return withClassStore(*db, fn)
 }
 
 func runLTIList(args []string, out io.Writer) error {
