@@ -29,6 +29,15 @@ type Mistake[I any] struct {
 	Impl I // the model with the mistake
 }
 
+// Mistakes returns ms with each one's Impl set to model(Name), the model
+// with that mistake, so that a suite's table names each mistake once.
+func Mistakes[I any](model func(name string) I, ms []Mistake[I]) []Mistake[I] {
+	for i := range ms {
+		ms[i].Impl = model(ms[i].Name)
+	}
+	return ms
+}
+
 // Named is what the grader keeps of a Mistake once its model has run: its
 // name, pitfall and sentence.
 type Named struct{ Name, Pitfall, Says string }

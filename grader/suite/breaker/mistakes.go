@@ -9,46 +9,46 @@ import (
 
 // mistakes are those learners make with a circuit breaker (see
 // check.Mistake).
-var mistakes = []check.Mistake[New]{
+var mistakes = check.Mistakes(mistaken, []check.Mistake[New]{
 	// consecutive: failures in a row, in Closed; closing starts from 0.
-	{Name: "counts-in-total", Pitfall: "consecutive", Says: "counts failures in total: a success reported in Closed leaves the count as it is", Impl: mistaken("counts-in-total")},
-	{Name: "success-takes-one-off", Pitfall: "consecutive", Says: "takes one failure off the count at a success reported in Closed, instead of setting it back to 0", Impl: mistaken("success-takes-one-off")},
-	{Name: "keeps-count-on-close", Pitfall: "consecutive", Says: "keeps the count of failures that opened it when its probes close it, instead of starting Closed again from 0", Impl: mistaken("keeps-count-on-close")},
-	{Name: "opens-one-late", Pitfall: "consecutive", Says: "opens only when the count of failures goes past FailureThreshold, not when it reaches it", Impl: mistaken("opens-one-late")},
+	{Name: "counts-in-total", Pitfall: "consecutive", Says: "counts failures in total: a success reported in Closed leaves the count as it is"},
+	{Name: "success-takes-one-off", Pitfall: "consecutive", Says: "takes one failure off the count at a success reported in Closed, instead of setting it back to 0"},
+	{Name: "keeps-count-on-close", Pitfall: "consecutive", Says: "keeps the count of failures that opened it when its probes close it, instead of starting Closed again from 0"},
+	{Name: "opens-one-late", Pitfall: "consecutive", Says: "opens only when the count of failures goes past FailureThreshold, not when it reaches it"},
 	// open-timeout: Open until openedAt+OpenNs exactly, never past MaxUint64.
-	{Name: "strict-end", Pitfall: "open-timeout", Says: "ends the open period only after openedAt+OpenNs (>), not at it (>=)", Impl: mistaken("strict-end")},
-	{Name: "wrapping-end", Pitfall: "open-timeout", Says: "computes openedAt+OpenNs in 64 bits, which wraps, so an open period that should never end ends at once", Impl: mistaken("wrapping-end")},
-	{Name: "saturating-end", Pitfall: "open-timeout", Says: "caps openedAt+OpenNs at MaxUint64, so an open period that should never end ends at MaxUint64", Impl: mistaken("saturating-end")},
-	{Name: "allow-refuses-at-timeout", Pitfall: "open-timeout", Says: "lets an Allow that comes once the open period is over half-open the breaker, but refuses that call all the same", Impl: mistaken("allow-refuses-at-timeout")},
-	{Name: "state-ignores-time", Pitfall: "open-timeout", Says: "answers State with the state it holds, without looking at nowNs: only Allow and Done end an open period", Impl: mistaken("state-ignores-time")},
-	{Name: "refusal-restarts-open", Pitfall: "open-timeout", Says: "starts the open period again at every call Allow refuses while Open", Impl: mistaken("refusal-restarts-open")},
+	{Name: "strict-end", Pitfall: "open-timeout", Says: "ends the open period only after openedAt+OpenNs (>), not at it (>=)"},
+	{Name: "wrapping-end", Pitfall: "open-timeout", Says: "computes openedAt+OpenNs in 64 bits, which wraps, so an open period that should never end ends at once"},
+	{Name: "saturating-end", Pitfall: "open-timeout", Says: "caps openedAt+OpenNs at MaxUint64, so an open period that should never end ends at MaxUint64"},
+	{Name: "allow-refuses-at-timeout", Pitfall: "open-timeout", Says: "lets an Allow that comes once the open period is over half-open the breaker, but refuses that call all the same"},
+	{Name: "state-ignores-time", Pitfall: "open-timeout", Says: "answers State with the state it holds, without looking at nowNs: only Allow and Done end an open period"},
+	{Name: "refusal-restarts-open", Pitfall: "open-timeout", Says: "starts the open period again at every call Allow refuses while Open"},
 	// half-open-probes: HalfOpenProbes calls, HalfOpenProbes successes, one failure.
 	// Every call, or one too many (<= where < belongs): no script tells
 	// them apart, the first wrong answer is the same call's.
-	{Name: "too-many-probes", Pitfall: "half-open-probes", Says: "lets more than HalfOpenProbes calls through in a half-open period", Impl: mistaken("too-many-probes")},
-	{Name: "probes-at-a-time", Pitfall: "half-open-probes", Says: "lets HalfOpenProbes calls through at a time: a probe that reported makes room for another", Impl: mistaken("probes-at-a-time")},
-	{Name: "first-probe-uncounted", Pitfall: "half-open-probes", Says: "lets through, without counting it as a probe, the Allow that finds the open period over", Impl: mistaken("first-probe-uncounted")},
-	{Name: "probes-not-reset", Pitfall: "half-open-probes", Says: "never sets its count of probes let through back to 0, so a later half-open period lets fewer through", Impl: mistaken("probes-not-reset")},
-	{Name: "successes-not-reset", Pitfall: "half-open-probes", Says: "never sets its count of successful probes back to 0, so successes of an earlier half-open period help close a later one", Impl: mistaken("successes-not-reset")},
-	{Name: "one-success-closes", Pitfall: "half-open-probes", Says: "closes at the first successful probe, not at HalfOpenProbes of them", Impl: mistaken("one-success-closes")},
-	{Name: "needs-one-more-success", Pitfall: "half-open-probes", Says: "closes only when successful probes go past HalfOpenProbes (>), which the probes it lets through never do", Impl: mistaken("needs-one-more-success")},
-	{Name: "waits-for-every-probe", Pitfall: "half-open-probes", Says: "reopens at a failed probe only once all HalfOpenProbes probes have reported", Impl: mistaken("waits-for-every-probe")},
-	{Name: "half-open-needs-threshold", Pitfall: "half-open-probes", Says: "counts failed probes like failures in Closed, from 0, and reopens only when they reach FailureThreshold", Impl: mistaken("half-open-needs-threshold")},
-	{Name: "reopen-keeps-timer", Pitfall: "half-open-probes", Says: "reopens at a failed probe without starting a new open period: the old one, long over, ends it again at the next call", Impl: mistaken("reopen-keeps-timer")},
+	{Name: "too-many-probes", Pitfall: "half-open-probes", Says: "lets more than HalfOpenProbes calls through in a half-open period"},
+	{Name: "probes-at-a-time", Pitfall: "half-open-probes", Says: "lets HalfOpenProbes calls through at a time: a probe that reported makes room for another"},
+	{Name: "first-probe-uncounted", Pitfall: "half-open-probes", Says: "lets through, without counting it as a probe, the Allow that finds the open period over"},
+	{Name: "probes-not-reset", Pitfall: "half-open-probes", Says: "never sets its count of probes let through back to 0, so a later half-open period lets fewer through"},
+	{Name: "successes-not-reset", Pitfall: "half-open-probes", Says: "never sets its count of successful probes back to 0, so successes of an earlier half-open period help close a later one"},
+	{Name: "one-success-closes", Pitfall: "half-open-probes", Says: "closes at the first successful probe, not at HalfOpenProbes of them"},
+	{Name: "needs-one-more-success", Pitfall: "half-open-probes", Says: "closes only when successful probes go past HalfOpenProbes (>), which the probes it lets through never do"},
+	{Name: "waits-for-every-probe", Pitfall: "half-open-probes", Says: "reopens at a failed probe only once all HalfOpenProbes probes have reported"},
+	{Name: "half-open-needs-threshold", Pitfall: "half-open-probes", Says: "counts failed probes like failures in Closed, from 0, and reopens only when they reach FailureThreshold"},
+	{Name: "reopen-keeps-timer", Pitfall: "half-open-probes", Says: "reopens at a failed probe without starting a new open period: the old one, long over, ends it again at the next call"},
 	// generation: a ticket of an earlier generation, or never issued, is ignored.
-	{Name: "ignores-generation", Pitfall: "generation", Says: "takes every ticket it issued as current, whatever the generation that issued it", Impl: mistaken("ignores-generation")},
-	{Name: "stale-successes-count", Pitfall: "generation", Says: "ignores a failure of an earlier generation but takes a success of any generation as current", Impl: mistaken("stale-successes-count")},
-	{Name: "tickets-restart", Pitfall: "generation", Says: "numbers tickets from 1 again in each generation, so a late ticket looks like one of the current generation", Impl: mistaken("tickets-restart")},
-	{Name: "accepts-unissued", Pitfall: "generation", Says: "takes a ticket above the last it issued as one of the current generation", Impl: mistaken("accepts-unissued")},
+	{Name: "ignores-generation", Pitfall: "generation", Says: "takes every ticket it issued as current, whatever the generation that issued it"},
+	{Name: "stale-successes-count", Pitfall: "generation", Says: "ignores a failure of an earlier generation but takes a success of any generation as current"},
+	{Name: "tickets-restart", Pitfall: "generation", Says: "numbers tickets from 1 again in each generation, so a late ticket looks like one of the current generation"},
+	{Name: "accepts-unissued", Pitfall: "generation", Says: "takes a ticket above the last it issued as one of the current generation"},
 	// backward-time: one clock; an earlier nowNs counts as the latest.
-	{Name: "opens-at-call-time", Pitfall: "backward-time", Says: "starts an open period at the call's own nowNs, even when it is earlier than the latest time seen", Impl: mistaken("opens-at-call-time")},
-	{Name: "rewinds-clock", Pitfall: "backward-time", Says: "sets its clock to every call's nowNs, earlier or not", Impl: mistaken("rewinds-clock")},
-	{Name: "wrapping-elapsed", Pitfall: "backward-time", Says: "compares nowNs-openedAt with OpenNs, using the call's own nowNs: an earlier one wraps to a huge time and ends the open period", Impl: mistaken("wrapping-elapsed")},
-	{Name: "ignores-start", Pitfall: "backward-time", Says: "starts its clock at 0 instead of New's nowNs", Impl: mistaken("ignores-start")},
-	{Name: "ignored-report-moves-no-clock", Pitfall: "backward-time", Says: "returns from Done on a stale ticket, or one never issued, before moving its clock", Impl: mistaken("ignored-report-moves-no-clock")},
+	{Name: "opens-at-call-time", Pitfall: "backward-time", Says: "starts an open period at the call's own nowNs, even when it is earlier than the latest time seen"},
+	{Name: "rewinds-clock", Pitfall: "backward-time", Says: "sets its clock to every call's nowNs, earlier or not"},
+	{Name: "wrapping-elapsed", Pitfall: "backward-time", Says: "compares nowNs-openedAt with OpenNs, using the call's own nowNs: an earlier one wraps to a huge time and ends the open period"},
+	{Name: "ignores-start", Pitfall: "backward-time", Says: "starts its clock at 0 instead of New's nowNs"},
+	{Name: "ignored-report-moves-no-clock", Pitfall: "backward-time", Says: "returns from Done on a stale ticket, or one never issued, before moving its clock"},
 	// exactness: the rest of the contract.
-	{Name: "done-ignores-time", Pitfall: "exactness", Says: "does not look at Done's nowNs: a failure reported opens the breaker at the time of the call before it", Impl: mistaken("done-ignores-time")},
-}
+	{Name: "done-ignores-time", Pitfall: "exactness", Says: "does not look at Done's nowNs: a failure reported opens the breaker at the time of the call before it"},
+})
 
 // mistaken returns New for the model with the named mistake. New's
 // validation is the contract's: the mistakes are in the calls.

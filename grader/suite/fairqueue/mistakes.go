@@ -9,32 +9,32 @@ import (
 
 // mistakes are those learners make with deficit round robin (see
 // check.Mistake).
-var mistakes = []check.Mistake[New]{
+var mistakes = check.Mistakes(mistaken, []check.Mistake[New]{
 	// deficit-reset: an emptied session keeps no credit.
-	{Name: "keeps-credit", Pitfall: "deficit-reset", Says: "keeps a session's deficit when it empties and leaves the round, so that it comes back with the credit it had left", Impl: mistaken("keeps-credit")},
-	{Name: "resets-on-every-push", Pitfall: "deficit-reset", Says: "sets a session's deficit to 0 on every Push, not only when it joins the round, so that a backlogged session loses the credit it had kept", Impl: mistaken("resets-on-every-push")},
+	{Name: "keeps-credit", Pitfall: "deficit-reset", Says: "keeps a session's deficit when it empties and leaves the round, so that it comes back with the credit it had left"},
+	{Name: "resets-on-every-push", Pitfall: "deficit-reset", Says: "sets a session's deficit to 0 on every Push, not only when it joins the round, so that a backlogged session loses the credit it had kept"},
 	// large-cost: a command above the quantum waits its turns, its
 	// session going to the end keeping its deficit.
-	{Name: "no-carry-over", Pitfall: "large-cost", Says: "sets the deficit to quantum at the start of a turn instead of adding quantum to it, so that a session whose turn ended loses what it had not spent (and a command above the quantum is never served)", Impl: mistaken("no-carry-over")},
-	{Name: "serves-large-at-once", Pitfall: "large-cost", Says: "serves a command costing more than quantum as soon as its session's turn comes, and sets the deficit to 0", Impl: mistaken("serves-large-at-once")},
-	{Name: "wrapping-deficit", Pitfall: "large-cost", Says: "subtracts the cost from the deficit before comparing, on unsigned integers, so that deficit−cost wraps instead of going below 0 and the session at the head is served until it empties", Impl: mistaken("wrapping-deficit")},
-	{Name: "drops-large", Pitfall: "large-cost", Says: "drops a command costing more than quantum when it comes to the front of its session's queue, as if it could never be paid for", Impl: mistaken("drops-large")},
+	{Name: "no-carry-over", Pitfall: "large-cost", Says: "sets the deficit to quantum at the start of a turn instead of adding quantum to it, so that a session whose turn ended loses what it had not spent (and a command above the quantum is never served)"},
+	{Name: "serves-large-at-once", Pitfall: "large-cost", Says: "serves a command costing more than quantum as soon as its session's turn comes, and sets the deficit to 0"},
+	{Name: "wrapping-deficit", Pitfall: "large-cost", Says: "subtracts the cost from the deficit before comparing, on unsigned integers, so that deficit−cost wraps instead of going below 0 and the session at the head is served until it empties"},
+	{Name: "drops-large", Pitfall: "large-cost", Says: "drops a command costing more than quantum when it comes to the front of its session's queue, as if it could never be paid for"},
 	// round-order: newcomers and finished turns go to the end.
-	{Name: "newcomer-first", Pitfall: "round-order", Says: "puts a session that joins the round next in line (right behind the session in its turn, if a turn has begun) instead of at the end", Impl: mistaken("newcomer-first")},
-	{Name: "ring-append", Pitfall: "round-order", Says: "keeps the round as a ring walked by a pointer and appends a session that joins at the end of the slice, ahead of the sessions the pointer has already passed, instead of at the end of the round", Impl: mistaken("ring-append")},
+	{Name: "newcomer-first", Pitfall: "round-order", Says: "puts a session that joins the round next in line (right behind the session in its turn, if a turn has begun) instead of at the end"},
+	{Name: "ring-append", Pitfall: "round-order", Says: "keeps the round as a ring walked by a pointer and appends a session that joins at the end of the slice, ahead of the sessions the pointer has already passed, instead of at the end of the round"},
 	// turn: quantum once per turn; served while the deficit covers.
-	{Name: "quantum-every-pop", Pitfall: "turn", Says: "adds quantum to the head's deficit at every Pop, not once per turn", Impl: mistaken("quantum-every-pop")},
-	{Name: "one-per-turn", Pitfall: "turn", Says: "ends a session's turn after every command it serves, sending it to the end of the round, instead of serving it while its deficit covers its next command", Impl: mistaken("one-per-turn")},
-	{Name: "strict-cover", Pitfall: "turn", Says: "serves a command only when its cost is below the deficit, not when it equals it", Impl: mistaken("strict-cover")},
-	{Name: "turn-survives-empty", Pitfall: "turn", Says: "does not end the turn when the session in it empties and leaves, so that the next session's first turn begins without its quantum", Impl: mistaken("turn-survives-empty")},
+	{Name: "quantum-every-pop", Pitfall: "turn", Says: "adds quantum to the head's deficit at every Pop, not once per turn"},
+	{Name: "one-per-turn", Pitfall: "turn", Says: "ends a session's turn after every command it serves, sending it to the end of the round, instead of serving it while its deficit covers its next command"},
+	{Name: "strict-cover", Pitfall: "turn", Says: "serves a command only when its cost is below the deficit, not when it equals it"},
+	{Name: "turn-survives-empty", Pitfall: "turn", Says: "does not end the turn when the session in it empties and leaves, so that the next session's first turn begins without its quantum"},
 	// fifo: commands of a session leave in the order they came.
-	{Name: "lifo", Pitfall: "fifo", Says: "serves a session's newest command first", Impl: mistaken("lifo")},
-	{Name: "serves-first-that-fits", Pitfall: "fifo", Says: "serves the first of a session's commands that its deficit covers, passing over older ones that cost more", Impl: mistaken("serves-first-that-fits")},
-	{Name: "requeues-at-back", Pitfall: "fifo", Says: "puts a command its session could not pay for back at the end of the session's queue instead of at the front", Impl: mistaken("requeues-at-back")},
+	{Name: "lifo", Pitfall: "fifo", Says: "serves a session's newest command first"},
+	{Name: "serves-first-that-fits", Pitfall: "fifo", Says: "serves the first of a session's commands that its deficit covers, passing over older ones that cost more"},
+	{Name: "requeues-at-back", Pitfall: "fifo", Says: "puts a command its session could not pay for back at the end of the session's queue instead of at the front"},
 	// exactness: the rest of the contract.
-	{Name: "len-counts-sessions", Pitfall: "exactness", Says: "returns from Len the number of sessions waiting instead of the number of commands", Impl: mistaken("len-counts-sessions")},
-	{Name: "gives-up-at-turn-end", Pitfall: "exactness", Says: "returns (0, 0, false) from a Pop in which the head's turn ended, instead of going on to the next session until a command is served", Impl: mistaken("gives-up-at-turn-end")},
-}
+	{Name: "len-counts-sessions", Pitfall: "exactness", Says: "returns from Len the number of sessions waiting instead of the number of commands"},
+	{Name: "gives-up-at-turn-end", Pitfall: "exactness", Says: "returns (0, 0, false) from a Pop in which the head's turn ended, instead of going on to the next session until a command is served"},
+})
 
 // mistaken returns New for the model with the named mistake (which, like
 // the contract's, refuses a quantum outside [1, 1<<32]).

@@ -14,80 +14,80 @@ import (
 // Where one script can show two mistakes of different pitfalls, the one
 // that explains fewer scripts comes first: the grader charges the first
 // of the mistakes that explain everything it found.
-var mistakes = []check.Mistake[Impl]{
+var mistakes = check.Mistakes(mistaken, []check.Mistake[Impl]{
 	// overflow: every uint64 is legal, no product or sum wraps.
-	{Name: "wrapping-refill", Pitfall: "overflow", Says: "computes elapsed×rate in 64 bits, which wraps", Impl: mistaken("wrapping-refill")},
-	{Name: "wrapping-capacity", Pitfall: "overflow", Says: "computes Capacity×10^9 in 64 bits, which wraps", Impl: mistaken("wrapping-capacity")},
-	{Name: "wrapping-retry", Pitfall: "overflow", Says: "rounds the retry-after up as (need + rate − 1) / rate in 64 bits, which wraps when the rate is near MaxUint64", Impl: mistaken("wrapping-retry")},
-	{Name: "wrapping-deadline", Pitfall: "overflow", Says: "escalates when now ≥ floodStart + SilenceAfterNs (or DisconnectAfterNs), a sum taken in 64 bits, which wraps", Impl: mistaken("wrapping-deadline")},
+	{Name: "wrapping-refill", Pitfall: "overflow", Says: "computes elapsed×rate in 64 bits, which wraps"},
+	{Name: "wrapping-capacity", Pitfall: "overflow", Says: "computes Capacity×10^9 in 64 bits, which wraps"},
+	{Name: "wrapping-retry", Pitfall: "overflow", Says: "rounds the retry-after up as (need + rate − 1) / rate in 64 bits, which wraps when the rate is near MaxUint64"},
+	{Name: "wrapping-deadline", Pitfall: "overflow", Says: "escalates when now ≥ floodStart + SilenceAfterNs (or DisconnectAfterNs), a sum taken in 64 bits, which wraps"},
 
 	// backward-time: one clock, the latest time seen; every call but a
 	// failed Reload moves it.
-	{Name: "rewinds-clock", Pitfall: "backward-time", Says: "follows every nowNs, also back in time, so that now − last wraps to a huge refill (a full bucket) and now − floodStart to a huge age", Impl: mistaken("rewinds-clock")},
-	{Name: "rewinds-without-wrapping", Pitfall: "backward-time", Says: "follows every nowNs, also back in time: a step back earns nothing but moves the buckets' time back, so the time after it is earned again, and a flood is as old as the latest call says (0 before it began)", Impl: mistaken("rewinds-without-wrapping")},
-	{Name: "flood-age-rewinds", Pitfall: "backward-time", Says: "keeps its buckets on the gateway's clock but times floods by each call's nowNs as given, so that a refusal before the flood began wraps its age", Impl: mistaken("flood-age-rewinds")},
-	{Name: "failed-open-keeps-clock", Pitfall: "backward-time", Says: "does not move its clock on an Open that fails", Impl: mistaken("failed-open-keeps-clock")},
-	{Name: "closed-admit-keeps-clock", Pitfall: "backward-time", Says: "does not move its clock on an Admit to a session that is not open", Impl: mistaken("closed-admit-keeps-clock")},
-	{Name: "heartbeat-keeps-clock", Pitfall: "backward-time", Says: "answers a heartbeat on an open session before moving its clock", Impl: mistaken("heartbeat-keeps-clock")},
+	{Name: "rewinds-clock", Pitfall: "backward-time", Says: "follows every nowNs, also back in time, so that now − last wraps to a huge refill (a full bucket) and now − floodStart to a huge age"},
+	{Name: "rewinds-without-wrapping", Pitfall: "backward-time", Says: "follows every nowNs, also back in time: a step back earns nothing but moves the buckets' time back, so the time after it is earned again, and a flood is as old as the latest call says (0 before it began)"},
+	{Name: "flood-age-rewinds", Pitfall: "backward-time", Says: "keeps its buckets on the gateway's clock but times floods by each call's nowNs as given, so that a refusal before the flood began wraps its age"},
+	{Name: "failed-open-keeps-clock", Pitfall: "backward-time", Says: "does not move its clock on an Open that fails"},
+	{Name: "closed-admit-keeps-clock", Pitfall: "backward-time", Says: "does not move its clock on an Admit to a session that is not open"},
+	{Name: "heartbeat-keeps-clock", Pitfall: "backward-time", Says: "answers a heartbeat on an open session before moving its clock"},
 
 	// retry-after: ceil((10^9 − units) / rate), from the units held now.
-	{Name: "retry-floor", Pitfall: "retry-after", Says: "rounds the retry-after down instead of up", Impl: mistaken("retry-floor")},
-	{Name: "retry-plus-one", Pitfall: "retry-after", Says: "gives the retry-after as (10^9 − units) / rate + 1, one nanosecond too many when the rate divides the units missing", Impl: mistaken("retry-plus-one")},
-	{Name: "retry-full-interval", Pitfall: "retry-after", Says: "gives the retry-after of an empty bucket, ceil(10^9 / rate), whatever part of a token the bucket holds", Impl: mistaken("retry-full-interval")},
+	{Name: "retry-floor", Pitfall: "retry-after", Says: "rounds the retry-after down instead of up"},
+	{Name: "retry-plus-one", Pitfall: "retry-after", Says: "gives the retry-after as (10^9 − units) / rate + 1, one nanosecond too many when the rate divides the units missing"},
+	{Name: "retry-full-interval", Pitfall: "retry-after", Says: "gives the retry-after of an empty bucket, ceil(10^9 / rate), whatever part of a token the bucket holds"},
 
 	// reload: old rates up to now, units kept and capped, a budget that
 	// was unlimited full, closed sessions too, new escalation times at
 	// once; a reload that fails changes nothing.
-	{Name: "failed-reload-moves-clock", Pitfall: "reload", Says: "moves its clock on a Reload that fails", Impl: mistaken("failed-reload-moves-clock")},
-	{Name: "failed-reload-keeps-config", Pitfall: "reload", Says: "puts the new config in force (its escalation times and classes) before finding an open session whose class it lacks, and keeps it when the reload fails", Impl: mistaken("failed-reload-keeps-config")},
-	{Name: "forgets-classless", Pitfall: "reload", Says: "forgets, at a reload, the closed sessions whose class is gone, so that reopened they start full", Impl: mistaken("forgets-classless")},
-	{Name: "refuses-classless-closed", Pitfall: "reload", Says: "refuses a reload without the class of a closed session, not only of an open one", Impl: mistaken("refuses-classless-closed")},
-	{Name: "unlimited-starts-empty", Pitfall: "reload", Says: "starts a budget that was unlimited empty when it becomes limited, instead of full", Impl: mistaken("unlimited-starts-empty")},
-	{Name: "switches-open-only", Pitfall: "reload", Says: "switches only the open sessions to their class's new budgets at a reload: a closed one keeps its old budgets until it is reopened", Impl: mistaken("switches-open-only")},
-	{Name: "deadlines-at-flood-start", Pitfall: "reload", Says: "keeps, for a flood, the escalation times in force when it began, so that new escalation times do not apply to floods under way", Impl: mistaken("deadlines-at-flood-start")},
-	{Name: "reload-ends-floods", Pitfall: "reload", Says: "ends every flood at a reload", Impl: mistaken("reload-ends-floods")},
-	{Name: "reload-new-rate", Pitfall: "reload", Says: "switches the budgets without first refilling them up to now at their old rates, so that the time since they were last refilled is earned at the new rates", Impl: mistaken("reload-new-rate")},
-	{Name: "reload-refills", Pitfall: "reload", Says: "gives every session full buckets at a reload", Impl: mistaken("reload-refills")},
+	{Name: "failed-reload-moves-clock", Pitfall: "reload", Says: "moves its clock on a Reload that fails"},
+	{Name: "failed-reload-keeps-config", Pitfall: "reload", Says: "puts the new config in force (its escalation times and classes) before finding an open session whose class it lacks, and keeps it when the reload fails"},
+	{Name: "forgets-classless", Pitfall: "reload", Says: "forgets, at a reload, the closed sessions whose class is gone, so that reopened they start full"},
+	{Name: "refuses-classless-closed", Pitfall: "reload", Says: "refuses a reload without the class of a closed session, not only of an open one"},
+	{Name: "unlimited-starts-empty", Pitfall: "reload", Says: "starts a budget that was unlimited empty when it becomes limited, instead of full"},
+	{Name: "switches-open-only", Pitfall: "reload", Says: "switches only the open sessions to their class's new budgets at a reload: a closed one keeps its old budgets until it is reopened"},
+	{Name: "deadlines-at-flood-start", Pitfall: "reload", Says: "keeps, for a flood, the escalation times in force when it began, so that new escalation times do not apply to floods under way"},
+	{Name: "reload-ends-floods", Pitfall: "reload", Says: "ends every flood at a reload"},
+	{Name: "reload-new-rate", Pitfall: "reload", Says: "switches the budgets without first refilling them up to now at their old rates, so that the time since they were last refilled is earned at the new rates"},
+	{Name: "reload-refills", Pitfall: "reload", Says: "gives every session full buckets at a reload"},
 
 	// reconnect: the buckets belong to the session id; a reopening in
 	// another class switches them as a reload would.
-	{Name: "reopen-refused", Pitfall: "reconnect", Says: "refuses to reopen a session it has seen, as if it were still open", Impl: mistaken("reopen-refused")},
-	{Name: "reopen-keeps-class", Pitfall: "reconnect", Says: "keeps the class and budgets a session had when it is reopened in another class", Impl: mistaken("reopen-keeps-class")},
-	{Name: "reopen-other-class-refills", Pitfall: "reconnect", Says: "gives a session reopened in another class full buckets of that class, as if it were new", Impl: mistaken("reopen-other-class-refills")},
-	{Name: "reconnect-refills", Pitfall: "reconnect", Says: "gives a reopened session full buckets", Impl: mistaken("reconnect-refills")},
+	{Name: "reopen-refused", Pitfall: "reconnect", Says: "refuses to reopen a session it has seen, as if it were still open"},
+	{Name: "reopen-keeps-class", Pitfall: "reconnect", Says: "keeps the class and budgets a session had when it is reopened in another class"},
+	{Name: "reopen-other-class-refills", Pitfall: "reconnect", Says: "gives a session reopened in another class full buckets of that class, as if it were new"},
+	{Name: "reconnect-refills", Pitfall: "reconnect", Says: "gives a reopened session full buckets"},
 
 	// cancel-budget: cancels on their own budget, always accepted when it
 	// is unlimited; orders and modifies on Orders.
-	{Name: "unlimited-cancels-use-orders", Pitfall: "cancel-budget", Says: "takes a cancel's token from Orders when the Cancels budget is unlimited", Impl: mistaken("unlimited-cancels-use-orders")},
-	{Name: "cancels-share-orders", Pitfall: "cancel-budget", Says: "takes a cancel's token from Orders (and names \"cancels\" when it refuses)", Impl: mistaken("cancels-share-orders")},
-	{Name: "cancels-are-orders", Pitfall: "cancel-budget", Says: "handles a cancel as an order: a token from Orders, \"orders\" named when it refuses", Impl: mistaken("cancels-are-orders")},
-	{Name: "modify-takes-cancels", Pitfall: "cancel-budget", Says: "takes a modify's token from Cancels, as if a modify were a cancel", Impl: mistaken("modify-takes-cancels")},
+	{Name: "unlimited-cancels-use-orders", Pitfall: "cancel-budget", Says: "takes a cancel's token from Orders when the Cancels budget is unlimited"},
+	{Name: "cancels-share-orders", Pitfall: "cancel-budget", Says: "takes a cancel's token from Orders (and names \"cancels\" when it refuses)"},
+	{Name: "cancels-are-orders", Pitfall: "cancel-budget", Says: "handles a cancel as an order: a token from Orders, \"orders\" named when it refuses"},
+	{Name: "modify-takes-cancels", Pitfall: "cancel-budget", Says: "takes a modify's token from Cancels, as if a modify were a cancel"},
 
 	// heartbeat: accepted on an open session, touching nothing.
-	{Name: "heartbeat-as-order", Pitfall: "heartbeat", Says: "handles a heartbeat as an order: it takes a token from Orders, and starts or ends a flood", Impl: mistaken("heartbeat-as-order")},
-	{Name: "heartbeat-ends-flood", Pitfall: "heartbeat", Says: "ends the session's flood on a heartbeat", Impl: mistaken("heartbeat-ends-flood")},
-	{Name: "heartbeat-answers-closed", Pitfall: "heartbeat", Says: "accepts a heartbeat on a session that is not open", Impl: mistaken("heartbeat-answers-closed")},
+	{Name: "heartbeat-as-order", Pitfall: "heartbeat", Says: "handles a heartbeat as an order: it takes a token from Orders, and starts or ends a flood"},
+	{Name: "heartbeat-ends-flood", Pitfall: "heartbeat", Says: "ends the session's flood on a heartbeat"},
+	{Name: "heartbeat-answers-closed", Pitfall: "heartbeat", Says: "accepts a heartbeat on a session that is not open"},
 
 	// escalation: by the flood's age from its first refusal; an accepted
 	// message ends it, a Disconnect too.
-	{Name: "flood-from-latest", Pitfall: "escalation", Says: "counts a flood's age from its latest refusal instead of its first", Impl: mistaken("flood-from-latest")},
-	{Name: "flood-never-ends", Pitfall: "escalation", Says: "never ends a flood on an accepted message", Impl: mistaken("flood-never-ends")},
-	{Name: "only-orders-end-flood", Pitfall: "escalation", Says: "ends a flood on an accepted new order or modify, not on an accepted cancel", Impl: mistaken("only-orders-end-flood")},
-	{Name: "escalates-after", Pitfall: "escalation", Says: "escalates once the flood is more than SilenceAfterNs (or DisconnectAfterNs) old, not as soon as it is that old", Impl: mistaken("escalates-after")},
-	{Name: "silence-before-disconnect", Pitfall: "escalation", Says: "looks at SilenceAfterNs before DisconnectAfterNs, so that a flood old enough for both is answered Silent", Impl: mistaken("silence-before-disconnect")},
-	{Name: "disconnect-keeps-flood", Pitfall: "escalation", Says: "does not end the flood when it disconnects the session, so that the reopened session's first refusal belongs to the old flood", Impl: mistaken("disconnect-keeps-flood")},
-	{Name: "disconnect-leaves-open", Pitfall: "escalation", Says: "answers Disconnect but leaves the session open, its flood going on", Impl: mistaken("disconnect-leaves-open")},
-	{Name: "silent-says-nothing", Pitfall: "escalation", Says: "answers Silent without naming the budget or the retry-after", Impl: mistaken("silent-says-nothing")},
+	{Name: "flood-from-latest", Pitfall: "escalation", Says: "counts a flood's age from its latest refusal instead of its first"},
+	{Name: "flood-never-ends", Pitfall: "escalation", Says: "never ends a flood on an accepted message"},
+	{Name: "only-orders-end-flood", Pitfall: "escalation", Says: "ends a flood on an accepted new order or modify, not on an accepted cancel"},
+	{Name: "escalates-after", Pitfall: "escalation", Says: "escalates once the flood is more than SilenceAfterNs (or DisconnectAfterNs) old, not as soon as it is that old"},
+	{Name: "silence-before-disconnect", Pitfall: "escalation", Says: "looks at SilenceAfterNs before DisconnectAfterNs, so that a flood old enough for both is answered Silent"},
+	{Name: "disconnect-keeps-flood", Pitfall: "escalation", Says: "does not end the flood when it disconnects the session, so that the reopened session's first refusal belongs to the old flood"},
+	{Name: "disconnect-leaves-open", Pitfall: "escalation", Says: "answers Disconnect but leaves the session open, its flood going on"},
+	{Name: "silent-says-nothing", Pitfall: "escalation", Says: "answers Silent without naming the budget or the retry-after"},
 
 	// config-validation, as far as a Reload shows it.
-	{Name: "accepts-equal-escalation", Pitfall: "config-validation", Says: "accepts SilenceAfterNs equal to DisconnectAfterNs", Impl: mistaken("accepts-equal-escalation")},
-	{Name: "cancels-unchecked", Pitfall: "config-validation", Says: "does not check a limited Cancels budget against Orders' capacity and rate", Impl: mistaken("cancels-unchecked")},
+	{Name: "accepts-equal-escalation", Pitfall: "config-validation", Says: "accepts SilenceAfterNs equal to DisconnectAfterNs"},
+	{Name: "cancels-unchecked", Pitfall: "config-validation", Says: "does not check a limited Cancels budget against Orders' capacity and rate"},
 
 	// exactness: the rest of the contract.
-	{Name: "needs-more-than-a-token", Pitfall: "exactness", Says: "takes a token only when a budget holds more than one, not exactly one", Impl: mistaken("needs-more-than-a-token")},
-	{Name: "open-twice-ok", Pitfall: "exactness", Says: "accepts an Open on a session already open, changing nothing", Impl: mistaken("open-twice-ok")},
-	{Name: "reopen-unknown-class", Pitfall: "exactness", Says: "reopens a closed session in a class the config does not have, with the budgets it had", Impl: mistaken("reopen-unknown-class")},
-}
+	{Name: "needs-more-than-a-token", Pitfall: "exactness", Says: "takes a token only when a budget holds more than one, not exactly one"},
+	{Name: "open-twice-ok", Pitfall: "exactness", Says: "accepts an Open on a session already open, changing nothing"},
+	{Name: "reopen-unknown-class", Pitfall: "exactness", Says: "reopens a closed session in a class the config does not have, with the budgets it had"},
+})
 
 // mistaken returns the package functions of the gateway with the named
 // mistake ("" for none: then it is the contract's gateway).

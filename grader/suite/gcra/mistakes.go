@@ -11,31 +11,31 @@ import (
 // are listed pitfall by pitfall, exactness last, so that where a mistake
 // of a named pitfall and one of exactness answer alike, the named one is
 // charged.
-var mistakes = []check.Mistake[New]{
+var mistakes = check.Mistakes(mistaken, []check.Mistake[New]{
 	// rounding: one interval is 10^9/ratePerSec ns, exactly.
-	{Name: "whole-ns-down", Pitfall: "rounding", Says: "keeps the schedule in whole nanoseconds with one interval T = 10^9/ratePerSec rounded down, so that at rates that do not divide 10^9 it lets calls in a little early, more so with every call", Impl: mistaken("whole-ns-down")},
-	{Name: "whole-ns-up", Pitfall: "rounding", Says: "keeps the schedule in whole nanoseconds with one interval T = 10^9/ratePerSec rounded up, so that at rates that do not divide 10^9 it turns calls away a little late", Impl: mistaken("whole-ns-up")},
-	{Name: "whole-ns-nearest", Pitfall: "rounding", Says: "keeps the schedule in whole nanoseconds with one interval T = 10^9/ratePerSec rounded to the nearest nanosecond", Impl: mistaken("whole-ns-nearest")},
-	{Name: "whole-ns-tau", Pitfall: "rounding", Says: "keeps the schedule in whole nanoseconds, with T = 10^9/ratePerSec and tau = (burst−1)×10^9/ratePerSec each rounded down", Impl: mistaken("whole-ns-tau")},
+	{Name: "whole-ns-down", Pitfall: "rounding", Says: "keeps the schedule in whole nanoseconds with one interval T = 10^9/ratePerSec rounded down, so that at rates that do not divide 10^9 it lets calls in a little early, more so with every call"},
+	{Name: "whole-ns-up", Pitfall: "rounding", Says: "keeps the schedule in whole nanoseconds with one interval T = 10^9/ratePerSec rounded up, so that at rates that do not divide 10^9 it turns calls away a little late"},
+	{Name: "whole-ns-nearest", Pitfall: "rounding", Says: "keeps the schedule in whole nanoseconds with one interval T = 10^9/ratePerSec rounded to the nearest nanosecond"},
+	{Name: "whole-ns-tau", Pitfall: "rounding", Says: "keeps the schedule in whole nanoseconds, with T = 10^9/ratePerSec and tau = (burst−1)×10^9/ratePerSec each rounded down"},
 	// backward-time: an earlier nowNs counts as the latest time seen.
-	{Name: "trusts-earlier-now", Pitfall: "backward-time", Says: "measures TAT−now from a time earlier than the latest one seen, as given, so that a step back makes the schedule look further ahead and refuses calls the bucket grants", Impl: mistaken("trusts-earlier-now")},
-	{Name: "rewinds-clock", Pitfall: "backward-time", Says: "keeps the schedule relative to the latest time and moves that time back to an earlier nowNs, so that the time after the step back is earned a second time", Impl: mistaken("rewinds-clock")},
-	{Name: "wrapping-elapsed", Pitfall: "backward-time", Says: "takes now−latest without checking which is later, so that a step back wraps around to a huge idle time (the schedule is forgotten: a full burst) and rewinds its clock", Impl: mistaken("wrapping-elapsed")},
+	{Name: "trusts-earlier-now", Pitfall: "backward-time", Says: "measures TAT−now from a time earlier than the latest one seen, as given, so that a step back makes the schedule look further ahead and refuses calls the bucket grants"},
+	{Name: "rewinds-clock", Pitfall: "backward-time", Says: "keeps the schedule relative to the latest time and moves that time back to an earlier nowNs, so that the time after the step back is earned a second time"},
+	{Name: "wrapping-elapsed", Pitfall: "backward-time", Says: "takes now−latest without checking which is later, so that a step back wraps around to a huge idle time (the schedule is forgotten: a full burst) and rewinds its clock"},
 	// overflow: no sum or product leaves 64 bits.
-	{Name: "wrapping-tat", Pitfall: "overflow", Says: "keeps TAT as an absolute time in nanoseconds, so that next to MaxUint64 TAT+T wraps around to a small time and the schedule is lost", Impl: mistaken("wrapping-tat")},
-	{Name: "wrapping-ticks", Pitfall: "overflow", Says: "keeps TAT and now as absolute times in ticks of 1/ratePerSec ns in 64 bits, so that nowNs×ratePerSec and TAT+T wrap around", Impl: mistaken("wrapping-ticks")},
-	{Name: "wrapping-credit", Pitfall: "overflow", Says: "keeps the schedule relative to the latest time and computes the idle time × ratePerSec in 64 bits, so that after a long idle the product wraps around to a small credit", Impl: mistaken("wrapping-credit")},
-	{Name: "wrapping-deadline", Pitfall: "overflow", Says: "keeps TAT as an absolute time in nanoseconds and refuses a call when TAT > now+tau, a sum that wraps around to a small time next to MaxUint64", Impl: mistaken("wrapping-deadline")},
+	{Name: "wrapping-tat", Pitfall: "overflow", Says: "keeps TAT as an absolute time in nanoseconds, so that next to MaxUint64 TAT+T wraps around to a small time and the schedule is lost"},
+	{Name: "wrapping-ticks", Pitfall: "overflow", Says: "keeps TAT and now as absolute times in ticks of 1/ratePerSec ns in 64 bits, so that nowNs×ratePerSec and TAT+T wrap around"},
+	{Name: "wrapping-credit", Pitfall: "overflow", Says: "keeps the schedule relative to the latest time and computes the idle time × ratePerSec in 64 bits, so that after a long idle the product wraps around to a small credit"},
+	{Name: "wrapping-deadline", Pitfall: "overflow", Says: "keeps TAT as an absolute time in nanoseconds and refuses a call when TAT > now+tau, a sum that wraps around to a small time next to MaxUint64"},
 	// exactness: the rest of the contract.
-	{Name: "burst-plus-one", Pitfall: "exactness", Says: "takes burst×T as the burst tolerance instead of (burst−1)×T, so that it grants one call more than burst at once", Impl: mistaken("burst-plus-one")},
-	{Name: "strict-tolerance", Pitfall: "exactness", Says: "conforms only when TAT−now < tau instead of ≤ tau, so that a call on the very nanosecond it is due is refused", Impl: mistaken("strict-tolerance")},
-	{Name: "strict-tolerance-floored", Pitfall: "exactness", Says: "conforms only when the schedule is less than tau ahead of now, a schedule already past counting as 0 ahead, so that a call on the very nanosecond it is due is refused and with burst 1 no call conforms", Impl: mistaken("strict-tolerance-floored")},
-	{Name: "starts-one-interval-ahead", Pitfall: "exactness", Says: "starts its TAT one interval after nowNs instead of at nowNs, so that a new GCRA grants burst−1 calls at once", Impl: mistaken("starts-one-interval-ahead")},
-	{Name: "starts-empty", Pitfall: "exactness", Says: "starts its TAT a whole burst (burst×T) after nowNs, like a token bucket that starts empty", Impl: mistaken("starts-empty")},
-	{Name: "tat-not-maxed", Pitfall: "exactness", Says: "moves a conforming call's TAT to TAT+T instead of max(TAT, now)+T, so that idle time is banked without limit and a burst longer than burst follows", Impl: mistaken("tat-not-maxed")},
-	{Name: "refused-moves-tat", Pitfall: "exactness", Says: "moves TAT to max(TAT, now)+T on a refused call too, so that a client that keeps asking too early is refused for ever", Impl: mistaken("refused-moves-tat")},
-	{Name: "unsigned-ahead", Pitfall: "exactness", Says: "computes TAT−now in unsigned arithmetic before taking max(TAT, now), so that a call that comes after its schedule wraps around to a huge difference and is refused", Impl: mistaken("unsigned-ahead")},
-}
+	{Name: "burst-plus-one", Pitfall: "exactness", Says: "takes burst×T as the burst tolerance instead of (burst−1)×T, so that it grants one call more than burst at once"},
+	{Name: "strict-tolerance", Pitfall: "exactness", Says: "conforms only when TAT−now < tau instead of ≤ tau, so that a call on the very nanosecond it is due is refused"},
+	{Name: "strict-tolerance-floored", Pitfall: "exactness", Says: "conforms only when the schedule is less than tau ahead of now, a schedule already past counting as 0 ahead, so that a call on the very nanosecond it is due is refused and with burst 1 no call conforms"},
+	{Name: "starts-one-interval-ahead", Pitfall: "exactness", Says: "starts its TAT one interval after nowNs instead of at nowNs, so that a new GCRA grants burst−1 calls at once"},
+	{Name: "starts-empty", Pitfall: "exactness", Says: "starts its TAT a whole burst (burst×T) after nowNs, like a token bucket that starts empty"},
+	{Name: "tat-not-maxed", Pitfall: "exactness", Says: "moves a conforming call's TAT to TAT+T instead of max(TAT, now)+T, so that idle time is banked without limit and a burst longer than burst follows"},
+	{Name: "refused-moves-tat", Pitfall: "exactness", Says: "moves TAT to max(TAT, now)+T on a refused call too, so that a client that keeps asking too early is refused for ever"},
+	{Name: "unsigned-ahead", Pitfall: "exactness", Says: "computes TAT−now in unsigned arithmetic before taking max(TAT, now), so that a call that comes after its schedule wraps around to a huge difference and is refused"},
+})
 
 // mistaken returns New for the model with the named mistake. Like the
 // contract's New, it panics naming an argument out of range.

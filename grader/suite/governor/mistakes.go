@@ -7,66 +7,66 @@ import (
 )
 
 // mistakes are those learners make with a governor (see check.Mistake).
-var mistakes = []check.Mistake[Impl]{
+var mistakes = check.Mistakes(mistaken, []check.Mistake[Impl]{
 	// slow-start: opens at Start (Floor if Start is 0), doubles while
 	// there is no memory.
-	{Name: "opens-at-ceiling", Pitfall: "slow-start", Says: "opens at Ceiling when Start is 0, instead of at Floor", Impl: mistaken("opens-at-ceiling")},
-	{Name: "ignores-start", Pitfall: "slow-start", Says: "always opens at Floor, whatever Start is", Impl: mistaken("ignores-start")},
-	{Name: "grows-by-half", Pitfall: "slow-start", Says: "climbs x1.5 after a clean window while it has no congestion memory, instead of doubling", Impl: mistaken("grows-by-half")},
+	{Name: "opens-at-ceiling", Pitfall: "slow-start", Says: "opens at Ceiling when Start is 0, instead of at Floor"},
+	{Name: "ignores-start", Pitfall: "slow-start", Says: "always opens at Floor, whatever Start is"},
+	{Name: "grows-by-half", Pitfall: "slow-start", Says: "climbs x1.5 after a clean window while it has no congestion memory, instead of doubling"},
 	// back-off: Offer = max(Floor, current*clamp(1-frac, 0.25, 0.9)),
 	// LastBad = current.
-	{Name: "halves-on-breach", Pitfall: "back-off", Says: "halves the offer on every breach, whatever the failure fraction", Impl: mistaken("halves-on-breach")},
-	{Name: "unclamped-severity", Pitfall: "back-off", Says: "multiplies the offer by 1-frac on a breach without clamping that factor into [0.25, 0.9]", Impl: mistaken("unclamped-severity")},
-	{Name: "multiplies-by-frac", Pitfall: "back-off", Says: "multiplies the offer by frac clamped into [0.25, 0.9] on a breach, instead of by 1-frac", Impl: mistaken("multiplies-by-frac")},
-	{Name: "remembers-new-offer", Pitfall: "back-off", Says: "remembers the backed-off offer as LastBad, instead of the offer that failed", Impl: mistaken("remembers-new-offer")},
-	{Name: "remembers-unfloored-offer", Pitfall: "back-off", Says: "remembers current×factor, the backed-off offer before the floor lifts it, as LastBad, instead of the offer that failed", Impl: mistaken("remembers-unfloored-offer")},
-	{Name: "keeps-first-memory", Pitfall: "back-off", Says: "sets LastBad on a breach only when it has no memory yet, keeping an older one", Impl: mistaken("keeps-first-memory")},
+	{Name: "halves-on-breach", Pitfall: "back-off", Says: "halves the offer on every breach, whatever the failure fraction"},
+	{Name: "unclamped-severity", Pitfall: "back-off", Says: "multiplies the offer by 1-frac on a breach without clamping that factor into [0.25, 0.9]"},
+	{Name: "multiplies-by-frac", Pitfall: "back-off", Says: "multiplies the offer by frac clamped into [0.25, 0.9] on a breach, instead of by 1-frac"},
+	{Name: "remembers-new-offer", Pitfall: "back-off", Says: "remembers the backed-off offer as LastBad, instead of the offer that failed"},
+	{Name: "remembers-unfloored-offer", Pitfall: "back-off", Says: "remembers current×factor, the backed-off offer before the floor lifts it, as LastBad, instead of the offer that failed"},
+	{Name: "keeps-first-memory", Pitfall: "back-off", Says: "sets LastBad on a breach only when it has no memory yet, keeping an older one"},
 	// dead-band: Low < frac <= High holds, nothing changed.
-	{Name: "no-dead-band", Pitfall: "dead-band", Says: "reads every window at or below High as clean: it has no dead band", Impl: mistaken("no-dead-band")},
-	{Name: "low-is-not-clean", Pitfall: "dead-band", Says: "reads frac == Low as the dead band, clean only below Low", Impl: mistaken("low-is-not-clean")},
-	{Name: "high-is-breach", Pitfall: "dead-band", Says: "reads frac == High as a breach", Impl: mistaken("high-is-breach")},
-	{Name: "hold-forgets-memory", Pitfall: "dead-band", Says: "returns LastBad 0 from a Hold in the dead band, forgetting the memory", Impl: mistaken("hold-forgets-memory")},
+	{Name: "no-dead-band", Pitfall: "dead-band", Says: "reads every window at or below High as clean: it has no dead band"},
+	{Name: "low-is-not-clean", Pitfall: "dead-band", Says: "reads frac == Low as the dead band, clean only below Low"},
+	{Name: "high-is-breach", Pitfall: "dead-band", Says: "reads frac == High as a breach"},
+	{Name: "hold-forgets-memory", Pitfall: "dead-band", Says: "returns LastBad 0 from a Hold in the dead band, forgetting the memory"},
 	// congestion-memory: recover x1.5 to 75% of LastBad, then probe.
-	{Name: "multiplicative-recovery", Pitfall: "congestion-memory", Says: "keeps climbing x1.5 with a congestion memory, up to the ceiling, never stopping at 75% of LastBad nor probing", Impl: mistaken("multiplicative-recovery")},
-	{Name: "doubles-with-memory", Pitfall: "congestion-memory", Says: "doubles after every clean window, memory or not", Impl: mistaken("doubles-with-memory")},
-	{Name: "recovers-past-75", Pitfall: "congestion-memory", Says: "recovers x1.5 below 75% of LastBad without capping the recovery at 75% of LastBad", Impl: mistaken("recovers-past-75")},
-	{Name: "recovers-at-75", Pitfall: "congestion-memory", Says: "recovers while the offer is at or below 75% of LastBad, so that an offer right at 75% recovers (to itself) instead of probing", Impl: mistaken("recovers-at-75")},
-	{Name: "probes-by-one", Pitfall: "congestion-memory", Says: "probes by 1, not by max(1, 2% of LastBad)", Impl: mistaken("probes-by-one")},
-	{Name: "probes-without-minimum", Pitfall: "congestion-memory", Says: "probes by 2% of LastBad, without the minimum step of 1", Impl: mistaken("probes-without-minimum")},
-	{Name: "probes-by-offer", Pitfall: "congestion-memory", Says: "probes by max(1, 2% of the current offer), not of LastBad", Impl: mistaken("probes-by-offer")},
+	{Name: "multiplicative-recovery", Pitfall: "congestion-memory", Says: "keeps climbing x1.5 with a congestion memory, up to the ceiling, never stopping at 75% of LastBad nor probing"},
+	{Name: "doubles-with-memory", Pitfall: "congestion-memory", Says: "doubles after every clean window, memory or not"},
+	{Name: "recovers-past-75", Pitfall: "congestion-memory", Says: "recovers x1.5 below 75% of LastBad without capping the recovery at 75% of LastBad"},
+	{Name: "recovers-at-75", Pitfall: "congestion-memory", Says: "recovers while the offer is at or below 75% of LastBad, so that an offer right at 75% recovers (to itself) instead of probing"},
+	{Name: "probes-by-one", Pitfall: "congestion-memory", Says: "probes by 1, not by max(1, 2% of LastBad)"},
+	{Name: "probes-without-minimum", Pitfall: "congestion-memory", Says: "probes by 2% of LastBad, without the minimum step of 1"},
+	{Name: "probes-by-offer", Pitfall: "congestion-memory", Says: "probes by max(1, 2% of the current offer), not of LastBad"},
 	// memory-clear: MemoryClearStreak clean windows in a row at or above
 	// LastBad (at the offer they ran at) clear it; any other window starts
 	// the count again.
-	{Name: "streak-not-reset", Pitfall: "memory-clear", Says: "keeps the streak through a decided window without evidence (a breach, a hold, a clean window below LastBad), instead of starting it again", Impl: mistaken("streak-not-reset")},
-	{Name: "streak-reset-only-by-breach", Pitfall: "memory-clear", Says: "starts the streak again only on a breach (a new LastBad), keeping it through every other window without evidence: a hold, a clean window below LastBad, an empty window, a reset", Impl: mistaken("streak-reset-only-by-breach")},
-	{Name: "clears-one-early", Pitfall: "memory-clear", Says: "clears the memory on the 2nd window of evidence in a row, not the 3rd", Impl: mistaken("clears-one-early")},
-	{Name: "clears-one-late", Pitfall: "memory-clear", Says: "clears the memory on the 4th window of evidence in a row, not the 3rd", Impl: mistaken("clears-one-late")},
-	{Name: "evidence-at-new-offer", Pitfall: "memory-clear", Says: "takes a clean window as evidence when its new offer is at or above LastBad, instead of the offer the window ran at", Impl: mistaken("evidence-at-new-offer")},
-	{Name: "only-clean-windows-count", Pitfall: "memory-clear", Says: "feeds MemoryClearStep on clean windows only, so that a breach, a hold or an empty window does not start the streak again", Impl: mistaken("only-clean-windows-count")},
-	{Name: "empty-keeps-streak", Pitfall: "memory-clear", Says: "keeps the streak through a window with no resolved attempts", Impl: mistaken("empty-keeps-streak")},
-	{Name: "reset-keeps-streak", Pitfall: "memory-clear", Says: "keeps the streak through a counter reset", Impl: mistaken("reset-keeps-streak")},
-	{Name: "holds-keep-streak", Pitfall: "memory-clear", Says: "keeps the streak through a window with no resolved attempts and through a counter reset", Impl: mistaken("holds-keep-streak")},
-	{Name: "evidence-not-clean", Pitfall: "memory-clear", Says: "takes any window at or above LastBad as evidence, clean or not", Impl: mistaken("evidence-not-clean")},
-	{Name: "clear-not-returned", Pitfall: "memory-clear", Says: "clears the memory it keeps but returns the window's decision with the old LastBad", Impl: mistaken("clear-not-returned")},
+	{Name: "streak-not-reset", Pitfall: "memory-clear", Says: "keeps the streak through a decided window without evidence (a breach, a hold, a clean window below LastBad), instead of starting it again"},
+	{Name: "streak-reset-only-by-breach", Pitfall: "memory-clear", Says: "starts the streak again only on a breach (a new LastBad), keeping it through every other window without evidence: a hold, a clean window below LastBad, an empty window, a reset"},
+	{Name: "clears-one-early", Pitfall: "memory-clear", Says: "clears the memory on the 2nd window of evidence in a row, not the 3rd"},
+	{Name: "clears-one-late", Pitfall: "memory-clear", Says: "clears the memory on the 4th window of evidence in a row, not the 3rd"},
+	{Name: "evidence-at-new-offer", Pitfall: "memory-clear", Says: "takes a clean window as evidence when its new offer is at or above LastBad, instead of the offer the window ran at"},
+	{Name: "only-clean-windows-count", Pitfall: "memory-clear", Says: "feeds MemoryClearStep on clean windows only, so that a breach, a hold or an empty window does not start the streak again"},
+	{Name: "empty-keeps-streak", Pitfall: "memory-clear", Says: "keeps the streak through a window with no resolved attempts"},
+	{Name: "reset-keeps-streak", Pitfall: "memory-clear", Says: "keeps the streak through a counter reset"},
+	{Name: "holds-keep-streak", Pitfall: "memory-clear", Says: "keeps the streak through a window with no resolved attempts and through a counter reset"},
+	{Name: "evidence-not-clean", Pitfall: "memory-clear", Says: "takes any window at or above LastBad as evidence, clean or not"},
+	{Name: "clear-not-returned", Pitfall: "memory-clear", Says: "clears the memory it keeps but returns the window's decision with the old LastBad"},
 	// floor-ceiling: the offer never leaves [Floor, Ceiling].
-	{Name: "no-floor", Pitfall: "floor-ceiling", Says: "backs off without stopping at the floor", Impl: mistaken("no-floor")},
-	{Name: "doubles-past-ceiling", Pitfall: "floor-ceiling", Says: "doubles without stopping at the ceiling", Impl: mistaken("doubles-past-ceiling")},
-	{Name: "probes-past-ceiling", Pitfall: "floor-ceiling", Says: "probes without stopping at the ceiling", Impl: mistaken("probes-past-ceiling")},
-	{Name: "start-not-clamped", Pitfall: "floor-ceiling", Says: "opens at Start as it is, without clamping it into [Floor, Ceiling]", Impl: mistaken("start-not-clamped")},
+	{Name: "no-floor", Pitfall: "floor-ceiling", Says: "backs off without stopping at the floor"},
+	{Name: "doubles-past-ceiling", Pitfall: "floor-ceiling", Says: "doubles without stopping at the ceiling"},
+	{Name: "probes-past-ceiling", Pitfall: "floor-ceiling", Says: "probes without stopping at the ceiling"},
+	{Name: "start-not-clamped", Pitfall: "floor-ceiling", Says: "opens at Start as it is, without clamping it into [Floor, Ceiling]"},
 	// windowing: the window is the deltas since the previous tick; no
 	// resolved attempts, or a counter that went back, holds.
-	{Name: "lifetime-ratio", Pitfall: "windowing", Says: "reads each window's frac from the lifetime counters, cumFailures/cumResolved, not from the deltas since the previous tick (holding only while cumResolved is 0, and never seeing a reset)", Impl: mistaken("lifetime-ratio")},
-	{Name: "wrapping-deltas", Pitfall: "windowing", Says: "never looks for a reset: a counter that went back wraps its uint64 delta around to a huge window", Impl: mistaken("wrapping-deltas")},
-	{Name: "reset-by-resolved-only", Pitfall: "windowing", Says: "sees a reset only when cumResolved went back, so that cumFailures going back alone wraps its uint64 delta", Impl: mistaken("reset-by-resolved-only")},
-	{Name: "reset-zeroes-baseline", Pitfall: "windowing", Says: "takes 0, not the counters it was given, as the baseline after a reset, so that the next window counts the attempts already there", Impl: mistaken("reset-zeroes-baseline")},
-	{Name: "reset-keeps-old-baseline", Pitfall: "windowing", Says: "holds on a reset but keeps the old counters as the baseline, so that it holds until the counters pass them again", Impl: mistaken("reset-keeps-old-baseline")},
-	{Name: "empty-window-divides", Pitfall: "windowing", Says: "divides by a window with no resolved attempts: 0/0 is NaN, which no comparison with High or Low catches, so the window reads as clean (and any failures over 0 as a total breach)", Impl: mistaken("empty-window-divides")},
-	{Name: "empty-window-clean", Pitfall: "windowing", Says: "reads a window with no resolved attempts as clean, frac 0", Impl: mistaken("empty-window-clean")},
-	{Name: "empty-keeps-baseline", Pitfall: "windowing", Says: "holds on a window with no resolved attempts without taking its counters as the new baseline, so that its failures count in the next window", Impl: mistaken("empty-keeps-baseline")},
+	{Name: "lifetime-ratio", Pitfall: "windowing", Says: "reads each window's frac from the lifetime counters, cumFailures/cumResolved, not from the deltas since the previous tick (holding only while cumResolved is 0, and never seeing a reset)"},
+	{Name: "wrapping-deltas", Pitfall: "windowing", Says: "never looks for a reset: a counter that went back wraps its uint64 delta around to a huge window"},
+	{Name: "reset-by-resolved-only", Pitfall: "windowing", Says: "sees a reset only when cumResolved went back, so that cumFailures going back alone wraps its uint64 delta"},
+	{Name: "reset-zeroes-baseline", Pitfall: "windowing", Says: "takes 0, not the counters it was given, as the baseline after a reset, so that the next window counts the attempts already there"},
+	{Name: "reset-keeps-old-baseline", Pitfall: "windowing", Says: "holds on a reset but keeps the old counters as the baseline, so that it holds until the counters pass them again"},
+	{Name: "empty-window-divides", Pitfall: "windowing", Says: "divides by a window with no resolved attempts: 0/0 is NaN, which no comparison with High or Low catches, so the window reads as clean (and any failures over 0 as a total breach)"},
+	{Name: "empty-window-clean", Pitfall: "windowing", Says: "reads a window with no resolved attempts as clean, frac 0"},
+	{Name: "empty-keeps-baseline", Pitfall: "windowing", Says: "holds on a window with no resolved attempts without taking its counters as the new baseline, so that its failures count in the next window"},
 	// exactness: the rest of the contract.
-	{Name: "stale-offer", Pitfall: check.Exactness, Says: "decides right but whose Offer() returns the opening offer, not the committed one", Impl: mistaken("stale-offer")},
-	{Name: "integer-frac", Pitfall: check.Exactness, Says: "computes frac = failed/resolved in integer division, so that any window with fewer failures than resolved attempts reads as frac 0", Impl: mistaken("integer-frac")},
-}
+	{Name: "stale-offer", Pitfall: check.Exactness, Says: "decides right but whose Offer() returns the opening offer, not the committed one"},
+	{Name: "integer-frac", Pitfall: check.Exactness, Says: "computes frac = failed/resolved in integer division, so that any window with fewer failures than resolved attempts reads as frac 0"},
+})
 
 // mistaken returns the Impl of the contract's governor with the named
 // mistake: Decide, MemoryClearStep and Governor all make it where it

@@ -8,52 +8,52 @@ import (
 
 // mistakes are those learners make with a Gradient2 limit (see
 // check.Mistake).
-var mistakes = []check.Mistake[New]{
+var mistakes = check.Mistakes(mistaken, []check.Mistake[New]{
 	// warmup: the long RTT is the plain mean of the first 10 samples,
 	// then an exponential average with factor 2/(LongWindow+1).
-	{Name: "average-from-first-sample", Pitfall: "warmup", Says: "starts the exponential average at the first sample instead of averaging the first 10 plainly", Impl: mistaken("average-from-first-sample")},
-	{Name: "average-from-zero", Pitfall: "warmup", Says: "starts the exponential average at 0 instead of averaging the first 10 samples plainly", Impl: mistaken("average-from-zero")},
-	{Name: "mean-of-first-9", Pitfall: "warmup", Says: "averages the first 9 samples plainly, not the first 10", Impl: mistaken("mean-of-first-9")},
-	{Name: "mean-of-first-11", Pitfall: "warmup", Says: "averages the first 11 samples plainly, not the first 10", Impl: mistaken("mean-of-first-11")},
-	{Name: "integer-factor", Pitfall: "warmup", Says: "computes the factor 2/(LongWindow+1) in integer arithmetic, so that it is 0 (the long RTT never moves after the warm-up) unless LongWindow is 1", Impl: mistaken("integer-factor")},
-	{Name: "factor-over-window", Pitfall: "warmup", Says: "uses the factor 2/LongWindow, not 2/(LongWindow+1)", Impl: mistaken("factor-over-window")},
-	{Name: "average-weights-swapped", Pitfall: "warmup", Says: "gives the new sample the weight 1-f and the long RTT the weight f in the exponential average, the other way round", Impl: mistaken("average-weights-swapped")},
+	{Name: "average-from-first-sample", Pitfall: "warmup", Says: "starts the exponential average at the first sample instead of averaging the first 10 plainly"},
+	{Name: "average-from-zero", Pitfall: "warmup", Says: "starts the exponential average at 0 instead of averaging the first 10 samples plainly"},
+	{Name: "mean-of-first-9", Pitfall: "warmup", Says: "averages the first 9 samples plainly, not the first 10"},
+	{Name: "mean-of-first-11", Pitfall: "warmup", Says: "averages the first 11 samples plainly, not the first 10"},
+	{Name: "integer-factor", Pitfall: "warmup", Says: "computes the factor 2/(LongWindow+1) in integer arithmetic, so that it is 0 (the long RTT never moves after the warm-up) unless LongWindow is 1"},
+	{Name: "factor-over-window", Pitfall: "warmup", Says: "uses the factor 2/LongWindow, not 2/(LongWindow+1)"},
+	{Name: "average-weights-swapped", Pitfall: "warmup", Says: "gives the new sample the weight 1-f and the long RTT the weight f in the exponential average, the other way round"},
 	// long-rtt-decay: long/short > 2 multiplies the stored long RTT by
 	// 0.95, for the samples after this one.
-	{Name: "decay-lost", Pitfall: "long-rtt-decay", Says: "never keeps the 5% decay: the stored long RTT stays as it was", Impl: mistaken("decay-lost")},
-	{Name: "decay-when-short-is-long", Pitfall: "long-rtt-decay", Says: "decays the long RTT when short/long > 2, not when long/short > 2", Impl: mistaken("decay-when-short-is-long")},
-	{Name: "warmup-keeps-decay", Pitfall: "long-rtt-decay", Says: "keeps the warm-up's mean as a running mean of the stored long RTT (long += (rtt-long)/n), so that a decay during the warm-up lasts", Impl: mistaken("warmup-keeps-decay")},
-	{Name: "no-decay-when-app-limited", Pitfall: "long-rtt-decay", Says: "returns on an app-limited sample before the decay, so that only samples that move the limit decay the long RTT", Impl: mistaken("no-decay-when-app-limited")},
+	{Name: "decay-lost", Pitfall: "long-rtt-decay", Says: "never keeps the 5% decay: the stored long RTT stays as it was"},
+	{Name: "decay-when-short-is-long", Pitfall: "long-rtt-decay", Says: "decays the long RTT when short/long > 2, not when long/short > 2"},
+	{Name: "warmup-keeps-decay", Pitfall: "long-rtt-decay", Says: "keeps the warm-up's mean as a running mean of the stored long RTT (long += (rtt-long)/n), so that a decay during the warm-up lasts"},
+	{Name: "no-decay-when-app-limited", Pitfall: "long-rtt-decay", Says: "returns on an app-limited sample before the decay, so that only samples that move the limit decay the long RTT"},
 	// app-limited: inflight < est/2 leaves the limit alone, after the
 	// sample went into the long RTT.
-	{Name: "app-limited-skips-rtt", Pitfall: "app-limited", Says: "returns on an app-limited sample before its RTT goes into the long RTT", Impl: mistaken("app-limited-skips-rtt")},
-	{Name: "app-limited-at-half", Pitfall: "app-limited", Says: "takes inflight <= limit/2 as app-limited, not only inflight < limit/2", Impl: mistaken("app-limited-at-half")},
-	{Name: "app-limited-by-whole-limit", Pitfall: "app-limited", Says: "takes inflight < int(limit)/2, in integer division, as app-limited", Impl: mistaken("app-limited-by-whole-limit")},
-	{Name: "never-app-limited", Pitfall: "app-limited", Says: "moves the limit on every sample, app-limited or not", Impl: mistaken("never-app-limited")},
+	{Name: "app-limited-skips-rtt", Pitfall: "app-limited", Says: "returns on an app-limited sample before its RTT goes into the long RTT"},
+	{Name: "app-limited-at-half", Pitfall: "app-limited", Says: "takes inflight <= limit/2 as app-limited, not only inflight < limit/2"},
+	{Name: "app-limited-by-whole-limit", Pitfall: "app-limited", Says: "takes inflight < int(limit)/2, in integer division, as app-limited"},
+	{Name: "never-app-limited", Pitfall: "app-limited", Says: "moves the limit on every sample, app-limited or not"},
 	// gradient-clamp: gradient = max(0.5, min(1, RTTTolerance*long/short)).
-	{Name: "no-upper-clamp", Pitfall: "gradient-clamp", Says: "clamps the gradient from below only, so that it grows past 1", Impl: mistaken("no-upper-clamp")},
-	{Name: "no-lower-clamp", Pitfall: "gradient-clamp", Says: "clamps the gradient from above only, so that it falls below 0.5", Impl: mistaken("no-lower-clamp")},
-	{Name: "ignores-tolerance", Pitfall: "gradient-clamp", Says: "leaves RTTTolerance out of the gradient: max(0.5, min(1, long/short))", Impl: mistaken("ignores-tolerance")},
-	{Name: "tolerance-after-clamp", Pitfall: "gradient-clamp", Says: "multiplies the clamped ratio by RTTTolerance: RTTTolerance*max(0.5, min(1, long/short))", Impl: mistaken("tolerance-after-clamp")},
-	{Name: "inverted-gradient", Pitfall: "gradient-clamp", Says: "takes the gradient the other way up: max(0.5, min(1, RTTTolerance*short/long))", Impl: mistaken("inverted-gradient")},
+	{Name: "no-upper-clamp", Pitfall: "gradient-clamp", Says: "clamps the gradient from below only, so that it grows past 1"},
+	{Name: "no-lower-clamp", Pitfall: "gradient-clamp", Says: "clamps the gradient from above only, so that it falls below 0.5"},
+	{Name: "ignores-tolerance", Pitfall: "gradient-clamp", Says: "leaves RTTTolerance out of the gradient: max(0.5, min(1, long/short))"},
+	{Name: "tolerance-after-clamp", Pitfall: "gradient-clamp", Says: "multiplies the clamped ratio by RTTTolerance: RTTTolerance*max(0.5, min(1, long/short))"},
+	{Name: "inverted-gradient", Pitfall: "gradient-clamp", Says: "takes the gradient the other way up: max(0.5, min(1, RTTTolerance*short/long))"},
 	// smoothing: n = est*gradient + queue, est*(1-Smoothing) + n*Smoothing.
-	{Name: "no-smoothing", Pitfall: "smoothing", Says: "takes the new limit whole, ignoring Smoothing", Impl: mistaken("no-smoothing")},
-	{Name: "smoothing-swapped", Pitfall: "smoothing", Says: "gives the new limit the weight 1-Smoothing and the old one Smoothing, the other way round", Impl: mistaken("smoothing-swapped")},
-	{Name: "queue-after-smoothing", Pitfall: "smoothing", Says: "adds the queue allowance after the smoothing, not to the new limit before it", Impl: mistaken("queue-after-smoothing")},
+	{Name: "no-smoothing", Pitfall: "smoothing", Says: "takes the new limit whole, ignoring Smoothing"},
+	{Name: "smoothing-swapped", Pitfall: "smoothing", Says: "gives the new limit the weight 1-Smoothing and the old one Smoothing, the other way round"},
+	{Name: "queue-after-smoothing", Pitfall: "smoothing", Says: "adds the queue allowance after the smoothing, not to the new limit before it"},
 	// floor-ceiling: est = clamp(n, MinLimit, MaxLimit), and kept so.
-	{Name: "no-limit-clamp", Pitfall: "floor-ceiling", Says: "never clamps the limit into [MinLimit, MaxLimit]", Impl: mistaken("no-limit-clamp")},
-	{Name: "no-min-limit", Pitfall: "floor-ceiling", Says: "clamps the limit to MaxLimit but not to MinLimit", Impl: mistaken("no-min-limit")},
-	{Name: "no-max-limit", Pitfall: "floor-ceiling", Says: "clamps the limit to MinLimit but not to MaxLimit", Impl: mistaken("no-max-limit")},
-	{Name: "clamp-before-smoothing", Pitfall: "floor-ceiling", Says: "clamps the new limit into [MinLimit, MaxLimit] before the smoothing, not after it", Impl: mistaken("clamp-before-smoothing")},
-	{Name: "zero-min-limit-is-default", Pitfall: "floor-ceiling", Says: "takes a MinLimit of 0 as unset and floors the limit at DefaultConfig's MinLimit, 20, instead", Impl: mistaken("zero-min-limit-is-default")},
-	{Name: "zero-min-limit-is-four", Pitfall: "floor-ceiling", Says: "takes a MinLimit of 0 as unset and floors the limit at 4 instead, the allowance a nil QueueSize stands for", Impl: mistaken("zero-min-limit-is-four")},
-	{Name: "clamp-not-kept", Pitfall: "floor-ceiling", Says: "clamps the limit it returns but keeps the unclamped one for the next sample", Impl: mistaken("clamp-not-kept")},
+	{Name: "no-limit-clamp", Pitfall: "floor-ceiling", Says: "never clamps the limit into [MinLimit, MaxLimit]"},
+	{Name: "no-min-limit", Pitfall: "floor-ceiling", Says: "clamps the limit to MaxLimit but not to MinLimit"},
+	{Name: "no-max-limit", Pitfall: "floor-ceiling", Says: "clamps the limit to MinLimit but not to MaxLimit"},
+	{Name: "clamp-before-smoothing", Pitfall: "floor-ceiling", Says: "clamps the new limit into [MinLimit, MaxLimit] before the smoothing, not after it"},
+	{Name: "zero-min-limit-is-default", Pitfall: "floor-ceiling", Says: "takes a MinLimit of 0 as unset and floors the limit at DefaultConfig's MinLimit, 20, instead"},
+	{Name: "zero-min-limit-is-four", Pitfall: "floor-ceiling", Says: "takes a MinLimit of 0 as unset and floors the limit at 4 instead, the allowance a nil QueueSize stands for"},
+	{Name: "clamp-not-kept", Pitfall: "floor-ceiling", Says: "clamps the limit it returns but keeps the unclamped one for the next sample"},
 	// exactness: the rest of the contract.
-	{Name: "limit-rounds", Pitfall: check.Exactness, Says: "updates right but whose Limit() rounds the limit to the nearest integer instead of down", Impl: mistaken("limit-rounds")},
-	{Name: "rounds-limit", Pitfall: check.Exactness, Says: "rounds the limit to the nearest integer, not down, in Update and Limit", Impl: mistaken("rounds-limit")},
-	{Name: "whole-limit", Pitfall: check.Exactness, Says: "keeps the limit as a whole number between samples, rounded down, instead of a float", Impl: mistaken("whole-limit")},
-	{Name: "nil-queue-is-zero", Pitfall: check.Exactness, Says: "takes a nil QueueSize as an allowance of 0, not 4", Impl: mistaken("nil-queue-is-zero")},
-}
+	{Name: "limit-rounds", Pitfall: check.Exactness, Says: "updates right but whose Limit() rounds the limit to the nearest integer instead of down"},
+	{Name: "rounds-limit", Pitfall: check.Exactness, Says: "rounds the limit to the nearest integer, not down, in Update and Limit"},
+	{Name: "whole-limit", Pitfall: check.Exactness, Says: "keeps the limit as a whole number between samples, rounded down, instead of a float"},
+	{Name: "nil-queue-is-zero", Pitfall: check.Exactness, Says: "takes a nil QueueSize as an allowance of 0, not 4"},
+})
 
 // mistaken returns New for the contract's limit with the named mistake.
 func mistaken(mistake string) New {

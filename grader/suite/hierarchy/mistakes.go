@@ -10,39 +10,39 @@ import (
 
 // mistakes are those learners make with a tree of token buckets (see
 // check.Mistake).
-var mistakes = []check.Mistake[New]{
+var mistakes = check.Mistakes(mistaken, []check.Mistake[New]{
 	// all-or-nothing: no level charged for a refused message.
-	{Name: "charges-as-it-goes", Pitfall: "all-or-nothing", Says: "charges each level as it checks it, from the node up, so that when a level refuses, the levels below it have paid for a message that was never sent", Impl: mistaken("charges-as-it-goes")},
-	{Name: "charges-top-down", Pitfall: "all-or-nothing", Says: "charges each level as it checks it, from the top-level node down, so that when a level refuses, the levels above it have paid for a message that was never sent", Impl: mistaken("charges-top-down")},
+	{Name: "charges-as-it-goes", Pitfall: "all-or-nothing", Says: "charges each level as it checks it, from the node up, so that when a level refuses, the levels below it have paid for a message that was never sent"},
+	{Name: "charges-top-down", Pitfall: "all-or-nothing", Says: "charges each level as it checks it, from the top-level node down, so that when a level refuses, the levels above it have paid for a message that was never sent"},
 	// shared-parent: every level is charged.
-	{Name: "charges-node-only", Pitfall: "shared-parent", Says: "checks every level of the path but charges only the node itself, so that siblings never drain their shared parent", Impl: mistaken("charges-node-only")},
-	{Name: "ignores-ancestors", Pitfall: "shared-parent", Says: "checks and charges the node alone, as if the tree were flat: its ancestors never refuse and never pay", Impl: mistaken("ignores-ancestors")},
-	{Name: "charges-node-and-parent", Pitfall: "shared-parent", Says: "charges the node and its parent only, never the levels above them", Impl: mistaken("charges-node-and-parent")},
+	{Name: "charges-node-only", Pitfall: "shared-parent", Says: "checks every level of the path but charges only the node itself, so that siblings never drain their shared parent"},
+	{Name: "ignores-ancestors", Pitfall: "shared-parent", Says: "checks and charges the node alone, as if the tree were flat: its ancestors never refuse and never pay"},
+	{Name: "charges-node-and-parent", Pitfall: "shared-parent", Says: "charges the node and its parent only, never the levels above them"},
 	// lazy-refill: a node earns for all the time that passed, on the path or not.
-	{Name: "path-clock", Pitfall: "lazy-refill", Says: "refills only the nodes on a call's path, by the time that call moved the tree's clock, so that a node off the path loses the time that passed meanwhile", Impl: mistaken("path-clock")},
-	{Name: "refills-on-advance", Pitfall: "lazy-refill", Says: "refills the path (each node from its own last refill) only on a call that moves the tree's clock, so that a node reached at a time already seen is not brought up to it", Impl: mistaken("refills-on-advance")},
+	{Name: "path-clock", Pitfall: "lazy-refill", Says: "refills only the nodes on a call's path, by the time that call moved the tree's clock, so that a node off the path loses the time that passed meanwhile"},
+	{Name: "refills-on-advance", Pitfall: "lazy-refill", Says: "refills the path (each node from its own last refill) only on a call that moves the tree's clock, so that a node reached at a time already seen is not brought up to it"},
 	// backward-time: a step back adds nothing and rewinds nothing.
-	{Name: "wrapping-elapsed", Pitfall: "backward-time", Says: "takes now−last without checking which is later, so that a step back wraps to a huge refill (a full node) and rewinds the clocks", Impl: mistaken("wrapping-elapsed")},
-	{Name: "rewinds-clock", Pitfall: "backward-time", Says: "moves the clocks back to an earlier time (adding nothing), so that the time after it is earned a second time", Impl: mistaken("rewinds-clock")},
+	{Name: "wrapping-elapsed", Pitfall: "backward-time", Says: "takes now−last without checking which is later, so that a step back wraps to a huge refill (a full node) and rewinds the clocks"},
+	{Name: "rewinds-clock", Pitfall: "backward-time", Says: "moves the clocks back to an earlier time (adding nothing), so that the time after it is earned a second time"},
 	// fractional-tokens: what a refill earns below a whole token is kept.
-	{Name: "truncating-refill", Pitfall: "fractional-tokens", Says: "rounds each refill down to whole tokens and moves the node's clock to now anyway, throwing the fraction away", Impl: mistaken("truncating-refill")},
-	{Name: "whole-seconds", Pitfall: "fractional-tokens", Says: "counts the time elapsed in whole seconds (elapsed/10^9, rounded down, times the rate) and moves the node's clock to now anyway", Impl: mistaken("whole-seconds")},
+	{Name: "truncating-refill", Pitfall: "fractional-tokens", Says: "rounds each refill down to whole tokens and moves the node's clock to now anyway, throwing the fraction away"},
+	{Name: "whole-seconds", Pitfall: "fractional-tokens", Says: "counts the time elapsed in whole seconds (elapsed/10^9, rounded down, times the rate) and moves the node's clock to now anyway"},
 	// overflow: every product exact.
-	{Name: "wrapping-refill", Pitfall: "overflow", Says: "computes elapsed×rate in 64 bits, which wraps", Impl: mistaken("wrapping-refill")},
-	{Name: "wrapping-capacity", Pitfall: "overflow", Says: "computes capacity×10^9 in 64 bits, which wraps", Impl: mistaken("wrapping-capacity")},
-	{Name: "wrapping-request", Pitfall: "overflow", Says: "computes n×10^9 in 64 bits, which wraps", Impl: mistaken("wrapping-request")},
+	{Name: "wrapping-refill", Pitfall: "overflow", Says: "computes elapsed×rate in 64 bits, which wraps"},
+	{Name: "wrapping-capacity", Pitfall: "overflow", Says: "computes capacity×10^9 in 64 bits, which wraps"},
+	{Name: "wrapping-request", Pitfall: "overflow", Says: "computes n×10^9 in 64 bits, which wraps"},
 	// add-errors: bad parents and unknown ids change nothing (but the clock).
-	{Name: "burns-an-id", Pitfall: "add-errors", Says: "uses up an id on an Add refused for an unknown parent, so that the next good Add's id is one too many", Impl: mistaken("burns-an-id")},
-	{Name: "negative-parent-is-root", Pitfall: "add-errors", Says: "takes any negative parent for Root instead of refusing the ones other than -1", Impl: mistaken("negative-parent-is-root")},
-	{Name: "no-depth-limit", Pitfall: "add-errors", Says: "never refuses a node deeper than MaxDepth", Impl: mistaken("no-depth-limit")},
-	{Name: "depth-off-by-one", Pitfall: "add-errors", Says: "refuses a node at depth MaxDepth already, not only one deeper", Impl: mistaken("depth-off-by-one")},
-	{Name: "unknown-id-keeps-clock", Pitfall: "add-errors", Says: "returns false or 0 for an id Add never returned before moving the tree's clock to its nowNs", Impl: mistaken("unknown-id-keeps-clock")},
+	{Name: "burns-an-id", Pitfall: "add-errors", Says: "uses up an id on an Add refused for an unknown parent, so that the next good Add's id is one too many"},
+	{Name: "negative-parent-is-root", Pitfall: "add-errors", Says: "takes any negative parent for Root instead of refusing the ones other than -1"},
+	{Name: "no-depth-limit", Pitfall: "add-errors", Says: "never refuses a node deeper than MaxDepth"},
+	{Name: "depth-off-by-one", Pitfall: "add-errors", Says: "refuses a node at depth MaxDepth already, not only one deeper"},
+	{Name: "unknown-id-keeps-clock", Pitfall: "add-errors", Says: "returns false or 0 for an id Add never returned before moving the tree's clock to its nowNs"},
 	// exactness: the rest of the contract.
-	{Name: "starts-empty", Pitfall: "exactness", Says: "starts a new node empty instead of full", Impl: mistaken("starts-empty")},
-	{Name: "no-cap", Pitfall: "exactness", Says: "never caps what a node holds at its capacity", Impl: mistaken("no-cap")},
-	{Name: "needs-more-than-n", Pitfall: "exactness", Says: "grants n tokens only where a level holds more than n, not exactly n", Impl: mistaken("needs-more-than-n")},
-	{Name: "available-node-only", Pitfall: "exactness", Says: "returns from Available the node's own whole tokens, not the least over its path", Impl: mistaken("available-node-only")},
-}
+	{Name: "starts-empty", Pitfall: "exactness", Says: "starts a new node empty instead of full"},
+	{Name: "no-cap", Pitfall: "exactness", Says: "never caps what a node holds at its capacity"},
+	{Name: "needs-more-than-n", Pitfall: "exactness", Says: "grants n tokens only where a level holds more than n, not exactly n"},
+	{Name: "available-node-only", Pitfall: "exactness", Says: "returns from Available the node's own whole tokens, not the least over its path"},
+})
 
 // mistaken returns New for the model with the named mistake.
 func mistaken(mistake string) New {

@@ -11,31 +11,31 @@ import (
 // check.Mistake). They are listed pitfall by pitfall, exactness last, so
 // that where a mistake of a named pitfall and one of exactness answer
 // alike, the named one is charged.
-var mistakes = []check.Mistake[New]{
+var mistakes = check.Mistakes(mistaken, []check.Mistake[New]{
 	// rejected-counted: a refused call is not counted.
-	{Name: "counts-rejects", Pitfall: "rejected-counted", Says: "counts every call in the current bucket, refused or not, and refuses it when the window already held limit calls", Impl: mistaken("counts-rejects")},
-	{Name: "refusal-stays-in-total", Pitfall: "rejected-counted", Says: "adds a refused call to its running total but to no bucket, so that the refusal stays counted until a jump of a whole window empties the total", Impl: mistaken("refusal-stays-in-total")},
+	{Name: "counts-rejects", Pitfall: "rejected-counted", Says: "counts every call in the current bucket, refused or not, and refuses it when the window already held limit calls"},
+	{Name: "refusal-stays-in-total", Pitfall: "rejected-counted", Says: "adds a refused call to its running total but to no bucket, so that the refusal stays counted until a jump of a whole window empties the total"},
 	// stale-bucket: the buckets the window moves past stop counting.
-	{Name: "stale-slot", Pitfall: "stale-bucket", Says: "keeps a ring of one counter per bucket and, moving on, clears only the slot of the bucket it enters, not the slots it skips, so that after a jump of more than one bucket old counts stay", Impl: mistaken("stale-slot")},
-	{Name: "sums-stale-slots", Pitfall: "stale-bucket", Says: "keeps a ring of slots, each with the bucket id it counts, resets a slot when an accepted call claims it for a new bucket, but sums every slot whatever its id, so that a bucket that left the window counts until its slot is reused", Impl: mistaken("sums-stale-slots")},
-	{Name: "long-jump-keeps-total", Pitfall: "stale-bucket", Says: "keeps its running total when the window jumps on by buckets or more, so that the calls it held then count for ever", Impl: mistaken("long-jump-keeps-total")},
-	{Name: "count-does-not-advance", Pitfall: "stale-bucket", Says: "moves the window on in TryAcquire only, so that Count(nowNs) still counts the buckets that left the window since the latest TryAcquire", Impl: mistaken("count-does-not-advance")},
+	{Name: "stale-slot", Pitfall: "stale-bucket", Says: "keeps a ring of one counter per bucket and, moving on, clears only the slot of the bucket it enters, not the slots it skips, so that after a jump of more than one bucket old counts stay"},
+	{Name: "sums-stale-slots", Pitfall: "stale-bucket", Says: "keeps a ring of slots, each with the bucket id it counts, resets a slot when an accepted call claims it for a new bucket, but sums every slot whatever its id, so that a bucket that left the window counts until its slot is reused"},
+	{Name: "long-jump-keeps-total", Pitfall: "stale-bucket", Says: "keeps its running total when the window jumps on by buckets or more, so that the calls it held then count for ever"},
+	{Name: "count-does-not-advance", Pitfall: "stale-bucket", Says: "moves the window on in TryAcquire only, so that Count(nowNs) still counts the buckets that left the window since the latest TryAcquire"},
 	// window-edge: exactly the current bucket and the buckets−1 before it.
-	{Name: "plus-one-bucket", Pitfall: "window-edge", Says: "drops a bucket only once it is more than buckets behind the current one, so that the window holds buckets+1 buckets", Impl: mistaken("plus-one-bucket")},
-	{Name: "minus-one-bucket", Pitfall: "window-edge", Says: "drops a bucket once it is buckets−1 behind the current one, so that the window holds buckets−1 buckets", Impl: mistaken("minus-one-bucket")},
-	{Name: "window-in-ns", Pitfall: "window-edge", Says: "drops a bucket once its start is windowNs or more before the latest time, so that when buckets does not divide windowNs the window sometimes holds one bucket more, depending on where in its bucket the latest time falls", Impl: mistaken("window-in-ns")},
-	{Name: "buckets-from-window", Pitfall: "window-edge", Says: "counts windowNs/bucketNs buckets instead of buckets, one or more too many when buckets does not divide windowNs", Impl: mistaken("buckets-from-window")},
+	{Name: "plus-one-bucket", Pitfall: "window-edge", Says: "drops a bucket only once it is more than buckets behind the current one, so that the window holds buckets+1 buckets"},
+	{Name: "minus-one-bucket", Pitfall: "window-edge", Says: "drops a bucket once it is buckets−1 behind the current one, so that the window holds buckets−1 buckets"},
+	{Name: "window-in-ns", Pitfall: "window-edge", Says: "drops a bucket once its start is windowNs or more before the latest time, so that when buckets does not divide windowNs the window sometimes holds one bucket more, depending on where in its bucket the latest time falls"},
+	{Name: "buckets-from-window", Pitfall: "window-edge", Says: "counts windowNs/bucketNs buckets instead of buckets, one or more too many when buckets does not divide windowNs"},
 	// backward-time: the current bucket never moves back.
-	{Name: "rewinds-current-bucket", Pitfall: "backward-time", Says: "keeps a ring of slots, each with the bucket id it counts, and takes nowNs/bucketNs as the current bucket even when it is earlier than the latest bucket seen, so that a step back counts an old window and claims an old bucket's slot (wiping the newer bucket that held it)", Impl: mistaken("rewinds-current-bucket")},
-	{Name: "counts-in-earlier-bucket", Pitfall: "backward-time", Says: "decides in the latest bucket seen, but counts a call made at an earlier time in the ring slot of that time's bucket (the bucket of the window that shares it), so that the call leaves the window too early", Impl: mistaken("counts-in-earlier-bucket")},
+	{Name: "rewinds-current-bucket", Pitfall: "backward-time", Says: "keeps a ring of slots, each with the bucket id it counts, and takes nowNs/bucketNs as the current bucket even when it is earlier than the latest bucket seen, so that a step back counts an old window and claims an old bucket's slot (wiping the newer bucket that held it)"},
+	{Name: "counts-in-earlier-bucket", Pitfall: "backward-time", Says: "decides in the latest bucket seen, but counts a call made at an earlier time in the ring slot of that time's bucket (the bucket of the window that shares it), so that the call leaves the window too early"},
 	// overflow: every bucket id and time up to MaxUint64 is real.
-	{Name: "max-marker", Pitfall: "overflow", Says: "marks an empty slot with the bucket id MaxUint64, which is also the id of the last bucket when bucketNs is 1, so that calls in that bucket are never counted", Impl: mistaken("max-marker")},
-	{Name: "wrapping-expiry", Pitfall: "overflow", Says: "keeps a queue of the buckets holding calls, oldest first, and drops the oldest while id+buckets ≤ the current bucket, a sum that wraps around for ids next to MaxUint64, so that such a bucket is dropped as soon as it is the oldest", Impl: mistaken("wrapping-expiry")},
-	{Name: "wrapping-window-end", Pitfall: "overflow", Says: "keeps a queue of the buckets holding calls, oldest first, and drops the oldest while (id+buckets)×bucketNs ≤ the latest time, a product that wraps around next to MaxUint64, so that such a bucket is dropped as soon as it is the oldest", Impl: mistaken("wrapping-window-end")},
+	{Name: "max-marker", Pitfall: "overflow", Says: "marks an empty slot with the bucket id MaxUint64, which is also the id of the last bucket when bucketNs is 1, so that calls in that bucket are never counted"},
+	{Name: "wrapping-expiry", Pitfall: "overflow", Says: "keeps a queue of the buckets holding calls, oldest first, and drops the oldest while id+buckets ≤ the current bucket, a sum that wraps around for ids next to MaxUint64, so that such a bucket is dropped as soon as it is the oldest"},
+	{Name: "wrapping-window-end", Pitfall: "overflow", Says: "keeps a queue of the buckets holding calls, oldest first, and drops the oldest while (id+buckets)×bucketNs ≤ the latest time, a product that wraps around next to MaxUint64, so that such a bucket is dropped as soon as it is the oldest"},
 	// exactness: the rest of the contract.
-	{Name: "accepts-at-limit", Pitfall: "exactness", Says: "accepts a call while Count(nowNs) ≤ limit instead of < limit, one call more than limit in a window", Impl: mistaken("accepts-at-limit")},
-	{Name: "refuses-below-limit", Pitfall: "exactness", Says: "refuses a call once Count(nowNs)+1 ≥ limit, one call fewer than limit in a window", Impl: mistaken("refuses-below-limit")},
-}
+	{Name: "accepts-at-limit", Pitfall: "exactness", Says: "accepts a call while Count(nowNs) ≤ limit instead of < limit, one call more than limit in a window"},
+	{Name: "refuses-below-limit", Pitfall: "exactness", Says: "refuses a call once Count(nowNs)+1 ≥ limit, one call fewer than limit in a window"},
+})
 
 // mistaken returns New for the model with the named mistake. Like the
 // contract's New, it panics naming an argument out of range.

@@ -13,7 +13,7 @@ import (
 // Where one script can show two mistakes of different pitfalls, the
 // narrower comes first: the grader charges, among equally small sets of
 // mistakes, the one whose mistakes come first here.
-var mistakes = []check.Mistake[Impl]{
+var mistakes = check.Mistakes(mistaken, []check.Mistake[Impl]{
 	// recover-first: at RecoverAtNs itself the period is over, before the
 	// call looks at the state, as if SetState(Normal) had been called.
 	{Name: "recovers-after", Pitfall: "recover-first", Says: "ends a period automatically only once now > RecoverAtNs, one nanosecond late, instead of at RecoverAtNs itself"},
@@ -107,13 +107,7 @@ var mistakes = []check.Mistake[Impl]{
 	{Name: "rewinds-clock-wraps", Pitfall: "backward-time", Says: "takes an earlier nowNs as the time, moving its clock back, and counts windows with now-t, which wraps for writes later than it, so that they leave the windows"},
 	{Name: "rewinds-clock-forgets", Pitfall: "backward-time", Says: "takes an earlier nowNs as the time, moving its clock back, and forgets from its windows, oldest first, the writes with now-t >= WindowNs, which wraps for writes later than now: they are forgotten for good"},
 	{Name: "setstate-own-clock", Pitfall: "backward-time", Says: "neither reads nor moves the gate's clock at SetState: an earlier nowNs starts a period (and its RecoverAtNs) earlier"},
-}
-
-func init() {
-	for i := range mistakes {
-		mistakes[i].Impl = mistaken(mistakes[i].Name)
-	}
-}
+})
 
 // mistaken returns the exercise's API for the model that makes the named
 // mistake: New refuses what the contract refuses, naming the field.

@@ -8,32 +8,32 @@ import (
 
 // mistakes are those learners make with a token bucket (see
 // check.Mistake).
-var mistakes = []check.Mistake[New]{
+var mistakes = check.Mistakes(mistaken, []check.Mistake[New]{
 	// capacity: starts full, never beyond capacity.
-	{Name: "starts-empty", Pitfall: "capacity", Says: "starts empty instead of full", Impl: mistaken("starts-empty")},
-	{Name: "no-cap", Pitfall: "capacity", Says: "never caps what it holds at capacity", Impl: mistaken("no-cap")},
-	{Name: "caps-before-refill", Pitfall: "capacity", Says: "caps what it held before adding a refill, not after, so that one refill can take it past its capacity", Impl: mistaken("caps-before-refill")},
+	{Name: "starts-empty", Pitfall: "capacity", Says: "starts empty instead of full"},
+	{Name: "no-cap", Pitfall: "capacity", Says: "never caps what it holds at capacity"},
+	{Name: "caps-before-refill", Pitfall: "capacity", Says: "caps what it held before adding a refill, not after, so that one refill can take it past its capacity"},
 	// fractional-tokens: what a refill earns below a whole token is kept.
-	{Name: "truncating-refill", Pitfall: "fractional-tokens", Says: "holds whole tokens only, adds elapsed×rate/10^9 rounded down at each refill and moves its clock to now, throwing the fraction away", Impl: mistaken("truncating-refill")},
-	{Name: "whole-ns-clock", Pitfall: "fractional-tokens", Says: "holds whole tokens only and moves its clock by the whole nanoseconds the tokens it added took, rounded down, so that at rates that do not divide 10^9 it earns a little too much", Impl: mistaken("whole-ns-clock")},
+	{Name: "truncating-refill", Pitfall: "fractional-tokens", Says: "holds whole tokens only, adds elapsed×rate/10^9 rounded down at each refill and moves its clock to now, throwing the fraction away"},
+	{Name: "whole-ns-clock", Pitfall: "fractional-tokens", Says: "holds whole tokens only and moves its clock by the whole nanoseconds the tokens it added took, rounded down, so that at rates that do not divide 10^9 it earns a little too much"},
 	// partial-take: all n or none.
-	{Name: "takes-whole-tokens", Pitfall: "partial-take", Says: "takes the whole tokens it holds when asked for more, then refuses", Impl: mistaken("takes-whole-tokens")},
-	{Name: "empties-on-refusal", Pitfall: "partial-take", Says: "empties itself when asked for more than it holds, then refuses", Impl: mistaken("empties-on-refusal")},
+	{Name: "takes-whole-tokens", Pitfall: "partial-take", Says: "takes the whole tokens it holds when asked for more, then refuses"},
+	{Name: "empties-on-refusal", Pitfall: "partial-take", Says: "empties itself when asked for more than it holds, then refuses"},
 	// backward-time: a step back adds nothing and rewinds nothing.
-	{Name: "rewinds-clock", Pitfall: "backward-time", Says: "moves its clock back to an earlier time, so that the time after it is earned a second time", Impl: mistaken("rewinds-clock")},
-	{Name: "wrapping-elapsed", Pitfall: "backward-time", Says: "takes now−latest without checking which is later, so that a step back wraps to a huge refill (a full bucket) and rewinds its clock", Impl: mistaken("wrapping-elapsed")},
+	{Name: "rewinds-clock", Pitfall: "backward-time", Says: "moves its clock back to an earlier time, so that the time after it is earned a second time"},
+	{Name: "wrapping-elapsed", Pitfall: "backward-time", Says: "takes now−latest without checking which is later, so that a step back wraps to a huge refill (a full bucket) and rewinds its clock"},
 	// overflow: every product exact.
-	{Name: "wrapping-refill", Pitfall: "overflow", Says: "computes elapsed×rate in 64 bits, which wraps", Impl: mistaken("wrapping-refill")},
-	{Name: "wrapping-capacity", Pitfall: "overflow", Says: "computes capacity×10^9 in 64 bits, which wraps", Impl: mistaken("wrapping-capacity")},
-	{Name: "wrapping-request", Pitfall: "overflow", Says: "computes n×10^9 in 64 bits, which wraps", Impl: mistaken("wrapping-request")},
-	{Name: "wrapping-units", Pitfall: "overflow", Says: "computes capacity×10^9, elapsed×rate and n×10^9 in 64 bits, each of which wraps", Impl: mistaken("wrapping-units")},
+	{Name: "wrapping-refill", Pitfall: "overflow", Says: "computes elapsed×rate in 64 bits, which wraps"},
+	{Name: "wrapping-capacity", Pitfall: "overflow", Says: "computes capacity×10^9 in 64 bits, which wraps"},
+	{Name: "wrapping-request", Pitfall: "overflow", Says: "computes n×10^9 in 64 bits, which wraps"},
+	{Name: "wrapping-units", Pitfall: "overflow", Says: "computes capacity×10^9, elapsed×rate and n×10^9 in 64 bits, each of which wraps"},
 	// exactness: the rest of the contract.
-	{Name: "available-rounds-half-up", Pitfall: "exactness", Says: "rounds Available to the nearest whole token instead of down", Impl: mistaken("available-rounds-half-up")},
-	{Name: "available-rounds-up", Pitfall: "exactness", Says: "rounds Available up instead of down", Impl: mistaken("available-rounds-up")},
-	{Name: "needs-more-than-n", Pitfall: "exactness", Says: "grants n tokens only when it holds more than n, not when it holds exactly n", Impl: mistaken("needs-more-than-n")},
-	{Name: "refuses-zero-when-empty", Pitfall: "exactness", Says: "refuses every request, n = 0 too, while it holds no whole token", Impl: mistaken("refuses-zero-when-empty")},
-	{Name: "stale-available", Pitfall: "exactness", Says: "does not refill in Available: it reports what it held at the latest TryAcquire", Impl: mistaken("stale-available")},
-}
+	{Name: "available-rounds-half-up", Pitfall: "exactness", Says: "rounds Available to the nearest whole token instead of down"},
+	{Name: "available-rounds-up", Pitfall: "exactness", Says: "rounds Available up instead of down"},
+	{Name: "needs-more-than-n", Pitfall: "exactness", Says: "grants n tokens only when it holds more than n, not when it holds exactly n"},
+	{Name: "refuses-zero-when-empty", Pitfall: "exactness", Says: "refuses every request, n = 0 too, while it holds no whole token"},
+	{Name: "stale-available", Pitfall: "exactness", Says: "does not refill in Available: it reports what it held at the latest TryAcquire"},
+})
 
 // mistaken returns New for the model with the named mistake.
 func mistaken(mistake string) New {
