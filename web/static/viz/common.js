@@ -274,24 +274,30 @@ export function helpers(prefix) {
   };
 }
 
-/** @typedef {Record<string, [string, string]>} ColorVars colour name: [custom property, fallback] */
+/** @typedef {Record<string, string>} ColorVars colour name: the custom property it is read from */
 /** @typedef {Record<string, string>} Colors colour name: CSS colour */
 
 /**
- * readColors returns, for each name of defaults, the custom property's
- * value on el, or the fallback.
+ * BASE_COLORS are the colours every visualization has, lab.css's: its
+ * text and its background.
+ * @type {ColorVars}
+ */
+const BASE_COLORS = { text: "--viz-text", bg: "--viz-bg" };
+
+/**
+ * readColors returns, for each name of vars and of BASE_COLORS, the value
+ * of its custom property on el. Each colour is declared once, in the
+ * stylesheets, for the light and the dark scheme (web's
+ * TestVizColorsAreDeclared checks that every one is).
  * @param {Element} el
- * @param {ColorVars} defaults
+ * @param {ColorVars} vars
  * @returns {Colors}
  */
-export function readColors(el, defaults) {
+export function readColors(el, vars) {
   const cs = getComputedStyle(el);
   /** @type {Colors} */
   const out = {};
-  for (const name in defaults) {
-    const x = cs.getPropertyValue(defaults[name][0]).trim();
-    out[name] = x || defaults[name][1];
-  }
+  for (const [name, prop] of Object.entries({ ...BASE_COLORS, ...vars })) out[name] = cs.getPropertyValue(prop).trim();
   return out;
 }
 

@@ -33,16 +33,14 @@ const COSTS = ["1", "2", "5", "10", "20"];
 
 /** @type {import("./common.js").ColorVars} */
 const COLORS = {
-  s0: ["--rfq-s0", "#c2410c"],
-  s1: ["--rfq-s1", "#6d4bb8"],
-  s2: ["--rfq-s2", "#0d5c63"],
-  s3: ["--rfq-s3", "#3f8f5a"],
-  s4: ["--rfq-s4", "#4f74a3"],
-  s5: ["--rfq-s5", "#9a7a2a"],
-  grid: ["--rfq-grid", "#e4e1d8"],
-  band: ["--rfq-band", "rgba(194,65,12,0.45)"],
-  text: ["--viz-text", "#56606c"],
-  bg: ["--viz-bg", "#ffffff"],
+  s0: "--rfq-s0",
+  s1: "--rfq-s1",
+  s2: "--rfq-s2",
+  s3: "--rfq-s3",
+  s4: "--rfq-s4",
+  s5: "--rfq-s5",
+  grid: "--rfq-grid",
+  band: "--rfq-band",
 };
 
 /** @param {number} ns */

@@ -33,16 +33,15 @@ const ACCEPT = 0, REJECT = 1, SILENT = 2, DISCONNECT = 3;
 
 /** @type {import("./common.js").ColorVars} */
 const COLORS = {
-  accept: ["--rgw-accept", "#3d9a62"],
-  reject: ["--rgw-reject", "#d08a12"],
-  silent: ["--rgw-silent", "#7b5cb8"],
-  disconnect: ["--rgw-disconnect", "#c0392b"],
-  reload: ["--rgw-reload", "#1d5fa8"],
-  flood: ["--rgw-flood", "#fbefd9"],
-  grid: ["--rgw-grid", "#e4e1d8"],
-  text: ["--viz-text", "#56606c"],
-  future: ["--rgw-future", "rgba(128, 128, 128, 0.12)"],
-  bad: ["--viz-bad", "#9b2417"],
+  accept: "--rgw-accept",
+  reject: "--rgw-reject",
+  silent: "--rgw-silent",
+  disconnect: "--rgw-disconnect",
+  reload: "--rgw-reload",
+  flood: "--rgw-flood",
+  grid: "--rgw-grid",
+  future: "--rgw-future",
+  bad: "--viz-bad",
 };
 
 /** @param {number} ns */

@@ -37,15 +37,13 @@ const BACK_OFF = "back off";
 
 /** @type {import("./common.js").ColorVars} */
 const COLORS = {
-  offer: ["--rgv-offer", "#2d6cb5"],
-  cap: ["--rgv-cap", "#1f8a4c"],
-  capFill: ["--rgv-cap-fill", "rgba(31,138,76,0.12)"],
-  bad: ["--viz-bad", "#c23b2e"],
-  fail: ["--rgv-fail", "#c23b2e"],
-  ok: ["--rgv-ok", "#1f8a4c"],
-  grid: ["--rgv-grid", "#d6d3c8"],
-  text: ["--viz-text", "#56606c"],
-  bg: ["--viz-bg", "#ffffff"],
+  offer: "--rgv-offer",
+  cap: "--rgv-cap",
+  capFill: "--rgv-cap-fill",
+  bad: "--viz-bad",
+  fail: "--rgv-fail",
+  ok: "--rgv-ok",
+  grid: "--rgv-grid",
 };
 
 /**

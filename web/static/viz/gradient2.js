@@ -28,14 +28,12 @@ const SPEEDS = ["0.5", "1", "2", "5", "10", "20"]; // virtual seconds per second
 
 /** @type {import("./common.js").ColorVars} */
 const COLORS = {
-  limit: ["--rg2-limit", "#0d5c63"],
-  inflight: ["--rg2-inflight", "rgba(13,92,99,0.18)"],
-  short: ["--rg2-short", "#d0781e"],
-  long: ["--rg2-long", "#1d232b"],
-  grid: ["--rg2-grid", "#e4e1d8"],
-  band: ["--rg2-band", "rgba(194,59,46,0.07)"],
-  text: ["--viz-text", "#56606c"],
-  bg: ["--viz-bg", "#ffffff"],
+  limit: "--rg2-limit",
+  inflight: "--rg2-inflight",
+  short: "--rg2-short",
+  long: "--rg2-long",
+  grid: "--rg2-grid",
+  band: "--rg2-band",
 };
 
 /** @param {number} ns */

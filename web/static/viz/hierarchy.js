@@ -28,11 +28,10 @@ const SIDES = ["leaky", "tree"]; // in the order of the encoding
 
 /** @type {import("./common.js").ColorVars} */
 const COLORS = {
-  leaky: ["--rhv-leaky", "#b8452f"],
-  tree: ["--rhv-tree", "#1f7a4a"],
-  grid: ["--rhv-grid", "#e4e1d8"],
-  text: ["--viz-text", "#56606c"],
-  bad: ["--viz-bad", "#9b2417"],
+  leaky: "--rhv-leaky",
+  tree: "--rhv-tree",
+  grid: "--rhv-grid",
+  bad: "--viz-bad",
 };
 
 /**

@@ -103,15 +103,13 @@ const NAIVE_DEMO = { limit: 1000, windowMs: 1000, burst: 10, refill: "naive", sh
 
 /** @type {import("./common.js").ColorVars} */
 const COLORS = {
-  acc: ["--rlv-acc", "#1f8a4c"],
-  ref: ["--rlv-ref", "#c23b2e"],
-  cnt: ["--rlv-cnt", "#2d6cb5"],
-  cntFill: ["--rlv-cnt-fill", "rgba(45,108,181,0.18)"],
-  over: ["--rlv-over", "rgba(194,59,46,0.35)"],
-  grid: ["--rlv-grid", "#c9c6bb"],
-  faint: ["--rlv-faint", "#e7e5dd"],
-  text: ["--viz-text", "#56606c"],
-  bg: ["--viz-bg", "#ffffff"],
+  acc: "--rlv-acc",
+  ref: "--rlv-ref",
+  cnt: "--rlv-cnt",
+  cntFill: "--rlv-cnt-fill",
+  over: "--rlv-over",
+  grid: "--rlv-grid",
+  faint: "--rlv-faint",
 };
 
 // ---- small DOM helpers -------------------------------------------------

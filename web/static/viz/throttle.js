@@ -45,21 +45,20 @@ const LEVEL_IDS = ["low", "normal", "high"];
 
 /** @type {import("./common.js").ColorVars} */
 const COLORS = {
-  accepted: ["--rtv-accepted", "#3d9a62"],
-  paused: ["--rtv-paused", "#c0392b"],
-  degraded: ["--rtv-degraded", "#7b5cb8"],
-  rate: ["--rtv-rate", "#d08a12"],
-  other: ["--rtv-other", "#1d232b"],
-  stNormal: ["--rtv-st-normal", "#e4f3e8"],
-  stDegraded: ["--rtv-st-degraded", "#ece4f8"],
-  stPaused: ["--rtv-st-paused", "#f8dcd8"],
-  low: ["--rtv-low", "#e3eef9"],
-  high: ["--rtv-high", "#fbefd9"],
-  max: ["--rtv-max", "#1d5fa8"],
-  grid: ["--rtv-grid", "#e4e1d8"],
-  text: ["--viz-text", "#56606c"],
-  future: ["--rtv-future", "rgba(128, 128, 128, 0.12)"],
-  bad: ["--viz-bad", "#9b2417"],
+  accepted: "--rtv-accepted",
+  paused: "--rtv-paused",
+  degraded: "--rtv-degraded",
+  rate: "--rtv-rate",
+  other: "--rtv-other",
+  stNormal: "--rtv-st-normal",
+  stDegraded: "--rtv-st-degraded",
+  stPaused: "--rtv-st-paused",
+  low: "--rtv-low",
+  high: "--rtv-high",
+  max: "--rtv-max",
+  grid: "--rtv-grid",
+  future: "--rtv-future",
+  bad: "--viz-bad",
 };
 
 /**
