@@ -509,6 +509,8 @@ export class Viz {
     this.changed = true;
     /** Whether the frame loop stopped asking for frames while idle (see frame). */
     this.sleeping = false;
+    /** Whether the run is paused (see setPaused). */
+    this.paused = false;
   }
 
   readColors() {
@@ -528,6 +530,21 @@ export class Viz {
     if (this.readyDot.textContent === WAITING) { this.dotBefore = word; return; }
     this.readyDot.textContent = word;
     this.readyDot.classList.toggle("viz-paused", word !== "live");
+  }
+
+  /**
+   * setPaused pauses the run (p) or plays it, and says which on the Pause
+   * button (data-testid pause; "Play" while paused); a visualization that
+   * writes its ready dot when it draws says it at the next frame.
+   * @param {boolean} p
+   */
+  setPaused(p) {
+    this.paused = p;
+    for (const b of this.el.querySelectorAll('[data-testid="pause"]')) {
+      b.textContent = p ? "Play" : "Pause";
+      b.setAttribute("aria-pressed", p ? "true" : "false");
+    }
+    this.invalidate();
   }
 
   /**

@@ -202,12 +202,7 @@ class FairqueueViz extends Viz {
     ui.rate.addEventListener("change", () => { this.cfg.burstRate = Number(ui.rate.value); this.restart(); });
     ui.cost.addEventListener("change", () => { this.cfg.heavyCost = Number(ui.cost.value); this.restart(); });
     ui.speed.addEventListener("change", () => { this.speed = Number(ui.speed.value) || 2; });
-    ui.pause.addEventListener("click", () => {
-      this.paused = !this.paused;
-      ui.pause.textContent = this.paused ? "Play" : "Pause";
-      ui.pause.setAttribute("aria-pressed", this.paused ? "true" : "false");
-      this.invalidate(); // the ready dot says paused or live
-    });
+    ui.pause.addEventListener("click", () => this.setPaused(!this.paused));
     ui.restart.addEventListener("click", () => this.restart());
     return ui;
   }

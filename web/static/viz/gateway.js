@@ -229,9 +229,7 @@ class GatewayViz extends Viz {
 
   /** @param {boolean} p */
   setPaused(p) {
-    this.paused = p;
-    this.ui.pause.textContent = p ? "Play" : "Pause";
-    this.ui.pause.setAttribute("aria-pressed", p ? "true" : "false");
+    super.setPaused(p);
     this.showDot(p ? "paused" : this.done ? "done" : "live");
   }
 

@@ -215,11 +215,8 @@ class GovernorViz extends Viz {
 
   /** @param {boolean} p */
   setPaused(p) {
-    this.paused = p;
     this.due = 0;
-    this.ui.pause.textContent = p ? "Play" : "Pause";
-    this.ui.pause.setAttribute("aria-pressed", p ? "true" : "false");
-    this.invalidate(); // the ready dot says paused or live
+    super.setPaused(p);
   }
 
   /** makeRun makes a new run from the settings and clears the charts and the log. */

@@ -150,12 +150,7 @@ class Gradient2Viz extends Viz {
 
     ui.impl.addEventListener("change", () => { this.cfg.impl = ui.impl.value; this.restart(); });
     ui.speed.addEventListener("change", () => { this.speed = Number(ui.speed.value) || 2; });
-    ui.pause.addEventListener("click", () => {
-      this.paused = !this.paused;
-      ui.pause.textContent = this.paused ? "Play" : "Pause";
-      ui.pause.setAttribute("aria-pressed", this.paused ? "true" : "false");
-      this.invalidate(); // the ready dot says paused or live
-    });
+    ui.pause.addEventListener("click", () => this.setPaused(!this.paused));
     ui.restart.addEventListener("click", () => this.restart());
     return ui;
   }

@@ -418,14 +418,6 @@ class LimitersViz extends Viz {
     this.cfg.impl = ui.impl.value;
   }
 
-  /** @param {boolean} p */
-  setPaused(p) {
-    this.paused = p;
-    this.ui.pause.textContent = p ? "Play" : "Pause";
-    this.ui.pause.setAttribute("aria-pressed", p ? "true" : "false");
-    this.invalidate(); // the ready dot says paused or live
-  }
-
   layoutLanes() {
     for (const lane of this.lanes) lane.ui.el.hidden = !this.show[lane.id];
   }
