@@ -119,8 +119,6 @@ class BreakerViz extends Viz {
     this.info = null;
     /** @type {SideState[]} */
     this.state = [newSideState(), newSideState()];
-    this.bytes = new Uint8Array(0);
-    this.values = new Float64Array(0);
     this.drawnWidth = 0;
     this.ui = this.build();
   }
@@ -238,10 +236,7 @@ class BreakerViz extends Viz {
     setOptions(this.ui.preset, C.scenarios.map((s) => /** @type {[string, string]} */ ([s.id, s.title])), this.cfg.scenario);
     const s = await this.newRun(() => make({ impl: this.cfg.impl, scenario: this.cfg.scenario }), "Cannot run: ");
     if (!s) return;
-    if (this.bytes.length < C.bytes) {
-      this.bytes = new Uint8Array(C.bytes);
-      this.values = new Float64Array(this.bytes.buffer);
-    }
+    this.batchRoom(C.bytes);
     this.tNs = 0;
     this.done = false;
     this.state = [newSideState(), newSideState()];
@@ -301,7 +296,7 @@ class BreakerViz extends Viz {
   async advance(dNs) {
     const C = this.api && this.api.breaker, sim = this.sim, info = this.info;
     if (!C || !sim || !info) return;
-    const L = C.layout, f = this.values;
+    const L = C.layout, f = this.floats;
     this.tNs = Math.min(this.tNs + dNs, info.scenario.durationNs);
     for (let guard = 0; guard < 100; guard++) {
       await sim.step(this.tNs, this.bytes);

@@ -511,6 +511,9 @@ export class Viz {
     this.sleeping = false;
     /** Whether the run is paused (see setPaused). */
     this.paused = false;
+    /** Where a run's step writes its batch (see batchRoom); floats reads it as float64 values. */
+    this.bytes = new Uint8Array(0);
+    this.floats = new Float64Array(0);
   }
 
   readColors() {
@@ -545,6 +548,17 @@ export class Viz {
       b.setAttribute("aria-pressed", p ? "true" : "false");
     }
     this.invalidate();
+  }
+
+  /**
+   * batchRoom makes bytes hold at least n bytes, the most a run's step
+   * writes, with floats over the same memory.
+   * @param {number} n
+   */
+  batchRoom(n) {
+    if (this.bytes.length >= n) return;
+    this.bytes = new Uint8Array(n);
+    this.floats = new Float64Array(this.bytes.buffer, 0, Math.floor(n / 8));
   }
 
   /**

@@ -108,8 +108,6 @@ class FairqueueViz extends Viz {
     this.bound = 0;
     /** @type {LaneStats[]} */
     this.lanes = [];
-    this.bytes = new Uint8Array(0);
-    this.floats = new Float64Array(0);
     this.laneIDs = ["fifo", "rr", "drr"];
     this.sessionIDs = ["A", "B", "C", "D", "E", "F"];
     this.ui = this.build();
@@ -457,8 +455,7 @@ class FairqueueViz extends Viz {
       return;
     }
     this.api = api;
-    this.bytes = new Uint8Array(api.fairqueue.maxBytes);
-    this.floats = new Float64Array(this.bytes.buffer);
+    this.batchRoom(api.fairqueue.maxBytes);
     this.begin();
   }
 }

@@ -129,8 +129,6 @@ class GatewayViz extends Viz {
     this.info = null;
     /** @type {SideState[]} */
     this.state = [newSideState(), newSideState()];
-    this.bytes = new Uint8Array(0);
-    this.values = new Float64Array(0);
     /** @type {SideView[]} */
     this.sides = [];
     this.drawnWidth = 0; // the timelines' width when last drawn
@@ -242,10 +240,7 @@ class GatewayViz extends Viz {
     }
     const s = await this.newRun(() => make(this.cfg), "Cannot run: ");
     if (!s) return;
-    if (this.bytes.length < P.bytes) {
-      this.bytes = new Uint8Array(P.bytes);
-      this.values = new Float64Array(this.bytes.buffer);
-    }
+    this.batchRoom(P.bytes);
     this.tNs = 0;
     this.done = false;
     this.state = [newSideState(), newSideState()];
@@ -311,7 +306,7 @@ class GatewayViz extends Viz {
   async advance(dNs) {
     const P = this.api && this.api.gateway, sim = this.sim;
     if (!P || !sim) return;
-    const L = P.layout, f = this.values;
+    const L = P.layout, f = this.floats;
     const until = Math.min(this.tNs + dNs, P.scenario.durationNs);
     let reloaded = false;
     for (let guard = 0; guard < 100; guard++) {

@@ -133,8 +133,6 @@ class GovernorViz extends Viz {
     /** @type {Window | null} */
     this.lastWindow = null;
     this.logCount = 0;
-    this.bytes = new Uint8Array(0);
-    this.floats = new Float64Array(0);
     this.decoder = new TextDecoder();
     this.ui = this.build();
   }
@@ -603,8 +601,7 @@ class GovernorViz extends Viz {
     const targets = G.targets;
     if (!targets.some((t) => t.id === this.cfg.target)) this.cfg.target = targets.length ? targets[0].id : "";
     setOptions(this.ui.preset, targets.map((t) => /** @type {[string, string]} */ ([t.id, t.title])), this.cfg.target);
-    this.bytes = new Uint8Array(G.maxBytes);
-    this.floats = new Float64Array(this.bytes.buffer, 0, Math.floor(G.maxBytes / 8));
+    this.batchRoom(G.maxBytes);
     this.begin();
   }
 }

@@ -104,8 +104,6 @@ class Gradient2Viz extends Viz {
     /** @type {Step[]} */
     this.schedule = [];
     this.period = 0;
-    this.bytes = new Uint8Array(0);
-    this.floats = new Float64Array(0);
     this.ui = this.build();
   }
 
@@ -537,8 +535,7 @@ class Gradient2Viz extends Viz {
       return;
     }
     this.api = api;
-    this.bytes = new Uint8Array(api.gradient2.maxBytes);
-    this.floats = new Float64Array(this.bytes.buffer);
+    this.batchRoom(api.gradient2.maxBytes);
     this.begin();
   }
 }

@@ -88,8 +88,6 @@ class HierarchyViz extends Viz {
     this.info = null;
     /** @type {Sample[]} */
     this.samples = [];
-    this.bytes = new Uint8Array(0);
-    this.floats = new Float64Array(0);
     /** @type {SideView[]} */
     this.sides = [];
     this.ui = this.build();
@@ -206,10 +204,7 @@ class HierarchyViz extends Viz {
     }
     const s = await this.newRun(() => make(this.cfg), "Cannot run: ");
     if (!s) return;
-    if (this.bytes.length < N.bytes) {
-      this.bytes = new Uint8Array(N.bytes);
-      this.floats = new Float64Array(this.bytes.buffer);
-    }
+    this.batchRoom(N.bytes);
     this.tNs = 0;
     this.done = false;
     this.samples = [];

@@ -150,8 +150,6 @@ class ThrottleViz extends Viz {
     /** @type {lab.ThrottlePreset | null} */
     this.preset = null;
     this.st = newRunState();
-    this.bytes = new Uint8Array(0);
-    this.values = new Float64Array(0);
     /** @type {string[]} the operator's buttons pressed since the last frame, applied at its start */
     this.acts = [];
     this.drawnWidth = 0;
@@ -327,10 +325,7 @@ class ThrottleViz extends Viz {
     }
     const s = await this.newRun(() => /** @type {any} */ (make)(this.cfg), "Cannot run: ");
     if (!s) return;
-    if (this.bytes.length < O.bytes) {
-      this.bytes = new Uint8Array(O.bytes);
-      this.values = new Float64Array(this.bytes.buffer);
-    }
+    this.batchRoom(O.bytes);
     this.tNs = 0;
     this.done = false;
     this.acts = [];
@@ -413,7 +408,7 @@ class ThrottleViz extends Viz {
     const target = Math.min(this.tNs + dNs, P ? P.durationNs : Infinity);
     const len = await s.step(target, this.bytes);
     if (this.sim !== s) return; // restarted meanwhile
-    const v = this.values;
+    const v = this.floats;
     if (len < 8 * L.header) return;
     this.tNs = v[L.now];
     this.done = v[L.done] === 1;
