@@ -43,7 +43,7 @@ func explainConsecutive(s script, t check.Trace, why string) string {
 			case Closed:
 				reports = append(reports, fmt.Sprintf("%s (step %d)", reportWord(o.Success), i+1))
 			case HalfOpen:
-				if o.Success && m.Successes+1 >= m.cfg.HalfOpenProbes {
+				if o.Success && m.Successes+1 >= m.HalfOpenProbes {
 					closedAt, reports = i, nil
 				}
 			}
