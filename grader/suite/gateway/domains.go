@@ -176,8 +176,8 @@ func (d domain) Gen(r *rand.Rand, size int) script {
 		switch {
 		case afterReload && len(closedIDs) > 0 && check.Chance(r, d.reopenAfterReload):
 			// A closed session, its class maybe gone or changed.
-			o.Call, o.Session, o.Class = openCall, check.Pick(r, closedIDs...), check.Pick(r, classNames(m.cfg)...)
-			if c := m.Sessions[o.Session].Class; check.Chance(r, 0.7) && m.cfg.Classes[c] != (Class{}) {
+			o.Call, o.Session, o.Class = openCall, check.Pick(r, closedIDs...), check.Pick(r, classNames(m.Cfg)...)
+			if c := m.Sessions[o.Session].Class; check.Chance(r, 0.7) && m.Cfg.Classes[c] != (Class{}) {
 				o.Class = c
 			}
 		case d.rules.reopen && (check.Chance(r, d.reopen) || closed(m, o.Session) && check.Chance(r, 0.5)):
@@ -281,12 +281,12 @@ func explainError(impl Impl, s script, t check.Trace, why string) string {
 func openClass(r *rand.Rand, m *model) string {
 	if check.Chance(r, 0.15) {
 		for _, c := range []string{"market-maker", "retail-9"} {
-			if _, ok := m.cfg.Classes[c]; !ok {
+			if _, ok := m.Cfg.Classes[c]; !ok {
 				return c
 			}
 		}
 	}
-	return check.Pick(r, classNames(m.cfg)...)
+	return check.Pick(r, classNames(m.Cfg)...)
 }
 
 // closed reports whether session id was opened and is now closed.
@@ -480,7 +480,7 @@ var reloadDomain = domain{
 func followSessions(d domain, r *rand.Rand, m *model) Config {
 	cfg := d.config(r)
 	if check.Chance(r, 2.0/3) {
-		cfg.SilenceAfterNs, cfg.DisconnectAfterNs = m.cfg.SilenceAfterNs, m.cfg.DisconnectAfterNs
+		cfg.SilenceAfterNs, cfg.DisconnectAfterNs = m.Cfg.SilenceAfterNs, m.Cfg.DisconnectAfterNs
 	}
 	spare := d.config(r).Classes["regular"]
 	for _, c := range []string{"market-maker", "regular"} {
@@ -575,7 +575,7 @@ var overflowDomain = domain{
 	},
 	wait: func(r *rand.Rand, m *model) uint64 {
 		const day = 86_400_000_000_000
-		rate := m.cfg.Classes["regular"].Orders.RatePerSec
+		rate := m.Cfg.Classes["regular"].Orders.RatePerSec
 		return check.Pick[uint64](r, 0, 0, 1, day, 365*day, math.MaxUint64/3, math.MaxUint64, r.Uint64(), wrapWait(r, rate), wrapWait(r, rate))
 	},
 	kinds: orders, sessions: []uint64{math.MaxUint64, 1 << 63, 0},

@@ -9,15 +9,12 @@ import (
 // unitsPerToken is the contract's fixed-point scale: 1 token = 10^9 units.
 var unitsPerToken = big.NewInt(1_000_000_000)
 
-// model is the contract's gateway (model.Gateway), with the config in
-// force as given.
-type model struct {
-	gm.Gateway[Kind, Outcome]
-	cfg Config
-}
+// model is the contract's gateway (model.Gateway): its Cfg is the config
+// in force.
+type model struct{ gm.Gateway[Kind, Outcome] }
 
 func newModel(cfg Config, now uint64) *model {
-	return &model{Gateway: *gm.NewGateway[Kind, Outcome](cfg, now), cfg: cfg}
+	return &model{*gm.NewGateway[Kind, Outcome](cfg, now)}
 }
 
 // open is Open, reporting whether it is an error.
@@ -31,11 +28,7 @@ func (m *model) admit(id uint64, kind Kind, now uint64) Verdict {
 
 // reload is Reload, reporting whether it is an error.
 func (m *model) reload(cfg Config, now uint64) (wantErr bool) {
-	if m.Reload(cfg, now) != nil {
-		return true
-	}
-	m.cfg = cfg
-	return false
+	return m.Reload(cfg, now) != nil
 }
 
 // problem is one thing Validate must name (model.GatewayProblem).

@@ -26,7 +26,7 @@ func carriesOn(s script) bool {
 		switch o.Call {
 		case openCall:
 			m.Advance(now)
-			k, ok := m.cfg.Classes[o.Class]
+			k, ok := m.Cfg.Classes[o.Class]
 			if ss := m.Sessions[o.Session]; ok && ss != nil && !ss.Open &&
 				(ss.Class == o.Class || carries(ss.Orders, k.Orders) || carries(ss.Cancels, k.Cancels)) {
 				return true

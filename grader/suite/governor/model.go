@@ -55,15 +55,11 @@ type tick struct {
 	edgy            bool // the outcome hangs on a comparison within check.Tol
 }
 
-// model is the contract's Governor (model.Governor), with its config as
-// given.
-type model struct {
-	gm.Governor[Action]
-	cfg Config
-}
+// model is the contract's Governor (model.Governor).
+type model struct{ gm.Governor[Action] }
 
 func newModel(cfg Config) *model {
-	return &model{Governor: *gm.NewGovernor[Action](cfg), cfg: cfg}
+	return &model{*gm.NewGovernor[Action](cfg)}
 }
 
 // observe is Observe, with whether its outcome hangs on a comparison
@@ -73,7 +69,7 @@ func (m *model) observe(cumFailures, cumResolved uint64) tick {
 	t := tick{kind: w.Kind, frac: w.Frac, before: decision(w.Before), after: decision(w.After), evidence: w.Evidence, clear: w.Clear}
 	if w.Kind != empty && w.Kind != reset {
 		offer, lastBad := w.Before.Offer, w.Before.LastBad
-		t.edgy = edgyDecide(m.cfg, t.frac, offer, lastBad) || t.kind == clean && lastBad > 0 && edgy(offer, lastBad)
+		t.edgy = edgyDecide(m.Cfg, t.frac, offer, lastBad) || t.kind == clean && lastBad > 0 && edgy(offer, lastBad)
 	}
 	return t
 }
