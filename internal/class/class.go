@@ -15,6 +15,7 @@ import (
 	"ratelab/grader/buildcache"
 	"ratelab/grader/report"
 	"ratelab/internal/event"
+	"ratelab/internal/fanout"
 	"ratelab/internal/fingerprint"
 	"ratelab/internal/quota"
 	"ratelab/internal/store"
@@ -149,7 +150,7 @@ type Class struct {
 	order sync.RWMutex
 
 	mu       sync.Mutex
-	subs     map[*Subscription]struct{}
+	subs     *fanout.Hub[Event]
 	progress map[int64][]Event // per running submission: its events so far
 	away     Away              // the last time the database was away (see DatabaseAway)
 
@@ -189,7 +190,7 @@ func New(cfg Config) *Class {
 		cfg: cfg, st: cfg.Store,
 		Throttle:      quota.New(cfg.SubmitBurst, cfg.SubmitEvery, cfg.Clock.Now()),
 		CheckThrottle: quota.New(cfg.CheckBurst, cfg.CheckEvery, cfg.Clock.Now()),
-		subs:          map[*Subscription]struct{}{},
+		subs:          fanout.New[Event](subscriberBuffer),
 		progress:      map[int64][]Event{},
 		gradeFn:       grader.Grade, storeRetry: 50 * time.Millisecond,
 		solutions: fingerprint.Solutions{Root: cfg.Root},

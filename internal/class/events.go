@@ -1,10 +1,9 @@
 package class
 
 import (
-	"sync"
-
 	"ratelab/grader/report"
 	"ratelab/internal/event"
+	"ratelab/internal/fanout"
 	"ratelab/internal/store"
 )
 
@@ -42,44 +41,22 @@ type Event struct {
 // it is dropped (and told to resync).
 const subscriberBuffer = 512
 
-// Subscription receives events until Close. C is closed when the
-// subscriber was dropped for falling behind, or after Close.
-type Subscription struct {
-	C          <-chan Event
-	c          chan Event
-	submission int64 // 0: every event (the dashboard)
-	once       sync.Once
-	class      *Class
-}
-
-// Close ends the subscription.
-func (s *Subscription) Close() {
-	s.class.mu.Lock()
-	defer s.class.mu.Unlock()
-	s.class.drop(s)
-}
-
-func (c *Class) drop(s *Subscription) {
-	if _, ok := c.subs[s]; ok {
-		delete(c.subs, s)
-		s.once.Do(func() { close(s.c) })
-	}
-}
+// Subscription receives events until Close (package fanout). C is closed
+// when the subscriber was dropped for falling behind, or after Close. Its
+// Topic is the submission it follows; 0 for every submission (the
+// dashboard).
+type Subscription = fanout.Sub[Event]
 
 // Subscribe returns the events of one submission (submission > 0), first
 // those of its grading so far, or of every submission (0).
 func (c *Class) Subscribe(submission int64) *Subscription {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ch := make(chan Event, subscriberBuffer)
-	s := &Subscription{C: ch, c: ch, submission: submission, class: c}
+	var first []Event
 	if submission > 0 {
-		for _, e := range c.progress[submission] {
-			ch <- e // within the buffer: a grading has far fewer events
-		}
+		first = c.progress[submission] // within the buffer: a grading has far fewer events
 	}
-	c.subs[s] = struct{}{}
-	return s
+	return c.subs.Subscribe(submission, first)
 }
 
 // CourseChanged tells the live views of every submission (the dashboard,
@@ -94,21 +71,18 @@ func (c *Class) publish(e Event) { c.engine.publish(e) }
 
 // deliver hands e to this process's subscribers. A check's events go to
 // that check's subscribers only: the dashboard (every submission's
-// events) sees no checks.
+// events) sees no checks. A subscriber that falls behind is dropped: its
+// channel closes, its view resyncs.
 func (c *Class) deliver(e Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if p, ok := c.progress[e.Submission]; ok && e.Type != event.Grade && len(p) < subscriberBuffer/2 {
 		c.progress[e.Submission] = append(p, e)
 	}
-	for s := range c.subs {
-		if s.submission != 0 && s.submission != e.Submission || s.submission == 0 && e.Kind == store.KindCheck {
-			continue
+	c.subs.Publish(e, func(submission int64) bool {
+		if submission == 0 {
+			return e.Kind != store.KindCheck
 		}
-		select {
-		case s.c <- e:
-		default:
-			c.drop(s) // fell behind: its channel closes, the view resyncs
-		}
-	}
+		return submission == e.Submission
+	})
 }

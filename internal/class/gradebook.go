@@ -129,7 +129,7 @@ func (c *Class) changed(ctx context.Context, sub store.Submission, state store.J
 func (c *Class) watched() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.subs) > 0
+	return c.subs.Len() > 0
 }
 
 // Gradebook returns the gradebook: a copy of the class's, which is kept up

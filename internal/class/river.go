@@ -582,11 +582,5 @@ func (c *Class) heard(ctx context.Context, e Event) {
 func (c *Class) resyncAll() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for s := range c.subs {
-		select {
-		case s.c <- Event{Type: event.Resync}:
-		default:
-		}
-		c.drop(s)
-	}
+	c.subs.CloseAll(Event{Type: event.Resync})
 }

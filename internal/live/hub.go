@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"ratelab/internal/event"
+	"ratelab/internal/fanout"
 )
 
 // Buffer is how many events a subscriber may fall behind before the Hub
@@ -18,21 +19,25 @@ type State struct {
 	BuildMessage string // the latest build's compiler message; "" when it built
 }
 
-// Hub fans events out to subscribers. Publish never waits: a subscriber
-// whose buffer is full is dropped. A Hub is safe for concurrent use; the
-// zero value is ready.
+// Hub fans events out to subscribers (package fanout). Publish never
+// waits: a subscriber whose buffer is full is dropped. A Hub is safe for
+// concurrent use; the zero value is ready.
 type Hub struct {
-	mu    sync.Mutex
+	mu    sync.Mutex // held around State and the fan-out together
 	state State
-	subs  map[*Subscription]struct{}
+	subs  *fanout.Hub[Event]
 }
 
 // Subscription receives the Hub's events on C until Close, or until it
 // falls Buffer events behind: C is then closed.
-type Subscription struct {
-	C   <-chan Event
-	c   chan Event
-	hub *Hub
+type Subscription = fanout.Sub[Event]
+
+// fan returns the fan-out, made at first use; h.mu is held.
+func (h *Hub) fan() *fanout.Hub[Event] {
+	if h.subs == nil {
+		h.subs = fanout.New[Event](Buffer)
+	}
+	return h.subs
 }
 
 // Subscribe returns a new subscription and the state as of its start: every
@@ -40,27 +45,7 @@ type Subscription struct {
 func (h *Hub) Subscribe() (*Subscription, State) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.subs == nil {
-		h.subs = map[*Subscription]struct{}{}
-	}
-	c := make(chan Event, Buffer)
-	s := &Subscription{C: c, c: c, hub: h}
-	h.subs[s] = struct{}{}
-	return s, h.state
-}
-
-// Close ends the subscription; C is closed. Closing twice does nothing.
-func (s *Subscription) Close() {
-	s.hub.mu.Lock()
-	defer s.hub.mu.Unlock()
-	s.hub.drop(s)
-}
-
-func (h *Hub) drop(s *Subscription) {
-	if _, ok := h.subs[s]; ok {
-		delete(h.subs, s)
-		close(s.c)
-	}
+	return h.fan().Subscribe(0, nil), h.state
 }
 
 // State returns what the Hub remembers now.
@@ -81,18 +66,12 @@ func (h *Hub) Publish(e Event) {
 	case event.BuildFailed:
 		h.state.BuildMessage = e.Message
 	}
-	for s := range h.subs {
-		select {
-		case s.c <- e:
-		default:
-			h.drop(s)
-		}
-	}
+	h.fan().Publish(e, nil)
 }
 
 // Subscribers returns how many subscriptions are open.
 func (h *Hub) Subscribers() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return len(h.subs)
+	return h.fan().Len()
 }
