@@ -1,13 +1,13 @@
 package model
 
-import "math"
+import (
+	"math"
 
-// BreakerConfig is the exercise's Config.
-type BreakerConfig struct {
-	FailureThreshold uint32 // consecutive failures, in Closed, that trip it open
-	OpenNs           uint64 // how long it stays Open before letting probes through
-	HalfOpenProbes   uint32 // calls let through in HalfOpen; that many successes close it
-}
+	"ratelab/lab/contract"
+)
+
+// BreakerConfig is the exercise's Config (lab/contract).
+type BreakerConfig = contract.BreakerConfig
 
 // BreakerState is what a breaker's state type must be: the contract's
 // three states, numbered Closed 0, Open 1, HalfOpen 2 (the exercise's

@@ -6,21 +6,18 @@ import (
 	"maps"
 	"math/big"
 	"slices"
+
+	"ratelab/lab/contract"
 )
 
-// GatewayBudget is one budget of a class: Capacity tokens, refilled at
-// RatePerSec; Capacity 0 is unlimited.
-type GatewayBudget struct{ Capacity, RatePerSec uint64 }
-
-// GatewayClass is a session class's budgets.
-type GatewayClass struct{ Orders, Cancels GatewayBudget }
-
-// GatewayConfig is the exercise's Config.
-type GatewayConfig struct {
-	Classes           map[string]GatewayClass
-	SilenceAfterNs    uint64
-	DisconnectAfterNs uint64
-}
+// GatewayBudget (one budget of a class: Capacity tokens, refilled at
+// RatePerSec; Capacity 0 is unlimited), GatewayClass (a session class's
+// budgets) and GatewayConfig are the exercise's (lab/contract).
+type (
+	GatewayBudget = contract.GatewayBudget
+	GatewayClass  = contract.GatewayClass
+	GatewayConfig = contract.GatewayConfig
+)
 
 // GatewayKind and GatewayOutcome are what a gateway's message kinds and
 // outcomes must be: numbered as the contract numbers them, NewOrder 0,

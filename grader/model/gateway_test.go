@@ -21,8 +21,8 @@ const (
 func TestGatewayRules(t *testing.T) {
 	cfg := GatewayConfig{
 		Classes: map[string]GatewayClass{
-			"regular": {Orders: GatewayBudget{2, 3}},                               // cancels unlimited
-			"maker":   {Orders: GatewayBudget{1, 3}, Cancels: GatewayBudget{1, 3}}, // 1/3 of a token a ns
+			"regular": {Orders: GatewayBudget{Capacity: 2, RatePerSec: 3}},
+			"maker":   {Orders: GatewayBudget{Capacity: 1, RatePerSec: 3}, Cancels: GatewayBudget{Capacity: 1, RatePerSec: 3}},
 		},
 		SilenceAfterNs: 10, DisconnectAfterNs: 20,
 	}
@@ -58,7 +58,7 @@ func TestGatewayRules(t *testing.T) {
 	if m.Reload(GatewayConfig{Classes: map[string]GatewayClass{"maker": cfg.Classes["maker"]}}, 130) == nil {
 		t.Fatal("Reload dropped the class of an open session")
 	}
-	if m.Reload(GatewayConfig{}, 130) == nil || m.Reload(GatewayConfig{Classes: map[string]GatewayClass{"x": {Orders: GatewayBudget{1, 0}}}}, 130) == nil {
+	if m.Reload(GatewayConfig{}, 130) == nil || m.Reload(GatewayConfig{Classes: map[string]GatewayClass{"x": {Orders: GatewayBudget{Capacity: 1, RatePerSec: 0}}}}, 130) == nil {
 		t.Fatal("Reload took an invalid config")
 	}
 	if m.Latest != 121 {
@@ -67,7 +67,7 @@ func TestGatewayRules(t *testing.T) {
 	// Reloaded with a smaller capacity: earned at the old rate to 1000 ns
 	// (63 + 3×879 units), kept under the new cap; cancels become limited,
 	// and full.
-	next := GatewayConfig{Classes: map[string]GatewayClass{"regular": {Orders: GatewayBudget{1, 5}, Cancels: GatewayBudget{1, 5}}}}
+	next := GatewayConfig{Classes: map[string]GatewayClass{"regular": {Orders: GatewayBudget{Capacity: 1, RatePerSec: 5}, Cancels: GatewayBudget{Capacity: 1, RatePerSec: 5}}}}
 	if err := m.Reload(next, 1000); err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,13 @@
 package model
 
-import "math"
+import (
+	"math"
 
-// GovernorConfig is the exercise's Config.
-type GovernorConfig struct {
-	Floor, Ceiling float64
-	Start          float64
-	Low, High      float64
-}
+	"ratelab/lab/contract"
+)
+
+// GovernorConfig is the exercise's Config (lab/contract).
+type GovernorConfig = contract.GovernorConfig
 
 // GovernorAction is what a type of the governor's actions must be: the
 // contract's, numbered Hold 0, Double 1, BackOff 2, Recover 3, Probe 4

@@ -1,16 +1,14 @@
 package model
 
-import "math"
+import (
+	"math"
 
-// Gradient2Config is the exercise's Config: QueueSize nil is a queue
-// allowance of 4.
-type Gradient2Config struct {
-	InitialLimit, MinLimit, MaxLimit float64
-	Smoothing                        float64
-	RTTTolerance                     float64
-	LongWindow                       int
-	QueueSize                        func(limit int) float64
-}
+	"ratelab/lab/contract"
+)
+
+// Gradient2Config is the exercise's Config (lab/contract): QueueSize nil
+// is a queue allowance of 4.
+type Gradient2Config = contract.Gradient2Config
 
 // Gradient2Warmup is the number of first samples the long RTT plainly
 // averages.

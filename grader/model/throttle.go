@@ -3,6 +3,8 @@ package model
 import (
 	"math"
 	"math/big"
+
+	"ratelab/lab/contract"
 )
 
 // ThrottleState and ThrottleLevel are what a gate's state and congestion
@@ -22,28 +24,12 @@ const (
 
 // ThrottleBreakerConfig, ThrottleRate, ThrottleCongestion and
 // ThrottleConfig are the exercise's BreakerConfig, RateLimit,
-// CongestionConfig and Config.
+// CongestionConfig and Config (lab/contract).
 type (
-	ThrottleBreakerConfig struct {
-		TTLNs              uint64
-		DegradedWriteLimit uint32
-		AutoRecover        bool
-	}
-	ThrottleRate struct {
-		MaxCalls uint32
-		WindowNs uint64
-	}
-	ThrottleCongestion struct {
-		WindowNs                 uint64
-		LowBelow, HighAbove      uint32
-		ReduceBps, IncreaseBps   uint32
-		MinMaxCalls, MaxMaxCalls uint32
-	}
-	ThrottleConfig struct {
-		Breaker    ThrottleBreakerConfig
-		Rate       ThrottleRate
-		Congestion ThrottleCongestion
-	}
+	ThrottleBreakerConfig = contract.ThrottleBreakerConfig
+	ThrottleRate          = contract.ThrottleRate
+	ThrottleCongestion    = contract.ThrottleCongestion
+	ThrottleConfig        = contract.ThrottleConfig
 )
 
 // ThrottleConfigOf is a Config of the exercise's shape (the suite's, the
@@ -61,7 +47,7 @@ func ThrottleConfigOf[B ~struct {
 	ReduceBps, IncreaseBps   uint32
 	MinMaxCalls, MaxMaxCalls uint32
 }](b B, r R, c C) ThrottleConfig {
-	return ThrottleConfig{ThrottleBreakerConfig(b), ThrottleRate(r), ThrottleCongestion(c)}
+	return ThrottleConfig{Breaker: ThrottleBreakerConfig(b), Rate: ThrottleRate(r), Congestion: ThrottleCongestion(c)}
 }
 
 // ThrottleStatus is the exercise's Status.
@@ -247,15 +233,15 @@ func (m *Throttle[S, L]) SetWhitelisted(addr uint64, on bool) {
 // LimitOf is the rate limit addr is judged by: its override if it has
 // one, else the global {MaxCalls, WindowNs}.
 func (m *Throttle[S, L]) LimitOf(addr uint64) ThrottleRate {
-	global := ThrottleRate{m.MaxCalls, m.Cfg.Rate.WindowNs}
+	global := ThrottleRate{MaxCalls: m.MaxCalls, WindowNs: m.Cfg.Rate.WindowNs}
 	o, ok := m.Overrides[addr]
 	switch {
 	case !ok:
 		return global
 	case m.makes("override-as-cap"):
-		return ThrottleRate{min(o.MaxCalls, global.MaxCalls), o.WindowNs}
+		return ThrottleRate{MaxCalls: min(o.MaxCalls, global.MaxCalls), WindowNs: o.WindowNs}
 	case m.makes("override-global-window"):
-		return ThrottleRate{o.MaxCalls, global.WindowNs}
+		return ThrottleRate{MaxCalls: o.MaxCalls, WindowNs: global.WindowNs}
 	}
 	return o
 }

@@ -3,7 +3,7 @@ package adaptive
 import (
 	"strconv"
 
-	gm "ratelab/grader/model"
+	"ratelab/lab/contract"
 	"ratelab/solutions/governor"
 	"ratelab/solutions/gradient2"
 )
@@ -48,7 +48,7 @@ type Decision struct {
 // High.
 //
 // It is declared once, in the exercise's model (grader/model).
-type GovernorConfig = gm.GovernorConfig
+type GovernorConfig = contract.GovernorConfig
 
 // Governor is the governor exercise's API, as a drain loop uses it.
 type Governor interface {

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"strconv"
 
-	gm "ratelab/grader/model"
+	"ratelab/lab/contract"
 	"ratelab/lab/guard"
 	ref "ratelab/solutions/breaker"
 )
@@ -32,7 +32,7 @@ func (s State) String() string {
 
 // Config is the breaker exercise's Config, declared once, in its model
 // (grader/model).
-type Config = gm.BreakerConfig
+type Config = contract.BreakerConfig
 
 // Breaker is the breaker exercise's API.
 type Breaker interface {

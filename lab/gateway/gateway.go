@@ -16,7 +16,7 @@ import (
 	"errors"
 	"strconv"
 
-	gm "ratelab/grader/model"
+	"ratelab/lab/contract"
 	"ratelab/lab/guard"
 	ref "ratelab/solutions/gateway"
 )
@@ -68,9 +68,9 @@ func (o Outcome) String() string {
 // Capacity 0 unlimited), Class (a session class's budgets) and Config are
 // the gateway exercise's, declared once, in its model (grader/model).
 type (
-	Budget = gm.GatewayBudget
-	Class  = gm.GatewayClass
-	Config = gm.GatewayConfig
+	Budget = contract.GatewayBudget
+	Class  = contract.GatewayClass
+	Config = contract.GatewayConfig
 )
 
 // Verdict is a gateway's answer to one message.
