@@ -32,24 +32,6 @@ type (
 	ThrottleConfig        = contract.ThrottleConfig
 )
 
-// ThrottleConfigOf is a Config of the exercise's shape (the suite's, the
-// lab's) in the model's types, from its three parts.
-func ThrottleConfigOf[B ~struct {
-	TTLNs              uint64
-	DegradedWriteLimit uint32
-	AutoRecover        bool
-}, R ~struct {
-	MaxCalls uint32
-	WindowNs uint64
-}, C ~struct {
-	WindowNs                 uint64
-	LowBelow, HighAbove      uint32
-	ReduceBps, IncreaseBps   uint32
-	MinMaxCalls, MaxMaxCalls uint32
-}](b B, r R, c C) ThrottleConfig {
-	return ThrottleConfig{Breaker: ThrottleBreakerConfig(b), Rate: ThrottleRate(r), Congestion: ThrottleCongestion(c)}
-}
-
 // ThrottleStatus is the exercise's Status.
 type ThrottleStatus[S ThrottleState, L ThrottleLevel] struct {
 	State                              S

@@ -146,7 +146,7 @@ func statusText(s throttle.Status, cfg throttle.Congestion) string {
 		enumText(throttleLevels, uint8(s.Level), "Level"), cong)
 }
 
-func doThrottle(g throttleGate, errs throttleErrs, cfg throttle.Config, c report.Call) (string, error) {
+func doThrottle(g throttleGate, errs throttleErrs, cong throttle.Congestion, c report.Call) (string, error) {
 	addr := func() (uint64, error) { return argU64(c, "addr") }
 	now := func() (uint64, error) { return argU64(c, "nowNs") }
 	switch c.Name {
@@ -202,7 +202,7 @@ func doThrottle(g throttleGate, errs throttleErrs, cfg throttle.Config, c report
 		case "AdjustCongestion":
 			return enumText(throttleLevels, uint8(g.AdjustCongestion(t)), "Level"), nil
 		case "Status":
-			return statusText(g.Status(t), cfg.Congestion), nil
+			return statusText(g.Status(t), cong), nil
 		}
 		a, err := addr()
 		if err != nil {
@@ -233,10 +233,10 @@ func stateArg(c report.Call) (throttle.State, error) {
 type throttleCalls struct {
 	g    throttleGate
 	errs throttleErrs
-	cfg  throttle.Config
+	cong throttle.Congestion // the config's, for Status
 }
 
-func (x throttleCalls) Do(c report.Call) (string, error) { return doThrottle(x.g, x.errs, x.cfg, c) }
+func (x throttleCalls) Do(c report.Call) (string, error) { return doThrottle(x.g, x.errs, x.cong, c) }
 
 // buildThrottle builds the gate; a config New refuses cannot be replayed
 // (the check that graded it is a case of its own).
@@ -259,22 +259,27 @@ func buildThrottle(impls Impls, setup report.Call) (Instance, error) {
 	if !ok {
 		return nil, errors.New("this build's gate has no ClearIssuerLimit to replay with")
 	}
-	return throttleCalls{tg, throttleErrs{impls.Throttle.ErrPaused, impls.Throttle.ErrDegradedLimit, impls.Throttle.ErrRateLimited}, cfg}, nil
+	return throttleCalls{tg, throttleErrs{impls.Throttle.ErrPaused, impls.Throttle.ErrDegradedLimit, impls.Throttle.ErrRateLimited}, cfg.Congestion}, nil
 }
 
 // ThrottleModel is the throttle's contract (grader/model's Throttle) in
-// the lab's types, with the config as given and the addresses named so
-// far, in order, to draw them.
+// the lab's types, with the addresses named so far, in order, to draw
+// them.
 type ThrottleModel struct {
 	*gm.Throttle[throttle.State, throttle.Level]
-	cfg  throttle.Config
 	seen []uint64
 }
 
-// NewThrottleModel is New(cfg, nowNs) for a valid cfg.
+// NewThrottleModel is New(cfg, nowNs) for a valid cfg. The lab's config
+// is the reference's type (lab/throttle); its parts convert to the
+// model's one by one.
 func NewThrottleModel(cfg throttle.Config, nowNs uint64) *ThrottleModel {
-	mc := gm.ThrottleConfigOf(cfg.Breaker, cfg.Rate, cfg.Congestion)
-	return &ThrottleModel{Throttle: gm.NewThrottle[throttle.State, throttle.Level](mc, nowNs, ""), cfg: cfg}
+	mc := gm.ThrottleConfig{
+		Breaker:    gm.ThrottleBreakerConfig(cfg.Breaker),
+		Rate:       gm.ThrottleRate(cfg.Rate),
+		Congestion: gm.ThrottleCongestion(cfg.Congestion),
+	}
+	return &ThrottleModel{Throttle: gm.NewThrottle[throttle.State, throttle.Level](mc, nowNs, "")}
 }
 
 func (m *ThrottleModel) see(addr uint64) {
@@ -328,7 +333,7 @@ func (m *ThrottleModel) Status(now uint64) throttle.Status {
 }
 
 func (m *ThrottleModel) Do(c report.Call) (string, error) {
-	return doThrottle(m, throttleErrs{refthrottle.ErrPaused, refthrottle.ErrDegradedLimit, refthrottle.ErrRateLimited}, m.cfg, c)
+	return doThrottle(m, throttleErrs{refthrottle.ErrPaused, refthrottle.ErrDegradedLimit, refthrottle.ErrRateLimited}, throttle.Congestion(m.Cfg.Congestion), c)
 }
 
 // maxAddrs is the most addresses drawn.
