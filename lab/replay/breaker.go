@@ -150,7 +150,6 @@ func buildBreaker(impls Impls, setup report.Call) (Instance, error) {
 // 3, …, each outstanding with its generation until reported.
 type BreakerModel struct {
 	gm.Breaker[breaker.State]
-	Cfg         breaker.Config
 	Issued      uint64            // the last ticket issued
 	Outstanding map[uint64]uint64 // ticket -> its generation, until reported
 
@@ -160,8 +159,8 @@ type BreakerModel struct {
 // NewBreakerModel is New(cfg, nowNs): Closed, generation 0.
 func NewBreakerModel(cfg breaker.Config, nowNs uint64) *BreakerModel {
 	return &BreakerModel{
-		Breaker: *gm.NewBreaker[breaker.State](cfg, nowNs),
-		Cfg:     cfg, Outstanding: map[uint64]uint64{},
+		Breaker:     *gm.NewBreaker[breaker.State](cfg, nowNs),
+		Outstanding: map[uint64]uint64{},
 	}
 }
 
@@ -229,12 +228,12 @@ func (m *BreakerModel) State() []Field {
 	out := []Field{{Label: "state", Text: state}, {Label: "generation", Text: gen}}
 	switch m.Current {
 	case breaker.Closed:
-		out = append(out, Field{Label: "failures", Text: fmt.Sprintf("%d in a row of %d", m.Failures, m.Cfg.FailureThreshold), Value: float64(m.Failures), Max: float64(m.Cfg.FailureThreshold)})
+		out = append(out, Field{Label: "failures", Text: fmt.Sprintf("%d in a row of %d", m.Failures, m.FailureThreshold), Value: float64(m.Failures), Max: float64(m.FailureThreshold)})
 	case breaker.HalfOpen:
 		out = append(out, Field{
 			Label: "probes",
-			Text:  fmt.Sprintf("%d of %d let through, %d in flight, %d succeeded", m.Probes, m.Cfg.HalfOpenProbes, inFlight, m.Successes),
-			Value: float64(m.Probes), Max: float64(m.Cfg.HalfOpenProbes),
+			Text:  fmt.Sprintf("%d of %d let through, %d in flight, %d succeeded", m.Probes, m.HalfOpenProbes, inFlight, m.Successes),
+			Value: float64(m.Probes), Max: float64(m.HalfOpenProbes),
 		})
 	}
 	return append(out, Field{Label: "now", Text: "t = " + u(m.Latest) + " ns"})
