@@ -150,10 +150,13 @@ check-generated: npm-ci ## fail if the committed generated files (the editor's b
 	@git diff --exit-code -- '*_templ.go' web/page/api_gen.go grader/suites_gen.go && git diff --exit-code --stat -- $(EDITOR_OUT) && test -z "$$(git status --porcelain -- '*_templ.go' web/page/api_gen.go grader/suites_gen.go $(EDITOR_OUT))" \
 		|| (echo "run 'make generate' and commit the generated files"; exit 1)
 
-# The WebAssembly is two kinds of build of ./wasm: lab.wasm, every
-# simulation with the learner's exercises/ as "Yours", and week-N.wasm,
-# one week's simulations with the reference only (internal/weekbuild),
-# which a lesson's page loads to draw.
+# The WebAssembly is three kinds of build of ./wasm (internal/weekbuild):
+# week-N.wasm, one week's simulations with the reference only, which a
+# lesson's page draws from; yours-week-N.wasm, the same with that week's
+# exercises from exercises/ as "Yours", which it runs the learner's code
+# from; and lab.wasm, every simulation with exercises/ as Yours, which the
+# exercise pages replay counterexamples with. A Yours build whose exercises
+# do not compile is built with the reference only, and says so.
 #
 # The server sends NAME.br (Brotli) or NAME.gz in place of each to a
 # browser that accepts them, once it has checked that they hold the file
@@ -161,16 +164,15 @@ check-generated: npm-ci ## fail if the committed generated files (the editor's b
 # a fraction of a second, Brotli up to 2 s: make run writes only the gzip
 # copies (lab-wasm), and the server the Brotli ones in the background once
 # it serves.
-wasm: lab-wasm ## build the WebAssembly lab, and its Brotli and gzip copies; if exercises/ does not compile, build it with the reference only
-	$(GO) run ./internal/precompress/write -only br $(STATIC)/lab.wasm $(STATIC)/week-*.wasm
+WASM_FILES = $(STATIC)/lab.wasm $(STATIC)/week-*.wasm $(STATIC)/yours-week-*.wasm
+
+wasm: lab-wasm ## build the lab's WebAssembly (each week's, and lab.wasm), and its Brotli and gzip copies; a build whose exercises do not compile is built with the reference only
+	$(GO) run ./internal/precompress/write -only br $(WASM_FILES)
 
 lab-wasm:
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" $(STATIC)/wasm_exec.js
-	@GOOS=js GOARCH=wasm $(GO) build -o $(STATIC)/lab.wasm ./wasm || { \
-		echo "exercises/ does not build: the lab's 'Yours' switch will say so (run make grade to see why)"; \
-		GOOS=js GOARCH=wasm $(GO) build -tags noyours -o $(STATIC)/lab.wasm ./wasm; }
 	$(GO) run ./internal/weekbuild/write $(STATIC)
-	$(GO) run ./internal/precompress/write -only gzip $(STATIC)/lab.wasm $(STATIC)/week-*.wasm
+	$(GO) run ./internal/precompress/write -only gzip $(WASM_FILES)
 
 # WASM_TESTS are the packages whose tests run compiled to WebAssembly too:
 # the shell over syscall/js, which runs nowhere else, and lab/replay, whose
@@ -210,8 +212,8 @@ bench: ## benchmark the reference solutions beside golang.org/x/time/rate (bench
 	@echo; echo "a learner's Yours in class mode: the lab's WebAssembly built with new code in the sandbox, then its gzip and Brotli copies (ms, bytes); load: $$(cat /proc/loadavg 2>/dev/null || echo unknown)"
 	$(GO) test -run '^$$' -bench YoursBuild -benchtime 3x -count 3 -timeout 20m ./grader 2>/dev/null | tee .ratelab/yoursbench.txt
 	$(GO) tool benchstat .ratelab/yoursbench.txt
-	@echo; echo "the lab's WebAssembly, raw, gzip and Brotli (bytes): lab.wasm (every simulation and Yours), then each week's build (what its lesson loads)"
-	@$(MAKE) --no-print-directory wasm >/dev/null && for f in $(STATIC)/lab.wasm $(STATIC)/week-*.wasm; do wc -c $$f $$f.gz $$f.br | sed '$$d'; done
+	@echo; echo "the lab's WebAssembly, raw, gzip and Brotli (bytes): lab.wasm (every simulation and Yours: a replay loads it), each week's reference build (what its lesson draws from), then each week's Yours build (what its lesson runs Yours from)"
+	@$(MAKE) --no-print-directory wasm >/dev/null && for f in $(WASM_FILES); do wc -c $$f $$f.gz $$f.br | sed '$$d'; done
 	@echo; echo "each lesson's first frame, cache empty (ms from navigation start), its bytes on the wire and its WebAssembly's share, in Chromium; load: $$(cat /proc/loadavg 2>/dev/null || echo unknown)"
 	$(GO) test -run '^$$' -bench LessonFirstFrame -benchtime 3x -count 3 -timeout 20m ./internal/browsertest | tee .ratelab/pagebench.txt
 	$(GO) tool benchstat .ratelab/pagebench.txt

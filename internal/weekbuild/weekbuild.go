@@ -1,14 +1,19 @@
 // Package weekbuild builds the lessons' WebAssembly: for each week of the
-// course, a build of ./wasm with that week's simulations alone and the
-// reference only, week-N.wasm. A lesson's page loads its week's build to
-// draw the reference; the learner's code ("Yours") runs from lab.wasm,
-// the build of every simulation with exercises/ in it, in a worker, once
-// the learner asks for it.
+// course, two builds of ./wasm with that week's simulations alone. A
+// lesson's page draws the reference from week-N.wasm, which has the
+// reference only, and runs the learner's code ("Yours"), in a worker once
+// the learner asks for it, from yours-week-N.wasm, which has that week's
+// exercises from exercises/ too. lab.wasm, the build of every simulation
+// with exercises/ in it, is what the exercise pages replay a
+// counterexample with.
 //
-// A week's build does not hold the learner's code, so no save changes it:
-// `make wasm` builds it once, its compressed copies stay valid, and the
-// browser keeps it in its cache across the live loop's rebuilds of Yours.
-// It is much smaller than lab.wasm: make bench prints the sizes of both.
+// A week's reference build does not hold the learner's code, so no save
+// changes it: `make wasm` builds it once, its compressed copies stay
+// valid, and the browser keeps it in its cache across the live loop's
+// rebuilds of Yours. A week's Yours build changes only when that week's
+// exercises do, and compiles only them: code that does not build in
+// another week's exercise does not stop it. Both are much smaller than
+// lab.wasm: make bench prints the sizes of all three kinds.
 //
 // Which simulations a week has is set by the build constraints of ./wasm's
 // files: with the tags oneweek and weekN only week N's parts are built
@@ -22,6 +27,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"ratelab/grader/buildout"
 
 	"ratelab/lab/course"
 )
@@ -42,23 +52,101 @@ func Weeks() []int {
 	return ns
 }
 
-// Build builds week's build of the module at root into dir/Name(week),
-// replacing the file only when the build succeeds. Its error holds the
-// compiler's output. The build is linked without the symbol table
-// (-ldflags=-s: nothing reads it, and a panic's stack keeps its lines,
-// from the runtime's own tables) and compiled as lab.wasm is, so that the
-// two share Go's build cache.
+// YoursName is the file name of week's build with the learner's code, as
+// served under /static/; week 0 is lab.wasm, which has every week.
+func YoursName(week int) string {
+	if week == 0 {
+		return "lab.wasm"
+	}
+	return fmt.Sprintf("yours-week-%d.wasm", week)
+}
+
+// YoursTags are the build tags of week's Yours build: week's parts of
+// ./wasm only, with exercises/ as Yours; none for week 0, every week.
+func YoursTags(week int) string {
+	if week == 0 {
+		return ""
+	}
+	return fmt.Sprintf("oneweek,week%d", week)
+}
+
+// Build builds week's reference build of the module at root into
+// dir/Name(week), replacing the file only when the build succeeds. Its
+// error holds the compiler's output (an *Error). Every build here is
+// linked without the symbol table (-ldflags=-s: nothing reads it, and a
+// panic's stack keeps its lines, from the runtime's own tables).
 func Build(ctx context.Context, root, dir string, week int) (path string, err error) {
-	path = filepath.Join(dir, Name(week))
+	return build(ctx, root, filepath.Join(dir, Name(week)), Tags(week))
+}
+
+// BuildYours builds week's Yours build (week 0: lab.wasm), with the
+// learner's exercises/ of the module at root, into dir/YoursName(week),
+// replacing the file only when the build succeeds. Its error holds the
+// compiler's output (an *Error).
+func BuildYours(ctx context.Context, root, dir string, week int) (path string, err error) {
+	return build(ctx, root, filepath.Join(dir, YoursName(week)), YoursTags(week))
+}
+
+// BuildNoYours builds week's Yours build (week 0: lab.wasm) for learner's
+// code that does not compile: with the tag noyours, the reference only,
+// and a Yours that says the code does not build. A week's is its reference
+// build, byte for byte.
+func BuildNoYours(ctx context.Context, root, dir string, week int) (path string, err error) {
+	return build(ctx, root, filepath.Join(dir, YoursName(week)), strings.TrimSuffix("noyours,"+YoursTags(week), ","))
+}
+
+// Error is a build that failed: the go command's error and its output.
+type Error struct {
+	Tags   string
+	Err    error
+	Output string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("GOOS=js GOARCH=wasm go build -ldflags=-s -tags %q ./wasm: %v\n%s", e.Tags, e.Err, e.Output)
+}
+
+// Lines are the compiler's lines of the failed build, as a learner reads
+// them (grader/buildout), paths relative to the module's root.
+func (e *Error) Lines() string { return buildout.Lines(e.Output, nil, e.Err.Error()) }
+
+func build(ctx context.Context, root, path, tags string) (string, error) {
 	tmp := path + ".tmp"
-	cmd := exec.CommandContext(ctx, "go", "build", "-ldflags=-s", "-tags", Tags(week), "-o", tmp, "./wasm")
+	cmd := exec.CommandContext(ctx, "go", "build", "-ldflags=-s", "-tags", tags, "-o", tmp, "./wasm")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	cmd.WaitDelay = 5 * time.Second
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
 		os.Remove(tmp)
-		return "", fmt.Errorf("GOOS=js GOARCH=wasm go build -ldflags=-s -tags %s ./wasm: %v\n%s", Tags(week), err, out.String())
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", &Error{Tags: tags, Err: err, Output: out.String()}
 	}
 	return path, os.Rename(tmp, path)
+}
+
+// YoursExercises returns the exercises week's Yours build (week 0:
+// lab.wasm) compiles, sorted: the packages under exercises/ that its build
+// of the module at root links. A save of one of them changes that build.
+func YoursExercises(ctx context.Context, root string, week int) ([]string, error) {
+	cmd := exec.CommandContext(ctx, "go", "list", "-deps", "-tags", YoursTags(week), "-f", "{{.ImportPath}}", "./wasm")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list -deps -tags %q ./wasm: %v\n%s", YoursTags(week), err, stderr.String())
+	}
+	var ids []string
+	for line := range strings.Lines(string(out)) {
+		if id, ok := strings.CutPrefix(strings.TrimSpace(line), "ratelab/exercises/"); ok && !strings.Contains(id, "/") {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids, nil
 }

@@ -2,6 +2,7 @@ package weekbuild
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,5 +113,72 @@ func TestBuild(t *testing.T) {
 	after, err := os.ReadFile(path)
 	if err != nil || string(after) != string(b) {
 		t.Errorf("a failed build changed %s (err %v)", path, err)
+	}
+}
+
+// A week's Yours build compiles the week's exercises, and no exercise of a
+// week whose lesson shows none of its visualizations (weeks 1 and 2 share
+// theirs); lab.wasm compiles every exercise.
+func TestYoursExercises(t *testing.T) {
+	ctx, root := context.Background(), moduleRoot(t)
+	all, err := YoursExercises(ctx, root, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range course.Exercises() {
+		if !slices.Contains(all, e.ID) {
+			t.Errorf("lab.wasm's build does not compile exercises/%s", e.ID)
+		}
+	}
+	shares := func(a, b course.Week) bool {
+		for _, m := range a.Lesson.Mounts {
+			if slices.ContainsFunc(b.Lesson.Mounts, func(n course.Mount) bool { return n.Viz == m.Viz }) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, w := range course.Weeks() {
+		ids, err := YoursExercises(ctx, root, w.Number)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, other := range course.Weeks() {
+			for _, e := range other.Exercises {
+				if want := other.Number == w.Number || shares(w, other); slices.Contains(ids, e.ID) != want {
+					t.Errorf("week %d's Yours build (-tags %s) compiles exercises/%s: %v, want %v", w.Number, YoursTags(w.Number), e.ID, !want, want)
+				}
+			}
+		}
+	}
+}
+
+// BuildYours writes a week's Yours build, which has the learner's code,
+// and BuildNoYours one without it, under the same name.
+func TestBuildYours(t *testing.T) {
+	dir := t.TempDir()
+	ctx, root := context.Background(), moduleRoot(t)
+	path, err := BuildYours(ctx, root, dir, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yours, err := os.ReadFile(path)
+	if err != nil || !strings.HasPrefix(string(yours), "\x00asm") || filepath.Base(path) != "yours-week-5.wasm" {
+		t.Fatalf("BuildYours wrote %s, want WebAssembly in yours-week-5.wasm (err %v)", path, err)
+	}
+	if _, err := BuildNoYours(ctx, root, dir, 5); err != nil {
+		t.Fatal(err)
+	}
+	ref, err := Build(ctx, root, dir, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err1 := os.ReadFile(path)
+	reference, err2 := os.ReadFile(ref)
+	if err1 != nil || err2 != nil || string(without) != string(reference) || string(without) == string(yours) {
+		t.Errorf("BuildNoYours wrote %d bytes, the reference's build is %d and Yours' %d: want the reference's (errors %v, %v)", len(without), len(reference), len(yours), err1, err2)
+	}
+	if _, err := BuildYours(ctx, t.TempDir(), dir, 5); !errors.As(err, new(*Error)) {
+		t.Errorf("building outside the module: err = %v, want an *Error", err)
 	}
 }
