@@ -12,15 +12,14 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"ratelab/grader"
-	"ratelab/grader/buildout"
 	"ratelab/grader/report"
 	"ratelab/internal/class"
 	"ratelab/internal/live"
@@ -188,13 +187,16 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 		// the server listens (make run writes only the gzip ones): the
 		// page is served at once, compressed better a few seconds later.
 		// The weeks' builds are started first: they are what a lesson
-		// loads.
+		// loads, the reference's before Yours'.
 		staticDir = filepath.Join(o.liveRoot, "web", "static")
 		var names []string
 		for _, week := range weekbuild.Weeks() {
 			names = append(names, weekbuild.Name(week))
 		}
-		for _, name := range append(names, "lab.wasm") {
+		for _, week := range append(weekbuild.Weeks(), 0) {
+			names = append(names, weekbuild.YoursName(week))
+		}
+		for _, name := range names {
 			if _, err := os.Stat(filepath.Join(staticDir, name)); err == nil {
 				touch, stop := precompress.Keep(filepath.Join(staticDir, name), copiesLogger(log, name))
 				keepLab = append(keepLab, touch)
@@ -332,26 +334,28 @@ func startClass(ctx context.Context, st *store.Store, o classOptions, log io.Wri
 	return &server.Class{Class: cl, SecureCookies: o.secureCookies, Yours: builds, LTI: tool}, stop, nil
 }
 
-// liveDir is where the live loop puts the Yours build, relative to the
+// liveDir is where the live loop puts the Yours builds, relative to the
 // repository root; served under /static/ before the other assets.
 const liveDir = ".ratelab/live"
 
 // startLive starts the single-learner live loop over root's exercises/: on
-// each save, it rebuilds the WebAssembly into liveDir (the last good build
-// stays there when the code does not compile), regrades the exercises that
-// changed and saves their grades in st, publishing every step on the
-// returned hub. It returns static with liveDir served first; stop ends the
-// loop and waits for it.
+// each save, it rebuilds the WebAssembly that has the code saved into
+// liveDir (the last good builds stay there when the code does not
+// compile), regrades the exercises that changed and saves their grades in
+// st, publishing every step on the returned hub. It returns static with
+// liveDir served first; stop ends the loop and waits for it.
 func startLive(ctx context.Context, st *store.Store, root string, static fs.FS, log io.Writer) (*live.Hub, fs.FS, func(), error) {
 	dir := filepath.Join(root, liveDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, nil, err
 	}
-	// A build left by an earlier run may be older than the lab.wasm this
-	// server starts with (make run has just built that one); its copies
-	// would hide those of that one.
-	for _, name := range []string{"lab.wasm", "lab.wasm.br", "lab.wasm.gz"} {
-		os.Remove(filepath.Join(dir, name))
+	// Builds left by an earlier run may be older than those this server
+	// starts with (make run has just built them); their copies would hide
+	// those of these.
+	for _, week := range append(weekbuild.Weeks(), 0) {
+		for _, ext := range []string{"", ".br", ".gz"} {
+			os.Remove(filepath.Join(dir, weekbuild.YoursName(week)+ext))
+		}
 	}
 	lctx, cancel := context.WithCancel(ctx)
 	changes, err := watch.Tree(lctx, filepath.Join(root, "exercises"))
@@ -363,17 +367,18 @@ func startLive(ctx context.Context, st *store.Store, root string, static fs.FS, 
 	logger := slog.New(slog.NewTextHandler(log, nil))
 	// Each build's compressed copies are written in the background: the
 	// page gets the build at once (gzip made by the server until then).
-	touch, stopCopies := precompress.Keep(filepath.Join(dir, "lab.wasm"), copiesLogger(log, "lab.wasm"))
+	builds := &yoursBuilds{root: root, dir: dir, touch: map[string]func(){}}
+	var stops []func()
+	for _, week := range append(weekbuild.Weeks(), 0) {
+		name := weekbuild.YoursName(week)
+		touch, stop := precompress.Keep(filepath.Join(dir, name), copiesLogger(log, name))
+		builds.touch[name] = touch
+		stops = append(stops, stop)
+	}
 	cfg := live.Config{
-		Hub: hub,
-		Build: func(ctx context.Context) error {
-			err := buildYours(ctx, root, dir)
-			if err == nil {
-				touch()
-			}
-			return err
-		},
-		Seed: grader.DefaultSeed,
+		Hub:   hub,
+		Build: builds.build,
+		Seed:  grader.DefaultSeed,
 		Grade: func(ctx context.Context, ids []string, pass live.Pass, progress func(grader.Event)) (*report.Report, error) {
 			return grader.Grade(ctx, grader.Options{
 				Root: root, Target: "exercises", Exercises: ids, Seed: grader.DefaultSeed,
@@ -392,7 +397,9 @@ func startLive(ctx context.Context, st *store.Store, root string, static fs.FS, 
 	stop := func() {
 		cancel()
 		<-done
-		stopCopies()
+		for _, stop := range stops {
+			stop()
+		}
 	}
 	return hub, web.Prefer(dir, static), stop, nil
 }
@@ -408,25 +415,59 @@ func copiesLogger(log io.Writer, name string) func([]precompress.Copy, error) {
 	}
 }
 
-// buildYours builds ./wasm (the lab with the learner's exercises/ as
-// "Yours") for the browser into dir/lab.wasm, replacing the previous build
-// only when this one succeeds. Its error is the compiler's "file:line:
-// message" lines, with paths relative to root.
-func buildYours(ctx context.Context, root, dir string) error {
-	tmp := filepath.Join(dir, "lab.wasm.tmp")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", tmp, "./wasm")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	cmd.WaitDelay = 5 * time.Second
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		os.Remove(tmp)
-		if ctx.Err() != nil {
-			return ctx.Err()
+// yoursBuilds are the live loop's builds of Yours (internal/weekbuild):
+// lab.wasm, which the exercise pages replay with, and each week's, which
+// its lesson runs Yours from.
+type yoursBuilds struct {
+	root, dir string
+	touch     map[string]func() // by file name: writes its compressed copies
+	// holds are each week's exercises (0: lab.wasm's), asked of the go
+	// command at the first build. The live loop builds one at a time.
+	holds map[int][]string
+}
+
+// build builds, into b.dir, the builds that have the code of exercises:
+// lab.wasm and the Yours build of each week whose simulations run one of
+// them. It serves them only when every one compiles, so that a lesson
+// and a replay never run different code. Its error is the compiler's
+// "file:line: message" lines, with paths relative to b.root.
+func (b *yoursBuilds) build(ctx context.Context, exercises []string) ([]string, error) {
+	if b.holds == nil {
+		holds := map[int][]string{}
+		for _, week := range weekbuild.Weeks() {
+			ids, err := weekbuild.YoursExercises(ctx, b.root, week)
+			if err != nil {
+				return nil, err
+			}
+			holds[week] = ids
 		}
-		return errors.New(buildout.Lines(string(out), nil, err.Error()))
+		b.holds = holds
 	}
-	return os.Rename(tmp, filepath.Join(dir, "lab.wasm"))
+	next := filepath.Join(b.dir, "next")
+	if err := os.MkdirAll(next, 0o755); err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(next)
+	var names []string
+	for _, week := range append([]int{0}, weekbuild.Weeks()...) {
+		if week != 0 && !slices.ContainsFunc(exercises, func(id string) bool { return slices.Contains(b.holds[week], id) }) {
+			continue
+		}
+		if _, err := weekbuild.BuildYours(ctx, b.root, next, week); err != nil {
+			if be := (*weekbuild.Error)(nil); errors.As(err, &be) {
+				return nil, errors.New(be.Lines())
+			}
+			return nil, err
+		}
+		names = append(names, weekbuild.YoursName(week))
+	}
+	for _, name := range names {
+		if err := os.Rename(filepath.Join(next, name), filepath.Join(b.dir, name)); err != nil {
+			return nil, err
+		}
+		b.touch[name]()
+	}
+	return names, nil
 }
 
 // shownAddr is the address the lab prints for a browser: the host as --addr

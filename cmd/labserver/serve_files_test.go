@@ -64,7 +64,7 @@ func TestServeFilesAPIOnlyWithTheLiveLoop(t *testing.T) {
 // The single-learner lab serves web/static from the checkout, and writes
 // the WebAssembly's compressed copies there once it listens (make run
 // writes only the gzip ones): a browser that accepts Brotli gets the
-// Brotli copy of lab.wasm and of a week's build as soon as it is written,
+// Brotli copy of lab.wasm and of a week's builds as soon as it is written,
 // without the server being rebuilt.
 func TestServeWritesLabWasmsBrotliCopyInTheBackground(t *testing.T) {
 	root := t.TempDir()
@@ -75,7 +75,7 @@ func TestServeWritesLabWasmsBrotliCopyInTheBackground(t *testing.T) {
 		}
 	}
 	wasm := []byte(strings.Repeat("(func $tryAcquire (param i64 i64) (result i32))\n", 20000))
-	names := []string{"lab.wasm", weekbuild.Name(1)}
+	names := []string{"lab.wasm", weekbuild.Name(1), weekbuild.YoursName(1)}
 	for _, name := range names {
 		if err := os.WriteFile(filepath.Join(static, name), wasm, 0o644); err != nil {
 			t.Fatal(err)

@@ -25,9 +25,9 @@ type Assets struct {
 	// Precompressed is set when Dir holds lab.wasm.br and lab.wasm.gz
 	// beside lab.wasm, as `make wasm` writes them (internal/precompress).
 	Precompressed bool
-	// Weeks is set when Dir holds each week's build (internal/weekbuild)
-	// and its compressed copies, as `make wasm` writes them: the lessons
-	// draw from those.
+	// Weeks is set when Dir holds each week's builds (internal/weekbuild)
+	// and their compressed copies, as `make wasm` writes them: the lessons
+	// draw from those, and run Yours from them.
 	Weeks bool
 	// Err says why something expected is missing: the toolchain could not
 	// be asked, or ./wasm exists and did not build. Nil when ./wasm simply
@@ -39,7 +39,8 @@ type Assets struct {
 // wasm_exec.js from $(go env GOROOT)/lib/wasm and, if the module has a
 // ./wasm package, builds it with GOOS=js GOARCH=wasm into lab.wasm, and
 // writes its compressed copies lab.wasm.br and lab.wasm.gz; then each
-// week's build (internal/weekbuild) and its copies.
+// week's builds (internal/weekbuild: the reference's and Yours') and their
+// copies.
 func BuildAssets(ctx context.Context, dir string) Assets {
 	a := Assets{Dir: dir}
 	root, err := ModuleRoot(ctx)
@@ -97,6 +98,19 @@ func BuildAssets(ctx context.Context, dir string) Assets {
 	a.Precompressed = true
 	for _, week := range weekbuild.Weeks() {
 		path, err := weekbuild.Build(ctx, root, dir, week)
+		if err == nil {
+			_, err = precompress.Write(path)
+		}
+		if err != nil {
+			a.Err = err
+			return a
+		}
+		// As `make wasm` does: the week's Yours, the reference only if the
+		// week's exercises do not build.
+		path, err = weekbuild.BuildYours(ctx, root, dir, week)
+		if be := (*weekbuild.Error)(nil); errors.As(err, &be) {
+			path, err = weekbuild.BuildNoYours(ctx, root, dir, week)
+		}
 		if err == nil {
 			_, err = precompress.Write(path)
 		}

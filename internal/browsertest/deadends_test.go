@@ -13,6 +13,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"ratelab/internal/weekbuild"
 )
 
 // The tests of what a learner meets first on a lesson page: controls used
@@ -145,8 +147,8 @@ func TestStatusNamesTheShownLanesOnly(t *testing.T) {
 }
 
 // A run of Yours that stops (here its worker cannot load the build: the
-// test fails the worker's requests for lab.wasm; the page's reference
-// comes from week-3.wasm) says so everywhere: the
+// test fails the worker's requests for yours-week-3.wasm; the page's
+// reference comes from week-3.wasm) says so everywhere: the
 // status, the error line, the dot ("stopped", not "live"), and Pause is
 // disabled, there being no run to pause; back on the reference, the run
 // goes on and Pause works again. On the week 3 policy visualization,
@@ -157,12 +159,12 @@ func TestStoppedYoursStopsItsControls(t *testing.T) {
 	requireWasm(t)
 	s := StartServer(t, ServerOptions{StaticDir: assets.Dir})
 
-	// Every request for lab.wasm (the worker's) fails.
+	// Every request for the week's Yours build (the worker's) fails.
 	var (
 		mu     sync.Mutex
 		failed int
 	)
-	interceptWasm(t, ctx, "*/static/lab.wasm*", func(e *fetch.EventRequestPaused) {
+	interceptWasm(t, ctx, "*/static/"+weekbuild.YoursName(3)+"*", func(e *fetch.EventRequestPaused) {
 		mu.Lock()
 		failed++
 		mu.Unlock()

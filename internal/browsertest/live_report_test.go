@@ -74,7 +74,7 @@ func startScriptedLive(t *testing.T, hub *live.Hub, g *scriptedGrader) chan<- []
 	go func() {
 		defer close(done)
 		live.Run(ctx, changes, live.Config{
-			Hub: hub, Build: func(context.Context) error { return nil },
+			Hub: hub, Build: func(context.Context, []string) ([]string, error) { return nil, nil },
 			Grade: g.grade, Plan: g.plan, Save: func(context.Context, *report.Report) error { return nil },
 			Seed: grader.DefaultSeed,
 		})

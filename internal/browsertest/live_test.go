@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -130,6 +131,8 @@ func TestLiveLoop(t *testing.T) {
 	}
 	poll("the live websocket", `document.documentElement.dataset.live === "open" ? {} : null`, 20*time.Second)
 	Eval[bool](t, ctx, `(window.ratelabNoReload = true)`)
+	// The builds each save's Yours build made, as the page is told.
+	Eval[bool](t, ctx, `(document.addEventListener("ratelab:yours", (e) => { window.rlBuilt = e.detail.files; }), true)`)
 
 	gcra := filepath.Join(dir, "exercises", "gcra", "gcra.go")
 	solution, err := os.ReadFile(filepath.Join(dir, "solutions", "gcra", "gcra.go"))
@@ -162,6 +165,11 @@ func TestLiveLoop(t *testing.T) {
 	}
 	poll("the grade with benchmarks", score(`text.startsWith("25 ")`), 2*time.Minute)
 	Screenshot(t, ctx, "live-graded")
+	// gcra runs in the limiters' visualization, weeks 1 and 2's: a save of
+	// it builds their lessons' Yours and the replays' lab.wasm, no other.
+	if built := Eval[[]string](t, ctx, `window.rlBuilt || []`); !slices.Equal(built, []string{"lab.wasm", "yours-week-1.wasm", "yours-week-2.wasm"}) {
+		t.Errorf("a save of gcra built %q; want lab.wasm, yours-week-1.wasm and yours-week-2.wasm", built)
+	}
 
 	// Saved again, warm: the grade without benchmarks (22 of 25 points, the
 	// benchmarks running) replaces the full one.

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,12 +19,14 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/report"
+	"ratelab/internal/weekbuild"
 )
 
-// fixtureWasm builds lab.wasm with the fixture dir in place of
-// exercises/<exercise> (go build -overlay: the learner's tree is not
-// touched), into a new static folder beside wasm_exec.js, and returns the
-// folder.
+// fixtureWasm builds lab.wasm, and each week's Yours build that compiles
+// exercise, with the fixture dir in place of exercises/<exercise> (go
+// build -overlay: the learner's tree is not touched), into a new static
+// folder beside wasm_exec.js, and returns the folder: a lesson and a
+// replay both run the fixture as Yours.
 func fixtureWasm(t *testing.T, root, exercise, dir string) string {
 	t.Helper()
 	if !assets.WasmExec {
@@ -51,11 +54,21 @@ func fixtureWasm(t *testing.T, root, exercise, dir string) string {
 	if err := os.WriteFile(ov, overlay, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "build", "-overlay", ov, "-o", filepath.Join(static, "lab.wasm"), "./wasm")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building lab.wasm with the fixture as Yours: %v\n%s", err, out)
+	for _, week := range append([]int{0}, weekbuild.Weeks()...) {
+		holds, err := weekbuild.YoursExercises(t.Context(), root, week)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(holds, exercise) {
+			continue
+		}
+		name := weekbuild.YoursName(week)
+		cmd := exec.Command("go", "build", "-tags", weekbuild.YoursTags(week), "-overlay", ov, "-o", filepath.Join(static, name), "./wasm")
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("building %s with the fixture as Yours: %v\n%s", name, err, out)
+		}
 	}
 	return static
 }

@@ -10,7 +10,6 @@ import (
 	"math"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -609,8 +608,9 @@ func exercisesAreStubs(t *testing.T) bool {
 	return true
 }
 
-// buildNoYours builds lab.wasm with -tags noyours, as `make wasm` does when
-// exercises/ does not compile, into a new static folder.
+// buildNoYours builds lab.wasm and each week's Yours build with -tags
+// noyours, as `make wasm` does when exercises/ does not compile, into a
+// new static folder.
 func buildNoYours(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -625,11 +625,10 @@ func buildNoYours(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "build", "-tags", "noyours", "-o", filepath.Join(dir, "lab.wasm"), "./wasm")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("GOOS=js GOARCH=wasm go build -tags noyours ./wasm: %v\n%s", err, out)
+	for _, week := range append([]int{0}, weekbuild.Weeks()...) {
+		if _, err := weekbuild.BuildNoYours(t.Context(), root, dir, week); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return dir
 }
@@ -641,7 +640,7 @@ func TestVizImplSwitch(t *testing.T) {
 	stubs := exercisesAreStubs(t)
 	type build struct {
 		name    string
-		noYours bool // lab.wasm built with -tags noyours
+		noYours bool // the Yours builds built with -tags noyours
 	}
 	// TestMain's lab.wasm, and, unless that already is one, a noyours build.
 	builds := []build{{"built", assets.NoYours}}

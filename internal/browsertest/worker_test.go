@@ -273,12 +273,15 @@ func TestYoursEndlessLoopLeavesThePageResponsive(t *testing.T) {
 
 	// A correct build of Yours, served as a new live build: the stopped
 	// visualization runs it in a fresh worker, past the time that hung.
-	wasm, err := os.ReadFile(filepath.Join(correct, "lab.wasm"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(static, "lab.wasm"), wasm, 0o644); err != nil {
-		t.Fatal(err)
+	builds, _ := filepath.Glob(filepath.Join(correct, "*.wasm"))
+	for _, b := range builds {
+		wasm, err := os.ReadFile(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(static, filepath.Base(b)), wasm, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	v.set("speed", "5")
 	v.setPaused(false)

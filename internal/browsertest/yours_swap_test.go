@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -10,11 +11,13 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// A new "Yours" build (live.js dispatches ratelab:yours after a save) takes
-// over Yours: the worker fetches it (lab.wasm?v=N) and a visualization
-// showing "Yours" restarts on it at once, without a reload of the page.
-// The reference goes on from the week's build the page started with,
-// which no save changes: nothing fetches it again.
+// A new "Yours" build (live.js dispatches ratelab:yours after a save,
+// naming the builds made) takes over Yours when it is the page's: the
+// worker fetches it (yours-week-2.wasm?v=N) and a visualization showing
+// "Yours" restarts on it at once, without a reload of the page. Another
+// week's new build changes nothing here. The reference goes on from the
+// week's build the page started with, which no save changes: nothing
+// fetches it again.
 func TestNewYoursBuildIsSwappedIn(t *testing.T) {
 	t.Parallel()
 	ctx := NewBrowser(t, BrowserOptions{})
@@ -48,8 +51,22 @@ func TestNewYoursBuildIsSwappedIn(t *testing.T) {
 	v.set("impl", "yours")
 	v.waitFor("Yours", `f["impl-status"].startsWith("Yours")`)
 	Eval[bool](t, ctx, `(window.rlBefore = globalThis.ratelab, window.rlPage = performance.timeOrigin, true)`)
-	Eval[bool](t, ctx, `(document.dispatchEvent(new CustomEvent("ratelab:yours", {detail: {version: 7}})), true)`)
-	for deadline := time.Now().Add(vizTimeout); fetched("/static/lab.wasm?v=7") == 0; {
+	// Whether an announcement names the page's build: another week's
+	// does not; a page that reconnected is told of no files, and takes
+	// any build for new.
+	rebuilt, err := chromedp.Run(ctx, chromedp.Evaluate[[]bool](`import("/static/viz/remote.js").then((m) => [
+		m.rebuilt("/static/yours-week-2.wasm", {files: ["lab.wasm", "yours-week-3.wasm"]}),
+		m.rebuilt("/static/yours-week-2.wasm", {files: ["lab.wasm", "yours-week-1.wasm", "yours-week-2.wasm"]}),
+		m.rebuilt("/static/yours-week-2.wasm?v=3", {files: ["yours-week-2.wasm"]}),
+		m.rebuilt("/static/yours-week-2.wasm", {}),
+	])`, chromedp.EvalAwaitPromise))
+	if err != nil || !slices.Equal(rebuilt, []bool{false, true, true, true}) {
+		t.Errorf("rebuilt(the page's build, files) for another week's, its own and none named: %v (%v); want false, true, true, true", rebuilt, err)
+	}
+	// Another week's build first: the page goes on with its own.
+	Eval[bool](t, ctx, `(document.dispatchEvent(new CustomEvent("ratelab:yours", {detail: {version: 6, files: ["lab.wasm", "yours-week-3.wasm"]}})), true)`)
+	Eval[bool](t, ctx, `(document.dispatchEvent(new CustomEvent("ratelab:yours", {detail: {version: 7, files: ["lab.wasm", "yours-week-1.wasm", "yours-week-2.wasm"]}})), true)`)
+	for deadline := time.Now().Add(vizTimeout); fetched("/static/yours-week-2.wasm?v=7") == 0; {
 		if time.Now().After(deadline) {
 			mu.Lock()
 			t.Fatalf("the new build of Yours was not fetched within %v; requests: %q", vizTimeout, urls)
@@ -66,6 +83,9 @@ func TestNewYoursBuildIsSwappedIn(t *testing.T) {
 	}
 	if n := fetched("/static/week-2.wasm"); n != 1 {
 		t.Errorf("week-2.wasm fetched %d times, want once", n)
+	}
+	if n := fetched("?v=6"); n != 0 {
+		t.Errorf("a build of another week's Yours was announced, and %d requests followed it; want none", n)
 	}
 	v.set("impl", "reference")
 	v.waitFor("Reference after the swap", `f["impl-status"] === "Reference"`)

@@ -55,7 +55,7 @@ const (
 const (
 	// Saved: a save was seen; Exercises are being rebuilt and graded.
 	Saved Type = "saved"
-	// Built: a new Yours build is served at /static/lab.wasm (Version).
+	// Built: new Yours builds are served, Files under /static/ (Version).
 	Built Type = "built"
 	// BuildFailed: exercises/ does not compile for the browser; Message is
 	// the compiler's "file:line: message" lines. The last good build stays

@@ -15,6 +15,9 @@ type Event struct {
 	// Version is the Yours build served (hello, built): 0 is the lab.wasm
 	// the server started with, then 1, 2, ... for each build since.
 	Version int64 `json:"version,omitempty"`
+	// Files are the Yours builds served anew, as names under /static/
+	// (built): a page running Yours from another goes on with it.
+	Files []string `json:"files,omitempty"`
 	// Exercises are the exercises a save changed (saved), or the one that
 	// does not compile (not_built).
 	Exercises []string `json:"exercises,omitempty"`

@@ -15,10 +15,12 @@ import (
 // Config is what Run needs. Build, Grade, Plan and Save are required.
 type Config struct {
 	Hub *Hub
-	// Build builds the Yours WebAssembly and, if it compiles, serves it in
-	// place of the previous build. Its error's text is what the page shows
-	// (the compiler's "file:line: message" lines).
-	Build func(ctx context.Context) error
+	// Build builds the Yours WebAssembly that has the code of exercises
+	// (those a save changed) and, if it compiles, serves it in place of the
+	// previous build: files are the names, under /static/, of the builds
+	// served anew. Its error's text is what the page shows (the compiler's
+	// "file:line: message" lines).
+	Build func(ctx context.Context, exercises []string) (files []string, err error)
 	// Grade grades the exercises ids (grader.Grade): the checks of pass,
 	// the others reported skipped, telling progress as it goes.
 	Grade func(ctx context.Context, ids []string, pass Pass, progress func(grader.Event)) (*report.Report, error)
@@ -143,14 +145,14 @@ func (l *loop) run(ctx context.Context, w *work, ids []string) {
 		started = true
 		go func() {
 			defer close(built)
-			err := l.cfg.Build(ctx)
+			files, err := l.cfg.Build(ctx, ids)
 			switch {
 			case ctx.Err() != nil:
 			case err != nil:
 				l.publish(Event{Type: event.BuildFailed, Message: err.Error()})
 			default:
 				l.version++
-				l.publish(Event{Type: event.Built, Version: l.version})
+				l.publish(Event{Type: event.Built, Version: l.version, Files: files})
 			}
 		}()
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -95,7 +96,10 @@ func (f *fakeGrader) save(_ context.Context, r *report.Report) error {
 
 func (f *fakeGrader) config(h *Hub, build func(context.Context) error) Config {
 	return Config{
-		Hub: h, Build: build, Grade: f.grade, Plan: plan, Save: f.save, Seed: 1,
+		Hub: h, Build: func(ctx context.Context, ids []string) ([]string, error) {
+			// The builds of the saved exercises' code, as the lab names them.
+			return []string{"yours-" + strings.Join(ids, "+") + ".wasm"}, build(ctx)
+		}, Grade: f.grade, Plan: plan, Save: f.save, Seed: 1,
 		Now: func() time.Time { return time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC) },
 	}
 }
@@ -128,7 +132,7 @@ func describe(es []Event) []string {
 		case event.Grade:
 			out = append(out, fmt.Sprintf("grade %s %s %g/%g pending=%v", e.Grade.Exercise, e.Grade.Status, e.Grade.Score, e.Grade.MaxScore, e.Grade.Pending))
 		case event.Built:
-			out = append(out, fmt.Sprintf("built %d", e.Version))
+			out = append(out, fmt.Sprintf("built %d %v", e.Version, e.Files))
 		default:
 			out = append(out, fmt.Sprintf("%s %v%s", e.Type, e.Exercises, e.Message))
 		}
@@ -164,7 +168,7 @@ func TestRunGradesWithoutThenWithBenchmarks(t *testing.T) {
 	close(buildDone)
 	got = describe(until(t, s, finalGrade("tokenbucket")))
 	want = []string{
-		"built 1",
+		"built 1 [yours-tokenbucket.wasm]",
 		"check tokenbucket/b measuring 10/10",
 		"grade tokenbucket passed 10/10 pending=false",
 	}

@@ -253,6 +253,29 @@ func TestLessonDrawsFromItsWeeksBuild(t *testing.T) {
 	}
 }
 
+// Each lesson's visualizations run Yours from its week's Yours build, or
+// from lab.wasm on a server that has no such build (class mode replaces
+// both with the learner's own build: see the class pages' tests).
+func TestLessonRunsYoursFromItsWeeksBuild(t *testing.T) {
+	for _, w := range course.Weeks() {
+		yours := weekbuild.YoursName(w.Number)
+		for _, c := range []struct {
+			a    Assets
+			want string
+		}{
+			{assetsWithout(), "/static/" + yours},
+			{assetsWithout("lab.wasm"), "/static/" + yours},
+			{assetsWithout(yours), "/static/lab.wasm"},
+		} {
+			render(t, LessonPage(w, c.a)).Find("[data-viz]").Each(func(_ int, m *goquery.Selection) {
+				if got := m.AttrOr("data-yours-wasm", ""); got != c.want {
+					t.Errorf("%s: %s's data-yours-wasm = %q, want %q", w.Lesson.Slug, m.AttrOr("data-viz", ""), got, c.want)
+				}
+			})
+		}
+	}
+}
+
 // The week 4 lesson loads its own two visualizations, and the limiters'
 // only on the lessons that show them.
 func TestWeek4LoadsItsVisualizations(t *testing.T) {

@@ -40,12 +40,12 @@ func vizCSS(viz string) string { return "viz/" + viz + ".css" }
 
 // OptionalAssets returns the static files, as names under /static/, whose
 // presence changes the pages: Go's wasm_exec.js, lab.wasm, each week's
-// build (internal/weekbuild), and the script and the stylesheet of every
-// visualization a lesson of the course mounts.
+// builds (internal/weekbuild: the reference's and Yours'), and the script
+// and the stylesheet of every visualization a lesson of the course mounts.
 func OptionalAssets() []string {
 	names := []string{wasmExecJS, labWasm}
 	for _, week := range weekbuild.Weeks() {
-		names = append(names, weekbuild.Name(week))
+		names = append(names, weekbuild.Name(week), weekbuild.YoursName(week))
 	}
 	for _, viz := range vizNames(allMounts()) {
 		names = append(names, vizJS(viz), vizCSS(viz))
@@ -95,8 +95,8 @@ func (a Assets) ofWeek(week int) Assets {
 // wasm returns the path of the build the page's visualizations draw the
 // reference from: the week's own build (internal/weekbuild: much smaller
 // than lab.wasm, and never rebuilt by a save) when the server has it, else
-// lab.wasm; "" when there is neither. "Yours" always runs from lab.wasm, or
-// from the learner's build in class mode (web/static/viz/remote.js).
+// lab.wasm; "" when there is neither. "Yours" runs from yoursWasm, or from
+// the learner's build in class mode (web/static/viz/remote.js).
 func (a Assets) wasm() string {
 	if a.week > 0 && a.files[weekbuild.Name(a.week)] {
 		return "/static/" + weekbuild.Name(a.week)
@@ -105,6 +105,16 @@ func (a Assets) wasm() string {
 		return "/static/" + labWasm
 	}
 	return ""
+}
+
+// yoursWasm returns the path of the build the page's visualizations run
+// Yours from: the week's Yours build (internal/weekbuild: that week's
+// simulations and exercises alone) when the server has it, else lab.wasm.
+func (a Assets) yoursWasm() string {
+	if a.week > 0 && a.files[weekbuild.YoursName(a.week)] {
+		return "/static/" + weekbuild.YoursName(a.week)
+	}
+	return "/static/" + labWasm
 }
 
 // vizReadyFor reports whether the visualization viz can run: its script,

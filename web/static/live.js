@@ -7,9 +7,11 @@
 // report (data-live-report="<exercise>") in place, shows a small status
 // panel, and tells the visualizations about new builds with DOM events:
 //
-//   document.addEventListener("ratelab:yours", (e) => { e.detail.version });
-//     A new "Yours" build is served at /static/lab.wasm (version 1, 2, ...
-//     since the server started; fetch it again, e.g. /static/lab.wasm?v=N).
+//   document.addEventListener("ratelab:yours", (e) => { e.detail.version; e.detail.files });
+//     New "Yours" builds are served under /static/, files naming them
+//     (lab.wasm, yours-week-N.wasm; all of them when files is absent), as
+//     version 1, 2, ... since the server started: fetch one again, e.g.
+//     /static/yours-week-1.wasm?v=N.
 //   document.addEventListener("ratelab:yours-failed", (e) => { e.detail.message });
 //     exercises/ does not compile; the last good build stays served.
 //
@@ -50,6 +52,7 @@ import { morph } from "./morph.js";
  * @typedef {object} LiveEvent
  * @property {string} type
  * @property {number} [version]
+ * @property {string[]} [files]
  * @property {string[]} [exercises]
  * @property {string} [message]
  * @property {{id: string, status: string}} [check]
@@ -230,10 +233,13 @@ function tell(type, detail) {
   document.dispatchEvent(new CustomEvent(type, { detail }));
 }
 
-/** @param {number} v */
-function newBuild(v) {
+/**
+ * @param {number} v
+ * @param {string[]} [files] the builds served anew; all of them if absent
+ */
+function newBuild(v, files) {
   version = v;
-  document.dispatchEvent(new CustomEvent("ratelab:yours", { detail: { version: v } }));
+  document.dispatchEvent(new CustomEvent("ratelab:yours", { detail: { version: v, files } }));
 }
 
 /** @param {LiveEvent} e */
@@ -262,7 +268,7 @@ function handle(e) {
       break;
     case EVENT.BUILT:
       buildError("");
-      newBuild(e.version || 0);
+      newBuild(e.version || 0, e.files);
       // A save is graded before it is built: the grade's line stays, told
       // that Yours now runs the new code.
       say((gradedLine ? gradedLine + " " : "") + "Your code is rebuilt: the visualizations' Yours switch runs it.");

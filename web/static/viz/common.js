@@ -19,7 +19,7 @@
 // type-checked by tsc from JSDoc (make lint-js); the types of the global
 // `ratelab` are in lab.d.ts, those of wasm_exec.js's `Go` in wasm_exec.d.ts.
 
-import { Building, DEADLINE_MS, Freed, Hung, Lost, NoStart, defaultBuild, withYours } from "./remote.js";
+import { Building, DEADLINE_MS, Freed, Hung, Lost, NoStart, defaultBuild, rebuilt, withYours } from "./remote.js";
 
 // ---- loading, once per page --------------------------------------------------
 
@@ -111,19 +111,21 @@ async function startWasm(wasmURL, execURL) {
 }
 
 // A new "Yours" build (web/static/live.js dispatches ratelab:yours when the
-// server has rebuilt lab.wasm after a save): remote.js starts Yours' worker
-// on it, and a visualization showing "Yours" restarts at once. When the
+// server has rebuilt builds after a save): if it is the page's, remote.js
+// starts Yours' worker on it, and a visualization showing "Yours" restarts
+// at once. When the
 // page draws the reference from a week's build, which no save changes,
 // that is all; when it draws it from lab.wasm, the new build starts beside
 // the running one too and every visualization makes its next run with it.
 // Runs of the reference go on undisturbed.
 document.addEventListener("ratelab:yours", (ev) => {
   if (!firstURLs || !loading) return; // no visualization on this page
+  const detail = /** @type {CustomEvent<{version?: number, files?: string[]}>} */ (ev).detail || {};
+  if (!rebuilt(firstURLs.yours, detail)) return; // another week's build
   if (firstURLs.wasm !== firstURLs.yours) {
     loading.then((api) => { for (const viz of every) viz.swap(api); }, () => {});
     return;
   }
-  const detail = /** @type {CustomEvent<{version?: number}>} */ (ev).detail || {};
   const url = firstURLs.wasm + (firstURLs.wasm.includes("?") ? "&" : "?") + "v=" + String(detail.version ?? Date.now());
   loading = startWasm(url, firstURLs.exec).then(withYours);
   loading.then((api) => { for (const viz of every) viz.swap(api); }, (err) => { for (const viz of every) viz.fail(err); });

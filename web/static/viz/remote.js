@@ -258,11 +258,28 @@ function useBuild(wasmURL, execURL) {
 /** The URL of the first lab.wasm Yours ran from: newer builds are fetched from it with ?v=version. */
 let firstWasm = "";
 
+/**
+ * rebuilt reports whether a ratelab:yours event's detail announces a new
+ * build at url: its files name url's file, or it names none (a page that
+ * reconnected does not know which builds changed meanwhile).
+ * @param {string} url
+ * @param {{files?: string[]}} detail
+ * @returns {boolean}
+ */
+export function rebuilt(url, detail) {
+  if (!Array.isArray(detail.files)) return true;
+  const name = new URL(url, location.href).pathname.split("/").pop() || "";
+  return detail.files.includes(name);
+}
+
 // A new "Yours" build (live.js dispatches ratelab:yours when the server has
-// rebuilt lab.wasm after a save): Yours runs from it from now on.
+// rebuilt builds after a save, and names them): if it is the one Yours
+// runs from (a save of another week's exercise leaves it), Yours runs from
+// it from now on.
 document.addEventListener("ratelab:yours", (ev) => {
   if (!build) return; // Yours has not been asked for: the first run loads the build served then
-  const detail = /** @type {CustomEvent<{version?: number}>} */ (ev).detail || {};
+  const detail = /** @type {CustomEvent<{version?: number, files?: string[]}>} */ (ev).detail || {};
+  if (!rebuilt(firstWasm, detail)) return;
   useBuild(firstWasm + (firstWasm.includes("?") ? "&" : "?") + "v=" + String(detail.version ?? Date.now()), build.exec);
 });
 
