@@ -23,7 +23,8 @@ import (
 )
 
 // LabBuild is a build of the lab's WebAssembly (./wasm, GOOS=js
-// GOARCH=wasm, what `make wasm` builds into web/static/lab.wasm) with some
+// GOARCH=wasm, what `make wasm` builds into web/static: lab.wasm, or with
+// Tags one week's Yours build, see internal/weekbuild) with some
 // exercises' packages replaced by a learner's files: class mode's "Yours",
 // built on the server from what the learner submitted. The replacement
 // works as a grading's (Options.Replace): an overlay hides every non-test
@@ -32,6 +33,9 @@ import (
 type LabBuild struct {
 	Root   string // the module's directory (holding go.mod)
 	Module string // the module path; "" means "ratelab"
+	// Tags are the build's tags (go build -tags): "" builds every week,
+	// as lab.wasm; "oneweek,week3" week 3's parts alone.
+	Tags string
 	// Files replaces exercises/<id> by the files given (name → content),
 	// for each id. Names are a submission's: validated .go files, no test.
 	Files map[string]map[string][]byte
@@ -50,10 +54,11 @@ const labPkg = "wasm"
 // labEnv is the platform the lab's WebAssembly is built for.
 var labEnv = []string{"GOOS=js", "GOARCH=wasm"}
 
-// labBuildArgs is the go command's arguments building the lab into out
-// with the overlay in ovPath.
-func labBuildArgs(ovPath, out string) []string {
-	return []string{"build", "-overlay", ovPath, "-o", out, "./" + labPkg}
+// labBuildArgs is the go command's arguments building the lab with tags
+// into out with the overlay in ovPath, linked without the symbol table as
+// `make wasm` links it.
+func labBuildArgs(tags, ovPath, out string) []string {
+	return []string{"build", "-ldflags=-s", "-tags", tags, "-overlay", ovPath, "-o", out, "./" + labPkg}
 }
 
 func (b *LabBuild) module() string {
@@ -66,7 +71,8 @@ func (b *LabBuild) module() string {
 // Key is the build's content key: everything that goes into the
 // WebAssembly, as buildKey is for a grading's program (the toolchain, the
 // command line, whether the sandbox runs it, the module's sources ./wasm
-// links for js/wasm, with go.mod and go.sum, and the name and bytes of
+// links for js/wasm in any week (a superset of what one week's Tags
+// link), with go.mod and go.sum, and the name and bytes of
 // every replacing file). Two builds with one key write the same file, so
 // a build is kept and served by its key.
 func (b *LabBuild) Key() (buildcache.Key, error) {
@@ -77,7 +83,7 @@ func (b *LabBuild) Key() (buildcache.Key, error) {
 		return buildcache.Key{}, err
 	}
 	h.AddString("toolchain", tc)
-	h.AddString("command", strings.Join(labBuildArgs("OVERLAY", "OUT"), " ")+" CGO_ENABLED=0 "+strings.Join(labEnv, " "))
+	h.AddString("command", strings.Join(labBuildArgs(b.Tags, "OVERLAY", "OUT"), " ")+" CGO_ENABLED=0 "+strings.Join(labEnv, " "))
 	h.AddString("sandboxed", fmt.Sprint(b.Sandbox != nil))
 	h.AddString("module", b.module())
 	pkgs := []string{b.module() + "/" + labPkg}
@@ -197,7 +203,7 @@ func (b *LabBuild) Build(ctx context.Context, out string) error {
 		return err
 	}
 	goBuilds.Add(1)
-	cmd := exec.CommandContext(ctx, "go", labBuildArgs(ovPath, filepath.Join(dst, "lab.wasm"))...)
+	cmd := exec.CommandContext(ctx, "go", labBuildArgs(b.Tags, ovPath, filepath.Join(dst, "lab.wasm"))...)
 	cmd.Dir = root
 	work := filepath.Join(tmp, "build")
 	if err := os.MkdirAll(work, 0o755); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"ratelab/grader"
 	"ratelab/internal/precompress"
+	"ratelab/internal/weekbuild"
 )
 
 // BenchmarkYoursBuild measures a learner's Yours as class mode makes it:
@@ -18,12 +19,19 @@ import (
 // comment of its own), then its gzip copy, which the learner's page can
 // use at once, and its Brotli copy, which class mode makes afterwards. It
 // reports the build's ms, the gzip copy's and the Brotli copy's, and the
-// bytes of each copy.
+// bytes of each copy: of week 1's build, what its lesson runs, and of the
+// build of every week, what a Replay runs.
 func BenchmarkYoursBuild(b *testing.B) {
+	for _, c := range []struct{ name, tags string }{{"build=week-1", weekbuild.YoursTags(1)}, {"build=every-week", ""}} {
+		b.Run(c.name, func(b *testing.B) { benchYoursBuild(b, c.tags) })
+	}
+}
+
+func benchYoursBuild(b *testing.B, tags string) {
 	dir := b.TempDir()
 	// builds builds the lab with the reference and comment k into dir.
 	builds := func(k int) string {
-		lb := grader.LabBuild{Root: root(b), Files: labFiles(b, fmt.Sprintf("\n// build %d\n", k)), Sandbox: &grader.Sandbox{Log: func(string, ...any) {}}, TempDir: dir}
+		lb := grader.LabBuild{Root: root(b), Tags: tags, Files: labFiles(b, fmt.Sprintf("\n// build %d\n", k)), Sandbox: &grader.Sandbox{Log: func(string, ...any) {}}, TempDir: dir}
 		out := filepath.Join(dir, fmt.Sprintf("lab%d.wasm", k))
 		if err := lb.Build(context.Background(), out); err != nil {
 			b.Fatal(err)

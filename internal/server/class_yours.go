@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"ratelab/internal/store"
+	"ratelab/internal/weekbuild"
 	"ratelab/internal/yours"
 	"ratelab/lab/course"
 	"ratelab/web/page"
@@ -25,7 +27,9 @@ import (
 //   - GET /class/lessons/:slug is the lesson of /lessons/:slug, whose
 //     visualizations take Yours from the learner's build (the session
 //     cookie is sent under /class only, so the class's lessons live there);
-//   - GET /class/api/yours answers the learner's build's state, starting
+//   - GET /class/api/yours?week=N answers the state of the learner's
+//     build of week N (internal/weekbuild: what week N's lesson runs; no
+//     week: every week's, what the exercise pages replay with), starting
 //     the build if need be: {"state": "ready|building|failed", "wasm":
 //     "/class/yours/<key>.wasm", "error": "the compiler's lines", "note":
 //     "the exercises left as stubs, and why"};
@@ -45,9 +49,10 @@ import (
 
 // YoursBuilds builds the learners' Yours: *yours.Builds.
 type YoursBuilds interface {
-	// Want returns the state of the learner's build of their code as the
-	// store has it now, starting the build if need be.
-	Want(ctx context.Context, userID int64) (yours.Status, error)
+	// Want returns the state of the learner's build of week (0: every
+	// week) with their code as the store has it now, starting the build
+	// if need be.
+	Want(ctx context.Context, userID int64, week int) (yours.Status, error)
 	// Open returns the build named name (a Status.Key) as a file to
 	// serve, in the first encoding accept takes that a copy is kept in
 	// (encoding names it; "" is the build itself), and whether there is
@@ -105,7 +110,15 @@ func (h *classHandlers) classLesson(c echo.Context) error {
 
 func (h *classHandlers) yoursState(c echo.Context) error {
 	u, _ := currentUser(c)
-	st, err := h.builds.Want(c.Request().Context(), u.ID)
+	week := 0
+	if w := c.QueryParam("week"); w != "" {
+		n, err := strconv.Atoi(w)
+		if err != nil || !slices.Contains(weekbuild.Weeks(), n) {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("The course has no week %q: each lesson's page asks for its own week's build.", w))
+		}
+		week = n
+	}
+	st, err := h.builds.Want(c.Request().Context(), u.ID, week)
 	if err != nil {
 		return err
 	}

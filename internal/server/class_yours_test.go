@@ -22,15 +22,15 @@ import (
 type fakeBuilds struct {
 	mu      sync.Mutex
 	state   map[int64]yours.Status
-	wants   []int64
+	weeks   []int    // the weeks asked for, in order
 	ensured []string // the builds asked to be made here
 	mine    map[int64][]string
 }
 
-func (f *fakeBuilds) Want(_ context.Context, user int64) (yours.Status, error) {
+func (f *fakeBuilds) Want(_ context.Context, user int64, week int) (yours.Status, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.wants = append(f.wants, user)
+	f.weeks = append(f.weeks, week)
 	return f.state[user], nil
 }
 
@@ -126,6 +126,21 @@ func TestClassYours(t *testing.T) {
 	if m := state(); m["state"] != "building" || m["wasm"] != "" {
 		t.Errorf("while building: %v; want building and no URL", m)
 	}
+	// A lesson asks for its week's build; a week the course does not
+	// have is refused.
+	if r := ada.get("/class/api/yours?week=3", "Accept", "application/json"); r.code != http.StatusOK {
+		t.Errorf("GET /class/api/yours?week=3 = %d; want 200: %s", r.code, r.body)
+	}
+	for _, bad := range []string{"0", "9", "three", "-1"} {
+		if r := ada.get("/class/api/yours?week="+bad, "Accept", "application/json"); r.code != http.StatusBadRequest || !strings.Contains(r.body, "no week") {
+			t.Errorf("GET /class/api/yours?week=%s = %d %q; want 400 saying there is no such week", bad, r.code, r.body)
+		}
+	}
+	fb.mu.Lock()
+	if !slices.Equal(fb.weeks, []int{0, 3}) {
+		t.Errorf("builds asked for weeks %v; want 0 (every week's, no week given), then 3", fb.weeks)
+	}
+	fb.mu.Unlock()
 	fb.mu.Lock()
 	fb.state[u.ID] = yours.Status{State: yours.Ready, Key: key}
 	fb.mu.Unlock()

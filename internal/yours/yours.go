@@ -2,20 +2,23 @@
 // WebAssembly (./wasm) with the learner's own code in place of the stubs,
 // which the lesson pages' visualizations run in a Web Worker beside the
 // reference, as `make run` does with exercises/ on a learner's machine.
+// As there, a lesson's is its week's build (internal/weekbuild: that
+// week's simulations and exercises alone, about half the bytes), and the
+// exercise pages' replays run the build of every week (week 0).
 //
-// Which code: for each exercise, the files of the learner's latest
-// submission (checks included: they are rows of submissions) whose grading
-// compiled; the stub for an exercise with none. A learner who has
-// submitted nothing gets the stubs' build, which every such learner
-// shares.
+// Which code: for each exercise the build compiles, the files of the
+// learner's latest submission (checks included: they are rows of
+// submissions) whose grading compiled; the stub for an exercise with
+// none. A learner who has submitted nothing gets the stubs' build, which
+// every such learner shares.
 //
 // How: grader.LabBuild, confined as a grading's build is (the sandbox's
 // limits, its user, no module proxy, its own Go build cache), and kept by
 // content in a buildcache.Cache: the key is the hash of the toolchain, the
 // checkout's sources ./wasm links and the learner's files, so identical
 // code builds once, whoever submitted it, and a server restart keeps what
-// was built. The cache's size cap bounds the builds kept (about 8 MB each:
-// the WebAssembly; its gzip copy, made at the default level when it is
+// was built. The cache's size cap bounds the builds kept (about 3.5 MB a
+// week's, 8.5 MB every week's: the WebAssembly; its gzip copy, made at the default level when it is
 // stored; and its Brotli copy, at the lab's own quality, written after it
 // is ready, one at a time, which the learner does not wait for).
 //
@@ -60,6 +63,7 @@ import (
 	"ratelab/grader"
 	"ratelab/grader/buildcache"
 	"ratelab/internal/precompress"
+	"ratelab/internal/weekbuild"
 )
 
 // State is where a learner's build is.
@@ -126,16 +130,23 @@ type Builds struct {
 
 	mu      sync.Mutex
 	jobs    map[buildcache.Key]*job    // waiting or running
-	wanted  map[int64]buildcache.Key   // each learner's latest request
+	wanted  map[wanter]buildcache.Key  // each learner's latest request, by week
 	recent  map[int64][]buildcache.Key // each learner's latest keys, newest last (Mine)
 	failed  map[buildcache.Key]string  // code that does not build (or too large, or too slow), with why
 	failAge []buildcache.Key           // failed's keys, oldest first
 	once    map[buildcache.Key]string  // the server's failures: told once, then built again
+	weeks   map[int][]string           // each week's exercises (0: every week's), asked of go list once
+}
+
+// wanter is a learner asking for a week's build (0: every week's).
+type wanter struct {
+	userID int64
+	week   int
 }
 
 // job is one build, waiting for a slot or running.
 type job struct {
-	wanters map[int64]bool // the learners whose latest request it is
+	wanters map[wanter]bool // the learners whose latest request it is
 	started bool
 	cancel  context.CancelFunc
 	done    chan struct{}
@@ -179,8 +190,9 @@ const DefaultTimeout = 2 * time.Minute
 const MaxWasm = 16 << 20
 
 // recentKeys is how many of a learner's latest builds Builds remembers as
-// theirs (see Mine): the pages they have open may still fetch them.
-const recentKeys = 4
+// theirs (see Mine): the pages they have open may still fetch them, two
+// for each week's and every week's build.
+const recentKeys = 12
 
 // maxFailed bounds the failed builds remembered (the next request of
 // code forgotten builds it again, and fails again).
@@ -207,28 +219,24 @@ func New(cfg Config) *Builds {
 	base, stop := context.WithCancel(context.Background())
 	return &Builds{
 		cfg: cfg, slot: make(chan struct{}, cfg.Parallel), squeezing: make(chan struct{}, 1), base: base, stop: stop,
-		jobs: map[buildcache.Key]*job{}, wanted: map[int64]buildcache.Key{}, recent: map[int64][]buildcache.Key{},
-		failed: map[buildcache.Key]string{}, once: map[buildcache.Key]string{},
+		jobs: map[buildcache.Key]*job{}, wanted: map[wanter]buildcache.Key{}, recent: map[int64][]buildcache.Key{},
+		failed: map[buildcache.Key]string{}, once: map[buildcache.Key]string{}, weeks: map[int][]string{},
 	}
 }
 
-// Want returns the state of the learner's build of their code as it is
-// in the store now, and starts building it if it is neither kept nor
-// known not to build. Its error is the server's (the store, go list).
-func (b *Builds) Want(ctx context.Context, userID int64) (Status, error) {
-	files, err := b.cfg.Sources(ctx, userID)
+// Want returns the state of the learner's build of week (0: every week)
+// with their code as it is in the store now, and starts building it if it
+// is neither kept nor known not to build. Its error is the server's (the
+// store, go list).
+func (b *Builds) Want(ctx context.Context, userID int64, week int) (Status, error) {
+	lb, key, err := b.build(ctx, userID, week)
 	if err != nil {
 		return Status{}, err
-	}
-	lb := &grader.LabBuild{Root: b.cfg.Root, Files: files, Sandbox: b.cfg.Sandbox, TempDir: b.cfg.TempDir}
-	key, err := lb.Key()
-	if err != nil {
-		return Status{}, fmt.Errorf("the build's key: %w", err)
 	}
 	st := Status{Key: key.String()}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.want(userID, key)
+	b.want(wanter{userID, week}, key)
 	switch {
 	case b.base.Err() != nil:
 		st.State, st.Error = Failed, "the server is stopping"
@@ -245,30 +253,77 @@ func (b *Builds) Want(ctx context.Context, userID int64) (Status, error) {
 		delete(b.once, key)
 	default:
 		st.State = Building
-		b.start(key, lb).wanters[userID] = true
+		b.start(key, lb).wanters[wanter{userID, week}] = true
 	}
 	return st, nil
 }
 
-// want records key as the learner's latest request: a build of their
-// older code that has not started, and that nobody else waits for, is
-// dropped. Called with mu held.
-func (b *Builds) want(userID int64, key buildcache.Key) {
-	old, ok := b.wanted[userID]
-	b.wanted[userID] = key
-	if !ok || old == key {
-		if !ok {
-			b.recent[userID] = []buildcache.Key{key}
+// build returns the build of week (0: every week) with the learner's code
+// as the store has it now, and its key: of their files, those of the
+// exercises the week's build compiles.
+func (b *Builds) build(ctx context.Context, userID int64, week int) (*grader.LabBuild, buildcache.Key, error) {
+	files, err := b.cfg.Sources(ctx, userID)
+	if err != nil {
+		return nil, buildcache.Key{}, err
+	}
+	ids, err := b.exercisesOf(ctx, week)
+	if err != nil {
+		return nil, buildcache.Key{}, err
+	}
+	mine := map[string]map[string][]byte{}
+	for id, f := range files {
+		if slices.Contains(ids, id) {
+			mine[id] = f
 		}
+	}
+	lb := &grader.LabBuild{Root: b.cfg.Root, Tags: weekbuild.YoursTags(week), Files: mine, Sandbox: b.cfg.Sandbox, TempDir: b.cfg.TempDir}
+	key, err := lb.Key()
+	if err != nil {
+		return nil, buildcache.Key{}, fmt.Errorf("the build's key: %w", err)
+	}
+	return lb, key, nil
+}
+
+// exercisesOf returns the exercises week's build compiles (0: every
+// week's), asking the go command the first time.
+func (b *Builds) exercisesOf(ctx context.Context, week int) ([]string, error) {
+	b.mu.Lock()
+	ids, ok := b.weeks[week]
+	b.mu.Unlock()
+	if ok {
+		return ids, nil
+	}
+	if week != 0 && !slices.Contains(weekbuild.Weeks(), week) {
+		return nil, fmt.Errorf("the course has no week %d", week)
+	}
+	ids, err := weekbuild.YoursExercises(ctx, b.cfg.Root, week)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	b.weeks[week] = ids
+	b.mu.Unlock()
+	return ids, nil
+}
+
+// want records key as the learner's latest request of a week's build: a
+// build of their older code that has not started, and that nobody else
+// waits for, is dropped. Called with mu held.
+func (b *Builds) want(w wanter, key buildcache.Key) {
+	old, ok := b.wanted[w]
+	b.wanted[w] = key
+	r := b.recent[w.userID]
+	if !slices.Contains(r, key) {
+		if r = append(r, key); len(r) > recentKeys {
+			r = r[len(r)-recentKeys:]
+		}
+		b.recent[w.userID] = r
+	}
+	if !ok || old == key {
 		return
 	}
-	r := slices.DeleteFunc(b.recent[userID], func(k buildcache.Key) bool { return k == key })
-	if r = append(r, key); len(r) > recentKeys {
-		r = r[len(r)-recentKeys:]
-	}
-	b.recent[userID] = r
 	if j := b.jobs[old]; j != nil {
-		delete(j.wanters, userID)
+		delete(j.wanters, w)
 		if len(j.wanters) == 0 && !j.started {
 			j.cancel()
 			delete(b.jobs, old)
@@ -283,7 +338,7 @@ func (b *Builds) start(key buildcache.Key, lb *grader.LabBuild) *job {
 		return j
 	}
 	ctx, cancel := context.WithCancel(b.base)
-	j := &job{wanters: map[int64]bool{}, cancel: cancel, done: make(chan struct{})}
+	j := &job{wanters: map[wanter]bool{}, cancel: cancel, done: make(chan struct{})}
 	b.jobs[key] = j
 	go func() {
 		defer close(j.done)
@@ -614,13 +669,13 @@ func parseKey(name string) (buildcache.Key, bool) {
 	return key, true
 }
 
-// Mine reports whether name (a Status.Key) is the build of the learner's
+// Mine reports whether name (a Status.Key) is a build of the learner's
 // code: one of the last builds Want told them of in this process, or, if
-// none is, that of their code as the store has it now (a page another
-// process of the class answered). A build is fetched only by the learner
-// whose code it is: its key is a hash of the code, which anyone holding
-// the code can compute, and must not tell them whether someone else built
-// that code.
+// none is, that of their code as the store has it now, of some week (a
+// page another process of the class answered). A build is fetched only by
+// the learner whose code it is: its key is a hash of the code, which
+// anyone holding the code can compute, and must not tell them whether
+// someone else built that code.
 func (b *Builds) Mine(ctx context.Context, userID int64, name string) bool {
 	key, ok := parseKey(name)
 	if !ok {
@@ -632,17 +687,32 @@ func (b *Builds) Mine(ctx context.Context, userID int64, name string) bool {
 	if told {
 		return true
 	}
-	st, err := b.Want(ctx, userID)
-	return err == nil && st.Key == name
+	_, ok = b.weekOf(ctx, userID, name)
+	return ok
+}
+
+// weekOf returns the week whose build of the learner's current code is
+// named name, and whether there is one. It starts no build.
+func (b *Builds) weekOf(ctx context.Context, userID int64, name string) (int, bool) {
+	for _, week := range append([]int{0}, weekbuild.Weeks()...) {
+		if _, key, err := b.build(ctx, userID, week); err == nil && key.String() == name {
+			return week, true
+		}
+	}
+	return 0, false
 }
 
 // Ensure makes sure the build named name (a Status.Key) is kept here, if
-// it is the learner's current build: one asked for from another process
-// of the class (pages served by several processes, on machines that do
-// not share the cache), built here then, while the request waits. It
-// reports whether the build is kept now.
+// it is the learner's current build of some week: one asked for from
+// another process of the class (pages served by several processes, on
+// machines that do not share the cache), built here then, while the
+// request waits. It reports whether the build is kept now.
 func (b *Builds) Ensure(ctx context.Context, userID int64, name string) bool {
-	st, err := b.Want(ctx, userID)
+	week, ok := b.weekOf(ctx, userID, name)
+	if !ok {
+		return false
+	}
+	st, err := b.Want(ctx, userID, week)
 	if err != nil || st.Key != name {
 		return false
 	}
@@ -662,7 +732,7 @@ func (b *Builds) Ensure(ctx context.Context, userID int64, name string) bool {
 				return false
 			}
 		}
-		if st, err = b.Want(ctx, userID); err != nil || st.Key != name {
+		if st, err = b.Want(ctx, userID, week); err != nil || st.Key != name {
 			return false
 		}
 	}

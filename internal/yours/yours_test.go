@@ -6,6 +6,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -107,7 +108,7 @@ func (f *fake) set(user int64, c map[string]map[string][]byte) {
 
 func (f *fake) want(t *testing.T, user int64) yours.Status {
 	t.Helper()
-	st, err := f.builds.Want(t.Context(), user)
+	st, err := f.builds.Want(t.Context(), user, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +312,7 @@ func TestRealBuild(t *testing.T) {
 		Sources: func(context.Context, int64) (map[string]map[string][]byte, error) { return c, nil }})
 	t.Cleanup(b.Stop)
 	start := time.Now()
-	if st, err := b.Want(t.Context(), 1); err != nil || st.State != yours.Building {
+	if st, err := b.Want(t.Context(), 1, 0); err != nil || st.State != yours.Building {
 		t.Fatalf("Want = %+v, %v", st, err)
 	}
 	if err := b.Wait(t.Context()); err != nil {
@@ -319,7 +320,7 @@ func TestRealBuild(t *testing.T) {
 	}
 	t.Logf("built in %s", time.Since(start))
 	start = time.Now()
-	st, err := b.Want(t.Context(), 2)
+	st, err := b.Want(t.Context(), 2, 0)
 	if err != nil || st.State != yours.Ready {
 		t.Fatalf("a second learner with the same code: %+v, %v; want ready at once", st, err)
 	}
@@ -363,11 +364,11 @@ func TestCodeThatDoesNotBuildForTheBrowserRunsAsItsStub(t *testing.T) {
 		return os.WriteFile(out, []byte("\x00asm"), 0o644)
 	}))
 	t.Cleanup(b.Stop)
-	b.Want(t.Context(), 1)
+	b.Want(t.Context(), 1, 0)
 	if err := b.Wait(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	st, err := b.Want(t.Context(), 1)
+	st, err := b.Want(t.Context(), 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,9 +387,9 @@ func TestCodeThatDoesNotBuildForTheBrowserRunsAsItsStub(t *testing.T) {
 		return &grader.BuildError{Lines: "wasm/main_js.go:1: something of the lab's"}
 	}))
 	t.Cleanup(b2.Stop)
-	b2.Want(t.Context(), 1)
+	b2.Want(t.Context(), 1, 0)
 	b2.Wait(t.Context())
-	if st, _ := b2.Want(t.Context(), 1); st.State != yours.Failed || st.Error != "wasm/main_js.go:1: something of the lab's" {
+	if st, _ := b2.Want(t.Context(), 1, 0); st.State != yours.Failed || st.Error != "wasm/main_js.go:1: something of the lab's" {
 		t.Errorf("a build failing in no exercise's file: %+v; want failed with the lines", st)
 	}
 }
@@ -419,7 +420,7 @@ func TestLeftoverFoldersAreSwept(t *testing.T) {
 		return os.WriteFile(out, []byte("\x00asm"), 0o644)
 	}))
 	t.Cleanup(b.Stop)
-	b.Want(t.Context(), 1)
+	b.Want(t.Context(), 1, 0)
 	if err := b.Wait(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -545,4 +546,53 @@ func TestMine(t *testing.T) {
 		t.Errorf("after a change, ada's builds %s and %s are not both hers", ada.Key[:8], st.Key[:8])
 	}
 	f.wait(t)
+}
+
+// A week's build (what its lesson runs) is built with the week's tags and
+// the learner's code of the week's exercises alone: a change to another
+// week's exercise leaves its key, and so its build, as it was. The build
+// of every week has all of the code.
+func TestAWeeksBuildHasItsWeeksCodeOnly(t *testing.T) {
+	f := newFake(t, nil)
+	both := func(line string) map[string]map[string][]byte {
+		c := code(line)
+		c["fairqueue"] = map[string][]byte{"fairqueue.go": []byte("package fairqueue\n")}
+		return c
+	}
+	f.set(1, both("first"))
+	week3, err := f.builds.Want(t.Context(), 1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	week1, _ := f.builds.Want(t.Context(), 1, 1)
+	every, _ := f.builds.Want(t.Context(), 1, 0)
+	f.wait(t)
+	f.mu.Lock()
+	got := map[string][]string{}
+	for _, lb := range f.labs {
+		ids := slices.Sorted(maps.Keys(lb.Files))
+		got[lb.Tags] = ids
+	}
+	f.mu.Unlock()
+	want := map[string][]string{"oneweek,week3": {"fairqueue"}, "oneweek,week1": {"tokenbucket"}, "": {"fairqueue", "tokenbucket"}}
+	if !maps.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("builds made (tags: the exercises whose code they have) = %v; want %v", got, want)
+	}
+
+	f.set(1, both("second"))
+	if st, _ := f.builds.Want(t.Context(), 1, 3); st.Key != week3.Key || st.State != yours.Ready {
+		t.Errorf("week 3's build after a change to the token bucket: %+v; want its build as it was, %s, ready", st, week3.Key)
+	}
+	for _, c := range []struct {
+		week int
+		was  yours.Status
+	}{{1, week1}, {0, every}} {
+		if st, _ := f.builds.Want(t.Context(), 1, c.week); st.Key == c.was.Key {
+			t.Errorf("week %d's build after a change to the token bucket keeps its key %s; want a new build", c.week, st.Key)
+		}
+	}
+	f.wait(t)
+	if _, err := f.builds.Want(t.Context(), 1, 9); err == nil || !strings.Contains(err.Error(), "no week 9") {
+		t.Errorf("Want of week 9: %v; want an error saying the course has none", err)
+	}
 }

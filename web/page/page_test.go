@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -535,6 +536,23 @@ func TestClassYoursStateOnlyWithTheVisualizations(t *testing.T) {
 		if state != c.want || script != c.want {
 			t.Errorf("%s: the state line %v, classyours.js %v; want both %v", c.name, state, script, c.want)
 		}
+	}
+}
+
+// A class lesson asks for the learner's build of its week (what its
+// visualizations run); a class exercise page, whose Replay runs every
+// week's simulations, for the build of every week.
+func TestClassYoursAsksForTheWeeksBuild(t *testing.T) {
+	a := assetsWithout().WithClassYours("/class/api/yours")
+	for _, w := range course.Weeks() {
+		doc := render(t, LessonPage(w, a))
+		if got, want := doc.Find("[data-yours-api]").AttrOr("data-yours-api", ""), "/class/api/yours?week="+strconv.Itoa(w.Number); got != want {
+			t.Errorf("%s: data-yours-api = %q; want %q", w.Lesson.Slug, got, want)
+		}
+	}
+	doc := render(t, ClassExercisePage(ClassExerciseView{Exercise: course.Exercises()[0], Learner: true}, a))
+	if got := doc.Find("[data-yours-api]").AttrOr("data-yours-api", ""); got != "/class/api/yours" {
+		t.Errorf("the class exercise page's data-yours-api = %q; want /class/api/yours, every week's build", got)
 	}
 }
 

@@ -1,5 +1,7 @@
 package page
 
+import "strconv"
+
 // classYoursJS is class mode's script that takes Yours from the signed-in
 // learner's build (web/static/viz/classyours.js): it asks the endpoint
 // the page names for the build's state, says it on the page, and hands
@@ -14,5 +16,12 @@ func (a Assets) WithClassYours(api string) Assets {
 	return a
 }
 
-// classYours is the endpoint of the learner's build, "" for none.
-func (a Assets) classYours() string { return a.yoursAPI }
+// classYours is the endpoint of the learner's build, "" for none: on a
+// lesson's page, of the week's build (what the lesson's visualizations
+// run); elsewhere, of the build of every week (what a replay runs).
+func (a Assets) classYours() string {
+	if a.yoursAPI == "" || a.week == 0 {
+		return a.yoursAPI
+	}
+	return a.yoursAPI + "?week=" + strconv.Itoa(a.week)
+}
