@@ -46,7 +46,7 @@ type pageLoad struct {
 //
 // Times are reported, never asserted. What it asserts: every lesson page
 // draws a first frame from one WebAssembly file, its week's build
-// (internal/weekbuild), not lab.wasm, which only "Yours" needs, fetched
+// (internal/weekbuild), not its Yours build, which only "Yours" needs, fetched
 // from the head by viz/early.js; and that file comes as Brotli (Chromium accepts br on localhost as on HTTPS; not
 // on plain HTTP to another host), in fewer bytes than gzip at its best
 // compression makes of it.
