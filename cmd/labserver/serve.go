@@ -193,7 +193,7 @@ func serve(ctx context.Context, o serveOptions, log io.Writer, ready chan<- net.
 		for _, week := range weekbuild.Weeks() {
 			names = append(names, weekbuild.Name(week))
 		}
-		for _, week := range append(weekbuild.Weeks(), 0) {
+		for _, week := range weekbuild.YoursWeeks() {
 			names = append(names, weekbuild.YoursName(week))
 		}
 		for _, name := range names {
@@ -352,7 +352,7 @@ func startLive(ctx context.Context, st *store.Store, root string, static fs.FS, 
 	// Builds left by an earlier run may be older than those this server
 	// starts with (make run has just built them); their copies would hide
 	// those of these.
-	for _, week := range append(weekbuild.Weeks(), 0) {
+	for _, week := range weekbuild.YoursWeeks() {
 		for _, ext := range []string{"", ".br", ".gz"} {
 			os.Remove(filepath.Join(dir, weekbuild.YoursName(week)+ext))
 		}
@@ -369,7 +369,7 @@ func startLive(ctx context.Context, st *store.Store, root string, static fs.FS, 
 	// page gets the build at once (gzip made by the server until then).
 	builds := &yoursBuilds{root: root, dir: dir, touch: map[string]func(){}}
 	var stops []func()
-	for _, week := range append(weekbuild.Weeks(), 0) {
+	for _, week := range weekbuild.YoursWeeks() {
 		name := weekbuild.YoursName(week)
 		touch, stop := precompress.Keep(filepath.Join(dir, name), copiesLogger(log, name))
 		builds.touch[name] = touch
@@ -421,14 +421,14 @@ func copiesLogger(log io.Writer, name string) func([]precompress.Copy, error) {
 type yoursBuilds struct {
 	root, dir string
 	touch     map[string]func() // by file name: writes its compressed copies
-	// holds are each week's exercises (0: lab.wasm's), asked of the go
-	// command at the first build. The live loop builds one at a time.
+	// holds are each week's exercises, asked of the go command at the
+	// first build. The live loop builds one at a time.
 	holds map[int][]string
 }
 
 // build builds, into b.dir, the builds that have the code of exercises:
-// lab.wasm and the Yours build of each week whose simulations run one of
-// them. It serves them only when every one compiles, so that a lesson
+// the Yours build of each week whose simulations run one of them, and
+// lab.wasm. It serves them only when every one compiles, so that a lesson
 // and a replay never run different code. Its error is the compiler's
 // "file:line: message" lines, with paths relative to b.root.
 func (b *yoursBuilds) build(ctx context.Context, exercises []string) ([]string, error) {
@@ -449,7 +449,7 @@ func (b *yoursBuilds) build(ctx context.Context, exercises []string) ([]string, 
 	}
 	defer os.RemoveAll(next)
 	var names []string
-	for _, week := range append([]int{0}, weekbuild.Weeks()...) {
+	for _, week := range weekbuild.YoursWeeks() {
 		if week != 0 && !slices.ContainsFunc(exercises, func(id string) bool { return slices.Contains(b.holds[week], id) }) {
 			continue
 		}

@@ -625,7 +625,7 @@ func buildNoYours(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, week := range append([]int{0}, weekbuild.Weeks()...) {
+	for _, week := range weekbuild.YoursWeeks() {
 		if _, err := weekbuild.BuildNoYours(t.Context(), root, dir, week); err != nil {
 			t.Fatal(err)
 		}

@@ -52,6 +52,11 @@ func Weeks() []int {
 	return ns
 }
 
+// YoursWeeks returns the weeks of the Yours builds, in the order they are
+// built and compressed: each week's (what a lesson runs), then 0, lab.wasm
+// (every week's: what a replay runs).
+func YoursWeeks() []int { return append(Weeks(), 0) }
+
 // YoursName is the file name of week's build with the learner's code, as
 // served under /static/; week 0 is lab.wasm, which has every week.
 func YoursName(week int) string {

@@ -694,7 +694,7 @@ func (b *Builds) Mine(ctx context.Context, userID int64, name string) bool {
 // weekOf returns the week whose build of the learner's current code is
 // named name, and whether there is one. It starts no build.
 func (b *Builds) weekOf(ctx context.Context, userID int64, name string) (int, bool) {
-	for _, week := range append([]int{0}, weekbuild.Weeks()...) {
+	for _, week := range weekbuild.YoursWeeks() {
 		if _, key, err := b.build(ctx, userID, week); err == nil && key.String() == name {
 			return week, true
 		}
