@@ -220,18 +220,21 @@ func TestLessonLoadsVisualizationOnlyWhenBuilt(t *testing.T) {
 	}
 }
 
-// Each lesson's visualizations draw from its week's build, or from
-// lab.wasm on a server that has no such build.
-func TestLessonDrawsFromItsWeeksBuild(t *testing.T) {
+// Each lesson's visualizations draw the reference from its week's build
+// and run Yours from its week's Yours build, each from lab.wasm on a
+// server that has no such build (class mode runs Yours from the learner's
+// own build: see the class pages' tests).
+func TestLessonDrawsFromItsWeeksBuilds(t *testing.T) {
 	for _, w := range course.Weeks() {
-		week := weekbuild.Name(w.Number)
+		week, yours, lab := weekbuild.Name(w.Number), weekbuild.YoursName(w.Number), "lab.wasm"
 		for _, c := range []struct {
-			a    Assets
-			want string
+			a           Assets
+			wasm, yours string
 		}{
-			{assetsWithout(), "/static/" + week},
-			{assetsWithout("lab.wasm"), "/static/" + week},
-			{assetsWithout(week), "/static/lab.wasm"},
+			{assetsWithout(), week, yours},
+			{assetsWithout(lab), week, yours},
+			{assetsWithout(week), lab, yours},
+			{assetsWithout(yours), week, lab},
 		} {
 			doc := render(t, LessonPage(w, c.a))
 			mounts := doc.Find("[data-viz]")
@@ -239,40 +242,18 @@ func TestLessonDrawsFromItsWeeksBuild(t *testing.T) {
 				t.Fatalf("%s: no visualization mounted", w.Lesson.Slug)
 			}
 			mounts.Each(func(_ int, m *goquery.Selection) {
-				if got := m.AttrOr("data-wasm", ""); got != c.want {
-					t.Errorf("%s: %s's data-wasm = %q, want %q", w.Lesson.Slug, m.AttrOr("data-viz", ""), got, c.want)
+				got := []string{m.AttrOr("data-wasm", ""), m.AttrOr("data-yours-wasm", "")}
+				if want := []string{"/static/" + c.wasm, "/static/" + c.yours}; !slices.Equal(got, want) {
+					t.Errorf("%s: %s's data-wasm and data-yours-wasm = %q, want %q", w.Lesson.Slug, m.AttrOr("data-viz", ""), got, want)
 				}
 			})
-			// The head starts compiling the same build (viz/early.js): any
-			// other would be fetched for nothing, and the mounts' fetched
-			// again.
+			// The head starts compiling the reference's build
+			// (viz/early.js): any other would be fetched for nothing, and
+			// the mounts' fetched again.
 			early := doc.Find(`head script[src="/static/viz/early.js"]`)
-			if got := early.AttrOr("data-wasm", ""); early.Length() != 1 || got != c.want || early.AttrOr("async", "no") == "no" {
-				t.Errorf("%s: %d viz/early.js in the head, data-wasm %q, want one, async, with %q", w.Lesson.Slug, early.Length(), got, c.want)
+			if got := early.AttrOr("data-wasm", ""); early.Length() != 1 || got != "/static/"+c.wasm || early.AttrOr("async", "no") == "no" {
+				t.Errorf("%s: %d viz/early.js in the head, data-wasm %q, want one, async, with /static/%s", w.Lesson.Slug, early.Length(), got, c.wasm)
 			}
-		}
-	}
-}
-
-// Each lesson's visualizations run Yours from its week's Yours build, or
-// from lab.wasm on a server that has no such build (class mode replaces
-// both with the learner's own build: see the class pages' tests).
-func TestLessonRunsYoursFromItsWeeksBuild(t *testing.T) {
-	for _, w := range course.Weeks() {
-		yours := weekbuild.YoursName(w.Number)
-		for _, c := range []struct {
-			a    Assets
-			want string
-		}{
-			{assetsWithout(), "/static/" + yours},
-			{assetsWithout("lab.wasm"), "/static/" + yours},
-			{assetsWithout(yours), "/static/lab.wasm"},
-		} {
-			render(t, LessonPage(w, c.a)).Find("[data-viz]").Each(func(_ int, m *goquery.Selection) {
-				if got := m.AttrOr("data-yours-wasm", ""); got != c.want {
-					t.Errorf("%s: %s's data-yours-wasm = %q, want %q", w.Lesson.Slug, m.AttrOr("data-viz", ""), got, c.want)
-				}
-			})
 		}
 	}
 }
