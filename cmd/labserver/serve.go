@@ -14,8 +14,10 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -448,18 +450,35 @@ func (b *yoursBuilds) build(ctx context.Context, exercises []string) ([]string, 
 		return nil, err
 	}
 	defer os.RemoveAll(next)
-	var names []string
+	var weeks []int
 	for _, week := range weekbuild.YoursWeeks() {
-		if week != 0 && !slices.ContainsFunc(exercises, func(id string) bool { return slices.Contains(b.holds[week], id) }) {
-			continue
+		if week == 0 || slices.ContainsFunc(exercises, func(id string) bool { return slices.Contains(b.holds[week], id) }) {
+			weeks = append(weeks, week)
 		}
-		if _, err := weekbuild.BuildYours(ctx, b.root, next, week); err != nil {
-			if be := (*weekbuild.Error)(nil); errors.As(err, &be) {
-				return nil, errors.New(be.Lines())
-			}
+	}
+	// The builds link at once, as many as there are cores: linking is
+	// most of a build (the packages are in Go's build cache but the
+	// exercises'), and one core's work.
+	errs := make([]error, len(weeks))
+	cores := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, week := range weeks {
+		wg.Go(func() {
+			cores <- struct{}{}
+			defer func() { <-cores }()
+			_, errs[i] = weekbuild.BuildYours(ctx, b.root, next, week)
+		})
+	}
+	wg.Wait()
+	var names []string
+	for i, err := range errs {
+		if be := (*weekbuild.Error)(nil); errors.As(err, &be) {
+			return nil, errors.New(be.Lines())
+		}
+		if err != nil {
 			return nil, err
 		}
-		names = append(names, weekbuild.YoursName(week))
+		names = append(names, weekbuild.YoursName(weeks[i]))
 	}
 	for _, name := range names {
 		if err := os.Rename(filepath.Join(next, name), filepath.Join(b.dir, name)); err != nil {
