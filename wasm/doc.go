@@ -113,10 +113,13 @@
 //
 // so that a build with -tags noyours,oneweek,week3 holds week 3's
 // simulations and the reference alone: week-3.wasm, which week 3's lesson
-// draws from (internal/weekbuild builds one per week). A week's build is
-// much smaller than lab.wasm (the Go runtime is most of what is left), and
-// no save changes it, so the browser keeps it cached while the learner
-// works; lab.wasm is fetched only when the learner asks for Yours. The lab
+// draws from (internal/weekbuild builds one per week; weeks whose lessons
+// show the same visualizations share one). A week's build is much smaller
+// than lab.wasm (the Go runtime is most of what is left), and no save
+// changes it, so the browser keeps it cached while the learner works.
+// Without noyours, the same tags build yours-week-3.wasm, which has week
+// 3's exercises from exercises/ too: the lesson runs Yours from it, once
+// the learner asks for Yours; lab.wasm is fetched only for a Replay. The lab
 // packages and references a week's build links format their messages with
 // strconv, not fmt: fmt's printer, and the reflection it brings, would be
 // a fifth of the build (internal/weekbuild's test holds them to it).

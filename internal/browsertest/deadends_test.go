@@ -34,7 +34,7 @@ func TestControlsWaitForTheLab(t *testing.T) {
 	errs := Console(ctx)
 	s := StartServer(t, ServerOptions{StaticDir: assets.Dir})
 
-	// Hold every request for WebAssembly (the page's, week-2.wasm) until
+	// Hold every request for WebAssembly (the page's, week-1.wasm) until
 	// the test lets it go.
 	var (
 		mu     sync.Mutex

@@ -13,7 +13,8 @@ import (
 
 // A new "Yours" build (live.js dispatches ratelab:yours after a save,
 // naming the builds made) takes over Yours when it is the page's: the
-// worker fetches it (yours-week-2.wasm?v=N) and a visualization showing
+// worker fetches it (yours-week-1.wasm?v=N: week 2's lesson shows week
+// 1's visualization, and loads its builds) and a visualization showing
 // "Yours" restarts on it at once, without a reload of the page. Another
 // week's new build changes nothing here. The reference goes on from the
 // week's build the page started with, which no save changes: nothing
@@ -55,18 +56,18 @@ func TestNewYoursBuildIsSwappedIn(t *testing.T) {
 	// does not; a page that reconnected is told of no files, and takes
 	// any build for new.
 	rebuilt, err := chromedp.Run(ctx, chromedp.Evaluate[[]bool](`import("/static/viz/remote.js").then((m) => [
-		m.rebuilt("/static/yours-week-2.wasm", {files: ["lab.wasm", "yours-week-3.wasm"]}),
-		m.rebuilt("/static/yours-week-2.wasm", {files: ["lab.wasm", "yours-week-1.wasm", "yours-week-2.wasm"]}),
-		m.rebuilt("/static/yours-week-2.wasm?v=3", {files: ["yours-week-2.wasm"]}),
-		m.rebuilt("/static/yours-week-2.wasm", {}),
+		m.rebuilt("/static/yours-week-1.wasm", {files: ["yours-week-3.wasm", "lab.wasm"]}),
+		m.rebuilt("/static/yours-week-1.wasm", {files: ["yours-week-1.wasm", "lab.wasm"]}),
+		m.rebuilt("/static/yours-week-1.wasm?v=3", {files: ["yours-week-1.wasm"]}),
+		m.rebuilt("/static/yours-week-1.wasm", {}),
 	])`, chromedp.EvalAwaitPromise))
 	if err != nil || !slices.Equal(rebuilt, []bool{false, true, true, true}) {
 		t.Errorf("rebuilt(the page's build, files) for another week's, its own and none named: %v (%v); want false, true, true, true", rebuilt, err)
 	}
 	// Another week's build first: the page goes on with its own.
-	Eval[bool](t, ctx, `(document.dispatchEvent(new CustomEvent("ratelab:yours", {detail: {version: 6, files: ["lab.wasm", "yours-week-3.wasm"]}})), true)`)
-	Eval[bool](t, ctx, `(document.dispatchEvent(new CustomEvent("ratelab:yours", {detail: {version: 7, files: ["lab.wasm", "yours-week-1.wasm", "yours-week-2.wasm"]}})), true)`)
-	for deadline := time.Now().Add(vizTimeout); fetched("/static/yours-week-2.wasm?v=7") == 0; {
+	Eval[bool](t, ctx, `(document.dispatchEvent(new CustomEvent("ratelab:yours", {detail: {version: 6, files: ["yours-week-3.wasm", "lab.wasm"]}})), true)`)
+	Eval[bool](t, ctx, `(document.dispatchEvent(new CustomEvent("ratelab:yours", {detail: {version: 7, files: ["yours-week-1.wasm", "lab.wasm"]}})), true)`)
+	for deadline := time.Now().Add(vizTimeout); fetched("/static/yours-week-1.wasm?v=7") == 0; {
 		if time.Now().After(deadline) {
 			mu.Lock()
 			t.Fatalf("the new build of Yours was not fetched within %v; requests: %q", vizTimeout, urls)
@@ -81,8 +82,8 @@ func TestNewYoursBuildIsSwappedIn(t *testing.T) {
 	if same := Eval[bool](t, ctx, `globalThis.ratelab === window.rlBefore`); !same {
 		t.Error("the page's own lab was restarted: the reference runs from the week's build, which a new Yours does not change")
 	}
-	if n := fetched("/static/week-2.wasm"); n != 1 {
-		t.Errorf("week-2.wasm fetched %d times, want once", n)
+	if n := fetched("/static/week-1.wasm"); n != 1 {
+		t.Errorf("week-1.wasm fetched %d times, want once", n)
 	}
 	if n := fetched("?v=6"); n != 0 {
 		t.Errorf("a build of another week's Yours was announced, and %d requests followed it; want none", n)

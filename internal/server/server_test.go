@@ -115,7 +115,7 @@ func testID(d *goquery.Document, id string) string {
 func committedStatic() fs.FS {
 	hidden := map[string]bool{"lab.wasm": true, "wasm_exec.js": true}
 	for _, week := range weekbuild.Weeks() {
-		hidden[weekbuild.Name(week)] = true
+		hidden[weekbuild.Name(week)], hidden[weekbuild.YoursName(week)] = true, true
 	}
 	return hideFiles{web.Static(""), hidden}
 }

@@ -37,19 +37,51 @@ import (
 )
 
 // Name is the file name of week's build, as served under /static/.
-func Name(week int) string { return fmt.Sprintf("week-%d.wasm", week) }
+func Name(week int) string { return fmt.Sprintf("week-%d.wasm", Of(week)) }
 
 // Tags are the build tags of week's build: the reference only, and week's
 // parts of ./wasm only.
-func Tags(week int) string { return fmt.Sprintf("noyours,oneweek,week%d", week) }
+func Tags(week int) string { return fmt.Sprintf("noyours,oneweek,week%d", Of(week)) }
 
-// Weeks returns the course's week numbers, in order: one build each.
+// Weeks returns the weeks that have builds of their own, in order. A week
+// whose lesson shows the same visualizations as an earlier week's (weeks 1
+// and 2 both show the limiters) loads that week's builds (see Of): one
+// file, fetched and cached once for both lessons, built once.
 func Weeks() []int {
 	var ns []int
 	for _, w := range course.Weeks() {
-		ns = append(ns, w.Number)
+		if Of(w.Number) == w.Number {
+			ns = append(ns, w.Number)
+		}
 	}
 	return ns
+}
+
+// Of returns the week whose builds week's lesson loads: the first week
+// whose lesson shows the same visualizations (which ./wasm's build
+// constraints give the same parts: the package's tests check it); week
+// itself if the course has no such week (0: lab.wasm).
+func Of(week int) int {
+	shows := func(w course.Week) []string {
+		var vs []string
+		for _, m := range w.Lesson.Mounts {
+			vs = append(vs, m.Viz)
+		}
+		slices.Sort(vs)
+		return slices.Compact(vs)
+	}
+	weeks := course.Weeks()
+	i := slices.IndexFunc(weeks, func(w course.Week) bool { return w.Number == week })
+	if i < 0 {
+		return week
+	}
+	first := slices.IndexFunc(weeks, func(w course.Week) bool { return slices.Equal(shows(w), shows(weeks[i])) })
+	return weeks[first].Number
+}
+
+// IsWeek reports whether the course has week.
+func IsWeek(week int) bool {
+	return slices.ContainsFunc(course.Weeks(), func(w course.Week) bool { return w.Number == week })
 }
 
 // YoursWeeks returns the weeks of the Yours builds, in the order they are
@@ -63,7 +95,7 @@ func YoursName(week int) string {
 	if week == 0 {
 		return "lab.wasm"
 	}
-	return fmt.Sprintf("yours-week-%d.wasm", week)
+	return fmt.Sprintf("yours-week-%d.wasm", Of(week))
 }
 
 // YoursTags are the build tags of week's Yours build: week's parts of
@@ -72,7 +104,7 @@ func YoursTags(week int) string {
 	if week == 0 {
 		return ""
 	}
-	return fmt.Sprintf("oneweek,week%d", week)
+	return fmt.Sprintf("oneweek,week%d", Of(week))
 }
 
 // Build builds week's reference build of the module at root into

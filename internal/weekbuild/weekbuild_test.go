@@ -182,3 +182,23 @@ func TestBuildYours(t *testing.T) {
 		t.Errorf("building outside the module: err = %v, want an *Error", err)
 	}
 }
+
+// Weeks 1 and 2 show the same visualization and load one build; weeks
+// whose lessons show different ones each have their own; every lesson's
+// build is one that is built.
+func TestWeeksThatShowTheSameVisualizationsShareBuilds(t *testing.T) {
+	if Of(2) != 1 || Name(2) != "week-1.wasm" || YoursName(2) != "yours-week-1.wasm" || Tags(2) != Tags(1) || YoursTags(2) != YoursTags(1) {
+		t.Errorf("week 2 loads %s and %s (Of %d): want week 1's builds", Name(2), YoursName(2), Of(2))
+	}
+	if got := Weeks(); !slices.Equal(got, []int{1, 3, 4, 5}) {
+		t.Errorf("Weeks() = %v; want 1, 3, 4, 5", got)
+	}
+	for _, w := range course.Weeks() {
+		if !slices.Contains(Weeks(), Of(w.Number)) {
+			t.Errorf("week %d loads week %d's builds, which are not built", w.Number, Of(w.Number))
+		}
+	}
+	if Of(0) != 0 || YoursName(0) != "lab.wasm" || Of(9) != 9 || IsWeek(9) || IsWeek(0) || !IsWeek(2) {
+		t.Errorf("Of(0) = %d, YoursName(0) = %s, Of(9) = %d, IsWeek(9, 0, 2) = %v %v %v; want 0, lab.wasm, 9, false false true", Of(0), YoursName(0), Of(9), IsWeek(9), IsWeek(0), IsWeek(2))
+	}
+}
