@@ -1,13 +1,14 @@
 package browsertest
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"ratelab/internal/precompress"
@@ -37,10 +38,9 @@ type Assets struct {
 
 // BuildAssets fills dir the way `make wasm` fills web/static: it copies
 // wasm_exec.js from $(go env GOROOT)/lib/wasm and, if the module has a
-// ./wasm package, builds it with GOOS=js GOARCH=wasm into lab.wasm, and
-// writes its compressed copies lab.wasm.br and lab.wasm.gz; then each
-// week's builds (internal/weekbuild: the reference's and Yours') and their
-// copies.
+// ./wasm package, makes every build of it (internal/weekbuild.BuildAll:
+// each week's, the reference's and Yours', and lab.wasm) and writes their
+// compressed copies NAME.br and NAME.gz.
 func BuildAssets(ctx context.Context, dir string) Assets {
 	a := Assets{Dir: dir}
 	root, err := ModuleRoot(ctx)
@@ -67,58 +67,29 @@ func BuildAssets(ctx context.Context, dir string) Assets {
 	if fi, err := os.Stat(filepath.Join(root, "wasm")); err != nil || !fi.IsDir() {
 		return a
 	}
-	build := func(tags ...string) error {
-		args := append([]string{"build"}, tags...)
-		cmd := exec.CommandContext(ctx, "go", append(args, "-o", filepath.Join(dir, "lab.wasm"), "./wasm")...)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("GOOS=js GOARCH=wasm go build %s./wasm: %v\n%s", strings.Join(append(tags, ""), " "), err, out.String())
-		}
-		return nil
-	}
-	// As `make wasm` does: if the learner's exercises do not build, the
-	// visualization still shows the reference.
-	if err := build(); err != nil {
-		if err2 := build("-tags", "noyours"); err2 != nil {
-			a.Err = fmt.Errorf("%v\n%v", err, err2)
-			return a
-		}
-		a.NoYours = true
-	}
-	a.Wasm = true
-	// As `make wasm` does: lab.wasm.br and lab.wasm.gz beside it, which
-	// the server sends in its place.
-	if _, err := precompress.Write(filepath.Join(dir, "lab.wasm")); err != nil {
-		a.Err = fmt.Errorf("precompressing lab.wasm: %w", err)
+	// As `make wasm` does: every build, and for each its compressed
+	// copies NAME.br and NAME.gz, which the server sends in its place. If
+	// the learner's exercises do not build, the visualizations still show
+	// the reference.
+	noYours, err := weekbuild.BuildAll(ctx, root, dir, io.Discard)
+	if err != nil {
+		a.Err = err
 		return a
 	}
-	a.Precompressed = true
-	for _, week := range weekbuild.Weeks() {
-		path, err := weekbuild.Build(ctx, root, dir, week)
-		if err == nil {
-			_, err = precompress.Write(path)
-		}
-		if err != nil {
-			a.Err = err
-			return a
-		}
-		// As `make wasm` does: the week's Yours, the reference only if the
-		// week's exercises do not build.
-		path, err = weekbuild.BuildYours(ctx, root, dir, week)
-		if be := (*weekbuild.Error)(nil); errors.As(err, &be) {
-			path, err = weekbuild.BuildNoYours(ctx, root, dir, week)
-		}
-		if err == nil {
-			_, err = precompress.Write(path)
-		}
-		if err != nil {
-			a.Err = err
+	a.NoYours = slices.Contains(noYours, 0)
+	a.Wasm = true
+	builds, err := filepath.Glob(filepath.Join(dir, "*.wasm"))
+	if err != nil {
+		a.Err = err
+		return a
+	}
+	for _, path := range builds {
+		if _, err := precompress.Write(path); err != nil {
+			a.Err = fmt.Errorf("precompressing %s: %w", filepath.Base(path), err)
 			return a
 		}
 	}
+	a.Precompressed = true
 	a.Weeks = true
 	return a
 }

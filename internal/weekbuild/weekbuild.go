@@ -23,7 +23,9 @@ package weekbuild
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -186,4 +188,46 @@ func YoursExercises(ctx context.Context, root string, week int) ([]string, error
 	}
 	slices.Sort(ids)
 	return ids, nil
+}
+
+// BuildAll builds every build into dir, as `make wasm` does (see
+// internal/weekbuild/write): each week's reference build, each week's
+// Yours build, then lab.wasm, telling out of each file and its size. A
+// Yours build whose exercises do not compile is built with the reference
+// only (BuildNoYours), and out is told so: the lab is served whatever the
+// learner's code, and its Yours says the code does not build. noYours are
+// the weeks of those builds (0: lab.wasm).
+func BuildAll(ctx context.Context, root, dir string, out io.Writer) (noYours []int, err error) {
+	built := func(path string, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%s: %d bytes\n", path, fi.Size())
+		return nil
+	}
+	for _, week := range Weeks() {
+		if err := built(Build(ctx, root, dir, week)); err != nil {
+			return nil, err
+		}
+	}
+	for _, week := range YoursWeeks() {
+		path, err := BuildYours(ctx, root, dir, week)
+		if be := (*Error)(nil); errors.As(err, &be) {
+			noYours = append(noYours, week)
+			what := fmt.Sprintf("week %d's exercises do not build: its lesson's Yours", week)
+			if week == 0 {
+				what = "exercises/ does not build: a replay's Yours"
+			}
+			fmt.Fprintf(out, "%s will say so (run make grade to see why)\n", what)
+			path, err = BuildNoYours(ctx, root, dir, week)
+		}
+		if err := built(path, err); err != nil {
+			return nil, err
+		}
+	}
+	return noYours, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"ratelab/internal/modcopy"
 	"ratelab/lab/course"
 )
 
@@ -200,5 +201,57 @@ func TestWeeksThatShowTheSameVisualizationsShareBuilds(t *testing.T) {
 	}
 	if Of(0) != 0 || YoursName(0) != "lab.wasm" || Of(9) != 9 || IsWeek(9) || IsWeek(0) || !IsWeek(2) {
 		t.Errorf("Of(0) = %d, YoursName(0) = %s, Of(9) = %d, IsWeek(9, 0, 2) = %v %v %v; want 0, lab.wasm, 9, false false true", Of(0), YoursName(0), Of(9), IsWeek(9), IsWeek(0), IsWeek(2))
+	}
+}
+
+// BuildAll makes every build, whatever the learner's code: with week 3's
+// fair queue not compiling, week 3's Yours build and lab.wasm are built
+// with the reference only, and say so; the other weeks' Yours builds
+// have the learner's code.
+func TestBuildAllBuildsTheReferenceWhereTheCodeDoesNotCompile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("copies the module and builds the lab nine times")
+	}
+	dir := t.TempDir()
+	if err := modcopy.Copy(moduleRoot(t), dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range modcopy.Env() { // -trimpath: the copy reuses the build cache
+		if v, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
+			t.Setenv("GOFLAGS", v)
+		}
+	}
+	broken := filepath.Join(dir, "exercises", "fairqueue", "broken.go")
+	if err := os.WriteFile(broken, []byte("package fairqueue\n\nvar _ = undefinedThing\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	var said strings.Builder
+	noYours, err := BuildAll(context.Background(), dir, out, &said)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(noYours, []int{3, 0}) {
+		t.Errorf("built without Yours: weeks %v; want 3 and 0 (lab.wasm)\n%s", noYours, said.String())
+	}
+	for _, line := range []string{"week 3's exercises do not build", "exercises/ does not build"} {
+		if !strings.Contains(said.String(), line) {
+			t.Errorf("BuildAll said:\n%s\nwant a line saying %q", said.String(), line)
+		}
+	}
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if read(YoursName(3)) != read(Name(3)) {
+		t.Errorf("%s is not the reference's build, %s", YoursName(3), Name(3))
+	}
+	for _, week := range []int{1, 4, 5} {
+		if read(YoursName(week)) == read(Name(week)) {
+			t.Errorf("%s is the reference's build: want the learner's code in it", YoursName(week))
+		}
 	}
 }

@@ -11,7 +11,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,34 +30,9 @@ func main() {
 	if err != nil {
 		fail(fmt.Errorf("run it from the module's root, where ./wasm is: %w", err))
 	}
-	ctx, dir := context.Background(), os.Args[1]
-	for _, week := range weekbuild.Weeks() {
-		done(weekbuild.Build(ctx, root, dir, week))
-	}
-	for _, week := range weekbuild.YoursWeeks() {
-		path, err := weekbuild.BuildYours(ctx, root, dir, week)
-		if be := (*weekbuild.Error)(nil); errors.As(err, &be) {
-			what := fmt.Sprintf("week %d's exercises do not build: its lesson's Yours", week)
-			if week == 0 {
-				what = "exercises/ does not build: a replay's Yours"
-			}
-			fmt.Printf("%s will say so (run make grade to see why)\n", what)
-			path, err = weekbuild.BuildNoYours(ctx, root, dir, week)
-		}
-		done(path, err)
-	}
-}
-
-// done prints the file built and its size, or fails with err.
-func done(path string, err error) {
-	if err != nil {
+	if _, err := weekbuild.BuildAll(context.Background(), root, os.Args[1], os.Stdout); err != nil {
 		fail(err)
 	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		fail(err)
-	}
-	fmt.Printf("%s: %d bytes\n", path, fi.Size())
 }
 
 func fail(err error) {
