@@ -229,7 +229,11 @@ func New(cfg Config) *Builds {
 // is neither kept nor known not to build. Its error is the server's (the
 // store, go list).
 func (b *Builds) Want(ctx context.Context, userID int64, week int) (Status, error) {
-	lb, key, err := b.build(ctx, userID, week)
+	files, err := b.cfg.Sources(ctx, userID)
+	if err != nil {
+		return Status{}, err
+	}
+	lb, key, err := b.build(ctx, files, week)
 	if err != nil {
 		return Status{}, err
 	}
@@ -258,14 +262,10 @@ func (b *Builds) Want(ctx context.Context, userID int64, week int) (Status, erro
 	return st, nil
 }
 
-// build returns the build of week (0: every week) with the learner's code
-// as the store has it now, and its key: of their files, those of the
-// exercises the week's build compiles.
-func (b *Builds) build(ctx context.Context, userID int64, week int) (*grader.LabBuild, buildcache.Key, error) {
-	files, err := b.cfg.Sources(ctx, userID)
-	if err != nil {
-		return nil, buildcache.Key{}, err
-	}
+// build returns the build of week (0: every week) with the learner's
+// files (Sources'), and its key: of their files, those of the exercises
+// the week's build compiles.
+func (b *Builds) build(ctx context.Context, files map[string]map[string][]byte, week int) (*grader.LabBuild, buildcache.Key, error) {
 	ids, err := b.exercisesOf(ctx, week)
 	if err != nil {
 		return nil, buildcache.Key{}, err
@@ -694,8 +694,12 @@ func (b *Builds) Mine(ctx context.Context, userID int64, name string) bool {
 // weekOf returns the week whose build of the learner's current code is
 // named name, and whether there is one. It starts no build.
 func (b *Builds) weekOf(ctx context.Context, userID int64, name string) (int, bool) {
+	files, err := b.cfg.Sources(ctx, userID)
+	if err != nil {
+		return 0, false
+	}
 	for _, week := range weekbuild.YoursWeeks() {
-		if _, key, err := b.build(ctx, userID, week); err == nil && key.String() == name {
+		if _, key, err := b.build(ctx, files, week); err == nil && key.String() == name {
 			return week, true
 		}
 	}
