@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"ratelab/grader/buildout"
+	"ratelab/grader/sandbox"
 )
 
 // childDir is the child program's main package. The overlay adds the
@@ -160,11 +161,11 @@ func (g *grading) runBuild(ctx context.Context, replace map[string]string) (stri
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTMPDIR="+work, NoModuleIndex())
 	// The compiler runs in go build's process group: a cancelled or
 	// timed-out grading kills them all, not the go command alone.
-	ownGroup(cmd)
-	cmd.Cancel = func() error { killGroup(cmd); return nil }
+	sandbox.OwnGroup(cmd)
+	cmd.Cancel = func() error { sandbox.KillGroup(cmd); return nil }
 	cmd.WaitDelay = time.Second
 	if g.opts.Sandbox != nil {
-		done, err := g.opts.Sandbox.confineBuild(cmd, g.tmp)
+		done, err := g.opts.Sandbox.ConfineBuild(cmd, g.tmp)
 		if err != nil {
 			return "", fmt.Errorf("could not prepare the build's sandbox: %w", err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/report"
+	"ratelab/grader/sandbox"
 )
 
 // bigArray is a learner file that makes the compiler write an object of
@@ -30,7 +31,7 @@ func TestBuildFileSizeIsLimited(t *testing.T) {
 	}
 	cache := filepath.Join(os.TempDir(), "ratelab-build-cache")
 	before := dirSize(cache)
-	sb := &grader.Sandbox{Log: t.Logf, Build: grader.BuildLimits{FileSize: 32 << 20}}
+	sb := &sandbox.Sandbox{Log: t.Logf, Build: sandbox.BuildLimits{FileSize: 32 << 20}}
 	src, err := os.ReadFile(filepath.Join(root(t), "solutions", "tokenbucket", "tokenbucket.go"))
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +103,7 @@ func TestBuildMemoryIsLimited(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the build's limits are Linux's")
 	}
-	sb := &grader.Sandbox{Log: t.Logf, Build: grader.BuildLimits{Memory: 1 << 30}}
+	sb := &sandbox.Sandbox{Log: t.Logf, Build: sandbox.BuildLimits{Memory: 1 << 30}}
 	src, err := os.ReadFile(filepath.Join(root(t), "solutions", "tokenbucket", "tokenbucket.go"))
 	if err != nil {
 		t.Fatal(err)

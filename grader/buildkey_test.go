@@ -10,6 +10,7 @@ import (
 
 	"ratelab/grader/buildcache"
 	"ratelab/grader/report"
+	"ratelab/grader/sandbox"
 )
 
 func writeTree(t *testing.T, root string, files map[string]string) {
@@ -104,7 +105,7 @@ func TestBuildKeyFollowsTheSubmittedFiles(t *testing.T) {
 		writeTree(t, dir, files)
 		g := &grading{opts: Options{Root: root, Module: "ratelab", Target: "exercises", Replace: map[string]string{"tokenbucket": dir}}}
 		if sandboxed {
-			g.opts.Sandbox = &Sandbox{}
+			g.opts.Sandbox = &sandbox.Sandbox{}
 		}
 		k, err := g.buildKey(ids)
 		if err != nil {

@@ -23,6 +23,7 @@ import (
 
 	"ratelab/grader/check"
 	"ratelab/grader/report"
+	"ratelab/grader/sandbox"
 	"ratelab/grader/wire"
 )
 
@@ -40,8 +41,8 @@ type child struct {
 	ctx      context.Context
 	bin      string
 	exercise string
-	dir      string   // its working folder
-	sandbox  *Sandbox // nil on a learner's own machine
+	dir      string           // its working folder
+	sandbox  *sandbox.Sandbox // nil on a learner's own machine
 	// limit is the check's time (see arm); waited, how much of it the
 	// check's calls have taken so far.
 	limit  time.Duration
@@ -189,7 +190,7 @@ const benchCPULimit = 30 * time.Second
 // stopped after using at least its limit (and at most cpuPoll more).
 const cpuPoll = 100 * time.Millisecond
 
-func newChild(ctx context.Context, bin, exercise, dir string, sb *Sandbox) *child {
+func newChild(ctx context.Context, bin, exercise, dir string, sb *sandbox.Sandbox) *child {
 	return &child{ctx: ctx, bin: bin, exercise: exercise, dir: dir, sandbox: sb, cpu: cpuUsed, callLimit: callCPULimit}
 }
 
@@ -242,9 +243,9 @@ func (c *child) start() error {
 	// time does not depend on how many cores are idle.
 	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
 	cmd.WaitDelay = time.Second // a grandchild holding stderr cannot hold Wait
-	ownGroup(cmd)
+	sandbox.OwnGroup(cmd)
 	if c.sandbox != nil {
-		if err := c.sandbox.confine(cmd, c.dir); err != nil {
+		if err := c.sandbox.Confine(cmd, c.dir); err != nil {
 			inR.Close()
 			inW.Close()
 			outR.Close()
@@ -338,7 +339,7 @@ func (c *child) stop() {
 	if c.cmd == nil {
 		return
 	}
-	killGroup(c.cmd)
+	sandbox.KillGroup(c.cmd)
 	close(c.quit)
 	c.in.Close()
 	c.out.Close()

@@ -15,6 +15,7 @@ import (
 	"ratelab/grader/buildcache"
 	"ratelab/grader/buildout"
 	"ratelab/grader/report"
+	"ratelab/grader/sandbox"
 	"ratelab/lab/course"
 )
 
@@ -57,7 +58,7 @@ type Options struct {
 	Progress func(Event)
 	// Sandbox, if set, confines the build and the child (see Sandbox). Nil
 	// grades as on a learner's own machine.
-	Sandbox *Sandbox
+	Sandbox *sandbox.Sandbox
 	// BuildCache, if set, keeps child programs by the content of what goes
 	// into them: a grading of files graded before (a regrade, an identical
 	// resubmission) copies the program instead of building it. Nil builds

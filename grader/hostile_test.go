@@ -10,11 +10,12 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/report"
+	"ratelab/grader/sandbox"
 )
 
 // gradeSource grades exercise from the given files (name to source), in
 // the sandbox if sb is not nil.
-func gradeSource(t *testing.T, sb *grader.Sandbox, exercise string, files map[string]string, bench bool) *report.Exercise {
+func gradeSource(t *testing.T, sb *sandbox.Sandbox, exercise string, files map[string]string, bench bool) *report.Exercise {
 	t.Helper()
 	dir := t.TempDir()
 	for name, src := range files {
@@ -81,9 +82,9 @@ func init() {
 
 func TestForgedLinesEarnNothing(t *testing.T) {
 	for _, sandboxed := range []bool{false, true} {
-		var sb *grader.Sandbox
+		var sb *sandbox.Sandbox
 		if sandboxed {
-			sb = &grader.Sandbox{Log: t.Logf}
+			sb = &sandbox.Sandbox{Log: t.Logf}
 		}
 		ex := gradeSource(t, sb, "tokenbucket", map[string]string{"tokenbucket.go": forger}, true)
 		if ex.Score != 0 {

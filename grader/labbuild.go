@@ -20,6 +20,7 @@ import (
 
 	"ratelab/grader/buildcache"
 	"ratelab/grader/buildout"
+	"ratelab/grader/sandbox"
 )
 
 // LabBuild is a build of the lab's WebAssembly (./wasm, GOOS=js
@@ -42,7 +43,7 @@ type LabBuild struct {
 	// Sandbox, if set, confines the build as it confines a grading's
 	// (see BuildLimits: limits, the sandbox's user, no proxy, its own Go
 	// build cache). Nil builds as the learner's own `make wasm` does.
-	Sandbox *Sandbox
+	Sandbox *sandbox.Sandbox
 	// TempDir is where the build's own folder goes (removed when Build
 	// returns); "" means the system's temporary folder.
 	TempDir string
@@ -210,19 +211,17 @@ func (b *LabBuild) Build(ctx context.Context, out string) error {
 		return err
 	}
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTMPDIR="+work, NoModuleIndex())
-	ownGroup(cmd)
-	cmd.Cancel = func() error { killGroup(cmd); return nil }
+	sandbox.OwnGroup(cmd)
+	cmd.Cancel = func() error { sandbox.KillGroup(cmd); return nil }
 	cmd.WaitDelay = time.Second
 	if b.Sandbox != nil {
-		done, err := b.Sandbox.confineBuild(cmd, tmp)
+		done, err := b.Sandbox.ConfineBuild(cmd, tmp)
 		if err != nil {
 			return fmt.Errorf("could not prepare the build's sandbox: %w", err)
 		}
 		defer done()
-		if b.Sandbox.Build.asUser {
-			if err := os.Chown(dst, b.Sandbox.User, b.Sandbox.Group); err != nil {
-				return err
-			}
+		if err := b.Sandbox.OwnBuildOutput(dst); err != nil {
+			return err
 		}
 	}
 	cmd.Env = append(cmd.Env, labEnv...)

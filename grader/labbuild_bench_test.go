@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"ratelab/grader"
+	"ratelab/grader/sandbox"
 	"ratelab/internal/precompress"
 	"ratelab/internal/weekbuild"
 )
@@ -31,7 +32,7 @@ func benchYoursBuild(b *testing.B, tags string) {
 	dir := b.TempDir()
 	// builds builds the lab with the reference and comment k into dir.
 	builds := func(k int) string {
-		lb := grader.LabBuild{Root: root(b), Tags: tags, Files: labFiles(b, fmt.Sprintf("\n// build %d\n", k)), Sandbox: &grader.Sandbox{Log: func(string, ...any) {}}, TempDir: dir}
+		lb := grader.LabBuild{Root: root(b), Tags: tags, Files: labFiles(b, fmt.Sprintf("\n// build %d\n", k)), Sandbox: &sandbox.Sandbox{Log: func(string, ...any) {}}, TempDir: dir}
 		out := filepath.Join(dir, fmt.Sprintf("lab%d.wasm", k))
 		if err := lb.Build(context.Background(), out); err != nil {
 			b.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ratelab/grader"
+	"ratelab/grader/sandbox"
 )
 
 // labFiles is the reference token bucket's files with src appended to
@@ -31,7 +32,7 @@ func TestLabBuildKeyFollowsTheFiles(t *testing.T) {
 	other := grader.LabBuild{Root: root(t), Files: labFiles(t, "\n// one more line\n")}
 	renamed := grader.LabBuild{Root: root(t), Files: map[string]map[string][]byte{"tokenbucket": {"bucket.go": a.Files["tokenbucket"]["tokenbucket.go"]}}}
 	stubs := grader.LabBuild{Root: root(t)}
-	sandboxed := grader.LabBuild{Root: root(t), Files: labFiles(t, ""), Sandbox: &grader.Sandbox{Log: t.Logf}}
+	sandboxed := grader.LabBuild{Root: root(t), Files: labFiles(t, ""), Sandbox: &sandbox.Sandbox{Log: t.Logf}}
 	key := func(b grader.LabBuild) string {
 		k, err := b.Key()
 		if err != nil {
@@ -53,7 +54,7 @@ func TestLabBuildBuildsTheLearnersCode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the lab's WebAssembly")
 	}
-	b := grader.LabBuild{Root: root(t), Files: labFiles(t, "\n// the learner's\n"), Sandbox: &grader.Sandbox{Log: t.Logf}, TempDir: t.TempDir()}
+	b := grader.LabBuild{Root: root(t), Files: labFiles(t, "\n// the learner's\n"), Sandbox: &sandbox.Sandbox{Log: t.Logf}, TempDir: t.TempDir()}
 	out := filepath.Join(t.TempDir(), "lab.wasm")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -77,7 +78,7 @@ func TestLabBuildReportsTheCompilersLines(t *testing.T) {
 		t.Skip("builds the lab's WebAssembly")
 	}
 	files := map[string]map[string][]byte{"tokenbucket": {"tokenbucket.go": []byte("package tokenbucket\n\nfunc broken() int { return undefinedName }\n")}}
-	b := grader.LabBuild{Root: root(t), Files: files, Sandbox: &grader.Sandbox{Log: t.Logf}, TempDir: t.TempDir()}
+	b := grader.LabBuild{Root: root(t), Files: files, Sandbox: &sandbox.Sandbox{Log: t.Logf}, TempDir: t.TempDir()}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	err := b.Build(ctx, filepath.Join(t.TempDir(), "lab.wasm"))
@@ -103,7 +104,7 @@ func TestLabBuildIsConfined(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the build's limits are Linux's")
 	}
-	sb := &grader.Sandbox{Log: t.Logf, Build: grader.BuildLimits{Memory: 1 << 30}}
+	sb := &sandbox.Sandbox{Log: t.Logf, Build: sandbox.BuildLimits{Memory: 1 << 30}}
 	files := labFiles(t, "")
 	files["tokenbucket"]["big.go"] = []byte(bigArray)
 	b := grader.LabBuild{Root: root(t), Files: files, Sandbox: sb, TempDir: t.TempDir()}

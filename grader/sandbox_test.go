@@ -13,11 +13,12 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/report"
+	"ratelab/grader/sandbox"
 )
 
 // sandboxed grades the reference token bucket plus one extra file, extra,
 // in the sandbox, and returns its exercise report.
-func sandboxed(t *testing.T, sb *grader.Sandbox, extra string) *report.Exercise {
+func sandboxed(t *testing.T, sb *sandbox.Sandbox, extra string) *report.Exercise {
 	t.Helper()
 	dir := t.TempDir()
 	src, err := os.ReadFile(filepath.Join(root(t), "solutions", "tokenbucket", "tokenbucket.go"))
@@ -33,7 +34,7 @@ func sandboxed(t *testing.T, sb *grader.Sandbox, extra string) *report.Exercise 
 		}
 	}
 	if sb == nil {
-		sb = &grader.Sandbox{Log: t.Logf}
+		sb = &sandbox.Sandbox{Log: t.Logf}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -80,7 +81,7 @@ func TestSandboxLimitsProcesses(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("the process limit binds only when the grader is root and drops to another user")
 	}
-	ex := sandboxed(t, &grader.Sandbox{Processes: 32, Log: t.Logf}, `package tokenbucket
+	ex := sandboxed(t, &sandbox.Sandbox{Processes: 32, Log: t.Logf}, `package tokenbucket
 
 import (
 	"fmt"

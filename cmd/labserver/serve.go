@@ -23,6 +23,7 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/report"
+	"ratelab/grader/sandbox"
 	"ratelab/internal/class"
 	"ratelab/internal/live"
 	"ratelab/internal/precompress"
@@ -303,7 +304,7 @@ func startClass(ctx context.Context, st *store.Store, o classOptions, log io.Wri
 	}
 	// One sandbox for the gradings and the builds of Yours: they share
 	// its Go build cache, its lock and its cap.
-	cfg.Sandbox = &grader.Sandbox{Log: func(format string, args ...any) { logger.Warn(fmt.Sprintf(format, args...)) }}
+	cfg.Sandbox = &sandbox.Sandbox{Log: func(format string, args ...any) { logger.Warn(fmt.Sprintf(format, args...)) }}
 	builds, err := o.yoursFlags.start(root, st, cfg.Sandbox, logger)
 	if err != nil {
 		return nil, nil, err

@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"ratelab/grader"
 	"ratelab/grader/buildcache"
+	"ratelab/grader/sandbox"
 	"ratelab/internal/store"
 	"ratelab/internal/yours"
 )
@@ -40,7 +40,7 @@ func defaultYoursCache() string {
 
 // start opens the cache and returns the class's builds of Yours, confined
 // by sb (the gradings' sandbox, whose Go build cache they share).
-func (y yoursFlags) start(root string, st *store.Store, sb *grader.Sandbox, log *slog.Logger) (*yours.Builds, error) {
+func (y yoursFlags) start(root string, st *store.Store, sb *sandbox.Sandbox, log *slog.Logger) (*yours.Builds, error) {
 	if y.cache == "" {
 		return nil, fmt.Errorf("--yours-cache: want a folder")
 	}

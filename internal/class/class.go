@@ -14,6 +14,7 @@ import (
 	"ratelab/grader"
 	"ratelab/grader/buildcache"
 	"ratelab/grader/report"
+	"ratelab/grader/sandbox"
 	"ratelab/internal/event"
 	"ratelab/internal/fanout"
 	"ratelab/internal/fingerprint"
@@ -42,8 +43,8 @@ type Config struct {
 	CheckTimeout, BenchTimeout, CallCPULimit time.Duration
 	// JobTimeout bounds one whole grading.
 	JobTimeout time.Duration
-	// Sandbox confines the grading; nil means a default grader.Sandbox.
-	Sandbox *grader.Sandbox
+	// Sandbox confines the grading; nil means a default sandbox.Sandbox.
+	Sandbox *sandbox.Sandbox
 	// SubmitBurst and SubmitEvery set each learner's throttle: that many
 	// submissions at once, then one every SubmitEvery.
 	SubmitBurst uint64
@@ -104,7 +105,7 @@ const tempPrefix = "job-"
 
 // DefaultConfig holds the values New gives a Config's zero fields, and
 // the defaults of labserver's flags that set them. Three defaults are
-// derived instead: Log is slog.Default(), Sandbox a grader.Sandbox that
+// derived instead: Log is slog.Default(), Sandbox a sandbox.Sandbox that
 // logs to Log, and RescueAfter JobTimeout plus a minute.
 var DefaultConfig = Config{
 	Workers:       1, // one benchmark at a time: its figures are comparable
@@ -184,7 +185,7 @@ func New(cfg Config) *Class {
 	}
 	if cfg.Sandbox == nil {
 		log := cfg.Log
-		cfg.Sandbox = &grader.Sandbox{Log: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }}
+		cfg.Sandbox = &sandbox.Sandbox{Log: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }}
 	}
 	c := &Class{
 		cfg: cfg, st: cfg.Store,

@@ -17,6 +17,7 @@ import (
 	"ratelab/grader"
 	"ratelab/grader/buildcache"
 	"ratelab/grader/report"
+	"ratelab/grader/sandbox"
 	"ratelab/internal/class"
 	"ratelab/internal/event"
 	"ratelab/internal/store"
@@ -194,7 +195,7 @@ func TestDiskFullEmptiesTheBuildCaches(t *testing.T) {
 	if err := cache.Put(buildcache.Key{1}, program); err != nil {
 		t.Fatal(err)
 	}
-	sb := &grader.Sandbox{Log: t.Logf, Build: grader.BuildLimits{Cache: filepath.Join(dir, "gocache")}}
+	sb := &sandbox.Sandbox{Log: t.Logf, Build: sandbox.BuildLimits{Cache: filepath.Join(dir, "gocache")}}
 	if err := os.MkdirAll(filepath.Join(sb.Build.Cache, "00"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -62,6 +62,7 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/buildcache"
+	"ratelab/grader/sandbox"
 	"ratelab/internal/precompress"
 	"ratelab/internal/weekbuild"
 )
@@ -99,7 +100,7 @@ type Config struct {
 	Root    string // the ratelab module (holding go.mod)
 	Sources Sources
 	// Sandbox confines the builds (nil: unconfined, for tests only).
-	Sandbox *grader.Sandbox
+	Sandbox *sandbox.Sandbox
 	// Cache keeps the builds by key; its cap bounds them.
 	Cache *buildcache.Cache
 	// Parallel is how many builds run at once; 0 means 1.

@@ -19,6 +19,7 @@ import (
 
 	"ratelab/grader"
 	"ratelab/grader/buildcache"
+	"ratelab/grader/sandbox"
 	"ratelab/internal/yours"
 )
 
@@ -50,13 +51,13 @@ type fake struct {
 	cache  *buildcache.Cache
 }
 
-func newFake(t *testing.T, sb *grader.Sandbox) *fake {
+func newFake(t *testing.T, sb *sandbox.Sandbox) *fake {
 	t.Helper()
 	return newFakeWith(t, sb, nil)
 }
 
 // newFakeWith is newFake with the builds' Config changed by change first.
-func newFakeWith(t *testing.T, sb *grader.Sandbox, change func(*yours.Config)) *fake {
+func newFakeWith(t *testing.T, sb *sandbox.Sandbox, change func(*yours.Config)) *fake {
 	t.Helper()
 	cache, err := buildcache.Open(t.TempDir(), 0)
 	if err != nil {
@@ -283,7 +284,7 @@ func TestStopEndsWaitingBuilds(t *testing.T) {
 
 // Builds are confined by the class's sandbox.
 func TestBuildsUseTheSandbox(t *testing.T) {
-	sb := &grader.Sandbox{Log: t.Logf}
+	sb := &sandbox.Sandbox{Log: t.Logf}
 	f := newFake(t, sb)
 	f.set(1, code("confined"))
 	f.want(t, 1)
@@ -308,7 +309,7 @@ func TestRealBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := map[string]map[string][]byte{"tokenbucket": {"tokenbucket.go": append(src, "\n// TestRealBuild\n"...)}}
-	b := yours.New(yours.Config{Root: root(t), Cache: cache, Sandbox: &grader.Sandbox{Log: t.Logf}, TempDir: t.TempDir(),
+	b := yours.New(yours.Config{Root: root(t), Cache: cache, Sandbox: &sandbox.Sandbox{Log: t.Logf}, TempDir: t.TempDir(),
 		Sources: func(context.Context, int64) (map[string]map[string][]byte, error) { return c, nil }})
 	t.Cleanup(b.Stop)
 	start := time.Now()

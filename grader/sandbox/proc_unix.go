@@ -1,23 +1,23 @@
 //go:build unix
 
-package grader
+package sandbox
 
 import (
 	"os/exec"
 	"syscall"
 )
 
-// ownGroup starts cmd in a process group of its own, so that killGroup
+// OwnGroup starts cmd in a process group of its own, so that KillGroup
 // reaches whatever it started too.
-func ownGroup(cmd *exec.Cmd) {
+func OwnGroup(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true
 }
 
-// killGroup kills cmd's whole process group.
-func killGroup(cmd *exec.Cmd) {
+// KillGroup kills cmd's whole process group.
+func KillGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}

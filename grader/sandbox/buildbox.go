@@ -1,4 +1,4 @@
-package grader
+package sandbox
 
 import (
 	"io/fs"
@@ -101,10 +101,10 @@ func othersCanRead(dir string) bool {
 	}
 }
 
-// confineBuild rewrites cmd, a go build of untrusted sources, to run
+// ConfineBuild rewrites cmd, a go build of untrusted sources, to run
 // within the limits, with its work under tmp. The caller runs the returned
 // done after the build, whatever happened.
-func (s *Sandbox) confineBuild(cmd *exec.Cmd, tmp string) (done func(), err error) {
+func (s *Sandbox) ConfineBuild(cmd *exec.Cmd, tmp string) (done func(), err error) {
 	s.probe()
 	b := &s.Build
 	work := filepath.Join(tmp, "build")
@@ -142,7 +142,7 @@ func (s *Sandbox) confineBuild(cmd *exec.Cmd, tmp string) (done func(), err erro
 		"HOME=" + work, "GOTMPDIR=" + work, "TMPDIR=" + work,
 		"GOCACHE=" + b.Cache, "GOMODCACHE=" + b.gocache,
 		"GOENV=off", "GOTELEMETRY=off", "GOFLAGS=-mod=readonly", "GOPROXY=off", "GOTOOLCHAIN=local",
-		"CGO_ENABLED=0", "GODEBUG=goindex=0", // see NoModuleIndex: builds here go over overlays
+		"CGO_ENABLED=0", "GODEBUG=goindex=0", // see grader/build.NoModuleIndex: builds here go over overlays
 	}
 	if s.prlimit != "" {
 		args := append([]string{cmd.Path}, cmd.Args[1:]...)
@@ -157,6 +157,16 @@ func (s *Sandbox) confineBuild(cmd *exec.Cmd, tmp string) (done func(), err erro
 		runAs(cmd, s.User, s.Group)
 	}
 	return done, nil
+}
+
+// OwnBuildOutput gives dir, where a build ConfineBuild rewrote writes its
+// output, to the user the build runs as, if it drops to the sandbox's.
+func (s *Sandbox) OwnBuildOutput(dir string) error {
+	s.probe()
+	if !s.Build.asUser {
+		return nil
+	}
+	return os.Chown(dir, s.User, s.Group)
 }
 
 // ClearBuildCache empties the sandbox's Go build cache and returns the

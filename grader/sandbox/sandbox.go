@@ -1,4 +1,9 @@
-package grader
+// Package sandbox confines what runs untrusted code: the grading child,
+// which runs a learner's code (Confine), and the go build that compiles it
+// (ConfineBuild, BuildLimits), in process groups of their own (OwnGroup,
+// KillGroup). The grader and class mode's builds of Yours use it; on a
+// learner's own machine nothing is confined.
+package sandbox
 
 import (
 	"fmt"
@@ -11,7 +16,7 @@ import (
 
 // Sandbox confines the grading child when the code under test is not
 // trusted (class mode grades uploads from a whole class). The zero value is
-// a usable sandbox with the defaults below; Options.Sandbox nil leaves the
+// a usable sandbox with the defaults below; grader.Options.Sandbox nil leaves the
 // child as `labserver grade` runs it on a learner's own machine.
 //
 // What it enforces, and how:
@@ -109,9 +114,9 @@ func (s *Sandbox) probe() {
 	})
 }
 
-// confine rewrites cmd (the child, its pipes set) to run confined in a
+// Confine rewrites cmd (the child, its pipes set) to run confined in a
 // fresh empty folder under tmp.
-func (s *Sandbox) confine(cmd *exec.Cmd, tmp string) error {
+func (s *Sandbox) Confine(cmd *exec.Cmd, tmp string) error {
 	s.probe()
 	dir, err := os.MkdirTemp(tmp, "run-")
 	if err != nil {
