@@ -210,7 +210,7 @@ bench: ## benchmark the reference solutions beside golang.org/x/time/rate (bench
 	@echo
 	$(GO) run ./cmd/gradebench -runs 5 -bench | tee .ratelab/gradebench.txt
 	@echo; echo "a learner's Yours in class mode: the lab's WebAssembly built with new code in the sandbox (week 1's build, what its lesson runs; every week's, what a Replay runs), then its gzip and Brotli copies (ms, bytes); load: $$(cat /proc/loadavg 2>/dev/null || echo unknown)"
-	$(GO) test -run '^$$' -bench YoursBuild -benchtime 3x -count 3 -timeout 20m ./grader 2>/dev/null | tee .ratelab/yoursbench.txt
+	$(GO) test -run '^$$' -bench YoursBuild -benchtime 3x -count 3 -timeout 20m ./grader/build 2>/dev/null | tee .ratelab/yoursbench.txt
 	$(GO) tool benchstat .ratelab/yoursbench.txt
 	@echo; echo "the lab's WebAssembly, raw, gzip and Brotli (bytes): lab.wasm (every simulation and Yours: a replay loads it), each week's reference build (what its lesson draws from), then each week's Yours build (what its lesson runs Yours from)"
 	@$(MAKE) --no-print-directory wasm >/dev/null && for f in $(WASM_FILES); do wc -c $$f $$f.gz $$f.br | sed '$$d'; done

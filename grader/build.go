@@ -1,21 +1,17 @@
 package grader
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-	"sync/atomic"
-	"time"
 
+	"ratelab/grader/build"
 	"ratelab/grader/buildout"
-	"ratelab/grader/sandbox"
 )
 
 // childDir is the child program's main package. The overlay adds the
@@ -56,10 +52,6 @@ func (g *grading) build(ctx context.Context, ids []string) (bin string, broken m
 	}
 	return bin, broken, err
 }
-
-// goBuilds counts the go build commands this process ran (tests and
-// figures read it).
-var goBuilds atomic.Int64
 
 // buildEach builds the program for ids, leaving out, one by one, the
 // exercises the compiler blames.
@@ -110,7 +102,7 @@ func (g *grading) goBuild(ctx context.Context, ids []string) (string, error) {
 		}
 		paths = append(paths, g.opts.Module+"/"+childDir+"/"+id)
 		if dir, ok := g.opts.Replace[id]; ok {
-			if err := overlayPackage(replace, filepath.Join(g.opts.Root, "exercises", id), dir); err != nil {
+			if err := build.Overlay(replace, filepath.Join(g.opts.Root, "exercises", id), dir); err != nil {
 				return "", err
 			}
 		}
@@ -151,45 +143,9 @@ func (g *grading) runBuild(ctx context.Context, replace map[string]string) (stri
 	if err := os.WriteFile(ovPath, ov, 0o644); err != nil {
 		return "", err
 	}
-	goBuilds.Add(1)
-	cmd := exec.CommandContext(ctx, "go", goBuildArgs(ovPath, filepath.Join(g.tmp, "child"))...)
-	cmd.Dir = g.opts.Root
-	work := filepath.Join(g.tmp, "build") // go build's own work folder: removed with g.tmp, whatever happens
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		return "", err
-	}
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTMPDIR="+work, NoModuleIndex())
 	// The compiler runs in go build's process group: a cancelled or
 	// timed-out grading kills them all, not the go command alone.
-	sandbox.OwnGroup(cmd)
-	cmd.Cancel = func() error { sandbox.KillGroup(cmd); return nil }
-	cmd.WaitDelay = time.Second
-	if g.opts.Sandbox != nil {
-		done, err := g.opts.Sandbox.ConfineBuild(cmd, g.tmp)
-		if err != nil {
-			return "", fmt.Errorf("could not prepare the build's sandbox: %w", err)
-		}
-		defer done()
-	}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	return out.String(), err
-}
-
-// NoModuleIndex is the GODEBUG setting, added to the environment's, that
-// turns off the go command's index of package folders, which builds over
-// an overlay must not use: it keys a folder's files by name, size
-// and modification time, and an overlay gives exercises/<id>/<file> the
-// size and time of the replacement, so two replacements of one size and
-// one time (fixtures checked out in the same instant, say) share an entry,
-// and the second is built with the first's imports ("could not import
-// math/bits (open : no such file or directory)").
-func NoModuleIndex() string {
-	if d := os.Getenv("GODEBUG"); d != "" {
-		return "GODEBUG=" + d + ",goindex=0"
-	}
-	return "GODEBUG=goindex=0"
+	return build.Go(ctx, g.opts.Root, g.tmp, g.opts.Sandbox, nil, goBuildArgs(ovPath, filepath.Join(g.tmp, "child"))...)
 }
 
 // goBuildArgs is the go command's arguments building the child into out
@@ -200,35 +156,6 @@ func NoModuleIndex() string {
 // a grading's time with its build).
 func goBuildArgs(ovPath, out string) []string {
 	return []string{"build", "-ldflags=-s -w", "-overlay", ovPath, "-o", out, "./" + childDir}
-}
-
-// overlayPackage maps the package directory pkgDir to the .go files of
-// srcDir: every non-test file of pkgDir is hidden, every non-test file of
-// srcDir is added under the same name.
-func overlayPackage(replace map[string]string, pkgDir, srcDir string) error {
-	for _, d := range []string{pkgDir, srcDir} {
-		if _, err := os.Stat(d); err != nil {
-			return fmt.Errorf("replacement source: %w", err)
-		}
-	}
-	old, _ := filepath.Glob(filepath.Join(pkgDir, "*.go"))
-	for _, f := range old {
-		if !strings.HasSuffix(f, "_test.go") {
-			replace[f] = ""
-		}
-	}
-	srcs, _ := filepath.Glob(filepath.Join(srcDir, "*.go"))
-	for _, f := range srcs {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		abs, err := filepath.Abs(f)
-		if err != nil {
-			return err
-		}
-		replace[filepath.Join(pkgDir, filepath.Base(f))] = abs
-	}
-	return nil
 }
 
 // packageHeader matches go build's "# ratelab/exercises/tokenbucket" lines.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ratelab/grader"
+	"ratelab/grader/build"
 	"ratelab/grader/buildcache"
 	"ratelab/grader/report"
 )
@@ -20,7 +21,7 @@ import (
 // ran meanwhile.
 func gradeCached(t *testing.T, cache *buildcache.Cache, dir string) (string, int64) {
 	t.Helper()
-	before := grader.GoBuilds()
+	before := build.Runs()
 	r, err := grader.Grade(context.Background(), grader.Options{
 		Root: root(t), Exercises: []string{"tokenbucket"}, Seed: grader.DefaultSeed, NoBench: true,
 		Replace: map[string]string{"tokenbucket": dir}, CheckTimeout: 20 * time.Second, BuildCache: cache,
@@ -32,7 +33,7 @@ func gradeCached(t *testing.T, cache *buildcache.Cache, dir string) (string, int
 		t.Fatalf("tokenbucket: %s", r.Exercises[0].Message)
 	}
 	b, _ := json.Marshal(r)
-	return string(b), grader.GoBuilds() - before
+	return string(b), build.Runs() - before
 }
 
 // copyFixture copies a tokenbucket fixture into a new folder, as an
@@ -101,7 +102,7 @@ func TestBuildCacheRegradeDoesNotBuild(t *testing.T) {
 // Gradings of the same files at once build once; both reports are right.
 func TestBuildCacheConcurrentGradingsBuildOnce(t *testing.T) {
 	cache := openCache(t, 0)
-	before := grader.GoBuilds()
+	before := build.Runs()
 	reports := make([]string, 3)
 	var wg sync.WaitGroup
 	for i := range reports {
@@ -113,7 +114,7 @@ func TestBuildCacheConcurrentGradingsBuildOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if n := grader.GoBuilds() - before; n != 1 {
+	if n := build.Runs() - before; n != 1 {
 		t.Errorf("3 gradings of the same files at once ran %d go builds, want 1", n)
 	}
 	var r report.Report
@@ -242,7 +243,7 @@ func BenchmarkRegrade(b *testing.B) {
 			for _, d := range dirs {
 				grade(cache, d) // the first grading of each, and Go's own build cache, warm
 			}
-			builds := grader.GoBuilds()
+			builds := build.Runs()
 			building = 0
 			i := 0
 			for b.Loop() {
@@ -250,7 +251,7 @@ func BenchmarkRegrade(b *testing.B) {
 				i++
 			}
 			b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "gradings/s")
-			b.ReportMetric(float64(grader.GoBuilds()-builds)/float64(i), "builds/op")
+			b.ReportMetric(float64(build.Runs()-builds)/float64(i), "builds/op")
 			b.ReportMetric(building.Seconds()/float64(i), "build-s/op")
 		})
 	}

@@ -11,7 +11,7 @@
 // exercises whose code does not build. Alternative sources (test fixtures,
 // uploaded submissions) replace an exercise's files through go build's
 // -overlay, so the module tree is never copied or modified (and with the
-// go command's folder index off: see NoModuleIndex). GradeVariants grades
+// go command's folder index off: see build.NoModuleIndex). GradeVariants grades
 // many replacements of one exercise from one build, as the grader's own
 // fixture tests do.
 package grader

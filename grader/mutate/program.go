@@ -17,6 +17,7 @@ import (
 	"ratelab/grader"
 	"time"
 
+	"ratelab/grader/build"
 	"ratelab/grader/mutate/hunt"
 )
 
@@ -135,7 +136,7 @@ func buildHunt(ctx context.Context, root, id, dir, bin string) error {
 	}
 	cmd := exec.CommandContext(ctx, "go", "build", "-overlay", ovPath, "-o", bin, "./"+huntDir)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", grader.NoModuleIndex())
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", build.NoModuleIndex())
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("building the hunt program: %v\n%s", err, out)
 	}

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"ratelab/grader"
+	"ratelab/grader/build"
 	"ratelab/grader/buildcache"
 	"ratelab/internal/server"
 	"ratelab/internal/store"
@@ -48,7 +48,7 @@ func TestSlowReadersOfTheLargestBuild(t *testing.T) {
 	}
 	// Every learner has submitted nothing: they share the stubs' build,
 	// put in the cache by hand at the largest size a build may be.
-	lb := &grader.LabBuild{Root: "../.."}
+	lb := &build.Lab{Root: "../.."}
 	key, err := lb.Key()
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@
 // none. A learner who has submitted nothing gets the stubs' build, which
 // every such learner shares.
 //
-// How: grader.LabBuild, confined as a grading's build is (the sandbox's
+// How: build.Lab, confined as a grading's build is (the sandbox's
 // limits, its user, no module proxy, its own Go build cache), and kept by
 // content in a buildcache.Cache: the key is the hash of the toolchain, the
 // checkout's sources ./wasm links and the learner's files, so identical
@@ -60,7 +60,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 
-	"ratelab/grader"
+	"ratelab/grader/build"
 	"ratelab/grader/buildcache"
 	"ratelab/grader/sandbox"
 	"ratelab/internal/precompress"
@@ -114,8 +114,8 @@ type Config struct {
 	TempDir string
 	Log     *slog.Logger
 
-	// build builds lb into out: (*grader.LabBuild).Build; tests swap it.
-	build func(lb *grader.LabBuild, ctx context.Context, out string) error
+	// build builds lb into out: (*build.Lab).Build; tests swap it.
+	build func(lb *build.Lab, ctx context.Context, out string) error
 }
 
 // Builds builds and keeps the learners' Yours. Its methods are safe for
@@ -214,7 +214,7 @@ func New(cfg Config) *Builds {
 		cfg.Log = slog.Default()
 	}
 	if cfg.build == nil {
-		cfg.build = (*grader.LabBuild).Build
+		cfg.build = (*build.Lab).Build
 	}
 	sweep(cfg.TempDir, time.Now().Add(-staleAfter))
 	base, stop := context.WithCancel(context.Background())
@@ -266,7 +266,7 @@ func (b *Builds) Want(ctx context.Context, userID int64, week int) (Status, erro
 // build returns the build of week (0: every week) with the learner's
 // files (Sources'), and its key: of their files, those of the exercises
 // the week's build compiles.
-func (b *Builds) build(ctx context.Context, files map[string]map[string][]byte, week int) (*grader.LabBuild, buildcache.Key, error) {
+func (b *Builds) build(ctx context.Context, files map[string]map[string][]byte, week int) (*build.Lab, buildcache.Key, error) {
 	ids, err := b.exercisesOf(ctx, week)
 	if err != nil {
 		return nil, buildcache.Key{}, err
@@ -277,7 +277,7 @@ func (b *Builds) build(ctx context.Context, files map[string]map[string][]byte, 
 			mine[id] = f
 		}
 	}
-	lb := &grader.LabBuild{Root: b.cfg.Root, Tags: weekbuild.YoursTags(week), Files: mine, Sandbox: b.cfg.Sandbox, TempDir: b.cfg.TempDir}
+	lb := &build.Lab{Root: b.cfg.Root, Tags: weekbuild.YoursTags(week), Files: mine, Sandbox: b.cfg.Sandbox, TempDir: b.cfg.TempDir}
 	key, err := lb.Key()
 	if err != nil {
 		return nil, buildcache.Key{}, fmt.Errorf("the build's key: %w", err)
@@ -334,7 +334,7 @@ func (b *Builds) want(w wanter, key buildcache.Key) {
 
 // start returns the job building key, starting one if none is. Called
 // with mu held.
-func (b *Builds) start(key buildcache.Key, lb *grader.LabBuild) *job {
+func (b *Builds) start(key buildcache.Key, lb *build.Lab) *job {
 	if j := b.jobs[key]; j != nil {
 		return j
 	}
@@ -369,7 +369,7 @@ func (b *Builds) start(key buildcache.Key, lb *grader.LabBuild) *job {
 		err := b.run(ctx, key, lb)
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		var be *grader.BuildError
+		var be *build.Error
 		switch {
 		case err == nil:
 		case errors.As(err, &be):
@@ -406,7 +406,7 @@ func (b *Builds) fail(key buildcache.Key, lines string) {
 // built instead), and the build keeps a note saying so: one exercise's
 // code that compiles for grading and not for the browser does not take
 // the learner's other exercises' Yours away.
-func (b *Builds) run(ctx context.Context, key buildcache.Key, lb *grader.LabBuild) error {
+func (b *Builds) run(ctx context.Context, key buildcache.Key, lb *build.Lab) error {
 	ctx, cancel := context.WithTimeout(ctx, b.cfg.Timeout)
 	defer cancel()
 	tmp, err := os.MkdirTemp(b.cfg.TempDir, tempPrefix)
@@ -434,7 +434,7 @@ func (b *Builds) run(ctx context.Context, key buildcache.Key, lb *grader.LabBuil
 		if ctx.Err() == context.DeadlineExceeded {
 			return fmt.Errorf("%w: it was stopped after %s, the most a build may take (the lab builds in seconds: code that makes the compiler work that long, a huge constant or a generic type instantiated over and over, cannot run in the browser); change your code, and its next build starts afresh", errTooLong, b.cfg.Timeout)
 		}
-		var be *grader.BuildError
+		var be *build.Error
 		if !errors.As(err, &be) {
 			return err
 		}
@@ -475,7 +475,7 @@ func (b *Builds) run(ctx context.Context, key buildcache.Key, lb *grader.LabBuil
 		return err
 	}
 	if fi.Size() > b.cfg.MaxBytes {
-		return &grader.BuildError{Lines: fmt.Sprintf("the build of your code is %.1f MiB, over the %.0f MiB a build for the browser may be (the lab alone is about 5 MiB): "+
+		return &build.Error{Lines: fmt.Sprintf("the build of your code is %.1f MiB, over the %.0f MiB a build for the browser may be (the lab alone is about 5 MiB): "+
 			"something in your code is huge once compiled (a long constant, a large array); make it smaller, and its next build starts afresh", float64(fi.Size())/(1<<20), float64(b.cfg.MaxBytes)/(1<<20))}
 	}
 	// The copy first: once the WebAssembly is in, the build is ready.
@@ -597,7 +597,7 @@ func gzipFile(src, dst string) (int64, error) {
 }
 
 // blame returns the exercises of files the compiler's lines name
-// (grader.BuildError names a learner's file exercise/file.go).
+// (build.Error names a learner's file exercise/file.go).
 func blame(lines string, files map[string]map[string][]byte) []string {
 	var ids []string
 	for _, l := range strings.Split(lines, "\n") {

@@ -17,7 +17,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 
-	"ratelab/grader"
+	"ratelab/grader/build"
 	"ratelab/grader/buildcache"
 	"ratelab/grader/sandbox"
 	"ratelab/internal/yours"
@@ -46,7 +46,7 @@ type fake struct {
 	fail   string   // the compiler's lines, if builds fail
 	size   int      // the size of what builds write, if not 0
 	hold   chan struct{}
-	labs   []*grader.LabBuild
+	labs   []*build.Lab
 	builds *yours.Builds
 	cache  *buildcache.Cache
 }
@@ -75,7 +75,7 @@ func newFakeWith(t *testing.T, sb *sandbox.Sandbox, change func(*yours.Config)) 
 	if change != nil {
 		change(&cfg)
 	}
-	f.builds = yours.New(yours.WithBuild(cfg, func(lb *grader.LabBuild, ctx context.Context, out string) error {
+	f.builds = yours.New(yours.WithBuild(cfg, func(lb *build.Lab, ctx context.Context, out string) error {
 		f.mu.Lock()
 		hold := f.hold
 		f.built = append(f.built, string(lb.Files["tokenbucket"]["tokenbucket.go"]))
@@ -90,7 +90,7 @@ func newFakeWith(t *testing.T, sb *sandbox.Sandbox, change func(*yours.Config)) 
 			}
 		}
 		if fail != "" {
-			return &grader.BuildError{Lines: fail}
+			return &build.Error{Lines: fail}
 		}
 		if size > 0 {
 			return os.WriteFile(out, make([]byte, size), 0o644)
@@ -351,7 +351,7 @@ func TestCodeThatDoesNotBuildForTheBrowserRunsAsItsStub(t *testing.T) {
 	var built [][]string
 	b := yours.New(yours.WithBuild(yours.Config{Root: root(t), Cache: cache, TempDir: t.TempDir(),
 		Sources: func(context.Context, int64) (map[string]map[string][]byte, error) { return c, nil },
-	}, func(lb *grader.LabBuild, _ context.Context, out string) error {
+	}, func(lb *build.Lab, _ context.Context, out string) error {
 		mu.Lock()
 		var ids []string
 		for id := range lb.Files {
@@ -360,7 +360,7 @@ func TestCodeThatDoesNotBuildForTheBrowserRunsAsItsStub(t *testing.T) {
 		built = append(built, ids)
 		mu.Unlock()
 		if _, ok := lb.Files["gcra"]; ok {
-			return &grader.BuildError{Lines: "gcra/broken_js.go:3:18: cannot use \"not an int\" as int value"}
+			return &build.Error{Lines: "gcra/broken_js.go:3:18: cannot use \"not an int\" as int value"}
 		}
 		return os.WriteFile(out, []byte("\x00asm"), 0o644)
 	}))
@@ -384,8 +384,8 @@ func TestCodeThatDoesNotBuildForTheBrowserRunsAsItsStub(t *testing.T) {
 	c = code("other")
 	b2 := yours.New(yours.WithBuild(yours.Config{Root: root(t), Cache: cache, TempDir: t.TempDir(),
 		Sources: func(context.Context, int64) (map[string]map[string][]byte, error) { return c, nil },
-	}, func(*grader.LabBuild, context.Context, string) error {
-		return &grader.BuildError{Lines: "wasm/main_js.go:1: something of the lab's"}
+	}, func(*build.Lab, context.Context, string) error {
+		return &build.Error{Lines: "wasm/main_js.go:1: something of the lab's"}
 	}))
 	t.Cleanup(b2.Stop)
 	b2.Want(t.Context(), 1, 0)
@@ -414,7 +414,7 @@ func TestLeftoverFoldersAreSwept(t *testing.T) {
 	}
 	b := yours.New(yours.WithBuild(yours.Config{Root: root(t), Cache: cache, TempDir: dir, Log: slog.New(slog.DiscardHandler),
 		Sources: func(context.Context, int64) (map[string]map[string][]byte, error) { return code("swept"), nil },
-	}, func(lb *grader.LabBuild, _ context.Context, out string) error {
+	}, func(lb *build.Lab, _ context.Context, out string) error {
 		if filepath.Dir(lb.TempDir) != dir {
 			t.Errorf("the build works in %s, not in a folder of the builds' %s", lb.TempDir, dir)
 		}

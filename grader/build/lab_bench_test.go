@@ -1,4 +1,4 @@
-package grader_test
+package build_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"ratelab/grader"
+	"ratelab/grader/build"
 	"ratelab/grader/sandbox"
 	"ratelab/internal/precompress"
 	"ratelab/internal/weekbuild"
@@ -15,7 +15,7 @@ import (
 
 // BenchmarkYoursBuild measures a learner's Yours as class mode makes it:
 // the lab's WebAssembly built with the learner's code in the sandbox
-// (grader.LabBuild, its Go build cache warm, as a server's is after its
+// (build.Lab, its Go build cache warm, as a server's is after its
 // first build), each time new code (the reference tokenbucket with a
 // comment of its own), then its gzip copy, which the learner's page can
 // use at once, and its Brotli copy, which class mode makes afterwards. It
@@ -32,7 +32,7 @@ func benchYoursBuild(b *testing.B, tags string) {
 	dir := b.TempDir()
 	// builds builds the lab with the reference and comment k into dir.
 	builds := func(k int) string {
-		lb := grader.LabBuild{Root: root(b), Tags: tags, Files: labFiles(b, fmt.Sprintf("\n// build %d\n", k)), Sandbox: &sandbox.Sandbox{Log: func(string, ...any) {}}, TempDir: dir}
+		lb := build.Lab{Root: root(b), Tags: tags, Files: labFiles(b, fmt.Sprintf("\n// build %d\n", k)), Sandbox: &sandbox.Sandbox{Log: func(string, ...any) {}}, TempDir: dir}
 		out := filepath.Join(dir, fmt.Sprintf("lab%d.wasm", k))
 		if err := lb.Build(context.Background(), out); err != nil {
 			b.Fatal(err)

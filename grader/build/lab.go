@@ -1,37 +1,31 @@
-package grader
+package build
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"io"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"ratelab/grader/buildcache"
 	"ratelab/grader/buildout"
 	"ratelab/grader/sandbox"
 )
 
-// LabBuild is a build of the lab's WebAssembly (./wasm, GOOS=js
+// Lab is a build of the lab's WebAssembly (./wasm, GOOS=js
 // GOARCH=wasm, what `make wasm` builds into web/static: lab.wasm, or with
 // Tags one week's Yours build, see internal/weekbuild) with some
 // exercises' packages replaced by a learner's files: class mode's "Yours",
 // built on the server from what the learner submitted. The replacement
-// works as a grading's (Options.Replace): an overlay hides every non-test
+// works as a grading's (grader.Options.Replace): an overlay hides every non-test
 // file of exercises/<id> and adds the learner's under the same names, so
 // the checkout is never written.
-type LabBuild struct {
+type Lab struct {
 	Root   string // the module's directory (holding go.mod)
 	Module string // the module path; "" means "ratelab"
 	// Tags are the build's tags (go build -tags): "" builds every week,
@@ -41,7 +35,7 @@ type LabBuild struct {
 	// for each id. Names are a submission's: validated .go files, no test.
 	Files map[string]map[string][]byte
 	// Sandbox, if set, confines the build as it confines a grading's
-	// (see BuildLimits: limits, the sandbox's user, no proxy, its own Go
+	// (see sandbox.BuildLimits: limits, the sandbox's user, no proxy, its own Go
 	// build cache). Nil builds as the learner's own `make wasm` does.
 	Sandbox *sandbox.Sandbox
 	// TempDir is where the build's own folder goes (removed when Build
@@ -62,7 +56,7 @@ func labBuildArgs(tags, ovPath, out string) []string {
 	return []string{"build", "-ldflags=-s", "-tags", tags, "-overlay", ovPath, "-o", out, "./" + labPkg}
 }
 
-func (b *LabBuild) module() string {
+func (b *Lab) module() string {
 	if b.Module == "" {
 		return "ratelab"
 	}
@@ -70,16 +64,16 @@ func (b *LabBuild) module() string {
 }
 
 // Key is the build's content key: everything that goes into the
-// WebAssembly, as buildKey is for a grading's program (the toolchain, the
-// command line, whether the sandbox runs it, the module's sources ./wasm
-// links for js/wasm in any week (a superset of what one week's Tags
-// link), with go.mod and go.sum, and the name and bytes of
+// WebAssembly, as the grader's key is for its grading program (the
+// toolchain, the command line, whether the sandbox runs it, the module's
+// sources ./wasm links for js/wasm in any week (a superset of what one
+// week's Tags link), with go.mod and go.sum, and the name and bytes of
 // every replacing file). Two builds with one key write the same file, so
 // a build is kept and served by its key.
-func (b *LabBuild) Key() (buildcache.Key, error) {
+func (b *Lab) Key() (buildcache.Key, error) {
 	h := buildcache.NewHasher()
 	h.AddString("format", "ratelab lab wasm v1")
-	tc, err := toolchain()
+	tc, err := Toolchain()
 	if err != nil {
 		return buildcache.Key{}, err
 	}
@@ -90,10 +84,10 @@ func (b *LabBuild) Key() (buildcache.Key, error) {
 	pkgs := []string{b.module() + "/" + labPkg}
 	ids := b.ids()
 	for _, id := range ids {
-		pkgs = append(pkgs, importsOf(b.Files[id], b.module())...)
+		pkgs = append(pkgs, ImportsOf(b.Files[id], b.module())...)
 	}
 	slices.Sort(pkgs)
-	tree, err := sources.sum(b.Root, slices.Compact(pkgs), labEnv...)
+	tree, err := Sources(b.Root, slices.Compact(pkgs), labEnv...)
 	if err != nil {
 		return buildcache.Key{}, err
 	}
@@ -114,7 +108,7 @@ func (b *LabBuild) Key() (buildcache.Key, error) {
 }
 
 // ids are the exercises replaced, in order.
-func (b *LabBuild) ids() []string {
+func (b *Lab) ids() []string {
 	ids := make([]string, 0, len(b.Files))
 	for id := range b.Files {
 		ids = append(ids, id)
@@ -123,42 +117,18 @@ func (b *LabBuild) ids() []string {
 	return ids
 }
 
-// importsOf lists the imports of files (names to contents) that are not in
-// the standard library (see nonStdImports), in the files' names' order.
-func importsOf(files map[string][]byte, module string) []string {
-	var imps []string
-	fset := token.NewFileSet()
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		af, err := parser.ParseFile(fset, name, files[name], parser.ImportsOnly)
-		if err != nil {
-			continue // the build reports it
-		}
-		for _, is := range af.Imports {
-			p, err := strconv.Unquote(is.Path.Value)
-			if err != nil {
-				continue
-			}
-			first, _, _ := strings.Cut(p, "/")
-			if (strings.Contains(first, ".") || first == module) && !slices.Contains(imps, p) {
-				imps = append(imps, p)
-			}
-		}
-	}
-	return imps
-}
-
-// BuildError is Build's error when the code does not build: Lines are the
+// Error is Build's error when the code does not build: Lines are the
 // compiler's, each replaced file named as exercise/file.go (e.g.
 // "tokenbucket/tokenbucket.go:12:2: undefined: x"), at most 40 of them.
-type BuildError struct{ Lines string }
+type Error struct{ Lines string }
 
-func (e *BuildError) Error() string { return "does not build:\n" + e.Lines }
+func (e *Error) Error() string { return "does not build:\n" + e.Lines }
 
-// Build builds the lab into the file out. An error matching *BuildError
+// Build builds the lab into the file out. An error matching *Error
 // means the code does not build (its lines say why); any other error is
 // the server's (no temporary space, a sandbox that could not start, a
 // cancelled ctx).
-func (b *LabBuild) Build(ctx context.Context, out string) error {
+func (b *Lab) Build(ctx context.Context, out string) error {
 	root, err := filepath.Abs(b.Root)
 	if err != nil {
 		return err
@@ -189,7 +159,7 @@ func (b *LabBuild) Build(ctx context.Context, out string) error {
 				return err
 			}
 		}
-		if err := overlayPackage(replace, filepath.Join(root, "exercises", id), dir); err != nil {
+		if err := Overlay(replace, filepath.Join(root, "exercises", id), dir); err != nil {
 			return err
 		}
 		dirs[id] = dir
@@ -203,39 +173,21 @@ func (b *LabBuild) Build(ctx context.Context, out string) error {
 	if err := os.Mkdir(dst, 0o755); err != nil {
 		return err
 	}
-	goBuilds.Add(1)
-	cmd := exec.CommandContext(ctx, "go", labBuildArgs(b.Tags, ovPath, filepath.Join(dst, "lab.wasm"))...)
-	cmd.Dir = root
-	work := filepath.Join(tmp, "build")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		return err
-	}
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOTMPDIR="+work, NoModuleIndex())
-	sandbox.OwnGroup(cmd)
-	cmd.Cancel = func() error { sandbox.KillGroup(cmd); return nil }
-	cmd.WaitDelay = time.Second
 	if b.Sandbox != nil {
-		done, err := b.Sandbox.ConfineBuild(cmd, tmp)
-		if err != nil {
-			return fmt.Errorf("could not prepare the build's sandbox: %w", err)
-		}
-		defer done()
 		if err := b.Sandbox.OwnBuildOutput(dst); err != nil {
 			return err
 		}
 	}
-	cmd.Env = append(cmd.Env, labEnv...)
-	var output bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &output, &output
-	if err := cmd.Run(); err != nil {
+	output, err := Go(ctx, root, tmp, b.Sandbox, labEnv, labBuildArgs(b.Tags, ovPath, filepath.Join(dst, "lab.wasm"))...)
+	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) {
-			return fmt.Errorf("go build: %w", err)
+			return err
 		}
-		return &BuildError{Lines: compilerLines(output.String(), root, dirs, err)}
+		return &Error{Lines: compilerLines(output, root, dirs, err)}
 	}
 	return copyOut(filepath.Join(dst, "lab.wasm"), out)
 }
