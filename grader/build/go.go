@@ -23,8 +23,9 @@ import (
 // runs counts the go commands Go ran in this process (Runs).
 var runs atomic.Int64
 
-// Runs returns how many go builds this process has run: the tests and
-// cmd/gradebench count them.
+// Runs returns how many go builds this process has run: the grader's
+// tests count them (a program kept by the build cache is not built
+// again).
 func Runs() int64 { return runs.Load() }
 
 // Go runs the go command with args in dir (the module's root) as a build

@@ -117,11 +117,7 @@ type fileHash struct {
 // (git's "racy" rule).
 const racyWindow = 2 * time.Second
 
-// sum returns the hash of the packages pkgs depend on, within the module
-// under root: the path and content of each of their .go files (tests
-// aside), go.mod and go.sum. env, if any, is added to go list's
-// environment (GOOS=js GOARCH=wasm: the lab's WebAssembly imports other
-// packages than it does natively).
+// sum is Sources, with s's memory of files and package lists.
 func (s *sourceHasher) sum(root string, pkgs []string, env ...string) (buildcache.Key, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
