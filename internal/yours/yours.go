@@ -18,9 +18,10 @@
 // checkout's sources ./wasm links and the learner's files, so identical
 // code builds once, whoever submitted it, and a server restart keeps what
 // was built. The cache's size cap bounds the builds kept (about 3.5 MB a
-// week's, 8.5 MB every week's: the WebAssembly; its gzip copy, made at the default level when it is
-// stored; and its Brotli copy, at the lab's own quality, written after it
-// is ready, one at a time, which the learner does not wait for).
+// week's, 8.5 MB every week's: the WebAssembly; its gzip copy, made at the
+// default level when it is stored; and its Brotli copy, at the lab's own
+// quality, written after it is ready, one at a time, which the learner
+// does not wait for).
 //
 // An exercise whose code compiles for grading but not for the browser runs
 // as its stub, and the build says so with the compiler's lines; code the
@@ -313,13 +314,11 @@ func (b *Builds) exercisesOf(ctx context.Context, week int) ([]string, error) {
 func (b *Builds) want(w wanter, key buildcache.Key) {
 	old, ok := b.wanted[w]
 	b.wanted[w] = key
-	r := b.recent[w.userID]
-	if !slices.Contains(r, key) {
-		if r = append(r, key); len(r) > recentKeys {
-			r = r[len(r)-recentKeys:]
-		}
-		b.recent[w.userID] = r
+	r := slices.DeleteFunc(b.recent[w.userID], func(k buildcache.Key) bool { return k == key })
+	if r = append(r, key); len(r) > recentKeys {
+		r = r[len(r)-recentKeys:]
 	}
+	b.recent[w.userID] = r
 	if !ok || old == key {
 		return
 	}
