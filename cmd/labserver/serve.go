@@ -15,7 +15,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -424,9 +423,6 @@ func copiesLogger(log io.Writer, name string) func([]precompress.Copy, error) {
 type yoursBuilds struct {
 	root, dir string
 	touch     map[string]func() // by file name: writes its compressed copies
-	// holds are each week's exercises, asked of the go command at the
-	// first build. The live loop builds one at a time.
-	holds map[int][]string
 }
 
 // build builds, into b.dir, the builds that have the code of exercises:
@@ -435,28 +431,15 @@ type yoursBuilds struct {
 // and a replay never run different code. Its error is the compiler's
 // "file:line: message" lines, with paths relative to b.root.
 func (b *yoursBuilds) build(ctx context.Context, exercises []string) ([]string, error) {
-	if b.holds == nil {
-		holds := map[int][]string{}
-		for _, week := range weekbuild.Weeks() {
-			ids, err := weekbuild.YoursExercises(ctx, b.root, week)
-			if err != nil {
-				return nil, err
-			}
-			holds[week] = ids
-		}
-		b.holds = holds
+	weeks, err := weekbuild.Rebuilt(ctx, b.root, exercises)
+	if err != nil {
+		return nil, err
 	}
 	next := filepath.Join(b.dir, "next")
 	if err := os.MkdirAll(next, 0o755); err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(next)
-	var weeks []int
-	for _, week := range weekbuild.YoursWeeks() {
-		if week == 0 || slices.ContainsFunc(exercises, func(id string) bool { return slices.Contains(b.holds[week], id) }) {
-			weeks = append(weeks, week)
-		}
-	}
 	// The builds link at once, as many as there are cores: linking is
 	// most of a build (the packages are in Go's build cache but the
 	// exercises'), and one core's work.

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,14 +53,11 @@ func fixtureWasm(t *testing.T, root, exercise, dir string) string {
 	if err := os.WriteFile(ov, overlay, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, week := range weekbuild.YoursWeeks() {
-		holds, err := weekbuild.YoursExercises(t.Context(), root, week)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Contains(holds, exercise) {
-			continue
-		}
+	weeks, err := weekbuild.Rebuilt(t.Context(), root, []string{exercise})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, week := range weeks {
 		name := weekbuild.YoursName(week)
 		cmd := exec.Command("go", "build", "-tags", weekbuild.YoursTags(week), "-overlay", ov, "-o", filepath.Join(static, name), "./wasm")
 		cmd.Dir = root

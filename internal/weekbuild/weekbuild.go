@@ -31,10 +31,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"ratelab/grader/buildout"
-
 	"ratelab/lab/course"
 )
 
@@ -170,7 +170,16 @@ func build(ctx context.Context, root, path, tags string) (string, error) {
 // YoursExercises returns the exercises week's Yours build (week 0:
 // lab.wasm) compiles, sorted: the packages under exercises/ that its build
 // of the module at root links. A save of one of them changes that build.
+// The go command is asked once for each root and week: the live loop and
+// class mode ask at every build, and their checkout does not change.
 func YoursExercises(ctx context.Context, root string, week int) ([]string, error) {
+	memo := fmt.Sprintf("%s\x00%d", root, week)
+	linked.Lock()
+	ids, ok := linked.exercises[memo]
+	linked.Unlock()
+	if ok {
+		return ids, nil
+	}
 	cmd := exec.CommandContext(ctx, "go", "list", "-deps", "-tags", YoursTags(week), "-f", "{{.ImportPath}}", "./wasm")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
@@ -180,14 +189,39 @@ func YoursExercises(ctx context.Context, root string, week int) ([]string, error
 	if err != nil {
 		return nil, fmt.Errorf("go list -deps -tags %q ./wasm: %v\n%s", YoursTags(week), err, stderr.String())
 	}
-	var ids []string
 	for line := range strings.Lines(string(out)) {
 		if id, ok := strings.CutPrefix(strings.TrimSpace(line), "ratelab/exercises/"); ok && !strings.Contains(id, "/") {
 			ids = append(ids, id)
 		}
 	}
 	slices.Sort(ids)
+	linked.Lock()
+	linked.exercises[memo] = ids
+	linked.Unlock()
 	return ids, nil
+}
+
+// linked remembers YoursExercises' answers, by root and week.
+var linked = struct {
+	sync.Mutex
+	exercises map[string][]string
+}{exercises: map[string][]string{}}
+
+// Rebuilt returns the weeks of the Yours builds (YoursWeeks) that a save
+// of exercises changes: each week's whose build compiles one of them,
+// then 0, lab.wasm, which compiles them all.
+func Rebuilt(ctx context.Context, root string, exercises []string) ([]int, error) {
+	var weeks []int
+	for _, week := range Weeks() {
+		ids, err := YoursExercises(ctx, root, week)
+		if err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(exercises, func(id string) bool { return slices.Contains(ids, id) }) {
+			weeks = append(weeks, week)
+		}
+	}
+	return append(weeks, 0), nil
 }
 
 // BuildAll builds every build into dir, as `make wasm` does (see

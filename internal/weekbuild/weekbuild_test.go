@@ -255,3 +255,26 @@ func TestBuildAllBuildsTheReferenceWhereTheCodeDoesNotCompile(t *testing.T) {
 		}
 	}
 }
+
+// A save rebuilds the Yours builds that compile what it changed, and
+// lab.wasm, which compiles everything.
+func TestRebuilt(t *testing.T) {
+	for _, c := range []struct {
+		saved []string
+		want  []int
+	}{
+		{[]string{"gcra"}, []int{1, 0}},
+		{[]string{"slidingwindow"}, []int{1, 0}},
+		{[]string{"fairqueue", "breaker"}, []int{3, 5, 0}},
+		{[]string{"governor"}, []int{4, 0}},
+		{[]string{"not-an-exercise"}, []int{0}},
+	} {
+		got, err := Rebuilt(context.Background(), moduleRoot(t), c.saved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("a save of %v rebuilds weeks %v; want %v", c.saved, got, c.want)
+		}
+	}
+}

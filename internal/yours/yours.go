@@ -137,7 +137,6 @@ type Builds struct {
 	failed  map[buildcache.Key]string  // code that does not build (or too large, or too slow), with why
 	failAge []buildcache.Key           // failed's keys, oldest first
 	once    map[buildcache.Key]string  // the server's failures: told once, then built again
-	weeks   map[int][]string           // each week's exercises (0: every week's), asked of go list once
 }
 
 // wanter is a learner asking for a week's build (0: every week's).
@@ -222,7 +221,7 @@ func New(cfg Config) *Builds {
 	return &Builds{
 		cfg: cfg, slot: make(chan struct{}, cfg.Parallel), squeezing: make(chan struct{}, 1), base: base, stop: stop,
 		jobs: map[buildcache.Key]*job{}, wanted: map[wanter]buildcache.Key{}, recent: map[int64][]buildcache.Key{},
-		failed: map[buildcache.Key]string{}, once: map[buildcache.Key]string{}, weeks: map[int][]string{},
+		failed: map[buildcache.Key]string{}, once: map[buildcache.Key]string{},
 	}
 }
 
@@ -268,7 +267,10 @@ func (b *Builds) Want(ctx context.Context, userID int64, week int) (Status, erro
 // files (Sources'), and its key: of their files, those of the exercises
 // the week's build compiles.
 func (b *Builds) build(ctx context.Context, files map[string]map[string][]byte, week int) (*build.Lab, buildcache.Key, error) {
-	ids, err := b.exercisesOf(ctx, week)
+	if week != 0 && !weekbuild.IsWeek(week) {
+		return nil, buildcache.Key{}, fmt.Errorf("the course has no week %d", week)
+	}
+	ids, err := weekbuild.YoursExercises(ctx, b.cfg.Root, week)
 	if err != nil {
 		return nil, buildcache.Key{}, err
 	}
@@ -284,28 +286,6 @@ func (b *Builds) build(ctx context.Context, files map[string]map[string][]byte, 
 		return nil, buildcache.Key{}, fmt.Errorf("the build's key: %w", err)
 	}
 	return lb, key, nil
-}
-
-// exercisesOf returns the exercises week's build compiles (0: every
-// week's), asking the go command the first time.
-func (b *Builds) exercisesOf(ctx context.Context, week int) ([]string, error) {
-	b.mu.Lock()
-	ids, ok := b.weeks[week]
-	b.mu.Unlock()
-	if ok {
-		return ids, nil
-	}
-	if week != 0 && !weekbuild.IsWeek(week) {
-		return nil, fmt.Errorf("the course has no week %d", week)
-	}
-	ids, err := weekbuild.YoursExercises(ctx, b.cfg.Root, week)
-	if err != nil {
-		return nil, err
-	}
-	b.mu.Lock()
-	b.weeks[week] = ids
-	b.mu.Unlock()
-	return ids, nil
 }
 
 // want records key as the learner's latest request of a week's build: a
